@@ -1,0 +1,95 @@
+/* Run configuration: one struct, grouped by who owns each field. */
+#ifndef CXD_CONFIG_H
+#define CXD_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CXD_SUITE_VERSION "0.1.0"
+#define CXD_DEFAULT_PORT 49194
+#define CXD_MAX_MSG_SIZE 4294967295ULL /* 2^32 - 1, as the originals */
+#define CXD_DEFAULT_BUF_SZ 4294967296ULL
+#define CXD_DEFAULT_BUF_ALIGN 64
+#define CXD_MAX_LIST_SIZE 16382
+#define CXD_NAME_LEN 64
+#define CXD_HOST_LEN 256
+
+enum cxd_role { CXD_SERVER, CXD_CLIENT, CXD_LOCAL };
+enum cxd_format { CXD_FMT_TEXT, CXD_FMT_JSON, CXD_FMT_CSV };
+enum cxd_hugepage { CXD_HP_NONE, CXD_HP_2M, CXD_HP_1G };
+enum cxd_gpu_type { CXD_GPU_NONE = -1, CXD_GPU_AMD, CXD_GPU_NVIDIA, CXD_GPU_INTEL };
+
+enum cxd_amo_op {
+	CXD_AMO_MIN, CXD_AMO_MAX, CXD_AMO_SUM, CXD_AMO_LOR, CXD_AMO_LAND,
+	CXD_AMO_BOR, CXD_AMO_BAND, CXD_AMO_LXOR, CXD_AMO_BXOR, CXD_AMO_SWAP,
+	CXD_AMO_CSWAP, CXD_AMO_AXOR, CXD_AMO_OP_COUNT
+};
+enum cxd_cswap_op {
+	CXD_CSWAP_EQ, CXD_CSWAP_NE, CXD_CSWAP_LE, CXD_CSWAP_LT, CXD_CSWAP_GE,
+	CXD_CSWAP_GT, CXD_CSWAP_OP_COUNT
+};
+enum cxd_amo_type {
+	CXD_T_INT8, CXD_T_UINT8, CXD_T_INT16, CXD_T_UINT16, CXD_T_INT32,
+	CXD_T_UINT32, CXD_T_INT64, CXD_T_UINT64, CXD_T_FLOAT, CXD_T_DOUBLE,
+	CXD_T_FLOAT_COMPLEX, CXD_T_DOUBLE_COMPLEX, CXD_T_UINT128,
+	CXD_T_COUNT
+};
+
+/* Run flags: chosen by the client, sent to the server. */
+#define CXD_RUN_BIDIR (1u << 0)
+#define CXD_RUN_NO_HRP (1u << 1)
+#define CXD_RUN_NO_IDC (1u << 2)
+#define CXD_RUN_NO_LL (1u << 3)
+#define CXD_RUN_UNRESTRICTED (1u << 4)
+#define CXD_RUN_RDZV (1u << 5)
+#define CXD_RUN_FETCHING (1u << 6)
+#define CXD_RUN_MATCHING (1u << 7)
+#define CXD_RUN_REPORT_ALL (1u << 8)
+#define CXD_RUN_DURATION (1u << 9) /* duration_s is in force, not iters */
+
+/* Per side: never sent to the peer. */
+struct cxd_local_opts {
+	char device[CXD_NAME_LEN];   /* "" = pick automatically */
+	char provider[CXD_NAME_LEN]; /* "" = pick automatically */
+	char host[CXD_HOST_LEN];     /* client: the server's address */
+	char bind[CXD_HOST_LEN];     /* server: listen address, "" = any */
+	uint32_t port;               /* 0 on a server = ephemeral */
+	uint32_t svc_id;
+	int tx_gpu, rx_gpu;          /* -1 = system memory */
+	int gpu_type;                /* enum cxd_gpu_type */
+	uint64_t max_mem;            /* server: largest buffer a client may ask */
+};
+
+/* The run: the client's values win, the server copies them. */
+struct cxd_run_opts {
+	uint64_t iters;
+	uint64_t duration_s;
+	uint64_t min_size, max_size;
+	uint64_t list_size;
+	uint64_t warmup;
+	uint64_t latency_gap_us;
+	uint64_t buf_sz, buf_align;
+	uint32_t flags;     /* CXD_RUN_* */
+	uint32_t hugepages; /* enum cxd_hugepage */
+	uint32_t amo_op, cswap_op, amo_type;
+	char provider[CXD_NAME_LEN]; /* the client's resolved choice */
+};
+
+struct cxd_out_opts {
+	int format; /* enum cxd_format */
+};
+
+struct cxd_cfg {
+	int role; /* enum cxd_role */
+	struct cxd_local_opts local;
+	struct cxd_run_opts run;
+	struct cxd_out_opts out;
+};
+
+static inline bool cxd_run_has(const struct cxd_run_opts *run, uint32_t flag)
+{
+	return (run->flags & flag) != 0;
+}
+
+#endif

@@ -1,0 +1,90 @@
+/* Control channel: one TCP connection per run, framed, every wait bounded. */
+#ifndef CXD_CTRL_H
+#define CXD_CTRL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "cxd/proto.h"
+
+#define CXD_CONNECT_TIMEOUT_MS 5000
+#define CXD_IDLE_TIMEOUT_MS 5000   /* silence that means the peer is gone */
+#define CXD_HEARTBEAT_MS 1000
+#define CXD_CTRL_ERR_LEN 512
+
+struct cxd_ctrl {
+	int fd;
+	char peer[128];      /* "127.0.0.1:49194" or "[::1]:49194" */
+	const char *peer_role; /* "server" or "client", for messages */
+	const char *phase;   /* e.g. "option exchange"; set by the caller */
+	struct sockaddr_storage local_addr, peer_addr;
+	socklen_t local_len, peer_len;
+	uint64_t last_rx_ns; /* CLOCK_MONOTONIC of the last byte received */
+	/* Partial frame kept between non-blocking reads. */
+	uint8_t rx[CXD_HDR_LEN + CXD_MAX_PAYLOAD];
+	uint32_t rx_have;
+	/* Heartbeat thread: sends CXD_MSG_HEARTBEAT every CXD_HEARTBEAT_MS. */
+	pthread_mutex_t send_lock;
+	pthread_t hb_thread;
+	int hb_pipe[2]; /* writing to [1] stops the thread */
+	bool hb_running;
+	char err[CXD_CTRL_ERR_LEN]; /* last error, complete sentence */
+};
+
+/*
+ * All functions return 0 or a negative errno and, on error, leave a full
+ * message in err (or c->err) naming the peer, its role and c->phase:
+ *   -ETIMEDOUT   peer silent for CXD_IDLE_TIMEOUT_MS (or connect timeout)
+ *   -ECONNRESET  peer closed or reset the connection
+ *   -EPROTO      garbage: bad magic, version, type, length or payload
+ *   -EREMOTEIO   peer sent CXD_MSG_ERROR; its text is in c->err
+ *   -ECONNREFUSED / -EHOSTUNREACH / other socket errors
+ */
+
+/* Server: listen on bind ("" = any, IPv6 dual-stack when possible). */
+int cxd_ctrl_listen(const char *bind, uint32_t port, int *lfd_p,
+		    uint32_t *port_p, char *err, size_t errlen);
+/* Wait for one client (timeout_ms < 0 = forever); fills c. */
+int cxd_ctrl_accept(int lfd, int timeout_ms, struct cxd_ctrl *c, char *err,
+		    size_t errlen);
+/* Client: resolve host (IPv4, IPv6 or name) and connect within timeout. */
+int cxd_ctrl_connect(const char *host, uint32_t port, int timeout_ms,
+		     struct cxd_ctrl *c, char *err, size_t errlen);
+/* Stops the heartbeat thread, closes the socket; safe to call twice. */
+void cxd_ctrl_close(struct cxd_ctrl *c);
+
+/* Send one frame; waits at most CXD_IDLE_TIMEOUT_MS for buffer space. */
+int cxd_ctrl_send(struct cxd_ctrl *c, uint16_t type, const void *payload,
+		  uint32_t len);
+/*
+ * Receive the next frame other than a heartbeat. Times out when the peer
+ * has been silent for CXD_IDLE_TIMEOUT_MS (heartbeats count as life) or
+ * when timeout_ms (if >= 0) has passed in total. A CXD_MSG_ERROR frame
+ * becomes -EREMOTEIO with the peer's text in c->err.
+ */
+int cxd_ctrl_recv(struct cxd_ctrl *c, uint16_t *type_p, uint8_t *payload,
+		  uint32_t cap, uint32_t *len_p, int timeout_ms);
+/* Like cxd_ctrl_recv, but any type other than want is -EPROTO. */
+int cxd_ctrl_expect(struct cxd_ctrl *c, uint16_t want, uint8_t *payload,
+		    uint32_t cap, uint32_t *len_p, int timeout_ms);
+/*
+ * Non-blocking: read what the socket has. Returns 1 when a whole
+ * non-heartbeat frame is buffered (take it with cxd_ctrl_recv), 0 when
+ * not yet, or a negative errno (including -ETIMEDOUT for a silent peer).
+ */
+int cxd_ctrl_poll(struct cxd_ctrl *c);
+
+/* Tell the peer why we stop (best effort, never blocks long). */
+void cxd_ctrl_send_error(struct cxd_ctrl *c, const char *text);
+
+int cxd_ctrl_hb_start(struct cxd_ctrl *c);
+void cxd_ctrl_hb_stop(struct cxd_ctrl *c);
+
+/* Numeric host of the local end of the connection ("127.0.0.1", "::1"). */
+int cxd_ctrl_local_host(const struct cxd_ctrl *c, char *buf, size_t len);
+/* True when both ends of the connection are addresses of this host. */
+bool cxd_ctrl_same_host(const struct cxd_ctrl *c);
+
+#endif

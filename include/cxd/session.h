@@ -1,0 +1,120 @@
+/* One side of one run: control channel, fabric, buffers and op hooks. */
+#ifndef CXD_SESSION_H
+#define CXD_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "cxd/config.h"
+#include "cxd/ctrl.h"
+#include "cxd/fabric.h"
+#include "cxd/mem.h"
+#include "cxd/opts.h"
+#include "cxd/report.h"
+#include "cxd/tool.h"
+
+#define CXD_STALL_MS 5000 /* no completion for this long: give up */
+
+struct cxd_sess;
+
+/* What an operation kind plugs into the shared runners. */
+struct cxd_ops {
+	uint64_t caps;
+	/* After buffers, MRs and the peer address exist. */
+	int (*setup)(struct cxd_sess *s);
+	/* Choose the post hook for a size: inject or not, etc. */
+	int (*post_for)(struct cxd_sess *s, uint64_t size);
+	/* Keep the provider moving while this side waits. */
+	int (*progress)(struct cxd_sess *s);
+	/* Latency: one measured operation, complete when it returns. */
+	int (*lat_one)(struct cxd_sess *s, uint64_t size, bool last);
+	/* Bandwidth: one iteration of list_size operations, completed. */
+	int (*bw_iter)(struct cxd_sess *s, uint64_t size);
+	/* After the last size: checks such as atomic verification. */
+	int (*finish)(struct cxd_sess *s, struct cxd_result *res);
+	void (*teardown)(struct cxd_sess *s);
+};
+
+typedef int (*cxd_post_fn)(struct cxd_sess *s, uint64_t size, uint64_t loff,
+			   uint64_t roff);
+
+struct cxd_sess {
+	const struct cxd_tool *tool;
+	struct cxd_cfg *cfg;
+	const struct cxd_run_opts *run; /* &cfg->run, agreed with the peer */
+	const struct cxd_ops *ops;
+	struct cxd_ctrl ctrl;
+	struct cxd_fabric *fab;
+	struct cxd_buf tx, rx;
+	struct cxd_mr tx_mr, rx_mr;
+	struct cxd_addr_msg peer;
+	bool is_client;
+	bool active;      /* this side posts operations in the timed loop */
+	bool loopback;    /* one process targets itself */
+	cxd_post_fn post; /* chosen per size by ops->post_for */
+	uint64_t cntr_target;
+	uint64_t cntr_errs;
+	uint64_t off;     /* next local/remote offset in the buffers */
+	uint64_t gran;    /* offset step: size rounded up to buf_align */
+	uint64_t wrap;    /* offsets wrap when an op would pass this */
+	uint32_t barrier_seq;
+	void *op_state;
+	struct cxd_run_info info;
+	char err[CXD_ERR_LEN];
+};
+
+static inline uint64_t cxd_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+const struct cxd_ops *cxd_ops_for(const struct cxd_tool *tool);
+extern const struct cxd_ops cxd_rma_ops, cxd_send_ops, cxd_atomic_ops;
+
+/* Errors: set s->err (a full sentence) and return a negative errno. */
+int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* session.c: the shared flow. */
+int cxd_sess_client(struct cxd_sess *s);
+int cxd_sess_server(struct cxd_sess *s, int lfd);
+int cxd_sess_loopback(struct cxd_sess *s);
+void cxd_sess_close(struct cxd_sess *s);
+int cxd_barrier(struct cxd_sess *s, const char *phase);
+int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
+		 uint32_t cap, uint32_t *len_p);
+/* Wait until the completion counter reaches s->cntr_target (bounded). */
+int cxd_wait_cntr(struct cxd_sess *s);
+/* Post with retry while the provider's queue is full (bounded). */
+int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
+		   uint64_t roff);
+/* Advance s->off by one operation, wrapping as the originals do. */
+static inline uint64_t cxd_next_off(struct cxd_sess *s)
+{
+	uint64_t o = s->off;
+
+	s->off += s->gran;
+	if (s->off + s->gran > s->wrap)
+		s->off = 0;
+	return o;
+}
+/* A stalled wait: check the peer, then decide whether to give up. */
+int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
+		    const char *what);
+
+/* run_bw.c / run_lat.c: per-size drivers. */
+int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep);
+int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep);
+int cxd_run_loopback(struct cxd_sess *s, struct cxd_report *rep);
+
+/* summary.c */
+void cxd_summary_build(struct cxd_sess *s);
+
+/* main_flow.c */
+int cxd_main(const struct cxd_tool *tool, int argc, char **argv);
+
+#endif

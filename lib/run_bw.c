@@ -1,0 +1,150 @@
+/* Bandwidth: per size a timed loop of iterations, then results are shared. */
+#include <errno.h>
+#include <string.h>
+
+#include "cxd/mem.h"
+#include "cxd/session.h"
+
+#define CXD_MTU 2048 /* the originals count packets of 2048 bytes */
+
+struct span {
+	uint64_t elapsed_ns;
+	uint64_t count;
+};
+
+static void prepare_size(struct cxd_sess *s, uint64_t size)
+{
+	s->gran = s->tool->op == CXD_OP_ATOMIC ? 64 :
+		  cxd_roundup(size, s->run->buf_align);
+	s->off = 0;
+	s->ops->post_for(s, size);
+}
+
+static bool done(const struct cxd_sess *s, uint64_t iters, uint64_t start)
+{
+	if (cxd_run_has(s->run, CXD_RUN_DURATION))
+		return cxd_now_ns() - start >= s->run->duration_s * 1000000000ULL;
+	return iters >= s->run->iters;
+}
+
+/* The timed loop: nothing here but posting and completion polling. */
+static int timed_loop(struct cxd_sess *s, uint64_t size, struct span *sp)
+{
+	uint64_t iters = 0, start;
+	int ret;
+
+	prepare_size(s, size);
+	start = cxd_now_ns();
+	do {
+		ret = s->ops->bw_iter(s, size);
+		if (ret)
+			return ret;
+		iters++;
+	} while (!done(s, iters, start));
+	sp->elapsed_ns = cxd_now_ns() - start;
+	sp->count = iters * s->run->list_size;
+	return 0;
+}
+
+static double per_us(uint64_t amount, uint64_t elapsed_ns)
+{
+	return elapsed_ns ? (double) amount / ((double) elapsed_ns / 1e3) : 0.0;
+}
+
+static uint64_t packets(const struct cxd_sess *s, uint64_t size)
+{
+	if (s->tool->op == CXD_OP_ATOMIC)
+		return 1;
+	return (size - 1) / CXD_MTU + 1;
+}
+
+/* A side's figures plus the peer's, as the originals combine them. */
+static void combine(const struct cxd_sess *s, uint64_t size,
+		    const struct span *me, const struct cxd_result_msg *peer,
+		    struct cxd_result *res)
+{
+	uint64_t pk = packets(s, size);
+
+	memset(res, 0, sizeof(*res));
+	res->size = size;
+	res->count = s->active ? me->count : peer->count;
+	res->count_shown = s->active;
+	res->elapsed_ns = s->active ? me->elapsed_ns : peer->elapsed_ns;
+	res->verify = -1;
+	if (s->active) {
+		res->bw_mb_s += per_us(size * me->count, me->elapsed_ns);
+		res->rate_m_s += per_us(me->count * pk, me->elapsed_ns);
+	}
+	if (!s->loopback && peer->elapsed_ns) {
+		res->bw_mb_s += per_us(size * peer->count, peer->elapsed_ns);
+		res->rate_m_s += per_us(peer->count * pk, peer->elapsed_ns);
+	}
+}
+
+static int share(struct cxd_sess *s, uint64_t size, const struct span *me,
+		 struct cxd_result_msg *peer)
+{
+	struct cxd_result_msg m = { .size = size, .count = me->count,
+				    .elapsed_ns = me->elapsed_ns };
+	uint8_t buf[64];
+	uint32_t len;
+	int ret;
+
+	memset(peer, 0, sizeof(*peer));
+	if (s->loopback)
+		return 0;
+	s->ctrl.phase = "the result exchange";
+	ret = cxd_ctrl_send(&s->ctrl, CXD_MSG_RESULT, buf,
+			    (uint32_t) cxd_enc_result(&m, buf, sizeof(buf)));
+	if (ret)
+		return cxd_sess_fail(s, ret, "%s", s->ctrl.err);
+	ret = cxd_wait_msg(s, CXD_MSG_RESULT, buf, sizeof(buf), &len);
+	if (ret)
+		return ret;
+	if (cxd_dec_result(buf, len, peer) != 0 || peer->size != size)
+		return cxd_sess_fail(s, -EPROTO, "the %s %s sent results for "
+				     "another size during the result exchange",
+				     s->ctrl.peer_role, s->ctrl.peer);
+	return 0;
+}
+
+static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
+{
+	struct span me = { 0, 0 };
+	struct cxd_result_msg peer;
+	struct cxd_result res;
+	int ret = 0;
+
+	if (!s->loopback)
+		ret = cxd_barrier(s, "the timed loop");
+	s->ctrl.phase = "the timed loop";
+	if (ret == 0 && s->active)
+		ret = timed_loop(s, size, &me);
+	if (ret == 0 && !s->loopback)
+		ret = cxd_barrier(s, "the timed loop");
+	if (ret == 0)
+		ret = share(s, size, &me, &peer);
+	if (ret)
+		return ret;
+	combine(s, size, &me, &peer, &res);
+	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
+		return ret;
+	return cxd_report_result(rep, &res);
+}
+
+int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep)
+{
+	int ret = 0;
+
+	for (uint64_t size = s->run->min_size;
+	     ret == 0 && size <= s->run->max_size; size *= 2)
+		ret = one_size(s, size, rep);
+	return ret;
+}
+
+int cxd_run_loopback(struct cxd_sess *s, struct cxd_report *rep)
+{
+	/* Every write goes to offset 0 of the target, as the original. */
+	s->wrap = 0;
+	return one_size(s, s->run->min_size, rep);
+}

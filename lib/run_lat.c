@@ -1,0 +1,126 @@
+/* Latency: one operation at a time, timed from post to its completion. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cxd/session.h"
+#include "cxd/stats.h"
+
+struct lat_run {
+	struct cxd_lat_stats *stats;
+	uint64_t *samples; /* --report-all: every measured latency */
+	uint64_t nsamples;
+};
+
+/* Busy-wait: a sleep would add scheduler noise; measured from `from`. */
+static void gap_wait(uint64_t from_ns, uint64_t gap_us)
+{
+	uint64_t until = from_ns + gap_us * 1000ULL;
+
+	while (cxd_now_ns() < until)
+		;
+}
+
+static bool lat_done(const struct cxd_sess *s, uint64_t measured,
+		     uint64_t start)
+{
+	if (cxd_run_has(s->run, CXD_RUN_DURATION))
+		return start && cxd_now_ns() - start >=
+				s->run->duration_s * 1000000000ULL;
+	return measured >= s->run->iters;
+}
+
+/* The side that decides how many iterations run (client, or both). */
+static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
+{
+	uint64_t i = 0, measured = 0, start = 0, t0, t1;
+	int ret;
+
+	s->ops->post_for(s, size);
+	while (!lat_done(s, measured, start)) {
+		t0 = cxd_now_ns();
+		ret = s->ops->lat_one(s, size, false);
+		t1 = cxd_now_ns();
+		if (ret < 0)
+			return ret;
+		if (i++ >= s->run->warmup) {
+			if (start == 0)
+				start = t0; /* duration counts from here */
+			cxd_stats_add(lr->stats, t1 - t0);
+			if (lr->samples && measured < lr->nsamples)
+				lr->samples[measured] = t1 - t0;
+			measured++;
+		}
+		gap_wait(t1, s->run->latency_gap_us);
+	}
+	/* Ping-pong tools: one unmeasured exchange tells the peer to stop. */
+	return s->tool->op == CXD_OP_SEND ? s->ops->lat_one(s, size, true) : 0;
+}
+
+/* The responding side of a ping-pong runs until the final marker. */
+static int lat_respond(struct cxd_sess *s, uint64_t size)
+{
+	int ret;
+
+	s->ops->post_for(s, size);
+	while ((ret = s->ops->lat_one(s, size, false)) == 0)
+		;
+	return ret < 0 ? ret : 0;
+}
+
+static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
+		    struct cxd_report *rep)
+{
+	struct cxd_result res;
+	int ret;
+
+	cxd_stats_reset(lr->stats);
+	ret = cxd_barrier(s, "the timed loop");
+	s->ctrl.phase = "the timed loop";
+	if (ret == 0 && s->is_client)
+		ret = lat_loop(s, size, lr);
+	else if (ret == 0 && s->active)
+		ret = lat_respond(s, size);
+	if (ret == 0)
+		ret = cxd_barrier(s, "the timed loop");
+	if (ret)
+		return ret;
+	memset(&res, 0, sizeof(res));
+	res.size = size;
+	res.count = lr->stats->n;
+	res.count_shown = true;
+	res.verify = -1;
+	if (s->is_client) {
+		res.lat = lr->stats;
+		res.samples = lr->samples;
+		res.nsamples = lr->samples ? lr->stats->n : 0;
+	}
+	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
+		return ret;
+	return cxd_report_result(rep, &res);
+}
+
+int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep)
+{
+	struct lat_run lr = { 0 };
+	int ret = 0;
+
+	lr.stats = malloc(sizeof(*lr.stats));
+	if (lr.stats == NULL)
+		return cxd_sess_fail(s, -ENOMEM, "out of memory");
+	if (s->is_client && cxd_run_has(s->run, CXD_RUN_REPORT_ALL)) {
+		lr.nsamples = s->run->iters;
+		lr.samples = lr.nsamples <= SIZE_MAX / 8 ?
+			     malloc(lr.nsamples * 8) : NULL;
+		if (lr.samples == NULL)
+			ret = cxd_sess_fail(s, -ENOMEM, "--report-all cannot "
+					    "keep %llu latencies in memory",
+					    (unsigned long long) lr.nsamples);
+	}
+	for (uint64_t size = s->run->min_size;
+	     ret == 0 && size <= s->run->max_size; size *= 2)
+		ret = lat_size(s, size, &lr, rep);
+	free(lr.samples);
+	free(lr.stats);
+	return ret;
+}

@@ -1,0 +1,218 @@
+/* The summary block: what is in force for this run, as the originals list it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cxd/amo.h"
+#include "cxd/session.h"
+
+#define NA "Disabled - Not Applicable"
+
+static const char *onoff(bool on)
+{
+	return on ? "Enabled" : "Disabled";
+}
+
+static bool is_cxi(const struct cxd_sess *s)
+{
+	return strcmp(s->run->provider, "cxi") == 0;
+}
+
+static void add_memory(struct cxd_sess *s)
+{
+	bool bidir = cxd_run_has(s->run, CXD_RUN_BIDIR);
+
+	if (s->tool->pattern == CXD_PAT_LOOPBACK) {
+		cxd_kv_set(&s->info, "TX Mem", "System");
+		cxd_kv_set(&s->info, "RX Mem", "System");
+		return;
+	}
+	cxd_kv_set(&s->info, "Client TX Mem", "System");
+	if (bidir) {
+		cxd_kv_set(&s->info, "Client RX Mem", "System");
+		cxd_kv_set(&s->info, "Server TX Mem", "System");
+	}
+	cxd_kv_set(&s->info, "Server RX Mem", "System");
+}
+
+static void add_test_type(struct cxd_sess *s)
+{
+	const struct cxd_run_opts *r = s->run;
+	const char *n = s->tool->noun;
+
+	if (cxd_run_has(r, CXD_RUN_DURATION)) {
+		cxd_kv_set(&s->info, "Test Type", "Duration");
+		cxd_kv_set(&s->info, "Duration", "%llu seconds",
+			   (unsigned long long) r->duration_s);
+	} else {
+		cxd_kv_set(&s->info, "Test Type", "Iteration");
+		cxd_kv_set(&s->info, "Iterations", "%llu",
+			   (unsigned long long) r->iters);
+	}
+	if (s->tool->pattern == CXD_PAT_LAT) {
+		cxd_kv_set(&s->info, "Warmup Iters", "%llu",
+			   (unsigned long long) r->warmup);
+		cxd_kv_set(&s->info, "Inter-Iter Gap", "%llu microseconds",
+			   (unsigned long long) r->latency_gap_us);
+	}
+	if (s->tool->op == CXD_OP_ATOMIC)
+		return;
+	if (s->tool->pattern == CXD_PAT_LOOPBACK) {
+		cxd_kv_set(&s->info, "Write Size (B)", "%llu",
+			   (unsigned long long) r->min_size);
+		cxd_kv_set(&s->info, "Cmds per iter", "%llu",
+			   (unsigned long long) r->list_size);
+	} else if (r->min_size == r->max_size) {
+		cxd_kv_set(&s->info, "%s Size", "%llu", (unsigned long long)
+			   r->min_size);
+		snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
+			 "%s Size", n);
+	} else {
+		cxd_kv_set(&s->info, "Min Size", "%llu",
+			   (unsigned long long) r->min_size);
+		snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
+			 "Min %s Size", n);
+		cxd_kv_set(&s->info, "Max Size", "%llu",
+			   (unsigned long long) r->max_size);
+		snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
+			 "Max %s Size", n);
+	}
+}
+
+static void add_atomic(struct cxd_sess *s)
+{
+	const struct cxd_run_opts *r = s->run;
+
+	cxd_kv_set(&s->info, "Atomic Op", "%s %s%s%s",
+		   cxd_run_has(r, CXD_RUN_FETCHING) ? "FETCHING" :
+		   "NON-FETCHING", cxd_amo_op_name(r->amo_op),
+		   r->amo_op == CXD_AMO_CSWAP ? " " : "",
+		   r->amo_op == CXD_AMO_CSWAP ? cxd_cswap_op_name(r->cswap_op) :
+		   "");
+	cxd_kv_set(&s->info, "Atomic Type", "%s", cxd_amo_type_name(r->amo_type));
+}
+
+/* The cxi knobs: honoured on cxi, "Not Applicable" elsewhere. */
+static void add_knobs(struct cxd_sess *s)
+{
+	const struct cxd_run_opts *r = s->run;
+	const struct cxd_tool *t = s->tool;
+	bool cxi = is_cxi(s), unr = cxd_run_has(r, CXD_RUN_UNRESTRICTED) ||
+				      cxd_run_has(r, CXD_RUN_MATCHING);
+	bool idc = !cxd_run_has(r, CXD_RUN_NO_IDC) &&
+		   !cxd_run_has(r, CXD_RUN_RDZV);
+
+	if (t->pattern == CXD_PAT_BW && t->op != CXD_OP_ATOMIC)
+		cxd_kv_set(&s->info, "List Size", "%llu",
+			   (unsigned long long) r->list_size);
+	if (cxd_tool_has(t, CXD_F_HRP))
+		cxd_kv_set(&s->info, "HRP", "%s", cxi ? onoff(!unr &&
+			   !cxd_run_has(r, CXD_RUN_NO_HRP) &&
+			   r->min_size <= 2048) : NA);
+	if (cxd_tool_has(t, CXD_F_IDC) && cxi)
+		cxd_kv_set(&s->info, "IDC", "%s", onoff(idc));
+	else if (cxd_tool_has(t, CXD_F_IDC))
+		cxd_kv_set(&s->info, "IDC", idc && r->min_size <=
+			   s->fab->inject_size ? "Enabled (inject, sizes <= "
+			   "%zu)" : "Disabled (inject limit %zu)",
+			   s->fab->inject_size);
+	if (cxd_tool_has(t, CXD_F_RDZV))
+		cxd_kv_set(&s->info, "Rendezvous PUTs", "%s", cxi ?
+			   onoff(cxd_run_has(r, CXD_RUN_RDZV)) : NA);
+	if (cxd_tool_has(t, CXD_F_ATOMIC))
+		cxd_kv_set(&s->info, "Matching LEs", "%s", cxi ?
+			   onoff(cxd_run_has(r, CXD_RUN_MATCHING)) : NA);
+	if (cxd_tool_has(t, CXD_F_UNRESTRICTED))
+		cxd_kv_set(&s->info, "Restricted", "%s", cxi ? onoff(!unr) : NA);
+	if (cxd_tool_has(t, CXD_F_LL))
+		cxd_kv_set(&s->info, "LL Cmd Launch", "%s", cxi ?
+			   onoff(!cxd_run_has(r, CXD_RUN_NO_LL)) : NA);
+	if (cxd_tool_has(t, CXD_F_BIDIR))
+		cxd_kv_set(&s->info, "Bidirectional", "%s",
+			   onoff(cxd_run_has(r, CXD_RUN_BIDIR)));
+}
+
+static void add_buffers(struct cxd_sess *s)
+{
+	const struct cxd_run_opts *r = s->run;
+	size_t used = s->tx.len ? s->tx.len : s->rx.len;
+
+	if (s->tool->pattern == CXD_PAT_LAT)
+		cxd_kv_set(&s->info, "Results Reported", "%s",
+			   cxd_run_has(r, CXD_RUN_REPORT_ALL) ? "All" :
+			   "Summary");
+	if (cxd_tool_has(s->tool, CXD_F_BUF)) {
+		cxd_kv_set(&s->info, "Max RDMA Buf", "%llu (%zu used)",
+			   (unsigned long long) r->buf_sz, used);
+		cxd_kv_set(&s->info, "RDMA Buf Align", "%llu",
+			   (unsigned long long) r->buf_align);
+	}
+	if (!cxd_tool_has(s->tool, CXD_F_HP))
+		return;
+	if (r->hugepages == CXD_HP_NONE)
+		cxd_kv_set(&s->info, "Hugepages", "Disabled");
+	else
+		cxd_kv_set(&s->info, "Hugepages", "Enabled (%s - %llu pages)",
+			   r->hugepages == CXD_HP_2M ? "2M" : "1G",
+			   (unsigned long long) (cxd_pages_needed(s->tx.len,
+			   (int) r->hugepages) + cxd_pages_needed(s->rx.len,
+			   (int) r->hugepages)));
+}
+
+static void add_endpoints(struct cxd_sess *s)
+{
+	const char *me = s->is_client ? "client" : "server";
+	const char *peer = s->is_client ? "server" : "client";
+	uint8_t addr[CXD_MAX_FABRIC_ADDR];
+	size_t alen = sizeof(addr);
+	char err[64];
+
+	if (cxd_fabric_getname(s->fab, addr, &alen, err, sizeof(err)) == 0)
+		cxd_fabric_straddr(s->fab, addr, s->info.local_ep,
+				   sizeof(s->info.local_ep));
+	if (s->tool->pattern == CXD_PAT_LAT)
+		cxd_kv_set(&s->info, "Clock", "CLOCK_MONOTONIC_RAW (1 ns)");
+	if (s->loopback)
+		return;
+	cxd_fabric_straddr(s->fab, s->peer.addr, s->info.remote_ep,
+			   sizeof(s->info.remote_ep));
+	cxd_kv_set(&s->info, "Local", "%s", s->info.local_ep);
+	snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
+		 "Local (%s)", me);
+	cxd_kv_set(&s->info, "Remote", "%s", s->info.remote_ep);
+	snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
+		 "Remote (%s)", peer);
+}
+
+void cxd_summary_build(struct cxd_sess *s)
+{
+	struct cxd_run_info *info = &s->info;
+
+	info->is_server = !s->is_client;
+	snprintf(info->provider, sizeof(info->provider), "%s",
+		 s->fab->info->fabric_attr->prov_name);
+	snprintf(info->domain, sizeof(info->domain), "%s",
+		 s->fab->info->domain_attr->name);
+	snprintf(info->peer, sizeof(info->peer), "%s", s->ctrl.peer);
+	cxd_kv_set(info, "Device", "%s", info->domain);
+	cxd_kv_set(info, "Provider", "%s", info->provider);
+	if (is_cxi(s))
+		cxd_kv_set(info, "Service ID", "%u", s->cfg->local.svc_id);
+	else
+		cxd_kv_set(info, "Service ID", "%u - Not Applicable",
+			   s->cfg->local.svc_id);
+	if (s->tool->op != CXD_OP_ATOMIC)
+		add_memory(s);
+	add_test_type(s);
+	if (s->tool->op == CXD_OP_ATOMIC)
+		add_atomic(s);
+	if (s->tool->pattern == CXD_PAT_LOOPBACK) {
+		add_buffers(s);
+		return;
+	}
+	if (s->tool->op == CXD_OP_ATOMIC && s->tool->pattern == CXD_PAT_BW)
+		cxd_kv_set(info, "List Size", "%llu",
+			   (unsigned long long) s->run->list_size);
+	add_knobs(s);
+	add_buffers(s);
+	add_endpoints(s);
+}

@@ -1,0 +1,125 @@
+/* The nine diagnostics, one row each. */
+#include <string.h>
+
+#include "cxd/config.h"
+#include "cxd/tool.h"
+
+#define NET_BW (CXD_F_NET | CXD_F_LIST | CXD_F_BIDIR)
+#define NET_LAT (CXD_F_NET | CXD_F_LATOPTS | CXD_F_LL | CXD_F_RANGE)
+#define HOST_MEM (CXD_F_GPU | CXD_F_HP)
+
+#define BW_COLS(sz, cnt, szw) \
+	.size_col = sz, .count_col = cnt, .bw_col = "BW[MB/s]", \
+	.rate_col = "PktRate[Mpkt/s]", .size_w = szw, .rate_w = 15
+#define LAT_COLS(sz, cnt, szw) \
+	.size_col = sz, .count_col = cnt, .size_w = szw
+
+static const struct cxd_tool tools[] = {
+	{
+		.name = "cxi_write_bw",
+		.title = "CXI RDMA Write Bandwidth Test",
+		.pattern = CXD_PAT_BW, .op = CXD_OP_WRITE,
+		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
+		.features = NET_BW | HOST_MEM | CXD_F_HRP | CXD_F_IDC |
+			    CXD_F_UNRESTRICTED | CXD_F_BUF | CXD_F_RANGE,
+		.def = { .iters = 1000, .list_size = 256, .size = 65536 },
+		BW_COLS("RDMA Size[B]", "Writes", 12),
+	},
+	{
+		.name = "cxi_read_bw",
+		.title = "CXI RDMA Read Bandwidth Test",
+		.pattern = CXD_PAT_BW, .op = CXD_OP_READ,
+		.noun = "Read", .noun_lower = "read", .index_col = "ReadNum",
+		.features = NET_BW | HOST_MEM | CXD_F_UNRESTRICTED |
+			    CXD_F_BUF | CXD_F_RANGE,
+		.def = { .iters = 1000, .list_size = 256, .size = 65536 },
+		BW_COLS("RDMA Size[B]", "Reads", 12),
+	},
+	{
+		.name = "cxi_send_bw",
+		.title = "CXI RDMA Send Bandwidth Test",
+		.pattern = CXD_PAT_BW, .op = CXD_OP_SEND,
+		.noun = "Send", .noun_lower = "send", .index_col = "SendNum",
+		.features = NET_BW | HOST_MEM | CXD_F_RDZV | CXD_F_IDC |
+			    CXD_F_BUF | CXD_F_RANGE,
+		.def = { .iters = 1000, .list_size = 256, .size = 65536 },
+		BW_COLS("Send Size[B]", "Sends", 12),
+	},
+	{
+		.name = "cxi_atomic_bw",
+		.title = "CXI Atomic Memory Operation Bandwidth Test",
+		.pattern = CXD_PAT_BW, .op = CXD_OP_ATOMIC,
+		.noun = "AMO", .noun_lower = "AMO", .index_col = "OpNum",
+		.features = NET_BW | CXD_F_ATOMIC | CXD_F_HRP | CXD_F_IDC |
+			    CXD_F_UNRESTRICTED,
+		.def = { .iters = 10000, .list_size = 4096, .size = 8 },
+		.size_col = "AMO Size[B]", .count_col = "Ops",
+		.bw_col = "BW[MB/s]", .rate_col = "OpRate[M/s]",
+		.size_w = 11, .rate_w = 13,
+	},
+	{
+		.name = "cxi_gpu_loopback_bw",
+		.title = "CXI Loopback Bandwidth Test",
+		.pattern = CXD_PAT_LOOPBACK, .op = CXD_OP_WRITE,
+		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
+		.features = HOST_MEM | CXD_F_LOOPBACK,
+		.def = { .iters = 25, .list_size = 8192, .size = 524288 },
+		.size_col = "RDMA Size[B]", .count_col = "Writes",
+		.bw_col = "BW[Gb/s]", .rate_col = "PktRate[Mpkt/s]",
+		.size_w = 12, .rate_w = 15,
+	},
+	{
+		.name = "cxi_write_lat",
+		.title = "CXI RDMA Write Latency Test",
+		.pattern = CXD_PAT_LAT, .op = CXD_OP_WRITE,
+		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
+		.features = NET_LAT | HOST_MEM | CXD_F_IDC | CXD_F_UNRESTRICTED,
+		.def = { .iters = 100, .list_size = 1, .size = 8 },
+		LAT_COLS("RDMA Size[B]", "Writes", 12),
+	},
+	{
+		.name = "cxi_read_lat",
+		.title = "CXI RDMA Read Latency Test",
+		.pattern = CXD_PAT_LAT, .op = CXD_OP_READ,
+		.noun = "Read", .noun_lower = "read", .index_col = "ReadNum",
+		.features = NET_LAT | HOST_MEM | CXD_F_UNRESTRICTED,
+		.def = { .iters = 100, .list_size = 1, .size = 8 },
+		LAT_COLS("RDMA Size[B]", "Reads", 12),
+	},
+	{
+		.name = "cxi_send_lat",
+		.title = "CXI RDMA Send Latency Test",
+		.pattern = CXD_PAT_LAT, .op = CXD_OP_SEND,
+		.noun = "Send", .noun_lower = "send", .index_col = "SendNum",
+		.features = NET_LAT | HOST_MEM | CXD_F_IDC | CXD_F_RDZV,
+		.def = { .iters = 100, .list_size = 1, .size = 8 },
+		LAT_COLS("Bytes", "Sends", 10),
+	},
+	{
+		.name = "cxi_atomic_lat",
+		.title = "CXI Atomic Memory Operation Latency Test",
+		.pattern = CXD_PAT_LAT, .op = CXD_OP_ATOMIC,
+		.noun = "AMO", .noun_lower = "AMO", .index_col = "OpNum",
+		.features = (NET_LAT & ~CXD_F_RANGE) | CXD_F_ATOMIC |
+			    CXD_F_IDC | CXD_F_UNRESTRICTED,
+		.def = { .iters = 100, .list_size = 1, .size = 8 },
+		LAT_COLS("AMO Size[B]", "Ops", 11),
+	},
+};
+
+const struct cxd_tool *cxd_tool_at(unsigned idx)
+{
+	if (idx >= sizeof(tools) / sizeof(tools[0]))
+		return NULL;
+	return &tools[idx];
+}
+
+const struct cxd_tool *cxd_tool_find(const char *name)
+{
+	const struct cxd_tool *t;
+
+	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++)
+		if (strcmp(t->name, name) == 0)
+			return t;
+	return NULL;
+}

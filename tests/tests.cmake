@@ -1,0 +1,19 @@
+# Unit tests: each tests/unit/test_*.c is one cmocka program.
+find_library(CMOCKA_LIB cmocka REQUIRED)
+file(GLOB CXD_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
+foreach(src ${CXD_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE cxdcore ${CMOCKA_LIB})
+  add_test(NAME unit.${name} COMMAND ${name})
+  set_tests_properties(unit.${name} PROPERTIES LABELS unit TIMEOUT 60)
+endforeach()
+
+# End-to-end tests: each tests/e2e/test_*.sh runs the real binaries.
+file(GLOB CXD_E2E_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/e2e/test_*.sh)
+foreach(src ${CXD_E2E_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_test(NAME e2e.${name} COMMAND bash ${src} ${CMAKE_BINARY_DIR})
+  set_tests_properties(e2e.${name} PROPERTIES LABELS e2e TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
+endforeach()

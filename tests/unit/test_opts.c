@@ -1,0 +1,313 @@
+/* Option table: defaults, every validation rule and its message, help. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cxd/amo.h"
+#include "cxd/opts.h"
+
+static int parse(const char *tool, struct cxd_cfg *cfg, char *err,
+		 const char *a1, const char *a2, const char *a3)
+{
+	char *argv[5] = { (char *) tool, (char *) a1, (char *) a2,
+			  (char *) a3, NULL };
+	char copy[5][128];
+	int argc = 1;
+
+	/* getopt permutes argv: hand it writable copies. */
+	for (int i = 0; i < 4 && argv[i]; i++) {
+		snprintf(copy[i], sizeof(copy[i]), "%s", argv[i]);
+		argv[i] = copy[i];
+		argc = i + 1;
+	}
+	err[0] = '\0';
+	return cxd_opts_parse(cxd_tool_find(tool), argc, argv, cfg, err,
+			      CXD_ERR_LEN);
+}
+
+static void expect_error(const char *tool, const char *a1, const char *a2,
+			 const char *want)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+	int ret = parse(tool, &cfg, err, a1, a2, NULL);
+
+	if (ret != -22 || strstr(err, want) == NULL)
+		fail_msg("%s %s %s: ret %d, err '%s', wanted '%s'", tool, a1,
+			 a2 ? a2 : "", ret, err, want);
+}
+
+static void test_defaults(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, NULL, NULL, NULL), 0);
+	assert_int_equal(cfg.role, CXD_SERVER);
+	assert_int_equal(cfg.run.iters, 1000);
+	assert_int_equal(cfg.run.list_size, 256);
+	assert_int_equal(cfg.run.min_size, 65536);
+	assert_int_equal(cfg.run.max_size, 65536);
+	assert_int_equal(cfg.run.buf_sz, 4294967296ULL);
+	assert_int_equal(cfg.run.buf_align, 64);
+	assert_int_equal(cfg.local.port, 49194);
+	assert_int_equal(parse("cxi_atomic_bw", &cfg, err, "h", NULL, NULL), 0);
+	assert_int_equal(cfg.role, CXD_CLIENT);
+	assert_string_equal(cfg.local.host, "h");
+	assert_int_equal(cfg.run.iters, 10000);
+	assert_int_equal(cfg.run.list_size, 4096);
+	assert_int_equal(cfg.run.min_size, 8); /* UINT64 */
+	assert_int_equal(parse("cxi_send_lat", &cfg, err, NULL, NULL, NULL), 0);
+	assert_int_equal(cfg.run.iters, 100);
+	assert_int_equal(cfg.run.min_size, 8);
+	assert_int_equal(cfg.run.warmup, 10);
+	assert_int_equal(cfg.run.latency_gap_us, 1000);
+	assert_int_equal(parse("cxi_gpu_loopback_bw", &cfg, err, NULL, NULL,
+			       NULL), 0);
+	assert_int_equal(cfg.run.iters, 25);
+	assert_int_equal(cfg.run.list_size, 8192);
+	assert_int_equal(cfg.run.min_size, 524288);
+}
+
+static void test_numbers(void **state)
+{
+	(void) state;
+	expect_error("cxi_write_bw", "-n", "0", "Invalid iteration count: '0'");
+	expect_error("cxi_write_bw", "-n", "abc", "Invalid iteration count: 'abc'");
+	expect_error("cxi_write_bw", "-n", "-5", "-n/--iters takes an integer");
+	expect_error("cxi_write_bw", "-n", "", "Invalid iteration count: ''");
+	expect_error("cxi_write_bw", "-n", "99999999999999999999999",
+		     "Invalid iteration count: '99999999999999999999999'");
+	expect_error("cxi_write_bw", "-n", "12x", "'12x'");
+	expect_error("cxi_write_bw", "-l", "0", "Invalid list size: '0'");
+	expect_error("cxi_write_bw", "-l", "16383", "from 1 to 16382");
+	expect_error("cxi_write_bw", "-D", "0", "Invalid duration: '0'");
+	expect_error("cxi_write_bw", "--buf-sz", "0", "Invalid buffer size");
+	expect_error("cxi_write_bw", "--buf-align", "0",
+		     "Invalid buffer alignment: '0'");
+	expect_error("cxi_read_bw", "--buf_align", "x",
+		     "Invalid buffer alignment: 'x'");
+	expect_error("cxi_write_bw", "-p", "70000", "Invalid port: '70000'");
+	expect_error("cxi_write_bw", "-v", "0", "Invalid svc_id: '0'");
+	expect_error("cxi_write_lat", "--warmup", "x", "Invalid warmup count");
+	expect_error("cxi_write_lat", "--latency-gap", "-1",
+		     "Invalid iteration gap: '-1'");
+	expect_error("cxi_gpu_loopback_bw", "-i", "0", "Invalid iteration count");
+	expect_error("cxi_gpu_loopback_bw", "-n", "0",
+		     "Invalid number of transfers: '0'");
+	expect_error("cxi_write_bw", "-t", "x", "Invalid src gpu device: 'x'");
+	expect_error("cxi_write_bw", "-r", "-1", "Invalid dest gpu device");
+}
+
+static void test_sizes(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+	uint64_t lo, hi;
+
+	(void) state;
+	expect_error("cxi_write_bw", "-s", "0", "Invalid size: '0'");
+	expect_error("cxi_write_bw", "-s", "3:8",
+		     "Invalid size: '3:8' (ranges must be powers of 2)");
+	expect_error("cxi_write_bw", "-s", "8:4", "Invalid size: '8:4'");
+	expect_error("cxi_write_bw", "-s", "1:8589934592",
+		     "Invalid size: '1:8589934592'");
+	expect_error("cxi_write_bw", "-s", "4294967296", "Invalid size");
+	expect_error("cxi_write_bw", "-s", "1:", "Invalid size: '1:'");
+	expect_error("cxi_gpu_loopback_bw", "-s", "1:8",
+		     "Invalid transfer size: '1:8'");
+	assert_int_equal(cxd_parse_size_range("4294967295", 1, &lo, &hi), 0);
+	assert_int_equal(hi, 4294967295ULL);
+	assert_int_equal(cxd_parse_size_range("1:8192", 1, &lo, &hi), 0);
+	assert_int_equal(lo, 1);
+	assert_int_equal(hi, 8192);
+	assert_int_equal(cxd_parse_size_range("100", 1, &lo, &hi), 0);
+	assert_int_equal(cxd_parse_size_range("16:16", 1, &lo, &hi), 0);
+	assert_int_equal(cxd_parse_size_range("12:12", 1, &lo, &hi), 0);
+	/* A buffer smaller than the largest write is refused by name. */
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, "--buf-sz", "1024",
+			       NULL), -22);
+	assert_string_equal(err, "Max RDMA buffer size (1024) < max write size "
+			    "(65536)!");
+}
+
+static void test_enums_and_words(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	expect_error("cxi_write_bw", "--use-hp", "3M",
+		     "Invalid hugepage type: '3M' (--use-hp takes 2M or 1G)");
+	expect_error("cxi_write_bw", "-g", "ARM", "Invalid GPU type: 'ARM'");
+	expect_error("cxi_atomic_bw", "-A", "nope",
+		     "Invalid atomic operation: 'nope'");
+	expect_error("cxi_atomic_bw", "-C", "XX", "Invalid CSWAP operation");
+	expect_error("cxi_atomic_lat", "-T", "int7", "Invalid atomic type");
+	expect_error("cxi_atomic_bw", "-Aband", "-Tfloat",
+		     "Invalid Op and Type combination: BAND FLOAT");
+	expect_error("cxi_write_bw", "--frob", NULL, "unknown option '--frob'");
+	expect_error("cxi_write_bw", "-Z", NULL, "unknown option '-Z'");
+	expect_error("cxi_write_bw", "-n", NULL, "option '-n' needs a value");
+	expect_error("cxi_write_bw", "a", "b", "Unexpected argument: 'b'");
+	expect_error("cxi_gpu_loopback_bw", "host", NULL,
+		     "Unexpected argument: 'host'");
+	expect_error("cxi_write_bw", "--json", "--csv", "cannot be combined");
+	expect_error("cxi_write_bw", "--provider", "", "Invalid provider name");
+	expect_error("cxi_atomic_bw", "-s", "8", "unknown option '-s'");
+	expect_error("cxi_read_bw", "--no-idc", NULL, "unknown option");
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, "h", "-p", "0"), -22);
+	assert_non_null(strstr(err, "a client needs the server's port"));
+	assert_int_equal(parse("cxi_atomic_bw", &cfg, err, "-A", "cswap",
+			       "-Tdouble"), 0);
+	assert_int_equal(cfg.run.amo_op, CXD_AMO_CSWAP);
+	assert_int_equal(cfg.run.amo_type, CXD_T_DOUBLE);
+	assert_int_equal(cfg.run.min_size, 8);
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, "--local", "-b",
+			       NULL), 0);
+	assert_int_equal(cfg.role, CXD_LOCAL);
+	assert_true(cxd_run_has(&cfg.run, CXD_RUN_BIDIR));
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, "-h", NULL, NULL),
+			 CXD_OPTS_HELP);
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, "-V", NULL, NULL),
+			 CXD_OPTS_VERSION);
+	/* report-all is dropped in duration mode, as the originals do. */
+	assert_int_equal(parse("cxi_write_lat", &cfg, err, "--report-all", "-D",
+			       "1"), 0);
+	assert_false(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
+}
+
+/* Valid ops per type, written out independently of the library's switch. */
+static int expected_valid(unsigned op, unsigned cop, unsigned type)
+{
+	static const char *const ok[CXD_T_COUNT] = {
+		[CXD_T_FLOAT] = "MIN MAX SUM SWAP CSWAP",
+		[CXD_T_DOUBLE] = "MIN MAX SUM SWAP CSWAP",
+		[CXD_T_FLOAT_COMPLEX] = "SUM SWAP CSWAP",
+		[CXD_T_DOUBLE_COMPLEX] = "SUM SWAP CSWAP",
+		[CXD_T_UINT128] = "CSWAP",
+	};
+	char word[16];
+
+	if (type <= CXD_T_UINT64)
+		return 1;
+	snprintf(word, sizeof(word), " %s ", cxd_amo_op_name(op));
+	{
+		char list[64];
+
+		snprintf(list, sizeof(list), " %s ", ok[type]);
+		if (strstr(list, word) == NULL)
+			return 0;
+	}
+	if (op != CXD_AMO_CSWAP)
+		return 1;
+	if (type == CXD_T_UINT128)
+		return cop == CXD_CSWAP_EQ;
+	if (type == CXD_T_FLOAT_COMPLEX || type == CXD_T_DOUBLE_COMPLEX)
+		return cop == CXD_CSWAP_EQ || cop == CXD_CSWAP_NE;
+	return 1;
+}
+
+static void test_atomic_table(void **state)
+{
+	unsigned valid = 0;
+
+	(void) state;
+	for (unsigned op = 0; op < CXD_AMO_OP_COUNT; op++)
+		for (unsigned c = 0; c < CXD_CSWAP_OP_COUNT; c++)
+			for (unsigned t = 0; t < CXD_T_COUNT; t++) {
+				int want = expected_valid(op, c, t);
+
+				if ((int) cxd_amo_valid(op, c, t) != want)
+					fail_msg("%s %s %s: want %d",
+						 cxd_amo_op_name(op),
+						 cxd_cswap_op_name(c),
+						 cxd_amo_type_name(t), want);
+				valid += (unsigned) want;
+			}
+	/* 8 int types x 72 + 2 fp x 5 ops x 6 + 2 complex x 3 x... */
+	assert_int_equal(valid, 8 * 72 + 2 * 30 + 2 * (12 + 2) + 1);
+	assert_int_equal(cxd_amo_type_size(CXD_T_UINT128), 16);
+	assert_int_equal(cxd_amo_type_size(CXD_T_FLOAT_COMPLEX), 8);
+	assert_int_equal(cxd_amo_op_parse("cSwAp"), CXD_AMO_CSWAP);
+}
+
+static void test_tables_unique(void **state)
+{
+	const struct cxd_tool *t;
+
+	(void) state;
+	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		cxd_opts_help(t, f);
+		fclose(f);
+		/* Every short letter appears once in the generated help. */
+		for (const char *p = buf; (p = strstr(p, "  -")) != NULL; p++) {
+			char pat[8];
+
+			if (p[3] == '-')
+				continue;
+			snprintf(pat, sizeof(pat), "  -%c,", p[3]);
+			if (strstr(strstr(buf, pat) + 1, pat) != NULL)
+				fail_msg("%s: -%c twice", t->name, p[3]);
+		}
+		assert_non_null(strstr(buf, "--json"));
+		assert_non_null(strstr(buf, "--help"));
+		assert_non_null(strstr(buf, "Usage:"));
+		free(buf);
+	}
+	assert_int_equal(t == NULL, 1);
+	assert_non_null(cxd_tool_at(8));
+	assert_null(cxd_tool_at(9));
+}
+
+static void test_help_text(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void) state;
+	cxd_opts_help(cxd_tool_find("cxi_write_bw"), f);
+	fclose(f);
+	assert_non_null(strstr(buf, "  -n, --iters=ITERS      Number of "
+				    "iterations to run (default: 1000)\n"));
+	assert_non_null(strstr(buf, "  -s, --size=MIN[:MAX]   Write size or "
+				    "range to use (default: 65536)\n"));
+	assert_non_null(strstr(buf, "      --no-hrp "));
+	assert_null(strstr(buf, "buf_align"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	cxd_opts_help(cxd_tool_find("cxi_atomic_lat"), f);
+	fclose(f);
+	assert_non_null(strstr(buf, "Atomic Types:"));
+	assert_null(strstr(buf, "--size"));
+	assert_non_null(strstr(buf, "--latency-gap=USEC"));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_enums_and_words),
+		cmocka_unit_test(test_atomic_table),
+		cmocka_unit_test(test_tables_unique),
+		cmocka_unit_test(test_help_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
