@@ -44,11 +44,14 @@ static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 		if (ret < 0)
 			return ret;
 		if (i++ >= s->run->warmup) {
+			/* A ping-pong's latency is half its round trip. */
+			uint64_t ns = (t1 - t0) >> (s->tool->op == CXD_OP_SEND);
+
 			if (start == 0)
 				start = t0; /* duration counts from here */
-			cxd_stats_add(lr->stats, t1 - t0);
+			cxd_stats_add(lr->stats, ns);
 			if (lr->samples && measured < lr->nsamples)
-				lr->samples[measured] = t1 - t0;
+				lr->samples[measured] = ns;
 			measured++;
 		}
 		gap_wait(t1, s->run->latency_gap_us);

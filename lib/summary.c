@@ -34,6 +34,16 @@ static void add_memory(struct cxd_sess *s)
 	cxd_kv_set(&s->info, "Server RX Mem", "System");
 }
 
+/* "Write Size", "Min Read Size": the key carries the tool's noun. */
+static void size_line(struct cxd_sess *s, const char *pre, const char *noun,
+		      uint64_t v)
+{
+	char key[CXD_KV_KEY];
+
+	snprintf(key, sizeof(key), "%s%s Size", pre, noun);
+	cxd_kv_set(&s->info, key, "%llu", (unsigned long long) v);
+}
+
 static void add_test_type(struct cxd_sess *s)
 {
 	const struct cxd_run_opts *r = s->run;
@@ -62,19 +72,10 @@ static void add_test_type(struct cxd_sess *s)
 		cxd_kv_set(&s->info, "Cmds per iter", "%llu",
 			   (unsigned long long) r->list_size);
 	} else if (r->min_size == r->max_size) {
-		cxd_kv_set(&s->info, "%s Size", "%llu", (unsigned long long)
-			   r->min_size);
-		snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
-			 "%s Size", n);
+		size_line(s, "", n, r->min_size);
 	} else {
-		cxd_kv_set(&s->info, "Min Size", "%llu",
-			   (unsigned long long) r->min_size);
-		snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
-			 "Min %s Size", n);
-		cxd_kv_set(&s->info, "Max Size", "%llu",
-			   (unsigned long long) r->max_size);
-		snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
-			 "Max %s Size", n);
+		size_line(s, "Min ", n, r->min_size);
+		size_line(s, "Max ", n, r->max_size);
 	}
 }
 
@@ -164,7 +165,7 @@ static void add_endpoints(struct cxd_sess *s)
 	const char *peer = s->is_client ? "server" : "client";
 	uint8_t addr[CXD_MAX_FABRIC_ADDR];
 	size_t alen = sizeof(addr);
-	char err[64];
+	char err[64], key[CXD_KV_KEY];
 
 	if (cxd_fabric_getname(s->fab, addr, &alen, err, sizeof(err)) == 0)
 		cxd_fabric_straddr(s->fab, addr, s->info.local_ep,
@@ -175,12 +176,10 @@ static void add_endpoints(struct cxd_sess *s)
 		return;
 	cxd_fabric_straddr(s->fab, s->peer.addr, s->info.remote_ep,
 			   sizeof(s->info.remote_ep));
-	cxd_kv_set(&s->info, "Local", "%s", s->info.local_ep);
-	snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
-		 "Local (%s)", me);
-	cxd_kv_set(&s->info, "Remote", "%s", s->info.remote_ep);
-	snprintf(s->info.summary[s->info.nsummary - 1].key, CXD_KV_KEY,
-		 "Remote (%s)", peer);
+	snprintf(key, sizeof(key), "Local (%s)", me);
+	cxd_kv_set(&s->info, key, "%s", s->info.local_ep);
+	snprintf(key, sizeof(key), "Remote (%s)", peer);
+	cxd_kv_set(&s->info, key, "%s", s->info.remote_ep);
 }
 
 void cxd_summary_build(struct cxd_sess *s)

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Speed check against peers measured in the same run, on the same provider.
+# Prints ratios (ours / peer); no pass/fail on absolute numbers.
+#   bench/run.sh [BUILD_DIR] [ROUNDS]
+set -u
+BUILD=${1:-build}
+ROUNDS=${2:-5}
+TMP=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "nan"; exit} m=(NR+1)/2; if (NR%2) print a[m]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# Our latency (µs, half round trip) from the JSON p50 of cxi_send_lat.
+ours_lat() {
+	"$BUILD/cxi_send_lat" --local --provider "$1" -s 8 -n 20000 --warmup 100 \
+		--latency-gap 0 --json >"$TMP/lat.json" 2>"$TMP/lat.err" || { echo nan; return; }
+	json "$TMP/lat.json" 'd["results"][0]["p50_us"]'
+}
+
+# fi_pingpong prints "usec/xfer" for the half round trip.
+peer_lat() {
+	local p; p=$(port)
+	fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -B "$p" >"$TMP/pp_srv.txt" 2>&1 &
+	local spid=$!
+	for _ in $(seq 100); do grep -q . "$TMP/pp_srv.txt" 2>/dev/null && break; ss -ltn | grep -q ":$p " && break; sleep 0.05; done
+	fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -P "$p" 127.0.0.1 >"$TMP/pp.txt" 2>&1
+	wait $spid 2>/dev/null
+	awk '/^[0-9]/ && NF>=6 {print $(NF-1)}' "$TMP/pp.txt" | tail -1
+}
+
+ours_bw() {
+	"$BUILD/cxi_write_bw" --local --provider "$1" -s 65536 -D 2 --json \
+		>"$TMP/bw.json" 2>"$TMP/bw.err" || { echo nan; return; }
+	json "$TMP/bw.json" 'd["results"][0]["bw_mb_s"]'
+}
+
+# iperf3 one TCP stream on loopback: the ceiling for the tcp provider.
+peer_bw() {
+	local p; p=$(port)
+	iperf3 -s -1 -p "$p" >/dev/null 2>&1 &
+	for _ in $(seq 100); do ss -ltn | grep -q ":$p " && break; sleep 0.05; done
+	iperf3 -c 127.0.0.1 -p "$p" -t 2 -J >"$TMP/iperf.json" 2>/dev/null
+	json "$TMP/iperf.json" 'd["end"]["sum_received"]["bits_per_second"]/8/1e6'
+}
+
+printf '%-34s %12s %12s %8s\n' "comparison (median of $ROUNDS)" ours peer ratio
+for prov in shm tcp; do
+	o=$(for _ in $(seq "$ROUNDS"); do ours_lat $prov; done | median)
+	p=$(for _ in $(seq "$ROUNDS"); do peer_lat $prov; done | median)
+	printf '%-34s %12s %12s %8s\n' "send_lat 8 B vs fi_pingpong ($prov) us" "$o" "$p" \
+		"$(awk -v a="$o" -v b="$p" 'BEGIN{printf (b>0 ? "%.2f" : "nan"), a/b}')"
+done
+o=$(for _ in $(seq "$ROUNDS"); do ours_bw tcp; done | median)
+p=$(for _ in $(seq "$ROUNDS"); do peer_bw; done | median)
+printf '%-34s %12s %12s %8s\n' "write_bw 64K tcp vs iperf3 MB/s" "$o" "$p" \
+	"$(awk -v a="$o" -v b="$p" 'BEGIN{printf (b>0 ? "%.2f" : "nan"), a/b}')"
+o=$(for _ in $(seq "$ROUNDS"); do ours_bw shm; done | median)
+printf '%-34s %12s %12s %8s\n' "write_bw 64K shm MB/s (no peer)" "$o" "-" "-"

@@ -1,0 +1,310 @@
+# shellcheck shell=bash
+# Helpers for the end-to-end tests. Source it from tests/e2e/test_*.sh:
+#     . "$(dirname "$0")/lib.sh" "$@"        # $1 = build directory
+#
+# Every background process is started in its own process group (setsid) and
+# recorded; an EXIT trap kills whatever is left (the whole group), runs the
+# registered cleanup hooks and removes the temp dir (kept with KEEP_TMP=1).
+#
+#   start_server TOOL ARGS...   server in the background; waits (<= 10 s) for its
+#                               "Listening on port N" line; sets SERVER_PID,
+#                               SERVER_PORT, SERVER_OUT, SERVER_ERR, SERVER_PGID.
+#                               Adds "-p 0" unless ARGS give a port. Prefix the
+#                               command with SERVER_PREFIX=(ip netns exec X).
+#   start_bg NAME CMD...        any command in the background (own group); sets
+#                               BG_PID, BG_OUT, BG_ERR.
+#   wait_pid PID SECS           waits for a background child; sets WAIT_RC
+#                               (124 when it is still running after SECS).
+#   run_with_timeout SECS CMD.. runs CMD (killed with its group after SECS; rc 124).
+#   run_capture NAME SECS CMD.. same, stdout/stderr to $TMPD/NAME.out/.err; sets RC.
+#   fail MSG / pass MSG         record a failed / passed check and go on.
+#   die MSG                     record a failure and stop now.
+#   skip MSG                    stop with exit 77 (ctest: skipped).
+#   expect_rc WANT GOT WHAT     a check on an exit code.
+#   check COND_DESC CMD...      pass if CMD succeeds, else fail.
+#   json_get FILE KEY           prints d[k1][k2]... for KEY "a.b.0.c".
+#   table_rows FILE             the data rows of a bandwidth/latency table.
+#   finish                      summary; exit 1 if any check failed.
+#   on_exit CMD                 extra cleanup, run by the trap (last first).
+
+set -u
+
+E2E_BUILD=${1:-}
+if [ -z "$E2E_BUILD" ] || [ ! -d "$E2E_BUILD" ]; then
+	echo "usage: $0 BUILD_DIR" >&2
+	exit 2
+fi
+E2E_BUILD=$(cd "$E2E_BUILD" && pwd)
+BUILD=$E2E_BUILD
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/cxd-e2e.XXXXXX")
+E2E_NAME=$(basename "$0" .sh)
+E2E_PASS=0
+E2E_FAIL=0
+E2E_FAILED=()
+E2E_PGIDS=()
+E2E_HOOKS=()
+E2E_WRAPPERS=()
+E2E_SEQ=0
+SERVER_PREFIX=()
+LOOPBACK=127.0.0.1
+
+# ---------------------------------------------------------------- cleanup
+_e2e_kill_groups() {
+	local sig=$1 g
+	for g in "${E2E_PGIDS[@]}"; do
+		kill "-$sig" -- "-$g" 2>/dev/null
+		kill "-$sig" "$g" 2>/dev/null
+	done
+}
+
+_e2e_cleanup() {
+	local rc=$? i
+	trap - EXIT INT TERM
+	if [ ${#E2E_PGIDS[@]} -gt 0 ]; then
+		_e2e_kill_groups CONT
+		_e2e_kill_groups TERM
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			groups_alive || break
+			sleep 0.05
+		done
+		_e2e_kill_groups KILL
+	fi
+	# shellcheck disable=SC2046
+	kill -9 $(jobs -p) 2>/dev/null
+	wait 2>/dev/null
+	for ((i = ${#E2E_HOOKS[@]} - 1; i >= 0; i--)); do
+		eval "${E2E_HOOKS[$i]}" >/dev/null 2>&1
+	done
+	if [ "${KEEP_TMP:-0}" = 1 ]; then
+		echo "(temp files kept in $TMPD)"
+	else
+		rm -rf "$TMPD"
+	fi
+	exit "$rc"
+}
+trap _e2e_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+on_exit() { E2E_HOOKS+=("$*"); }
+
+# True if any process of a recorded group (or the given groups) still exists.
+groups_alive() {
+	local g list=("$@")
+	[ $# -gt 0 ] || list=("${E2E_PGIDS[@]}")
+	for g in "${list[@]}"; do
+		[ -n "$g" ] || continue
+		pgrep -g "$g" >/dev/null 2>&1 && return 0
+	done
+	return 1
+}
+
+# ---------------------------------------------------------------- reporting
+pass() { E2E_PASS=$((E2E_PASS + 1)); echo "  ok   - $*"; }
+fail() {
+	E2E_FAIL=$((E2E_FAIL + 1))
+	E2E_FAILED+=("$*")
+	echo "  FAIL - $*"
+}
+die() { fail "$*"; finish; }
+skip() { echo "SKIP: $*"; exit 77; }
+section() { echo; echo "== $*"; }
+note() { echo "       $*"; }
+
+check() {
+	local desc=$1; shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+expect_rc() {
+	local want=$1 got=$2 what=${3:-command}
+	if [ "$want" = nonzero ]; then
+		if [ "$got" -ne 0 ]; then pass "$what: exit $got (non-zero)"; return 0; fi
+	elif [ "$got" -eq "$want" ]; then
+		pass "$what: exit $got"; return 0
+	fi
+	fail "$what: exit $got, want $want"
+	return 1
+}
+
+# Show a file's contents indented (for failure context).
+show() {
+	local f
+	for f in "$@"; do
+		[ -s "$f" ] || continue
+		echo "       --- $(basename "$f")"
+		sed -n '1,40p' "$f" | sed 's/^/       | /'
+	done
+}
+
+finish() {
+	echo
+	if [ "$E2E_FAIL" -gt 0 ]; then
+		echo "$E2E_NAME: $E2E_PASS passed, $E2E_FAIL FAILED:"
+		local f
+		for f in "${E2E_FAILED[@]}"; do echo "  - $f"; done
+		exit 1
+	fi
+	echo "$E2E_NAME: all $E2E_PASS checks passed"
+	exit 0
+}
+
+# ---------------------------------------------------------------- processes
+now() { date +%s.%N; }
+elapsed_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+
+# Is PID a live (non-zombie) process?
+pid_alive() {
+	local st
+	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "${st%% *}" != Z ]
+}
+
+# wait_pid PID SECS: poll every 50 ms; WAIT_RC = exit status, or 124.
+# Works for start_bg processes (exit status from their rc file) and for
+# plain background children of this shell.
+wait_pid() {
+	local pid=$1 secs=$2 n
+	n=$(awk -v s="$secs" 'BEGIN { printf "%d", s * 20 }')
+	while [ "$n" -gt 0 ] && pid_alive "$pid"; do
+		sleep 0.05
+		n=$((n - 1))
+	done
+	if pid_alive "$pid"; then
+		WAIT_RC=124
+		return 1
+	fi
+	if [ -e "$TMPD/pid.$pid" ]; then
+		# the wrapper writes the status right after the process ends
+		for ((n = 0; n < 100; n++)); do
+			[ -s "$TMPD/rc.$pid" ] && break
+			sleep 0.02
+		done
+		WAIT_RC=$(cat "$TMPD/rc.$pid" 2>/dev/null)
+		WAIT_RC=${WAIT_RC:-255}
+	else
+		wait "$pid" 2>/dev/null
+		WAIT_RC=$?
+	fi
+	return 0
+}
+
+# start_bg NAME CMD...: background, own process group (setsid), output to
+# files; sets BG_PID (the command's own pid = its process group), BG_OUT, BG_ERR.
+# A small wrapper subshell collects the exit status (and keeps bash's
+# "Killed" job notices out of the log).
+start_bg() {
+	local name=$1; shift
+	E2E_SEQ=$((E2E_SEQ + 1))
+	BG_OUT=$TMPD/$E2E_SEQ.$name.out
+	BG_ERR=$TMPD/$E2E_SEQ.$name.err
+	local pidf=$TMPD/bg.$E2E_SEQ.pid n
+	(
+		setsid "$@" >"$BG_OUT" 2>"$BG_ERR" </dev/null &
+		p=$!
+		: >"$TMPD/pid.$p"
+		echo "$p" >"$pidf.tmp" && mv "$pidf.tmp" "$pidf"
+		wait "$p"
+		echo $? >"$TMPD/rc.$p.tmp" && mv "$TMPD/rc.$p.tmp" "$TMPD/rc.$p"
+	) 2>/dev/null &
+	E2E_WRAPPERS+=("$!")
+	for ((n = 0; n < 500; n++)); do
+		[ -s "$pidf" ] && break
+		sleep 0.01
+	done
+	BG_PID=$(cat "$pidf")
+	E2E_PGIDS+=("$BG_PID")
+}
+
+# start_server TOOL ARGS...
+start_server() {
+	local tool=$1; shift
+	local a port_given=0 n line
+	for a in "$@"; do
+		case $a in -p | --port | --port=* | -p[0-9]*) port_given=1 ;; esac
+	done
+	local args=("$@")
+	[ $port_given = 1 ] || args=(-p 0 "${args[@]}")
+	start_bg "srv-$tool" "${SERVER_PREFIX[@]}" "$E2E_BUILD/$tool" "${args[@]}"
+	SERVER_PID=$BG_PID
+	SERVER_PGID=$BG_PID
+	SERVER_OUT=$BG_OUT
+	SERVER_ERR=$BG_ERR
+	SERVER_PORT=
+	for ((n = 0; n < 200; n++)); do
+		line=$(grep -h -m1 -o 'Listening on port [0-9]*' "$SERVER_OUT" "$SERVER_ERR" 2>/dev/null | head -1)
+		if [ -n "$line" ]; then
+			SERVER_PORT=${line##* }
+			break
+		fi
+		pid_alive "$SERVER_PID" || break
+		sleep 0.05
+	done
+	export SERVER_PID SERVER_PORT
+	if [ -z "$SERVER_PORT" ]; then
+		fail "server $tool ${args[*]}: no 'Listening on port N' line within 10 s"
+		show "$SERVER_OUT" "$SERVER_ERR"
+		return 1
+	fi
+	return 0
+}
+
+# wait_server SECS: SERVER_RC = the server's exit status (124 = still running).
+wait_server() {
+	wait_pid "$SERVER_PID" "${1:-20}"
+	SERVER_RC=$WAIT_RC
+}
+
+# run_with_timeout SECS CMD...: foreground with a hard bound (rc 124 on timeout).
+run_with_timeout() {
+	local secs=$1; shift
+	timeout -k 2 "$secs" "$@"
+}
+
+# run_capture NAME SECS CMD...: RC, OUT and ERR set.
+run_capture() {
+	local name=$1 secs=$2; shift 2
+	E2E_SEQ=$((E2E_SEQ + 1))
+	OUT=$TMPD/$E2E_SEQ.$name.out
+	ERR=$TMPD/$E2E_SEQ.$name.err
+	timeout -k 2 "$secs" "$@" >"$OUT" 2>"$ERR" </dev/null
+	RC=$?
+	return 0
+}
+
+# A TCP port on 127.0.0.1 that nobody listens on (bound then released).
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# ---------------------------------------------------------------- parsing
+# json_get FILE KEY: KEY is a dotted path, list indexes as numbers.
+json_get() {
+	if command -v python3 >/dev/null 2>&1; then
+		python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split('.') if sys.argv[2] else []:
+    d = d[int(k)] if isinstance(d, list) else d[k]
+print(json.dumps(d) if isinstance(d, (dict, list)) else d)
+PY
+	else
+		local path=".${2}"
+		path=$(echo "$path" | sed -E 's/\.([0-9]+)/[\1]/g')
+		jq -r "$path" "$1"
+	fi
+}
+
+# Data rows of a table: SIZE COUNT(or -) NUM NUM [NUM...]
+table_rows() {
+	grep -E '^[[:space:]]*[0-9]+[[:space:]]+(-|[0-9]+)[[:space:]]+[0-9]+(\.[0-9]+)?([[:space:]]+[0-9]+(\.[0-9]+)?)+[[:space:]]*$' "$1"
+}
+
+# Powers of two from MIN to MAX, one a line.
+pow2_range() {
+	local s=$1
+	while [ "$s" -le "$2" ]; do echo "$s"; s=$((s * 2)); done
+}
+
+# Is a binary ready to be tested? (the tool runs a short --local run)
+tool_exists() { [ -x "$E2E_BUILD/$1" ]; }

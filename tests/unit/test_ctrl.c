@@ -1,0 +1,712 @@
+/* Control channel over real loopback sockets, with hostile raw peers. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cxd/ctrl.h"
+
+/* A connected pair: srv is the server's view (its peer is the client). */
+struct pair {
+	struct cxd_ctrl srv, cli;
+	int lfd;
+	uint32_t port;
+};
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long) (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void assert_contains(const char *s, const char *part)
+{
+	if (strstr(s, part) == NULL)
+		fail_msg("'%s' does not contain '%s'", s, part);
+}
+
+/* 0 on success, or the listen error (so IPv6 tests can skip). */
+static int pair_open(struct pair *p, const char *bind, const char *host)
+{
+	char err[CXD_CTRL_ERR_LEN] = "";
+	int ret;
+
+	ret = cxd_ctrl_listen(bind, 0, &p->lfd, &p->port, err, sizeof(err));
+	if (ret)
+		return ret;
+	assert_true(p->port > 0);
+	/* Loopback connect completes in the kernel backlog: no thread needed. */
+	ret = cxd_ctrl_connect(host, p->port, 2000, &p->cli, err, sizeof(err));
+	if (ret)
+		fail_msg("connect: %s", err);
+	ret = cxd_ctrl_accept(p->lfd, 2000, &p->srv, err, sizeof(err));
+	if (ret)
+		fail_msg("accept: %s", err);
+	return 0;
+}
+
+static void pair_close(struct pair *p)
+{
+	cxd_ctrl_close(&p->cli);
+	cxd_ctrl_close(&p->srv);
+	close(p->lfd);
+}
+
+/* ---- Raw (hostile) peers */
+
+static int raw_connect(uint32_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((uint16_t) port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *) &a, sizeof(a)), 0);
+	return fd;
+}
+
+static int raw_listen(uint32_t *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *) &a, sizeof(a)), 0);
+	assert_int_equal(listen(fd, 4), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *) &a, &len), 0);
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+static void raw_write(int fd, const void *buf, size_t len)
+{
+	assert_int_equal(write(fd, buf, len), (ssize_t) len);
+}
+
+static void raw_frame(int fd, uint16_t type, const void *payload,
+		      uint32_t len)
+{
+	struct cxd_hdr h = { CXD_PROTO_MAGIC, CXD_PROTO_VERSION, type, len };
+	uint8_t b[CXD_HDR_LEN];
+
+	cxd_hdr_encode(&h, b);
+	raw_write(fd, b, sizeof(b));
+	if (len)
+		raw_write(fd, payload, len);
+}
+
+/*
+ * Client side talking to a raw server: returns the raw server's fd, and
+ * c is connected to it.
+ */
+static int client_to_raw(struct cxd_ctrl *c, uint32_t *port)
+{
+	char err[CXD_CTRL_ERR_LEN];
+	int lfd = raw_listen(port), fd;
+
+	assert_int_equal(cxd_ctrl_connect("127.0.0.1", *port, 2000, c, err,
+					  sizeof(err)), 0);
+	fd = accept(lfd, NULL, NULL);
+	assert_true(fd >= 0);
+	close(lfd);
+	return fd;
+}
+
+/* Server side talking to a raw client: returns the raw client's fd. */
+static int server_to_raw(struct cxd_ctrl *c, int *lfd)
+{
+	char err[CXD_CTRL_ERR_LEN];
+	uint32_t port;
+	int fd;
+
+	assert_int_equal(cxd_ctrl_listen("127.0.0.1", 0, lfd, &port, err,
+					 sizeof(err)), 0);
+	fd = raw_connect(port);
+	assert_int_equal(cxd_ctrl_accept(*lfd, 2000, c, err, sizeof(err)), 0);
+	return fd;
+}
+
+/* ---- Exchanges */
+
+static void exchange(struct pair *p)
+{
+	uint8_t buf[CXD_MAX_PAYLOAD], big[CXD_MAX_PAYLOAD];
+	uint16_t type = 0;
+	uint32_t len = 0, seq = 0;
+
+	assert_int_equal(cxd_ctrl_send(&p->cli, CXD_MSG_BARRIER, "\0\0\0\7",
+				       4), 0);
+	assert_int_equal(cxd_ctrl_recv(&p->srv, &type, buf, sizeof(buf), &len,
+				       2000), 0);
+	assert_int_equal(type, CXD_MSG_BARRIER);
+	assert_int_equal(cxd_dec_barrier(buf, len, &seq), 0);
+	assert_int_equal(seq, 7);
+
+	/* The other way, a full-size payload, then an empty one. */
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t) (i * 7);
+	assert_int_equal(cxd_ctrl_send(&p->srv, CXD_MSG_RESULT, big,
+				       sizeof(big)), 0);
+	assert_int_equal(cxd_ctrl_send(&p->srv, CXD_MSG_ACCEPT, NULL, 0), 0);
+	assert_int_equal(cxd_ctrl_expect(&p->cli, CXD_MSG_RESULT, buf,
+					 sizeof(buf), &len, 2000), 0);
+	assert_int_equal(len, sizeof(big));
+	assert_memory_equal(buf, big, sizeof(big));
+	assert_int_equal(cxd_ctrl_expect(&p->cli, CXD_MSG_ACCEPT, buf,
+					 sizeof(buf), &len, 2000), 0);
+	assert_int_equal(len, 0);
+}
+
+static void test_exchange_ipv4(void **state)
+{
+	struct pair p;
+	char host[64];
+
+	(void) state;
+	assert_int_equal(pair_open(&p, "127.0.0.1", "127.0.0.1"), 0);
+	assert_string_equal(p.cli.peer_role, "server");
+	assert_string_equal(p.srv.peer_role, "client");
+	snprintf(host, sizeof(host), "127.0.0.1:%u", p.port);
+	assert_string_equal(p.cli.peer, host);
+	assert_int_equal(strncmp(p.srv.peer, "127.0.0.1:", 10), 0);
+	exchange(&p);
+	assert_int_equal(cxd_ctrl_local_host(&p.srv, host, sizeof(host)), 0);
+	assert_string_equal(host, "127.0.0.1");
+	assert_true(cxd_ctrl_same_host(&p.srv));
+	assert_true(cxd_ctrl_same_host(&p.cli));
+	pair_close(&p);
+	/* Closing twice is harmless. */
+	cxd_ctrl_close(&p.cli);
+	cxd_ctrl_close(&p.srv);
+	assert_int_equal(p.cli.fd, -1);
+}
+
+static void test_exchange_ipv6(void **state)
+{
+	struct pair p;
+	char want[64];
+
+	(void) state;
+	if (pair_open(&p, "::1", "::1") != 0)
+		skip(); /* no IPv6 on this host */
+	snprintf(want, sizeof(want), "[::1]:%u", p.port);
+	assert_string_equal(p.cli.peer, want);
+	assert_int_equal(strncmp(p.srv.peer, "[::1]:", 6), 0);
+	exchange(&p);
+	assert_true(cxd_ctrl_same_host(&p.srv));
+	pair_close(&p);
+}
+
+/* Bind "any" is dual-stack: an IPv4 client shows up as plain IPv4. */
+static void test_any_bind_dual_stack(void **state)
+{
+	struct pair p;
+	char host[64];
+
+	(void) state;
+	assert_int_equal(pair_open(&p, "", "127.0.0.1"), 0);
+	assert_int_equal(strncmp(p.srv.peer, "127.0.0.1:", 10), 0);
+	assert_int_equal(cxd_ctrl_local_host(&p.srv, host, sizeof(host)), 0);
+	assert_string_equal(host, "127.0.0.1");
+	assert_true(cxd_ctrl_same_host(&p.srv));
+	exchange(&p);
+	pair_close(&p);
+}
+
+static void test_listen_busy_port(void **state)
+{
+	char err[CXD_CTRL_ERR_LEN], want[64];
+	uint32_t port, port2;
+	int lfd, lfd2;
+
+	(void) state;
+	assert_int_equal(cxd_ctrl_listen("127.0.0.1", 0, &lfd, &port, err,
+					 sizeof(err)), 0);
+	assert_int_equal(cxd_ctrl_listen("127.0.0.1", port, &lfd2, &port2,
+					 err, sizeof(err)), -EADDRINUSE);
+	snprintf(want, sizeof(want), "cannot listen on 127.0.0.1:%u: ", port);
+	assert_contains(err, want);
+	assert_int_equal(lfd2, -1);
+	assert_int_equal(cxd_ctrl_listen("127.0.0.1", 70000, &lfd2, &port2,
+					 err, sizeof(err)), -EINVAL);
+	close(lfd);
+}
+
+static void test_accept_timeout(void **state)
+{
+	char err[CXD_CTRL_ERR_LEN];
+	struct cxd_ctrl c;
+	uint32_t port;
+	int lfd;
+
+	(void) state;
+	assert_int_equal(cxd_ctrl_listen("127.0.0.1", 0, &lfd, &port, err,
+					 sizeof(err)), 0);
+	assert_int_equal(cxd_ctrl_accept(lfd, 50, &c, err, sizeof(err)),
+			 -ETIMEDOUT);
+	assert_contains(err, "no client connected");
+	cxd_ctrl_close(&c); /* safe after a failed accept */
+	close(lfd);
+}
+
+/* ---- Heartbeats */
+
+static void test_heartbeats_skipped(void **state)
+{
+	uint8_t buf[16];
+	uint16_t type;
+	uint32_t len;
+	struct pair p;
+
+	(void) state;
+	assert_int_equal(pair_open(&p, "127.0.0.1", "127.0.0.1"), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(cxd_ctrl_send(&p.cli, CXD_MSG_HEARTBEAT,
+					       NULL, 0), 0);
+	assert_int_equal(cxd_ctrl_send(&p.cli, CXD_MSG_BARRIER, "\0\0\0\1",
+				       4), 0);
+	assert_int_equal(cxd_ctrl_send(&p.cli, CXD_MSG_HEARTBEAT, NULL, 0), 0);
+	assert_int_equal(cxd_ctrl_recv(&p.srv, &type, buf, sizeof(buf), &len,
+				       2000), 0);
+	assert_int_equal(type, CXD_MSG_BARRIER);
+	/* Only a heartbeat is left: nothing to receive within the bound. */
+	assert_int_equal(cxd_ctrl_recv(&p.srv, &type, buf, sizeof(buf), &len,
+				       100), -ETIMEDOUT);
+	pair_close(&p);
+}
+
+/* The thread keeps a silent side alive past the idle limit. */
+static void test_heartbeat_thread(void **state)
+{
+	uint8_t buf[16];
+	uint16_t type;
+	uint32_t len;
+	struct pair p;
+	uint64_t before;
+
+	(void) state;
+	assert_int_equal(pair_open(&p, "127.0.0.1", "127.0.0.1"), 0);
+	assert_int_equal(cxd_ctrl_hb_start(&p.cli), 0);
+	assert_int_equal(cxd_ctrl_hb_start(&p.cli), 0); /* already running */
+	before = p.srv.last_rx_ns;
+	assert_int_equal(cxd_ctrl_recv(&p.srv, &type, buf, sizeof(buf), &len,
+				       CXD_IDLE_TIMEOUT_MS + 1500), -ETIMEDOUT);
+	/* The total bound expired, not the idle one: heartbeats came in. */
+	assert_contains(p.srv.err, "sent nothing usable");
+	assert_true(p.srv.last_rx_ns > before);
+	/* The main thread can still send while the heartbeat runs. */
+	assert_int_equal(cxd_ctrl_send(&p.cli, CXD_MSG_BARRIER, "\0\0\0\2",
+				       4), 0);
+	assert_int_equal(cxd_ctrl_expect(&p.srv, CXD_MSG_BARRIER, buf,
+					 sizeof(buf), &len, 2000), 0);
+	cxd_ctrl_hb_stop(&p.cli);
+	assert_false(p.cli.hb_running);
+	cxd_ctrl_hb_stop(&p.cli);
+	pair_close(&p);
+}
+
+/* ---- Failures, each with its code and message */
+
+struct writer {
+	int fd;
+	int delay_ms;
+	const char *bytes;
+};
+
+static void *writer_main(void *arg)
+{
+	const struct writer *w = arg;
+
+	sleep_ms(w->delay_ms);
+	if (write(w->fd, w->bytes, strlen(w->bytes)) < 0)
+		perror("writer");
+	return NULL;
+}
+
+static void test_garbage(void **state)
+{
+	struct writer w = { .delay_ms = 100,
+			    .bytes = "GET / HTTP/1.0\r\n\r\n" };
+	uint8_t buf[64];
+	uint16_t type;
+	uint32_t len;
+	struct cxd_ctrl c;
+	pthread_t t;
+	int lfd;
+
+	(void) state;
+	w.fd = server_to_raw(&c, &lfd);
+	c.phase = "the option exchange";
+	/* The garbage arrives while recv is already waiting. */
+	assert_int_equal(pthread_create(&t, NULL, writer_main, &w), 0);
+	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
+				       2000), -EPROTO);
+	pthread_join(t, NULL);
+	assert_contains(c.err, "the client 127.0.0.1:");
+	assert_contains(c.err, "sent garbage during the option exchange");
+	assert_contains(c.err, "bad magic 0x47455420");
+	close(w.fd);
+	cxd_ctrl_close(&c);
+	close(lfd);
+}
+
+/* Even one wrong byte is caught without waiting for a whole header. */
+static void test_garbage_short(void **state)
+{
+	struct cxd_ctrl c;
+	uint32_t port;
+	int fd;
+
+	(void) state;
+	fd = client_to_raw(&c, &port);
+	raw_write(fd, "X", 1);
+	sleep_ms(50);
+	assert_int_equal(cxd_ctrl_poll(&c), -EPROTO);
+	assert_contains(c.err, "the server 127.0.0.1:");
+	assert_contains(c.err, "during the handshake");
+	close(fd);
+	cxd_ctrl_close(&c);
+}
+
+static void test_oversized_frame(void **state)
+{
+	struct cxd_hdr h = { CXD_PROTO_MAGIC, CXD_PROTO_VERSION,
+			     CXD_MSG_RESULT, 5000 };
+	uint8_t hb[CXD_HDR_LEN], buf[64];
+	uint16_t type;
+	uint32_t len, port;
+	struct cxd_ctrl c;
+	int fd;
+
+	(void) state;
+	fd = client_to_raw(&c, &port);
+	cxd_hdr_encode(&h, hb);
+	raw_write(fd, hb, sizeof(hb));
+	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
+				       2000), -EPROTO);
+	assert_contains(c.err, "frame length 5000 exceeds 4096");
+	close(fd);
+	cxd_ctrl_close(&c);
+}
+
+static void test_bad_version_and_type(void **state)
+{
+	uint8_t frame[CXD_HDR_LEN] = { 'C', 'X', 'D', 'G', 0, 7, 0, 1,
+				       0, 0, 0, 0 };
+	uint8_t buf[64];
+	uint32_t len, port;
+	struct cxd_ctrl c;
+	int fd;
+
+	(void) state;
+	fd = client_to_raw(&c, &port);
+	raw_write(fd, frame, sizeof(frame));
+	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_HELLO, buf, sizeof(buf),
+					 &len, 2000), -EPROTO);
+	assert_contains(c.err, "protocol version 7, expected 1");
+	close(fd);
+	cxd_ctrl_close(&c);
+
+	frame[5] = 1;
+	frame[7] = 99;
+	fd = client_to_raw(&c, &port);
+	raw_write(fd, frame, sizeof(frame));
+	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_HELLO, buf, sizeof(buf),
+					 &len, 2000), -EPROTO);
+	assert_contains(c.err, "unknown message type 99");
+	close(fd);
+	cxd_ctrl_close(&c);
+}
+
+static void test_payload_over_cap_and_wrong_type(void **state)
+{
+	uint8_t payload[100] = { 0 }, buf[16];
+	uint16_t type;
+	uint32_t len, port;
+	struct cxd_ctrl c;
+	int fd;
+
+	(void) state;
+	fd = client_to_raw(&c, &port);
+	c.phase = "the run";
+	raw_frame(fd, CXD_MSG_RESULT, payload, sizeof(payload));
+	raw_frame(fd, CXD_MSG_HELLO, NULL, 0);
+	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
+				       2000), -EPROTO);
+	assert_contains(c.err, "100-byte RESULT message during the run");
+	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_BARRIER, buf, sizeof(buf),
+					 &len, 2000), -EPROTO);
+	assert_contains(c.err, "sent HELLO during the run, expected BARRIER");
+	close(fd);
+	cxd_ctrl_close(&c);
+}
+
+static void test_peer_closes(void **state)
+{
+	uint8_t buf[16];
+	uint16_t type;
+	uint32_t len;
+	struct cxd_ctrl c;
+	int fd, lfd;
+
+	(void) state;
+	fd = server_to_raw(&c, &lfd);
+	raw_write(fd, "CXDG", 4); /* half a header, then gone */
+	close(fd);
+	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
+				       2000), -ECONNRESET);
+	assert_contains(c.err, "the client 127.0.0.1:");
+	assert_contains(c.err, "closed the connection during the handshake");
+	/* Sending to a closed peer fails too (possibly not the first time). */
+	int ret = 0;
+	for (int i = 0; i < 100 && ret == 0; i++)
+		ret = cxd_ctrl_send(&c, CXD_MSG_BARRIER, "\0\0\0\1", 4);
+	assert_int_equal(ret, -ECONNRESET);
+	cxd_ctrl_close(&c);
+	close(lfd);
+}
+
+static void test_peer_silent(void **state)
+{
+	uint8_t buf[16];
+	uint16_t type;
+	uint32_t len, port;
+	struct cxd_ctrl c;
+	int fd;
+
+	(void) state;
+	fd = client_to_raw(&c, &port);
+	c.phase = "the option exchange";
+	/* No total bound: only the idle limit can end this (~5 s). */
+	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len, -1),
+			 -ETIMEDOUT);
+	assert_contains(c.err, "the server 127.0.0.1:");
+	assert_contains(c.err, "stopped responding during the option "
+			"exchange (nothing received for 5 s)");
+	/* poll reports the same silence. */
+	assert_int_equal(cxd_ctrl_poll(&c), -ETIMEDOUT);
+	close(fd);
+	cxd_ctrl_close(&c);
+}
+
+static void test_peer_error(void **state)
+{
+	uint8_t payload[64], buf[16];
+	uint32_t len, port;
+	struct cxd_ctrl c;
+	char want[128];
+	ssize_t n;
+	int fd;
+
+	(void) state;
+	fd = client_to_raw(&c, &port);
+	n = cxd_enc_text("max size 1G exceeds the server's limit", payload,
+			 sizeof(payload));
+	assert_true(n > 0);
+	raw_frame(fd, CXD_MSG_ERROR, payload, (uint32_t) n);
+	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_ACCEPT, buf, sizeof(buf),
+					 &len, 2000), -EREMOTEIO);
+	snprintf(want, sizeof(want), "the server 127.0.0.1:%u reported: max "
+		 "size 1G exceeds the server's limit", port);
+	assert_string_equal(c.err, want);
+	close(fd);
+	cxd_ctrl_close(&c);
+}
+
+/* send_error from our side arrives as -EREMOTEIO on the other. */
+static void test_send_error(void **state)
+{
+	uint8_t buf[16];
+	uint16_t type;
+	uint32_t len;
+	struct pair p;
+
+	(void) state;
+	assert_int_equal(pair_open(&p, "127.0.0.1", "127.0.0.1"), 0);
+	cxd_ctrl_send_error(&p.srv, "cannot open device cxi0");
+	assert_int_equal(cxd_ctrl_recv(&p.cli, &type, buf, sizeof(buf), &len,
+				       2000), -EREMOTEIO);
+	assert_contains(p.cli.err, "reported: cannot open device cxi0");
+	pair_close(&p);
+	cxd_ctrl_send_error(&p.srv, "after close: ignored");
+}
+
+static void test_connect_refused(void **state)
+{
+	char err[CXD_CTRL_ERR_LEN], want[96];
+	struct cxd_ctrl c;
+	uint32_t port;
+	int lfd;
+
+	(void) state;
+	/* A port that was free a moment ago and has no listener now. */
+	lfd = raw_listen(&port);
+	close(lfd);
+	assert_int_equal(cxd_ctrl_connect("127.0.0.1", port, 2000, &c, err,
+					  sizeof(err)), -ECONNREFUSED);
+	snprintf(want, sizeof(want), "cannot connect to server 127.0.0.1:%u: "
+		 "Connection refused (is the server running?)", port);
+	assert_string_equal(err, want);
+	assert_int_equal(c.fd, -1);
+	cxd_ctrl_close(&c);
+	cxd_ctrl_close(&c);
+}
+
+static void test_connect_unresolvable(void **state)
+{
+	char err[CXD_CTRL_ERR_LEN];
+	struct cxd_ctrl c;
+
+	(void) state;
+	assert_true(cxd_ctrl_connect("nosuchhost.invalid", 1, 2000, &c, err,
+				     sizeof(err)) < 0);
+	assert_contains(err, "cannot resolve 'nosuchhost.invalid': ");
+	cxd_ctrl_close(&c);
+}
+
+/* ---- Non-blocking poll */
+
+static void test_poll(void **state)
+{
+	uint8_t frame[CXD_HDR_LEN + 4], buf[16];
+	struct cxd_hdr h = { CXD_PROTO_MAGIC, CXD_PROTO_VERSION,
+			     CXD_MSG_BARRIER, 4 };
+	uint16_t type;
+	uint32_t len, port, seq;
+	struct cxd_ctrl c;
+	int fd;
+
+	(void) state;
+	fd = client_to_raw(&c, &port);
+	assert_int_equal(cxd_ctrl_poll(&c), 0);
+	/* A heartbeat alone is not a frame to take. */
+	raw_frame(fd, CXD_MSG_HEARTBEAT, NULL, 0);
+	sleep_ms(50);
+	assert_int_equal(cxd_ctrl_poll(&c), 0);
+	/* Half a frame: still 0. */
+	cxd_hdr_encode(&h, frame);
+	memcpy(frame + CXD_HDR_LEN, "\0\0\0\11", 4);
+	raw_write(fd, frame, 7);
+	sleep_ms(50);
+	assert_int_equal(cxd_ctrl_poll(&c), 0);
+	raw_write(fd, frame + 7, sizeof(frame) - 7);
+	sleep_ms(50);
+	assert_int_equal(cxd_ctrl_poll(&c), 1);
+	assert_int_equal(cxd_ctrl_poll(&c), 1); /* still there */
+	/* The buffered frame sits at the front of c.rx. */
+	assert_memory_equal(c.rx, frame, sizeof(frame));
+	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len, 0),
+			 0);
+	assert_int_equal(type, CXD_MSG_BARRIER);
+	assert_int_equal(cxd_dec_barrier(buf, len, &seq), 0);
+	assert_int_equal(seq, 9);
+	assert_int_equal(cxd_ctrl_poll(&c), 0);
+	/* EOF shows up in poll as well. */
+	close(fd);
+	sleep_ms(50);
+	assert_int_equal(cxd_ctrl_poll(&c), -ECONNRESET);
+	cxd_ctrl_close(&c);
+}
+
+/* A non-loopback IPv4 address of this host, if any. */
+static bool first_ifaddr(char *buf, size_t len)
+{
+	struct ifaddrs *ifs, *i;
+	bool found = false;
+
+	if (getifaddrs(&ifs) != 0)
+		return false;
+	for (i = ifs; i && !found; i = i->ifa_next) {
+		const struct sockaddr_in *a = (const void *) i->ifa_addr;
+
+		if (a == NULL || a->sin_family != AF_INET ||
+		    (ntohl(a->sin_addr.s_addr) >> 24) == 127)
+			continue;
+		found = inet_ntop(AF_INET, &a->sin_addr, buf,
+				  (socklen_t) len) != NULL;
+	}
+	freeifaddrs(ifs);
+	return found;
+}
+
+static void test_same_host_interface(void **state)
+{
+	char err[CXD_CTRL_ERR_LEN], host[64];
+	struct cxd_ctrl srv, cli;
+	uint32_t port;
+	int lfd;
+
+	(void) state;
+	assert_int_equal(cxd_ctrl_listen("", 0, &lfd, &port, err, sizeof(err)),
+			 0);
+	assert_int_equal(cxd_ctrl_connect("localhost", port, 2000, &cli, err,
+					  sizeof(err)), 0);
+	assert_int_equal(cxd_ctrl_accept(lfd, 2000, &srv, err, sizeof(err)),
+			 0);
+	assert_int_equal(cxd_ctrl_local_host(&cli, host, sizeof(host)), 0);
+	assert_true(strcmp(host, "127.0.0.1") == 0 || strcmp(host, "::1") == 0);
+	assert_true(cxd_ctrl_same_host(&srv));
+	assert_true(cxd_ctrl_same_host(&cli));
+	cxd_ctrl_close(&cli);
+	cxd_ctrl_close(&srv);
+
+	/* Through a real interface address, when this host has one. */
+	if (first_ifaddr(host, sizeof(host))) {
+		assert_int_equal(cxd_ctrl_connect(host, port, 2000, &cli, err,
+						  sizeof(err)), 0);
+		assert_int_equal(cxd_ctrl_accept(lfd, 2000, &srv, err,
+						  sizeof(err)), 0);
+		assert_true(cxd_ctrl_same_host(&srv));
+		assert_true(cxd_ctrl_same_host(&cli));
+		cxd_ctrl_close(&cli);
+		cxd_ctrl_close(&srv);
+	}
+	close(lfd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exchange_ipv4),
+		cmocka_unit_test(test_exchange_ipv6),
+		cmocka_unit_test(test_any_bind_dual_stack),
+		cmocka_unit_test(test_listen_busy_port),
+		cmocka_unit_test(test_accept_timeout),
+		cmocka_unit_test(test_heartbeats_skipped),
+		cmocka_unit_test(test_heartbeat_thread),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_garbage_short),
+		cmocka_unit_test(test_oversized_frame),
+		cmocka_unit_test(test_bad_version_and_type),
+		cmocka_unit_test(test_payload_over_cap_and_wrong_type),
+		cmocka_unit_test(test_peer_closes),
+		cmocka_unit_test(test_peer_silent),
+		cmocka_unit_test(test_peer_error),
+		cmocka_unit_test(test_send_error),
+		cmocka_unit_test(test_connect_refused),
+		cmocka_unit_test(test_connect_unresolvable),
+		cmocka_unit_test(test_poll),
+		cmocka_unit_test(test_same_host_interface),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
