@@ -471,8 +471,10 @@ static int send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
 int cxd_ctrl_send(struct cxd_ctrl *c, uint16_t type, const void *payload,
 		  uint32_t len)
 {
-	int ret = send_frame(c, type, payload, len, CXD_IDLE_TIMEOUT_MS);
+	int ret;
 
+	cxd_ctrl_beat(c);
+	ret = send_frame(c, type, payload, len, CXD_IDLE_TIMEOUT_MS);
 	if (ret == -ETIMEDOUT)
 		seterr(c->err, sizeof(c->err), "the %s %s stopped reading "
 		       "during %s (could not send for %d s)", role_of(c),
@@ -603,6 +605,7 @@ static int rx_wait(struct cxd_ctrl *c, uint64_t total, int timeout_ms)
 
 	if (total && total < limit)
 		limit = total;
+	cxd_ctrl_beat(c);
 	n = poll(&p, 1, ms_left(limit, now));
 	if (n > 0) {
 		n = rx_read(c);
@@ -721,11 +724,27 @@ int cxd_ctrl_poll(struct cxd_ctrl *c)
 
 /* ---- Heartbeat */
 
+/* The main thread is stuck in a call that will never return: say so and
+ * end the process, the one exit below main (see cxd_ctrl_watch). */
+static void watchdog_fire(struct cxd_ctrl *c)
+{
+	const char *phase = __atomic_load_n(&c->phase, __ATOMIC_RELAXED);
+
+	fprintf(stderr, "%s: no progress for %d s inside the fabric provider "
+		"during %s: the %s %s probably died or froze while the two "
+		"sides shared state; giving up\n", c->prog ? c->prog : "cxd",
+		CXD_WATCHDOG_MS / 1000, phase ? phase : "the run", role_of(c),
+		c->peer);
+	_exit(1);
+}
+
 static void *hb_main(void *arg)
 {
 	struct cxd_ctrl *c = arg;
 	struct pollfd p = { .fd = c->hb_pipe[0], .events = POLLIN };
-	int n;
+	uint_fast64_t seen = atomic_load(&c->beat);
+	int n, stale_ms = 0;
+	bool sending = true;
 
 	for (;;) {
 		n = poll(&p, 1, CXD_HEARTBEAT_MS);
@@ -734,12 +753,26 @@ static void *hb_main(void *arg)
 		if (n != 0)
 			break; /* told to stop */
 		/* A failed send means the peer is gone: the reader will say
-		 * so with a better message than this thread could. */
-		if (send_frame(c, CXD_MSG_HEARTBEAT, NULL, 0,
-			       CXD_IDLE_TIMEOUT_MS) != 0)
-			break;
+		 * so with a better message than this thread could. Keep
+		 * watching, though: the reader may never get to read. */
+		if (sending && send_frame(c, CXD_MSG_HEARTBEAT, NULL, 0,
+					  CXD_IDLE_TIMEOUT_MS) != 0)
+			sending = false;
+		if (!atomic_load(&c->watch) || atomic_load(&c->beat) != seen) {
+			seen = atomic_load(&c->beat);
+			stale_ms = 0;
+		} else if ((stale_ms += CXD_HEARTBEAT_MS) >= CXD_WATCHDOG_MS) {
+			watchdog_fire(c);
+		}
 	}
 	return NULL;
+}
+
+void cxd_ctrl_watch(struct cxd_ctrl *c, const char *prog)
+{
+	c->prog = prog;
+	cxd_ctrl_beat(c);
+	atomic_store(&c->watch, true);
 }
 
 static void hb_close_pipe(struct cxd_ctrl *c)

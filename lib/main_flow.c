@@ -45,8 +45,11 @@ static int run_session(struct cxd_sess *s)
 	ret = cxd_report_begin(&rep, s->tool, s->cfg, &s->info, stdout);
 	if (ret)
 		return cxd_sess_fail(s, ret, "cannot start the report");
-	if (!s->loopback)
+	if (!s->loopback) {
+		/* From here a provider call may block on a dead peer's state. */
+		cxd_ctrl_watch(&s->ctrl, s->tool->name);
 		ret = cxd_barrier(s, "the ready barrier");
+	}
 	if (ret == 0 && s->tool->pattern == CXD_PAT_LAT)
 		ret = cxd_run_lat(s, rep);
 	else if (ret == 0 && s->tool->pattern == CXD_PAT_LOOPBACK)

@@ -170,6 +170,7 @@ static int wait_rx(struct cxd_sess *s, const uint64_t *have, uint64_t want)
 	unsigned spins = 0;
 	int ret;
 
+	cxd_ctrl_beat(&s->ctrl);
 	while (*have < want) {
 		ret = send_progress(s);
 		if (ret)

@@ -61,6 +61,7 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	uint64_t now = cxd_now_ns();
 	int ret;
 
+	cxd_ctrl_beat(&s->ctrl);
 	if (now - *last_change_ns < 100000000ULL)
 		return 0;
 	/* Stalled for 100 ms: is the peer still there? */
@@ -98,6 +99,7 @@ int cxd_wait_cntr(struct cxd_sess *s)
 	unsigned spins = 0;
 	int ret;
 
+	cxd_ctrl_beat(&s->ctrl);
 	while ((v = fi_cntr_read(c)) < s->cntr_target) {
 		if (++spins & 1023)
 			continue;
@@ -154,6 +156,7 @@ int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
 			return ret;
 		if (++spins & 63)
 			continue;
+		cxd_ctrl_beat(&s->ctrl);
 		ret = cxd_ctrl_poll(&s->ctrl);
 		if (ret < 0)
 			return ctrl_fail(s, ret);

@@ -3,6 +3,7 @@
 #define CXD_CTRL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -13,6 +14,10 @@
 #define CXD_IDLE_TIMEOUT_MS 5000   /* silence that means the peer is gone */
 #define CXD_HEARTBEAT_MS 1000
 #define CXD_CTRL_ERR_LEN 512
+/* Main thread making no progress for this long while armed: it is stuck
+ * inside the provider (e.g. a shm lock held by a dead peer). Every
+ * legitimate wait of ours wakes at least once per CXD_IDLE_TIMEOUT_MS. */
+#define CXD_WATCHDOG_MS 6000
 
 struct cxd_ctrl {
 	int fd;
@@ -30,6 +35,11 @@ struct cxd_ctrl {
 	pthread_t hb_thread;
 	int hb_pipe[2]; /* writing to [1] stops the thread */
 	bool hb_running;
+	/* Watchdog, run by the heartbeat thread: beat is bumped by the main
+	 * thread in every wait loop; prog names us in the last message. */
+	atomic_uint_fast64_t beat;
+	atomic_bool watch;
+	const char *prog;
 	char err[CXD_CTRL_ERR_LEN]; /* last error, complete sentence */
 };
 
@@ -80,6 +90,21 @@ int cxd_ctrl_poll(struct cxd_ctrl *c);
 void cxd_ctrl_send_error(struct cxd_ctrl *c, const char *text);
 
 int cxd_ctrl_hb_start(struct cxd_ctrl *c);
+/*
+ * Arm the watchdog: from now on, if the main thread stops calling
+ * cxd_ctrl_beat for CXD_WATCHDOG_MS, the heartbeat thread prints why and
+ * ends the process with status 1. A provider call can block forever on
+ * state shared with a dead peer, and no error can be returned from there.
+ */
+void cxd_ctrl_watch(struct cxd_ctrl *c, const char *prog);
+
+/* Cheap proof of life for the watchdog: only the main thread writes. */
+static inline void cxd_ctrl_beat(struct cxd_ctrl *c)
+{
+	uint_fast64_t b = atomic_load_explicit(&c->beat, memory_order_relaxed);
+
+	atomic_store_explicit(&c->beat, b + 1, memory_order_relaxed);
+}
 void cxd_ctrl_hb_stop(struct cxd_ctrl *c);
 
 /* Numeric host of the local end of the connection ("127.0.0.1", "::1"). */
