@@ -83,23 +83,23 @@ static uint64_t result_off(struct cxd_sess *s, uint64_t loff)
 	       loff + SCRATCH_OFF : st(s)->res_off + loff;
 }
 
-/* Post hooks: loff is the slot's operand offset, roff its target word. */
+/* Post hooks: loff is the slot's operand offset, roff its target word.
+ * Non-fetching AMOs take s->op_flags: FI_INJECT (IDC) and, for latency,
+ * FI_DELIVERY_COMPLETE so the time runs to the target's acknowledgement. */
 static int post_base(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		     uint64_t roff)
 {
-	(void) size;
-	return (int) fi_atomic(s->fab->ep, tx_at(s, loff), 1, s->tx_mr.desc,
-			       s->fab->peer, s->peer.rx_base + roff,
-			       s->peer.key, st(s)->dt, st(s)->fop, NULL);
-}
+	struct fi_ioc ioc = { .addr = tx_at(s, loff), .count = 1 };
+	struct fi_rma_ioc rma = { .addr = s->peer.rx_base + roff, .count = 1,
+				  .key = s->peer.key };
+	struct fi_msg_atomic m = {
+		.msg_iov = &ioc, .desc = &s->tx_mr.desc, .iov_count = 1,
+		.addr = s->fab->peer, .rma_iov = &rma, .rma_iov_count = 1,
+		.datatype = st(s)->dt, .op = st(s)->fop,
+	};
 
-static int post_inject(struct cxd_sess *s, uint64_t size, uint64_t loff,
-		       uint64_t roff)
-{
 	(void) size;
-	return (int) fi_inject_atomic(s->fab->ep, tx_at(s, loff), 1,
-				      s->fab->peer, s->peer.rx_base + roff,
-				      s->peer.key, st(s)->dt, st(s)->fop);
+	return (int) fi_atomicmsg(s->fab->ep, &m, s->op_flags);
 }
 
 static int post_fetch(struct cxd_sess *s, uint64_t size, uint64_t loff,
@@ -138,7 +138,12 @@ static int atomic_post_for(struct cxd_sess *s, uint64_t size)
 	else if (as->kind == KIND_FETCH)
 		s->post = post_fetch;
 	else
-		s->post = inject ? post_inject : post_base;
+		s->post = post_base;
+	/* Fetching and compare AMOs complete when the old value is back. */
+	s->op_flags = inject && as->kind == KIND_BASE ? FI_INJECT : 0;
+	s->last_flags = as->kind == KIND_BASE ? FI_DELIVERY_COMPLETE : 0;
+	if (s->tool->pattern == CXD_PAT_LAT)
+		s->op_flags |= s->last_flags;
 	return 0;
 }
 
@@ -157,32 +162,15 @@ static void write_operands(struct cxd_sess *s, uint64_t loff)
 	}
 }
 
-static int post_slot(struct cxd_sess *s, uint64_t size, uint64_t slot)
-{
-	uint64_t off = slot * SLOT;
-	int ret;
-
-	write_operands(s, off);
-	ret = s->post(s, size, off, off);
-	if (ret)
-		ret = cxd_post_retry(s, size, off, off);
-	return ret;
-}
-
 /* One iteration: every slot's word receives one AMO, then completions. */
 static int atomic_bw_iter(struct cxd_sess *s, uint64_t size)
 {
 	struct amo_state *as = st(s);
-	uint64_t n = s->run->list_size;
 	int ret;
 
-	for (uint64_t i = 0; i < n; i++) {
-		ret = post_slot(s, size, i);
-		if (ret)
-			return ret;
-	}
-	s->cntr_target += n;
-	ret = cxd_wait_cntr(s);
+	for (uint64_t i = 0; i < s->run->list_size; i++)
+		write_operands(s, i * SLOT);
+	ret = cxd_post_list(s, size, s->run->list_size);
 	if (ret)
 		return ret;
 	as->iters++;
@@ -197,11 +185,8 @@ static int atomic_lat_one(struct cxd_sess *s, uint64_t size, bool last)
 	int ret;
 
 	(void) last;
-	ret = post_slot(s, size, 0);
-	if (ret)
-		return ret;
-	s->cntr_target++;
-	ret = cxd_wait_cntr(s);
+	write_operands(s, 0);
+	ret = cxd_post_one(s, size);
 	if (ret)
 		return ret;
 	as->iters++;

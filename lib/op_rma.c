@@ -1,31 +1,53 @@
 /* RMA write and read: the post hooks of the write and read tools. */
+#include <string.h>
+
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
 #include "cxd/session.h"
 
+/* The msg forms take per-operation flags: FI_INJECT (the IDC analogue)
+ * and FI_DELIVERY_COMPLETE, which makes a write complete only when the
+ * target has it, as the originals' completion is the target's ACK. */
+static void rma_msg(struct cxd_sess *s, uint64_t size, uint64_t loff,
+		    uint64_t roff, struct iovec *iov, struct fi_rma_iov *rma,
+		    struct fi_msg_rma *m)
+{
+	iov->iov_base = (char *) s->tx.ptr + loff;
+	iov->iov_len = size;
+	rma->addr = s->peer.rx_base + roff;
+	rma->len = size;
+	rma->key = s->peer.key;
+	memset(m, 0, sizeof(*m));
+	m->msg_iov = iov;
+	m->desc = &s->tx_mr.desc;
+	m->iov_count = 1;
+	m->addr = s->fab->peer;
+	m->rma_iov = rma;
+	m->rma_iov_count = 1;
+}
+
 static int post_write(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		      uint64_t roff)
 {
-	return (int) fi_write(s->fab->ep, (char *) s->tx.ptr + loff, size,
-			      s->tx_mr.desc, s->fab->peer,
-			      s->peer.rx_base + roff, s->peer.key, NULL);
-}
+	struct iovec iov;
+	struct fi_rma_iov rma;
+	struct fi_msg_rma m;
 
-static int post_inject_write(struct cxd_sess *s, uint64_t size, uint64_t loff,
-			     uint64_t roff)
-{
-	return (int) fi_inject_write(s->fab->ep, (char *) s->tx.ptr + loff,
-				     size, s->fab->peer,
-				     s->peer.rx_base + roff, s->peer.key);
+	rma_msg(s, size, loff, roff, &iov, &rma, &m);
+	return (int) fi_writemsg(s->fab->ep, &m, s->op_flags);
 }
 
 static int post_read(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		     uint64_t roff)
 {
-	return (int) fi_read(s->fab->ep, (char *) s->tx.ptr + loff, size,
-			     s->tx_mr.desc, s->fab->peer,
-			     s->peer.rx_base + roff, s->peer.key, NULL);
+	struct iovec iov;
+	struct fi_rma_iov rma;
+	struct fi_msg_rma m;
+
+	/* A read completes when its data has landed here: no flags. */
+	rma_msg(s, size, loff, roff, &iov, &rma, &m);
+	return (int) fi_readmsg(s->fab->ep, &m, 0);
 }
 
 static int rma_post_for(struct cxd_sess *s, uint64_t size)
@@ -33,10 +55,12 @@ static int rma_post_for(struct cxd_sess *s, uint64_t size)
 	bool inject = !cxd_run_has(s->run, CXD_RUN_NO_IDC) &&
 		      size <= s->fab->inject_size;
 
-	if (s->tool->op == CXD_OP_READ)
-		s->post = post_read;
-	else
-		s->post = inject ? post_inject_write : post_write;
+	s->post = s->tool->op == CXD_OP_READ ? post_read : post_write;
+	s->op_flags = inject ? FI_INJECT : 0;
+	s->last_flags = s->tool->op == CXD_OP_READ ? 0 : FI_DELIVERY_COMPLETE;
+	/* Latency: every write is timed to the target's acknowledgement. */
+	if (s->tool->pattern == CXD_PAT_LAT)
+		s->op_flags |= s->last_flags;
 	return 0;
 }
 
@@ -47,33 +71,15 @@ static int rma_progress(struct cxd_sess *s)
 	return 0;
 }
 
-/* One bandwidth iteration: list_size operations, then their completions. */
 static int rma_bw_iter(struct cxd_sess *s, uint64_t size)
 {
-	uint64_t n = s->run->list_size;
-	int ret;
-
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t off = cxd_next_off(s);
-
-		ret = s->post(s, size, off, off);
-		if (ret && (ret = cxd_post_retry(s, size, off, off)) != 0)
-			return ret;
-	}
-	s->cntr_target += n;
-	return cxd_wait_cntr(s);
+	return cxd_post_list(s, size, s->run->list_size);
 }
 
 static int rma_lat_one(struct cxd_sess *s, uint64_t size, bool last)
 {
-	int ret;
-
 	(void) last;
-	ret = s->post(s, size, 0, 0);
-	if (ret && (ret = cxd_post_retry(s, size, 0, 0)) != 0)
-		return ret;
-	s->cntr_target++;
-	return cxd_wait_cntr(s);
+	return cxd_post_one(s, size);
 }
 
 const struct cxd_ops cxd_rma_ops = {

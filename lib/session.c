@@ -143,6 +143,40 @@ int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 	return 0;
 }
 
+int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
+{
+	uint64_t base = s->op_flags;
+	int ret = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t off = cxd_next_off(s);
+
+		/* The iteration ends when the target has the last operation.
+		 * Where plain completion is local (tcp) operations travel in
+		 * order, so the target then has all of them. */
+		if (i == n - 1)
+			s->op_flags = base | s->last_flags;
+		ret = s->post(s, size, off, off);
+		if (ret && (ret = cxd_post_retry(s, size, off, off)) != 0)
+			break;
+	}
+	s->op_flags = base;
+	if (ret)
+		return ret;
+	s->cntr_target += n;
+	return cxd_wait_cntr(s);
+}
+
+int cxd_post_one(struct cxd_sess *s, uint64_t size)
+{
+	int ret = s->post(s, size, 0, 0);
+
+	if (ret && (ret = cxd_post_retry(s, size, 0, 0)) != 0)
+		return ret;
+	s->cntr_target++;
+	return cxd_wait_cntr(s);
+}
+
 int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
 		 uint32_t cap, uint32_t *len_p)
 {

@@ -53,6 +53,8 @@ struct cxd_sess {
 	bool active;      /* this side posts operations in the timed loop */
 	bool loopback;    /* one process targets itself */
 	cxd_post_fn post; /* chosen per size by ops->post_for */
+	uint64_t op_flags;   /* FI_INJECT, FI_DELIVERY_COMPLETE: for s->post */
+	uint64_t last_flags; /* added for the last operation of a list */
 	uint64_t cntr_target;
 	uint64_t cntr_errs;
 	uint64_t off;     /* next local/remote offset in the buffers */
@@ -92,6 +94,11 @@ int cxd_wait_cntr(struct cxd_sess *s);
 /* Post with retry while the provider's queue is full (bounded). */
 int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		   uint64_t roff);
+/* One bandwidth iteration: n operations at successive offsets (the last
+ * with s->last_flags added), then wait until all have completed. */
+int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n);
+/* One latency sample: an operation at offset 0, waited for. */
+int cxd_post_one(struct cxd_sess *s, uint64_t size);
 /* Advance s->off by one operation, wrapping as the originals do. */
 static inline uint64_t cxd_next_off(struct cxd_sess *s)
 {
