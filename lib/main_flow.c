@@ -89,6 +89,7 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 	s->ops = cxd_ops_for(tool);
 	s->ctrl.fd = -1;
 	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
+	s->stop_at = getenv("CXD_TEST_STOP_AT");
 }
 
 static int run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)

@@ -392,7 +392,7 @@ static int atomic_finish(struct cxd_sess *s, struct cxd_result *res)
 	uint32_t mine = 2;
 	int ret;
 
-	s->ctrl.phase = "the atomic verification";
+	cxd_phase(s, "the atomic verification");
 	ret = swap_counts(s, res->size, s->active ? as->iters : 0, 0, &peer);
 	if (ret)
 		return ret;

@@ -93,7 +93,6 @@ static int share(struct cxd_sess *s, uint64_t size, const struct span *me,
 	memset(peer, 0, sizeof(*peer));
 	if (s->loopback)
 		return 0;
-	s->ctrl.phase = "the result exchange";
 	ret = cxd_ctrl_send(&s->ctrl, CXD_MSG_RESULT, buf,
 			    (uint32_t) cxd_enc_result(&m, buf, sizeof(buf)));
 	if (ret)
@@ -117,11 +116,12 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
 
 	if (!s->loopback)
 		ret = cxd_barrier(s, "the timed loop");
-	s->ctrl.phase = "the timed loop";
+	cxd_phase(s, "the timed loop");
 	if (ret == 0 && s->active)
 		ret = timed_loop(s, size, &me);
+	/* Results are shared once both sides have stopped. */
 	if (ret == 0 && !s->loopback)
-		ret = cxd_barrier(s, "the timed loop");
+		ret = cxd_barrier(s, "the result exchange");
 	if (ret == 0)
 		ret = share(s, size, &me, &peer);
 	if (ret)

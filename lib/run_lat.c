@@ -79,13 +79,14 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 
 	cxd_stats_reset(lr->stats);
 	ret = cxd_barrier(s, "the timed loop");
-	s->ctrl.phase = "the timed loop";
+	cxd_phase(s, "the timed loop");
 	if (ret == 0 && s->is_client)
 		ret = lat_loop(s, size, lr);
 	else if (ret == 0 && s->active)
 		ret = lat_respond(s, size);
+	/* Latency tools exchange no figures: the barrier ends the size. */
 	if (ret == 0)
-		ret = cxd_barrier(s, "the timed loop");
+		ret = cxd_barrier(s, "the result exchange");
 	if (ret)
 		return ret;
 	memset(&res, 0, sizeof(res));

@@ -1,5 +1,6 @@
 /* The shared flow of a run: handshake, option and address exchange, barriers. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,19 @@ int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 	vsnprintf(s->err, sizeof(s->err), fmt, ap);
 	va_end(ap);
 	return ret < 0 ? ret : -EIO;
+}
+
+void cxd_phase(struct cxd_sess *s, const char *phase)
+{
+	s->ctrl.phase = phase;
+	if (s->stop_at == NULL || strncmp(phase, "the ", 4) != 0 ||
+	    strcmp(phase + 4, s->stop_at) != 0)
+		return;
+	s->stop_at = NULL; /* first entry only */
+	fprintf(stderr, "%s: CXD_TEST_STOP_AT: stopping in %s\n",
+		s->tool->name, phase);
+	fflush(stderr);
+	raise(SIGSTOP);
 }
 
 static int ctrl_fail(struct cxd_sess *s, int ret)
@@ -207,7 +221,7 @@ int cxd_barrier(struct cxd_sess *s, const char *phase)
 	uint32_t len, seq = 0;
 	int ret;
 
-	s->ctrl.phase = phase;
+	cxd_phase(s, phase);
 	s->barrier_seq++;
 	if (s->is_client) {
 		ret = send_msg(s, CXD_MSG_BARRIER, buf,
@@ -283,7 +297,7 @@ static int handshake(struct cxd_sess *s)
 	uint32_t len;
 	int ret;
 
-	s->ctrl.phase = "the handshake";
+	cxd_phase(s, "the handshake");
 	if (s->is_client && (ret = send_hello(s)) != 0)
 		return ret;
 	ret = cxd_ctrl_expect(&s->ctrl, CXD_MSG_HELLO, buf, sizeof(buf), &len,
@@ -460,7 +474,7 @@ static int exchange_addrs(struct cxd_sess *s)
 {
 	int ret = open_side(s);
 
-	s->ctrl.phase = "the address exchange";
+	cxd_phase(s, "the address exchange");
 	if (ret == 0 && s->is_client)
 		ret = send_addr(s);
 	if (ret == 0 && !s->loopback)
@@ -482,7 +496,7 @@ static int client_options(struct cxd_sess *s)
 	uint32_t len;
 	int ret;
 
-	s->ctrl.phase = "the option exchange";
+	cxd_phase(s, "the option exchange");
 	if (s->cfg->local.provider[0])
 		cxd_fabric_core_name(s->cfg->local.provider,
 				     s->cfg->run.provider, CXD_NAME_LEN);
@@ -543,7 +557,7 @@ static int server_options(struct cxd_sess *s)
 	uint32_t len;
 	int ret;
 
-	s->ctrl.phase = "the option exchange";
+	cxd_phase(s, "the option exchange");
 	ret = cxd_ctrl_expect(&s->ctrl, CXD_MSG_RUN, buf, sizeof(buf), &len,
 			      -1);
 	if (ret)

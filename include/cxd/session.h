@@ -61,6 +61,7 @@ struct cxd_sess {
 	uint64_t gran;    /* offset step: size rounded up to buf_align */
 	uint64_t wrap;    /* offsets wrap when an op would pass this */
 	uint32_t barrier_seq;
+	const char *stop_at; /* test aid: CXD_TEST_STOP_AT, see cxd_phase */
 	void *op_state;
 	struct cxd_run_info info;
 	char err[CXD_ERR_LEN];
@@ -80,6 +81,14 @@ extern const struct cxd_ops cxd_rma_ops, cxd_send_ops, cxd_atomic_ops;
 /* Errors: set s->err (a full sentence) and return a negative errno. */
 int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Enter a phase ("the timed loop"): messages name it. Test aid: when the
+ * environment variable CXD_TEST_STOP_AT names this phase without "the "
+ * ("timed loop"), the process stops itself (SIGSTOP) on first entry, so
+ * fault tests can kill, freeze or cut off a peer at a known point.
+ */
+void cxd_phase(struct cxd_sess *s, const char *phase);
 
 /* session.c: the shared flow. */
 int cxd_sess_client(struct cxd_sess *s);
