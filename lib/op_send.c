@@ -137,7 +137,9 @@ static int rx_error(struct cxd_sess *s)
 	struct fi_cq_err_entry e = { 0 };
 
 	fi_cq_readerr(s->fab->rx_cq, &e, 0);
-	return cxd_sess_fail(s, -EIO, "a receive failed during %s: %s",
+	return cxd_sess_fail(s, -EIO, "a receive from the %s %s failed "
+			     "during %s: %s", s->ctrl.peer_role ?
+			     s->ctrl.peer_role : "peer", s->ctrl.peer,
 			     s->ctrl.phase ? s->ctrl.phase : "the run",
 			     fi_strerror(e.err));
 }
@@ -200,9 +202,7 @@ static int send_one(struct cxd_sess *s, uint64_t size, uint64_t off,
 		(void) fi_cntr_read(s->fab->tx_cntr);
 	}
 	if (ret)
-		return cxd_sess_fail(s, ret, "posting a %llu-byte send failed: "
-				     "%s", (unsigned long long) size,
-				     fi_strerror(-ret));
+		return cxd_post_failed(s, ret, size);
 	s->cntr_target++;
 	return 0;
 }

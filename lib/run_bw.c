@@ -93,6 +93,7 @@ static int share(struct cxd_sess *s, uint64_t size, const struct span *me,
 	memset(peer, 0, sizeof(*peer));
 	if (s->loopback)
 		return 0;
+	cxd_phase(s, "the result exchange");
 	ret = cxd_ctrl_send(&s->ctrl, CXD_MSG_RESULT, buf,
 			    (uint32_t) cxd_enc_result(&m, buf, sizeof(buf)));
 	if (ret)
@@ -115,13 +116,13 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
 	int ret = 0;
 
 	if (!s->loopback)
-		ret = cxd_barrier(s, "the timed loop");
+		ret = cxd_barrier(s, "the pre-run barrier");
 	cxd_phase(s, "the timed loop");
 	if (ret == 0 && s->active)
 		ret = timed_loop(s, size, &me);
-	/* Results are shared once both sides have stopped. */
+	/* A passive side waits here while its peer runs the loop. */
 	if (ret == 0 && !s->loopback)
-		ret = cxd_barrier(s, "the result exchange");
+		ret = cxd_barrier(s, "the timed loop");
 	if (ret == 0)
 		ret = share(s, size, &me, &peer);
 	if (ret)

@@ -8,17 +8,24 @@
 
 struct lat_run {
 	struct cxd_lat_stats *stats;
+	struct cxd_lat_stats *gaps; /* the inter-iteration gaps kept */
 	uint64_t *samples; /* --report-all: every measured latency */
 	uint64_t nsamples;
+	uint64_t answered; /* responder: data exchanges, warmup included */
 };
 
-/* Busy-wait: a sleep would add scheduler noise; measured from `from`. */
-static void gap_wait(uint64_t from_ns, uint64_t gap_us)
+/*
+ * Busy-wait: a sleep would add scheduler noise; measured from `from`.
+ * Returns when the wait ended, so the gap actually kept can be reported
+ * (the originals' active_sleep kept a fraction of the requested gap).
+ */
+static uint64_t gap_wait(uint64_t from_ns, uint64_t gap_us)
 {
-	uint64_t until = from_ns + gap_us * 1000ULL;
+	uint64_t until = from_ns + gap_us * 1000ULL, now;
 
-	while (cxd_now_ns() < until)
+	while ((now = cxd_now_ns()) < until)
 		;
+	return now;
 }
 
 static bool lat_done(const struct cxd_sess *s, uint64_t measured,
@@ -33,7 +40,8 @@ static bool lat_done(const struct cxd_sess *s, uint64_t measured,
 /* The side that decides how many iterations run (client, or both). */
 static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 {
-	uint64_t i = 0, measured = 0, start = 0, t0, t1;
+	uint64_t i = 0, measured = 0, start = 0, t0, t1, t2;
+	bool timed;
 	int ret;
 
 	s->ops->post_for(s, size);
@@ -43,7 +51,8 @@ static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 		t1 = cxd_now_ns();
 		if (ret < 0)
 			return ret;
-		if (i++ >= s->run->warmup) {
+		timed = i++ >= s->run->warmup;
+		if (timed) {
 			/* A ping-pong's latency is half its round trip. */
 			uint64_t ns = (t1 - t0) >> (s->tool->op == CXD_OP_SEND);
 
@@ -54,20 +63,27 @@ static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 				lr->samples[measured] = ns;
 			measured++;
 		}
-		gap_wait(t1, s->run->latency_gap_us);
+		t2 = gap_wait(t1, s->run->latency_gap_us);
+		if (timed)
+			cxd_stats_add(lr->gaps, t2 - t1);
 	}
 	/* Ping-pong tools: one unmeasured exchange tells the peer to stop. */
 	return s->tool->op == CXD_OP_SEND ? s->ops->lat_one(s, size, true) : 0;
 }
 
-/* The responding side of a ping-pong runs until the final marker. */
-static int lat_respond(struct cxd_sess *s, uint64_t size)
+/*
+ * The responding side of a ping-pong runs until the final marker. It
+ * counts the exchanges it answered, so that its report can show it did
+ * as many iterations as the client (the point of the final marker).
+ */
+static int lat_respond(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 {
 	int ret;
 
+	lr->answered = 0;
 	s->ops->post_for(s, size);
 	while ((ret = s->ops->lat_one(s, size, false)) == 0)
-		;
+		lr->answered++;
 	return ret < 0 ? ret : 0;
 }
 
@@ -78,12 +94,13 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	int ret;
 
 	cxd_stats_reset(lr->stats);
-	ret = cxd_barrier(s, "the timed loop");
+	cxd_stats_reset(lr->gaps);
+	ret = cxd_barrier(s, "the pre-run barrier");
 	cxd_phase(s, "the timed loop");
 	if (ret == 0 && s->is_client)
 		ret = lat_loop(s, size, lr);
 	else if (ret == 0 && s->active)
-		ret = lat_respond(s, size);
+		ret = lat_respond(s, size, lr);
 	/* Latency tools exchange no figures: the barrier ends the size. */
 	if (ret == 0)
 		ret = cxd_barrier(s, "the result exchange");
@@ -96,8 +113,15 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	res.verify = -1;
 	if (s->is_client) {
 		res.lat = lr->stats;
+		res.gaps = lr->gaps;
 		res.samples = lr->samples;
 		res.nsamples = lr->samples ? lr->stats->n : 0;
+	} else if (s->active) {
+		/* The warmup exchanges are answered too, but not counted. */
+		res.count = lr->answered > s->run->warmup ?
+			    lr->answered - s->run->warmup : 0;
+	} else {
+		res.count_shown = false; /* a passive target counts nothing */
 	}
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
@@ -110,8 +134,12 @@ int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep)
 	int ret = 0;
 
 	lr.stats = malloc(sizeof(*lr.stats));
-	if (lr.stats == NULL)
+	lr.gaps = malloc(sizeof(*lr.gaps));
+	if (lr.stats == NULL || lr.gaps == NULL) {
+		free(lr.stats);
+		free(lr.gaps);
 		return cxd_sess_fail(s, -ENOMEM, "out of memory");
+	}
 	if (s->is_client && cxd_run_has(s->run, CXD_RUN_REPORT_ALL)) {
 		lr.nsamples = s->run->iters;
 		lr.samples = lr.nsamples <= SIZE_MAX / 8 ?
@@ -125,6 +153,7 @@ int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep)
 	     ret == 0 && size <= s->run->max_size; size *= 2)
 		ret = lat_size(s, size, &lr, rep);
 	free(lr.samples);
+	free(lr.gaps);
 	free(lr.stats);
 	return ret;
 }

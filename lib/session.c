@@ -9,6 +9,7 @@
 #include <rdma/fi_errno.h>
 
 #include "cxd/amo.h"
+#include "cxd/handshake.h"
 #include "cxd/session.h"
 
 int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
@@ -102,8 +103,10 @@ static int tx_error(struct cxd_sess *s)
 	char msg[256];
 
 	cxd_fabric_tx_error(s->fab, msg, sizeof(msg));
-	return cxd_sess_fail(s, -EIO, "during %s: %s", s->ctrl.phase ?
-			     s->ctrl.phase : "the run", msg);
+	return cxd_sess_fail(s, -EIO, "with the %s %s, during %s: %s",
+			     s->ctrl.peer_role ? s->ctrl.peer_role : "peer",
+			     s->ctrl.peer, s->ctrl.phase ? s->ctrl.phase :
+			     "the run", msg);
 }
 
 int cxd_wait_cntr(struct cxd_sess *s)
@@ -148,13 +151,17 @@ int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		if (ret)
 			return ret;
 	}
-	if (ret != 0)
-		return cxd_sess_fail(s, ret, "posting a %llu-byte %s failed "
-				     "during %s: %s", (unsigned long long) size,
-				     s->tool->noun_lower, s->ctrl.phase ?
-				     s->ctrl.phase : "the run",
-				     fi_strerror(-ret));
-	return 0;
+	return ret ? cxd_post_failed(s, ret, size) : 0;
+}
+
+int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
+{
+	return cxd_sess_fail(s, ret, "posting a %llu-byte %s to the %s %s "
+			     "failed during %s: %s", (unsigned long long) size,
+			     s->tool->noun_lower, s->ctrl.peer_role ?
+			     s->ctrl.peer_role : "peer", s->ctrl.peer,
+			     s->ctrl.phase ? s->ctrl.phase : "the run",
+			     fi_strerror(-ret));
 }
 
 int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
@@ -245,52 +252,22 @@ int cxd_barrier(struct cxd_sess *s, const char *phase)
 	return 0;
 }
 
-static int version_mismatch(const char *a, const char *b)
-{
-	const char *da = strchr(a, '.'), *db = strchr(b, '.');
-
-	/* MAJ.MIN must match; the revision may differ. */
-	da = da ? strchr(da + 1, '.') : NULL;
-	db = db ? strchr(db + 1, '.') : NULL;
-	if (!da || !db || da - a != db - b)
-		return strcmp(a, b) != 0;
-	return strncmp(a, b, (size_t) (da - a)) != 0;
-}
-
 static int check_hello(struct cxd_sess *s, const uint8_t *buf, uint32_t len)
 {
-	struct cxd_hello h;
-
-	if (cxd_dec_hello(buf, len, &h) != 0)
-		return cxd_sess_fail(s, -EPROTO, "the %s %s sent a malformed "
-				     "hello during the handshake",
-				     s->ctrl.peer_role, s->ctrl.peer);
-	if (strcmp(h.program, s->tool->name) != 0)
-		return cxd_sess_fail(s, -EPROTO, "Client and server program "
-				     "names do not match! The %s %s runs '%s'"
-				     ", this side runs '%s'", s->ctrl.peer_role,
-				     s->ctrl.peer, h.program, s->tool->name);
-	if (version_mismatch(h.version, CXD_SUITE_VERSION))
-		return cxd_sess_fail(s, -EPROTO, "Client and server program "
-				     "versions do not match! The %s %s has %s "
-				     "%s, this side %s", s->ctrl.peer_role,
-				     s->ctrl.peer, h.program, h.version,
-				     CXD_SUITE_VERSION);
-	return 0;
+	return cxd_hs_check_hello(s->tool->name, s->ctrl.peer_role,
+				  s->ctrl.peer, buf, len, s->err,
+				  sizeof(s->err));
 }
 
 static int send_hello(struct cxd_sess *s)
 {
-	struct cxd_hello h;
 	uint8_t buf[256];
 
-	memset(&h, 0, sizeof(h));
-	snprintf(h.program, sizeof(h.program), "%s", s->tool->name);
-	snprintf(h.version, sizeof(h.version), "%s", CXD_SUITE_VERSION);
 	return send_msg(s, CXD_MSG_HELLO, buf,
-			cxd_enc_hello(&h, buf, sizeof(buf)));
+			cxd_hs_enc_hello(s->tool->name, buf, sizeof(buf)));
 }
 
+/* The client's side; the server's is server_handshake below. */
 static int handshake(struct cxd_sess *s)
 {
 	uint8_t buf[CXD_MAX_PAYLOAD];
@@ -298,15 +275,14 @@ static int handshake(struct cxd_sess *s)
 	int ret;
 
 	cxd_phase(s, "the handshake");
-	if (s->is_client && (ret = send_hello(s)) != 0)
+	ret = send_hello(s);
+	if (ret)
 		return ret;
 	ret = cxd_ctrl_expect(&s->ctrl, CXD_MSG_HELLO, buf, sizeof(buf), &len,
 			      -1);
 	if (ret)
 		return ctrl_fail(s, ret);
 	ret = check_hello(s, buf, len);
-	if (ret == 0 && !s->is_client)
-		ret = send_hello(s);
 	if (ret == 0)
 		ret = cxd_ctrl_hb_start(&s->ctrl);
 	return ret;
@@ -314,43 +290,19 @@ static int handshake(struct cxd_sess *s)
 
 static bool side_active(const struct cxd_sess *s, bool client_side)
 {
-	if (client_side)
-		return true;
-	if (s->tool->pattern == CXD_PAT_LAT)
-		return s->tool->op == CXD_OP_SEND; /* ping-pong */
-	return cxd_run_has(s->run, CXD_RUN_BIDIR);
+	return cxd_side_active(s->tool, s->run, client_side);
 }
 
-/* Bytes of the data region, sized as the originals size it. */
 static uint64_t data_len(const struct cxd_sess *s)
 {
-	const struct cxd_run_opts *r = s->run;
-	uint64_t step, len;
-
-	if (s->tool->op == CXD_OP_ATOMIC)
-		return 64 * r->list_size;
-	if (s->tool->pattern != CXD_PAT_BW)
-		return r->max_size;
-	step = cxd_roundup(r->max_size, r->buf_align);
-	if (step == 0 || step > UINT64_MAX / r->list_size)
-		return r->buf_sz;
-	len = step * r->list_size;
-	return len < r->buf_sz ? len : r->buf_sz;
+	return cxd_data_len(s->tool, s->run);
 }
 
 static void plan_memory(const struct cxd_sess *s, uint64_t *tx_p,
 			uint64_t *rx_p)
 {
-	bool me = side_active(s, s->is_client);
-	bool peer = s->loopback || side_active(s, !s->is_client);
-	bool two_sided = s->tool->op == CXD_OP_SEND;
-	uint64_t len = data_len(s);
-
-	*tx_p = (me || two_sided) ? len : 0;
-	/* Fetching atomics land their results behind the operands. */
-	if (*tx_p && cxd_run_has(s->run, CXD_RUN_FETCHING))
-		*tx_p *= 2;
-	*rx_p = (peer || two_sided) ? len : 0;
+	cxd_plan_memory(s->tool, s->run, s->is_client, s->loopback, tx_p,
+			rx_p);
 }
 
 static int check_memory(struct cxd_sess *s, uint64_t limit)
@@ -526,51 +478,69 @@ static int client_options(struct cxd_sess *s)
 	return 0;
 }
 
-/* The client's run options, checked as if typed on our command line. */
-static int judge_options(struct cxd_sess *s, const uint8_t *buf, uint32_t len)
+/* Huge pages free here: the state machine's last check (--max-mem is its
+ * own), run on the options as this side would then use them. */
+static int hugepage_check(void *arg, const struct cxd_run_opts *run,
+			  char *err, size_t errlen)
 {
-	struct cxd_run_opts run;
-	char mine[CXD_NAME_LEN];
+	struct cxd_sess *s = arg;
 	int ret;
 
-	if (cxd_dec_run(buf, len, &run) != 0)
-		return cxd_sess_fail(s, -EPROTO, "the client %s sent malformed "
-				     "run options", s->ctrl.peer);
-	ret = cxd_run_validate(s->tool, &run, s->err, sizeof(s->err));
+	s->cfg->run = *run;
+	ret = check_memory(s, 0);
 	if (ret)
-		return ret;
-	cxd_fabric_core_name(s->cfg->local.provider, mine, sizeof(mine));
-	if (mine[0] && strcmp(mine, run.provider) != 0)
-		return cxd_sess_fail(s, -EINVAL, "the client chose provider "
-				     "'%s' but this server was started with "
-				     "--provider %s", run.provider, mine);
-	if (run.provider[0] == '\0')
-		return cxd_sess_fail(s, -EINVAL, "the client named no provider");
-	s->cfg->run = run;
-	return check_memory(s, s->cfg->local.max_mem);
+		snprintf(err, errlen, "%s", s->err);
+	return ret;
 }
 
-static int server_options(struct cxd_sess *s)
+/* One frame from the client through the state machine, and its reply. */
+static int server_step(struct cxd_sess *s, struct cxd_hs *hs)
 {
-	struct cxd_accept acc;
+	struct cxd_hs_reply reply;
 	uint8_t buf[CXD_MAX_PAYLOAD];
+	uint16_t type;
 	uint32_t len;
-	int ret;
+	int ret, sent;
 
-	cxd_phase(s, "the option exchange");
-	ret = cxd_ctrl_expect(&s->ctrl, CXD_MSG_RUN, buf, sizeof(buf), &len,
-			      -1);
+	cxd_phase(s, cxd_hs_phase(hs));
+	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, -1);
 	if (ret)
 		return ctrl_fail(s, ret);
-	ret = judge_options(s, buf, len);
-	memset(&acc, 0, sizeof(acc));
-	acc.status = ret;
+	ret = cxd_hs_step(hs, type, buf, len, &reply);
 	if (ret)
-		snprintf(acc.reason, sizeof(acc.reason), "%s", s->err);
-	len = 0;
-	if (send_msg(s, CXD_MSG_ACCEPT, buf,
-		     cxd_enc_accept(&acc, buf, sizeof(buf))) != 0 && ret == 0)
-		return -ECONNRESET;
+		snprintf(s->err, sizeof(s->err), "%s", hs->err);
+	if (hs->have_run)
+		s->cfg->run = hs->run;
+	if (reply.type == 0)
+		return ret;
+	/* A lost reply is the connection's error, whatever the verdict. */
+	sent = send_msg(s, reply.type, reply.buf, reply.len);
+	return ret ? ret : sent;
+}
+
+/* The server's side, judged frame by frame by handshake.c. */
+static int server_handshake(struct cxd_sess *s)
+{
+	char mine[CXD_NAME_LEN];
+	struct cxd_hs_cfg cfg = {
+		.tool = s->tool, .peer_role = s->ctrl.peer_role,
+		.peer = s->ctrl.peer, .provider = mine,
+		.max_mem = s->cfg->local.max_mem,
+		.local_check = hugepage_check, .arg = s,
+	};
+	struct cxd_hs hs;
+	int ret = 0;
+
+	cxd_fabric_core_name(s->cfg->local.provider, mine, sizeof(mine));
+	cxd_hs_init(&hs, &cfg);
+	while (ret == 0 && hs.state != CXD_HS_DONE) {
+		enum cxd_hs_state was = hs.state;
+
+		ret = server_step(s, &hs);
+		/* Heartbeats from here on: the client has our HELLO. */
+		if (ret == 0 && was == CXD_HS_HELLO && hs.state == CXD_HS_RUN)
+			ret = cxd_ctrl_hb_start(&s->ctrl);
+	}
 	return ret;
 }
 
@@ -600,9 +570,7 @@ int cxd_sess_server(struct cxd_sess *s, int lfd)
 	ret = cxd_ctrl_accept(lfd, -1, &s->ctrl, s->err, sizeof(s->err));
 	if (ret)
 		return ret;
-	ret = handshake(s);
-	if (ret == 0)
-		ret = server_options(s);
+	ret = server_handshake(s);
 	s->active = side_active(s, false);
 	if (ret == 0)
 		ret = exchange_addrs(s);

@@ -17,3 +17,8 @@ foreach(src ${CXD_E2E_TESTS})
   set_tests_properties(e2e.${name} PROPERTIES LABELS e2e TIMEOUT 300
                        SKIP_RETURN_CODE 77)
 endforeach()
+
+# The fault matrix runs 224 bounded cases (most wait out a 5 s timeout).
+if(TEST e2e.test_fault_matrix)
+  set_tests_properties(e2e.test_fault_matrix PROPERTIES TIMEOUT 900)
+endif()

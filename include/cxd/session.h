@@ -103,6 +103,8 @@ int cxd_wait_cntr(struct cxd_sess *s);
 /* Post with retry while the provider's queue is full (bounded). */
 int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		   uint64_t roff);
+/* A post the provider refused: the message names size, peer and phase. */
+int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size);
 /* One bandwidth iteration: n operations at successive offsets (the last
  * with s->last_flags added), then wait until all have completed. */
 int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n);

@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# Fault matrix: every networked tool x every phase x every fault.
+#   bash tests/e2e/test_fault_matrix.sh BUILD_DIR [TOOL...]
+#
+# A fault lands at a known point: the faulted side runs with
+# CXD_TEST_STOP_AT=PHASE and stops itself (SIGSTOP) on entering it. Then:
+#   kill    SIGKILL the stopped side; the peer must end.
+#   freeze  leave it stopped; the peer must end; after SIGCONT it must end too.
+#   cut     (two network namespaces, root) take the veth link down, SIGCONT
+#           the stopped side; both must end.
+# Each survivor must exit non-zero within its bound (10 s; 15 s when the peer
+# is frozen), with a message naming a phase ("during the ...") and the peer's
+# role, and leave no process behind. Times are hang bounds, not speed checks.
+# Providers: tcp for every phase; shm too for the phases with the fabric
+# open (timed loop, result exchange), where peers share memory.
+# FAULT_MATRIX_JOBS: cases at once (default 6; most time is spent waiting).
+. "$(dirname "$0")/lib.sh" "$@"
+shift
+TOOLS=("$@")
+[ ${#TOOLS[@]} -gt 0 ] || TOOLS=(cxi_write_bw cxi_read_bw cxi_send_bw
+	cxi_atomic_bw cxi_write_lat cxi_read_lat cxi_send_lat cxi_atomic_lat)
+PHASES=("handshake" "option exchange" "timed loop" "result exchange")
+JOBS=${FAULT_MATRIX_JOBS:-6}
+RES=$TMPD/results
+mkdir -p "$RES"
+# Cases run in subshells: they record their process groups and namespaces
+# here so an interrupted run still cleans up everything.
+on_exit 'for g in $(cat "$TMPD"/pgids 2>/dev/null); do kill -CONT -- -$g; kill -9 -- -$g; done'
+on_exit 'for n in $(cat "$TMPD"/netns 2>/dev/null); do ip netns del $n; done'
+track() { echo "$1" >>"$TMPD/pgids"; }
+for t in "${TOOLS[@]}"; do [ -x "$BUILD/$t" ] || skip "$BUILD/$t not built"; done
+
+NETNS=0
+if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null &&
+	ip netns add "cxfprobe$$" 2>/dev/null; then
+	ip netns del "cxfprobe$$"
+	NETNS=1
+fi
+
+# A short run of each tool: long enough to reach every phase, no longer.
+run_args() {
+	case $1 in
+	*_lat) echo "-n 200 --latency-gap 0" ;;
+	cxi_atomic_bw) echo "-n 20 -l 64" ;;
+	*) echo "-n 20 -l 16 -s 4096" ;;
+	esac
+}
+
+# stopped PID: the process is in state T (stopped by its own SIGSTOP).
+stopped() {
+	local st
+	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ "${st%% *}" = T ]
+}
+
+# wait_stopped PID ERRFILE: up to 10 s for the stop marker and state T.
+wait_stopped() {
+	local n
+	for ((n = 0; n < 200; n++)); do
+		grep -q 'CXD_TEST_STOP_AT: stopping' "$2" 2>/dev/null && stopped "$1" && return 0
+		pid_alive "$1" || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# result VERDICT DETAIL: one line of the final table, written by a case.
+result() {
+	printf '%-15s %-16s %-4s %-14s %-5s %s|%s\n' "$C_TOOL" "$C_PHASE" \
+		"$C_PROV" "$C_FAULT" "$C_RC" "$C_SECS" "$1 $2" >"$RES/$C_ID"
+}
+
+# judge_survivor ERRFILE RC SECS BOUND ROLE_OF_PEER: "" when fine, else why.
+judge_survivor() {
+	local err=$1 rc=$2 secs=$3 bound=$4 peer=$5
+	[ "$rc" = 124 ] && { echo "hang: still running after ${bound}s"; return; }
+	[ "$rc" -ne 0 ] || { echo "exit 0 after the fault"; return; }
+	awk -v t="$secs" -v b="$bound" 'BEGIN { exit !(t <= b) }' ||
+		{ echo "took ${secs}s > ${bound}s"; return; }
+	local msg
+	msg=$(grep -v 'CXD_TEST_STOP_AT' "$err" | grep -v '^[[:space:]]*$' | tail -1)
+	[ -n "$msg" ] || { echo "nothing on stderr"; return; }
+	echo "$msg" | grep -q 'during the ' || { echo "no phase named: $msg"; return; }
+	echo "$msg" | grep -Eq "$peer|fabric" || { echo "peer ($peer) not named: $msg"; return; }
+}
+
+# cleanup_case PGID...: kill what is left; report leftovers as a failure.
+leftovers() {
+	local n g left=
+	for ((n = 0; n < 40; n++)); do groups_alive "$@" || break; sleep 0.05; done
+	groups_alive "$@" && left=$(pgrep -g "$(echo "$@" | tr ' ' ',')" | tr '\n' ' ')
+	for g in "$@"; do kill -CONT -- "-$g" 2>/dev/null; kill -9 -- "-$g" 2>/dev/null; done
+	echo "$left"
+}
+
+# one_case ID TOOL PHASE PROV FAULT SIDE  (FAULT: kill|freeze, SIDE: server|client)
+one_case() {
+	C_ID=$1 C_TOOL=$2 C_PHASE=$3 C_PROV=$4 C_FAULT="$5-$6" C_RC=- C_SECS=-
+	E2E_SEQ=$((10#$1 * 10)) # start_bg names its files by this: keep cases apart
+	local side=$6 srv_env=() cli_env=() fpid ferr spid serr surv serr_s peer bound
+	[ "$side" = server ] && srv_env=(env "CXD_TEST_STOP_AT=$C_PHASE")
+	[ "$side" = client ] && cli_env=(env "CXD_TEST_STOP_AT=$C_PHASE")
+	start_bg srv "${srv_env[@]}" "$BUILD/$C_TOOL" -p 0 --provider "$C_PROV"
+	local srv=$BG_PID srv_out=$BG_OUT srv_err=$BG_ERR port= n
+	track "$srv"
+	for ((n = 0; n < 200; n++)); do
+		port=$(grep -ho 'Listening on port [0-9]*' "$srv_out" 2>/dev/null | awk '{ print $4 }')
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	[ -n "$port" ] || { result FAIL "server did not listen"; leftovers "$srv" >/dev/null; return; }
+	# shellcheck disable=SC2046
+	start_bg cli "${cli_env[@]}" "$BUILD/$C_TOOL" "$LOOPBACK" -p "$port" \
+		--provider "$C_PROV" $(run_args "$C_TOOL")
+	local cli=$BG_PID cli_err=$BG_ERR
+	track "$cli"
+	if [ "$side" = server ]; then
+		fpid=$srv ferr=$srv_err surv=$cli serr_s=$cli_err peer=server
+	else
+		fpid=$cli ferr=$cli_err surv=$srv serr_s=$srv_err peer=client
+	fi
+	if ! wait_stopped "$fpid" "$ferr"; then
+		result FAIL "the $side never stopped in $C_PHASE: $(tail -1 "$ferr")"
+		leftovers "$srv" "$cli" >/dev/null
+		return
+	fi
+	local t0; t0=$(now)
+	bound=10
+	if [ "$5" = kill ]; then kill -9 "$fpid"; else bound=15; fi
+	wait_pid "$surv" "$bound"
+	C_RC=$WAIT_RC C_SECS=$(elapsed_since "$t0")
+	local why
+	why=$(judge_survivor "$serr_s" "$C_RC" "$C_SECS" "$bound" "$peer")
+	if [ -z "$why" ] && [ "$5" = freeze ]; then
+		# Thawed, the frozen side finds its peer gone and must end too.
+		kill -CONT "$fpid"
+		wait_pid "$fpid" 10
+		[ "$WAIT_RC" = 124 ] && why="the frozen $side did not end within 10 s of SIGCONT"
+		[ "$WAIT_RC" = 0 ] && why="the frozen $side exited 0 after SIGCONT"
+	fi
+	local left; left=$(leftovers "$srv" "$cli")
+	[ -z "$why" ] && [ -n "$left" ] && why="processes left behind: $left"
+	if [ -z "$why" ]; then
+		result ok "$(grep -v CXD_TEST_STOP_AT "$serr_s" | tail -1 | cut -c1-90)"
+	else
+		result FAIL "$why"
+	fi
+}
+
+# cut_case ID TOOL PHASE: server in namespace A, client in B (tcp); the
+# client stops in PHASE, the link goes down, the client is thawed.
+cut_case() {
+	C_ID=$1 C_TOOL=$2 C_PHASE=$3 C_PROV=tcp C_FAULT=cut C_RC=- C_SECS=-
+	E2E_SEQ=$((10#$1 * 10))
+	local a=cxmA$$x$1 b=cxmB$$x$1 va=cxa$1 vb=cxb$1 n port=
+	printf '%s\n%s\n' "$a" "$b" >>"$TMPD/netns"
+	ip netns add "$a" && ip netns add "$b" &&
+		ip link add "$va" netns "$a" type veth peer name "$vb" netns "$b" &&
+		ip -n "$a" addr add 169.254.78.1/30 dev "$va" &&
+		ip -n "$b" addr add 169.254.78.2/30 dev "$vb" &&
+		ip -n "$a" link set "$va" up && ip -n "$b" link set "$vb" up &&
+		ip -n "$a" link set lo up && ip -n "$b" link set lo up ||
+		{ result FAIL "netns setup failed"; ip netns del "$a"; ip netns del "$b"; return; } 2>/dev/null
+	start_bg srv ip netns exec "$a" "$BUILD/$C_TOOL" -p 0 --provider tcp
+	local srv=$BG_PID srv_out=$BG_OUT srv_err=$BG_ERR
+	track "$srv"
+	for ((n = 0; n < 200; n++)); do
+		port=$(grep -ho 'Listening on port [0-9]*' "$srv_out" 2>/dev/null | awk '{ print $4 }')
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	# shellcheck disable=SC2046
+	start_bg cli ip netns exec "$b" env "CXD_TEST_STOP_AT=$C_PHASE" \
+		"$BUILD/$C_TOOL" 169.254.78.1 -p "${port:-1}" --provider tcp $(run_args "$C_TOOL")
+	local cli=$BG_PID cli_err=$BG_ERR why= t0
+	track "$cli"
+	if [ -z "$port" ] || ! wait_stopped "$cli" "$cli_err"; then
+		why="the client never stopped in $C_PHASE: $(tail -1 "$cli_err" "$srv_err" | tr '\n' ' ')"
+	else
+		ip -n "$b" link set "$vb" down
+		kill -CONT "$cli"
+		t0=$(now)
+		wait_pid "$cli" 15
+		local crc=$WAIT_RC
+		wait_pid "$srv" 15
+		C_RC="$crc/$WAIT_RC" C_SECS=$(elapsed_since "$t0")
+		why=$(judge_survivor "$cli_err" "$crc" "$C_SECS" 15 server)
+		[ -z "$why" ] && why=$(judge_survivor "$srv_err" "$WAIT_RC" "$C_SECS" 15 client)
+	fi
+	local left; left=$(leftovers "$srv" "$cli")
+	[ -z "$why" ] && [ -n "$left" ] && why="processes left behind: $left"
+	ip netns del "$a" 2>/dev/null
+	ip netns del "$b" 2>/dev/null
+	if [ -z "$why" ]; then
+		result ok "$(grep -v CXD_TEST_STOP_AT "$cli_err" | tail -1 | cut -c1-90)"
+	else
+		result FAIL "$why"
+	fi
+}
+
+# ------------------------------------------------------------ the matrix
+CASES=()
+for tool in "${TOOLS[@]}"; do
+	for phase in "${PHASES[@]}"; do
+		provs=(tcp)
+		case $phase in "timed loop" | "result exchange") provs+=(shm) ;; esac
+		for prov in "${provs[@]}"; do
+			for fault in kill freeze; do
+				for side in server client; do
+					CASES+=("one_case|$tool|$phase|$prov|$fault|$side")
+				done
+			done
+		done
+		[ $NETNS = 1 ] && CASES+=("cut_case|$tool|$phase")
+	done
+done
+[ $NETNS = 1 ] || echo "note: link-cut cases skipped: need root and ip netns"
+
+section "${#CASES[@]} cases, $JOBS at a time"
+id=0
+for c in "${CASES[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 0.1; done
+	id=$((id + 1))
+	IFS='|' read -r fn a1 a2 a3 a4 a5 <<<"$c"
+	( "$fn" "$(printf '%03d' $id)" "$a1" "$a2" "$a3" "$a4" "$a5" ) &
+done
+wait
+
+printf '\n%-15s %-16s %-4s %-14s %-5s %s\n' tool phase prov fault exit "seconds  verdict, survivor's message"
+for f in "$RES"/*; do
+	line=$(cat "$f")
+	echo "${line%%|*}  ${line#*|}"
+	case ${line#*|} in
+	ok*) pass "$(echo "${line%%|*}" | tr -s ' ')" >/dev/null ;;
+	*) fail "$(echo "${line%%|*}" | tr -s ' '): ${line#*|}" >/dev/null ;;
+	esac
+done
+[ "$(ls "$RES" | wc -l)" -eq ${#CASES[@]} ] || fail "only $(ls "$RES" | wc -l) of ${#CASES[@]} cases reported"
+finish
