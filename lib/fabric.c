@@ -88,12 +88,40 @@ int cxd_fabric_pick(uint64_t caps, bool same_host, char *out, size_t len,
 	return 0;
 }
 
+/* The entry for the named domain. Providers of libfabric 1.17 ignore a
+ * domain name they do not have, so the name is checked here. */
+static struct fi_info *find_domain(struct fi_info *list, const char *name,
+				   char *err, size_t errlen)
+{
+	size_t used = 0;
+
+	for (struct fi_info *i = list; i; i = i->next)
+		if (strcmp(i->domain_attr->name, name) == 0)
+			return i;
+	used = (size_t) snprintf(err, errlen, "no domain '%s' on provider "
+				 "'%s' here (-d); it has:", name,
+				 list->fabric_attr->prov_name);
+	for (struct fi_info *i = list; i && used < errlen; i = i->next) {
+		struct fi_info *j = list;
+
+		while (j != i && strcmp(j->domain_attr->name,
+					i->domain_attr->name) != 0)
+			j = j->next;
+		if (j == i) /* first time this name is seen */
+			used += (size_t) snprintf(err + used, errlen - used,
+						  " %s", i->domain_attr->name);
+	}
+	return NULL;
+}
+
 /* IP providers take the control connection's local address as source,
- * so the data path uses the interface that reaches the peer. */
+ * so the data path uses the interface that reaches the peer, unless the
+ * user named a domain (an interface) with -d. */
 static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 		    char *err, size_t errlen)
 {
-	struct fi_info *hints = base_hints(req->caps), *list = NULL;
+	struct fi_info *hints = base_hints(req->caps), *list = NULL, *pick;
+	bool named = req->domain && *req->domain;
 	const char *node = NULL;
 	uint64_t flags = 0;
 	int ret;
@@ -101,11 +129,11 @@ static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 	if (hints == NULL)
 		return -ENOMEM;
 	hints->fabric_attr->prov_name = strdup(req->provider);
-	if (req->domain && *req->domain)
+	if (named)
 		hints->domain_attr->name = strdup(req->domain);
 	hints->tx_attr->size = req->tx_depth;
-	if (req->src_host && *req->src_host && strcmp(req->provider, "shm") &&
-	    strcmp(req->provider, "cxi")) {
+	if (!named && req->src_host && *req->src_host &&
+	    strcmp(req->provider, "shm") && strcmp(req->provider, "cxi")) {
 		node = req->src_host;
 		flags = FI_SOURCE;
 	}
@@ -116,12 +144,15 @@ static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 	if (ret != 0 || list == NULL) {
 		snprintf(err, errlen, "provider '%s'%s%s cannot run this test "
 			 "here (fi_getinfo: %s)", req->provider,
-			 req->domain && *req->domain ? " on domain " : "",
-			 req->domain ? req->domain : "", fi_strerror(-ret));
+			 named ? " on domain " : "", named ? req->domain : "",
+			 fi_strerror(-ret));
 		return ret ? ret : -ENODATA;
 	}
-	*info_p = fi_dupinfo(list);
+	pick = named ? find_domain(list, req->domain, err, errlen) : list;
+	*info_p = pick ? fi_dupinfo(pick) : NULL;
 	fi_freeinfo(list);
+	if (pick == NULL)
+		return -ENODEV;
 	return *info_p ? 0 : -ENOMEM;
 }
 

@@ -92,7 +92,7 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 	s->stop_at = getenv("CXD_TEST_STOP_AT");
 }
 
-static int run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
+int cxd_run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 {
 	struct cxd_sess s;
 	int ret;
@@ -105,9 +105,8 @@ static int run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	return finish(&s, ret);
 }
 
-/* ready_fd >= 0: tell the --local parent our port instead of printing. */
-static int run_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
-		      int ready_fd)
+int cxd_run_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
+		   int ready_fd)
 {
 	FILE *note = cfg->out.format == CXD_FMT_TEXT ? stdout : stderr;
 	struct cxd_sess s;
@@ -168,7 +167,7 @@ static void serve_child(const struct cxd_tool *tool, struct cxd_cfg cfg,
 	cfg.local.port = 0;
 	cfg.out.format = CXD_FMT_TEXT;
 	snprintf(cfg.local.bind, sizeof(cfg.local.bind), "127.0.0.1");
-	_exit(run_server(tool, &cfg, ready_fd));
+	_exit(cxd_run_server(tool, &cfg, ready_fd));
 }
 
 static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
@@ -200,7 +199,7 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	cfg->role = CXD_CLIENT;
 	cfg->local.port = port;
 	snprintf(cfg->local.host, sizeof(cfg->local.host), "127.0.0.1");
-	rc = run_client(tool, cfg);
+	rc = cxd_run_client(tool, cfg);
 	src = reap(pid);
 	return rc ? rc : src;
 }
@@ -242,6 +241,6 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 	if (cfg.role == CXD_LOCAL)
 		return run_local(tool, &cfg);
 	if (cfg.role == CXD_CLIENT || tool->pattern == CXD_PAT_LOOPBACK)
-		return run_client(tool, &cfg);
-	return run_server(tool, &cfg, -1);
+		return cxd_run_client(tool, &cfg);
+	return cxd_run_server(tool, &cfg, -1);
 }

@@ -134,5 +134,11 @@ void cxd_summary_build(struct cxd_sess *s);
 
 /* main_flow.c */
 int cxd_main(const struct cxd_tool *tool, int argc, char **argv);
+/* One side of a run from a parsed configuration; returns the exit status.
+ * ready_fd >= 0: the server writes its port there (uint32_t) once it
+ * listens, for a parent that runs the client (--local, tests). */
+int cxd_run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg);
+int cxd_run_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
+		   int ready_fd);
 
 #endif
