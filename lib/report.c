@@ -405,6 +405,26 @@ static int json_samples(const struct cxd_result *res, json_object *o)
 	return ret;
 }
 
+/*
+ * The gaps the client kept between iterations (--latency-gap), measured:
+ * they show the requested gap is honoured, which the originals' was not.
+ */
+static int json_gaps(const struct cxd_lat_stats *g, json_object *o)
+{
+	static const char *const keys[] = {
+		"gap_min_us", "gap_p50_us", "gap_mean_us", "gap_max_us",
+	};
+	const uint64_t ns[] = {
+		g->min_ns, cxd_stats_percentile_ns(g, 50), cxd_stats_mean_ns(g),
+		g->max_ns,
+	};
+	int ret = 0;
+
+	for (size_t i = 0; ret == 0 && i < sizeof(ns) / sizeof(ns[0]); i++)
+		ret = jadd(o, keys[i], jdbl(ns[i] / 1000.0), false);
+	return ret;
+}
+
 static int json_lat(const struct cxd_result *res, json_object *o)
 {
 	static const char *const keys[] = {
@@ -422,6 +442,8 @@ static int json_lat(const struct cxd_result *res, json_object *o)
 
 	for (size_t i = 0; ret == 0 && i < sizeof(ns) / sizeof(ns[0]); i++)
 		ret = jadd(o, keys[i], jdbl(ns[i] / 1000.0), false);
+	if (ret == 0 && res->gaps != NULL && res->gaps->n > 0)
+		ret = json_gaps(res->gaps, o);
 	if (ret == 0 && res->samples != NULL)
 		ret = json_samples(res, o);
 	return ret;
@@ -437,8 +459,12 @@ static int json_result(struct cxd_report *rep, const struct cxd_result *res)
 		return -ENOMEM;
 	}
 	ret = jadd(o, "size", jint(res->size), false);
-	if (ret == 0 && rep->lat && res->lat == NULL)
+	if (ret == 0 && rep->lat && res->lat == NULL) {
 		ret = jadd(o, "see_client", json_object_new_boolean(1), false);
+		/* A ping-pong responder counts the iterations it answered. */
+		if (ret == 0 && res->count_shown)
+			ret = jadd(o, "count", jint(res->count), false);
+	}
 	else if (ret == 0 && rep->lat)
 		ret = json_lat(res, o);
 	else if (ret == 0)

@@ -42,6 +42,7 @@ struct cxd_result {
 	double rate_m_s;      /* packets (or ops) per microsecond */
 	/* Latency tools (client): NULL for bandwidth tools. */
 	const struct cxd_lat_stats *lat;
+	const struct cxd_lat_stats *gaps; /* the inter-iteration gaps kept */
 	const uint64_t *samples; /* --report-all: every latency in ns */
 	uint64_t nsamples;
 	int verify; /* atomic target check: 1 ok, 0 mismatch, -1 not done */

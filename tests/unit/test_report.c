@@ -699,6 +699,77 @@ static void test_json_lat_server_and_verify(void **state)
 	render_free(&r);
 }
 
+/* The gaps a latency client kept, and a ping-pong responder's own count. */
+static void test_json_lat_gaps_and_responder(void **state)
+{
+	struct cxd_lat_stats *s = lat_stats(0, 0, 0, 0, 0);
+	struct cxd_lat_stats *g = lat_stats(0, 0, 0, 0, 0);
+	struct cxd_result res, none;
+	json_object *doc, *row;
+	struct render r;
+
+	(void) state;
+	cxd_stats_reset(s);
+	cxd_stats_reset(g);
+	for (uint64_t i = 0; i < 9; i++) {
+		cxd_stats_add(s, 2000 + i);
+		cxd_stats_add(g, 100000 + 1000 * i); /* 100..108 us */
+	}
+	res = lat_res(8, s);
+	res.gaps = g;
+	none = lat_res(16, s); /* no gap figures: no keys */
+	render_open(&r, "cxi_write_lat", CXD_FMT_JSON, false);
+	render_begin(&r);
+	render_result(&r, &res);
+	render_result(&r, &none);
+	render_end(&r);
+	doc = parse_doc(r.buf);
+	row = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_true(json_object_get_double(get(row, "gap_min_us")) == 100.0);
+	assert_true(json_object_get_double(get(row, "gap_max_us")) == 108.0);
+	assert_true(json_object_get_double(get(row, "gap_mean_us")) == 104.0);
+	/* p50 is a histogram bucket's midpoint: within 1/128 of 104 us. */
+	assert_true(json_object_get_double(get(row, "gap_p50_us")) >= 103.1);
+	assert_true(json_object_get_double(get(row, "gap_p50_us")) <= 104.9);
+	row = json_object_array_get_idx(get(doc, "results"), 1);
+	assert_false(has(row, "gap_min_us"));
+	assert_false(has(row, "gap_p50_us"));
+	json_object_put(doc);
+	render_free(&r);
+
+	/* Server: a responder's count is shown, a passive target's is not. */
+	res = lat_res(8, NULL);
+	res.count = 42;
+	none = lat_res(16, NULL);
+	none.count_shown = false;
+	render_open(&r, "cxi_send_lat", CXD_FMT_JSON, true);
+	render_begin(&r);
+	render_result(&r, &res);
+	render_result(&r, &none);
+	render_end(&r);
+	doc = parse_doc(r.buf);
+	row = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_true(json_object_get_boolean(get(row, "see_client")));
+	assert_int_equal(json_object_get_int64(get(row, "count")), 42);
+	assert_false(has(row, "min_us"));
+	row = json_object_array_get_idx(get(doc, "results"), 1);
+	assert_true(json_object_get_boolean(get(row, "see_client")));
+	assert_false(has(row, "count"));
+	json_object_put(doc);
+	render_free(&r);
+
+	/* The text server still prints only the seed's line. */
+	render_open(&r, "cxi_send_lat", CXD_FMT_TEXT, true);
+	render_begin(&r);
+	render_result(&r, &res);
+	render_end(&r);
+	assert_null(strstr(r.buf, "42"));
+	assert_non_null(strstr(r.buf, "See client for results.\n"));
+	render_free(&r);
+	free(g);
+	free(s);
+}
+
 static void test_json_loopback(void **state)
 {
 	struct cxd_result res = bw_res(131072, 1810432, 23686.25, 11.56597);
@@ -818,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_json_bw),
 		cmocka_unit_test(test_json_lat),
 		cmocka_unit_test(test_json_lat_server_and_verify),
+		cmocka_unit_test(test_json_lat_gaps_and_responder),
 		cmocka_unit_test(test_json_loopback),
 		cmocka_unit_test(test_csv_bw),
 		cmocka_unit_test(test_csv_lat),

@@ -1,0 +1,625 @@
+/*
+ * Per-tool validation rules (reference-behaviour.md §4 and §7) through
+ * cxd_opts_parse, the path the command line takes: which options each
+ * tool accepts (its man page's usage block), -s and -l limits, the
+ * numeric and word checks, and the whole atomic op x type table with
+ * its exact message. test_opts.c covers the parser's own mechanics on
+ * cxi_write_bw; this file walks every tool.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cxd/amo.h"
+#include "cxd/opts.h"
+
+#define MAXARGS 8
+
+static const char *const all_tools[] = {
+	"cxi_write_bw", "cxi_read_bw", "cxi_send_bw", "cxi_atomic_bw",
+	"cxi_gpu_loopback_bw", "cxi_write_lat", "cxi_read_lat",
+	"cxi_send_lat", "cxi_atomic_lat",
+};
+#define NTOOLS (sizeof(all_tools) / sizeof(all_tools[0]))
+
+/* Tools with -s MIN[:MAX]; the atomic tools have no -s at all. */
+static const char *const range_tools[] = {
+	"cxi_write_bw", "cxi_read_bw", "cxi_send_bw",
+	"cxi_write_lat", "cxi_read_lat", "cxi_send_lat",
+};
+#define NRANGE (sizeof(range_tools) / sizeof(range_tools[0]))
+
+static const char *const lat_tools[] = {
+	"cxi_write_lat", "cxi_read_lat", "cxi_send_lat", "cxi_atomic_lat",
+};
+
+/*
+ * Parse TOOL ARGS... (NULL-terminated). getopt permutes argv, so it gets
+ * writable copies; err is cleared first so a stale message cannot pass.
+ */
+static int vparse(struct cxd_cfg *cfg, char *err, const char *tool,
+		  va_list ap)
+{
+	static char copy[MAXARGS + 1][128];
+	char *argv[MAXARGS + 2];
+	const char *a;
+	int argc = 0;
+
+	snprintf(copy[argc], sizeof(copy[0]), "%s", tool);
+	argv[argc] = copy[argc];
+	argc++;
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		assert_true(argc <= MAXARGS);
+		snprintf(copy[argc], sizeof(copy[0]), "%s", a);
+		argv[argc] = copy[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return cxd_opts_parse(cxd_tool_find(tool), argc, argv, cfg, err,
+			      CXD_ERR_LEN);
+}
+
+static int parse(struct cxd_cfg *cfg, char *err, const char *tool, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, tool);
+	ret = vparse(cfg, err, tool, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* TOOL ARGS... must parse (return 0). */
+static void ok(const char *tool, ...)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+	va_list ap;
+	int ret;
+
+	va_start(ap, tool);
+	ret = vparse(&cfg, err, tool, ap);
+	va_end(ap);
+	if (ret != 0)
+		fail_msg("%s: ret %d, want 0: '%s'", tool, ret, err);
+}
+
+/* TOOL ARGS... must fail with -EINVAL and a message starting with want. */
+static void bad(const char *want, const char *tool, ...)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+	va_list ap;
+	int ret;
+
+	va_start(ap, tool);
+	ret = vparse(&cfg, err, tool, ap);
+	va_end(ap);
+	if (ret != -EINVAL || strncmp(err, want, strlen(want)) != 0)
+		fail_msg("%s: ret %d, err '%s', want -EINVAL and '%s...'", tool,
+			 ret, err, want);
+}
+
+/* ---- which options each tool takes ---------------------------------- */
+
+/* Bits for the tools, in all_tools order. */
+#define W_BW (1u << 0)
+#define R_BW (1u << 1)
+#define S_BW (1u << 2)
+#define A_BW (1u << 3)
+#define LOOP (1u << 4)
+#define W_LAT (1u << 5)
+#define R_LAT (1u << 6)
+#define S_LAT (1u << 7)
+#define A_LAT (1u << 8)
+#define ALL 0x1ffu
+#define NET (ALL & ~LOOP)
+#define GPUS (W_BW | R_BW | S_BW | LOOP | W_LAT | R_LAT | S_LAT)
+#define LATS (W_LAT | R_LAT | S_LAT | A_LAT)
+#define ATOMICS (A_BW | A_LAT)
+
+struct opt_case {
+	const char *sw;  /* "-n" or "--iters" */
+	const char *val; /* NULL for a switch */
+	unsigned tools;  /* the tools whose man page lists it */
+};
+
+/*
+ * The usage blocks of the man pages (/work/shared/seeds), option by
+ * option, short and long spelling. gpu_loopback_bw's -n is "num-xfers"
+ * and its iterations are -i; read_bw's page spells --buf_align.
+ */
+static const struct opt_case seed_opts[] = {
+	{ "-d", "cxi0", ALL }, { "--device", "cxi0", ALL },
+	{ "-v", "1", ALL }, { "--svc-id", "1", ALL },
+	{ "-p", "1234", NET }, { "--port", "1234", NET },
+	{ "-t", "0", GPUS }, { "--tx-gpu", "0", GPUS },
+	{ "-r", "0", GPUS }, { "--rx-gpu", "0", GPUS },
+	{ "-g", "AMD", GPUS }, { "--gpu-type", "NVIDIA", GPUS },
+	{ "-n", "5", ALL }, { "--iters", "5", ALL },
+	{ "-i", "5", LOOP }, { "--num-xfers", "5", LOOP },
+	{ "-D", "1", ALL }, { "--duration", "1", ALL },
+	{ "-s", "64", ALL & ~ATOMICS }, { "--size", "64", ALL & ~ATOMICS },
+	{ "-l", "4", W_BW | R_BW | S_BW | A_BW },
+	{ "--list-size", "4", W_BW | R_BW | S_BW | A_BW },
+	{ "-b", NULL, W_BW | R_BW | S_BW | A_BW },
+	{ "--bidirectional", NULL, W_BW | R_BW | S_BW | A_BW },
+	{ "-R", NULL, S_BW | S_LAT }, { "--rdzv", NULL, S_BW | S_LAT },
+	{ "--unrestricted", NULL, W_BW | R_BW | A_BW | W_LAT | R_LAT | A_LAT },
+	{ "--no-hrp", NULL, W_BW | A_BW },
+	{ "--no-idc", NULL, W_BW | S_BW | A_BW | W_LAT | S_LAT | A_LAT },
+	{ "--no-ll", NULL, LATS },
+	{ "--buf-sz", "65536", W_BW | R_BW | S_BW },
+	{ "--buf-align", "128", W_BW | R_BW | S_BW },
+	{ "--buf_align", "128", W_BW | R_BW | S_BW }, /* hidden alias */
+	{ "--use-hp", "2M", GPUS },
+	{ "--warmup", "3", LATS }, { "--latency-gap", "10", LATS },
+	{ "--report-all", NULL, LATS },
+	{ "-A", "MAX", ATOMICS }, { "--atomic-op", "MAX", ATOMICS },
+	{ "-C", "GT", ATOMICS }, { "--cswap-op", "GT", ATOMICS },
+	{ "-T", "INT32", ATOMICS }, { "--atomic-type", "INT32", ATOMICS },
+	{ "--fetching", NULL, ATOMICS }, { "--matching", NULL, ATOMICS },
+	/* In no man page: the originals' send_lat -c, and -I. */
+	{ "-c", "cycles", 0 }, { "--clock", "cycles", 0 }, { "-I", NULL, 0 },
+};
+
+static void test_seed_options(void **state)
+{
+	(void) state;
+	for (unsigned t = 0; t < NTOOLS; t++) {
+		const char *tool = all_tools[t];
+
+		for (size_t i = 0; i < sizeof(seed_opts) / sizeof(seed_opts[0]);
+		     i++) {
+			const struct opt_case *o = &seed_opts[i];
+
+			if (o->tools & (1u << t))
+				ok(tool, o->sw, o->val, NULL);
+			else
+				bad("unknown option", tool, o->sw, o->val,
+				    NULL);
+		}
+		/* -h and -V: every page has them; they stop the parse. */
+		{
+			char err[CXD_ERR_LEN];
+			struct cxd_cfg cfg;
+
+			assert_int_equal(parse(&cfg, err, tool, "-h", NULL),
+					 CXD_OPTS_HELP);
+			assert_int_equal(parse(&cfg, err, tool, "--version",
+					       NULL), CXD_OPTS_VERSION);
+		}
+	}
+}
+
+/* This suite's additions: every tool has them; --local etc. need a peer. */
+static void test_extra_options(void **state)
+{
+	(void) state;
+	for (unsigned t = 0; t < NTOOLS; t++) {
+		const char *tool = all_tools[t];
+		unsigned net = (NET >> t) & 1;
+
+		ok(tool, "--provider", "tcp", "--json", NULL);
+		ok(tool, "--csv", NULL);
+		if (net) {
+			ok(tool, "--local", NULL);
+			ok(tool, "--bind", "127.0.0.1", "--max-mem", "4096",
+			   NULL);
+		} else {
+			bad("unknown option '--local'", tool, "--local", NULL);
+		}
+	}
+}
+
+/* ---- -s -------------------------------------------------------------- */
+
+static void expect_sizes(const char *tool, const char *arg, uint64_t lo,
+			 uint64_t hi)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	if (parse(&cfg, err, tool, "-s", arg, NULL) != 0)
+		fail_msg("%s -s %s: '%s'", tool, arg, err);
+	assert_int_equal(cfg.run.min_size, lo);
+	assert_int_equal(cfg.run.max_size, hi);
+}
+
+static void test_size_ranges(void **state)
+{
+	static const char *const rejected[] = {
+		"0", "0:8", "4294967296", "99999999999999999999", "8:4",
+		"1:8589934592", ":8", "8:", "-8", "+8", "8k", "1:8:16", "",
+		"abc", " 8",
+	};
+	static const char *const not_pow2[] = {
+		"3:8", "2:12", "1:4294967295", "6:6144", "5:7",
+	};
+	char want[128];
+
+	(void) state;
+	for (size_t t = 0; t < NRANGE; t++) {
+		const char *tool = range_tools[t];
+
+		expect_sizes(tool, "1", 1, 1);
+		expect_sizes(tool, "12", 12, 12); /* one size: any value */
+		expect_sizes(tool, "4294967295", 4294967295ULL, 4294967295ULL);
+		expect_sizes(tool, "1:8192", 1, 8192);
+		expect_sizes(tool, "64:64", 64, 64);
+		expect_sizes(tool, "1:2147483648", 1, 2147483648ULL);
+		for (size_t i = 0; i < sizeof(rejected) / sizeof(*rejected);
+		     i++) {
+			snprintf(want, sizeof(want), "Invalid size: '%s' "
+				 "(-s/--size takes MIN[:MAX] from 1 to "
+				 "4294967295)", rejected[i]);
+			bad(want, tool, "-s", rejected[i], NULL);
+		}
+		for (size_t i = 0; i < sizeof(not_pow2) / sizeof(*not_pow2);
+		     i++) {
+			snprintf(want, sizeof(want), "Invalid size: '%s' "
+				 "(ranges must be powers of 2)", not_pow2[i]);
+			bad(want, tool, "-s", not_pow2[i], NULL);
+		}
+		bad("Invalid size: '0'", tool, "--size=0", NULL);
+	}
+}
+
+/* gpu_loopback_bw: one transfer size, no range. */
+static void test_loopback_size(void **state)
+{
+	const char *tool = "cxi_gpu_loopback_bw";
+
+	(void) state;
+	expect_sizes(tool, "1", 1, 1);
+	expect_sizes(tool, "12", 12, 12);
+	expect_sizes(tool, "4294967295", 4294967295ULL, 4294967295ULL);
+	bad("Invalid transfer size: '1:8' (-s/--size takes one size from 1 "
+	    "to 4294967295)", tool, "-s", "1:8", NULL);
+	bad("Invalid transfer size: '8:8'", tool, "-s", "8:8", NULL);
+	bad("Invalid transfer size: '0'", tool, "-s", "0", NULL);
+	bad("Invalid transfer size: '4294967296'", tool, "-s", "4294967296",
+	    NULL);
+	bad("Invalid transfer size: 'x'", tool, "--size", "x", NULL);
+}
+
+/* The atomic tools take their size from -T: -s is not theirs. */
+static void test_atomic_no_size(void **state)
+{
+	(void) state;
+	bad("unknown option '-s'", "cxi_atomic_bw", "-s", "8", NULL);
+	bad("unknown option '--size'", "cxi_atomic_lat", "--size", "8", NULL);
+	bad("unknown option '-s'", "cxi_atomic_lat", "-s", "1:8", NULL);
+}
+
+/* The buffer must hold the largest operation, named by the tool's noun. */
+static void test_buf_vs_size(void **state)
+{
+	(void) state;
+	bad("Max RDMA buffer size (4096) < max read size (8192)!",
+	    "cxi_read_bw", "--buf-sz", "4096", "-s", "1:8192", NULL);
+	bad("Max RDMA buffer size (100) < max send size (101)!",
+	    "cxi_send_bw", "--buf-sz", "100", "-s", "101", NULL);
+	ok("cxi_send_bw", "--buf-sz", "8192", "-s", "1:8192", NULL);
+	/* No power-of-2 rule on the alignment. */
+	ok("cxi_read_bw", "--buf-align", "3", NULL);
+	bad("Invalid buffer size: '0'", "cxi_send_bw", "--buf-sz", "0", NULL);
+	bad("Invalid buffer alignment: '0'", "cxi_send_bw", "--buf-align",
+	    "0", NULL);
+}
+
+/* ---- -l and the other numbers ----------------------------------------- */
+
+static void test_list_size(void **state)
+{
+	static const char *const list_tools[] = {
+		"cxi_write_bw", "cxi_read_bw", "cxi_send_bw", "cxi_atomic_bw",
+	};
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	for (size_t t = 0; t < 4; t++) {
+		const char *tool = list_tools[t];
+
+		assert_int_equal(parse(&cfg, err, tool, "-l", "1", NULL), 0);
+		assert_int_equal(cfg.run.list_size, 1);
+		assert_int_equal(parse(&cfg, err, tool, "-l", "16382", NULL),
+				 0);
+		assert_int_equal(cfg.run.list_size, 16382);
+		bad("Invalid list size: '16383' (-l/--list-size takes an "
+		    "integer from 1 to 16382)", tool, "-l", "16383", NULL);
+		bad("Invalid list size: '0'", tool, "--list-size", "0", NULL);
+		bad("Invalid list size: '-1'", tool, "-l", "-1", NULL);
+	}
+	/* gpu_loopback_bw: -n is the list, with the same limit. */
+	assert_int_equal(parse(&cfg, err, "cxi_gpu_loopback_bw", "-n", "16382",
+			       "-i", "7", NULL), 0);
+	assert_int_equal(cfg.run.list_size, 16382);
+	assert_int_equal(cfg.run.iters, 7);
+	bad("Invalid number of transfers: '16383'", "cxi_gpu_loopback_bw",
+	    "-n", "16383", NULL);
+}
+
+static void test_counts_every_tool(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	for (unsigned t = 0; t < NTOOLS; t++) {
+		const char *tool = all_tools[t];
+		const char *iters = t == 4 ? "-i" : "-n";
+		char want[64];
+
+		snprintf(want, sizeof(want), "Invalid iteration count: '0' "
+			 "(%s/--iters", iters);
+		bad(want, tool, iters, "0", NULL);
+		bad("Invalid duration: '0' (-D/--duration takes an integer "
+		    "from 1 to", tool, "-D", "0", NULL);
+		bad("Invalid duration: '1.5'", tool, "-D", "1.5", NULL);
+		bad("Invalid svc_id: '0'", tool, "-v", "0", NULL);
+		bad("Invalid svc_id: '2147483648'", tool, "-v", "2147483648",
+		    NULL);
+		ok(tool, "-v", "2147483647", NULL);
+		assert_int_equal(parse(&cfg, err, tool, "-D", "3", NULL), 0);
+		assert_true(cxd_run_has(&cfg.run, CXD_RUN_DURATION));
+		assert_int_equal(cfg.run.duration_s, 3);
+	}
+	bad("Invalid port: '65536'", "cxi_send_lat", "-p", "65536", NULL);
+	bad("Invalid port: 'x'", "cxi_atomic_bw", "--port", "x", NULL);
+}
+
+static void test_latency_options(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	for (size_t t = 0; t < 4; t++) {
+		const char *tool = lat_tools[t];
+
+		assert_int_equal(parse(&cfg, err, tool, "--warmup", "0",
+				       "--latency-gap", "0", NULL), 0);
+		assert_int_equal(cfg.run.warmup, 0);
+		assert_int_equal(cfg.run.latency_gap_us, 0);
+		bad("Invalid warmup count: 'x'", tool, "--warmup", "x", NULL);
+		bad("Invalid iteration gap: '-5'", tool, "--latency-gap", "-5",
+		    NULL);
+		/* Kept in iteration mode, dropped with -D (every tool). */
+		assert_int_equal(parse(&cfg, err, tool, "--report-all", NULL),
+				 0);
+		assert_true(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
+		assert_int_equal(parse(&cfg, err, tool, "-D", "1",
+				       "--report-all", NULL), 0);
+		assert_false(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
+	}
+}
+
+static void test_words(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	/* -g is case-insensitive; --use-hp is not. */
+	assert_int_equal(parse(&cfg, err, "cxi_send_bw", "-g", "intel", NULL),
+			 0);
+	assert_int_equal(cfg.local.gpu_type, CXD_GPU_INTEL);
+	assert_int_equal(parse(&cfg, err, "cxi_read_lat", "-g", "Nvidia",
+			       NULL), 0);
+	assert_int_equal(cfg.local.gpu_type, CXD_GPU_NVIDIA);
+	bad("Invalid GPU type: 'ARM' (-g/--gpu-type takes AMD, NVIDIA or "
+	    "INTEL)", "cxi_gpu_loopback_bw", "-g", "ARM", NULL);
+	assert_int_equal(parse(&cfg, err, "cxi_write_lat", "--use-hp", "1G",
+			       NULL), 0);
+	assert_int_equal(cfg.run.hugepages, CXD_HP_1G);
+	bad("Invalid hugepage type: '2m'", "cxi_gpu_loopback_bw", "--use-hp",
+	    "2m", NULL);
+	bad("Invalid src gpu device: '-1'", "cxi_send_lat", "-t", "-1", NULL);
+	bad("Invalid dest gpu device: 'x'", "cxi_gpu_loopback_bw", "-r", "x",
+	    NULL);
+	/* One peer address at most; gpu_loopback_bw takes none. */
+	for (unsigned t = 0; t < NTOOLS; t++) {
+		if (t == 4)
+			bad("Unexpected argument: 'h1'", all_tools[t], "h1",
+			    NULL);
+		else
+			bad("Unexpected argument: 'h2'", all_tools[t], "h1",
+			    "h2", NULL);
+	}
+	bad("Invalid atomic operation: 'NAND'", "cxi_atomic_lat", "-A", "NAND",
+	    NULL);
+	bad("Invalid CSWAP operation: 'EQU'", "cxi_atomic_lat", "-C", "EQU",
+	    NULL);
+	bad("Invalid atomic type: 'UINT256'", "cxi_atomic_bw", "-T", "UINT256",
+	    NULL);
+}
+
+/* ---- the atomic op x type table (§7) ---------------------------------- */
+
+/*
+ * The originals' amo_validate_op_and_type, one line per type: the valid
+ * ops, CSWAP written with its comparison. Written out independently of
+ * lib/amo_names.c.
+ */
+static const char *const valid_ops[CXD_T_COUNT] = {
+#define INTS "MIN MAX SUM LOR LAND BOR BAND LXOR BXOR SWAP CSWAP-EQ " \
+	     "CSWAP-NE CSWAP-LE CSWAP-LT CSWAP-GE CSWAP-GT AXOR"
+	INTS, INTS, INTS, INTS, INTS, INTS, INTS, INTS,
+	/* FLOAT, DOUBLE */
+	"MIN MAX SUM SWAP CSWAP-EQ CSWAP-NE CSWAP-LE CSWAP-LT CSWAP-GE "
+	"CSWAP-GT",
+	"MIN MAX SUM SWAP CSWAP-EQ CSWAP-NE CSWAP-LE CSWAP-LT CSWAP-GE "
+	"CSWAP-GT",
+	/* FLOAT_COMPLEX, DOUBLE_COMPLEX */
+	"SUM SWAP CSWAP-EQ CSWAP-NE",
+	"SUM SWAP CSWAP-EQ CSWAP-NE",
+	/* UINT128 */
+	"CSWAP-EQ",
+#undef INTS
+};
+static const unsigned type_bytes[CXD_T_COUNT] = {
+	1, 1, 2, 2, 4, 4, 8, 8, 4, 8, 8, 16, 16,
+};
+static const char *const op_words[CXD_AMO_OP_COUNT] = {
+	"MIN", "MAX", "SUM", "LOR", "LAND", "BOR", "BAND", "LXOR", "BXOR",
+	"SWAP", "CSWAP", "AXOR",
+};
+static const char *const cop_words[CXD_CSWAP_OP_COUNT] = {
+	"EQ", "NE", "LE", "LT", "GE", "GT",
+};
+static const char *const type_words[CXD_T_COUNT] = {
+	"INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64",
+	"UINT64", "FLOAT", "DOUBLE", "FLOAT_COMPLEX", "DOUBLE_COMPLEX",
+	"UINT128",
+};
+
+static int table_valid(unsigned op, unsigned cop, unsigned type)
+{
+	char word[24], line[256];
+
+	if (op == CXD_AMO_CSWAP)
+		snprintf(word, sizeof(word), " CSWAP-%s ", cop_words[cop]);
+	else
+		snprintf(word, sizeof(word), " %s ", op_words[op]);
+	snprintf(line, sizeof(line), " %s ", valid_ops[type]);
+	return strstr(line, word) != NULL;
+}
+
+static void lower(char *dst, const char *src, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i]; i++)
+		dst[i] = (char) (src[i] >= 'A' && src[i] <= 'Z' ?
+				 src[i] - 'A' + 'a' : src[i]);
+	dst[i] = '\0';
+}
+
+/* One op/comparison/type through the parser: returns 1 if accepted. */
+static int check_combo(const char *tool, unsigned op, unsigned cop,
+		       unsigned type)
+{
+	char err[CXD_ERR_LEN], want[128], lop[16], ltype[24];
+	struct cxd_cfg cfg;
+	int want_ok = table_valid(op, cop, type), ret;
+
+	/* Names are case-insensitive: half the cases go in lower case. */
+	lower(lop, op_words[op], sizeof(lop));
+	lower(ltype, type_words[type], sizeof(ltype));
+	ret = parse(&cfg, err, tool, "-A", (op + type) % 2 ? lop : op_words[op],
+		    "-C", cop_words[cop], "-T",
+		    (op + type) % 2 ? type_words[type] : ltype, NULL);
+	if (want_ok) {
+		if (ret != 0)
+			fail_msg("%s %s %s %s: refused: '%s'", tool,
+				 op_words[op], cop_words[cop], type_words[type],
+				 err);
+		assert_int_equal(cfg.run.amo_op, op);
+		assert_int_equal(cfg.run.cswap_op, cop);
+		assert_int_equal(cfg.run.amo_type, type);
+		assert_int_equal(cfg.run.min_size, type_bytes[type]);
+		assert_int_equal(cfg.run.max_size, type_bytes[type]);
+		return 1;
+	}
+	if (op == CXD_AMO_CSWAP)
+		snprintf(want, sizeof(want), "Invalid Op and Type combination: "
+			 "CSWAP %s %s", cop_words[cop], type_words[type]);
+	else
+		snprintf(want, sizeof(want), "Invalid Op and Type combination: "
+			 "%s %s", op_words[op], type_words[type]);
+	if (ret != -EINVAL || strcmp(err, want) != 0)
+		fail_msg("%s: ret %d, err '%s', want '%s'", tool, ret, err,
+			 want);
+	return 0;
+}
+
+static void test_atomic_table(void **state)
+{
+	static const char *const tools[] = { "cxi_atomic_bw", "cxi_atomic_lat" };
+
+	(void) state;
+	for (size_t t = 0; t < 2; t++) {
+		unsigned valid = 0, cswap_valid = 0;
+
+		for (unsigned op = 0; op < CXD_AMO_OP_COUNT; op++)
+			for (unsigned type = 0; type < CXD_T_COUNT; type++) {
+				/* The comparison matters only to CSWAP; any
+				 * -C leaves the other ops' verdict alone. */
+				int first = check_combo(tools[t], op, 0, type);
+
+				for (unsigned c = 1; c < CXD_CSWAP_OP_COUNT;
+				     c++) {
+					int v = check_combo(tools[t], op, c,
+							    type);
+
+					if (op == CXD_AMO_CSWAP)
+						cswap_valid += (unsigned) v;
+					else
+						assert_int_equal(v, first);
+				}
+				if (op == CXD_AMO_CSWAP)
+					cswap_valid += (unsigned) first;
+				else
+					valid += (unsigned) first;
+			}
+		/* 11 ops: 8 int types x 11, float/double x 4, complex x 2. */
+		assert_int_equal(valid, 8 * 11 + 2 * 4 + 2 * 2);
+		/* CSWAP: ints and floats x 6, complex x 2 (EQ NE), UINT128 EQ. */
+		assert_int_equal(cswap_valid, 10 * 6 + 2 * 2 + 1);
+	}
+}
+
+/* Defaults: SUM EQ UINT64, 8 bytes; -C alone keeps SUM valid anywhere. */
+static void test_atomic_defaults(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	for (size_t t = 0; t < 2; t++) {
+		const char *tool = t ? "cxi_atomic_lat" : "cxi_atomic_bw";
+
+		assert_int_equal(parse(&cfg, err, tool, NULL), 0);
+		assert_int_equal(cfg.run.amo_op, CXD_AMO_SUM);
+		assert_int_equal(cfg.run.cswap_op, CXD_CSWAP_EQ);
+		assert_int_equal(cfg.run.amo_type, CXD_T_UINT64);
+		assert_int_equal(cfg.run.min_size, 8);
+		/* The default type takes every op. */
+		ok(tool, "-A", "axor", NULL);
+		ok(tool, "-A", "CSWAP", "-C", "gt", NULL);
+		/* The default op takes every type. */
+		ok(tool, "-T", "double_complex", NULL);
+		bad("Invalid Op and Type combination: CSWAP LT UINT128", tool,
+		    "-A", "cswap", "-C", "lt", "-T", "uint128", NULL);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_options),
+		cmocka_unit_test(test_extra_options),
+		cmocka_unit_test(test_size_ranges),
+		cmocka_unit_test(test_loopback_size),
+		cmocka_unit_test(test_atomic_no_size),
+		cmocka_unit_test(test_buf_vs_size),
+		cmocka_unit_test(test_list_size),
+		cmocka_unit_test(test_counts_every_tool),
+		cmocka_unit_test(test_latency_options),
+		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_atomic_table),
+		cmocka_unit_test(test_atomic_defaults),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
