@@ -122,6 +122,7 @@ static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 {
 	struct fi_info *hints = base_hints(req->caps), *list = NULL, *pick;
 	bool named = req->domain && *req->domain;
+	char shm_name[64];
 	const char *node = NULL;
 	uint64_t flags = 0;
 	int ret;
@@ -132,8 +133,13 @@ static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 	if (named)
 		hints->domain_attr->name = strdup(req->domain);
 	hints->tx_attr->size = req->tx_depth;
-	if (!named && req->src_host && *req->src_host &&
-	    strcmp(req->provider, "shm") && strcmp(req->provider, "cxi")) {
+	if (strcmp(req->provider, "shm") == 0) {
+		cxd_shm_reap();
+		cxd_shm_name(shm_name, sizeof(shm_name));
+		node = shm_name;
+		flags = FI_SOURCE;
+	} else if (!named && req->src_host && *req->src_host &&
+		   strcmp(req->provider, "cxi")) {
 		node = req->src_host;
 		flags = FI_SOURCE;
 	}

@@ -63,6 +63,10 @@ void cxd_fabric_straddr(struct cxd_fabric *fab, const void *addr, char *buf,
 			size_t len);
 /* Describe the first error on the transmit queue after a failure. */
 void cxd_fabric_tx_error(struct cxd_fabric *fab, char *err, size_t errlen);
+/* shm endpoint names: unique per process ("cxd_<pid>_<nonce>"), and the
+ * regions of owners that died (SIGKILL) are removed before a new one. */
+void cxd_shm_name(char *buf, size_t len);
+void cxd_shm_reap(void);
 /* Short provider name: "tcp;ofi_rxm" -> "tcp". */
 void cxd_fabric_core_name(const char *prov, char *out, size_t len);
 
