@@ -306,5 +306,34 @@ pow2_range() {
 	while [ "$s" -le "$2" ]; do echo "$s"; s=$((s * 2)); done
 }
 
+# run_pair TOOL NAME SERVER_ARGS -- CLIENT_ARGS: a server and a client of
+# TOOL on 127.0.0.1; both must exit 0. Sets S_OUT S_ERR C_OUT C_ERR, C_SECS
+# (the client's run time) and S_LAG (how long the server ran on after the
+# client ended); returns 1 (failure recorded) otherwise.
+run_pair() {
+	local tool=$1 name=$2 t0; shift 2
+	local sargs=() cargs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do sargs+=("$1"); shift; done
+	shift
+	cargs=("$@")
+	start_server "$tool" "${sargs[@]}" || return 1
+	S_OUT=$SERVER_OUT S_ERR=$SERVER_ERR
+	t0=$(now)
+	run_capture "$name-client" 60 "$E2E_BUILD/$tool" "$LOOPBACK" -p "$SERVER_PORT" "${cargs[@]}"
+	C_SECS=$(elapsed_since "$t0")
+	C_OUT=$OUT C_ERR=$ERR
+	t0=$(now)
+	wait_server 15
+	S_LAG=$(elapsed_since "$t0")
+	local bad=0
+	[ "$RC" -eq 0 ] || { fail "$name: client exit $RC (args: ${cargs[*]})"; bad=1; }
+	[ "$SERVER_RC" -eq 0 ] || { fail "$name: server exit $SERVER_RC (args: ${sargs[*]})"; bad=1; }
+	if [ $bad -ne 0 ]; then
+		show "$C_OUT" "$C_ERR" "$S_OUT" "$S_ERR"
+		return 1
+	fi
+	pass "$name: client and server exit 0"
+}
+
 # Is a binary ready to be tested? (the tool runs a short --local run)
 tool_exists() { [ -x "$E2E_BUILD/$1" ]; }

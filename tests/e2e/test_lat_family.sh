@@ -29,57 +29,6 @@ NOUN=([cxi_write_lat]=WriteNum [cxi_read_lat]=ReadNum [cxi_send_lat]=SendNum [cx
 sizes_args() { [ "$1" = cxi_atomic_lat ] || echo "-s $2"; }
 sizes_list() { if [ "$1" = cxi_atomic_lat ]; then echo 8; else pow2_range "${2%%:*}" "${2##*:}" | paste -sd, -; fi; }
 
-# run_pair TOOL NAME SERVER_ARGS -- CLIENT_ARGS: both must exit 0. Sets
-# S_OUT S_ERR C_OUT C_ERR, C_SECS (the client's run time) and S_LAG (how
-# long the server ran on after the client ended).
-# A pair that fails only because shm found a stale region under its own
-# name is run again, once (see shm_stale).
-run_pair() {
-	local tool=$1 name=$2; shift 2
-	local sargs=() cargs=() try
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do sargs+=("$1"); shift; done
-	shift
-	cargs=("$@")
-	for try in 1 2; do
-		pair_once "$tool" "$name" || return 1
-		[ "$RC" -eq 0 ] && [ "$SERVER_RC" -eq 0 ] && break
-		[ $try = 1 ] && shm_stale "$C_ERR" "$S_ERR" || break
-	done
-	local bad=0
-	[ "$RC" -eq 0 ] || { fail "$name: client exit $RC (args: ${cargs[*]})"; bad=1; }
-	[ "$SERVER_RC" -eq 0 ] || { fail "$name: server exit $SERVER_RC (args: ${sargs[*]})"; bad=1; }
-	if [ $bad -ne 0 ]; then
-		show "$C_OUT" "$C_ERR" "$S_OUT" "$S_ERR"
-		return 1
-	fi
-	pass "$name: client and server exit 0"
-}
-
-# pair_once TOOL NAME: one server + client run of run_pair's sargs/cargs.
-pair_once() {
-	local t0
-	start_server "$1" "${sargs[@]}" || return 1
-	S_OUT=$SERVER_OUT S_ERR=$SERVER_ERR
-	t0=$(now)
-	run_capture "$2-client" 60 "$BUILD/$1" "$LOOPBACK" -p "$SERVER_PORT" "${cargs[@]}"
-	C_SECS=$(elapsed_since "$t0")
-	C_OUT=$OUT C_ERR=$ERR
-	t0=$(now)
-	wait_server 15
-	S_LAG=$(elapsed_since "$t0")
-}
-
-# shm_stale ERRFILE...: libfabric's shm names an endpoint's region
-# /dev/shm/<pid>:0:0 and refuses one that names a live pid; a process
-# killed earlier (by any test) leaves its region behind, so a new process
-# that gets the same pid fails with EBUSY in fi_enable. Not this run's
-# fault: say so and let the caller run again (new pids).
-shm_stale() {
-	grep -q 'fi_enable failed: Device or resource busy' "$@" 2>/dev/null || return 1
-	note "shm: stale /dev/shm region under a reused pid (EBUSY); running again"
-	return 0
-}
-
 # The checker, one mode per use:
 #   client FILE HEADER SIZES COUNT NOUN   text table; NOUN "-": no listing
 #   server FILE NSIZES                    summary, "See client..." per size

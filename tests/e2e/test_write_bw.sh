@@ -10,30 +10,6 @@ BIN=$BUILD/$TOOL
 [ -x "$BIN" ] || skip "$BIN not built"
 HEADER='RDMA Size[B]      Writes  BW[MB/s]  PktRate[Mpkt/s]'
 
-# run_pair NAME SERVER_ARGS -- CLIENT_ARGS: server + client, both must exit 0.
-# Sets S_OUT S_ERR C_OUT C_ERR; returns 1 (with failure recorded) otherwise.
-run_pair() {
-	local name=$1; shift
-	local sargs=() cargs=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do sargs+=("$1"); shift; done
-	shift
-	cargs=("$@")
-	start_server "$TOOL" "${sargs[@]}" || return 1
-	S_OUT=$SERVER_OUT S_ERR=$SERVER_ERR
-	run_capture "$name-client" 60 "$BIN" "$LOOPBACK" -p "$SERVER_PORT" "${cargs[@]}"
-	C_OUT=$OUT C_ERR=$ERR
-	wait_server 15
-	local ok=0
-	[ "$RC" -eq 0 ] || { fail "$name: client exit $RC (args: ${cargs[*]})"; ok=1; }
-	[ "$SERVER_RC" -eq 0 ] || { fail "$name: server exit $SERVER_RC (args: ${sargs[*]})"; ok=1; }
-	if [ $ok -ne 0 ]; then
-		show "$C_OUT" "$C_ERR" "$S_OUT" "$S_ERR"
-		return 1
-	fi
-	pass "$name: client and server exit 0"
-	return 0
-}
-
 # field FILE ROW COL: column COL (1-based) of data row ROW of the table in FILE.
 field() { table_rows "$1" | sed -n "${2}p" | awk -v c="$3" '{ print $c }'; }
 nrows() { table_rows "$1" | wc -l; }
@@ -47,7 +23,7 @@ check_header() {
 
 for PROV in "${PROVIDERS[@]}"; do
 	section "[$PROV] uni-directional, default size, -n 50"
-	if run_pair "$PROV-uni" --provider "$PROV" -- --provider "$PROV" -n 50; then
+	if run_pair "$TOOL" "$PROV-uni" --provider "$PROV" -- --provider "$PROV" -n 50; then
 		check_header "$C_OUT" client
 		check_header "$S_OUT" server
 		r=$(nrows "$C_OUT"); [ "$r" -eq 1 ] && pass "client: 1 row" || fail "client: $r rows, want 1"
@@ -66,7 +42,7 @@ for PROV in "${PROVIDERS[@]}"; do
 	fi
 
 	section "[$PROV] bidirectional -b -n 50"
-	if run_pair "$PROV-bidir" --provider "$PROV" -- --provider "$PROV" -n 50 -b; then
+	if run_pair "$TOOL" "$PROV-bidir" --provider "$PROV" -- --provider "$PROV" -n 50 -b; then
 		c=$(field "$C_OUT" 1 2); s=$(field "$S_OUT" 1 2)
 		[ "$c" = 12800 ] && pass "client count 12800" || fail "client count '$c', want 12800"
 		[ "$s" = 12800 ] && pass "server shows its own count 12800" || fail "server count '$s', want 12800"
@@ -79,7 +55,7 @@ for PROV in "${PROVIDERS[@]}"; do
 
 	section "[$PROV] duration -D 1 -s 4096"
 	t0=$(now)
-	if run_pair "$PROV-dur" --provider "$PROV" -- --provider "$PROV" -D 1 -s 4096; then
+	if run_pair "$TOOL" "$PROV-dur" --provider "$PROV" -- --provider "$PROV" -D 1 -s 4096; then
 		t=$(elapsed_since "$t0")
 		c=$(field "$C_OUT" 1 2)
 		if [ -n "$c" ] && [ "$c" -gt 0 ] 2>/dev/null; then pass "count $c > 0"; else fail "count '$c' not > 0"; fi
@@ -89,7 +65,7 @@ for PROV in "${PROVIDERS[@]}"; do
 	fi
 
 	section "[$PROV] range -s 1:4096 -n 20"
-	if run_pair "$PROV-range" --provider "$PROV" -- --provider "$PROV" -s 1:4096 -n 20; then
+	if run_pair "$TOOL" "$PROV-range" --provider "$PROV" -- --provider "$PROV" -s 1:4096 -n 20; then
 		r=$(nrows "$C_OUT"); [ "$r" -eq 13 ] && pass "client: 13 rows" || fail "client: $r rows, want 13"
 		r=$(nrows "$S_OUT"); [ "$r" -eq 13 ] && pass "server: 13 rows" || fail "server: $r rows, want 13"
 		got=$(table_rows "$C_OUT" | awk '{ print $1 }' | tr '\n' ' ')
@@ -102,7 +78,7 @@ for PROV in "${PROVIDERS[@]}"; do
 	fi
 
 	section "[$PROV] --json on both sides, -s 1:1024 -n 20"
-	if run_pair "$PROV-json" --provider "$PROV" --json -- --provider "$PROV" -s 1:1024 -n 20 --json; then
+	if run_pair "$TOOL" "$PROV-json" --provider "$PROV" --json -- --provider "$PROV" -s 1:1024 -n 20 --json; then
 		for side in client server; do
 			if [ $side = client ]; then f=$C_OUT; else f=$S_OUT; fi
 			if python3 - "$f" "$PROV" "$side" "$C_OUT" >"$TMPD/jcheck" 2>&1 <<'PY'; then
@@ -161,7 +137,7 @@ PY
 	fi
 
 	section "[$PROV] --csv -s 64:256 -n 10"
-	if run_pair "$PROV-csv" --provider "$PROV" -- --provider "$PROV" -s 64:256 -n 10 --csv; then
+	if run_pair "$TOOL" "$PROV-csv" --provider "$PROV" -- --provider "$PROV" -s 64:256 -n 10 --csv; then
 		if python3 - "$C_OUT" >"$TMPD/ccheck" 2>&1 <<'PY'; then
 import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if r and not r[0].startswith("#")]
