@@ -81,11 +81,11 @@ static void combine(const struct cxd_sess *s, uint64_t size,
 	}
 }
 
-static int share(struct cxd_sess *s, uint64_t size, const struct span *me,
-		 struct cxd_result_msg *peer)
+int cxd_share_result(struct cxd_sess *s, uint64_t size, uint64_t count,
+		     uint64_t elapsed_ns, struct cxd_result_msg *peer)
 {
-	struct cxd_result_msg m = { .size = size, .count = me->count,
-				    .elapsed_ns = me->elapsed_ns };
+	struct cxd_result_msg m = { .size = size, .count = count,
+				    .elapsed_ns = elapsed_ns };
 	uint8_t buf[64];
 	uint32_t len;
 	int ret;
@@ -124,7 +124,8 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
 	if (ret == 0 && !s->loopback)
 		ret = cxd_barrier(s, "the timed loop");
 	if (ret == 0)
-		ret = share(s, size, &me, &peer);
+		ret = cxd_share_result(s, size, me.count, me.elapsed_ns,
+				       &peer);
 	if (ret)
 		return ret;
 	combine(s, size, &me, &peer, &res);

@@ -87,9 +87,40 @@ static int lat_respond(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 	return ret < 0 ? ret : 0;
 }
 
+/* Exchanges this side completed: measured ones, warmup excluded. */
+static uint64_t own_count(const struct cxd_sess *s, const struct lat_run *lr)
+{
+	if (s->is_client)
+		return lr->stats->n;
+	if (!s->active)
+		return 0; /* a passive target counts nothing */
+	return lr->answered > s->run->warmup ? lr->answered - s->run->warmup : 0;
+}
+
+/*
+ * The client sends its count, the responder its own: a ping-pong whose
+ * sides disagree did not run the same iterations, and says so.
+ */
+static int lat_share(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
+		     struct cxd_result_msg *peer)
+{
+	uint64_t mine = own_count(s, lr);
+	int ret = cxd_share_result(s, size, mine, 0, peer);
+
+	if (ret == 0 && s->tool->op == CXD_OP_SEND && peer->count != mine)
+		return cxd_sess_fail(s, -EPROTO, "the %s %s did %llu exchanges "
+				     "of %llu bytes, this side %llu",
+				     s->ctrl.peer_role, s->ctrl.peer,
+				     (unsigned long long) peer->count,
+				     (unsigned long long) size,
+				     (unsigned long long) mine);
+	return ret;
+}
+
 static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 		    struct cxd_report *rep)
 {
+	struct cxd_result_msg peer;
 	struct cxd_result res;
 	int ret;
 
@@ -101,27 +132,23 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 		ret = lat_loop(s, size, lr);
 	else if (ret == 0 && s->active)
 		ret = lat_respond(s, size, lr);
-	/* Latency tools exchange no figures: the barrier ends the size. */
+	/* A passive target waits here while the client runs its loop. */
 	if (ret == 0)
-		ret = cxd_barrier(s, "the result exchange");
+		ret = cxd_barrier(s, "the timed loop");
+	if (ret == 0)
+		ret = lat_share(s, size, lr, &peer);
 	if (ret)
 		return ret;
 	memset(&res, 0, sizeof(res));
 	res.size = size;
-	res.count = lr->stats->n;
-	res.count_shown = true;
+	res.count = own_count(s, lr);
+	res.count_shown = s->active; /* a passive target did no operation */
 	res.verify = -1;
 	if (s->is_client) {
 		res.lat = lr->stats;
 		res.gaps = lr->gaps;
 		res.samples = lr->samples;
 		res.nsamples = lr->samples ? lr->stats->n : 0;
-	} else if (s->active) {
-		/* The warmup exchanges are answered too, but not counted. */
-		res.count = lr->answered > s->run->warmup ?
-			    lr->answered - s->run->warmup : 0;
-	} else {
-		res.count_shown = false; /* a passive target counts nothing */
 	}
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
