@@ -362,22 +362,8 @@ static int swap_counts(struct cxd_sess *s, uint64_t size, uint64_t count,
 {
 	struct cxd_result_msg m = { .size = size, .count = count,
 				    .status = status };
-	uint8_t buf[64];
-	uint32_t len;
-	int ret;
 
-	ret = cxd_ctrl_send(&s->ctrl, CXD_MSG_RESULT, buf,
-			    (uint32_t) cxd_enc_result(&m, buf, sizeof(buf)));
-	if (ret)
-		return cxd_sess_fail(s, ret, "%s", s->ctrl.err);
-	ret = cxd_wait_msg(s, CXD_MSG_RESULT, buf, sizeof(buf), &len);
-	if (ret)
-		return ret;
-	if (cxd_dec_result(buf, len, peer) != 0 || peer->size != size)
-		return cxd_sess_fail(s, -EPROTO, "the %s %s sent a malformed "
-				     "message during %s", s->ctrl.peer_role,
-				     s->ctrl.peer, s->ctrl.phase);
-	return 0;
+	return cxd_share_result(s, &m, peer);
 }
 
 /*

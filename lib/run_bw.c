@@ -81,11 +81,9 @@ static void combine(const struct cxd_sess *s, uint64_t size,
 	}
 }
 
-int cxd_share_result(struct cxd_sess *s, uint64_t size, uint64_t count,
-		     uint64_t elapsed_ns, struct cxd_result_msg *peer)
+int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
+		     struct cxd_result_msg *peer)
 {
-	struct cxd_result_msg m = { .size = size, .count = count,
-				    .elapsed_ns = elapsed_ns };
 	uint8_t buf[64];
 	uint32_t len;
 	int ret;
@@ -93,19 +91,29 @@ int cxd_share_result(struct cxd_sess *s, uint64_t size, uint64_t count,
 	memset(peer, 0, sizeof(*peer));
 	if (s->loopback)
 		return 0;
-	cxd_phase(s, "the result exchange");
 	ret = cxd_ctrl_send(&s->ctrl, CXD_MSG_RESULT, buf,
-			    (uint32_t) cxd_enc_result(&m, buf, sizeof(buf)));
+			    (uint32_t) cxd_enc_result(mine, buf, sizeof(buf)));
 	if (ret)
 		return cxd_sess_fail(s, ret, "%s", s->ctrl.err);
 	ret = cxd_wait_msg(s, CXD_MSG_RESULT, buf, sizeof(buf), &len);
 	if (ret)
 		return ret;
-	if (cxd_dec_result(buf, len, peer) != 0 || peer->size != size)
+	if (cxd_dec_result(buf, len, peer) != 0 || peer->size != mine->size)
 		return cxd_sess_fail(s, -EPROTO, "the %s %s sent results for "
-				     "another size during the result exchange",
-				     s->ctrl.peer_role, s->ctrl.peer);
+				     "another size during %s",
+				     s->ctrl.peer_role, s->ctrl.peer,
+				     s->ctrl.phase);
 	return 0;
+}
+
+static int share(struct cxd_sess *s, uint64_t size, const struct span *me,
+		 struct cxd_result_msg *peer)
+{
+	struct cxd_result_msg m = { .size = size, .count = me->count,
+				    .elapsed_ns = me->elapsed_ns };
+
+	cxd_phase(s, "the result exchange");
+	return cxd_share_result(s, &m, peer);
 }
 
 static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
@@ -124,8 +132,7 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
 	if (ret == 0 && !s->loopback)
 		ret = cxd_barrier(s, "the timed loop");
 	if (ret == 0)
-		ret = cxd_share_result(s, size, me.count, me.elapsed_ns,
-				       &peer);
+		ret = share(s, size, &me, &peer);
 	if (ret)
 		return ret;
 	combine(s, size, &me, &peer, &res);

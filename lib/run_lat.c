@@ -104,8 +104,12 @@ static uint64_t own_count(const struct cxd_sess *s, const struct lat_run *lr)
 static int lat_share(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 		     struct cxd_result_msg *peer)
 {
-	uint64_t mine = own_count(s, lr);
-	int ret = cxd_share_result(s, size, mine, 0, peer);
+	struct cxd_result_msg m = { .size = size, .count = own_count(s, lr) };
+	uint64_t mine = m.count;
+	int ret;
+
+	cxd_phase(s, "the result exchange");
+	ret = cxd_share_result(s, &m, peer);
 
 	if (ret == 0 && s->tool->op == CXD_OP_SEND && peer->count != mine)
 		return cxd_sess_fail(s, -EPROTO, "the %s %s did %llu exchanges "

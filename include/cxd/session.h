@@ -128,9 +128,9 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep);
 int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep);
 int cxd_run_loopback(struct cxd_sess *s, struct cxd_report *rep);
-/* After a size: send this side's figures, receive the peer's. */
-int cxd_share_result(struct cxd_sess *s, uint64_t size, uint64_t count,
-		     uint64_t elapsed_ns, struct cxd_result_msg *peer);
+/* After a size: send this side's figures, receive the peer's (same size). */
+int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
+		     struct cxd_result_msg *peer);
 
 /* summary.c */
 void cxd_summary_build(struct cxd_sess *s);
