@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include <rdma/fabric.h>
 
+#include "cxd/amo.h"
 #include "cxd/report.h"
 
 #define HEADER_MAX 160
@@ -317,6 +318,16 @@ static int json_options_run(const struct cxd_report *rep, json_object *o)
 	}
 	if (cxd_tool_has(rep->tool, CXD_F_HP))
 		ret |= jadd_str(o, "hugepages", hp_name(r->hugepages));
+	if (rep->atomic) {
+		ret |= jadd_str(o, "atomic_op", cxd_amo_op_name(r->amo_op));
+		if (r->amo_op == CXD_AMO_CSWAP)
+			ret |= jadd_str(o, "cswap_op",
+					cxd_cswap_op_name(r->cswap_op));
+		ret |= jadd_str(o, "atomic_type",
+				cxd_amo_type_name(r->amo_type));
+		ret |= jadd(o, "fetching", json_object_new_boolean(
+				    cxd_run_has(r, CXD_RUN_FETCHING)), false);
+	}
 	return ret ? -ENOMEM : 0;
 }
 

@@ -672,6 +672,10 @@ static void test_json_lat_server_and_verify(void **state)
 
 	(void) state;
 	render_open(&r, "cxi_atomic_lat", CXD_FMT_JSON, true);
+	r.cfg.run.amo_op = CXD_AMO_CSWAP;
+	r.cfg.run.cswap_op = CXD_CSWAP_NE;
+	r.cfg.run.amo_type = CXD_T_FLOAT;
+	r.cfg.run.flags = CXD_RUN_FETCHING;
 	render_begin(&r);
 	render_result(&r, &res);
 	res.verify = 0;
@@ -682,6 +686,17 @@ static void test_json_lat_server_and_verify(void **state)
 	doc = parse_doc(r.buf);
 	assert_string_equal(json_object_get_string(get(doc, "role")), "server");
 	assert_false(has(get(doc, "options"), "hugepages"));
+	/* What the AMOs were, as data. */
+	assert_string_equal(json_object_get_string(
+				    get(get(doc, "options"), "atomic_op")),
+			    "CSWAP");
+	assert_string_equal(json_object_get_string(
+				    get(get(doc, "options"), "cswap_op")), "NE");
+	assert_string_equal(json_object_get_string(
+				    get(get(doc, "options"), "atomic_type")),
+			    "FLOAT");
+	assert_true(json_object_get_boolean(
+		get(get(doc, "options"), "fetching")));
 	rows = get(doc, "results");
 	assert_int_equal(json_object_array_length(rows), 3);
 	row = json_object_array_get_idx(rows, 0);
