@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rdma/fabric.h>
@@ -28,11 +29,14 @@ const struct cxd_ops *cxd_ops_for(const struct cxd_tool *tool)
 static void print_version(const struct cxd_tool *tool)
 {
 	uint32_t v = fi_version();
+	struct timespec res = { 0, 0 };
 
+	/* The latency clock, and what the kernel says it resolves. */
+	clock_getres(CLOCK_MONOTONIC_RAW, &res);
 	printf("%s version %s (libfabric %u.%u, built against %u.%u; "
-	       "clock CLOCK_MONOTONIC_RAW, 1 ns resolution)\n", tool->name,
+	       "clock CLOCK_MONOTONIC_RAW, %ld ns resolution)\n", tool->name,
 	       CXD_SUITE_VERSION, FI_MAJOR(v), FI_MINOR(v), FI_MAJOR_VERSION,
-	       FI_MINOR_VERSION);
+	       FI_MINOR_VERSION, res.tv_sec * 1000000000L + res.tv_nsec);
 }
 
 /* After the session is up: summary, ready barrier, the sizes, the end. */
