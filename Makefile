@@ -1,15 +1,34 @@
 # Two commands on a fresh machine: `make run` and `make test`.
 # Override e.g. `make test BUILD_DIR=out JOBS=8`.
+#
+# `make test` runs, in order, stopping at the first failure:
+#   1. check  the unit and end-to-end suite on the normal build (BUILD_DIR)
+#   2. fuzz   both libFuzzer harnesses, FUZZ_TIME seconds each, in
+#             parallel (FUZZ_DIR; "skipped" when clang is missing)
+#   3. asan   the same suite again under ASan+UBSan with LeakSanitizer on
+#             (ASAN_DIR), less the exhaustive matrices (ASAN_CTEST_ARGS):
+#             test_faults and test_cli take the same paths under ASan, and
+#             the matrices (about 8 min there) run in step 1
 BUILD_DIR   ?= build
 ASAN_DIR    ?= build-asan
+FUZZ_DIR    ?= build-fuzz
+FUZZ_TIME   ?= 45
+FUZZ_CC     ?= clang
 BUILD_TYPE  ?= RelWithDebInfo
 JOBS        ?= 2
 CMAKE       ?= cmake
 CTEST       ?= ctest
 CMAKE_FLAGS ?=
 RUN_ARGS    ?= --local
+ASAN_CTEST_ARGS ?= -E 'e2e\.test_(fault|cli)_matrix'
 
-.PHONY: all deps configure build run test asan bench clean
+# Sanitizer runtime settings for every process the asan suite starts. The
+# LSan suppressions cover libfabric's own init-time state only.
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: all deps configure build run check test fuzz asan bench clean
 
 all: build
 
@@ -25,17 +44,27 @@ build: configure
 run: build
 	./$(BUILD_DIR)/cxi_write_bw $(RUN_ARGS)
 
-test: build
+check: build
 	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+# Sequential on purpose: each stage wants both cores, and timing-bound
+# e2e cases must not compete with a fuzzer.
+test: check
+	@$(MAKE) --no-print-directory fuzz
+	@$(MAKE) --no-print-directory asan
+
+fuzz:
+	@FUZZ_CC=$(FUZZ_CC) CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(CMAKE_FLAGS)" \
+		bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_TIME)
 
 asan: deps
 	$(CMAKE) -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCXD_SANITIZE=ON $(CMAKE_FLAGS)
 	$(CMAKE) --build $(ASAN_DIR) -j$(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		$(CTEST) --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS)
+	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) \
+		$(ASAN_CTEST_ARGS)
 
 bench: build
 	bash bench/run.sh $(BUILD_DIR)
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)

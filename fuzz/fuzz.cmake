@@ -1,28 +1,45 @@
-# libFuzzer harness for the wire format: cmake -DCXD_FUZZ=ON
-# -DCMAKE_C_COMPILER=clang. proto.c is compiled straight into the harness,
-# so neither libfabric nor the rest of cxdcore needs instrumenting.
+# libFuzzer harnesses: cmake -DCXD_FUZZ=ON -DCMAKE_C_COMPILER=clang.
+# The few lib/ sources a harness needs are compiled straight into it, so
+# neither libfabric nor the rest of cxdcore needs instrumenting.
+#   fuzz_proto      every decoder, with encode round trips
+#   fuzz_handshake  the server's handshake state machine, for every tool
+# `make fuzz` builds them and runs each for a bounded time (fuzz/run.sh).
 if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
   message(FATAL_ERROR "CXD_FUZZ=ON needs clang (-DCMAKE_C_COMPILER=clang)")
 endif()
 
 set(CXD_FUZZ_FLAGS -fsanitize=fuzzer,address,undefined
     -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+set(CXD_HS_SOURCES ${CMAKE_SOURCE_DIR}/lib/handshake.c
+    ${CMAKE_SOURCE_DIR}/lib/proto.c ${CMAKE_SOURCE_DIR}/lib/tools.c
+    ${CMAKE_SOURCE_DIR}/lib/opts.c ${CMAKE_SOURCE_DIR}/lib/amo_names.c
+    ${CMAKE_SOURCE_DIR}/lib/mem.c)
+
 add_executable(fuzz_proto ${CMAKE_SOURCE_DIR}/fuzz/fuzz_proto.c
                ${CMAKE_SOURCE_DIR}/lib/proto.c)
-target_include_directories(fuzz_proto PRIVATE ${CMAKE_SOURCE_DIR}/include)
-target_compile_options(fuzz_proto PRIVATE ${CXD_FUZZ_FLAGS})
-target_link_options(fuzz_proto PRIVATE ${CXD_FUZZ_FLAGS})
+add_executable(fuzz_handshake ${CMAKE_SOURCE_DIR}/fuzz/fuzz_handshake.c
+               ${CXD_HS_SOURCES})
+foreach(f fuzz_proto fuzz_handshake)
+  target_include_directories(${f} PRIVATE ${CMAKE_SOURCE_DIR}/include)
+  target_compile_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
+  target_link_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
+endforeach()
 
-# Seed generator (plain build), kept so the corpus can be regenerated.
+# Seed generator (plain build), kept so the corpora can be regenerated:
+#   ./fuzz_gen_corpus ../fuzz/corpus ../fuzz/corpus-handshake
 add_executable(fuzz_gen_corpus ${CMAKE_SOURCE_DIR}/fuzz/gen_corpus.c
-               ${CMAKE_SOURCE_DIR}/lib/proto.c)
+               ${CXD_HS_SOURCES})
 target_include_directories(fuzz_gen_corpus PRIVATE ${CMAKE_SOURCE_DIR}/include)
 
 # Regression: replay the seeds (files, not the directory, so nothing is
-# written into the source tree). Real fuzzing is run by hand, e.g.
-#   mkdir -p /tmp/fz && ./fuzz_proto /tmp/fz ../fuzz/corpus -max_total_time=300
-file(GLOB CXD_FUZZ_SEEDS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fuzz/corpus/*)
-if(CXD_FUZZ_SEEDS)
-  add_test(NAME fuzz.fuzz_proto COMMAND fuzz_proto ${CXD_FUZZ_SEEDS})
-  set_tests_properties(fuzz.fuzz_proto PROPERTIES LABELS fuzz TIMEOUT 60)
-endif()
+# written into the source tree).
+foreach(pair "fuzz_proto:corpus" "fuzz_handshake:corpus-handshake")
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 f)
+  list(GET pair 1 dir)
+  file(GLOB seeds CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fuzz/${dir}/*)
+  if(seeds)
+    add_test(NAME fuzz.${f} COMMAND ${f} ${seeds})
+    set_tests_properties(fuzz.${f} PROPERTIES LABELS fuzz TIMEOUT 60)
+  endif()
+endforeach()

@@ -20,6 +20,11 @@
 #include "cxd/session.h"
 
 #define ROUNDS 40 /* x 5 failing scenarios = 200 failing runs */
+#ifdef __SANITIZE_ADDRESS__
+#define MAPS_SLACK 40
+#else
+#define MAPS_SLACK 8
+#endif
 
 struct scenario {
 	const char *name;
@@ -216,8 +221,9 @@ static void test_failing_runs_release_everything(void **state)
 	       after.fds, base.maps, after.maps, base.threads, after.threads);
 	assert_int_equal(after.fds, base.fds);
 	assert_int_equal(after.threads, base.threads);
-	/* Heap arenas may come and go; a leaked fabric would add many. */
-	assert_true(after.maps <= base.maps + 8);
+	/* Heap arenas may come and go (and ASan's quarantine holds freed
+	 * blocks); a leaked fabric per run would add hundreds. */
+	assert_true(after.maps <= base.maps + MAPS_SLACK);
 }
 
 int main(void)
