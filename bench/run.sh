@@ -12,11 +12,12 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "nan"; exit} m=(NR+1
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# Our latency (µs, half round trip) from the JSON p50 of cxi_send_lat.
+# Our latency (µs, half round trip): the JSON mean of cxi_send_lat, like
+# fi_pingpong's usec/xfer (total time / 2 / iterations).
 ours_lat() {
 	"$BUILD/cxi_send_lat" --local --provider "$1" -s 8 -n 20000 --warmup 100 \
 		--latency-gap 0 --json >"$TMP/lat.json" 2>"$TMP/lat.err" || { echo nan; return; }
-	json "$TMP/lat.json" 'd["results"][0]["p50_us"]'
+	json "$TMP/lat.json" 'd["results"][0]["mean_us"]'
 }
 
 # fi_pingpong prints "usec/xfer" for the half round trip.
@@ -45,16 +46,27 @@ peer_bw() {
 	json "$TMP/iperf.json" 'd["end"]["sum_received"]["bits_per_second"]/8/1e6'
 }
 
-printf '%-34s %12s %12s %8s\n' "comparison (median of $ROUNDS)" ours peer ratio
-for prov in shm tcp; do
-	o=$(for _ in $(seq "$ROUNDS"); do ours_lat $prov; done | median)
-	p=$(for _ in $(seq "$ROUNDS"); do peer_lat $prov; done | median)
-	printf '%-34s %12s %12s %8s\n' "send_lat 8 B vs fi_pingpong ($prov) us" "$o" "$p" \
+# compare LABEL OURS_FN PEER_FN [ARG]: rounds alternate ours and the peer's,
+# so a drift in the machine's state hits both alike; medians, then ratio.
+compare() {
+	local label=$1 ours=$2 peer=$3 arg=${4:-} i
+	: >"$TMP/o" ; : >"$TMP/p"
+	for i in $(seq "$ROUNDS"); do
+		$ours $arg >>"$TMP/o"
+		$peer $arg >>"$TMP/p"
+	done
+	local o p
+	o=$(median <"$TMP/o")
+	p=$(median <"$TMP/p")
+	printf '%-38s %10.3f %10.3f %8s\n' "$label" "$o" "$p" \
 		"$(awk -v a="$o" -v b="$p" 'BEGIN{printf (b>0 ? "%.2f" : "nan"), a/b}')"
+}
+none() { echo nan; }
+
+printf '%-38s %10s %10s %8s\n' "comparison (median of $ROUNDS)" ours peer ratio
+for prov in shm tcp; do
+	compare "send_lat 8 B mean vs fi_pingpong ($prov) us" ours_lat peer_lat $prov
 done
-o=$(for _ in $(seq "$ROUNDS"); do ours_bw tcp; done | median)
-p=$(for _ in $(seq "$ROUNDS"); do peer_bw; done | median)
-printf '%-34s %12s %12s %8s\n' "write_bw 64K tcp vs iperf3 MB/s" "$o" "$p" \
-	"$(awk -v a="$o" -v b="$p" 'BEGIN{printf (b>0 ? "%.2f" : "nan"), a/b}')"
-o=$(for _ in $(seq "$ROUNDS"); do ours_bw shm; done | median)
-printf '%-34s %12s %12s %8s\n' "write_bw 64K shm MB/s (no peer)" "$o" "-" "-"
+compare "write_bw 64K tcp vs iperf3 MB/s" ours_bw peer_bw tcp
+printf '%-38s %10.3f %10s %8s\n' "write_bw 64K shm MB/s (no peer)" \
+	"$(for _ in $(seq "$ROUNDS"); do ours_bw shm; done | median)" - -

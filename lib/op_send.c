@@ -25,6 +25,10 @@ struct send_state {
 	uint64_t resp_need;  /* responses this side waits for */
 	uint64_t pings;      /* latency: messages received */
 	bool final_seen;
+	/* Latency: receive slots to post again once our next send is out,
+	 * so reposting overlaps the flight instead of adding to it. */
+	uint64_t repost[2];
+	unsigned nrepost;
 };
 
 static struct send_state *st(struct cxd_sess *s)
@@ -57,7 +61,8 @@ static int send_setup(struct cxd_sess *s)
 	if (ss == NULL)
 		return cxd_sess_fail(s, -ENOMEM, "out of memory");
 	s->op_state = ss;
-	ss->nrecv = s->tool->pattern == CXD_PAT_BW ? s->run->list_size : 1;
+	/* Latency keeps a second receive posted while one is reposted. */
+	ss->nrecv = s->tool->pattern == CXD_PAT_BW ? s->run->list_size : 2;
 	ss->slot_len = s->run->max_size;
 	for (uint64_t i = 0; ret == 0 && i < ss->nrecv; i++)
 		ret = post_data_recv(s, i);
@@ -126,10 +131,26 @@ static int on_completion(struct cxd_sess *s, const struct fi_cq_tagged_entry *e)
 	if (e->tag & TAG_FINAL)
 		ss->final_seen = true;
 	ss->pings++;
+	if (s->tool->pattern == CXD_PAT_LAT &&
+	    ss->nrepost < sizeof(ss->repost) / sizeof(ss->repost[0])) {
+		ss->repost[ss->nrepost++] = (uintptr_t) e->op_context - 2;
+		return 0;
+	}
 	if (s->tool->pattern == CXD_PAT_BW &&
 	    ++ss->rx_data % s->run->list_size == 0)
 		ss->resp_owed++;
 	return post_data_recv(s, (uintptr_t) e->op_context - 2);
+}
+
+static int repost_pending(struct cxd_sess *s)
+{
+	struct send_state *ss = st(s);
+	int ret = 0;
+
+	while (ret == 0 && ss->nrepost > 0)
+		ret = post_data_recv(s, ss->repost[--ss->nrepost]);
+	return ret ? cxd_sess_fail(s, ret, "reposting a receive failed: %s",
+				   fi_strerror(-ret)) : 0;
 }
 
 static int rx_error(struct cxd_sess *s)
@@ -231,11 +252,15 @@ static int send_lat_one(struct cxd_sess *s, uint64_t size, bool last)
 
 	if (s->is_client) {
 		ret = send_one(s, size, 0, last ? TAG_FINAL : TAG_DATA);
+		if (ret == 0)
+			ret = repost_pending(s);
 		return ret ? ret : wait_rx(s, &ss->pings, ss->pings + 1);
 	}
 	ret = wait_rx(s, &ss->pings, ss->pings + 1);
 	if (ret == 0)
 		ret = send_one(s, size, 0, TAG_DATA);
+	if (ret == 0)
+		ret = repost_pending(s);
 	if (ret == 0 && ss->final_seen) {
 		ss->final_seen = false;
 		return 1;
