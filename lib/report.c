@@ -180,14 +180,36 @@ static void text_result(struct cxd_report *rep, const struct cxd_result *res)
 	text_verify(rep, res);
 }
 
+/* ---- Latency figures, the same in CSV and JSON ---------------------- */
+
+#define LAT_FIGURES 8
+static const char *const lat_keys[LAT_FIGURES] = {
+	"min_us", "max_us", "mean_us", "stddev_us",
+	"p50_us", "p90_us", "p99_us", "p999_us",
+};
+
+static void lat_figures(const struct cxd_lat_stats *s, uint64_t *ns)
+{
+	ns[0] = s->min_ns;
+	ns[1] = s->max_ns;
+	ns[2] = cxd_stats_mean_ns(s);
+	ns[3] = cxd_stats_stddev_ns(s);
+	ns[4] = cxd_stats_percentile_ns(s, 50);
+	ns[5] = cxd_stats_percentile_ns(s, 90);
+	ns[6] = cxd_stats_percentile_ns(s, 99);
+	ns[7] = cxd_stats_percentile_ns(s, 99.9);
+}
+
 /* ---- CSV ----------------------------------------------------------- */
 
 static void csv_begin(struct cxd_report *rep)
 {
-	if (rep->lat)
-		fprintf(rep->out, "size,count,min_us,max_us,mean_us,stddev_us,"
-			"p50_us,p90_us,p99_us,p999_us\n");
-	else
+	if (rep->lat) {
+		fprintf(rep->out, "size,count");
+		for (size_t i = 0; i < LAT_FIGURES; i++)
+			fprintf(rep->out, ",%s", lat_keys[i]);
+		fputc('\n', rep->out);
+	} else
 		fprintf(rep->out, "size,count,elapsed_us,bw_mb_s,"
 			"pkt_rate_mpkt_s%s\n", rep->loopback ? ",bw_gb_s" : "");
 }
@@ -206,16 +228,11 @@ static void csv_bw(struct cxd_report *rep, const struct cxd_result *res)
 
 static void csv_lat(struct cxd_report *rep, const struct cxd_result *res)
 {
-	const struct cxd_lat_stats *s = res->lat;
-	const uint64_t ns[] = {
-		s->min_ns, s->max_ns, cxd_stats_mean_ns(s),
-		cxd_stats_stddev_ns(s), cxd_stats_percentile_ns(s, 50),
-		cxd_stats_percentile_ns(s, 90), cxd_stats_percentile_ns(s, 99),
-		cxd_stats_percentile_ns(s, 99.9),
-	};
+	uint64_t ns[LAT_FIGURES];
 
+	lat_figures(res->lat, ns);
 	fprintf(rep->out, "%" PRIu64 ",%" PRIu64, res->size, res->count);
-	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+	for (size_t i = 0; i < LAT_FIGURES; i++)
 		fprintf(rep->out, ",%.3f", ns[i] / 1000.0);
 	fputc('\n', rep->out);
 }
@@ -438,21 +455,12 @@ static int json_gaps(const struct cxd_lat_stats *g, json_object *o)
 
 static int json_lat(const struct cxd_result *res, json_object *o)
 {
-	static const char *const keys[] = {
-		"min_us", "max_us", "mean_us", "stddev_us",
-		"p50_us", "p90_us", "p99_us", "p999_us",
-	};
-	const struct cxd_lat_stats *s = res->lat;
-	const uint64_t ns[] = {
-		s->min_ns, s->max_ns, cxd_stats_mean_ns(s),
-		cxd_stats_stddev_ns(s), cxd_stats_percentile_ns(s, 50),
-		cxd_stats_percentile_ns(s, 90), cxd_stats_percentile_ns(s, 99),
-		cxd_stats_percentile_ns(s, 99.9),
-	};
+	uint64_t ns[LAT_FIGURES];
 	int ret = jadd(o, "count", jint(res->count), false);
 
-	for (size_t i = 0; ret == 0 && i < sizeof(ns) / sizeof(ns[0]); i++)
-		ret = jadd(o, keys[i], jdbl(ns[i] / 1000.0), false);
+	lat_figures(res->lat, ns);
+	for (size_t i = 0; ret == 0 && i < LAT_FIGURES; i++)
+		ret = jadd(o, lat_keys[i], jdbl(ns[i] / 1000.0), false);
 	if (ret == 0 && res->gaps != NULL && res->gaps->n > 0)
 		ret = json_gaps(res->gaps, o);
 	if (ret == 0 && res->samples != NULL)

@@ -335,5 +335,34 @@ run_pair() {
 	pass "$name: client and server exit 0"
 }
 
+# wait_running PORT FILE...: until a run is under way: a table header in
+# the output, or the control connection on PORT established for 1 s
+# (output to a file may be block-buffered until exit). 1 after 10 s.
+wait_running() {
+	local port=$1 n conn=
+	shift
+	for ((n = 0; n < 200; n++)); do
+		grep -qE 'Size\[B\]' "$@" 2>/dev/null && { sleep 0.5; return 0; }
+		if [ -z "$conn" ] && ss -Htn state established "( sport = :$port )" 2>/dev/null | grep -q .; then
+			conn=$n
+		fi
+		[ -n "$conn" ] && [ $((n - conn)) -ge 20 ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# listen_port FILE: the N of a server's "Listening on port N" line in FILE,
+# waiting up to 10 s for it; prints nothing if it never comes.
+listen_port() {
+	local n port
+	for ((n = 0; n < 200; n++)); do
+		port=$(grep -ho 'Listening on port [0-9]*' "$1" 2>/dev/null | awk '{ print $4 }')
+		[ -n "$port" ] && { echo "$port"; return 0; }
+		sleep 0.05
+	done
+	return 1
+}
+
 # Is a binary ready to be tested? (the tool runs a short --local run)
 tool_exists() { [ -x "$E2E_BUILD/$1" ]; }

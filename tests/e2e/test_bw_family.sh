@@ -390,22 +390,6 @@ loop_rules() {
 # message on stderr and leave no process behind.
 FT=cxi_send_bw
 
-# wait_running PORT FILE...: the run is under way (a table line, or the
-# control connection established for 1 s: output may be block-buffered).
-wait_running() {
-	local port=$1 n conn=
-	shift
-	for ((n = 0; n < 200; n++)); do
-		grep -qE 'Size\[B\]' "$@" 2>/dev/null && { sleep 0.5; return 0; }
-		if [ -z "$conn" ] && ss -Htn state established "( sport = :$port )" 2>/dev/null | grep -q .; then
-			conn=$n
-		fi
-		[ -n "$conn" ] && [ $((n - conn)) -ge 20 ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 start_long_run() {
 	start_server $FT --provider tcp || return 1
 	start_bg client "$BUILD/$FT" "$LOOPBACK" -p "$SERVER_PORT" --provider tcp -D 30 -s 4096

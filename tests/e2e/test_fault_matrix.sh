@@ -101,13 +101,9 @@ one_case() {
 	[ "$side" = server ] && srv_env=(env "CXD_TEST_STOP_AT=$C_PHASE")
 	[ "$side" = client ] && cli_env=(env "CXD_TEST_STOP_AT=$C_PHASE")
 	start_bg srv "${srv_env[@]}" "$BUILD/$C_TOOL" -p 0 --provider "$C_PROV"
-	local srv=$BG_PID srv_out=$BG_OUT srv_err=$BG_ERR port= n
+	local srv=$BG_PID srv_out=$BG_OUT srv_err=$BG_ERR port
 	track "$srv"
-	for ((n = 0; n < 200; n++)); do
-		port=$(grep -ho 'Listening on port [0-9]*' "$srv_out" 2>/dev/null | awk '{ print $4 }')
-		[ -n "$port" ] && break
-		sleep 0.05
-	done
+	port=$(listen_port "$srv_out")
 	[ -n "$port" ] || { result FAIL "server did not listen"; leftovers "$srv" >/dev/null; return; }
 	# shellcheck disable=SC2046
 	start_bg cli "${cli_env[@]}" "$BUILD/$C_TOOL" "$LOOPBACK" -p "$port" \
@@ -152,7 +148,7 @@ one_case() {
 cut_case() {
 	C_ID=$1 C_TOOL=$2 C_PHASE=$3 C_PROV=tcp C_FAULT=cut C_RC=- C_SECS=-
 	E2E_SEQ=$((10#$1 * 10))
-	local a=cxmA$$x$1 b=cxmB$$x$1 va=cxa$1 vb=cxb$1 n port=
+	local a=cxmA$$x$1 b=cxmB$$x$1 va=cxa$1 vb=cxb$1 port=
 	printf '%s\n%s\n' "$a" "$b" >>"$TMPD/netns"
 	ip netns add "$a" && ip netns add "$b" &&
 		ip link add "$va" netns "$a" type veth peer name "$vb" netns "$b" &&
@@ -164,11 +160,7 @@ cut_case() {
 	start_bg srv ip netns exec "$a" "$BUILD/$C_TOOL" -p 0 --provider tcp
 	local srv=$BG_PID srv_out=$BG_OUT srv_err=$BG_ERR
 	track "$srv"
-	for ((n = 0; n < 200; n++)); do
-		port=$(grep -ho 'Listening on port [0-9]*' "$srv_out" 2>/dev/null | awk '{ print $4 }')
-		[ -n "$port" ] && break
-		sleep 0.05
-	done
+	port=$(listen_port "$srv_out")
 	# shellcheck disable=SC2046
 	start_bg cli ip netns exec "$b" env "CXD_TEST_STOP_AT=$C_PHASE" \
 		"$BUILD/$C_TOOL" 169.254.78.1 -p "${port:-1}" --provider tcp $(run_args "$C_TOOL")

@@ -55,23 +55,6 @@ no_leftovers() {
 	fi
 }
 
-# wait_running PORT FILE...: until the run is under way: a table header or a
-# separator in the output, or the control connection established for 1 s
-# (output to a file may be block-buffered until exit).
-wait_running() {
-	local port=$1 n conn=
-	shift
-	for ((n = 0; n < 200; n++)); do
-		grep -qE 'Size\[B\]|^-{10,}' "$@" 2>/dev/null && { sleep 0.5; return 0; }
-		if [ -z "$conn" ] && ss -Htn state established "( sport = :$port )" 2>/dev/null | grep -q .; then
-			conn=$n
-		fi
-		[ -n "$conn" ] && [ $((n - conn)) -ge 20 ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 # start a server and a long-running client (-D 30); sets CLI_PID/CLI_OUT/CLI_ERR.
 start_long_run() {
 	start_server "$TOOL" --provider "$PROV" || return 1
