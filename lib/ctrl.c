@@ -17,8 +17,7 @@
 
 #define LISTEN_BACKLOG 10
 
-void
-cxd_ctrl_seterr(char *err, size_t errlen, const char *fmt, ...)
+void cxd_ctrl_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
