@@ -214,16 +214,11 @@ static int wait_rx(struct cxd_sess *s, const uint64_t *have, uint64_t want)
 static int send_one(struct cxd_sess *s, uint64_t size, uint64_t off,
 		    uint64_t tag)
 {
-	int ret;
+	/* A full queue waits in the shared, bounded retry. */
+	int ret = s->post(s, size, off, tag);
 
-	while ((ret = s->post(s, size, off, tag)) == -FI_EAGAIN) {
-		ret = send_progress(s);
-		if (ret)
-			return ret;
-		(void) fi_cntr_read(s->fab->tx_cntr);
-	}
-	if (ret)
-		return cxd_post_failed(s, ret, size);
+	if (ret && (ret = cxd_post_retry(s, size, off, tag)) != 0)
+		return ret;
 	s->cntr_target++;
 	return 0;
 }

@@ -41,6 +41,8 @@ static bool lat_done(const struct cxd_sess *s, uint64_t measured,
 static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 {
 	uint64_t i = 0, measured = 0, start = 0, t0, t1, t2;
+	/* A ping-pong's latency is half its round trip. */
+	unsigned half = s->tool->op == CXD_OP_SEND;
 	bool timed;
 	int ret;
 
@@ -53,8 +55,7 @@ static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 			return ret;
 		timed = i++ >= s->run->warmup;
 		if (timed) {
-			/* A ping-pong's latency is half its round trip. */
-			uint64_t ns = (t1 - t0) >> (s->tool->op == CXD_OP_SEND);
+			uint64_t ns = (t1 - t0) >> half;
 
 			if (start == 0)
 				start = t0; /* duration counts from here */
@@ -105,19 +106,17 @@ static int lat_share(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 		     struct cxd_result_msg *peer)
 {
 	struct cxd_result_msg m = { .size = size, .count = own_count(s, lr) };
-	uint64_t mine = m.count;
 	int ret;
 
 	cxd_phase(s, "the result exchange");
 	ret = cxd_share_result(s, &m, peer);
-
-	if (ret == 0 && s->tool->op == CXD_OP_SEND && peer->count != mine)
+	if (ret == 0 && s->tool->op == CXD_OP_SEND && peer->count != m.count)
 		return cxd_sess_fail(s, -EPROTO, "the %s %s did %llu exchanges "
 				     "of %llu bytes, this side %llu",
 				     s->ctrl.peer_role, s->ctrl.peer,
 				     (unsigned long long) peer->count,
 				     (unsigned long long) size,
-				     (unsigned long long) mine);
+				     (unsigned long long) m.count);
 	return ret;
 }
 

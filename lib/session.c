@@ -142,7 +142,9 @@ int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 
 	while ((ret = s->post(s, size, loff, roff)) == -FI_EAGAIN) {
 		/* Queue full: completions free slots; bound the wait. */
-		s->ops->progress(s);
+		ret = s->ops->progress(s);
+		if (ret)
+			return ret;
 		if (++spins & 1023)
 			continue;
 		if (since == 0)
@@ -164,23 +166,28 @@ int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
 			     fi_strerror(-ret));
 }
 
+/* One operation at the next offset, retried while the queue is full. */
+static int post_next(struct cxd_sess *s, uint64_t size)
+{
+	uint64_t off = cxd_next_off(s);
+	int ret = s->post(s, size, off, off);
+
+	return ret ? cxd_post_retry(s, size, off, off) : 0;
+}
+
 int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
 {
 	uint64_t base = s->op_flags;
 	int ret = 0;
 
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t off = cxd_next_off(s);
-
-		/* The iteration ends when the target has the last operation.
-		 * Where plain completion is local (tcp) operations travel in
-		 * order, so the target then has all of them. */
-		if (i == n - 1)
-			s->op_flags = base | s->last_flags;
-		ret = s->post(s, size, off, off);
-		if (ret && (ret = cxd_post_retry(s, size, off, off)) != 0)
-			break;
-	}
+	for (uint64_t i = 1; ret == 0 && i < n; i++)
+		ret = post_next(s, size);
+	/* The iteration ends when the target has the last operation. Where
+	 * plain completion is local (tcp) operations travel in order, so
+	 * the target then has all of them. */
+	s->op_flags = base | s->last_flags;
+	if (ret == 0)
+		ret = post_next(s, size);
 	s->op_flags = base;
 	if (ret)
 		return ret;
@@ -288,16 +295,7 @@ static int handshake(struct cxd_sess *s)
 	return ret;
 }
 
-static bool side_active(const struct cxd_sess *s, bool client_side)
-{
-	return cxd_side_active(s->tool, s->run, client_side);
-}
-
-static uint64_t data_len(const struct cxd_sess *s)
-{
-	return cxd_data_len(s->tool, s->run);
-}
-
+/* This side's buffers, as the originals size them (handshake.c). */
 static void plan_memory(const struct cxd_sess *s, uint64_t *tx_p,
 			uint64_t *rx_p)
 {
@@ -351,7 +349,7 @@ static int register_buffers(struct cxd_sess *s)
 	if (ret == 0 && rx)
 		ret = cxd_fabric_mr_reg(s->fab, s->rx.ptr, s->rx.map_len, 2,
 					&s->rx_mr, s->err, sizeof(s->err));
-	s->wrap = data_len(s);
+	s->wrap = cxd_data_len(s->tool, s->run);
 	return ret;
 }
 
@@ -571,7 +569,7 @@ int cxd_sess_server(struct cxd_sess *s, int lfd)
 	if (ret)
 		return ret;
 	ret = server_handshake(s);
-	s->active = side_active(s, false);
+	s->active = cxd_side_active(s->tool, s->run, false);
 	if (ret == 0)
 		ret = exchange_addrs(s);
 	return ret;
