@@ -10,7 +10,13 @@
 
 #include "cxd/fabric.h"
 
+/* The API the headers we build with define: 2.x changed defaults (tcp is a
+ * native RDM provider there), and a 1.x request would get 1.x behaviour. */
+#if FI_MAJOR_VERSION >= 2
+#define CXD_FI_VERSION FI_VERSION(2, 0)
+#else
 #define CXD_FI_VERSION FI_VERSION(1, 17)
+#endif
 
 /* Fastest first; shm is only considered when both ends share a host. */
 static const char *const preferred[] = {

@@ -685,3 +685,21 @@ void cxd_opts_help(const struct cxd_tool *tool, FILE *out)
 			"INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT, "
 			"DOUBLE,\n  FLOAT_COMPLEX, DOUBLE_COMPLEX, UINT128\n");
 }
+
+void cxd_opts_each(const struct cxd_tool *tool, cxd_opt_doc_fn fn, void *ctx)
+{
+	char text[512];
+
+	for (unsigned i = 0; i < NOPTS; i++) {
+		const struct opt *o = &opts[i];
+		struct cxd_opt_doc d = { o->sname, o->lname, o->arg, text, 0,
+					 o->min, o->max };
+
+		if (!enabled(tool, o) || o->help == NULL)
+			continue;
+		d.numeric = o->kind == K_U64 || o->kind == K_U32 ||
+			    o->kind == K_INT || o->kind == K_DURATION;
+		expand(tool, o->help, text, sizeof(text));
+		fn(&d, ctx);
+	}
+}

@@ -22,6 +22,18 @@ void cxd_cfg_defaults(const struct cxd_tool *tool, struct cxd_cfg *cfg);
 int cxd_opts_parse(const struct cxd_tool *tool, int argc, char **argv,
 		   struct cxd_cfg *cfg, char *err, size_t errlen);
 void cxd_opts_help(const struct cxd_tool *tool, FILE *out);
+/* One option of a tool as documentation (man pages), in table order. */
+struct cxd_opt_doc {
+	int sname;         /* short letter, 0 for long only */
+	const char *lname;
+	const char *arg;   /* value name, NULL for a switch */
+	const char *help;  /* expanded for the tool, lines split by '\n' */
+	int numeric;       /* the value is an integer from min to max */
+	uint64_t min, max;
+};
+typedef void (*cxd_opt_doc_fn)(const struct cxd_opt_doc *doc, void *ctx);
+/* Call fn for every option -h lists for this tool (hidden aliases not). */
+void cxd_opts_each(const struct cxd_tool *tool, cxd_opt_doc_fn fn, void *ctx);
 /*
  * Cross-field rules on the run options, shared by the command line and
  * the server's check of what a client sent. 0 or -EINVAL with err.

@@ -1,0 +1,24 @@
+# Man pages: each man/NAME.SECTION.in becomes NAME.SECTION in the build tree,
+# its OPTIONS list generated from the option table by cxd_mangen (so -h and
+# the page cannot disagree), and is installed in share/man/manSECTION.
+add_executable(cxd_mangen ${CMAKE_SOURCE_DIR}/man/cxd_mangen.c)
+target_link_libraries(cxd_mangen PRIVATE cxdcore)
+
+file(GLOB CXD_MAN_TEMPLATES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/man/*.[1-8].in)
+file(GLOB CXD_MAN_FRAGMENTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/man/*.roff)
+set(CXD_MAN_PAGES)
+foreach(tpl ${CXD_MAN_TEMPLATES})
+  get_filename_component(page ${tpl} NAME)
+  string(REGEX REPLACE "\\.in$" "" page ${page})
+  string(REGEX REPLACE "\\.[1-8]$" "" name ${page})
+  string(REGEX REPLACE "^.*\\.([1-8])$" "\\1" section ${page})
+  set(out ${CMAKE_BINARY_DIR}/man/${page})
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
+    COMMAND cxd_mangen ${name} ${tpl} ${out}
+    DEPENDS cxd_mangen ${tpl} ${CXD_MAN_FRAGMENTS}
+    COMMENT "Generating man page ${page}" VERBATIM)
+  install(FILES ${out} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
+  list(APPEND CXD_MAN_PAGES ${out})
+endforeach()
+add_custom_target(man ALL DEPENDS ${CXD_MAN_PAGES})

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Man pages: every tool has one, its OPTIONS list names exactly the options
+# the tool's -h lists (short and long), and every page passes the mandoc
+# linter with no warning. About 1 s.
+#   bash tests/e2e/test_man.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+MAN=$BUILD/man
+TOOLS=(cxi_write_bw cxi_read_bw cxi_send_bw cxi_atomic_bw cxi_gpu_loopback_bw
+	cxi_write_lat cxi_read_lat cxi_send_lat cxi_atomic_lat)
+
+command -v mandoc >/dev/null 2>&1 || skip "mandoc is not installed (apt-get install mandoc)"
+[ -d "$MAN" ] || die "$MAN missing: the build generates the man pages there"
+
+# "-s --size" / "--json" per line, sorted: from -h ...
+help_opts() {
+	"$BUILD/$1" -h | sed -nE 's/^ +(-[[:alnum:]]), --([[:alnum:]_-]+).*/\1 --\2/p;
+		s/^ +--([[:alnum:]_-]+).*/--\1/p' | sort
+}
+# ... and from the tag lines of the page's OPTIONS section.
+man_opts() {
+	awk '/^\.SH /{ sec = $0 } sec == ".SH OPTIONS" && tag { print; tag = 0 }
+		/^\.TP/{ tag = 1 }' "$1" |
+		sed -E 's/\\f[BIR]//g; s/\\-/-/g' |
+		sed -nE 's/^(-[[:alnum:]]), --([[:alnum:]_-]+).*/\1 --\2/p;
+			s/^--([[:alnum:]_-]+).*/--\1/p' | sort
+}
+
+section "-h and the man page list the same options"
+for T in "${TOOLS[@]}"; do
+	page=$MAN/$T.1
+	[ -x "$BUILD/$T" ] || { fail "$T: not built"; continue; }
+	[ -s "$page" ] || { fail "$T: no man page $page"; continue; }
+	help_opts "$T" >"$TMPD/$T.help"
+	man_opts "$page" >"$TMPD/$T.man"
+	n=$(wc -l <"$TMPD/$T.help")
+	if [ "$n" -lt 10 ]; then
+		fail "$T: only $n options parsed from -h"
+	elif diff "$TMPD/$T.help" "$TMPD/$T.man" >"$TMPD/$T.diff"; then
+		pass "$T: $n options, same set in -h and $T.1"
+	else
+		fail "$T: -h (<) and $T.1 (>) disagree"
+		show "$TMPD/$T.diff"
+	fi
+done
+# Other binaries (e.g. cxi_sweep) get a page from their owners: say so.
+for b in "$BUILD"/cxi_*; do
+	t=$(basename "$b")
+	[ -x "$b" ] && [ ! -e "$MAN/$t.1" ] && note "no man page yet for $t"
+done
+
+section "every page has the sections a reader looks for"
+for T in "${TOOLS[@]}"; do
+	page=$MAN/$T.1
+	[ -s "$page" ] || continue
+	missing=""
+	for s in NAME SYNOPSIS DESCRIPTION OPTIONS OUTPUT "JSON AND CSV" \
+		"EXIT STATUS" EXAMPLES "SEE ALSO"; do
+		grep -q "^\.SH \"*$s\"*\$" "$page" || missing+=" $s"
+	done
+	[ -z "$missing" ] && pass "$T.1: all sections" || fail "$T.1 lacks:$missing"
+done
+[ -s "$MAN/cxd.7" ] && pass "overview page cxd.7 exists" || fail "no $MAN/cxd.7"
+
+section "mandoc -T lint -W warning prints nothing"
+for page in "$MAN"/*.[1-8]; do
+	out=$(mandoc -T lint -W warning "$page" 2>&1)
+	if [ -z "$out" ]; then
+		pass "$(basename "$page"): lint clean"
+	else
+		fail "$(basename "$page"): mandoc says:"
+		echo "$out" | sed 's/^/       | /'
+	fi
+done
+
+section "a bad page is caught (the checks can fail)"
+printf '.TH X 1\n.SH NAME\nx\n.PP\n.PP\n' >"$TMPD/bad.1"
+[ -n "$(mandoc -T lint -W warning "$TMPD/bad.1" 2>&1)" ] &&
+	pass "mandoc flags a page with no date and an empty paragraph" ||
+	fail "mandoc printed nothing for a broken page"
+sed '/^\.TP/{n;/\\-\\-json/d}' "$MAN/cxi_write_bw.1" >"$TMPD/nojson.1"
+diff -q <(help_opts cxi_write_bw) <(man_opts "$TMPD/nojson.1") >/dev/null &&
+	fail "a page without --json still matched -h" ||
+	pass "a page without --json no longer matches -h"
+finish
