@@ -3,9 +3,11 @@
 #
 # `make test` runs, in order, stopping at the first failure:
 #   1. check  the unit and end-to-end suite on the normal build (BUILD_DIR)
-#   2. fuzz   both libFuzzer harnesses, FUZZ_TIME seconds each, in
+#   2. lf2    the unit and e2e suite (not the matrices, not valgrind) built
+#             against libfabric 2.x from LIBFABRIC2_TARBALL (LF2_DIR)
+#   3. fuzz   both libFuzzer harnesses, FUZZ_TIME seconds each, in
 #             parallel (FUZZ_DIR; "skipped" when clang is missing)
-#   3. asan   the same suite again under ASan+UBSan with LeakSanitizer on
+#   4. asan   the same suite again under ASan+UBSan with LeakSanitizer on
 #             (ASAN_DIR): first all but the two exhaustive matrices, two at
 #             a time; then the matrices alone, one after the other (about
 #             6 min), so their many processes do not starve other tests
@@ -28,7 +30,18 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps configure build run check test fuzz asan bench clean
+# Install and packages: `make install PREFIX=/usr DESTDIR=/tmp/root`.
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+
+# libfabric 2.x stage: built from this tarball into LF2_DIR/libfabric (once),
+# the project against it in LF2_DIR. Empty: the stage says it is skipped.
+LIBFABRIC2_TARBALL ?= $(wildcard /work/shared/vendor/libfabric-2.6.0.tar.gz)
+LF2_DIR     ?= build-lf2
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_valgrind
+
+.PHONY: all deps configure build run check test fuzz asan bench clean \
+	install package lf2
 
 all: build
 
@@ -50,6 +63,7 @@ check: build
 # Sequential on purpose: each stage wants both cores, and timing-bound
 # e2e cases must not compete with a fuzzer.
 test: check
+	@$(MAKE) --no-print-directory lf2
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory asan
 
@@ -65,8 +79,30 @@ asan: deps
 	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_DIR) --output-on-failure -j1 \
 		-R '$(ASAN_SERIAL)'
 
+install: build
+	DESTDIR=$(DESTDIR) $(CMAKE) --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# DEB always; RPM where rpmbuild exists. Packages land in BUILD_DIR.
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB
+	@if command -v rpmbuild >/dev/null 2>&1; then cd $(BUILD_DIR) && cpack -G RPM; \
+	else echo "package: RPM skipped: rpmbuild not installed"; fi
+
+lf2: deps
+ifeq ($(strip $(LIBFABRIC2_TARBALL)),)
+	@echo "lf2: skipped: LIBFABRIC2_TARBALL not set"
+else
+	JOBS=$(JOBS) bash scripts/libfabric2.sh $(LIBFABRIC2_TARBALL) $(abspath $(LF2_DIR))/libfabric
+	$(CMAKE) -S . -B $(LF2_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+		-DCXD_LIBFABRIC_PREFIX=$(abspath $(LF2_DIR))/libfabric $(CMAKE_FLAGS)
+	$(CMAKE) --build $(LF2_DIR) -j$(JOBS)
+	@./$(LF2_DIR)/cxi_write_bw -V | grep 'built against 2\.' || \
+		{ echo "lf2: $(LF2_DIR) is not built against libfabric 2.x" >&2; exit 1; }
+	$(CTEST) --test-dir $(LF2_DIR) --output-on-failure -j$(JOBS) -E '$(LF2_SKIP)'
+endif
+
 bench: build
 	bash bench/run.sh $(BUILD_DIR)
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR)

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `cmake --install` lays out the standard tree (bin, man1/man7, doc), with
+# DESTDIR too, and the installed tools run and load the libfabric the build
+# used: the prefix's (RPATH) with CXD_LIBFABRIC_PREFIX, else the system's.
+# About 3 s.
+#   bash tests/e2e/test_install.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+TOOLS=(cxi_write_bw cxi_read_bw cxi_send_bw cxi_atomic_bw cxi_gpu_loopback_bw
+	cxi_write_lat cxi_read_lat cxi_send_lat cxi_atomic_lat)
+LF_PREFIX=$(sed -n 's/^CXD_LIBFABRIC_PREFIX:PATH=//p' "$BUILD/CMakeCache.txt")
+P=$TMPD/prefix
+
+section "cmake --install --prefix P"
+run_capture install 120 cmake --install "$BUILD" --prefix "$P"
+expect_rc 0 "$RC" "cmake --install" || show "$ERR"
+missing=""
+for T in "${TOOLS[@]}"; do
+	[ -x "$P/bin/$T" ] || missing+=" bin/$T"
+	[ -s "$P/share/man/man1/$T.1" ] || missing+=" share/man/man1/$T.1"
+done
+for f in share/man/man7/cxd.7 share/doc/cxd/README.md; do
+	[ -s "$P/$f" ] || missing+=" $f"
+done
+if [ -f "$SRC/tools/cxi_plot.py" ]; then
+	[ -x "$P/bin/cxi_plot" ] || missing+=" bin/cxi_plot"
+fi
+[ -z "$missing" ] && pass "tools, man pages and docs in place" || fail "missing:$missing"
+extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/)')
+[ -z "$extra" ] && pass "nothing else installed" || fail "unexpected files: $extra"
+
+section "installed tools run"
+run_capture version 10 "$P/bin/cxi_write_bw" -V
+expect_rc 0 "$RC" "installed cxi_write_bw -V"
+grep -q "cxi_write_bw version" "$OUT" && pass "-V prints the version" || fail "-V: $(cat "$OUT")"
+run_capture local 60 "$P/bin/cxi_read_lat" --local --provider tcp -n 5 -s 8
+expect_rc 0 "$RC" "installed cxi_read_lat --local" || show "$ERR"
+[ "$(table_rows "$OUT" | wc -l)" -eq 1 ] && pass "one result row" || { fail "no result row"; show "$OUT"; }
+
+section "which libfabric the installed binary loads"
+lib=$(ldd "$P/bin/cxi_write_bw" | awk '/libfabric\.so/ { print $3 }')
+if [ -n "$LF_PREFIX" ]; then
+	case $lib in
+	"$LF_PREFIX"/lib/*) pass "loads $lib (CXD_LIBFABRIC_PREFIX)" ;;
+	*) fail "loads '$lib', want one under $LF_PREFIX/lib" ;;
+	esac
+	readelf -d "$P/bin/cxi_write_bw" | grep -qE "R(UN)?PATH.*\[$LF_PREFIX/lib\]" &&
+		pass "RUNPATH is $LF_PREFIX/lib" || fail "no RUNPATH $LF_PREFIX/lib"
+else
+	case $lib in
+	/usr/lib/* | /lib/*) pass "loads the system's $lib" ;;
+	*) fail "loads '$lib', want the system's" ;;
+	esac
+	readelf -d "$P/bin/cxi_write_bw" | grep -qE "R(UN)?PATH" &&
+		fail "a RUNPATH in a build against the system's libfabric" ||
+		pass "no RUNPATH"
+fi
+
+section "DESTDIR=R cmake --install --prefix /usr"
+run_capture destdir 120 env DESTDIR="$TMPD/root" cmake --install "$BUILD" --prefix /usr
+expect_rc 0 "$RC" "install with DESTDIR" || show "$ERR"
+[ -x "$TMPD/root/usr/bin/cxi_send_bw" ] && [ -s "$TMPD/root/usr/share/man/man1/cxi_send_bw.1" ] &&
+	pass "staged under DESTDIR/usr" || fail "nothing under $TMPD/root/usr"
+finish
