@@ -3,14 +3,17 @@
  * the OPTIONS list from the option table and names from the tool table, so
  * a page cannot drift from what -h prints.
  *   cxd_mangen NAME TEMPLATE OUT
- * Template lines: "@OPTIONS@" (the option list), "@INCLUDE file@" (another
- * template from the same folder); inline "@WORD@" tokens, see token().
+ * Template lines: "@OPTIONS@" (the option list), "@ATOMICS@" (each atomic
+ * operation with the types it takes, from the AMO tables), "@INCLUDE file@"
+ * (another template from the same folder); inline "@WORD@" tokens, see
+ * token().
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cxd/amo.h"
 #include "cxd/config.h"
 #include "cxd/opts.h"
 #include "cxd/tool.h"
@@ -67,6 +70,33 @@ static void put_option(const struct cxd_opt_doc *d, void *ctx)
 		fprintf(g->out, ".br\n\\fI%s\\fR is an integer from %llu to "
 			"%llu.\n", d->arg, (unsigned long long) d->min,
 			(unsigned long long) d->max);
+}
+
+static void put_types(FILE *out, unsigned op, unsigned cop)
+{
+	const char *sep = "";
+
+	for (unsigned t = 0; t < CXD_T_COUNT; t++)
+		if (cxd_amo_valid(op, cop, t)) {
+			fprintf(out, "%s%s", sep, cxd_amo_type_name(t));
+			sep = ", ";
+		}
+	fputc('\n', out);
+}
+
+static void put_atomics(FILE *out)
+{
+	for (unsigned op = 0; op < CXD_AMO_OP_COUNT; op++) {
+		unsigned ncop = op == CXD_AMO_CSWAP ? CXD_CSWAP_OP_COUNT : 1;
+
+		for (unsigned cop = 0; cop < ncop; cop++) {
+			fprintf(out, ".TP\n.B %s", cxd_amo_op_name(op));
+			if (op == CXD_AMO_CSWAP)
+				fprintf(out, " \"\\-C %s\"", cxd_cswap_op_name(cop));
+			fputc('\n', out);
+			put_types(out, op, cop);
+		}
+	}
 }
 
 static void put_upper(FILE *out, const char *s)
@@ -149,6 +179,8 @@ static void process(struct gen *g, const char *path, int depth)
 
 		if (strcmp(line, "@OPTIONS@\n") == 0 && g->tool != NULL)
 			cxd_opts_each(g->tool, put_option, g);
+		else if (strcmp(line, "@ATOMICS@\n") == 0)
+			put_atomics(g->out);
 		else if (strncmp(line, "@INCLUDE ", 9) == 0 && n > 10 &&
 			 line[n - 1] == '@') {
 			snprintf(inc, sizeof(inc), "%s/%.*s", g->dir,

@@ -59,6 +59,12 @@ for T in "${TOOLS[@]}"; do
 	done
 	[ -z "$missing" ] && pass "$T.1: all sections" || fail "$T.1 lacks:$missing"
 done
+for T in cxi_atomic_bw cxi_atomic_lat; do
+	n=$(sed -n '/^\.SH ATOMIC OPERATIONS/,/^\.SH /p' "$MAN/$T.1" | grep -c '^\.TP')
+	# 12 operations, CSWAP once per compare operation (6): 17 entries.
+	[ "$n" -eq 17 ] && pass "$T.1: 17 atomic operations with their types" ||
+		fail "$T.1: $n atomic operation entries, want 17"
+done
 [ -s "$MAN/cxd.7" ] && pass "overview page cxd.7 exists" || fail "no $MAN/cxd.7"
 
 section "mandoc -T lint -W warning prints nothing"
