@@ -138,13 +138,21 @@ int cxd_cxi_prepare(struct cxd_cxi_envsnap *snap, struct cxd_cxi_plan *plan,
 	char core[CXD_NAME_LEN];
 	int ret;
 
+	bool guess;
+
 	cxd_fabric_core_name(provider, core, sizeof(core));
 	/* Not chosen yet: cxi comes first when present. */
-	if (core[0] == '\0' && (fp == NULL || strstr(fp, "cxi")))
+	guess = core[0] == '\0' && (fp == NULL || strstr(fp, "cxi"));
+	if (guess)
 		snprintf(core, sizeof(core), "cxi");
 	cxd_cxi_snapshot(snap, cxd_cxi_getenv, NULL);
 	ret = cxd_cxi_plan(tool, run, local, core, rep, cxd_cxi_snap_get, snap,
 			   plan, err, errlen);
+	/* A bad VNI matters only once cxi is the pick: judged again then. */
+	if (ret != 0 && guess) {
+		ret = 0;
+		err[0] = '\0';
+	}
 	if (ret == 0 && rep == NULL)
 		cxd_cxi_apply_env(plan);
 	return ret;

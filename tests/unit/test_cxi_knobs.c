@@ -16,6 +16,7 @@
 #include <rdma/fabric.h>
 
 #include "cxd/cxi_knobs.h"
+#include "cxd/fabric.h"
 #include "cxd/opts.h"
 
 /* A stand-in environment: NULL-terminated name/value pairs. */
@@ -433,6 +434,32 @@ static void test_prepare(void **state)
 	unsetenv("FI_CXI_LLRING_MODE");
 }
 
+/* A bad SLINGSHOT_VNIS with -v fails a cxi run, not a guess at one. */
+static void test_prepare_bad_vni(void **state)
+{
+	static const char *const a[] = { "-v", "4", NULL };
+	struct cxd_cxi_envsnap snap;
+	struct run r;
+
+	(void) state;
+	unsetenv("FI_PROVIDER");
+	setenv("SLINGSHOT_VNIS", "x1", 1);
+	memset(&snap, 0, sizeof(snap));
+	setup_run(&r, "cxi_write_bw", a);
+	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
+					 &r.cfg.local, "", NULL, r.err,
+					 sizeof(r.err)), 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
+					 &r.cfg.local, "cxi", NULL, r.err,
+					 sizeof(r.err)), -EINVAL);
+	assert_non_null(strstr(r.err, "SLINGSHOT_VNIS='x1'"));
+	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
+					 &r.cfg.local, "tcp", NULL, r.err,
+					 sizeof(r.err)), 0);
+	unsetenv("SLINGSHOT_VNIS");
+}
+
 static void test_address(void **state)
 {
 	uint32_t word = (0x13u << 9) | 5u, all = 0xffffffffu;
@@ -456,6 +483,42 @@ static void test_address(void **state)
 	assert_int_equal(cxd_cxi_addr_decode(NULL, 8, &a), -1);
 }
 
+/* What fi_getinfo reported: MR mode, caps and, with fi_cxi_ext.h, the
+ * service and VNI the provider chose by itself. */
+static void test_reported(void **state)
+{
+	struct cxd_fabric fab = { 0 };
+	struct cxd_cxi_reported rep;
+
+	(void) state;
+	fab.info = fi_allocinfo();
+	assert_non_null(fab.info);
+	fab.info->domain_attr->mr_mode = FI_MR_PROV_KEY;
+	fab.info->caps = FI_RMA;
+#ifdef CXD_HAVE_CXI_EXT
+	static struct cxip_nic_attr attr = { .version = 1,
+					     .default_rgroup_id = 3,
+					     .default_vni = 9 };
+	static struct fid_nic nic = { .prov_attr = &attr };
+
+	fab.info->nic = &nic;
+#endif
+	cxd_fabric_cxi_reported(&fab, &rep);
+	assert_int_equal(rep.mr_mode, FI_MR_PROV_KEY);
+	assert_int_equal(rep.caps, FI_RMA);
+#ifdef CXD_HAVE_CXI_EXT
+	assert_true(rep.have_key);
+	assert_int_equal(rep.svc_id, 3);
+	assert_int_equal(rep.vni, 9);
+	assert_int_equal(sizeof(struct cxd_cxi_auth_key),
+			 sizeof(struct cxi_auth_key));
+	fab.info->nic = NULL; /* not ours to close */
+#else
+	assert_false(rep.have_key);
+#endif
+	fi_freeinfo(fab.info);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,7 +535,9 @@ int main(void)
 		cmocka_unit_test(test_read_unrestricted),
 		cmocka_unit_test(test_auth_key),
 		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_prepare_bad_vni),
 		cmocka_unit_test(test_address),
+		cmocka_unit_test(test_reported),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
