@@ -41,7 +41,8 @@ struct facts {
 	const struct cxd_run_opts *run;
 	bool amo_base;   /* non-fetching, non-compare AMO: takes op flags */
 	bool standard;   /* the options ask for standard (matching) MRs */
-	bool optimized;  /* the target MR will be an optimized one */
+	bool optimized;  /* the target MR: optimized, without events */
+	char why[CXD_CXI_STR]; /* why not, for the summary */
 	bool restricted;
 	bool hrp;
 };
@@ -157,13 +158,18 @@ static void plan_mrs(struct cxd_cxi_plan *p, struct facts *f,
 	const char *opt = effective(p, env, ctx, E_OPT);
 	bool opt_on = opt == NULL || param_bool(opt) != 0;
 	bool prov_key = rep && (rep->mr_mode & FI_MR_PROV_KEY);
+	bool events = rep && (rep->caps & FI_RMA_EVENT);
+	char note[CXD_CXI_STR];
 
 	/* Client keys above 99 are standard MRs whatever the variable says;
 	 * provider keys follow FI_CXI_OPTIMIZED_MRS. */
 	p->key_tx = f->standard ? CXD_CXI_OPT_KEY_MAX + 2 : 1;
 	p->key_rx = f->standard ? CXD_CXI_OPT_KEY_MAX + 3 : 2;
-	f->optimized = opt_on && (prov_key || !f->standard) &&
-		       !(rep && (rep->caps & FI_RMA_EVENT));
+	f->optimized = opt_on && (prov_key || !f->standard) && !events;
+	user_note(env, ctx, E_OPT, note, sizeof(note));
+	snprintf(f->why, sizeof(f->why), "%s", events ?
+		 " (FI_RMA_EVENT is on)" : note[0] ? note :
+		 " (standard MRs)");
 }
 
 static void plan_restricted(struct cxd_cxi_plan *p, struct facts *f)
@@ -194,8 +200,7 @@ static void plan_restricted(struct cxd_cxi_plan *p, struct facts *f)
 		put(p->restricted_s, "Disabled (fetching and compare AMOs are "
 		    "unrestricted on cxi)");
 	else
-		put(p->restricted_s, "Disabled (the target MR is not an "
-		    "optimized one)");
+		put(p->restricted_s, "Disabled%s", f->why);
 }
 
 static void plan_hrp(struct cxd_cxi_plan *p, struct facts *f)
@@ -247,8 +252,7 @@ static void plan_idc(struct cxd_cxi_plan *p, const struct facts *f,
 	else if (v && param_bool(v) == 1)
 		put(p->idc_s, "Enabled for FI_INJECT sizes only%s", note);
 	else if (op != CXD_OP_SEND && !f->optimized)
-		put(p->idc_s, "Disabled (the target MR is not an optimized "
-		    "one)");
+		put(p->idc_s, "Disabled%s", f->why);
 	else if (op == CXD_OP_ATOMIC || r->max_size <= limit)
 		put(p->idc_s, "Enabled%s", note);
 	else if (r->min_size > limit)

@@ -145,6 +145,27 @@ static void test_write_unrestricted(void **state)
 	assert_string_equal(r.plan.idc_s, "Disabled (sizes above 224)");
 }
 
+/* Restricted writes need an optimized MR without remote events. */
+static void test_write_not_optimized(void **state)
+{
+	static const char *const a[] = { "-s", "8", NULL };
+	const char *off[] = { "FI_CXI_OPTIMIZED_MRS", "false", NULL };
+	struct cxd_cxi_reported events = { .caps = FI_RMA_EVENT };
+	struct run r;
+
+	(void) state;
+	setup_run(&r, "cxi_write_bw", a);
+	assert_int_equal(plan_for(&r, "cxi", NULL, off), 0);
+	assert_string_equal(r.plan.restricted_s, "Disabled (user set "
+			    "FI_CXI_OPTIMIZED_MRS=false)");
+	assert_string_equal(r.plan.idc_s, r.plan.restricted_s);
+	assert_string_equal(r.plan.hrp_s, "Disabled - Not Applicable");
+	assert_int_equal(cxd_cxi_write_flags(&r.plan, 8), 0);
+	assert_int_equal(plan_for(&r, "cxi", &events, NULL), 0);
+	assert_string_equal(r.plan.restricted_s,
+			    "Disabled (FI_RMA_EVENT is on)");
+}
+
 static void test_no_hrp_no_idc_no_ll(void **state)
 {
 	static const char *const a[] = { "--no-hrp", "--no-idc", "-s", "8",
@@ -525,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_other_providers_untouched),
 		cmocka_unit_test(test_write_defaults),
 		cmocka_unit_test(test_write_unrestricted),
+		cmocka_unit_test(test_write_not_optimized),
 		cmocka_unit_test(test_no_hrp_no_idc_no_ll),
 		cmocka_unit_test(test_user_already_set),
 		cmocka_unit_test(test_apply_env_never_overrides),
