@@ -16,7 +16,6 @@
 #include "cxd/cxi_knobs.h"
 
 #ifdef CXD_HAVE_CXI_EXT
-#include <rdma/fi_cxi_ext.h>
 _Static_assert(CXD_CXI_HRP == FI_CXI_HRP, "FI_CXI_HRP moved");
 _Static_assert(CXD_CXI_UNRELIABLE == FI_CXI_UNRELIABLE,
 	       "FI_CXI_UNRELIABLE moved");

@@ -31,7 +31,13 @@
 
 /* The authorization key's layout as fi_cxi(7) documents it. */
 #ifdef CXD_HAVE_CXI_EXT
+/* The header relies on these being included first. */
+#include <time.h>
 #include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_eq.h>
+#include <rdma/fi_errno.h>
 #include <rdma/fi_cxi_ext.h>
 #define cxd_cxi_auth_key cxi_auth_key
 #else
