@@ -192,7 +192,9 @@ static void plan_restricted(struct cxd_cxi_plan *p, struct facts *f)
 		p->amo_flags |= CXD_CXI_UNRELIABLE;
 	if (!cxd_tool_has(f->tool, CXD_F_UNRESTRICTED))
 		return;
-	if (f->restricted || unr)
+	if (f->restricted && unr) /* only the user's variable does this */
+		put(p->restricted_s, "Enabled%s", f->why);
+	else if (f->restricted || unr)
 		put(p->restricted_s, "%s", f->restricted ? "Enabled" :
 		    "Disabled");
 	else if (op == CXD_OP_ATOMIC && !f->amo_base)

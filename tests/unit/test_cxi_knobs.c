@@ -361,6 +361,8 @@ static void test_matching(void **state)
 static void test_read_unrestricted(void **state)
 {
 	static const char *const a[] = { "--unrestricted", NULL };
+	const char *forced[] = { "FI_CXI_OPTIMIZED_MRS", "on", NULL };
+	struct cxd_cxi_reported prov_key = { .mr_mode = FI_MR_PROV_KEY };
 	struct run r;
 
 	(void) state;
@@ -376,6 +378,10 @@ static void test_read_unrestricted(void **state)
 			    "0");
 	assert_true(r.plan.key_rx > CXD_CXI_OPT_KEY_MAX);
 	assert_string_equal(r.plan.restricted_s, "Disabled");
+	/* Provider keys and the user keeping optimized MRs on. */
+	assert_int_equal(plan_for(&r, "cxi", &prov_key, forced), 0);
+	assert_string_equal(r.plan.restricted_s, "Enabled (user set "
+			    "FI_CXI_OPTIMIZED_MRS=on)");
 }
 
 static void test_auth_key(void **state)
