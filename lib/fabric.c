@@ -8,6 +8,7 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 
+#include "cxd/cxi_knobs.h"
 #include "cxd/fabric.h"
 
 /* The API the headers we build with define: 2.x changed defaults (tcp is a
@@ -120,6 +121,27 @@ static struct fi_info *find_domain(struct fi_info *list, const char *name,
 	return NULL;
 }
 
+/* The cxi plan's part of the hints: ordering (restricted or not) and,
+ * with -v, the authorization key; fi_freeinfo releases the key. */
+static int cxi_hints(const struct cxd_cxi_plan *plan, struct fi_info *hints)
+{
+	struct cxd_cxi_auth_key *key;
+
+	if (plan == NULL || !plan->cxi)
+		return 0;
+	hints->tx_attr->msg_order = plan->msg_order;
+	if (!plan->auth_key)
+		return 0;
+	key = calloc(1, sizeof(*key));
+	if (key == NULL)
+		return -ENOMEM;
+	key->svc_id = plan->svc_id;
+	key->vni = plan->vni;
+	hints->domain_attr->auth_key = (uint8_t *) key;
+	hints->domain_attr->auth_key_size = sizeof(*key);
+	return 0;
+}
+
 /* IP providers take the control connection's local address as source,
  * so the data path uses the interface that reaches the peer, unless the
  * user named a domain (an interface) with -d. */
@@ -139,6 +161,11 @@ static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 	if (named)
 		hints->domain_attr->name = strdup(req->domain);
 	hints->tx_attr->size = req->tx_depth;
+	ret = cxi_hints(req->cxi, hints);
+	if (ret != 0) {
+		fi_freeinfo(hints);
+		return ret;
+	}
 	if (strcmp(req->provider, "shm") == 0) {
 		cxd_shm_reap();
 		cxd_shm_name(shm_name, sizeof(shm_name));
@@ -154,10 +181,17 @@ static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 		ret = fi_getinfo(CXD_FI_VERSION, NULL, NULL, 0, hints, &list);
 	fi_freeinfo(hints);
 	if (ret != 0 || list == NULL) {
-		snprintf(err, errlen, "provider '%s'%s%s cannot run this test "
-			 "here (fi_getinfo: %s)", req->provider,
-			 named ? " on domain " : "", named ? req->domain : "",
-			 fi_strerror(-ret));
+		int n = snprintf(err, errlen, "provider '%s'%s%s cannot run "
+				 "this test here (fi_getinfo: %s)",
+				 req->provider, named ? " on domain " : "",
+				 named ? req->domain : "", fi_strerror(-ret));
+
+		if (req->cxi && req->cxi->auth_key && n > 0 &&
+		    (size_t) n < errlen)
+			snprintf(err + n, errlen - (size_t) n, " with service "
+				 "ID %u and VNI %u (-v; is this user allowed "
+				 "that service and VNI?)", req->cxi->svc_id,
+				 req->cxi->vni);
 		return ret ? ret : -ENODATA;
 	}
 	pick = named ? find_domain(list, req->domain, err, errlen) : list;

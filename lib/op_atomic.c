@@ -141,6 +141,10 @@ static int atomic_post_for(struct cxd_sess *s, uint64_t size)
 		s->post = post_base;
 	/* Fetching and compare AMOs complete when the old value is back. */
 	s->op_flags = inject && as->kind == KIND_BASE ? FI_INJECT : 0;
+	/* cxi: unreliable (restricted) and HRP; 0 elsewhere. The provider
+	 * takes them only on non-fetching AMOs. */
+	if (as->kind == KIND_BASE)
+		s->op_flags |= s->cxi.amo_flags;
 	s->last_flags = as->kind == KIND_BASE ? FI_DELIVERY_COMPLETE : 0;
 	if (s->tool->pattern == CXD_PAT_LAT)
 		s->op_flags |= s->last_flags;

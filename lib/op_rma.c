@@ -57,6 +57,8 @@ static int rma_post_for(struct cxd_sess *s, uint64_t size)
 
 	s->post = s->tool->op == CXD_OP_READ ? post_read : post_write;
 	s->op_flags = inject ? FI_INJECT : 0;
+	if (s->tool->op == CXD_OP_WRITE) /* cxi: HRP; 0 elsewhere */
+		s->op_flags |= cxd_cxi_write_flags(&s->cxi, size);
 	s->last_flags = s->tool->op == CXD_OP_READ ? 0 : FI_DELIVERY_COMPLETE;
 	/* Latency: every write is timed to the target's acknowledgement. */
 	if (s->tool->pattern == CXD_PAT_LAT)

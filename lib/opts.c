@@ -286,6 +286,8 @@ static int set_number(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		*(int *) (void *) field = (int) n;
 	if (o->kind == K_DURATION)
 		cfg->run.flags |= CXD_RUN_DURATION;
+	if (o->off == CFG(local.svc_id))
+		cfg->local.svc_id_set = true;
 	return 0;
 }
 

@@ -344,28 +344,47 @@ static int register_buffers(struct cxd_sess *s)
 	if (ret == 0 && rx)
 		ret = cxd_buf_alloc(rx, hp, 0, &s->rx, s->err, sizeof(s->err));
 	if (ret == 0 && tx)
-		ret = cxd_fabric_mr_reg(s->fab, s->tx.ptr, s->tx.map_len, 1,
+		ret = cxd_fabric_mr_reg(s->fab, s->tx.ptr, s->tx.map_len,
+					s->cxi.key_tx,
 					&s->tx_mr, s->err, sizeof(s->err));
 	if (ret == 0 && rx)
-		ret = cxd_fabric_mr_reg(s->fab, s->rx.ptr, s->rx.map_len, 2,
+		ret = cxd_fabric_mr_reg(s->fab, s->rx.ptr, s->rx.map_len,
+					s->cxi.key_rx,
 					&s->rx_mr, s->err, sizeof(s->err));
 	s->wrap = cxd_data_len(s->tool, s->run);
 	return ret;
 }
 
+/* The cxi knobs for this side; see cxd_cxi_prepare. */
+static int knobs(struct cxd_sess *s, const char *provider,
+		 const struct cxd_cxi_reported *rep)
+{
+	return cxd_cxi_prepare(&s->env0, &s->cxi, s->tool, s->run,
+			       &s->cfg->local, provider, rep, s->err,
+			       sizeof(s->err));
+}
+
 static int open_side(struct cxd_sess *s)
 {
 	struct cxd_fabric_req req = { 0 };
+	struct cxd_cxi_reported rep;
 	char host[128] = "";
-	int ret;
+	int ret = knobs(s, s->run->provider, NULL);
 
+	if (ret)
+		return ret;
 	if (!s->loopback)
 		cxd_ctrl_local_host(&s->ctrl, host, sizeof(host));
 	req.provider = s->run->provider;
 	req.domain = s->cfg->local.device;
 	req.src_host = host;
 	req.caps = s->ops->caps;
+	req.cxi = &s->cxi;
 	ret = cxd_fabric_open(&req, &s->fab, s->err, sizeof(s->err));
+	if (ret == 0 && s->cxi.cxi) {
+		cxd_fabric_cxi_reported(s->fab, &rep);
+		ret = knobs(s, s->run->provider, &rep);
+	}
 	if (ret == 0)
 		ret = register_buffers(s);
 	return ret;
@@ -447,6 +466,9 @@ static int client_options(struct cxd_sess *s)
 	int ret;
 
 	cxd_phase(s, "the option exchange");
+	ret = knobs(s, s->cfg->local.provider, NULL);
+	if (ret)
+		return ret;
 	if (s->cfg->local.provider[0])
 		cxd_fabric_core_name(s->cfg->local.provider,
 				     s->cfg->run.provider, CXD_NAME_LEN);
@@ -584,6 +606,8 @@ int cxd_sess_loopback(struct cxd_sess *s)
 	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
 	s->ctrl.peer_role = "endpoint";
 	snprintf(s->ctrl.peer, sizeof(s->ctrl.peer), "(itself)");
+	if (knobs(s, s->cfg->local.provider, NULL) != 0)
+		return -EINVAL;
 	if (s->cfg->local.provider[0])
 		cxd_fabric_core_name(s->cfg->local.provider,
 				     s->cfg->run.provider, CXD_NAME_LEN);

@@ -97,8 +97,7 @@ static void add_knobs(struct cxd_sess *s)
 {
 	const struct cxd_run_opts *r = s->run;
 	const struct cxd_tool *t = s->tool;
-	bool cxi = is_cxi(s), unr = cxd_run_has(r, CXD_RUN_UNRESTRICTED) ||
-				      cxd_run_has(r, CXD_RUN_MATCHING);
+	bool cxi = is_cxi(s);
 	bool idc = !cxd_run_has(r, CXD_RUN_NO_IDC) &&
 		   !cxd_run_has(r, CXD_RUN_RDZV);
 
@@ -106,11 +105,9 @@ static void add_knobs(struct cxd_sess *s)
 		cxd_kv_set(&s->info, "List Size", "%llu",
 			   (unsigned long long) r->list_size);
 	if (cxd_tool_has(t, CXD_F_HRP))
-		cxd_kv_set(&s->info, "HRP", "%s", cxi ? onoff(!unr &&
-			   !cxd_run_has(r, CXD_RUN_NO_HRP) &&
-			   r->min_size <= 2048) : NA);
+		cxd_kv_set(&s->info, "HRP", "%s", cxi ? s->cxi.hrp_s : NA);
 	if (cxd_tool_has(t, CXD_F_IDC) && cxi)
-		cxd_kv_set(&s->info, "IDC", "%s", onoff(idc));
+		cxd_kv_set(&s->info, "IDC", "%s", s->cxi.idc_s);
 	else if (cxd_tool_has(t, CXD_F_IDC))
 		cxd_kv_set(&s->info, "IDC", idc && r->min_size <=
 			   s->fab->inject_size ? "Enabled (inject, sizes <= "
@@ -118,15 +115,16 @@ static void add_knobs(struct cxd_sess *s)
 			   s->fab->inject_size);
 	if (cxd_tool_has(t, CXD_F_RDZV))
 		cxd_kv_set(&s->info, "Rendezvous PUTs", "%s", cxi ?
-			   onoff(cxd_run_has(r, CXD_RUN_RDZV)) : NA);
+			   s->cxi.rdzv_s : NA);
 	if (cxd_tool_has(t, CXD_F_ATOMIC))
 		cxd_kv_set(&s->info, "Matching LEs", "%s", cxi ?
-			   onoff(cxd_run_has(r, CXD_RUN_MATCHING)) : NA);
+			   s->cxi.matching_s : NA);
 	if (cxd_tool_has(t, CXD_F_UNRESTRICTED))
-		cxd_kv_set(&s->info, "Restricted", "%s", cxi ? onoff(!unr) : NA);
+		cxd_kv_set(&s->info, "Restricted", "%s", cxi ?
+			   s->cxi.restricted_s : NA);
 	if (cxd_tool_has(t, CXD_F_LL))
 		cxd_kv_set(&s->info, "LL Cmd Launch", "%s", cxi ?
-			   onoff(!cxd_run_has(r, CXD_RUN_NO_LL)) : NA);
+			   s->cxi.ll_s : NA);
 	if (cxd_tool_has(t, CXD_F_BIDIR))
 		cxd_kv_set(&s->info, "Bidirectional", "%s",
 			   onoff(cxd_run_has(r, CXD_RUN_BIDIR)));
@@ -159,6 +157,28 @@ static void add_buffers(struct cxd_sess *s)
 			   (int) r->hugepages)));
 }
 
+/* cxi: "NIC 0x13 PID 0 VNI 10" as the originals; else libfabric's. */
+static void ep_str(struct cxd_sess *s, const void *addr, size_t len,
+		   bool local, char *buf, size_t buflen)
+{
+	struct cxd_cxi_addr a, me;
+	uint8_t mine[CXD_MAX_FABRIC_ADDR];
+	size_t mlen = sizeof(mine);
+	char err[64];
+	bool same = false;
+
+	if (!is_cxi(s) || cxd_cxi_addr_decode(addr, len, &a) != 0) {
+		cxd_fabric_straddr(s->fab, addr, buf, buflen);
+		return;
+	}
+	/* The peer on this NIC: the originals add "(loopback)". */
+	if (!local && cxd_fabric_getname(s->fab, mine, &mlen, err,
+					 sizeof(err)) == 0 &&
+	    cxd_cxi_addr_decode(mine, mlen, &me) == 0)
+		same = me.nic == a.nic;
+	cxd_cxi_addr_str(&a, local ? s->cxi.addr_vni : -1, same, buf, buflen);
+}
+
 static void add_endpoints(struct cxd_sess *s)
 {
 	const char *me = s->is_client ? "client" : "server";
@@ -168,14 +188,14 @@ static void add_endpoints(struct cxd_sess *s)
 	char err[64], key[CXD_KV_KEY];
 
 	if (cxd_fabric_getname(s->fab, addr, &alen, err, sizeof(err)) == 0)
-		cxd_fabric_straddr(s->fab, addr, s->info.local_ep,
-				   sizeof(s->info.local_ep));
+		ep_str(s, addr, alen, true, s->info.local_ep,
+		       sizeof(s->info.local_ep));
 	if (s->tool->pattern == CXD_PAT_LAT)
 		cxd_kv_set(&s->info, "Clock", "CLOCK_MONOTONIC_RAW (1 ns)");
 	if (s->loopback)
 		return;
-	cxd_fabric_straddr(s->fab, s->peer.addr, s->info.remote_ep,
-			   sizeof(s->info.remote_ep));
+	ep_str(s, s->peer.addr, s->peer.addr_len, false, s->info.remote_ep,
+	       sizeof(s->info.remote_ep));
 	snprintf(key, sizeof(key), "Local (%s)", me);
 	cxd_kv_set(&s->info, key, "%s", s->info.local_ep);
 	snprintf(key, sizeof(key), "Remote (%s)", peer);
@@ -194,9 +214,13 @@ void cxd_summary_build(struct cxd_sess *s)
 	snprintf(info->peer, sizeof(info->peer), "%s", s->ctrl.peer);
 	cxd_kv_set(info, "Device", "%s", info->domain);
 	cxd_kv_set(info, "Provider", "%s", info->provider);
-	if (is_cxi(s))
-		cxd_kv_set(info, "Service ID", "%u", s->cfg->local.svc_id);
-	else
+	if (is_cxi(s)) {
+		char env[CXD_KV_VAL];
+
+		cxd_kv_set(info, "Service ID", "%s", s->cxi.svc_s);
+		cxd_cxi_env_str(&s->cxi, env, sizeof(env));
+		cxd_kv_set(info, "CXI Env", "%s", env);
+	} else
 		cxd_kv_set(info, "Service ID", "%u - Not Applicable",
 			   s->cfg->local.svc_id);
 	if (s->tool->op != CXD_OP_ATOMIC)

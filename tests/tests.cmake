@@ -22,3 +22,19 @@ endforeach()
 if(TEST e2e.test_fault_matrix)
   set_tests_properties(e2e.test_fault_matrix PROPERTIES TIMEOUT 900)
 endif()
+
+# The <rdma/fi_cxi_ext.h> path of the cxi knobs, built against a test
+# stand-in of that header (HPE's libfabric ships the real one, Debian's
+# does not): the same unit tests plus the provider-key read-back.
+add_executable(test_cxi_knobs_ext_stand_in
+               ${CMAKE_SOURCE_DIR}/tests/unit/test_cxi_knobs.c
+               ${CMAKE_SOURCE_DIR}/lib/cxi_knobs.c
+               ${CMAKE_SOURCE_DIR}/lib/cxi_env.c)
+target_include_directories(test_cxi_knobs_ext_stand_in BEFORE PRIVATE
+                           ${CMAKE_SOURCE_DIR}/tests/stand_in)
+target_link_libraries(test_cxi_knobs_ext_stand_in PRIVATE cxdcore
+                      ${CMOCKA_LIB})
+add_test(NAME unit.test_cxi_knobs_ext_stand_in
+         COMMAND test_cxi_knobs_ext_stand_in)
+set_tests_properties(unit.test_cxi_knobs_ext_stand_in PROPERTIES
+                     LABELS unit TIMEOUT 60)

@@ -56,6 +56,7 @@ struct cxd_local_opts {
 	char bind[CXD_HOST_LEN];     /* server: listen address, "" = any */
 	uint32_t port;               /* 0 on a server = ephemeral */
 	uint32_t svc_id;
+	bool svc_id_set;             /* -v given: cxi gets an auth key */
 	int tx_gpu, rx_gpu;          /* -1 = system memory */
 	int gpu_type;                /* enum cxd_gpu_type */
 	uint64_t max_mem;            /* server: largest buffer a client may ask */

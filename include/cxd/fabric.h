@@ -10,6 +10,9 @@
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 
+struct cxd_cxi_plan;
+struct cxd_cxi_reported;
+
 struct cxd_fabric {
 	struct fi_info *info;
 	struct fid_fabric *fabric;
@@ -37,6 +40,7 @@ struct cxd_fabric_req {
 	const char *src_host; /* local numeric address for IP providers */
 	uint64_t caps;
 	size_t tx_depth;      /* operations kept in flight */
+	const struct cxd_cxi_plan *cxi; /* cxi: auth key, msg_order; or NULL */
 };
 
 /*
@@ -67,6 +71,9 @@ void cxd_fabric_tx_error(struct cxd_fabric *fab, char *err, size_t errlen);
  * regions of owners that died (SIGKILL) are removed before a new one. */
 void cxd_shm_name(char *buf, size_t len);
 void cxd_shm_reap(void);
+/* What fi_getinfo said that the cxi plan depends on. */
+void cxd_fabric_cxi_reported(const struct cxd_fabric *fab,
+			     struct cxd_cxi_reported *rep);
 /* Short provider name: "tcp;ofi_rxm" -> "tcp". */
 void cxd_fabric_core_name(const char *prov, char *out, size_t len);
 

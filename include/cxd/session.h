@@ -8,6 +8,7 @@
 
 #include "cxd/config.h"
 #include "cxd/ctrl.h"
+#include "cxd/cxi_knobs.h"
 #include "cxd/fabric.h"
 #include "cxd/mem.h"
 #include "cxd/opts.h"
@@ -63,6 +64,8 @@ struct cxd_sess {
 	uint32_t barrier_seq;
 	const char *stop_at; /* test aid: CXD_TEST_STOP_AT, see cxd_phase */
 	void *op_state;
+	struct cxd_cxi_envsnap env0; /* environment before our setenv */
+	struct cxd_cxi_plan cxi;     /* the Cassini knobs (cxi only) */
 	struct cxd_run_info info;
 	char err[CXD_ERR_LEN];
 };
