@@ -488,6 +488,9 @@ static int json_result(struct cxd_report *rep, const struct cxd_result *res)
 		ret = json_lat(res, o);
 	else if (ret == 0)
 		ret = json_bw(rep, res, o);
+	if (ret == 0 && res->validated >= 0)
+		ret = jadd(o, "validated",
+			   json_object_new_boolean(res->validated == 1), false);
 	if (ret == 0 && rep->atomic && res->verify >= 0)
 		ret = jadd(o, "verified",
 			   json_object_new_boolean(res->verify != 0), false);
