@@ -135,37 +135,47 @@ static int mismatch(struct cxd_sess *s, uint64_t size, uint64_t off,
 			     d == &s->tx ? "TX" : "RX", mem, got, want);
 }
 
-/* 1: checked and right, 2: nothing to check, or a negative errno. */
+/* Compare one chunk read back from the destination at offset base. */
+static int check_chunk(struct cxd_sess *s, uint64_t size, uint64_t step,
+		       uint64_t base, const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint64_t j = step ? (base + i) % step : base + i;
+		uint8_t want = cxd_val_byte(size, j);
+
+		if (j < size && p[i] != want)
+			return mismatch(s, size, base + i, want, p[i]);
+	}
+	return 0;
+}
+
+/* 1: checked and right, 2: nothing to check, or a negative errno. The
+ * span is read in large chunks: one runtime copy each for GPU memory. */
 static int check(struct cxd_sess *s, uint64_t size, uint64_t ops)
 {
 	const struct cxd_buf *d = dest(s);
-	uint64_t n, step;
+	uint64_t n, step, span;
 	uint8_t *tmp;
 	int ret = 0;
 
 	if (d->ptr == NULL || ops == 0 || size > d->len)
 		return 2;
 	regions(s, size, ops, &n, &step);
+	span = (n - 1) * step + size;
 	if (cxd_gpu_standin_corrupt)
 		cxd_gpu_standin_corrupt(d);
-	tmp = malloc(size < CHUNK ? size : CHUNK);
+	tmp = malloc(CHUNK);
 	if (tmp == NULL)
 		return cxd_sess_fail(s, -ENOMEM, "out of memory");
-	for (uint64_t k = 0; ret == 0 && k < n; k++) {
-		for (uint64_t j = 0; ret == 0 && j < size; j += CHUNK) {
-			uint64_t len = size - j < CHUNK ? size - j : CHUNK;
-			uint64_t base = k * step + j;
+	for (uint64_t off = 0; ret == 0 && off < span; off += CHUNK) {
+		size_t len = span - off < CHUNK ? span - off : CHUNK;
 
-			if ((ret = cxd_buf_read(d, base, tmp, len)) != 0)
-				return cxd_sess_fail(s, ret, "--validate: "
-						     "cannot read the buffer: "
-						     "%s", strerror(-ret));
-			for (uint64_t i = 0; ret == 0 && i < len; i++)
-				if (tmp[i] != cxd_val_byte(size, j + i))
-					ret = mismatch(s, size, base + i,
-						       cxd_val_byte(size, j + i),
-						       tmp[i]);
-		}
+		ret = cxd_buf_read(d, off, tmp, len);
+		if (ret)
+			ret = cxd_sess_fail(s, ret, "--validate: cannot read "
+					    "the buffer: %s", strerror(-ret));
+		else
+			ret = check_chunk(s, size, step, off, tmp, len);
 	}
 	free(tmp);
 	return ret ? ret : 1;
