@@ -35,6 +35,9 @@ static struct fi_info *base_hints(uint64_t caps)
 	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
 				      FI_MR_ALLOCATED | FI_MR_PROV_KEY |
 				      FI_MR_ENDPOINT;
+	/* Device memory is always registered, which FI_HMEM asks for. */
+	if (caps & FI_HMEM)
+		hints->domain_attr->mr_mode |= FI_MR_HMEM;
 	hints->domain_attr->threading = FI_THREAD_DOMAIN;
 	hints->mode = 0; /* we pass no per-operation contexts */
 	return hints;

@@ -77,6 +77,15 @@ const struct cxd_gpu *cxd_gpu_host(void)
 
 /* ---- types */
 
+const char *cxd_gpu_configure_switch(int type)
+{
+	if (type == CXD_GPU_AMD)
+		return "configured --with-rocr (ROCm)";
+	if (type == CXD_GPU_INTEL)
+		return "configured --with-ze (Level Zero)";
+	return "configured --with-cuda (CUDA)";
+}
+
 const char *cxd_gpu_type_name(int type)
 {
 	static const char *const names[] = { "AMD", "NVIDIA", "INTEL" };
@@ -226,6 +235,9 @@ int cxd_gpu_fabric_check(const struct cxd_gpu *g, const char *provider,
 		return -ENOMEM;
 	hints->caps = caps | FI_HMEM;
 	hints->ep_attr->type = FI_EP_RDM;
+	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
+				      FI_MR_ALLOCATED | FI_MR_PROV_KEY |
+				      FI_MR_ENDPOINT | FI_MR_HMEM;
 	hints->fabric_attr->prov_name = strdup(provider);
 	ret = fi_getinfo(GPU_FI_VERSION, NULL, NULL, 0, hints, &list);
 	fi_freeinfo(hints);
@@ -235,10 +247,10 @@ int cxd_gpu_fabric_check(const struct cxd_gpu *g, const char *provider,
 		return 0;
 	snprintf(err, errlen, "provider '%s' of libfabric %u.%u cannot "
 		 "register %s GPU memory (no FI_HMEM); GPU memory is not used "
-		 "in its place. Build a libfabric with %s support "
+		 "in its place. Build a libfabric %s "
 		 "(scripts/build-libfabric.sh) and rebuild with "
 		 "-DCXD_LIBFABRIC_PREFIX=PREFIX (README, \"GPU memory\")",
 		 provider, FI_MAJOR(v), FI_MINOR(v), cxd_gpu_type_name(g->type),
-		 g->runtime);
+		 cxd_gpu_configure_switch(g->type));
 	return -EOPNOTSUPP;
 }

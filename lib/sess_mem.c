@@ -66,20 +66,22 @@ static int reg_one(struct cxd_sess *s, struct cxd_buf *b, uint64_t key,
 {
 	enum fi_hmem_iface iface = b->gpu ? b->gpu->iface : FI_HMEM_SYSTEM;
 	uint64_t dev = b->gpu ? (uint64_t) b->dev : 0;
+	char why[CXD_ERR_LEN];
 	int ret = cxd_fabric_mr_reg_hmem(s->fab, b->ptr, b->map_len, key,
-					 iface, dev, mr, s->err,
-					 sizeof(s->err));
+					 iface, dev, mr, why, sizeof(why));
 
+	if (ret && !b->gpu)
+		snprintf(s->err, sizeof(s->err), "%s", why);
 	if (ret && b->gpu)
 		return cxd_sess_fail(s, ret, "cannot register GPU %d (%s, %s) "
 				     "with provider '%s', and GPU memory is "
 				     "not replaced by host memory: %s. A "
-				     "libfabric built with %s support is "
-				     "needed (scripts/build-libfabric.sh; "
-				     "README, \"GPU memory\")", b->dev,
+				     "libfabric %s is needed "
+				     "(scripts/build-libfabric.sh; README, "
+				     "\"GPU memory\")", b->dev,
 				     cxd_gpu_type_name(b->gpu->type),
-				     b->gpu->runtime, s->run->provider,
-				     s->err, b->gpu->runtime);
+				     b->gpu->runtime, s->run->provider, why,
+				     cxd_gpu_configure_switch(b->gpu->type));
 	return ret;
 }
 

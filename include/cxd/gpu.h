@@ -41,6 +41,8 @@ struct cxd_gpu {
 const struct cxd_gpu *cxd_gpu_host(void);
 
 const char *cxd_gpu_type_name(int type); /* "AMD", "NVIDIA", "INTEL" */
+/* How libfabric's configure enables a type: "configured --with-cuda ...". */
+const char *cxd_gpu_configure_switch(int type);
 
 /*
  * The default type when -g is not given: from the device files present
