@@ -21,7 +21,6 @@
 /* Test builds only: flips a byte of the destination before the check. */
 void cxd_gpu_standin_corrupt(const struct cxd_buf *b) __attribute__((weak));
 
-uint8_t cxd_val_byte(uint64_t size, uint64_t j);
 uint8_t cxd_val_byte(uint64_t size, uint64_t j)
 {
 	/* Multiplicative hashing: no short period, differs per size. */

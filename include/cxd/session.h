@@ -141,7 +141,9 @@ int cxd_sess_mem_register(struct cxd_sess *s);
 void cxd_sess_mem_close(struct cxd_sess *s);
 void cxd_mem_label(int gpu, char *buf, size_t len);
 
-/* validate.c: --validate, outside the timed loop. */
+/* validate.c: --validate, outside the timed loop. Byte j of every
+ * operation of a size carries cxd_val_byte(size, j). */
+uint8_t cxd_val_byte(uint64_t size, uint64_t j);
 int cxd_val_prepare(struct cxd_sess *s, uint64_t size);
 /* Check this side's target bytes after a size; peer_ops and own_ops are
  * the operations the peer and this side initiated. Exchanges verdicts
