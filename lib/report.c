@@ -335,6 +335,8 @@ static int json_options_run(const struct cxd_report *rep, json_object *o)
 	}
 	if (cxd_tool_has(rep->tool, CXD_F_HP))
 		ret |= jadd_str(o, "hugepages", hp_name(r->hugepages));
+	ret |= jadd(o, "validate", json_object_new_boolean(
+			    cxd_run_has(r, CXD_RUN_VALIDATE)), false);
 	if (rep->atomic) {
 		ret |= jadd_str(o, "atomic_op", cxd_amo_op_name(r->amo_op));
 		if (r->amo_op == CXD_AMO_CSWAP)
