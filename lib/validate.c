@@ -88,6 +88,7 @@ int cxd_val_prepare(struct cxd_sess *s, uint64_t size)
 			tmp[i] = j < size ? cxd_val_byte(size, j) : 0;
 		}
 		ret = cxd_buf_write(src, off, tmp, n);
+		cxd_ctrl_beat(&s->ctrl); /* big buffers: not a hang */
 	}
 	free(tmp);
 	if (ret)
@@ -175,6 +176,7 @@ static int check(struct cxd_sess *s, uint64_t size, uint64_t ops)
 					    "the buffer: %s", strerror(-ret));
 		else
 			ret = check_chunk(s, size, step, off, tmp, len);
+		cxd_ctrl_beat(&s->ctrl);
 	}
 	free(tmp);
 	return ret ? ret : 1;
