@@ -82,6 +82,12 @@ for PROV in shm tcp; do
 		pass "loopback $PROV: one process, two stand-in buffers" || { fail "loopback counts"; show "$COUNTS"; }
 done
 
+section "huge pages do not apply to GPU buffers"
+CXD_GPU_STANDIN=1 run_capture loop-hp 30 "$SB/cxi_gpu_loopback_bw" --provider shm -t 0 -r 0 -g nvidia \
+	--use-hp 2M -i 1 -n 8 -s 4096
+expect_rc 0 "$RC" "loopback, both buffers on the GPU, --use-hp 2M: exit 0" || show "$ERR"
+expect_line "$OUT" '^Hugepages +: Disabled - Not Applicable$' "Hugepages : Disabled - Not Applicable"
+
 section "two processes: client TX on NVIDIA GPU 0, server RX on AMD GPU 1, bidirectional"
 CXD_GPU_STANDIN=2 E2E_BUILD=$SB run_pair cxi_write_bw gpu-pair --provider tcp -r 1 -t 0 -g AMD -- \
 	--provider tcp -t 0 -g NVIDIA -b -n 3 -s 4096 --validate && {
