@@ -34,7 +34,7 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 PREFIX      ?= /usr/local
 DESTDIR     ?=
 
-# libfabric 2.x stage: built from this tarball into LF2_DIR/libfabric (once),
+# libfabric 2.x stage: built from this tarball into LF2_DIR/libfabric/prefix (once),
 # the project against it in LF2_DIR. Empty: the stage says it is skipped.
 LIBFABRIC2_TARBALL ?= $(wildcard /work/shared/vendor/libfabric-2.6.0.tar.gz)
 LF2_DIR     ?= build-lf2
@@ -92,9 +92,11 @@ lf2: deps
 ifeq ($(strip $(LIBFABRIC2_TARBALL)),)
 	@echo "lf2: skipped: LIBFABRIC2_TARBALL not set"
 else
-	JOBS=$(JOBS) bash scripts/libfabric2.sh $(LIBFABRIC2_TARBALL) $(abspath $(LF2_DIR))/libfabric
+	bash scripts/build-libfabric.sh --tarball $(LIBFABRIC2_TARBALL) \
+		--prefix $(abspath $(LF2_DIR))/libfabric/prefix --jobs $(JOBS) -- \
+		--enable-only --enable-tcp=yes --enable-shm=yes --enable-rxm=yes
 	$(CMAKE) -S . -B $(LF2_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-		-DCXD_LIBFABRIC_PREFIX=$(abspath $(LF2_DIR))/libfabric $(CMAKE_FLAGS)
+		-DCXD_LIBFABRIC_PREFIX=$(abspath $(LF2_DIR))/libfabric/prefix $(CMAKE_FLAGS)
 	$(CMAKE) --build $(LF2_DIR) -j$(JOBS)
 	@./$(LF2_DIR)/cxi_write_bw -V | grep 'built against 2\.' || \
 		{ echo "lf2: $(LF2_DIR) is not built against libfabric 2.x" >&2; exit 1; }

@@ -42,6 +42,9 @@ static struct fi_info *base_hints(uint64_t caps)
 	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
 				      FI_MR_ALLOCATED | FI_MR_PROV_KEY |
 				      FI_MR_ENDPOINT;
+	/* Device memory is always registered, which FI_HMEM asks for. */
+	if (caps & FI_HMEM)
+		hints->domain_attr->mr_mode |= FI_MR_HMEM;
 	hints->domain_attr->threading = FI_THREAD_DOMAIN;
 	hints->mode = 0; /* we pass no per-operation contexts */
 	return hints;
@@ -302,15 +305,33 @@ int cxd_fabric_mr_reg(struct cxd_fabric *fab, void *buf, size_t len,
 		      uint64_t key_hint, struct cxd_mr *mr, char *err,
 		      size_t errlen)
 {
-	uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ |
-			  FI_REMOTE_WRITE | FI_SEND | FI_RECV;
+	return cxd_fabric_mr_reg_hmem(fab, buf, len, key_hint, FI_HMEM_SYSTEM,
+				      0, mr, err, errlen);
+}
+
+int cxd_fabric_mr_reg_hmem(struct cxd_fabric *fab, void *buf, size_t len,
+			   uint64_t key_hint, enum fi_hmem_iface iface,
+			   uint64_t device, struct cxd_mr *mr, char *err,
+			   size_t errlen)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct fi_mr_attr attr;
 	int ret;
 
 	memset(mr, 0, sizeof(*mr));
-	ret = fi_mr_reg(fab->domain, buf, len, access, 0, key_hint, 0, &mr->mr,
-			NULL);
+	memset(&attr, 0, sizeof(attr));
+	attr.mr_iov = &iov;
+	attr.iov_count = 1;
+	attr.access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE |
+		      FI_SEND | FI_RECV;
+	attr.requested_key = key_hint;
+	attr.iface = iface;
+	attr.device.reserved = device;
+	ret = fi_mr_regattr(fab->domain, &attr, 0, &mr->mr);
 	if (ret != 0) {
-		snprintf(err, errlen, "fi_mr_reg of %zu bytes failed: %s", len,
+		snprintf(err, errlen, "fi_mr_regattr of %zu bytes (memory "
+			 "interface %d) on provider '%s' failed: %s", len,
+			 (int) iface, fab->info->fabric_attr->prov_name,
 			 fi_strerror(-ret));
 		return ret;
 	}

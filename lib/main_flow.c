@@ -12,6 +12,7 @@
 
 #include <rdma/fabric.h>
 
+#include "cxd/gpu.h"
 #include "cxd/session.h"
 
 #define EXIT_USAGE 2
@@ -208,15 +209,15 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	return rc ? rc : src;
 }
 
-static int gpu_unsupported(const struct cxd_tool *tool,
-			   const struct cxd_cfg *cfg)
+/* The originals accept -g alone and use system memory; say so. */
+static void gpu_note(const struct cxd_tool *tool, const struct cxd_cfg *cfg)
 {
-	if (cfg->local.tx_gpu < 0 && cfg->local.rx_gpu < 0)
-		return 0;
-	fprintf(stderr, "%s: GPU memory (-t/-r) is not supported yet: this "
-		"build has no GPU runtime support, and it will not quietly "
-		"use host memory instead\n", tool->name);
-	return 1;
+	if (cfg->local.gpu_type == CXD_GPU_NONE || cfg->local.tx_gpu >= 0 ||
+	    cfg->local.rx_gpu >= 0)
+		return;
+	fprintf(stderr, "%s: note: -g %s has no effect without -t or -r; "
+		"the buffers are in system memory\n", tool->name,
+		cxd_gpu_type_name(cfg->local.gpu_type));
 }
 
 int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
@@ -240,8 +241,7 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 			"information.\n", tool->name, err, tool->name);
 		return EXIT_USAGE;
 	}
-	if (gpu_unsupported(tool, &cfg))
-		return EXIT_FAILURE;
+	gpu_note(tool, &cfg);
 	if (cfg.role == CXD_LOCAL)
 		return run_local(tool, &cfg);
 	if (cfg.role == CXD_CLIENT || tool->pattern == CXD_PAT_LOOPBACK)

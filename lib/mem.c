@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cxd/config.h"
+#include "cxd/gpu.h"
 #include "cxd/mem.h"
 
 #ifndef MAP_HUGE_SHIFT
@@ -65,6 +66,7 @@ int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 	b->len = len;
 	b->map_len = (size_t) cxd_roundup(len ? len : 1, sz);
 	b->hugepages = hugepages;
+	b->dev = -1;
 	if (b->map_len == 0) {
 		snprintf(err, errlen, "buffer of %zu bytes is too large", len);
 		return -ENOMEM;
@@ -87,9 +89,82 @@ int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 	return 0;
 }
 
+int cxd_buf_alloc_gpu(const struct cxd_gpu *g, int dev, size_t len,
+		      uint8_t fill, struct cxd_buf *b, char *err,
+		      size_t errlen)
+{
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	b->len = len;
+	b->map_len = len ? len : 1;
+	b->dev = dev;
+	ret = g->ops->select(g, dev);
+	if (ret == 0)
+		ret = g->ops->alloc(g, &b->ptr, b->map_len);
+	if (ret) {
+		snprintf(err, errlen, "cannot allocate a %zu-byte buffer on %s "
+			 "GPU %d (%s): %s", b->map_len,
+			 cxd_gpu_type_name(g->type), dev, g->runtime,
+			 strerror(-ret));
+		b->ptr = NULL;
+		return ret;
+	}
+	b->gpu = g;
+	ret = g->ops->fill(g, b->ptr, fill, b->map_len);
+	if (ret)
+		snprintf(err, errlen, "cannot fill a %zu-byte buffer on %s GPU "
+			 "%d (%s): %s", b->map_len, cxd_gpu_type_name(g->type),
+			 dev, g->runtime, strerror(-ret));
+	return ret;
+}
+
 void cxd_buf_free(struct cxd_buf *b)
 {
-	if (b->ptr)
+	if (b->ptr && b->gpu) {
+		b->gpu->ops->select(b->gpu, b->dev);
+		b->gpu->ops->free(b->gpu, b->ptr);
+	} else if (b->ptr) {
 		munmap(b->ptr, b->map_len);
+	}
 	b->ptr = NULL;
+}
+
+int cxd_buf_set(const struct cxd_buf *b, uint8_t v)
+{
+	if (b->gpu == NULL) {
+		memset(b->ptr, v, b->map_len);
+		return 0;
+	}
+	if (b->gpu->ops->select(b->gpu, b->dev) != 0)
+		return -ENODEV;
+	return b->gpu->ops->fill(b->gpu, b->ptr, v, b->map_len);
+}
+
+int cxd_buf_write(const struct cxd_buf *b, size_t off, const void *src,
+		  size_t len)
+{
+	if (off > b->map_len || len > b->map_len - off)
+		return -ERANGE;
+	if (b->gpu == NULL) {
+		memcpy((char *) b->ptr + off, src, len);
+		return 0;
+	}
+	if (b->gpu->ops->select(b->gpu, b->dev) != 0)
+		return -ENODEV;
+	return b->gpu->ops->from_host(b->gpu, (char *) b->ptr + off, src, len);
+}
+
+int cxd_buf_read(const struct cxd_buf *b, size_t off, void *dst, size_t len)
+{
+	if (off > b->map_len || len > b->map_len - off)
+		return -ERANGE;
+	if (b->gpu == NULL) {
+		memcpy(dst, (const char *) b->ptr + off, len);
+		return 0;
+	}
+	if (b->gpu->ops->select(b->gpu, b->dev) != 0)
+		return -ENODEV;
+	return b->gpu->ops->to_host(b->gpu, dst, (const char *) b->ptr + off,
+				    len);
 }

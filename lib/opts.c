@@ -114,6 +114,10 @@ static const struct opt opts[] = {
 	  NULL, "Do not use Immediate Data Cmds" },
 	{ 0, "no-ll", NULL, CXD_F_LL, 0, K_FLAG, 0, 0, 0, CXD_RUN_NO_LL, NULL,
 	  "Do not use Low-Latency command issuing" },
+	{ 0, "validate", NULL, 0, 0, K_FLAG, 0, 0, 0, CXD_RUN_VALIDATE, NULL,
+	  "After each size, check every byte the target\n"
+	  "received (reads: the initiator); atomic tools\n"
+	  "always verify, and this makes a mismatch fail" },
 	{ 0, "report-all", NULL, CXD_F_LATOPTS, 0, K_FLAG, 0, 0, 0,
 	  CXD_RUN_REPORT_ALL, NULL,
 	  "Report all latency measurements individually\n"
@@ -588,7 +592,7 @@ int cxd_run_validate(const struct cxd_tool *tool,
 		return fail(err, errlen, "Invalid warmup count or iteration "
 			    "gap: %llu/%llu", (unsigned long long) run->warmup,
 			    (unsigned long long) run->latency_gap_us);
-	if (run->hugepages > CXD_HP_1G || run->flags >= (CXD_RUN_DURATION << 1))
+	if (run->hugepages > CXD_HP_1G || run->flags >= (CXD_RUN_VALIDATE << 1))
 		return fail(err, errlen, "Invalid hugepage type or run flags");
 	ret = check_sizes(tool, run, err, errlen);
 	if (ret == 0 && cxd_tool_has(tool, CXD_F_ATOMIC))

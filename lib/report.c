@@ -335,6 +335,8 @@ static int json_options_run(const struct cxd_report *rep, json_object *o)
 	}
 	if (cxd_tool_has(rep->tool, CXD_F_HP))
 		ret |= jadd_str(o, "hugepages", hp_name(r->hugepages));
+	ret |= jadd(o, "validate", json_object_new_boolean(
+			    cxd_run_has(r, CXD_RUN_VALIDATE)), false);
 	if (rep->atomic) {
 		ret |= jadd_str(o, "atomic_op", cxd_amo_op_name(r->amo_op));
 		if (r->amo_op == CXD_AMO_CSWAP)
@@ -488,6 +490,9 @@ static int json_result(struct cxd_report *rep, const struct cxd_result *res)
 		ret = json_lat(res, o);
 	else if (ret == 0)
 		ret = json_bw(rep, res, o);
+	if (ret == 0 && res->validated >= 0)
+		ret = jadd(o, "validated",
+			   json_object_new_boolean(res->validated == 1), false);
 	if (ret == 0 && rep->atomic && res->verify >= 0)
 		ret = jadd(o, "verified",
 			   json_object_new_boolean(res->verify != 0), false);

@@ -71,6 +71,7 @@ static void combine(const struct cxd_sess *s, uint64_t size,
 	res->count_shown = s->active;
 	res->elapsed_ns = s->active ? me->elapsed_ns : peer->elapsed_ns;
 	res->verify = -1;
+	res->validated = -1;
 	if (s->active) {
 		res->bw_mb_s += per_us(size * me->count, me->elapsed_ns);
 		res->rate_m_s += per_us(me->count * pk, me->elapsed_ns);
@@ -123,7 +124,8 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
 	struct cxd_result res;
 	int ret = 0;
 
-	if (!s->loopback)
+	ret = cxd_val_prepare(s, size);
+	if (ret == 0 && !s->loopback)
 		ret = cxd_barrier(s, "the pre-run barrier");
 	cxd_phase(s, "the timed loop");
 	if (ret == 0 && s->active)
@@ -138,7 +140,8 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
 	combine(s, size, &me, &peer, &res);
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
-	return cxd_report_result(rep, &res);
+	ret = cxd_val_finish(s, size, me.count, peer.count, &res);
+	return ret ? ret : cxd_report_result(rep, &res);
 }
 
 int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep)

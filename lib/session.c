@@ -9,6 +9,7 @@
 #include <rdma/fi_errno.h>
 
 #include "cxd/amo.h"
+#include "cxd/gpu.h"
 #include "cxd/handshake.h"
 #include "cxd/session.h"
 
@@ -320,7 +321,9 @@ static int check_memory(struct cxd_sess *s, uint64_t limit)
 				     (unsigned long long) limit);
 	if (hp == CXD_HP_NONE)
 		return 0;
-	pages = cxd_pages_needed(tx, hp) + cxd_pages_needed(rx, hp);
+	/* GPU buffers take no huge pages. */
+	pages = (s->cfg->local.tx_gpu < 0 ? cxd_pages_needed(tx, hp) : 0) +
+		(s->cfg->local.rx_gpu < 0 ? cxd_pages_needed(rx, hp) : 0);
 	have = cxd_hp_free(hp);
 	if (have < 0 || (uint64_t) have < pages)
 		return cxd_sess_fail(s, -ENOMEM, "Insufficient %s huge pages. "
@@ -330,29 +333,6 @@ static int check_memory(struct cxd_sess *s, uint64_t limit)
 				     s->is_client ? "client" : "server",
 				     have < 0 ? 0 : have);
 	return 0;
-}
-
-static int register_buffers(struct cxd_sess *s)
-{
-	uint64_t tx, rx;
-	int hp = (int) s->run->hugepages, ret = 0;
-
-	plan_memory(s, &tx, &rx);
-	if (tx)
-		ret = cxd_buf_alloc(tx, hp, 0xA5, &s->tx, s->err,
-				    sizeof(s->err));
-	if (ret == 0 && rx)
-		ret = cxd_buf_alloc(rx, hp, 0, &s->rx, s->err, sizeof(s->err));
-	if (ret == 0 && tx)
-		ret = cxd_fabric_mr_reg(s->fab, s->tx.ptr, s->tx.map_len,
-					s->cxi.key_tx,
-					&s->tx_mr, s->err, sizeof(s->err));
-	if (ret == 0 && rx)
-		ret = cxd_fabric_mr_reg(s->fab, s->rx.ptr, s->rx.map_len,
-					s->cxi.key_rx,
-					&s->rx_mr, s->err, sizeof(s->err));
-	s->wrap = cxd_data_len(s->tool, s->run);
-	return ret;
 }
 
 /* The cxi knobs for this side; see cxd_cxi_prepare. */
@@ -380,13 +360,15 @@ static int open_side(struct cxd_sess *s)
 	req.src_host = host;
 	req.caps = s->ops->caps;
 	req.cxi = &s->cxi;
-	ret = cxd_fabric_open(&req, &s->fab, s->err, sizeof(s->err));
+	ret = cxd_sess_mem_open(s, &req.caps);
+	if (ret == 0)
+		ret = cxd_fabric_open(&req, &s->fab, s->err, sizeof(s->err));
 	if (ret == 0 && s->cxi.cxi) {
 		cxd_fabric_cxi_reported(s->fab, &rep);
 		ret = knobs(s, s->run->provider, &rep);
 	}
 	if (ret == 0)
-		ret = register_buffers(s);
+		ret = cxd_sess_mem_register(s);
 	return ret;
 }
 
@@ -408,6 +390,10 @@ static int send_addr(struct cxd_sess *s)
 		 s->fab->info->domain_attr->name);
 	m.key = s->rx_mr.key;
 	m.rx_len = s->rx.map_len;
+	m.tx_gpu = s->cfg->local.tx_gpu;
+	m.rx_gpu = s->cfg->local.rx_gpu;
+	m.gpu_type = s->gpu ? s->gpu->type : CXD_GPU_NONE;
+	m.gpu_count = s->gpu ? (uint32_t) s->gpu->ndev : 0;
 	if (s->fab->mr_mode & FI_MR_VIRT_ADDR)
 		m.rx_base = (uint64_t) (uintptr_t) s->rx.ptr;
 	if (s->loopback) {
@@ -625,8 +611,7 @@ void cxd_sess_close(struct cxd_sess *s)
 	cxd_fabric_mr_close(&s->tx_mr);
 	cxd_fabric_close(s->fab);
 	s->fab = NULL;
-	cxd_buf_free(&s->rx);
-	cxd_buf_free(&s->tx);
+	cxd_sess_mem_close(s);
 	if (!s->loopback)
 		cxd_ctrl_close(&s->ctrl);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cxd/amo.h"
+#include "cxd/gpu.h"
 #include "cxd/session.h"
 
 #define NA "Disabled - Not Applicable"
@@ -17,21 +18,47 @@ static bool is_cxi(const struct cxd_sess *s)
 	return strcmp(s->run->provider, "cxi") == 0;
 }
 
+static void mem_line(struct cxd_sess *s, const char *key, int gpu)
+{
+	char label[32];
+
+	cxd_mem_label(gpu, label, sizeof(label));
+	cxd_kv_set(&s->info, key, "%s", label);
+}
+
+/* Each side's -t/-r: this side's options, the peer's from its address. */
 static void add_memory(struct cxd_sess *s)
 {
 	bool bidir = cxd_run_has(s->run, CXD_RUN_BIDIR);
+	const struct cxd_local_opts *l = &s->cfg->local;
+	const struct cxd_addr_msg *p = &s->peer;
+	int ctx = s->is_client ? l->tx_gpu : p->tx_gpu;
+	int crx = s->is_client ? l->rx_gpu : p->rx_gpu;
+	int stx = s->is_client ? p->tx_gpu : l->tx_gpu;
+	int srx = s->is_client ? p->rx_gpu : l->rx_gpu;
+	int ctype = s->is_client ? (s->gpu ? s->gpu->type : -1) : p->gpu_type;
+	int stype = s->is_client ? p->gpu_type : (s->gpu ? s->gpu->type : -1);
 
 	if (s->tool->pattern == CXD_PAT_LOOPBACK) {
-		cxd_kv_set(&s->info, "TX Mem", "System");
-		cxd_kv_set(&s->info, "RX Mem", "System");
+		mem_line(s, "TX Mem", l->tx_gpu);
+		mem_line(s, "RX Mem", l->rx_gpu);
+		if (s->gpu)
+			cxd_kv_set(&s->info, "GPU Type", "%s",
+				   cxd_gpu_type_name(s->gpu->type));
 		return;
 	}
-	cxd_kv_set(&s->info, "Client TX Mem", "System");
+	mem_line(s, "Client TX Mem", ctx);
 	if (bidir) {
-		cxd_kv_set(&s->info, "Client RX Mem", "System");
-		cxd_kv_set(&s->info, "Server TX Mem", "System");
+		mem_line(s, "Client RX Mem", crx);
+		mem_line(s, "Server TX Mem", stx);
 	}
-	cxd_kv_set(&s->info, "Server RX Mem", "System");
+	mem_line(s, "Server RX Mem", srx);
+	if (ctype != CXD_GPU_NONE)
+		cxd_kv_set(&s->info, "Client GPU Type", "%s",
+			   cxd_gpu_type_name(ctype));
+	if (stype != CXD_GPU_NONE)
+		cxd_kv_set(&s->info, "Server GPU Type", "%s",
+			   cxd_gpu_type_name(stype));
 }
 
 /* "Write Size", "Min Read Size": the key carries the tool's noun. */
@@ -133,7 +160,7 @@ static void add_knobs(struct cxd_sess *s)
 static void add_buffers(struct cxd_sess *s)
 {
 	const struct cxd_run_opts *r = s->run;
-	size_t used = s->tx.len ? s->tx.len : s->rx.len;
+	size_t used = s->tx.len ? s->tx.len : s->rx.len, tx, rx;
 
 	if (s->tool->pattern == CXD_PAT_LAT)
 		cxd_kv_set(&s->info, "Results Reported", "%s",
@@ -147,13 +174,18 @@ static void add_buffers(struct cxd_sess *s)
 	}
 	if (!cxd_tool_has(s->tool, CXD_F_HP))
 		return;
+	/* GPU buffers take no huge pages (the originals' rule). */
+	tx = s->tx.gpu ? 0 : s->tx.len;
+	rx = s->rx.gpu ? 0 : s->rx.len;
 	if (r->hugepages == CXD_HP_NONE)
 		cxd_kv_set(&s->info, "Hugepages", "Disabled");
+	else if (tx + rx == 0)
+		cxd_kv_set(&s->info, "Hugepages", NA);
 	else
 		cxd_kv_set(&s->info, "Hugepages", "Enabled (%s - %llu pages)",
 			   r->hugepages == CXD_HP_2M ? "2M" : "1G",
-			   (unsigned long long) (cxd_pages_needed(s->tx.len,
-			   (int) r->hugepages) + cxd_pages_needed(s->rx.len,
+			   (unsigned long long) (cxd_pages_needed(tx,
+			   (int) r->hugepages) + cxd_pages_needed(rx,
 			   (int) r->hugepages)));
 }
 
@@ -202,6 +234,17 @@ static void add_endpoints(struct cxd_sess *s)
 	cxd_kv_set(&s->info, key, "%s", s->info.remote_ep);
 }
 
+/* A bare line, last, as the originals print it. */
+static void add_gpu_count(struct cxd_sess *s)
+{
+	char key[CXD_KV_KEY];
+
+	if (s->gpu == NULL)
+		return;
+	snprintf(key, sizeof(key), "Found %d GPU(s)", s->gpu->ndev);
+	cxd_kv_set(&s->info, key, "%s", "");
+}
+
 void cxd_summary_build(struct cxd_sess *s)
 {
 	struct cxd_run_info *info = &s->info;
@@ -230,6 +273,7 @@ void cxd_summary_build(struct cxd_sess *s)
 		add_atomic(s);
 	if (s->tool->pattern == CXD_PAT_LOOPBACK) {
 		add_buffers(s);
+		add_gpu_count(s);
 		return;
 	}
 	if (s->tool->op == CXD_OP_ATOMIC && s->tool->pattern == CXD_PAT_BW)
@@ -238,4 +282,5 @@ void cxd_summary_build(struct cxd_sess *s)
 	add_knobs(s);
 	add_buffers(s);
 	add_endpoints(s);
+	add_gpu_count(s);
 }

@@ -38,3 +38,19 @@ add_test(NAME unit.test_cxi_knobs_ext_stand_in
          COMMAND test_cxi_knobs_ext_stand_in)
 set_tests_properties(unit.test_cxi_knobs_ext_stand_in PROPERTIES
                      LABELS unit TIMEOUT 60)
+
+# Test builds of the tools: build/standin/<tool>, the same main with the
+# stand-in GPU (tests/support/gpu_standin.c) linked in. The installed tools
+# never contain it (tests/e2e/test_gpu.sh checks with nm).
+add_library(cxd_standin OBJECT ${CMAKE_SOURCE_DIR}/tests/support/gpu_standin.c)
+target_link_libraries(cxd_standin PRIVATE cxdcore)
+foreach(t ${CXD_TOOLS})
+  add_executable(standin_${t} tools/main.c $<TARGET_OBJECTS:cxd_standin>)
+  set_target_properties(standin_${t} PROPERTIES OUTPUT_NAME ${t}
+                        RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/standin)
+  target_compile_definitions(standin_${t} PRIVATE CXD_TOOL_NAME="${t}")
+  target_link_libraries(standin_${t} PRIVATE cxdcore)
+endforeach()
+if(TARGET test_gpu)
+  target_sources(test_gpu PRIVATE $<TARGET_OBJECTS:cxd_standin>)
+endif()

@@ -47,6 +47,7 @@ enum cxd_amo_type {
 #define CXD_RUN_MATCHING (1u << 7)
 #define CXD_RUN_REPORT_ALL (1u << 8)
 #define CXD_RUN_DURATION (1u << 9) /* duration_s is in force, not iters */
+#define CXD_RUN_VALIDATE (1u << 10) /* check the data after each size */
 
 /* Per side: never sent to the peer. */
 struct cxd_local_opts {

@@ -57,6 +57,11 @@ void cxd_fabric_close(struct cxd_fabric *fab);
 int cxd_fabric_mr_reg(struct cxd_fabric *fab, void *buf, size_t len,
 		      uint64_t key_hint, struct cxd_mr *mr, char *err,
 		      size_t errlen);
+/* The same for memory of an FI_HMEM interface (GPU) and its device. */
+int cxd_fabric_mr_reg_hmem(struct cxd_fabric *fab, void *buf, size_t len,
+			   uint64_t key_hint, enum fi_hmem_iface iface,
+			   uint64_t device, struct cxd_mr *mr, char *err,
+			   size_t errlen);
 void cxd_fabric_mr_close(struct cxd_mr *mr);
 int cxd_fabric_getname(struct cxd_fabric *fab, void *addr, size_t *len_p,
 		       char *err, size_t errlen);

@@ -5,11 +5,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct cxd_gpu;
+
 struct cxd_buf {
 	void *ptr;
 	size_t len;     /* what the run asked for */
 	size_t map_len; /* rounded up to the page or huge-page size */
 	int hugepages;  /* enum cxd_hugepage */
+	const struct cxd_gpu *gpu; /* NULL: host memory from mmap */
+	int dev;                   /* GPU index; -1 for host memory */
 };
 
 size_t cxd_hp_size(int hugepages);
@@ -22,6 +26,16 @@ uint64_t cxd_roundup(uint64_t v, uint64_t align);
 
 int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 		  char *err, size_t errlen);
+/* A buffer in GPU memory: device dev of g, filled with fill. */
+int cxd_buf_alloc_gpu(const struct cxd_gpu *g, int dev, size_t len,
+		      uint8_t fill, struct cxd_buf *b, char *err,
+		      size_t errlen);
 void cxd_buf_free(struct cxd_buf *b);
+/* Whatever memory holds the buffer (GPU: through the runtime's copy). */
+int cxd_buf_set(const struct cxd_buf *b, uint8_t v);
+int cxd_buf_write(const struct cxd_buf *b, size_t off, const void *src,
+		  size_t len);
+int cxd_buf_read(const struct cxd_buf *b, size_t off, void *dst,
+		 size_t len);
 
 #endif

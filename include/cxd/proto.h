@@ -57,6 +57,9 @@ struct cxd_addr_msg {
 	uint64_t key;      /* remote key of the target buffer */
 	uint64_t rx_base;  /* address to target (0 when offsets are used) */
 	uint64_t rx_len;   /* registered length of the target buffer */
+	int32_t tx_gpu, rx_gpu; /* -t/-r of that side, -1 = system memory */
+	int32_t gpu_type;       /* enum cxd_gpu_type in use, or -1 */
+	uint32_t gpu_count;     /* devices its GPU runtime found */
 };
 
 struct cxd_result_msg {

@@ -46,6 +46,7 @@ struct cxd_result {
 	const uint64_t *samples; /* --report-all: every latency in ns */
 	uint64_t nsamples;
 	int verify; /* atomic target check: 1 ok, 0 mismatch, -1 not done */
+	int validated; /* --validate: 1 checked and right, -1 not asked */
 };
 
 struct cxd_report;

@@ -48,6 +48,7 @@ struct cxd_sess {
 	struct cxd_ctrl ctrl;
 	struct cxd_fabric *fab;
 	struct cxd_buf tx, rx;
+	struct cxd_gpu *gpu; /* the GPU runtime for -t/-r, NULL: host only */
 	struct cxd_mr tx_mr, rx_mr;
 	struct cxd_addr_msg peer;
 	bool is_client;
@@ -134,6 +135,24 @@ int cxd_run_loopback(struct cxd_sess *s, struct cxd_report *rep);
 /* After a size: send this side's figures, receive the peer's (same size). */
 int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
 		     struct cxd_result_msg *peer);
+
+/* sess_mem.c: this side's buffers (host or GPU memory). Before the
+ * fabric opens: load the GPU runtime, check indices and FI_HMEM (caps
+ * gains it for device memory); after: allocate, fill and register. */
+int cxd_sess_mem_open(struct cxd_sess *s, uint64_t *caps_p);
+int cxd_sess_mem_register(struct cxd_sess *s);
+void cxd_sess_mem_close(struct cxd_sess *s);
+void cxd_mem_label(int gpu, char *buf, size_t len);
+
+/* validate.c: --validate, outside the timed loop. Byte j of every
+ * operation of a size carries cxd_val_byte(size, j). */
+uint8_t cxd_val_byte(uint64_t size, uint64_t j);
+int cxd_val_prepare(struct cxd_sess *s, uint64_t size);
+/* Check this side's target bytes after a size; peer_ops and own_ops are
+ * the operations the peer and this side initiated. Exchanges verdicts
+ * with the peer; a mismatch fails the run naming size, offset, bytes. */
+int cxd_val_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
+		   uint64_t peer_ops, struct cxd_result *res);
 
 /* summary.c */
 void cxd_summary_build(struct cxd_sess *s);
