@@ -67,6 +67,8 @@ void cxd_fabric_tx_error(struct cxd_fabric *fab, char *err, size_t errlen);
  * regions of owners that died (SIGKILL) are removed before a new one. */
 void cxd_shm_name(char *buf, size_t len);
 void cxd_shm_reap(void);
+/* Remove this process's own regions (an exit that skips fi_close). */
+void cxd_shm_remove_own(void);
 /* Short provider name: "tcp;ofi_rxm" -> "tcp". */
 void cxd_fabric_core_name(const char *prov, char *out, size_t len);
 
