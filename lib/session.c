@@ -36,6 +36,7 @@ void cxd_phase(struct cxd_sess *s, const char *phase)
 	raise(SIGSTOP);
 }
 
+#define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
 #define CXD_STRAY 1 /* server_handshake: not a client, drop it */
 #define CXD_HANDSHAKE_MS 10000 /* a whole handshake, at least */
 
@@ -118,9 +119,32 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	return 0;
 }
 
+/* A fabric error is often the peer going away on purpose: if it said why
+ * (an ERROR frame, sent before it closed), that is the better message. */
+static int peer_said_why(struct cxd_sess *s)
+{
+	uint64_t until = cxd_now_ns() + PEER_WHY_MS * 1000000ULL;
+	int ret;
+
+	if (s->loopback)
+		return 0;
+	do {
+		ret = cxd_ctrl_poll(&s->ctrl);
+		if (ret == 1)
+			return pending_peer_error(s);
+		if (ret < 0)
+			return 0;
+	} while (cxd_now_ns() < until);
+	return 0;
+}
+
 static int tx_error(struct cxd_sess *s)
 {
 	char msg[256];
+	int ret = peer_said_why(s);
+
+	if (ret)
+		return ret;
 
 	cxd_fabric_tx_error(s->fab, msg, sizeof(msg));
 	return cxd_sess_fail(s, -EIO, "with the %s %s, during %s: %s",
