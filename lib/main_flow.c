@@ -79,6 +79,13 @@ static int run_session(struct cxd_sess *s)
 	ret = cxd_report_begin(&rep, s->tool, s->cfg, &s->info, stdout);
 	if (ret)
 		return cxd_sess_fail(s, ret, "cannot start the report");
+	/* A closed or full stdout is known now: do not start the run. */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		ret = errno ? errno : EIO;
+		cxd_report_free(rep);
+		return output_failed(s, ret);
+	}
 	if (!s->loopback) {
 		/* From here a provider call may block on a dead peer's state. */
 		s->ctrl.on_fatal = on_fatal;
