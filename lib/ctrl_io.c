@@ -77,12 +77,18 @@ int cxd_ctrl_send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
 	return ret;
 }
 
+static bool peer_error_waiting(struct cxd_ctrl *c);
+
 int cxd_ctrl_send(struct cxd_ctrl *c, uint16_t type, const void *payload,
 		  uint32_t len)
 {
 	int ret;
 
 	cxd_ctrl_beat(c);
+	/* The peer may have given up already: its reason is the message,
+	 * and sending to a closed socket would have it discarded (reset). */
+	if (peer_error_waiting(c))
+		return -EREMOTEIO;
 	ret = cxd_ctrl_send_frame(c, type, payload, len, c->idle_ms);
 	if (ret == -ETIMEDOUT)
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
@@ -302,6 +308,24 @@ static int rx_take(struct cxd_ctrl *c, const struct cxd_hdr *h, uint16_t want,
 	}
 	rx_drop(c, CXD_HDR_LEN + h->len);
 	return ret;
+}
+
+/* Read what is there; true (c->err set) when an ERROR frame is next. */
+static bool peer_error_waiting(struct cxd_ctrl *c)
+{
+	struct cxd_hdr h;
+	char keep[CXD_CTRL_ERR_LEN];
+
+	if (c->fd < 0)
+		return false;
+	memcpy(keep, c->err, sizeof(keep));
+	while (rx_read(c) > 0)
+		;
+	if (rx_next(c, &h) != 1 || h.type != CXD_MSG_ERROR) {
+		memcpy(c->err, keep, sizeof(keep)); /* not our business here */
+		return false;
+	}
+	return rx_take(c, &h, 0, NULL, NULL, 0, NULL) == -EREMOTEIO;
 }
 
 static int rx_frame(struct cxd_ctrl *c, uint16_t want, uint16_t *type_p,

@@ -191,6 +191,48 @@ expect_rc 0 "$RC" "-D 1 -n 5"
 check "-D with -n: a note says the count is ignored" grep -q 'iteration count is ignored' "$ERR"
 check "-D with -n: the run lasted by time (Test Type: Duration)" grep -qi 'Duration' "$OUT"
 
+section "a server's allocation failure reaches the client as the reason"
+SERVER_PREFIX=(bash -c 'ulimit -v 500000 && exec "$0" "$@"')
+if start_server "$TOOL" --provider tcp; then
+	t0=$(now)
+	run_capture alloc 30 "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider tcp \
+		-s 268435456 -l 2 --buf-sz 536870912 -n 1
+	secs=$(elapsed_since "$t0")
+	record "server cannot allocate" "$RC" "$secs" "$(lastline "$ERR")"
+	expect_rc 1 "$RC" "server out of memory: client"
+	check "client: 'the server ... reported: cannot allocate'" \
+		grep -q 'reported: cannot allocate a 536870912-byte buffer' "$ERR"
+	wait_server 10
+fi
+SERVER_PREFIX=()
+
+# A resolver that never answers: a name lookup must end with the connect
+# timeout (5 s), not the resolver's retries. Needs root (ip netns).
+if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null && ip netns add "cxdrobust$$" 2>/dev/null; then
+	NS=cxdrobust$$
+	on_exit "ip netns del $NS; rm -rf /etc/netns/$NS"
+	mkdir -p "/etc/netns/$NS"
+	printf 'nameserver 127.0.0.1\noptions timeout:30 attempts:3\n' >"/etc/netns/$NS/resolv.conf"
+	ip -n "$NS" link set lo up
+	# A "DNS server" that reads queries and never answers.
+	start_bg mute-dns ip netns exec "$NS" python3 -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 53))
+t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+t.bind(("127.0.0.1", 53)); t.listen(5)
+while True:
+    s.recv(4096)'
+	sleep 0.3
+	t0=$(now)
+	run_capture resolve 30 ip netns exec "$NS" "$BIN" cxd-nowhere.example -p 4000 -n 1
+	secs=$(elapsed_since "$t0")
+	record "resolver never answers" "$RC" "$secs" "$(lastline "$ERR")"
+	expect_rc 1 "$RC" "unanswered name lookup"
+	check "lookup: ended within 8 s ($secs s)" within "$secs" 8
+	check "lookup: 'no answer from the resolver within 5000 ms'" \
+		grep -q 'no answer from the resolver within 5000 ms' "$ERR"
+fi
+
 if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 	if start_server "$TOOL" --provider shm; then
 		run_capture rootshm 15 runuser -u nobody -- "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider shm -n 5
