@@ -438,7 +438,10 @@ void cxd_ctrl_close(struct cxd_ctrl *c)
 	cxd_ctrl_hb_stop(c);
 	/* send_lock exists exactly while fd does (see ctrl_setup). */
 	if (c->fd >= 0) {
-		close_gently(c->fd);
+		if (c->sent_error)
+			close_gently(c->fd);
+		else
+			close(c->fd);
 		c->fd = -1;
 		pthread_mutex_destroy(&c->send_lock);
 	}

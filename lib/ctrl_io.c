@@ -120,9 +120,11 @@ void cxd_ctrl_send_error(struct cxd_ctrl *c, const char *text)
 	uint8_t buf[CXD_MAX_PAYLOAD];
 	ssize_t len = cxd_enc_text(text, buf, sizeof(buf));
 
-	if (c->fd >= 0 && len >= 0)
+	if (c->fd >= 0 && len >= 0) {
 		(void) cxd_ctrl_send_frame(c, CXD_MSG_ERROR, buf, (uint32_t) len,
-				  SEND_ERROR_MS);
+					   SEND_ERROR_MS);
+		c->sent_error = true; /* close gently: let it be read */
+	}
 }
 
 /* ---- Receiving: c->rx always starts at a frame boundary. */

@@ -53,6 +53,7 @@ struct cxd_ctrl {
 	 * closed a tick later so that the reply is not lost to a reset. */
 	int busy_lfd;
 	int busy[4];
+	bool sent_error; /* our last words went out: close gently */
 	char err[CXD_CTRL_ERR_LEN]; /* last error, complete sentence */
 };
 
