@@ -96,6 +96,20 @@ done
 sig_case shm TERM client
 sig_case tcp INT server
 
+section "[shm] SIGINT to a --local parent: it waits for its server child"
+start_bg local "$BIN" --local --provider shm -D 30 -s 4096
+lpid=$BG_PID lerr=$BG_ERR
+sleep 2
+kids=$(pgrep -P "$lpid" | tr '\n' ' ')
+t0=$(now)
+kill -INT "$lpid"
+wait_pid "$lpid" 10
+secs=$(elapsed_since "$t0")
+record "[shm] SIGINT to --local" "$WAIT_RC" "$secs" "$(lastline "$lerr")"
+expect_rc 130 "$WAIT_RC" "--local parent after SIGINT"
+check "--local: the server child ($kids) ended before the parent" test -z "$(for k in $kids; do pid_alive "$k" && echo "$k"; done)"
+check "--local: no /dev/shm region of parent or child left" test -z "$(shm_of "$lpid" $kids)"
+
 # ------------------------------------------------------------- 2. strays
 section "stray connections, then a real client"
 # A peer: probe (connect, close), trickle (a byte every 2 s), beats
