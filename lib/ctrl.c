@@ -17,7 +17,6 @@
 #include "cxd/signals.h"
 
 #define LISTEN_BACKLOG 10
-#define CLOSE_LINGER_MS 200 /* at most, waiting for the peer to close too */
 
 void cxd_ctrl_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -408,45 +407,6 @@ int cxd_ctrl_connect(const char *host, uint32_t port, int timeout_ms,
 	return ctrl_setup(c, fd, err, errlen);
 }
 
-/*
- * Closing with unread bytes queued makes the kernel send a reset, and a
- * reset can discard what the peer has not read yet: our last words (an
- * ERROR frame). So: no more sending, read what is there until the peer
- * closes too (briefly), then close.
- */
-static void close_gently(int fd)
-{
-	uint64_t deadline = deadline_in(CLOSE_LINGER_MS);
-	char buf[512];
-	ssize_t n;
-
-	shutdown(fd, SHUT_WR);
-	for (;;) {
-		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-		if (n > 0 || (n < 0 && errno == EINTR))
-			continue;
-		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-			break;
-		if (cxd_ctrl_wait_fd(fd, POLLIN, deadline) != 0)
-			break;
-	}
-	close(fd);
-}
-
-void cxd_ctrl_close(struct cxd_ctrl *c)
-{
-	cxd_ctrl_hb_stop(c);
-	/* send_lock exists exactly while fd does (see ctrl_setup). */
-	if (c->fd >= 0) {
-		if (c->sent_error)
-			close_gently(c->fd);
-		else
-			close(c->fd);
-		c->fd = -1;
-		pthread_mutex_destroy(&c->send_lock);
-	}
-	c->rx_have = 0;
-}
 /* ---- Where the ends are */
 
 int cxd_ctrl_local_host(const struct cxd_ctrl *c, char *buf, size_t len)

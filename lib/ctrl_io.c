@@ -13,6 +13,7 @@
 #include "cxd/signals.h"
 
 #define SEND_ERROR_MS 500 /* a goodbye must not delay the exit */
+#define CLOSE_LINGER_MS 200 /* at most, waiting for the peer to close too */
 
 /* ---- Sending: the heartbeat thread shares the socket, hence the lock. */
 
@@ -385,4 +386,46 @@ int cxd_ctrl_poll(struct cxd_ctrl *c)
 		if (ret == 0)
 			return rx_idle(c, now_ns());
 	}
+}
+
+/* ---- Closing */
+
+/*
+ * Closing with unread bytes queued makes the kernel send a reset, and a
+ * reset can discard what the peer has not read yet: our last words (an
+ * ERROR frame). So: no more sending, read what is there until the peer
+ * closes too (briefly), then close.
+ */
+static void close_gently(int fd)
+{
+	uint64_t deadline = deadline_in(CLOSE_LINGER_MS);
+	char buf[512];
+	ssize_t n;
+
+	shutdown(fd, SHUT_WR);
+	for (;;) {
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n > 0 || (n < 0 && errno == EINTR))
+			continue;
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			break;
+		if (cxd_ctrl_wait_fd(fd, POLLIN, deadline) != 0)
+			break;
+	}
+	close(fd);
+}
+
+void cxd_ctrl_close(struct cxd_ctrl *c)
+{
+	cxd_ctrl_hb_stop(c);
+	/* send_lock exists exactly while fd does (see ctrl_setup). */
+	if (c->fd >= 0) {
+		if (c->sent_error)
+			close_gently(c->fd);
+		else
+			close(c->fd);
+		c->fd = -1;
+		pthread_mutex_destroy(&c->send_lock);
+	}
+	c->rx_have = 0;
 }
