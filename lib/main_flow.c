@@ -269,11 +269,17 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	close(fds[1]);
 	if (pid < 0 || read_port(fds[0], &port) != 0) {
 		close(fds[0]);
-		fprintf(stderr, "%s: the local server did not start\n",
-			tool->name);
+		if (cxd_sig_pending())
+			fprintf(stderr, "%s: interrupted by %s while starting "
+				"the local server\n", tool->name,
+				cxd_sig_name(cxd_sig_pending()));
+		else
+			fprintf(stderr, "%s: the local server did not start\n",
+				tool->name);
 		if (pid > 0)
 			reap(pid);
-		return EXIT_FAILURE;
+		return cxd_sig_pending() ? 128 + cxd_sig_pending()
+					 : EXIT_FAILURE;
 	}
 	close(fds[0]);
 	cfg->role = CXD_CLIENT;
