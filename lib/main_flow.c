@@ -276,6 +276,8 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 		else
 			fprintf(stderr, "%s: the local server did not start\n",
 				tool->name);
+		if (pid > 0 && cxd_sig_pending())
+			kill(pid, SIGTERM); /* it may not have been told */
 		if (pid > 0)
 			reap(pid);
 		return cxd_sig_pending() ? 128 + cxd_sig_pending()
