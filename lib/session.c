@@ -85,6 +85,7 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 		    const char *what)
 {
 	uint64_t now = cxd_now_ns(), allow;
+	char alive[192] = "";
 	int ret;
 
 	cxd_ctrl_beat(&s->ctrl);
@@ -103,20 +104,21 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 			return ret;
 	}
 	allow = cxd_allow_ms(s, s->inflight_bytes);
-	if (now - *last_change_ns > allow * 1000000ULL)
-		return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
-				     "during %s although the %s %s is alive: "
-				     "the fabric path stopped moving data (the "
-				     "limit for %llu bytes in flight is %.1f s: "
-				     "--timeout %llu s plus 1 s per MB)", what,
-				     (double) allow / 1e3, s->ctrl.phase ?
-				     s->ctrl.phase : "the run",
-				     s->ctrl.peer_role ? s->ctrl.peer_role :
-				     "peer", s->ctrl.peer,
-				     (unsigned long long) s->inflight_bytes,
-				     (double) allow / 1e3,
-				     (unsigned long long) s->timeout_ms / 1000);
-	return 0;
+	if (now - *last_change_ns <= allow * 1000000ULL)
+		return 0;
+	/* The peer answered the poll above: it is the data path. */
+	if (!s->loopback)
+		snprintf(alive, sizeof(alive), " although the %s %s is alive",
+			 s->ctrl.peer_role ? s->ctrl.peer_role : "peer",
+			 s->ctrl.peer);
+	return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
+			     "during %s%s: the fabric path stopped moving "
+			     "data (the limit for %llu bytes in flight is "
+			     "--timeout %llu s plus 1 s per MB)", what,
+			     (double) allow / 1e3, s->ctrl.phase ?
+			     s->ctrl.phase : "the run", alive,
+			     (unsigned long long) s->inflight_bytes,
+			     (unsigned long long) s->timeout_ms / 1000);
 }
 
 /* A fabric error is often the peer going away on purpose: if it said why
