@@ -396,7 +396,7 @@ int cxd_ctrl_poll(struct cxd_ctrl *c)
  * ERROR frame). So: no more sending, read what is there until the peer
  * closes too (briefly), then close.
  */
-static void close_gently(int fd)
+void cxd_ctrl_close_gently(int fd)
 {
 	uint64_t deadline = deadline_in(CLOSE_LINGER_MS);
 	char buf[512];
@@ -421,7 +421,7 @@ void cxd_ctrl_close(struct cxd_ctrl *c)
 	/* send_lock exists exactly while fd does (see ctrl_setup). */
 	if (c->fd >= 0) {
 		if (c->sent_error)
-			close_gently(c->fd);
+			cxd_ctrl_close_gently(c->fd);
 		else
 			close(c->fd);
 		c->fd = -1;

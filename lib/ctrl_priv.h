@@ -51,6 +51,9 @@ cxd_ctrl_seterr(char *err, size_t errlen, const char *fmt, ...);
  * it too and must not touch c->err). */
 int cxd_ctrl_send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
 			uint32_t len, int timeout_ms);
+/* Stop sending, drain until the peer closes too (bounded), close: so that
+ * a reset does not discard the ERROR frame we just sent. */
+void cxd_ctrl_close_gently(int fd);
 struct addrinfo;
 /* Resolve host within deadline: 0 (free *res_p with freeaddrinfo),
  * -ETIMEDOUT, -EINTR, or -EHOSTUNREACH with *gai_p the resolver's code. */

@@ -46,6 +46,9 @@ static void fatal(struct cxd_ctrl *c, int status, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "%s: %s\n", c->prog ? c->prog : "cxd", msg);
 	cxd_ctrl_send_error(c, msg);
+	/* Heartbeats have piled up unread: exiting now would reset the
+	 * connection and could discard the message just sent. */
+	cxd_ctrl_close_gently(c->fd);
 	if (c->on_fatal)
 		c->on_fatal(c->fatal_arg);
 	_exit(status);
