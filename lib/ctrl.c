@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ctrl_priv.h"
+#include "cxd/signals.h"
 
 #define LISTEN_BACKLOG 10
 
@@ -41,6 +42,8 @@ int cxd_ctrl_wait_fd(int fd, short events, uint64_t deadline)
 			return -ETIMEDOUT;
 		if (errno != EINTR)
 			return -errno;
+		if (cxd_sig_pending())
+			return -EINTR;
 	}
 }
 
@@ -221,6 +224,11 @@ static void ctrl_reset(struct cxd_ctrl *c, const char *role)
 	c->fd = -1;
 	c->hb_pipe[0] = c->hb_pipe[1] = -1;
 	c->hb_running = false;
+	c->idle_ms = CXD_IDLE_TIMEOUT_MS;
+	c->allow_ms = CXD_WATCHDOG_MS;
+	c->busy_lfd = -1;
+	for (unsigned i = 0; i < sizeof(c->busy) / sizeof(c->busy[0]); i++)
+		c->busy[i] = -1;
 	c->peer_role = role;
 	c->phase = NULL;
 }
@@ -266,6 +274,12 @@ int cxd_ctrl_accept(int lfd, int timeout_ms, struct cxd_ctrl *c, char *err,
 	for (;;) {
 		n = poll(&p, 1,
 			 timeout_ms < 0 ? -1 : ms_left(deadline, now_ns()));
+		if (n < 0 && errno == EINTR && cxd_sig_pending()) {
+			cxd_ctrl_seterr(err, errlen, "interrupted by %s while "
+					"waiting for a client",
+					cxd_sig_name(cxd_sig_pending()));
+			return -EINTR;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -327,7 +341,11 @@ static int connect_one(const struct addrinfo *ai, uint64_t deadline, int *fd_p)
 static void connect_err(int ret, const char *where, int timeout_ms, char *err,
 			size_t errlen)
 {
-	if (ret == -ETIMEDOUT)
+	if (ret == -EINTR)
+		cxd_ctrl_seterr(err, errlen, "interrupted by %s while "
+				"connecting to server %s",
+				cxd_sig_name(cxd_sig_pending()), where);
+	else if (ret == -ETIMEDOUT)
 		cxd_ctrl_seterr(err, errlen,
 				"cannot connect to server %s: no answer "
 				"within %d ms (wrong address, or a firewall?)",
@@ -357,12 +375,20 @@ int cxd_ctrl_connect(const char *host, uint32_t port, int timeout_ms,
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICSERV;
 	snprintf(svc, sizeof(svc), "%u", port);
-	gai = getaddrinfo(host, svc, &hints, &res);
-	if (gai) {
+	ret = cxd_resolve(host, svc, &hints, deadline, &res, &gai);
+	if (ret == -ETIMEDOUT)
+		cxd_ctrl_seterr(err, errlen, "cannot resolve '%s': no answer "
+				"from the resolver within %d ms", host,
+				timeout_ms);
+	else if (ret == -EINTR)
+		cxd_ctrl_seterr(err, errlen, "interrupted by %s while "
+				"resolving '%s'",
+				cxd_sig_name(cxd_sig_pending()), host);
+	else if (ret)
 		cxd_ctrl_seterr(err, errlen, "cannot resolve '%s': %s", host,
-				gai_strerror(gai));
-		return -EHOSTUNREACH;
-	}
+				gai ? gai_strerror(gai) : strerror(-ret));
+	if (ret)
+		return ret == -ETIMEDOUT ? -EHOSTUNREACH : ret;
 	cxd_ctrl_seterr(err, errlen, "cannot connect to server %s:%u", host,
 			port);
 	/* Each address gets what is left of the one overall timeout. */
@@ -374,20 +400,13 @@ int cxd_ctrl_connect(const char *host, uint32_t port, int timeout_ms,
 		connect_err(ret, where, timeout_ms, err, errlen);
 	}
 	freeaddrinfo(res);
-	return ret ? ret : ctrl_setup(c, fd, err, errlen);
+	if (ret)
+		return ret;
+	if (err && errlen)
+		err[0] = '\0'; /* connected: no stale text for later failures */
+	return ctrl_setup(c, fd, err, errlen);
 }
 
-void cxd_ctrl_close(struct cxd_ctrl *c)
-{
-	cxd_ctrl_hb_stop(c);
-	/* send_lock exists exactly while fd does (see ctrl_setup). */
-	if (c->fd >= 0) {
-		close(c->fd);
-		c->fd = -1;
-		pthread_mutex_destroy(&c->send_lock);
-	}
-	c->rx_have = 0;
-}
 /* ---- Where the ends are */
 
 int cxd_ctrl_local_host(const struct cxd_ctrl *c, char *buf, size_t len)

@@ -1,5 +1,5 @@
-/* Control channel I/O: framed sends and receives, every wait bounded; the
- * heartbeat thread, which also runs the watchdog. */
+/* Control channel I/O: framed sends and receives, every wait bounded.
+ * The heartbeat thread and its watchdog are in ctrl_watch.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "ctrl_priv.h"
+#include "cxd/signals.h"
 
 #define SEND_ERROR_MS 500 /* a goodbye must not delay the exit */
+#define CLOSE_LINGER_MS 200 /* at most, waiting for the peer to close too */
 
 /* ---- Sending: the heartbeat thread shares the socket, hence the lock. */
 
@@ -41,7 +43,7 @@ static int send_all(int fd, const uint8_t *p, size_t n, uint64_t deadline)
 }
 
 /* No messages here: the heartbeat thread must not touch c->err. */
-static int send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
+int cxd_ctrl_send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
 		      uint32_t len, int timeout_ms)
 {
 	uint8_t frame[CXD_HDR_LEN + CXD_MAX_PAYLOAD];
@@ -76,19 +78,25 @@ static int send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
 	return ret;
 }
 
+static bool peer_error_waiting(struct cxd_ctrl *c);
+
 int cxd_ctrl_send(struct cxd_ctrl *c, uint16_t type, const void *payload,
 		  uint32_t len)
 {
 	int ret;
 
 	cxd_ctrl_beat(c);
-	ret = send_frame(c, type, payload, len, CXD_IDLE_TIMEOUT_MS);
+	/* The peer may have given up already: its reason is the message,
+	 * and sending to a closed socket would have it discarded (reset). */
+	if (peer_error_waiting(c))
+		return -EREMOTEIO;
+	ret = cxd_ctrl_send_frame(c, type, payload, len, c->idle_ms);
 	if (ret == -ETIMEDOUT)
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
 				"the %s %s stopped reading "
 				"during %s (could not send for %d s)",
 				role_of(c), c->peer, phase_of(c),
-				CXD_IDLE_TIMEOUT_MS / 1000);
+				c->idle_ms / 1000);
 	else if (ret == -ECONNRESET)
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
 				"the %s %s closed the "
@@ -113,9 +121,11 @@ void cxd_ctrl_send_error(struct cxd_ctrl *c, const char *text)
 	uint8_t buf[CXD_MAX_PAYLOAD];
 	ssize_t len = cxd_enc_text(text, buf, sizeof(buf));
 
-	if (c->fd >= 0 && len >= 0)
-		(void) send_frame(c, CXD_MSG_ERROR, buf, (uint32_t) len,
-				  SEND_ERROR_MS);
+	if (c->fd >= 0 && len >= 0) {
+		(void) cxd_ctrl_send_frame(c, CXD_MSG_ERROR, buf, (uint32_t) len,
+					   SEND_ERROR_MS);
+		c->sent_error = true; /* close gently: let it be read */
+	}
 }
 
 /* ---- Receiving: c->rx always starts at a frame boundary. */
@@ -203,15 +213,21 @@ static int rx_read(struct cxd_ctrl *c)
 	return -e;
 }
 
+static int ctrl_interrupted(struct cxd_ctrl *c)
+{
+	cxd_ctrl_seterr(c->err, sizeof(c->err), "interrupted by %s during %s",
+			cxd_sig_name(cxd_sig_pending()), phase_of(c));
+	return -EINTR;
+}
+
 static int rx_idle(struct cxd_ctrl *c, uint64_t now)
 {
-	if (now - c->last_rx_ns < CXD_IDLE_TIMEOUT_MS * NS_PER_MS)
+	if (now - c->last_rx_ns < (uint64_t) c->idle_ms * NS_PER_MS)
 		return 0;
 	cxd_ctrl_seterr(c->err, sizeof(c->err),
 			"the %s %s stopped responding during "
 			"%s (nothing received for %d s)",
-			role_of(c), c->peer, phase_of(c),
-			CXD_IDLE_TIMEOUT_MS / 1000);
+			role_of(c), c->peer, phase_of(c), c->idle_ms / 1000);
 	return -ETIMEDOUT;
 }
 
@@ -219,13 +235,15 @@ static int rx_idle(struct cxd_ctrl *c, uint64_t now)
 static int rx_wait(struct cxd_ctrl *c, uint64_t total, int timeout_ms)
 {
 	uint64_t now = now_ns();
-	uint64_t limit = c->last_rx_ns + CXD_IDLE_TIMEOUT_MS * NS_PER_MS;
+	uint64_t limit = c->last_rx_ns + (uint64_t) c->idle_ms * NS_PER_MS;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
 	int n, e;
 
 	if (total && total < limit)
 		limit = total;
 	cxd_ctrl_beat(c);
+	if (cxd_sig_pending())
+		return ctrl_interrupted(c);
 	n = poll(&p, 1, ms_left(limit, now));
 	if (n > 0) {
 		n = rx_read(c);
@@ -238,6 +256,8 @@ static int rx_wait(struct cxd_ctrl *c, uint64_t total, int timeout_ms)
 				c->peer, strerror(e));
 		return -e;
 	}
+	if (n < 0 && cxd_sig_pending())
+		return ctrl_interrupted(c);
 	now = now_ns();
 	if ((n = rx_idle(c, now)) != 0)
 		return n;
@@ -293,6 +313,24 @@ static int rx_take(struct cxd_ctrl *c, const struct cxd_hdr *h, uint16_t want,
 	return ret;
 }
 
+/* Read what is there; true (c->err set) when an ERROR frame is next. */
+static bool peer_error_waiting(struct cxd_ctrl *c)
+{
+	struct cxd_hdr h;
+	char keep[CXD_CTRL_ERR_LEN];
+
+	if (c->fd < 0)
+		return false;
+	memcpy(keep, c->err, sizeof(keep));
+	while (rx_read(c) > 0)
+		;
+	if (rx_next(c, &h) != 1 || h.type != CXD_MSG_ERROR) {
+		memcpy(c->err, keep, sizeof(keep)); /* not our business here */
+		return false;
+	}
+	return rx_take(c, &h, 0, NULL, NULL, 0, NULL) == -EREMOTEIO;
+}
+
 static int rx_frame(struct cxd_ctrl *c, uint16_t want, uint16_t *type_p,
 		    uint8_t *payload, uint32_t cap, uint32_t *len_p,
 		    int timeout_ms)
@@ -335,6 +373,8 @@ int cxd_ctrl_poll(struct cxd_ctrl *c)
 
 	if (c->fd < 0)
 		return -ENOTCONN;
+	if (cxd_sig_pending())
+		return ctrl_interrupted(c);
 	/* Usually one recv() that finds nothing: cheap enough for hot loops. */
 	for (;;) {
 		ret = rx_next(c, &h);
@@ -348,109 +388,44 @@ int cxd_ctrl_poll(struct cxd_ctrl *c)
 	}
 }
 
-/* ---- Heartbeat */
+/* ---- Closing */
 
-/* The main thread is stuck in a call that will never return: say so and
- * end the process, the one exit below main (see cxd_ctrl_watch). */
-static void watchdog_fire(struct cxd_ctrl *c)
+/*
+ * Closing with unread bytes queued makes the kernel send a reset, and a
+ * reset can discard what the peer has not read yet: our last words (an
+ * ERROR frame). So: no more sending, read what is there until the peer
+ * closes too (briefly), then close.
+ */
+void cxd_ctrl_close_gently(int fd)
 {
-	const char *phase = __atomic_load_n(&c->phase, __ATOMIC_RELAXED);
-
-	fprintf(stderr,
-		"%s: no progress for %d s inside the fabric provider "
-		"during %s: the %s %s probably died or froze while the two "
-		"sides shared state; giving up\n",
-		c->prog ? c->prog : "cxd", CXD_WATCHDOG_MS / 1000,
-		phase ? phase : "the run", role_of(c), c->peer);
-	_exit(1);
-}
-
-static void *hb_main(void *arg)
-{
-	struct cxd_ctrl *c = arg;
-	struct pollfd p = { .fd = c->hb_pipe[0], .events = POLLIN };
-	uint_fast64_t seen = atomic_load(&c->beat);
-	int n, stale_ms = 0;
-	bool sending = true;
-
-	for (;;) {
-		n = poll(&p, 1, CXD_HEARTBEAT_MS);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n != 0)
-			break; /* told to stop */
-		/* A failed send means the peer is gone: the reader will say
-		 * so with a better message than this thread could. Keep
-		 * watching, though: the reader may never get to read. */
-		if (sending && send_frame(c, CXD_MSG_HEARTBEAT, NULL, 0,
-					  CXD_IDLE_TIMEOUT_MS) != 0)
-			sending = false;
-		if (!atomic_load(&c->watch) || atomic_load(&c->beat) != seen) {
-			seen = atomic_load(&c->beat);
-			stale_ms = 0;
-		} else if ((stale_ms += CXD_HEARTBEAT_MS) >= CXD_WATCHDOG_MS) {
-			watchdog_fire(c);
-		}
-	}
-	return NULL;
-}
-
-void cxd_ctrl_watch(struct cxd_ctrl *c, const char *prog)
-{
-	c->prog = prog;
-	cxd_ctrl_beat(c);
-	atomic_store(&c->watch, true);
-}
-
-static void hb_close_pipe(struct cxd_ctrl *c)
-{
-	for (int i = 0; i < 2; i++) {
-		if (c->hb_pipe[i] >= 0)
-			close(c->hb_pipe[i]);
-		c->hb_pipe[i] = -1;
-	}
-}
-
-int cxd_ctrl_hb_start(struct cxd_ctrl *c)
-{
-	int ret;
-
-	if (c->hb_running)
-		return 0;
-	if (c->fd < 0)
-		return -ENOTCONN;
-	if (pipe2(c->hb_pipe, O_CLOEXEC) != 0) {
-		ret = errno;
-		c->hb_pipe[0] = c->hb_pipe[1] = -1;
-		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"cannot start the heartbeat: "
-				"%s",
-				strerror(ret));
-		return -ret;
-	}
-	ret = pthread_create(&c->hb_thread, NULL, hb_main, c);
-	if (ret) {
-		hb_close_pipe(c);
-		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"cannot start the heartbeat: "
-				"%s",
-				strerror(ret));
-		return -ret;
-	}
-	c->hb_running = true;
-	return 0;
-}
-
-void cxd_ctrl_hb_stop(struct cxd_ctrl *c)
-{
+	uint64_t deadline = deadline_in(CLOSE_LINGER_MS);
+	char buf[512];
 	ssize_t n;
 
-	if (!c->hb_running)
-		return;
-	do
-		n = write(c->hb_pipe[1], "x", 1);
-	while (n < 0 && errno == EINTR);
-	pthread_join(c->hb_thread, NULL);
-	hb_close_pipe(c);
-	c->hb_running = false;
+	shutdown(fd, SHUT_WR);
+	for (;;) {
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n > 0 || (n < 0 && errno == EINTR))
+			continue;
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			break;
+		if (cxd_ctrl_wait_fd(fd, POLLIN, deadline) != 0)
+			break;
+	}
+	close(fd);
+}
+
+void cxd_ctrl_close(struct cxd_ctrl *c)
+{
+	cxd_ctrl_hb_stop(c);
+	/* send_lock exists exactly while fd does (see ctrl_setup). */
+	if (c->fd >= 0) {
+		if (c->sent_error)
+			cxd_ctrl_close_gently(c->fd);
+		else
+			close(c->fd);
+		c->fd = -1;
+		pthread_mutex_destroy(&c->send_lock);
+	}
+	c->rx_have = 0;
 }

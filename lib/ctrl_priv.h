@@ -47,6 +47,19 @@ static inline const char *phase_of(const struct cxd_ctrl *c)
 
 __attribute__((format(printf, 3, 4))) void
 cxd_ctrl_seterr(char *err, size_t errlen, const char *fmt, ...);
+/* One frame, bounded by timeout_ms; no message (the heartbeat thread uses
+ * it too and must not touch c->err). */
+int cxd_ctrl_send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
+			uint32_t len, int timeout_ms);
+/* Stop sending, drain until the peer closes too (bounded), close: so that
+ * a reset does not discard the ERROR frame we just sent. */
+void cxd_ctrl_close_gently(int fd);
+struct addrinfo;
+/* Resolve host within deadline: 0 (free *res_p with freeaddrinfo),
+ * -ETIMEDOUT, -EINTR, or -EHOSTUNREACH with *gai_p the resolver's code. */
+int cxd_resolve(const char *host, const char *svc,
+		const struct addrinfo *hints, uint64_t deadline,
+		struct addrinfo **res_p, int *gai_p);
 /* poll() one fd for events until deadline: 0, -ETIMEDOUT or -errno. */
 int cxd_ctrl_wait_fd(int fd, short events, uint64_t deadline);
 

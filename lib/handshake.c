@@ -166,12 +166,24 @@ static int take_hello(struct cxd_hs *hs, const uint8_t *p, uint32_t len,
 	return 0;
 }
 
-/* The buffer memory this server would map: saturates, never wraps. */
+/* Bytes mapped for a len-byte buffer: whole pages of the kind in use. */
+static uint64_t mapped(uint64_t len, uint32_t hugepages)
+{
+	uint64_t pages = cxd_pages_needed(len, (int) hugepages);
+	uint64_t psz = cxd_hp_size((int) hugepages);
+
+	return pages > UINT64_MAX / psz ? UINT64_MAX : pages * psz;
+}
+
+/* The memory this server would map (what --max-mem limits): huge pages
+ * count whole, so a 2M-page run cannot pass as a few bytes. Saturates. */
 static uint64_t server_need(const struct cxd_hs *hs)
 {
 	uint64_t tx, rx;
 
 	cxd_plan_memory(hs->cfg->tool, &hs->run, false, false, &tx, &rx);
+	tx = tx ? mapped(tx, hs->run.hugepages) : 0;
+	rx = rx ? mapped(rx, hs->run.hugepages) : 0;
 	return tx > UINT64_MAX - rx ? UINT64_MAX : tx + rx;
 }
 

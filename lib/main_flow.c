@@ -14,9 +14,12 @@
 
 #include "cxd/gpu.h"
 #include "cxd/session.h"
+#include "cxd/signals.h"
 
 #define EXIT_USAGE 2
+#define EXIT_PIPE 141 /* 128 + SIGPIPE: what a shell shows for `| head` */
 #define LOCAL_READY_MS 10000
+#define LOCAL_REAP_MS 3000
 
 const struct cxd_ops *cxd_ops_for(const struct cxd_tool *tool)
 {
@@ -40,6 +43,33 @@ static void print_version(const struct cxd_tool *tool)
 	       FI_MINOR_VERSION, res.tv_sec * 1000000000L + res.tv_nsec);
 }
 
+/* Before the watchdog ends the process: nothing may be left behind. */
+static void on_fatal(void *arg)
+{
+	const struct cxd_sess *s = arg;
+	pid_t child = s->cfg->local.local_child;
+	int status;
+
+	cxd_shm_remove_own();
+	/* --local: the child has been told; give it time to clean up. */
+	for (int i = 0; child > 0 && i < LOCAL_REAP_MS / 10; i++) {
+		if (waitpid(child, &status, WNOHANG) == child)
+			return;
+		usleep(10000);
+	}
+	if (child > 0)
+		kill(child, SIGKILL);
+}
+
+/* The results could not be written: a closed pipe ends the run quietly
+ * (as `| head` expects); anything else is an error. */
+static int output_failed(struct cxd_sess *s, int e)
+{
+	s->out_errno = e;
+	return cxd_sess_fail(s, -e, "cannot write the results: %s",
+			     strerror(e));
+}
+
 /* After the session is up: summary, ready barrier, the sizes, the end. */
 static int run_session(struct cxd_sess *s)
 {
@@ -50,8 +80,17 @@ static int run_session(struct cxd_sess *s)
 	ret = cxd_report_begin(&rep, s->tool, s->cfg, &s->info, stdout);
 	if (ret)
 		return cxd_sess_fail(s, ret, "cannot start the report");
+	/* A closed or full stdout is known now: do not start the run. */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		ret = errno ? errno : EIO;
+		cxd_report_free(rep);
+		return output_failed(s, ret);
+	}
 	if (!s->loopback) {
 		/* From here a provider call may block on a dead peer's state. */
+		s->ctrl.on_fatal = on_fatal;
+		s->ctrl.fatal_arg = s;
 		cxd_ctrl_watch(&s->ctrl, s->tool->name);
 		ret = cxd_barrier(s, "the ready barrier");
 	}
@@ -65,22 +104,52 @@ static int run_session(struct cxd_sess *s)
 		ret = cxd_barrier(s, "the final barrier");
 	if (ret) {
 		cxd_report_free(rep);
-		return ret;
+		/* A report call fails only on a write; others set s->err. */
+		return s->err[0] || !ferror(stdout) ? ret
+						      : output_failed(s, -ret);
 	}
-	fflush(stdout);
-	return cxd_report_end(rep);
+	ret = cxd_report_end(rep);
+	return ret ? output_failed(s, -ret) : 0;
+}
+
+/* Interrupted: say so here, and tell the peer in its own words. */
+static int interrupted(struct cxd_sess *s, int sig)
+{
+	char text[CXD_ERR_LEN];
+	const char *phase = s->ctrl.phase ? s->ctrl.phase : "the start";
+
+	fprintf(stderr, "%s: interrupted by %s during %s\n", s->tool->name,
+		cxd_sig_name(sig), phase);
+	snprintf(text, sizeof(text), "the %s was interrupted (%s) during %s",
+		 s->is_client ? "client" : "server", cxd_sig_name(sig), phase);
+	if (!s->loopback && s->ctrl.fd >= 0)
+		cxd_ctrl_send_error(&s->ctrl, text);
+	cxd_sess_close(s);
+	return 128 + sig;
 }
 
 static int finish(struct cxd_sess *s, int ret)
 {
+	bool quiet = s->out_errno == EPIPE;
+
+	if (ret && cxd_sig_pending())
+		return interrupted(s, cxd_sig_pending());
 	if (ret) {
-		fflush(stdout);
-		fprintf(stderr, "%s: %s\n", s->tool->name,
-			s->err[0] ? s->err : strerror(-ret));
+		if (!s->out_errno)
+			fflush(stdout);
+		if (!quiet)
+			fprintf(stderr, "%s: %s\n", s->tool->name,
+				s->err[0] ? s->err : strerror(-ret));
+		if (quiet)
+			snprintf(s->err, sizeof(s->err), "the %s's output was "
+				 "closed (broken pipe): it stopped",
+				 s->is_client ? "client" : "server");
 		if (!s->loopback && s->ctrl.fd >= 0)
 			cxd_ctrl_send_error(&s->ctrl, s->err);
 	}
 	cxd_sess_close(s);
+	if (quiet)
+		return EXIT_PIPE;
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
@@ -95,6 +164,9 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 	s->ctrl.fd = -1;
 	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
 	s->stop_at = getenv("CXD_TEST_STOP_AT");
+	s->timeout_ms = (uint64_t) (cfg->local.timeout_s ?
+				    cfg->local.timeout_s :
+				    CXD_DEFAULT_TIMEOUT_S) * 1000;
 }
 
 int cxd_run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
@@ -129,11 +201,15 @@ int cxd_run_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
 		    write(ready_fd, &port, sizeof(port)) != sizeof(port))
 			ret = -EPIPE;
 		ret = ret ? ret : cxd_sess_server(&s, lfd);
-		close(lfd); /* one client per server, like the originals */
 	}
+	/* One client per server, like the originals; the socket stays open
+	 * so that others are told "server busy" (the heartbeat thread). */
 	if (ret == 0)
 		ret = run_session(&s);
-	return finish(&s, ret);
+	ret = finish(&s, ret);
+	if (lfd >= 0)
+		close(lfd);
+	return ret;
 }
 
 static int read_port(int fd, uint32_t *port_p)
@@ -194,14 +270,23 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	close(fds[1]);
 	if (pid < 0 || read_port(fds[0], &port) != 0) {
 		close(fds[0]);
-		fprintf(stderr, "%s: the local server did not start\n",
-			tool->name);
+		if (cxd_sig_pending())
+			fprintf(stderr, "%s: interrupted by %s while starting "
+				"the local server\n", tool->name,
+				cxd_sig_name(cxd_sig_pending()));
+		else
+			fprintf(stderr, "%s: the local server did not start\n",
+				tool->name);
+		if (pid > 0 && cxd_sig_pending())
+			kill(pid, SIGTERM); /* it may not have been told */
 		if (pid > 0)
 			reap(pid);
-		return EXIT_FAILURE;
+		return cxd_sig_pending() ? 128 + cxd_sig_pending()
+					 : EXIT_FAILURE;
 	}
 	close(fds[0]);
 	cfg->role = CXD_CLIENT;
+	cfg->local.local_child = pid;
 	cfg->local.port = port;
 	snprintf(cfg->local.host, sizeof(cfg->local.host), "127.0.0.1");
 	rc = cxd_run_client(tool, cfg);
@@ -220,6 +305,16 @@ static void gpu_note(const struct cxd_tool *tool, const struct cxd_cfg *cfg)
 		cxd_gpu_type_name(cfg->local.gpu_type));
 }
 
+/* A closed 0, 1 or 2 would be reused by the next socket, and results
+ * would go into the protocol: park /dev/null there first. */
+static void valid_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) < 0)
+			break;
+}
+
 int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 {
 	char err[CXD_ERR_LEN] = "";
@@ -227,6 +322,7 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 	int ret;
 
 	signal(SIGPIPE, SIG_IGN); /* a dead peer is an error, not a signal */
+	valid_std_fds();
 	ret = cxd_opts_parse(tool, argc, argv, &cfg, err, sizeof(err));
 	if (ret == CXD_OPTS_HELP) {
 		cxd_opts_help(tool, stdout);
@@ -242,6 +338,13 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	gpu_note(tool, &cfg);
+	/* The originals: iterations count only when no duration is given. */
+	if ((cfg.local.given & CXD_GIVEN_ITERS) &&
+	    cxd_run_has(&cfg.run, CXD_RUN_DURATION))
+		fprintf(stderr, "%s: note: --duration is given, so the "
+			"iteration count is ignored (the run lasts %llu s)\n",
+			tool->name, (unsigned long long) cfg.run.duration_s);
+	cxd_sig_install();
 	if (cfg.role == CXD_LOCAL)
 		return run_local(tool, &cfg);
 	if (cfg.role == CXD_CLIENT || tool->pattern == CXD_PAT_LOOPBACK)

@@ -151,6 +151,11 @@ static const struct opt opts[] = {
 	  UINT64_MAX, 0, "Invalid memory limit",
 	  "Server: refuse runs whose buffers need more than\n"
 	  "BYTES (default: a quarter of physical memory)" },
+	{ 0, "timeout", "SEC", 0, 0, K_U32, CFG(local.timeout_s), 1, 3600, 0,
+	  "Invalid timeout",
+	  "Seconds of silence from the peer, or of no progress,\n"
+	  "before the run is ended; each iteration is also\n"
+	  "allowed 1 s per MB in flight (default: 5)" },
 	{ 0, "json", NULL, 0, 0, K_FORMAT, 0, 0, 0, CXD_FMT_JSON, NULL,
 	  "Print the results as one JSON document" },
 	{ 0, "csv", NULL, 0, 0, K_FORMAT, 0, 0, 0, CXD_FMT_CSV, NULL,
@@ -201,6 +206,7 @@ void cxd_cfg_defaults(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	cfg->run.max_size = tool->def.size;
 	cfg->run.warmup = 10;
 	cfg->run.latency_gap_us = 1000;
+	cfg->local.timeout_s = CXD_DEFAULT_TIMEOUT_S;
 	cfg->run.buf_sz = CXD_DEFAULT_BUF_SZ;
 	cfg->run.buf_align = CXD_DEFAULT_BUF_ALIGN;
 	cfg->run.amo_op = CXD_AMO_SUM;
@@ -457,6 +463,18 @@ static int bad_switch(int c, int idx, char **argv, char *err, size_t len)
 	return fail(err, len, "unknown option '%s' (see --help)", word);
 }
 
+/* Options whose presence matters later (server-only ones, -n with -D). */
+static unsigned given_bit(const struct opt *o)
+{
+	if (o->off == CFG(local.bind) && o->kind == K_STR)
+		return CXD_GIVEN_BIND;
+	if (o->off == CFG(local.max_mem))
+		return CXD_GIVEN_MAX_MEM;
+	if (o->off == CFG(run.iters))
+		return CXD_GIVEN_ITERS;
+	return 0;
+}
+
 static int parse_switches(const struct cxd_tool *tool, int argc, char **argv,
 			  struct cxd_cfg *cfg, char *err, size_t len)
 {
@@ -475,6 +493,7 @@ static int parse_switches(const struct cxd_tool *tool, int argc, char **argv,
 		ret = apply(o, optarg, cfg, err, len);
 		if (ret != 0)
 			return ret;
+		cfg->local.given |= given_bit(o);
 	}
 	return 0;
 }
@@ -493,6 +512,13 @@ static int parse_positionals(const struct cxd_tool *tool, int argc,
 		strcpy(cfg->local.host, argv[i]);
 		cfg->role = CXD_CLIENT;
 	}
+	if (cfg->role != CXD_SERVER && (cfg->local.given & CXD_GIVEN_BIND))
+		return fail(err, len, "--bind is a server option: a client "
+			    "(or --local, which listens on 127.0.0.1) does not "
+			    "take it");
+	if (cfg->role == CXD_CLIENT && (cfg->local.given & CXD_GIVEN_MAX_MEM))
+		return fail(err, len, "--max-mem is a server option: give it "
+			    "to the server, which refuses runs over its limit");
 	if (cfg->role == CXD_CLIENT && cfg->local.port == 0)
 		return fail(err, len, "Invalid port: '0' (a client needs the "
 			    "server's port, 1 to 65535)");

@@ -548,8 +548,11 @@ int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res)
 		csv_result(rep, res);
 	else
 		text_result(rep, res);
-	/* Rows appear as each size finishes, even through a pipe. */
-	fflush(rep->out);
+	/* Rows appear as each size finishes, even through a pipe; a failed
+	 * write ends the run now (errno says why: EPIPE, ENOSPC...). */
+	errno = 0;
+	if (fflush(rep->out) != 0 || ferror(rep->out))
+		return errno ? -errno : -EIO;
 	return 0;
 }
 
@@ -569,8 +572,10 @@ int cxd_report_end(struct cxd_report *rep)
 			fprintf(rep->out, "%s\n", doc);
 	} else if (rep->format == CXD_FMT_TEXT)
 		text_sep(rep);
+	if (ret == 0)
+		errno = 0;
 	if ((fflush(rep->out) != 0 || ferror(rep->out)) && ret == 0)
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	cxd_report_free(rep);
 	return ret;
 }

@@ -12,6 +12,7 @@
 #include "cxd/gpu.h"
 #include "cxd/handshake.h"
 #include "cxd/session.h"
+#include "cxd/signals.h"
 
 int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 {
@@ -35,6 +36,10 @@ void cxd_phase(struct cxd_sess *s, const char *phase)
 	fflush(stderr);
 	raise(SIGSTOP);
 }
+
+#define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
+#define CXD_STRAY 1 /* server_handshake: not a client, drop it */
+#define CXD_HANDSHAKE_MS 10000 /* a whole handshake, at least */
 
 static int ctrl_fail(struct cxd_sess *s, int ret)
 {
@@ -71,13 +76,24 @@ static int pending_peer_error(struct cxd_sess *s)
 	return ctrl_fail(s, ret ? ret : -EPROTO);
 }
 
+void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes)
+{
+	s->inflight_bytes = bytes;
+	cxd_ctrl_allow(&s->ctrl, cxd_allow_ms(s, bytes));
+}
+
 int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 		    const char *what)
 {
-	uint64_t now = cxd_now_ns();
+	uint64_t now = cxd_now_ns(), allow;
+	char alive[192] = "";
 	int ret;
 
 	cxd_ctrl_beat(&s->ctrl);
+	if (cxd_sig_pending())
+		return cxd_sess_fail(s, -EINTR, "interrupted by %s during %s",
+				     cxd_sig_name(cxd_sig_pending()),
+				     s->ctrl.phase ? s->ctrl.phase : "the run");
 	if (now - *last_change_ns < 100000000ULL)
 		return 0;
 	/* Stalled for 100 ms: is the peer still there? */
@@ -88,20 +104,50 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 		if (ret == 1 && (ret = pending_peer_error(s)) != 0)
 			return ret;
 	}
-	if (now - *last_change_ns > CXD_STALL_MS * 1000000ULL)
-		return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %d s "
-				     "during %s: the %s %s or the fabric path "
-				     "stopped responding", what,
-				     CXD_STALL_MS / 1000, s->ctrl.phase ?
-				     s->ctrl.phase : "the run",
-				     s->ctrl.peer_role ? s->ctrl.peer_role :
-				     "peer", s->ctrl.peer);
+	allow = cxd_allow_ms(s, s->inflight_bytes);
+	if (now - *last_change_ns <= allow * 1000000ULL)
+		return 0;
+	/* The peer answered the poll above: it is the data path. */
+	if (!s->loopback)
+		snprintf(alive, sizeof(alive), " although the %s %s is alive",
+			 s->ctrl.peer_role ? s->ctrl.peer_role : "peer",
+			 s->ctrl.peer);
+	return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
+			     "during %s%s: the fabric path stopped moving "
+			     "data (the limit for %llu bytes in flight is "
+			     "--timeout %llu s plus 1 s per MB)", what,
+			     (double) allow / 1e3, s->ctrl.phase ?
+			     s->ctrl.phase : "the run", alive,
+			     (unsigned long long) s->inflight_bytes,
+			     (unsigned long long) s->timeout_ms / 1000);
+}
+
+/* A fabric error is often the peer going away on purpose: if it said why
+ * (an ERROR frame, sent before it closed), that is the better message. */
+static int peer_said_why(struct cxd_sess *s)
+{
+	uint64_t until = cxd_now_ns() + PEER_WHY_MS * 1000000ULL;
+	int ret;
+
+	if (s->loopback)
+		return 0;
+	do {
+		ret = cxd_ctrl_poll(&s->ctrl);
+		if (ret == 1)
+			return pending_peer_error(s);
+		if (ret < 0)
+			return 0;
+	} while (cxd_now_ns() < until);
 	return 0;
 }
 
 static int tx_error(struct cxd_sess *s)
 {
 	char msg[256];
+	int ret = peer_said_why(s);
+
+	if (ret)
+		return ret;
 
 	cxd_fabric_tx_error(s->fab, msg, sizeof(msg));
 	return cxd_sess_fail(s, -EIO, "with the %s %s, during %s: %s",
@@ -361,8 +407,10 @@ static int open_side(struct cxd_sess *s)
 	req.caps = s->ops->caps;
 	req.cxi = &s->cxi;
 	ret = cxd_sess_mem_open(s, &req.caps);
-	if (ret == 0)
+	if (ret == 0) {
 		ret = cxd_fabric_open(&req, &s->fab, s->err, sizeof(s->err));
+		cxd_sig_install(); /* again: the shm provider installs its own */
+	}
 	if (ret == 0 && s->cxi.cxi) {
 		cxd_fabric_cxi_reported(s->fab, &rep);
 		ret = knobs(s, s->run->provider, &rep);
@@ -424,6 +472,22 @@ static int recv_addr(struct cxd_sess *s)
 	return 0;
 }
 
+/* shm maps the peer's region: a root process and a non-root one cannot
+ * share it, and the provider's only word for that is EINVAL. */
+static int add_peer(struct cxd_sess *s)
+{
+	int ret = cxd_fabric_add_peer(s->fab, s->peer.addr, s->err,
+				      sizeof(s->err));
+	size_t n = strlen(s->err);
+
+	if (ret && !s->loopback && strcmp(s->run->provider, "shm") == 0)
+		snprintf(s->err + n, sizeof(s->err) - n, " (with shm both "
+			 "sides must run as the same user, and a root side "
+			 "cannot share with a non-root one: run both as the "
+			 "same user, or use --provider tcp)");
+	return ret;
+}
+
 /* Open the fabric, swap addresses (client first), let the op prepare. */
 static int exchange_addrs(struct cxd_sess *s)
 {
@@ -437,8 +501,7 @@ static int exchange_addrs(struct cxd_sess *s)
 	if (ret == 0 && !s->is_client && !s->loopback)
 		ret = send_addr(s);
 	if (ret == 0)
-		ret = cxd_fabric_add_peer(s->fab, s->peer.addr, s->err,
-					  sizeof(s->err));
+		ret = add_peer(s);
 	if (ret == 0 && s->ops->setup)
 		ret = s->ops->setup(s);
 	return ret;
@@ -463,6 +526,7 @@ static int client_options(struct cxd_sess *s)
 					s->cfg->run.provider, CXD_NAME_LEN,
 					s->err, sizeof(s->err))) != 0)
 		return ret;
+	cxd_sig_install(); /* providers are loaded now: ours win */
 	ret = check_memory(s, 0);
 	if (ret)
 		return ret;
@@ -500,16 +564,19 @@ static int hugepage_check(void *arg, const struct cxd_run_opts *run,
 }
 
 /* One frame from the client through the state machine, and its reply. */
-static int server_step(struct cxd_sess *s, struct cxd_hs *hs)
+static int server_step(struct cxd_sess *s, struct cxd_hs *hs,
+		       uint64_t deadline)
 {
 	struct cxd_hs_reply reply;
 	uint8_t buf[CXD_MAX_PAYLOAD];
 	uint16_t type;
 	uint32_t len;
-	int ret, sent;
+	uint64_t now = cxd_now_ns();
+	int ret, sent, ms;
 
 	cxd_phase(s, cxd_hs_phase(hs));
-	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, -1);
+	ms = now >= deadline ? 0 : (int) ((deadline - now) / 1000000ULL);
+	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, ms);
 	if (ret)
 		return ctrl_fail(s, ret);
 	ret = cxd_hs_step(hs, type, buf, len, &reply);
@@ -535,6 +602,11 @@ static int server_handshake(struct cxd_sess *s)
 		.local_check = hugepage_check, .arg = s,
 	};
 	struct cxd_hs hs;
+	uint64_t start = cxd_now_ns();
+	uint64_t hello_by = start + s->timeout_ms * 1000000ULL;
+	uint64_t done_by = start + (s->timeout_ms * 2 > CXD_HANDSHAKE_MS ?
+				    s->timeout_ms * 2 : CXD_HANDSHAKE_MS) *
+				   1000000ULL;
 	int ret = 0;
 
 	cxd_fabric_core_name(s->cfg->local.provider, mine, sizeof(mine));
@@ -542,7 +614,14 @@ static int server_handshake(struct cxd_sess *s)
 	while (ret == 0 && hs.state != CXD_HS_DONE) {
 		enum cxd_hs_state was = hs.state;
 
-		ret = server_step(s, &hs);
+		/* Bounded in total, not per read: a trickle of bytes or of
+		 * heartbeats must not hold the server. */
+		ret = server_step(s, &hs, was == CXD_HS_HELLO ? hello_by :
+					  done_by);
+		/* No valid HELLO yet: a port scan, a health check, a stray. */
+		if (was == CXD_HS_HELLO &&
+		    (ret == -ETIMEDOUT || ret == -ECONNRESET))
+			return CXD_STRAY;
 		/* Heartbeats from here on: the client has our HELLO. */
 		if (ret == 0 && was == CXD_HS_HELLO && hs.state == CXD_HS_RUN)
 			ret = cxd_ctrl_hb_start(&s->ctrl);
@@ -559,8 +638,11 @@ int cxd_sess_client(struct cxd_sess *s)
 	ret = cxd_ctrl_connect(s->cfg->local.host, s->cfg->local.port,
 			       CXD_CONNECT_TIMEOUT_MS, &s->ctrl, s->err,
 			       sizeof(s->err));
-	if (ret == 0)
+	if (ret == 0) {
+		s->ctrl.idle_ms = (int) s->timeout_ms;
+		cxd_set_inflight(s, 0);
 		ret = handshake(s);
+	}
 	if (ret == 0)
 		ret = client_options(s);
 	if (ret == 0)
@@ -568,15 +650,38 @@ int cxd_sess_client(struct cxd_sess *s)
 	return ret;
 }
 
+/* One client that completes a valid HELLO: strays are dropped, noted on
+ * stderr, and the server goes on listening. */
+static int accept_client(struct cxd_sess *s, int lfd)
+{
+	int ret;
+
+	for (;;) {
+		ret = cxd_ctrl_accept(lfd, -1, &s->ctrl, s->err,
+				      sizeof(s->err));
+		if (ret)
+			return ret;
+		s->ctrl.idle_ms = (int) s->timeout_ms;
+		s->ctrl.busy_lfd = lfd;
+		cxd_set_inflight(s, 0);
+		ret = server_handshake(s);
+		if (ret != CXD_STRAY)
+			return ret;
+		fprintf(stderr, "%s: dropped a connection that sent no valid "
+			"handshake: %s; still listening\n", s->tool->name,
+			s->ctrl.err);
+		fflush(stderr);
+		cxd_ctrl_close(&s->ctrl);
+		s->err[0] = '\0';
+	}
+}
+
 int cxd_sess_server(struct cxd_sess *s, int lfd)
 {
 	int ret;
 
 	s->is_client = false;
-	ret = cxd_ctrl_accept(lfd, -1, &s->ctrl, s->err, sizeof(s->err));
-	if (ret)
-		return ret;
-	ret = server_handshake(s);
+	ret = accept_client(s, lfd);
 	s->active = cxd_side_active(s->tool, s->run, false);
 	if (ret == 0)
 		ret = exchange_addrs(s);

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,8 @@ static long owner_of(const char *name)
 	return *end == '_' && pid > 0 ? pid : 0;
 }
 
-void cxd_shm_reap(void)
+/* Remove the regions of dead owners, or (own) those of this process. */
+static void reap(bool own)
 {
 	char path[512];
 	struct dirent *e;
@@ -51,10 +53,23 @@ void cxd_shm_reap(void)
 		return;
 	while ((e = readdir(d)) != NULL) {
 		pid = owner_of(e->d_name);
-		if (pid == 0 || kill((pid_t) pid, 0) == 0 || errno != ESRCH)
+		if (pid == 0)
+			continue;
+		if (own ? pid != (long) getpid()
+			: (kill((pid_t) pid, 0) == 0 || errno != ESRCH))
 			continue;
 		snprintf(path, sizeof(path), SHM_DIR "/%s", e->d_name);
 		(void) unlink(path); /* best effort: another may beat us */
 	}
 	closedir(d);
+}
+
+void cxd_shm_reap(void)
+{
+	reap(false);
+}
+
+void cxd_shm_remove_own(void)
+{
+	reap(true);
 }

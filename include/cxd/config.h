@@ -61,7 +61,14 @@ struct cxd_local_opts {
 	int tx_gpu, rx_gpu;          /* -1 = system memory */
 	int gpu_type;                /* enum cxd_gpu_type */
 	uint64_t max_mem;            /* server: largest buffer a client may ask */
+	uint32_t timeout_s;          /* --timeout: liveness floor, seconds */
+	int local_child;             /* --local: the server child's pid, or 0 */
+	unsigned given;              /* CXD_GIVEN_*: options on the command line */
 };
+#define CXD_DEFAULT_TIMEOUT_S 5
+#define CXD_GIVEN_BIND (1u << 0)
+#define CXD_GIVEN_MAX_MEM (1u << 1)
+#define CXD_GIVEN_ITERS (1u << 2)
 
 /* The run: the client's values win, the server copies them. */
 struct cxd_run_opts {

@@ -40,6 +40,20 @@ struct cxd_ctrl {
 	atomic_uint_fast64_t beat;
 	atomic_bool watch;
 	const char *prog;
+	/* Longest a provider call may now block while the peer still sends
+	 * heartbeats (the iteration's deadline, see cxd_ctrl_allow). */
+	atomic_uint_fast64_t allow_ms;
+	/* Run by the heartbeat thread before it ends the process: removes
+	 * what the process would leave behind (shm regions, a child). */
+	void (*on_fatal)(void *arg);
+	void *fatal_arg;
+	int idle_ms; /* silence that means the peer is gone (--timeout) */
+	/* Server: the listening socket, so that clients arriving during the
+	 * run are told "server busy"; -1 when none. busy[] holds those told,
+	 * closed a tick later so that the reply is not lost to a reset. */
+	int busy_lfd;
+	int busy[4];
+	bool sent_error; /* our last words went out: close gently */
 	char err[CXD_CTRL_ERR_LEN]; /* last error, complete sentence */
 };
 
@@ -92,11 +106,21 @@ void cxd_ctrl_send_error(struct cxd_ctrl *c, const char *text);
 int cxd_ctrl_hb_start(struct cxd_ctrl *c);
 /*
  * Arm the watchdog: from now on, if the main thread stops calling
- * cxd_ctrl_beat for CXD_WATCHDOG_MS, the heartbeat thread prints why and
- * ends the process with status 1. A provider call can block forever on
- * state shared with a dead peer, and no error can be returned from there.
+ * cxd_ctrl_beat, the heartbeat thread ends the process with status 1 once
+ * either the peer has been silent for idle_ms (no heartbeats queued on the
+ * socket: it died or froze) or, with the peer alive, the call has blocked
+ * for longer than allow_ms (the provider or the path is stuck). It says
+ * which, tells the peer, and runs on_fatal first. A provider call can
+ * block forever on state shared with a dead peer, and no error can be
+ * returned from there.
  */
 void cxd_ctrl_watch(struct cxd_ctrl *c, const char *prog);
+/* How long a provider call may block from now on while the peer is alive
+ * (heartbeats arriving): at least the idle limit. */
+static inline void cxd_ctrl_allow(struct cxd_ctrl *c, uint64_t ms)
+{
+	atomic_store_explicit(&c->allow_ms, ms, memory_order_relaxed);
+}
 
 /* Cheap proof of life for the watchdog: only the main thread writes. */
 static inline void cxd_ctrl_beat(struct cxd_ctrl *c)

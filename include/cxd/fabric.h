@@ -79,6 +79,8 @@ void cxd_shm_reap(void);
 /* What fi_getinfo said that the cxi plan depends on. */
 void cxd_fabric_cxi_reported(const struct cxd_fabric *fab,
 			     struct cxd_cxi_reported *rep);
+/* Remove this process's own regions (an exit that skips fi_close). */
+void cxd_shm_remove_own(void);
 /* Short provider name: "tcp;ofi_rxm" -> "tcp". */
 void cxd_fabric_core_name(const char *prov, char *out, size_t len);
 

@@ -15,7 +15,13 @@
 #include "cxd/report.h"
 #include "cxd/tool.h"
 
-#define CXD_STALL_MS 5000 /* no completion for this long: give up */
+/*
+ * Liveness. The peer is alive while its heartbeats arrive (ctrl.h). Our
+ * own transfer must show progress: an iteration with B bytes in flight
+ * may go without a completion for --timeout seconds (default 5) plus
+ * B / CXD_FLOOR_RATE, i.e. a link as slow as 1 MB/s still completes.
+ */
+#define CXD_FLOOR_RATE 1000000ULL /* bytes per second */
 
 struct cxd_sess;
 
@@ -63,6 +69,9 @@ struct cxd_sess {
 	uint64_t gran;    /* offset step: size rounded up to buf_align */
 	uint64_t wrap;    /* offsets wrap when an op would pass this */
 	uint32_t barrier_seq;
+	uint64_t timeout_ms;     /* --timeout */
+	uint64_t inflight_bytes; /* at most, in one iteration of this size */
+	int out_errno;           /* writing the results failed with this */
 	const char *stop_at; /* test aid: CXD_TEST_STOP_AT, see cxd_phase */
 	void *op_state;
 	struct cxd_cxi_envsnap env0; /* environment before our setenv */
@@ -124,6 +133,14 @@ static inline uint64_t cxd_next_off(struct cxd_sess *s)
 		s->off = 0;
 	return o;
 }
+/* How long an iteration with bytes in flight may go without progress. */
+static inline uint64_t cxd_allow_ms(const struct cxd_sess *s, uint64_t bytes)
+{
+	return s->timeout_ms + bytes / (CXD_FLOOR_RATE / 1000);
+}
+/* Before a size's timed loop: bytes one iteration has in flight; sets the
+ * stall limit and the watchdog's. */
+void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes);
 /* A stalled wait: check the peer, then decide whether to give up. */
 int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 		    const char *what);

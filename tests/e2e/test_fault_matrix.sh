@@ -84,6 +84,19 @@ judge_survivor() {
 	echo "$msg" | grep -Eq "$peer|fabric" || { echo "peer ($peer) not named: $msg"; return; }
 }
 
+# A client faulted before its HELLO is, to the server, a stray connection
+# (like a port scan): the server must drop it with a line on stderr within
+# the bound and go on listening (issue 10). judge_stray SRV ERR SECS BOUND.
+judge_stray() {
+	local n
+	for ((n = 0; n < $4 * 20; n++)); do
+		grep -q 'dropped a connection' "$2" && break
+		sleep 0.05
+	done
+	grep -q 'dropped a connection' "$2" || { echo "no 'dropped a connection' line within ${4}s"; return; }
+	pid_alive "$1" || echo "the server ended instead of listening on: $(tail -1 "$2")"
+}
+
 # cleanup_case PGID...: kill what is left; report leftovers as a failure.
 leftovers() {
 	local n g left=
@@ -123,10 +136,17 @@ one_case() {
 	local t0; t0=$(now)
 	bound=10
 	if [ "$5" = kill ]; then kill -9 "$fpid"; else bound=15; fi
-	wait_pid "$surv" "$bound"
-	C_RC=$WAIT_RC C_SECS=$(elapsed_since "$t0")
 	local why
-	why=$(judge_survivor "$serr_s" "$C_RC" "$C_SECS" "$bound" "$peer")
+	if [ "$side" = client ] && [ "$C_PHASE" = handshake ]; then
+		why=$(judge_stray "$srv" "$serr_s" x "$bound")
+		C_RC=listening C_SECS=$(elapsed_since "$t0")
+		# Listening on, as it should: end it, so no leftover is counted.
+		[ -z "$why" ] && { kill -9 "$srv"; wait_pid "$srv" 2; }
+	else
+		wait_pid "$surv" "$bound"
+		C_RC=$WAIT_RC C_SECS=$(elapsed_since "$t0")
+		why=$(judge_survivor "$serr_s" "$C_RC" "$C_SECS" "$bound" "$peer")
+	fi
 	if [ -z "$why" ] && [ "$5" = freeze ]; then
 		# Thawed, the frozen side finds its peer gone and must end too.
 		kill -CONT "$fpid"
@@ -174,10 +194,17 @@ cut_case() {
 		t0=$(now)
 		wait_pid "$cli" 15
 		local crc=$WAIT_RC
-		wait_pid "$srv" 15
-		C_RC="$crc/$WAIT_RC" C_SECS=$(elapsed_since "$t0")
-		why=$(judge_survivor "$cli_err" "$crc" "$C_SECS" 15 server)
-		[ -z "$why" ] && why=$(judge_survivor "$srv_err" "$WAIT_RC" "$C_SECS" 15 client)
+		if [ "$C_PHASE" = handshake ]; then
+			why=$(judge_stray "$srv" "$srv_err" x 15)
+			C_RC="$crc/listening" C_SECS=$(elapsed_since "$t0")
+			[ -z "$why" ] && why=$(judge_survivor "$cli_err" "$crc" "$C_SECS" 15 server)
+			[ -z "$why" ] && { kill -9 "$srv"; wait_pid "$srv" 2; }
+		else
+			wait_pid "$srv" 15
+			C_RC="$crc/$WAIT_RC" C_SECS=$(elapsed_since "$t0")
+			why=$(judge_survivor "$cli_err" "$crc" "$C_SECS" 15 server)
+			[ -z "$why" ] && why=$(judge_survivor "$srv_err" "$WAIT_RC" "$C_SECS" 15 client)
+		fi
 	fi
 	local left; left=$(leftovers "$srv" "$cli")
 	[ -z "$why" ] && [ -n "$left" ] && why="processes left behind: $left"

@@ -124,4 +124,30 @@ PY
 	fi
 fi
 
+# ------------------------------------------------------------------ slow
+# A healthy but slow link (issue 10): 20 Mbit/s = 2.5 MB/s on the client's
+# side; one 16 MiB write takes ~6.7 s, longer than any fixed 5 s limit. It
+# must complete and report about the shaped rate (0.5x to 1.05x of it).
+section "slow link: tbf 20mbit on $VB, -s 16M -l 1 -n 2"
+if ! command -v tc >/dev/null; then
+	note "SKIPPED: no 'tc' command (iproute2)"
+elif ! ip netns exec "$NSB" tc qdisc add dev "$VB" root tbf rate 20mbit burst 32kbit latency 400ms 2>"$TMPD/tc.err"; then
+	note "SKIPPED: tc tbf: $(cat "$TMPD/tc.err")"
+elif start_server "$TOOL" --provider tcp; then
+	t0=$(now)
+	run_capture ns-slow 90 ip netns exec "$NSB" "$BIN" "$ADDR_A" -p "$SERVER_PORT" \
+		--provider tcp -s 16777216 -l 1 -n 2 --json
+	secs=$(elapsed_since "$t0")
+	wait_server 15
+	if expect_rc 0 "$RC" "slow link: client ($secs s)" && expect_rc 0 "$SERVER_RC" "slow link: server"; then
+		bw=$(json_get "$OUT" results.0.bw_mb_s)
+		awk -v b="$bw" 'BEGIN { exit !(b >= 1.25 && b <= 2.625) }' \
+			&& pass "slow link: $bw MB/s, within 0.5x-1.05x of the 2.5 MB/s shaped rate" \
+			|| fail "slow link: $bw MB/s, want 1.25 to 2.625 (tbf 20mbit = 2.5 MB/s)"
+	else
+		show "$ERR" "$SERVER_ERR"
+	fi
+	ip netns exec "$NSB" tc qdisc del dev "$VB" root 2>/dev/null
+fi
+
 finish

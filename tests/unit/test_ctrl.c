@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -322,6 +323,63 @@ static void test_heartbeat_thread(void **state)
 	assert_false(p.cli.hb_running);
 	cxd_ctrl_hb_stop(&p.cli);
 	pair_close(&p);
+}
+
+/* ---- The watchdog: a main thread stuck with the peer alive, or dead */
+
+/* In a child: cli's main thread "blocks in a provider call" (sleeps, no
+ * beats) while srv heartbeats (peer_beats) or stays silent. The child's
+ * exit status and stderr come back. */
+static int stuck_child(bool peer_beats, char *out, size_t cap)
+{
+	int fds[2], status = 0;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct pair p;
+
+		dup2(fds[1], STDERR_FILENO);
+		if (pair_open(&p, "127.0.0.1", "127.0.0.1") != 0 ||
+		    cxd_ctrl_hb_start(&p.cli) != 0 ||
+		    (peer_beats && cxd_ctrl_hb_start(&p.srv) != 0))
+			_exit(99);
+		p.cli.idle_ms = 2000;
+		cxd_ctrl_allow(&p.cli, peer_beats ? 1000 : 60000);
+		cxd_ctrl_watch(&p.cli, "test_ctrl");
+		sleep(20); /* the watchdog must end this first */
+		_exit(98);
+	}
+	close(fds[1]);
+	while (got < (ssize_t) cap - 1 &&
+	       (n = read(fds[0], out + got, cap - 1 - (size_t) got)) > 0)
+		got += n;
+	out[got] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_watchdog_peer_alive(void **state)
+{
+	char out[1024];
+
+	(void) state;
+	assert_int_equal(stuck_child(true, out, sizeof(out)), 1);
+	assert_contains(out, "has not returned for");
+	assert_contains(out, "is alive (its heartbeats arrive)");
+}
+
+static void test_watchdog_peer_silent(void **state)
+{
+	char out[1024];
+
+	(void) state;
+	assert_int_equal(stuck_child(false, out, sizeof(out)), 1);
+	assert_contains(out, "went silent: it probably died or froze");
 }
 
 /* ---- Failures, each with its code and message */
@@ -693,6 +751,8 @@ int main(void)
 		cmocka_unit_test(test_accept_timeout),
 		cmocka_unit_test(test_heartbeats_skipped),
 		cmocka_unit_test(test_heartbeat_thread),
+		cmocka_unit_test(test_watchdog_peer_alive),
+		cmocka_unit_test(test_watchdog_peer_silent),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_garbage_short),
 		cmocka_unit_test(test_oversized_frame),

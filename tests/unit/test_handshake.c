@@ -310,6 +310,22 @@ static void test_max_mem(void **state)
 		      "the server, over its limit of 16777216 (--max-mem)");
 }
 
+/* --max-mem limits what is mapped: a 2M-page run counts whole pages. */
+static void test_max_mem_hugepages(void **state)
+{
+	struct rig r;
+
+	(void) state;
+	rig_init(&r, "cxi_write_bw", "", 4096);
+	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
+	r.run.min_size = r.run.max_size = 8;
+	r.run.list_size = 1;
+	r.run.hugepages = CXD_HP_2M;
+	assert_int_equal(send_run(&r), -E2BIG);
+	assert_failed(&r, "this run needs 2097152 bytes of buffer memory on "
+		      "the server, over its limit of 4096 (--max-mem)");
+}
+
 static void test_local_check(void **state)
 {
 	struct rig r;
@@ -395,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_options),
 		cmocka_unit_test(test_provider_rules),
 		cmocka_unit_test(test_max_mem),
+		cmocka_unit_test(test_max_mem_hugepages),
 		cmocka_unit_test(test_local_check),
 		cmocka_unit_test(test_oversized),
 		cmocka_unit_test(test_version_mismatch),

@@ -76,6 +76,35 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.run.min_size, 524288);
 }
 
+/* Server-only options on a client are usage errors; --timeout's range. */
+static void test_roles_and_timeout(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+	char *argv[] = { "cxi_write_bw", "h", "--bind", "127.0.0.1", NULL };
+
+	(void) state;
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, NULL, NULL, NULL), 0);
+	assert_int_equal(cfg.local.timeout_s, 5);
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, "--timeout", "60",
+			       NULL), 0);
+	assert_int_equal(cfg.local.timeout_s, 60);
+	expect_error("cxi_write_bw", "--timeout", "0", "'0'");
+	expect_error("cxi_read_lat", "--timeout", "3601", "'3601'");
+	expect_error("cxi_write_bw", "h", "--max-mem=4096",
+		     "--max-mem is a server option");
+	expect_error("cxi_write_bw", "--local", "--bind=::1",
+		     "--bind is a server option");
+	assert_int_equal(cxd_opts_parse(cxd_tool_find("cxi_write_bw"), 4, argv,
+					&cfg, err, CXD_ERR_LEN), -22);
+	assert_non_null(strstr(err, "--bind is a server option"));
+	/* On a server, and --max-mem with --local (its server child), fine. */
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, "--bind=::1",
+			       "--max-mem=4096", NULL), 0);
+	assert_int_equal(parse("cxi_write_bw", &cfg, err, "--local",
+			       "--max-mem=4096", NULL), 0);
+}
+
 static void test_numbers(void **state)
 {
 	(void) state;
@@ -301,6 +330,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_roles_and_timeout),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_enums_and_words),
