@@ -86,15 +86,6 @@ const char *cxd_gpu_configure_switch(int type)
 	return "configured --with-cuda (CUDA)";
 }
 
-const char *cxd_gpu_type_name(int type)
-{
-	static const char *const names[] = { "AMD", "NVIDIA", "INTEL" };
-
-	if (type < CXD_GPU_AMD || type > CXD_GPU_INTEL)
-		return "none";
-	return names[type];
-}
-
 static int exists(const char *root, const char *path)
 {
 	char full[512];

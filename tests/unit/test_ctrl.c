@@ -480,11 +480,11 @@ static void test_bad_version_and_type(void **state)
 	raw_write(fd, frame, sizeof(frame));
 	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_HELLO, buf, sizeof(buf),
 					 &len, 2000), -EPROTO);
-	assert_contains(c.err, "protocol version 7, expected 1");
+	assert_contains(c.err, "protocol version 7, expected 2");
 	close(fd);
 	cxd_ctrl_close(&c);
 
-	frame[5] = 1;
+	frame[5] = CXD_PROTO_VERSION;
 	frame[7] = 99;
 	fd = client_to_raw(&c, &port);
 	raw_write(fd, frame, sizeof(frame));

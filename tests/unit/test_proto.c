@@ -38,7 +38,7 @@ static void test_hdr_round_trip(void **state)
 	struct cxd_hdr h = { CXD_PROTO_MAGIC, CXD_PROTO_VERSION,
 			     CXD_MSG_RESULT, 4096 }, out;
 	uint8_t b[CXD_HDR_LEN];
-	const uint8_t want[CXD_HDR_LEN] = { 'C', 'X', 'D', 'G', 0, 1, 0, 6,
+	const uint8_t want[CXD_HDR_LEN] = { 'C', 'X', 'D', 'G', 0, CXD_PROTO_VERSION, 0, 6,
 					    0, 0, 0x10, 0 };
 	char err[128] = "";
 
@@ -70,18 +70,18 @@ static void expect_hdr_error(uint32_t magic, uint16_t ver, uint16_t type,
 static void test_hdr_errors(void **state)
 {
 	(void) state;
-	expect_hdr_error(0x12345678, 1, 1, 0,
+	expect_hdr_error(0x12345678, CXD_PROTO_VERSION, 1, 0,
 			 "bad magic 0x12345678 (not a cxi diagnostics peer?)");
 	expect_hdr_error(CXD_PROTO_MAGIC, 7, 1, 0,
-			 "protocol version 7, expected 1");
-	expect_hdr_error(CXD_PROTO_MAGIC, 1, 0, 0, "unknown message type 0");
-	expect_hdr_error(CXD_PROTO_MAGIC, 1, 99, 0,
+			 "protocol version 7, expected 2");
+	expect_hdr_error(CXD_PROTO_MAGIC, CXD_PROTO_VERSION, 0, 0, "unknown message type 0");
+	expect_hdr_error(CXD_PROTO_MAGIC, CXD_PROTO_VERSION, 99, 0,
 			 "unknown message type 99");
-	expect_hdr_error(CXD_PROTO_MAGIC, 1, CXD_MSG_TYPE_END, 0,
+	expect_hdr_error(CXD_PROTO_MAGIC, CXD_PROTO_VERSION, CXD_MSG_TYPE_END, 0,
 			 "unknown message type 9");
-	expect_hdr_error(CXD_PROTO_MAGIC, 1, 1, 99999,
+	expect_hdr_error(CXD_PROTO_MAGIC, CXD_PROTO_VERSION, 1, 99999,
 			 "frame length 99999 exceeds 4096");
-	expect_hdr_error(CXD_PROTO_MAGIC, 1, 1, 4097,
+	expect_hdr_error(CXD_PROTO_MAGIC, CXD_PROTO_VERSION, 1, 4097,
 			 "frame length 4097 exceeds 4096");
 }
 
