@@ -49,7 +49,9 @@ static int run_session(struct cxd_sess *s)
 	ret = cxd_report_begin(&rep, s->tool, s->cfg, &s->info, stdout);
 	if (ret)
 		return cxd_sess_fail(s, ret, "cannot start the report");
-	if (!s->loopback) {
+	fflush(stdout); /* the summary shows while the buffers are touched */
+	ret = cxd_sess_prepare(s);
+	if (ret == 0 && !s->loopback) {
 		/* From here a provider call may block on a dead peer's state. */
 		cxd_ctrl_watch(&s->ctrl, s->tool->name);
 		ret = cxd_barrier(s, "the ready barrier");

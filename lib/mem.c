@@ -65,6 +65,7 @@ int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 	b->len = len;
 	b->map_len = (size_t) cxd_roundup(len ? len : 1, sz);
 	b->hugepages = hugepages;
+	b->fill = fill;
 	if (b->map_len == 0) {
 		snprintf(err, errlen, "buffer of %zu bytes is too large", len);
 		return -ENOMEM;
@@ -82,9 +83,14 @@ int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 			 strerror(e));
 		return -e;
 	}
-	/* Touch every page now so the timed loop never takes a first fault. */
-	memset(b->ptr, fill, b->map_len);
 	return 0;
+}
+
+/* Separate from the mapping so the summary can print before this slow part. */
+void cxd_buf_touch(struct cxd_buf *b)
+{
+	if (b->ptr)
+		memset(b->ptr, b->fill, b->map_len);
 }
 
 void cxd_buf_free(struct cxd_buf *b)

@@ -434,9 +434,15 @@ static int exchange_addrs(struct cxd_sess *s)
 	if (ret == 0)
 		ret = cxd_fabric_add_peer(s->fab, s->peer.addr, s->err,
 					  sizeof(s->err));
-	if (ret == 0 && s->ops->setup)
-		ret = s->ops->setup(s);
 	return ret;
+}
+
+int cxd_sess_prepare(struct cxd_sess *s)
+{
+	cxd_phase(s, "the buffer setup");
+	cxd_buf_touch(&s->tx);
+	cxd_buf_touch(&s->rx);
+	return s->ops->setup ? s->ops->setup(s) : 0;
 }
 
 static int client_options(struct cxd_sess *s)

@@ -10,6 +10,7 @@ struct cxd_buf {
 	size_t len;     /* what the run asked for */
 	size_t map_len; /* rounded up to the page or huge-page size */
 	int hugepages;  /* enum cxd_hugepage */
+	uint8_t fill;   /* written by cxd_buf_touch */
 };
 
 size_t cxd_hp_size(int hugepages);
@@ -22,6 +23,9 @@ uint64_t cxd_roundup(uint64_t v, uint64_t align);
 
 int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 		  char *err, size_t errlen);
+/* Write the fill byte to every page, so the timed loop never takes a
+ * first fault; cxd_buf_alloc only maps. */
+void cxd_buf_touch(struct cxd_buf *b);
 void cxd_buf_free(struct cxd_buf *b);
 
 #endif
