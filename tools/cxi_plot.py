@@ -235,7 +235,7 @@ def draw_hist(ax, ticker, hists):
     for i, run, size, vals in hists:
         ax.hist(vals, bins=bins, histtype="step", linewidth=1.5,
                 color=f"C{i % 10}",
-                label=f"{run['label']}: {fmt_size(size)} B, {len(vals)} "
+                label=f"{run['label']}: {size} B, {len(vals)} "
                 "samples")
     ax.set_xscale("log")
     ax.xaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
