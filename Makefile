@@ -36,7 +36,7 @@ DESTDIR     ?=
 
 # libfabric 2.x stage: built from this tarball into LF2_DIR/libfabric/prefix (once),
 # the project against it in LF2_DIR. Empty: the stage says it is skipped.
-LIBFABRIC2_TARBALL ?= $(wildcard /work/shared/vendor/libfabric-2.6.0.tar.gz)
+LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabric-2.*.tar.gz /work/shared/vendor/libfabric-2.*.tar.gz))
 LF2_DIR     ?= build-lf2
 LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_valgrind
 

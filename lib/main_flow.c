@@ -87,7 +87,9 @@ static int run_session(struct cxd_sess *s)
 		cxd_report_free(rep);
 		return output_failed(s, ret);
 	}
-	if (!s->loopback) {
+	/* the summary shows while the buffers are touched */
+	ret = cxd_sess_prepare(s);
+	if (ret == 0 && !s->loopback) {
 		/* From here a provider call may block on a dead peer's state. */
 		s->ctrl.on_fatal = on_fatal;
 		s->ctrl.fatal_arg = s;

@@ -67,6 +67,7 @@ int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 	b->map_len = (size_t) cxd_roundup(len ? len : 1, sz);
 	b->hugepages = hugepages;
 	b->dev = -1;
+	b->fill = fill;
 	if (b->map_len == 0) {
 		snprintf(err, errlen, "buffer of %zu bytes is too large", len);
 		return -ENOMEM;
@@ -84,8 +85,6 @@ int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 			 strerror(e));
 		return -e;
 	}
-	/* Touch every page now so the timed loop never takes a first fault. */
-	memset(b->ptr, fill, b->map_len);
 	return 0;
 }
 
@@ -117,6 +116,13 @@ int cxd_buf_alloc_gpu(const struct cxd_gpu *g, int dev, size_t len,
 			 "%d (%s): %s", b->map_len, cxd_gpu_type_name(g->type),
 			 dev, g->runtime, strerror(-ret));
 	return ret;
+}
+
+/* Separate from the mapping so the summary can print before this slow part. */
+void cxd_buf_touch(struct cxd_buf *b)
+{
+	if (b->ptr && !b->gpu) /* GPU buffers are filled at allocation */
+		memset(b->ptr, b->fill, b->map_len);
 }
 
 void cxd_buf_free(struct cxd_buf *b)

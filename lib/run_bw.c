@@ -1,6 +1,7 @@
 /* Bandwidth: per size a timed loop of iterations, then results are shared. */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cxd/mem.h"
 #include "cxd/session.h"
@@ -117,7 +118,8 @@ static int share(struct cxd_sess *s, uint64_t size, const struct span *me,
 	return cxd_share_result(s, &m, peer);
 }
 
-static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
+static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
+		    struct cxd_progress *prog)
 {
 	struct span me = { 0, 0 };
 	struct cxd_result_msg peer;
@@ -143,17 +145,33 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
 	combine(s, size, &me, &peer, &res);
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
+	cxd_progress_clear(prog);
 	ret = cxd_val_finish(s, size, me.count, peer.count, &res);
 	return ret ? ret : cxd_report_result(rep, &res);
 }
 
+void cxd_sess_progress(struct cxd_sess *s, struct cxd_progress *p)
+{
+	bool on = cxd_progress_wanted(isatty(STDERR_FILENO), s->is_client);
+
+	cxd_progress_init(p, on ? stderr : NULL, s->tool->name,
+			  s->run->min_size, s->run->max_size,
+			  cxd_run_has(s->run, CXD_RUN_DURATION) ?
+			  s->run->duration_s * 1000000000ULL : 0, cxd_now_ns());
+}
+
 int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep)
 {
+	struct cxd_progress prog;
 	int ret = 0;
 
+	cxd_sess_progress(s, &prog);
 	for (uint64_t size = s->run->min_size;
-	     ret == 0 && size <= s->run->max_size; size *= 2)
-		ret = one_size(s, size, rep);
+	     ret == 0 && size <= s->run->max_size; size *= 2) {
+		cxd_progress_size(&prog, size, cxd_now_ns());
+		ret = one_size(s, size, rep, &prog);
+	}
+	cxd_progress_clear(&prog); /* before an error message */
 	return ret;
 }
 
@@ -161,5 +179,5 @@ int cxd_run_loopback(struct cxd_sess *s, struct cxd_report *rep)
 {
 	/* Every write goes to offset 0 of the target, as the original. */
 	s->wrap = 0;
-	return one_size(s, s->run->min_size, rep);
+	return one_size(s, s->run->min_size, rep, &(struct cxd_progress){ 0 });
 }

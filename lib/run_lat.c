@@ -12,6 +12,7 @@ struct lat_run {
 	uint64_t *samples; /* --report-all: every measured latency */
 	uint64_t nsamples;
 	uint64_t answered; /* responder: data exchanges, warmup included */
+	struct cxd_progress prog;
 };
 
 /*
@@ -162,6 +163,7 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	}
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
+	cxd_progress_clear(&lr->prog);
 	/* Every latency operation uses offset 0, warmup included: the
 	 * counts only tell whether any data arrived to check. */
 	ret = cxd_val_finish(s, size, own_count(s, lr) + s->run->warmup,
@@ -190,9 +192,13 @@ int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep)
 					    "keep %llu latencies in memory",
 					    (unsigned long long) lr.nsamples);
 	}
+	cxd_sess_progress(s, &lr.prog);
 	for (uint64_t size = s->run->min_size;
-	     ret == 0 && size <= s->run->max_size; size *= 2)
+	     ret == 0 && size <= s->run->max_size; size *= 2) {
+		cxd_progress_size(&lr.prog, size, cxd_now_ns());
 		ret = lat_size(s, size, &lr, rep);
+	}
+	cxd_progress_clear(&lr.prog); /* before an error message */
 	free(lr.samples);
 	free(lr.gaps);
 	free(lr.stats);

@@ -502,9 +502,15 @@ static int exchange_addrs(struct cxd_sess *s)
 		ret = send_addr(s);
 	if (ret == 0)
 		ret = add_peer(s);
-	if (ret == 0 && s->ops->setup)
-		ret = s->ops->setup(s);
 	return ret;
+}
+
+int cxd_sess_prepare(struct cxd_sess *s)
+{
+	cxd_phase(s, "the buffer setup");
+	cxd_buf_touch(&s->tx);
+	cxd_buf_touch(&s->rx);
+	return s->ops->setup ? s->ops->setup(s) : 0;
 }
 
 static int client_options(struct cxd_sess *s)
@@ -577,6 +583,10 @@ static int server_step(struct cxd_sess *s, struct cxd_hs *hs,
 	cxd_phase(s, cxd_hs_phase(hs));
 	ms = now >= deadline ? 0 : (int) ((deadline - now) / 1000000ULL);
 	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, ms);
+	/* Bytes that are not our framing before any HELLO: an HTTP health
+	 * check or a scanner, not a client; drop it like a silent one. */
+	if (ret == -EPROTO && hs->state == CXD_HS_HELLO)
+		return CXD_STRAY;
 	if (ret)
 		return ctrl_fail(s, ret);
 	ret = cxd_hs_step(hs, type, buf, len, &reply);
@@ -619,8 +629,9 @@ static int server_handshake(struct cxd_sess *s)
 		ret = server_step(s, &hs, was == CXD_HS_HELLO ? hello_by :
 					  done_by);
 		/* No valid HELLO yet: a port scan, a health check, a stray. */
-		if (was == CXD_HS_HELLO &&
-		    (ret == -ETIMEDOUT || ret == -ECONNRESET))
+		if (was == CXD_HS_HELLO && (ret == -ETIMEDOUT ||
+					    ret == -ECONNRESET ||
+					    ret == CXD_STRAY))
 			return CXD_STRAY;
 		/* Heartbeats from here on: the client has our HELLO. */
 		if (ret == 0 && was == CXD_HS_HELLO && hs.state == CXD_HS_RUN)

@@ -14,6 +14,7 @@ struct cxd_buf {
 	int hugepages;  /* enum cxd_hugepage */
 	const struct cxd_gpu *gpu; /* NULL: host memory from mmap */
 	int dev;                   /* GPU index; -1 for host memory */
+	uint8_t fill;   /* written by cxd_buf_touch */
 };
 
 size_t cxd_hp_size(int hugepages);
@@ -30,6 +31,9 @@ int cxd_buf_alloc(size_t len, int hugepages, uint8_t fill, struct cxd_buf *b,
 int cxd_buf_alloc_gpu(const struct cxd_gpu *g, int dev, size_t len,
 		      uint8_t fill, struct cxd_buf *b, char *err,
 		      size_t errlen);
+/* Write the fill byte to every page, so the timed loop never takes a
+ * first fault; cxd_buf_alloc only maps. */
+void cxd_buf_touch(struct cxd_buf *b);
 void cxd_buf_free(struct cxd_buf *b);
 /* Whatever memory holds the buffer (GPU: through the runtime's copy). */
 int cxd_buf_set(const struct cxd_buf *b, uint8_t v);

@@ -12,6 +12,7 @@
 #include "cxd/fabric.h"
 #include "cxd/mem.h"
 #include "cxd/opts.h"
+#include "cxd/progress.h"
 #include "cxd/report.h"
 #include "cxd/tool.h"
 
@@ -107,6 +108,9 @@ void cxd_phase(struct cxd_sess *s, const char *phase);
 int cxd_sess_client(struct cxd_sess *s);
 int cxd_sess_server(struct cxd_sess *s, int lfd);
 int cxd_sess_loopback(struct cxd_sess *s);
+/* After the summary has printed: touch the buffers (slow for big ones),
+ * then let the operation prepare (it may write into them). */
+int cxd_sess_prepare(struct cxd_sess *s);
 void cxd_sess_close(struct cxd_sess *s);
 int cxd_barrier(struct cxd_sess *s, const char *phase);
 int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
@@ -146,6 +150,8 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 		    const char *what);
 
 /* run_bw.c / run_lat.c: per-size drivers. */
+/* Progress on stderr for this run (disabled unless cxd_progress_wanted). */
+void cxd_sess_progress(struct cxd_sess *s, struct cxd_progress *p);
 int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep);
 int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep);
 int cxd_run_loopback(struct cxd_sess *s, struct cxd_report *rep);

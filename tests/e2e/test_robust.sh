@@ -116,14 +116,15 @@ section "stray connections, then a real client"
 # A peer: probe (connect, close), trickle (a byte every 2 s), beats
 # (heartbeat frames only). Runs at most 14 s.
 stray() {
-	python3 - "$@" <<'PY'
-import socket, struct, sys, time
+	PROTO_VERSION=$PROTO_VERSION python3 - "$@" <<'PY'
+import os, socket, struct, sys, time
 port, kind = int(sys.argv[1]), sys.argv[2]
+ver = int(os.environ["PROTO_VERSION"])
 s = socket.create_connection(("127.0.0.1", port), timeout=5)
 if kind == "probe":
     s.close(); sys.exit(0)
-hb = struct.pack(">IHHI", 0x43584447, 1, 7, 0)
-hello = struct.pack(">IHHI", 0x43584447, 1, 1, 40)  # the start of a HELLO
+hb = struct.pack(">IHHI", 0x43584447, ver, 7, 0)
+hello = struct.pack(">IHHI", 0x43584447, ver, 1, 40)  # the start of a HELLO
 end = time.time() + 14
 try:
     for i in range(1000):

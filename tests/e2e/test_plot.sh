@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# cxi_plot: charts drawn from the --json of real runs made here, a synthetic
+# cxi_sweep document, and bad inputs refused with exit 2. About 10 s.
+#   bash tests/e2e/test_plot.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+PLOT=$(cd "$(dirname "$0")/../../tools" && pwd)/cxi_plot.py
+PY=/usr/bin/python3
+[ -x "$PY" ] || skip "no $PY (Debian's python3)"
+"$PY" -c 'import matplotlib' 2>/dev/null ||
+	skip "matplotlib missing: apt-get install python3-matplotlib"
+for t in cxi_write_bw cxi_send_lat; do
+	tool_exists "$t" || skip "$t not built"
+done
+
+# png_ok FILE MIN_KB MIN_W MIN_H: PNG signature, size and dimensions (IHDR).
+png_ok() {
+	"$PY" - "$@" <<'EOF'
+import os, struct, sys
+f, kb, w0, h0 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+b = open(f, "rb").read(24)
+if b[:8] != b"\x89PNG\r\n\x1a\n" or b[12:16] != b"IHDR":
+    sys.exit(f"{f}: not a PNG")
+w, h = struct.unpack(">II", b[16:24])
+n = os.path.getsize(f)
+print(f"{os.path.basename(f)}: {w}x{h}, {n} bytes")
+if n < kb * 1024 or w < w0 or h < h0:
+    sys.exit(f"{f}: {w}x{h} {n} bytes, want >= {w0}x{h0} and {kb} KB")
+EOF
+}
+
+# svg_has FILE TEXT...: the SVG parses as XML and has each TEXT in a text node.
+svg_has() {
+	"$PY" - "$@" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+if not root.tag.endswith("svg"):
+    sys.exit(f"{sys.argv[1]}: root <{root.tag}>, not <svg>")
+text = "\n".join("".join(e.itertext()) for e in root.iter()
+                 if e.tag.endswith("text"))
+miss = [t for t in sys.argv[2:] if t not in text]
+if miss:
+    sys.exit(f"{sys.argv[1]}: no text {miss}")
+EOF
+}
+
+# plot NAME ARGS...: runs cxi_plot (30 s bound); sets RC, output in $TMPD/NAME.*
+plot() { local n=$1; shift; run_capture "$n" 30 "$PLOT" "$@"; }
+
+section "real runs"
+run_capture bw_tcp 60 "$BUILD/cxi_write_bw" --local --provider tcp --json -s 1:4096 -n 20
+expect_rc 0 "$RC" "cxi_write_bw over tcp"
+cp "$OUT" "$TMPD/bw_tcp.json"
+run_capture bw_shm 60 "$BUILD/cxi_write_bw" --local --provider shm --json -s 1:4096 -n 20
+expect_rc 0 "$RC" "cxi_write_bw over shm"
+cp "$OUT" "$TMPD/bw_shm.json"
+run_capture lat 60 "$BUILD/cxi_send_lat" --local --json -s 1:64 -n 300 \
+	--latency-gap 0 --report-all
+expect_rc 0 "$RC" "cxi_send_lat --report-all"
+cp "$OUT" "$TMPD/lat.json"
+
+section "bandwidth: two runs on one chart"
+plot bw_png "$TMPD/bw_tcp.json" "$TMPD/bw_shm.json" -o "$TMPD/bw.png"
+expect_rc 0 "$RC" "bandwidth PNG"
+check "PNG >= 20 KB, >= 800x600" png_ok "$TMPD/bw.png" 20 800 600
+plot bw_svg "$TMPD/bw_tcp.json" "$TMPD/bw_shm.json" -o "$TMPD/bw.svg" \
+	--title "before and after"
+expect_rc 0 "$RC" "bandwidth SVG"
+check "SVG: axis labels, both runs in the legend, the title" svg_has "$TMPD/bw.svg" \
+	"BW [MB/s]" "PktRate [Mpkt/s]" "Message size [bytes]" \
+	"cxi_write_bw 127.0.0.1 (bw_tcp)" "cxi_write_bw 127.0.0.1 (bw_shm)" \
+	"before and after"
+
+section "latency: percentiles and the --report-all histogram"
+plot lat_png "$TMPD/lat.json" -o "$TMPD/lat.png"
+expect_rc 0 "$RC" "latency PNG"
+check "PNG >= 20 KB, >= 800x800 (two charts)" png_ok "$TMPD/lat.png" 20 800 800
+plot lat_svg "$TMPD/lat.json" -o "$TMPD/lat.SVG"
+expect_rc 0 "$RC" "latency SVG (upper-case extension)"
+check "SVG: percentiles, histogram of the 1-byte size with all 300 samples" \
+	svg_has "$TMPD/lat.SVG" "Latency [us]" "p50" "p99.9" "max" \
+	"Latency histogram (--report-all)" "1 B, 300 samples"
+plot lat_hist "$TMPD/lat.json" -o "$TMPD/lat64.svg" --hist-size 64
+expect_rc 0 "$RC" "--hist-size 64"
+check "SVG: histogram of 64 B" svg_has "$TMPD/lat64.svg" "64 B, 300 samples"
+
+section "sweep heatmaps"
+"$PY" - "$TMPD/sweep.json" <<'EOF'
+import json, sys
+n = 4
+hosts = ["nodeA", "nodeA", "nodeB", "nodeC"]
+bw = [[None if i == j else 10000.0 + 10 * i + j for j in range(n)] for i in range(n)]
+lat = [[None if i == j else 2.0 + 0.01 * (i + j) for j in range(n)] for i in range(n)]
+bw[3][1] = 2500.0
+doc = {"tool": "cxi_sweep", "version": "0.1.0",
+       "ranks": [{"rank": i, "host": hosts[i], "address": f"fi_addr_{i}"}
+                 for i in range(n)],
+       "bw_mb_s": bw, "lat_us": lat,
+       "outliers": [{"src": 3, "dst": 1, "metric": "bw_mb_s",
+                     "value": 2500.0, "reference": 10015.0}]}
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+plot sweep_png "$TMPD/sweep.json" -o "$TMPD/sweep.png"
+expect_rc 0 "$RC" "sweep PNG"
+check "PNG >= 20 KB, >= 1000x500" png_ok "$TMPD/sweep.png" 20 1000 500
+plot sweep_svg "$TMPD/sweep.json" -o "$TMPD/sweep.svg"
+expect_rc 0 "$RC" "sweep SVG"
+check "SVG: rank+host labels, both matrices, the outlier marked" svg_has \
+	"$TMPD/sweep.svg" "0 nodeA" "2 nodeB" "3 nodeC" "source rank" \
+	"destination rank" "Bandwidth [MB/s]: 1 outlier" "Latency [us]: 0 outliers" \
+	"outlier" "2500" "10010"
+
+section "bad input: exit 2 with a message naming it, no chart written"
+# bad NAME WANT_TEXT ARGS...
+bad() {
+	local n=$1 want=$2; shift 2
+	plot "$n" "$@" -o "$TMPD/$n.png"
+	if [ "$RC" -eq 2 ] && grep -qF -- "$want" "$ERR" && [ ! -e "$TMPD/$n.png" ]; then
+		pass "$n: exit 2, '$want'"
+	else
+		fail "$n: rc $RC, want 2 and '$want' (png: $(ls "$TMPD/$n.png" 2>&1))"
+		show "$ERR"
+	fi
+}
+echo '{"tool": "cxi_write_bw", ' > "$TMPD/trunc.json"
+echo '{"name": "not ours"}' > "$TMPD/other.json"
+echo '{"tool": "cxi_sweep", "ranks": [{"rank":0},{"rank":1}], "bw_mb_s": [[null]], "lat_us": []}' \
+	> "$TMPD/badsweep.json"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"]=[{"size":1,"see_client":True}]; json.dump(d,open(sys.argv[2],"w"))' \
+	"$TMPD/lat.json" "$TMPD/latserver.json"
+bad missing "cannot read $TMPD/nosuch.json" "$TMPD/nosuch.json"
+bad notjson "trunc.json is not JSON" "$TMPD/trunc.json"
+bad notours "other.json is not the --json output of a cxd tool" "$TMPD/other.json"
+bad mixed "cannot share a chart" "$TMPD/bw_tcp.json" "$TMPD/lat.json"
+bad badsweep "\"bw_mb_s\" is not a 2 x 2 matrix" "$TMPD/badsweep.json"
+bad server "nothing to plot: a latency server's report" "$TMPD/latserver.json"
+bad nohist "no run has --report-all latencies for size 3" "$TMPD/lat.json" --hist-size 3
+plot ext "$TMPD/bw_tcp.json" -o "$TMPD/bw.jpg"
+[ "$RC" -eq 2 ] && grep -qF "unknown output format '.jpg'" "$ERR" &&
+	pass "ext: .jpg refused with exit 2" || { fail "ext: rc $RC"; show "$ERR"; }
+plot noout "$TMPD/bw_tcp.json"
+[ "$RC" -eq 2 ] && grep -qF -- "-o/--output" "$ERR" &&
+	pass "no -o: exit 2 naming -o" || { fail "no -o: rc $RC"; show "$ERR"; }
+
+finish

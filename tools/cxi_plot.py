@@ -1,0 +1,409 @@
+#!/usr/bin/python3
+"""cxi_plot: draw the --json output of the cxd tools as PNG or SVG charts.
+
+Bandwidth runs: bandwidth and packet (or atomic op) rate against size.
+Latency runs: min/p50/p90/p99/p99.9/max against size, and the histogram of
+every latency when the run used --report-all. Several runs of one kind share
+a chart, one colour per run. A cxi_sweep document: its bandwidth and latency
+matrices as heatmaps, outliers outlined.
+
+Exit status: 0 drawn, 1 the chart could not be written (or no matplotlib),
+2 bad command line or input (the message names the file and the problem).
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+PROG = "cxi_plot"
+FORMATS = (".png", ".svg")
+OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.01, 1),
+           "fontsize": "small"}
+PERCENTILES = (("min_us", "min", ":"), ("p50_us", "p50", "-"),
+               ("p90_us", "p90", "--"), ("p99_us", "p99", "-."),
+               ("p999_us", "p99.9", (0, (5, 1, 1, 1, 1, 1))),
+               ("max_us", "max", (0, (1, 3))))
+
+
+class InputError(Exception):
+    """Bad input: reported with exit status 2."""
+
+
+# ---- reading and checking the documents -------------------------------
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror}") from e
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path} is not JSON: {e}") from e
+    tool = doc.get("tool") if isinstance(doc, dict) else None
+    if not isinstance(tool, str) or not tool.startswith("cxi_"):
+        raise InputError(f"{path} is not the --json output of a cxd tool "
+                         "(no \"tool\": \"cxi_...\" key)")
+    if tool == "cxi_sweep":
+        return {"kind": "sweep", "path": path, "doc": check_sweep(path, doc)}
+    kind = "lat" if tool.endswith("_lat") else "bw" if tool.endswith("_bw") \
+        else None
+    if kind is None:
+        raise InputError(f"{path}: tool '{tool}' is not one cxi_plot knows")
+    rows = doc.get("results")
+    if not isinstance(rows, list) or not rows:
+        raise InputError(f"{path}: no \"results\" rows to plot")
+    key = "p50_us" if kind == "lat" else "bw_mb_s"
+    rows = [r for r in rows if isinstance(r, dict)
+            and number(r.get("size")) and number(r.get(key))]
+    if not rows:
+        why = ("a latency server's report (the figures are in the "
+               "client's)" if kind == "lat" else "rows without bw_mb_s")
+        raise InputError(f"{path}: nothing to plot: {why}")
+    return {"kind": kind, "path": path, "doc": doc, "rows": rows,
+            "label": run_label(path, doc)}
+
+
+def number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) \
+        and math.isfinite(v)
+
+
+def run_label(path, doc):
+    """Tool, the peer's host and the file: enough to tell runs apart."""
+    peer = doc.get("peer") or ""
+    host = peer.rsplit(":", 1)[0] if ":" in peer else peer
+    name = os.path.splitext(os.path.basename(path))[0]
+    parts = [doc["tool"]] + ([host] if host else []) + [f"({name})"]
+    return " ".join(parts)
+
+
+def check_matrix(path, doc, key, n):
+    m = doc.get(key)
+    if not isinstance(m, list) or len(m) != n or any(
+            not isinstance(r, list) or len(r) != n for r in m):
+        raise InputError(f"{path}: \"{key}\" is not a {n} x {n} matrix")
+    for i, row in enumerate(m):
+        for j, v in enumerate(row):
+            if v is not None and not number(v):
+                raise InputError(f"{path}: {key}[{i}][{j}] is not a number")
+    return m
+
+
+def check_sweep(path, doc):
+    ranks = doc.get("ranks")
+    if not isinstance(ranks, list) or len(ranks) < 2 or not all(
+            isinstance(r, dict) for r in ranks):
+        raise InputError(f"{path}: \"ranks\" must list at least 2 ranks")
+    n = len(ranks)
+    check_matrix(path, doc, "bw_mb_s", n)
+    check_matrix(path, doc, "lat_us", n)
+    outs = doc.get("outliers", [])
+    if not isinstance(outs, list):
+        raise InputError(f"{path}: \"outliers\" is not a list")
+    for o in outs:
+        ok = isinstance(o, dict) and o.get("metric") in ("bw_mb_s", "lat_us")
+        ok = ok and all(isinstance(o.get(k), int) and 0 <= o[k] < n
+                        for k in ("src", "dst"))
+        if not ok:
+            raise InputError(f"{path}: bad outlier entry {json.dumps(o)} "
+                             "(needs src, dst < ranks and metric bw_mb_s "
+                             "or lat_us)")
+    return doc
+
+
+def one_kind(runs):
+    kinds = sorted({r["kind"] for r in runs})
+    if len(kinds) > 1:
+        names = {"bw": "bandwidth", "lat": "latency", "sweep": "sweep"}
+        firsts = [next(r["path"] for r in runs if r["kind"] == k)
+                  for k in kinds]
+        raise InputError("cannot share a chart: " + ", ".join(
+            f"{p} is a {names[k]} run" for p, k in zip(firsts, kinds)) +
+            "; plot each kind into its own file")
+    if kinds[0] == "sweep" and len(runs) > 1:
+        raise InputError("one cxi_sweep document per chart (got "
+                         f"{len(runs)})")
+    return kinds[0]
+
+
+# ---- drawing -----------------------------------------------------------
+
+
+def fmt_size(v, _pos=None):
+    """Byte sizes on the log2 axis: 1, 512, 4K, 1M (IEC)."""
+    if v <= 0:
+        return ""
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if v >= 1 << shift:
+            q = v / (1 << shift)
+            return f"{q:g}{unit}"
+    return f"{v:g}"
+
+
+def fmt_num(v, _pos=None):
+    """Plain numbers on log axes: 0.5, 20, 3000 rather than 10^x."""
+    return f"{v:g}" if v > 0 else ""
+
+
+def size_axis(ax, ticker):
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=2, numticks=12))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(fmt_size))
+    ax.set_xlabel("Message size [bytes]")
+    ax.grid(True, which="major", alpha=0.3)
+
+
+def col(rows, key):
+    pts = [(r["size"], r.get(key)) for r in rows if number(r.get(key))]
+    return [p[0] for p in pts], [p[1] for p in pts]
+
+
+def draw_bw(plt, ticker, runs, title):
+    fig, (ax_bw, ax_rate) = plt.subplots(2, 1, figsize=(10, 8), sharex=True)
+    for i, run in enumerate(runs):
+        c = f"C{i % 10}"
+        x, y = col(run["rows"], "bw_mb_s")
+        ax_bw.plot(x, y, marker="o", color=c, label=run["label"])
+        x, y = col(run["rows"], "pkt_rate_mpkt_s")
+        ax_rate.plot(x, y, marker="o", color=c, label=run["label"])
+    atomic = [r["doc"]["tool"].startswith("cxi_atomic") for r in runs]
+    rate = ("OpRate [Mop/s]" if all(atomic) else "PktRate [Mpkt/s]"
+            if not any(atomic) else "Rate [M/s] (packets; ops for atomics)")
+    ax_bw.set_ylabel("BW [MB/s] (MB = 10^6 bytes)")
+    ax_rate.set_ylabel(rate)
+    for ax in (ax_bw, ax_rate):
+        size_axis(ax, ticker)
+        ax.set_yscale("log")  # small and large sizes differ by decades
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(fmt_num))
+    ax_bw.set_title("Bandwidth against message size")
+    ax_rate.set_title(rate.split(" [")[0] + " against message size")
+    ax_bw.legend(**OUTSIDE)
+    fig.suptitle(title)
+    return fig
+
+
+def hist_runs(runs, want):
+    """Per run, the --report-all samples of the size to show, or None."""
+    out = []
+    for i, run in enumerate(runs):
+        rows = [r for r in run["rows"] if isinstance(
+            r.get("latencies_us"), list) and r["latencies_us"]]
+        if want is not None:
+            rows = [r for r in rows if r["size"] == want]
+        if rows:
+            r = min(rows, key=lambda r: r["size"])
+            out.append((i, run, r["size"],
+                        [v for v in r["latencies_us"] if number(v)]))
+    return out
+
+
+def draw_lat_lines(ax, runs, ticker):
+    from matplotlib.lines import Line2D
+    used = set()
+    for i, run in enumerate(runs):
+        c = f"C{i % 10}"
+        for key, _name, style in PERCENTILES:
+            x, y = col(run["rows"], key)
+            if y:
+                used.add(key)
+                ax.plot(x, y, color=c, linestyle=style, marker=".")
+    size_axis(ax, ticker)
+    ax.set_yscale("log")
+    ax.set_ylabel("Latency [us]")
+    ax.set_title("Latency percentiles against message size")
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(fmt_num))
+    # Two legends: colour names the run, line style the percentile.
+    runs_leg = ax.legend(handles=[
+        Line2D([], [], color=f"C{i % 10}", label=r["label"])
+        for i, r in enumerate(runs)], **OUTSIDE)
+    ax.add_artist(runs_leg)
+    ax.legend(handles=[Line2D([], [], color="black", linestyle=s, label=n)
+                       for k, n, s in PERCENTILES if k in used],
+              loc="lower left", bbox_to_anchor=(1.01, 0), fontsize="small",
+              title="percentile")
+
+
+def draw_hist(ax, ticker, hists):
+    lo = min(min(h[3]) for h in hists)
+    hi = max(max(h[3]) for h in hists)
+    lo, hi = max(lo, 1e-3), max(hi, lo * 1.01)
+    bins = [lo * (hi / lo) ** (k / 60) for k in range(61)]
+    # Log-spaced bins: latency tails span decades.
+    for i, run, size, vals in hists:
+        ax.hist(vals, bins=bins, histtype="step", linewidth=1.5,
+                color=f"C{i % 10}",
+                label=f"{run['label']}: {size} B, {len(vals)} "
+                "samples")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(fmt_num))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.set_xlabel("Latency [us]")
+    ax.set_ylabel("Samples")
+    ax.set_title("Latency histogram (--report-all)")
+    ax.legend(**OUTSIDE)
+    ax.grid(True, alpha=0.3)
+
+
+def draw_lat(plt, ticker, runs, title, hist_size):
+    hists = hist_runs(runs, hist_size)
+    if hist_size is not None and not hists:
+        raise InputError(f"no run has --report-all latencies for size "
+                         f"{hist_size} (--hist-size)")
+    nplots = 2 if hists else 1
+    fig, axes = plt.subplots(nplots, 1, figsize=(10, 4.5 * nplots + 1))
+    axes = axes if nplots > 1 else [axes]
+    draw_lat_lines(axes[0], runs, ticker)
+    if hists:
+        draw_hist(axes[1], ticker, hists)
+    fig.suptitle(title)
+    return fig
+
+
+def rank_labels(doc):
+    out = []
+    for i, r in enumerate(doc["ranks"]):
+        rank = r.get("rank", i)
+        host = r.get("host")
+        out.append(f"{rank} {host}" if host else f"{rank}")
+    return out
+
+
+def heatmap(fig, ax, doc, key, cmap, what):
+    import matplotlib
+    import matplotlib.patches
+    import numpy as np
+    n = len(doc["ranks"])
+    m = np.ma.masked_invalid(np.array(
+        [[math.nan if v is None else v for v in row] for row in doc[key]],
+        dtype=float))
+    cm = matplotlib.colormaps[cmap].copy()
+    cm.set_bad("lightgrey")
+    im = ax.imshow(m, cmap=cm, interpolation="nearest")
+    fig.colorbar(im, ax=ax, shrink=0.8, label=what)
+    labels = rank_labels(doc)
+    ax.set_xticks(range(n), labels=labels, rotation=90, fontsize="small")
+    ax.set_yticks(range(n), labels=labels, fontsize="small")
+    ax.set_xlabel("destination rank")
+    ax.set_ylabel("source rank")
+    masked = np.ma.getmaskarray(m)
+    if n <= 16:  # values in the cells while they stay readable
+        for i in range(n):
+            for j in range(n):
+                if not masked[i, j]:
+                    v = float(m[i, j])
+                    dark = im.norm(v) < 0.5 if cmap == "viridis" \
+                        else im.norm(v) > 0.5
+                    ax.text(j, i, f"{v:.0f}" if v >= 100 else f"{v:.3g}",
+                            ha="center", va="center", fontsize=7,
+                            color="white" if dark else "black")
+    marked = 0
+    for o in doc.get("outliers", []):
+        if o["metric"] != key:
+            continue
+        marked += 1
+        ax.add_patch(matplotlib.patches.Rectangle(
+            (o["dst"] - 0.5, o["src"] - 0.5), 1, 1, fill=False,
+            edgecolor="red", linewidth=2.5,
+            label="outlier" if marked == 1 else None))
+    if marked:
+        ax.legend(loc="upper right", bbox_to_anchor=(1.0, 1.12),
+                  fontsize="small")
+    ax.set_title(f"{what}: {marked} outlier{'s' if marked != 1 else ''}",
+                 loc="left")
+
+
+def draw_sweep(plt, doc, title):
+    n = len(doc["ranks"])
+    side = min(7 + n * 0.15, 24)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(2 * side, side * 0.85),
+                               layout="constrained")
+    heatmap(fig, a, doc, "bw_mb_s", "viridis", "Bandwidth [MB/s]")
+    heatmap(fig, b, doc, "lat_us", "viridis_r", "Latency [us]")
+    fig.suptitle(title)
+    return fig
+
+
+# ---- command line ------------------------------------------------------
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog=PROG, description="Draw the --json output of cxd tools "
+        "(bandwidth, latency, cxi_sweep) as a PNG or SVG chart.")
+    p.add_argument("runs", nargs="+", metavar="RUN.json",
+                   help="--json output of a cxd tool; several runs of one "
+                   "kind share the chart")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the chart: FILE.png or FILE.svg")
+    p.add_argument("--title", help="title above the chart")
+    p.add_argument("--hist-size", type=int, metavar="BYTES",
+                   help="latency histogram of this size (default: the "
+                   "smallest size with --report-all samples)")
+    return p.parse_args(argv)
+
+
+def default_title(kind, runs):
+    if kind == "sweep":
+        d = runs[0]["doc"]
+        k = len(d.get("outliers", []))
+        return f"cxi_sweep: {len(d['ranks'])} ranks, {k} " \
+            f"outlier{'s' if k != 1 else ''}"
+    tools = []
+    for r in runs:
+        if r["doc"]["tool"] not in tools:
+            tools.append(r["doc"]["tool"])
+    prov = sorted({str(r["doc"].get("provider", "?")) for r in runs})
+    return f"{', '.join(tools)} over {', '.join(prov)}"
+
+
+def main(argv):
+    args = parse_args(argv)
+    ext = os.path.splitext(args.output)[1].lower()
+    try:
+        if ext not in FORMATS:
+            raise InputError(f"unknown output format '{ext or '(none)'}' in "
+                             f"{args.output}: use .png or .svg")
+        if args.hist_size is not None and args.hist_size <= 0:
+            raise InputError(f"--hist-size {args.hist_size}: must be > 0")
+        runs = [load(p) for p in args.runs]
+        kind = one_kind(runs)
+    except InputError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    try:
+        import matplotlib
+        matplotlib.use("Agg")  # files only, never a display
+        import matplotlib.pyplot as plt
+        from matplotlib import ticker
+    except ImportError as e:
+        print(f"{PROG}: needs matplotlib ({e}); on Debian: apt-get install "
+              "python3-matplotlib", file=sys.stderr)
+        return 1
+    # SVG keeps its text as text, so labels can be searched and checked.
+    matplotlib.rcParams["svg.fonttype"] = "none"
+    title = args.title or default_title(kind, runs)
+    try:
+        if kind == "sweep":
+            fig = draw_sweep(plt, runs[0]["doc"], title)
+        elif kind == "lat":
+            fig = draw_lat(plt, ticker, runs, title, args.hist_size)
+        else:
+            fig = draw_bw(plt, ticker, runs, title)
+    except InputError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    try:
+        fig.savefig(args.output, dpi=100, bbox_inches="tight")
+    except OSError as e:
+        print(f"{PROG}: cannot write {args.output}: {e.strerror}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
