@@ -89,6 +89,8 @@ int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
 	int ret;
 
 	memset(peer, 0, sizeof(*peer));
+	if (s->sync)
+		return s->sync->share(s, mine, peer);
 	if (s->loopback)
 		return 0;
 	ret = cxd_ctrl_send(&s->ctrl, CXD_MSG_RESULT, buf,
@@ -138,7 +140,7 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep)
 	combine(s, size, &me, &peer, &res);
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
-	return cxd_report_result(rep, &res);
+	return cxd_emit_result(s, rep, &res);
 }
 
 int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep)

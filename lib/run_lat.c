@@ -155,7 +155,7 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	}
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
-	return cxd_report_result(rep, &res);
+	return cxd_emit_result(s, rep, &res);
 }
 
 int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep)
