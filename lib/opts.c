@@ -173,6 +173,10 @@ static const struct opt opts[] = {
 	  CFG(sweep.lat_iters), 1, 1000000, 0, "Invalid latency iteration count",
 	  "8-byte writes timed per link for latency\n"
 	  "(default: 100)" },
+	{ 0, "max-pairs", "PAIRS", CXD_F_SWEEP, 0, K_U64, CFG(sweep.max_pairs),
+	  1, 1000000, 0, "Invalid pair count",
+	  "Measure at most PAIRS pairs at a time (default:\n"
+	  "all pairs of a round; 1 = one link at a time)" },
 	{ 'h', "help", NULL, 0, 0, K_HELP, 0, 0, 0, 0, NULL,
 	  "Print this help text and exit" },
 	{ 'V', "version", NULL, 0, 0, K_VERSION, 0, 0, 0, 0, NULL,

@@ -57,6 +57,8 @@ static json_object *options(const struct cxd_sweep_res *r)
 			       json_object_new_int64((int64_t) r->bw_pct));
 	json_object_object_add(o, "max_lat_pct",
 			       json_object_new_int64((int64_t) r->lat_pct));
+	json_object_object_add(o, "max_pairs", json_object_new_int64(
+				       (int64_t) r->cfg->sweep.max_pairs));
 	json_object_object_add(o, "device",
 			       json_object_new_string(r->cfg->local.device));
 	return o;
@@ -103,15 +105,14 @@ static json_object *outliers(const struct cxd_sweep_res *r)
 static json_object *rounds(const struct cxd_sweep_res *r)
 {
 	json_object *a = json_object_new_array();
-	struct cxd_pair *p = calloc((size_t) r->n / 2 + 1, sizeof(*p));
-	int nr = cxd_sweep_nrounds(r->n);
 
-	for (int i = 0; p && i < nr; i++) {
+	for (int i = 0; i < r->nrounds; i++) {
+		const struct cxd_pair *p = r->round_pairs +
+					   (size_t) i * r->stride;
 		json_object *o = json_object_new_object();
 		json_object *pairs = json_object_new_array();
-		int k = cxd_sweep_round(r->n, i, p);
 
-		for (int j = 0; j < k; j++) {
+		for (int j = 0; j < r->round_count[i]; j++) {
 			json_object *pr = json_object_new_array();
 
 			json_object_array_add(pr, json_object_new_int(p[j].a));
@@ -124,7 +125,6 @@ static json_object *rounds(const struct cxd_sweep_res *r)
 				       json_object_new_double(r->round_s[i]));
 		json_object_array_add(a, o);
 	}
-	free(p);
 	return a;
 }
 
@@ -213,10 +213,8 @@ static void stat_line(FILE *out, const char *name, const char *unit,
 
 void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
 {
-	int nr = cxd_sweep_nrounds(r->n);
-
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds, provider %s, %.1f s\n",
-		r->n, nr, r->provider, r->total_s);
+		r->n, r->nrounds, r->provider, r->total_s);
 	stat_line(out, "Bandwidth", "MB/s", r->bw, r->n);
 	stat_line(out, "Latency (8 B)", "us", r->lat, r->n);
 	if (r->nout)

@@ -1,5 +1,6 @@
 /* cxi_sweep: bootstrap over MPI, rounds of pairs, retests, results. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <math.h>
 #include <sched.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <mpi.h>
 #include <rdma/fabric.h>
@@ -181,6 +183,28 @@ static void *alloc_or_die(struct sw *w, size_t n, size_t sz)
 	return p;
 }
 
+/*
+ * Test aid: CXD_TEST_NETNS=PREFIX moves rank r into the network namespace
+ * PREFIX<r> (from `ip netns add`) before its endpoint opens, so that one
+ * host can give each rank its own, shapeable link. Sockets MPI opened
+ * already stay where they were.
+ */
+static void test_netns(struct sw *w)
+{
+	const char *pre = getenv("CXD_TEST_NETNS");
+	char path[256];
+	int fd;
+
+	if (pre == NULL || *pre == '\0')
+		return;
+	snprintf(path, sizeof(path), "/run/netns/%.200s%d", pre, w->rank);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
+		die(w, "CXD_TEST_NETNS: cannot enter %s: %s", path,
+		    strerror(errno));
+	close(fd);
+}
+
 /* Open the endpoint, swap addresses with every rank, fill the AV. */
 static void open_fabric(struct sw *w)
 {
@@ -191,6 +215,7 @@ static void open_fabric(struct sw *w)
 
 	memset(&me, 0, sizeof(me));
 	MPI_Get_processor_name(me.host, &len);
+	test_netns(w);
 	w->sync = (struct cxd_sync){ sync_barrier, sync_share, sync_result,
 				     "", w };
 	s->sync = &w->sync;
@@ -368,12 +393,27 @@ static void plan_free(struct sw_plan *pl)
 	free(pl->pairs);
 }
 
+/* The circle rounds; with --max-pairs K each is cut into rounds of at
+ * most K pairs (fewer links loaded at once, more rounds). */
 static void main_plan(struct sw *w, struct sw_plan *pl)
 {
-	plan_alloc(w, pl, cxd_sweep_nrounds(w->n));
-	for (int r = 0; r < pl->nrounds; r++)
-		pl->count[r] = cxd_sweep_round(w->n, r,
-					       pl->pairs + (size_t) r * pl->stride);
+	int nr = cxd_sweep_nrounds(w->n), per = w->n / 2, k = 0;
+	struct cxd_pair *tmp = alloc_or_die(w, (size_t) per + 1, sizeof(*tmp));
+
+	if (w->cfg.sweep.max_pairs && w->cfg.sweep.max_pairs < (uint64_t) per)
+		per = (int) w->cfg.sweep.max_pairs;
+	plan_alloc(w, pl, nr * ((w->n / 2 + per - 1) / per));
+	for (int r = 0; r < nr; r++) {
+		int c = cxd_sweep_round(w->n, r, tmp);
+
+		for (int i = 0; i < c; i += per, k++) {
+			pl->count[k] = c - i < per ? c - i : per;
+			memcpy(pl->pairs + (size_t) k * pl->stride, tmp + i,
+			       (size_t) pl->count[k] * sizeof(*tmp));
+		}
+	}
+	pl->nrounds = k;
+	free(tmp);
 }
 
 /* Retests: the suspect pairs, packed greedily into rounds of disjoint
@@ -476,11 +516,15 @@ static size_t retest(struct sw *w, struct cxd_outlier *o, size_t nout)
 	return nout;
 }
 
-static int report(struct sw *w, const double *bw, const double *lat,
-		  const struct cxd_outlier *o, size_t nout, double secs)
+static int report(struct sw *w, const struct sw_plan *pl, const double *bw,
+		  const double *lat, const struct cxd_outlier *o, size_t nout,
+		  double secs)
 {
 	struct cxd_sweep_res r = { .n = w->n, .ranks = w->ranks, .bw = bw,
 				   .lat = lat, .out = o, .nout = nout,
+				   .nrounds = pl->nrounds, .stride = pl->stride,
+				   .round_count = pl->count,
+				   .round_pairs = pl->pairs,
 				   .round_s = w->round_s, .total_s = secs,
 				   .cfg = &w->cfg, .bw_pct = w->bw_pct,
 				   .lat_pct = w->lat_pct,
@@ -522,11 +566,10 @@ int sw_run(struct sw *w)
 	open_fabric(w);
 	w->bw_row = alloc_or_die(w, (size_t) w->n, sizeof(double));
 	w->lat_row = alloc_or_die(w, (size_t) w->n, sizeof(double));
-	w->round_s = alloc_or_die(w, (size_t) w->n, sizeof(double));
 	reset_rows(w);
 	main_plan(w, &pl);
+	w->round_s = alloc_or_die(w, (size_t) pl.nrounds, sizeof(double));
 	run_plan(w, &pl, w->round_s);
-	plan_free(&pl);
 	if (w->rank == 0) {
 		bw = alloc_or_die(w, nn, sizeof(double));
 		lat = alloc_or_die(w, nn, sizeof(double));
@@ -536,8 +579,9 @@ int sw_run(struct sw *w)
 		o = judge(w, bw, lat, &nout);
 	nout = retest(w, o, nout);
 	if (w->rank == 0)
-		ret = report(w, bw, lat, o, nout,
+		ret = report(w, &pl, bw, lat, o, nout,
 			     (double) (cxd_now_ns() - t0) / 1e9);
+	plan_free(&pl);
 	free(o);
 	free(bw);
 	free(lat);

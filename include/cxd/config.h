@@ -87,6 +87,7 @@ struct cxd_sweep_opts {
 	uint64_t bw_pct;    /* flag bandwidth below this % of the median */
 	uint64_t lat_pct;   /* flag latency above this % of the median */
 	uint64_t lat_iters; /* 8-byte writes timed per direction */
+	uint64_t max_pairs; /* pairs measured at once; 0 = all of a round */
 };
 
 struct cxd_cfg {

@@ -72,7 +72,12 @@ struct cxd_sweep_res {
 	const double *bw, *lat; /* n x n, NAN on the diagonal */
 	const struct cxd_outlier *out;
 	size_t nout;
-	const double *round_s; /* seconds per round, cxd_sweep_nrounds(n) */
+	/* The rounds as run: round r's count[r] pairs at pairs + r * stride,
+	 * which took round_s[r] seconds. */
+	int nrounds, stride;
+	const int *round_count;
+	const struct cxd_pair *round_pairs;
+	const double *round_s;
 	double total_s;
 	char provider[CXD_NAME_LEN];
 	char libfabric[32];
