@@ -57,8 +57,8 @@ static json_object *options(const struct cxd_sweep_res *r)
 			       json_object_new_int64((int64_t) r->bw_pct));
 	json_object_object_add(o, "max_lat_pct",
 			       json_object_new_int64((int64_t) r->lat_pct));
-	json_object_object_add(o, "max_pairs", json_object_new_int64(
-				       (int64_t) r->cfg->sweep.max_pairs));
+	json_object_object_add(o, "max_pairs",
+			       json_object_new_int(r->pairs_at_once));
 	json_object_object_add(o, "device",
 			       json_object_new_string(r->cfg->local.device));
 	return o;
@@ -211,12 +211,53 @@ static void stat_line(FILE *out, const char *name, const char *unit,
 		lo, med, hi, unit);
 }
 
+#define WORST_SHOWN 3
+
+/* The WORST_SHOWN links with the lowest (bw) or highest (lat) figure. */
+static void worst_links(const struct cxd_sweep_res *r, FILE *out,
+			enum cxd_metric m)
+{
+	const double *v = m == CXD_M_BW ? r->bw : r->lat;
+	size_t nn = (size_t) r->n * r->n, pick[WORST_SHOWN];
+	int k = 0;
+
+	for (; k < WORST_SHOWN; k++) {
+		size_t best = nn;
+
+		for (size_t i = 0; i < nn; i++) {
+			bool taken = false;
+
+			for (int j = 0; j < k; j++)
+				taken |= pick[j] == i;
+			if (taken || !isfinite(v[i]))
+				continue;
+			if (best == nn || (m == CXD_M_BW ? v[i] < v[best] :
+						     v[i] > v[best]))
+				best = i;
+		}
+		if (best == nn)
+			break;
+		pick[k] = best;
+	}
+	fprintf(out, "%s", m == CXD_M_BW ? "Lowest bandwidth:" :
+					   "Highest latency: ");
+	for (int j = 0; j < k; j++)
+		fprintf(out, "%s %s(%zu)->%s(%zu) %.2f", j ? "," : "",
+			r->ranks[pick[j] / r->n].host, pick[j] / r->n,
+			r->ranks[pick[j] % r->n].host, pick[j] % r->n,
+			v[pick[j]]);
+	fprintf(out, "\n");
+}
+
 void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
 {
-	fprintf(out, "cxi_sweep: %d ranks, %d rounds, provider %s, %.1f s\n",
-		r->n, r->nrounds, r->provider, r->total_s);
+	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pairs, "
+		"provider %s, %.1f s\n", r->n, r->nrounds, r->pairs_at_once,
+		r->provider, r->total_s);
 	stat_line(out, "Bandwidth", "MB/s", r->bw, r->n);
 	stat_line(out, "Latency (8 B)", "us", r->lat, r->n);
+	worst_links(r, out, CXD_M_BW);
+	worst_links(r, out, CXD_M_LAT);
 	if (r->nout)
 		fprintf(out, "Outliers (confirmed by a retest):\n");
 	for (size_t i = 0; i < r->nout; i++) {

@@ -32,6 +32,21 @@ int cxd_sweep_round(int n, int r, struct cxd_pair *pairs)
 	return k;
 }
 
+int cxd_sweep_pairs_at_once(int n, const int *host, const int *cpus)
+{
+	int best = n / 2;
+
+	for (int h = 0; h < n; h++) {
+		int ranks = 0;
+
+		for (int i = 0; i < n; i++)
+			ranks += host[i] == h;
+		if (ranks > cpus[h] && cpus[h] / 2 < best)
+			best = cpus[h] / 2;
+	}
+	return best > 0 ? best : 1;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *) x, b = *(const double *) y;

@@ -2,7 +2,10 @@
 #ifndef CXD_SWEEP_MPI_H
 #define CXD_SWEEP_MPI_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include <mpi.h>
 
 #include "cxd/session.h"
 #include "cxd/sweep.h"
@@ -31,6 +34,7 @@ struct sw {
 	struct cxd_addr_msg *addrs;
 	fi_addr_t *fiaddr;
 	int partner;
+	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
 	int round;
 	double last;           /* the last measurement this side led */
 	double *bw_row, *lat_row; /* this rank's links to each rank */
@@ -39,6 +43,17 @@ struct sw {
 };
 
 void sw_init(struct sw *w);
+/* Provider choice, endpoint, every rank's address in the AV. */
+void sw_bootstrap(struct sw *w);
+/* A fatal error: names this rank and host, MPI_Abort ends every rank. */
+void sw_die(struct sw *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+void *sw_alloc(struct sw *w, size_t n, size_t sz); /* zeroed, or sw_die */
+void sw_nap(long ns);
+/* Wait for MPI requests within bound_ns without spinning; progress: keep
+ * the provider moving (inside a pair). 0 or -ETIMEDOUT. */
+int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
+	    bool progress);
 /* The whole sweep; returns the exit status (rank 0 decides). */
 int sw_run(struct sw *w);
 void sw_free(struct sw *w);

@@ -1,248 +1,18 @@
-/* cxi_sweep: bootstrap over MPI, rounds of pairs, retests, results. */
+/* cxi_sweep: rounds of pairs, the round barrier, retests, results. */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <mpi.h>
 #include <rdma/fabric.h>
 
-#include "cxd/stats.h"
 #include "sweep_mpi.h"
 
-enum { TAG_BARRIER = 11, TAG_SHARE, TAG_DONE, TAG_GO };
+enum { TAG_DONE = 21, TAG_GO };
 
 #define EXIT_OUTLIERS 3
-
-/* A fatal error: name this rank and host, end every rank (bounded). */
-static void die(struct sw *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-
-static void die(struct sw *w, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "cxi_sweep: rank %d (%s): %s\n", w->rank,
-		w->ranks ? w->ranks[w->rank].host : "?", msg);
-	fflush(stderr);
-	MPI_Abort(MPI_COMM_WORLD, 1);
-	exit(1); /* MPI_Abort does not return; keep the compiler sure */
-}
-
-static void nap(long ns)
-{
-	struct timespec ts = { 0, ns };
-
-	nanosleep(&ts, NULL);
-}
-
-/*
- * Wait for requests without spinning: ranks may outnumber cores. Inside
- * a pair the target's provider must be kept moving (tcp and shm progress
- * only when called), so it polls but yields the CPU at every turn;
- * between pairs a rank sleeps.
- */
-static int wait_reqs(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
-		     bool progress)
-{
-	uint64_t start = cxd_now_ns(), now;
-	int done = 0;
-
-	for (unsigned i = 0;; i++) {
-		MPI_Testall(nr, r, &done, MPI_STATUSES_IGNORE);
-		if (done)
-			return 0;
-		if (progress && w->s.fab)
-			(void) w->s.ops->progress(&w->s);
-		now = cxd_now_ns();
-		if (now - start > bound_ns)
-			return -ETIMEDOUT;
-		if (progress)
-			sched_yield();
-		else
-			nap(1000000L);
-	}
-}
-
-/* Both sides of the pair send, then receive: a barrier or an exchange. */
-static int pair_swap(struct cxd_sess *s, int tag, const void *mine,
-		     void *theirs, int len, const char *phase)
-{
-	struct sw *w = s->sync->arg;
-	MPI_Request r[2];
-
-	MPI_Irecv(theirs, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[0]);
-	MPI_Isend(mine, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[1]);
-	if (wait_reqs(w, r, 2, w->wait_ns, true) != 0)
-		return cxd_sess_fail(s, -ETIMEDOUT, "rank %d (%s) did not "
-				     "answer within %llu s during %s of round "
-				     "%d", w->partner, w->peer_host,
-				     (unsigned long long) (w->wait_ns / 1000000000ULL),
-				     phase, w->round);
-	return 0;
-}
-
-static int sync_barrier(struct cxd_sess *s, const char *phase)
-{
-	int mine = 1, theirs = 0;
-
-	return pair_swap(s, TAG_BARRIER, &mine, &theirs, sizeof(int), phase);
-}
-
-static int sync_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
-		      struct cxd_result_msg *peer)
-{
-	return pair_swap(s, TAG_SHARE, mine, peer, sizeof(*mine),
-			 "the result exchange");
-}
-
-/* The leading side keeps its figure: MB/s, or the median latency in us. */
-static int sync_result(struct cxd_sess *s, const struct cxd_result *res)
-{
-	struct sw *w = s->sync->arg;
-
-	if (!s->is_client)
-		return 0;
-	if (res->lat)
-		w->last = (double) cxd_stats_percentile_ns(res->lat, 50) / 1e3;
-	else
-		w->last = res->bw_mb_s;
-	return 0;
-}
-
-void sw_init(struct sw *w)
-{
-	memset(w, 0, sizeof(*w));
-	MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &w->n);
-	w->tool = cxd_tool_find("cxi_sweep");
-	w->bw_tool = cxd_tool_find("cxi_write_bw");
-	w->lat_tool = cxd_tool_find("cxi_write_lat");
-	w->partner = -1;
-	w->s.ctrl.fd = -1;
-	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
-	w->s.ctrl.peer_role = "peer";
-}
-
-void sw_free(struct sw *w)
-{
-	cxd_sess_close(&w->s);
-	free(w->ranks);
-	free(w->addrs);
-	free(w->fiaddr);
-	free(w->bw_row);
-	free(w->lat_row);
-	free(w->round_s);
-}
-
-/* Rank 0 picks the provider, so every rank opens the same one. */
-static void pick_provider(struct sw *w)
-{
-	char name[CXD_NAME_LEN] = "", err[CXD_ERR_LEN] = "";
-	char host[256], *hosts;
-	int len = 0, same = 1;
-
-	MPI_Get_processor_name(host, &len);
-	hosts = calloc((size_t) w->n, sizeof(host));
-	if (hosts == NULL)
-		die(w, "out of memory");
-	MPI_Allgather(host, sizeof(host), MPI_CHAR, hosts, sizeof(host),
-		      MPI_CHAR, MPI_COMM_WORLD);
-	for (int i = 1; i < w->n; i++)
-		same &= strcmp(hosts, hosts + (size_t) i * sizeof(host)) == 0;
-	free(hosts);
-	if (w->rank == 0) {
-		if (w->cfg.local.provider[0])
-			cxd_fabric_core_name(w->cfg.local.provider, name,
-					     sizeof(name));
-		else if (cxd_fabric_pick(cxd_rma_ops.caps, same, name,
-					 sizeof(name), err, sizeof(err)) != 0)
-			die(w, "%s", err);
-	}
-	MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD);
-	snprintf(w->bw_run.provider, sizeof(w->bw_run.provider), "%s", name);
-	snprintf(w->lat_run.provider, sizeof(w->lat_run.provider), "%s", name);
-}
-
-static void *alloc_or_die(struct sw *w, size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (p == NULL)
-		die(w, "out of memory");
-	return p;
-}
-
-/*
- * Test aid: CXD_TEST_NETNS=PREFIX moves rank r into the network namespace
- * PREFIX<r> (from `ip netns add`) before its endpoint opens, so that one
- * host can give each rank its own, shapeable link. Sockets MPI opened
- * already stay where they were.
- */
-static void test_netns(struct sw *w)
-{
-	const char *pre = getenv("CXD_TEST_NETNS");
-	char path[256];
-	int fd;
-
-	if (pre == NULL || *pre == '\0')
-		return;
-	snprintf(path, sizeof(path), "/run/netns/%.200s%d", pre, w->rank);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
-		die(w, "CXD_TEST_NETNS: cannot enter %s: %s", path,
-		    strerror(errno));
-	close(fd);
-}
-
-/* Open the endpoint, swap addresses with every rank, fill the AV. */
-static void open_fabric(struct sw *w)
-{
-	struct cxd_sess *s = &w->s;
-	struct cxd_sweep_rank me;
-	struct cxd_addr_msg mine;
-	int len = 0;
-
-	memset(&me, 0, sizeof(me));
-	MPI_Get_processor_name(me.host, &len);
-	test_netns(w);
-	w->sync = (struct cxd_sync){ sync_barrier, sync_share, sync_result,
-				     "", w };
-	s->sync = &w->sync;
-	s->tool = w->bw_tool;
-	s->cfg = &w->cfg;
-	s->run = &w->bw_run;
-	s->ops = &cxd_rma_ops;
-	s->is_client = true;
-	if (cxd_sess_open_sync(s, &mine) != 0)
-		die(w, "%s", s->err);
-	cxd_fabric_straddr(s->fab, mine.addr, me.addr, sizeof(me.addr));
-	w->ranks = alloc_or_die(w, (size_t) w->n, sizeof(*w->ranks));
-	w->addrs = alloc_or_die(w, (size_t) w->n, sizeof(*w->addrs));
-	w->fiaddr = alloc_or_die(w, (size_t) w->n, sizeof(*w->fiaddr));
-	MPI_Allgather(&me, sizeof(me), MPI_BYTE, w->ranks, sizeof(me),
-		      MPI_BYTE, MPI_COMM_WORLD);
-	MPI_Allgather(&mine, sizeof(mine), MPI_BYTE, w->addrs, sizeof(mine),
-		      MPI_BYTE, MPI_COMM_WORLD);
-	for (int i = 0; i < w->n; i++) {
-		if (i == w->rank)
-			continue;
-		if (cxd_fabric_add_peer(s->fab, w->addrs[i].addr, s->err,
-					sizeof(s->err)) != 0)
-			die(w, "rank %d (%s): %s", i, w->ranks[i].host, s->err);
-		w->fiaddr[i] = s->fab->peer;
-	}
-}
 
 /* One pair: bandwidth each way, then latency each way; the lower rank
  * leads first. Results land in this rank's rows for the links it led. */
@@ -270,7 +40,7 @@ static void measure_pair(struct sw *w, int p)
 			(lat ? w->lat_row : w->bw_row)[p] = w->last;
 	}
 	if (ret)
-		die(w, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
+		sw_die(w, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
 		    w->round, s->err);
 }
 
@@ -294,9 +64,9 @@ static int partner_in(const struct sw_plan *pl, int r, int rank)
  */
 static void round_gather(struct sw *w, const struct sw_plan *pl, int r)
 {
-	MPI_Request *req = alloc_or_die(w, (size_t) w->n, sizeof(*req));
-	uint64_t *at = alloc_or_die(w, (size_t) w->n, sizeof(*at));
-	int *dummy = alloc_or_die(w, (size_t) w->n, sizeof(int));
+	MPI_Request *req = sw_alloc(w, (size_t) w->n, sizeof(*req));
+	uint64_t *at = sw_alloc(w, (size_t) w->n, sizeof(*at));
+	int *dummy = sw_alloc(w, (size_t) w->n, sizeof(int));
 	uint64_t late = CXD_SWEEP_LATE_S * 1000000000ULL, now;
 	int left = w->n - 1, flag;
 
@@ -322,14 +92,14 @@ static void round_gather(struct sw *w, const struct sw_plan *pl, int r)
 
 			if (at[i] == 0 && ((ref && now - ref > late) ||
 					   now - at[0] > w->wait_ns + late))
-				die(w, "rank %d (%s) stalled in round %d: no "
+				sw_die(w, "rank %d (%s) stalled in round %d: no "
 				    "word from it %d s after %s", i,
 				    w->ranks[i].host, r, CXD_SWEEP_LATE_S,
 				    p < 0 ? "the round's end" :
 				    "its partner finished");
 		}
 		if (left > 0)
-			nap(1000000L);
+			sw_nap(200000L);
 	}
 	free(req);
 	free(at);
@@ -347,19 +117,19 @@ static void round_barrier(struct sw *w, const struct sw_plan *pl, int r)
 
 		MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, &q[0]);
 		MPI_Isend(&one, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &q[1]);
-		if (wait_reqs(w, q, 2, bound, false) != 0)
-			die(w, "rank 0 (%s) did not end round %d within %llu s",
+		if (sw_wait(w, q, 2, bound, false) != 0)
+			sw_die(w, "rank 0 (%s) did not end round %d within %llu s",
 			    w->ranks[0].host, r,
 			    (unsigned long long) (bound / 1000000000ULL));
 		return;
 	}
 	round_gather(w, pl, r);
-	req = alloc_or_die(w, (size_t) w->n, sizeof(*req));
+	req = sw_alloc(w, (size_t) w->n, sizeof(*req));
 	req[0] = MPI_REQUEST_NULL;
 	for (int i = 1; i < w->n; i++)
 		MPI_Isend(&one, 1, MPI_INT, i, TAG_GO, MPI_COMM_WORLD, &req[i]);
-	if (wait_reqs(w, req, w->n, bound, false) != 0)
-		die(w, "could not release every rank after round %d", r);
+	if (sw_wait(w, req, w->n, bound, false) != 0)
+		sw_die(w, "could not release every rank after round %d", r);
 	free(req);
 }
 
@@ -382,8 +152,8 @@ static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds)
 {
 	pl->nrounds = nrounds;
 	pl->stride = w->n / 2 + 1;
-	pl->count = alloc_or_die(w, (size_t) nrounds, sizeof(int));
-	pl->pairs = alloc_or_die(w, (size_t) nrounds * pl->stride,
+	pl->count = sw_alloc(w, (size_t) nrounds, sizeof(int));
+	pl->pairs = sw_alloc(w, (size_t) nrounds * pl->stride,
 				 sizeof(struct cxd_pair));
 }
 
@@ -393,15 +163,15 @@ static void plan_free(struct sw_plan *pl)
 	free(pl->pairs);
 }
 
-/* The circle rounds; with --max-pairs K each is cut into rounds of at
- * most K pairs (fewer links loaded at once, more rounds). */
+/* The circle rounds, each cut into rounds of at most pairs_at_once pairs
+ * (--max-pairs, or fewer when ranks outnumber a host's CPUs). */
 static void main_plan(struct sw *w, struct sw_plan *pl)
 {
 	int nr = cxd_sweep_nrounds(w->n), per = w->n / 2, k = 0;
-	struct cxd_pair *tmp = alloc_or_die(w, (size_t) per + 1, sizeof(*tmp));
+	struct cxd_pair *tmp = sw_alloc(w, (size_t) per + 1, sizeof(*tmp));
 
-	if (w->cfg.sweep.max_pairs && w->cfg.sweep.max_pairs < (uint64_t) per)
-		per = (int) w->cfg.sweep.max_pairs;
+	if (w->pairs_at_once < per)
+		per = w->pairs_at_once;
 	plan_alloc(w, pl, nr * ((w->n / 2 + per - 1) / per));
 	for (int r = 0; r < nr; r++) {
 		int c = cxd_sweep_round(w->n, r, tmp);
@@ -421,8 +191,8 @@ static void main_plan(struct sw *w, struct sw_plan *pl)
 static void retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 			struct sw_plan *pl)
 {
-	bool *placed = alloc_or_die(w, (size_t) np, sizeof(bool));
-	bool *busy = alloc_or_die(w, (size_t) w->n, sizeof(bool));
+	bool *placed = sw_alloc(w, (size_t) np, sizeof(bool));
+	bool *busy = sw_alloc(w, (size_t) w->n, sizeof(bool));
 	int left = np;
 
 	plan_alloc(w, pl, np);
@@ -464,7 +234,7 @@ static struct cxd_outlier *judge(struct sw *w, const double *bw,
 				 const double *lat, size_t *n_p)
 {
 	size_t cap = 2 * (size_t) w->n * w->n, k;
-	struct cxd_outlier *o = alloc_or_die(w, cap, sizeof(*o));
+	struct cxd_outlier *o = sw_alloc(w, cap, sizeof(*o));
 
 	k = cxd_sweep_flag(bw, w->n, CXD_M_BW, w->bw_pct, o, cap);
 	k += cxd_sweep_flag(lat, w->n, CXD_M_LAT, w->lat_pct, o + k, cap - k);
@@ -476,7 +246,7 @@ static struct cxd_outlier *judge(struct sw *w, const double *bw,
  * that the retest confirms. */
 static size_t retest(struct sw *w, struct cxd_outlier *o, size_t nout)
 {
-	struct cxd_pair *p = alloc_or_die(w, nout + 1, sizeof(*p));
+	struct cxd_pair *p = sw_alloc(w, nout + 1, sizeof(*p));
 	size_t nn = (size_t) w->n * w->n;
 	double *bw = NULL, *lat = NULL;
 	struct sw_plan pl;
@@ -492,14 +262,14 @@ static size_t retest(struct sw *w, struct cxd_outlier *o, size_t nout)
 	if (w->rank != 0)
 		p = realloc(p, (size_t) np * sizeof(*p));
 	if (p == NULL)
-		die(w, "out of memory");
+		sw_die(w, "out of memory");
 	MPI_Bcast(p, np * 2, MPI_INT, 0, MPI_COMM_WORLD);
 	retest_plan(w, p, np, &pl);
 	reset_rows(w);
 	run_plan(w, &pl, NULL);
 	if (w->rank == 0) {
-		bw = alloc_or_die(w, nn, sizeof(double));
-		lat = alloc_or_die(w, nn, sizeof(double));
+		bw = sw_alloc(w, nn, sizeof(double));
+		lat = sw_alloc(w, nn, sizeof(double));
 	}
 	gather_rows(w, bw, lat);
 	for (size_t i = 0; w->rank == 0 && i < nout; i++) {
@@ -523,6 +293,7 @@ static int report(struct sw *w, const struct sw_plan *pl, const double *bw,
 	struct cxd_sweep_res r = { .n = w->n, .ranks = w->ranks, .bw = bw,
 				   .lat = lat, .out = o, .nout = nout,
 				   .nrounds = pl->nrounds, .stride = pl->stride,
+				   .pairs_at_once = w->pairs_at_once,
 				   .round_count = pl->count,
 				   .round_pairs = pl->pairs,
 				   .round_s = w->round_s, .total_s = secs,
@@ -561,18 +332,17 @@ int sw_run(struct sw *w)
 	int ret = 0;
 
 	if (w->n < 2)
-		die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
-	pick_provider(w);
-	open_fabric(w);
-	w->bw_row = alloc_or_die(w, (size_t) w->n, sizeof(double));
-	w->lat_row = alloc_or_die(w, (size_t) w->n, sizeof(double));
+		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
+	sw_bootstrap(w);
+	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
+	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));
 	reset_rows(w);
 	main_plan(w, &pl);
-	w->round_s = alloc_or_die(w, (size_t) pl.nrounds, sizeof(double));
+	w->round_s = sw_alloc(w, (size_t) pl.nrounds, sizeof(double));
 	run_plan(w, &pl, w->round_s);
 	if (w->rank == 0) {
-		bw = alloc_or_die(w, nn, sizeof(double));
-		lat = alloc_or_die(w, nn, sizeof(double));
+		bw = sw_alloc(w, nn, sizeof(double));
+		lat = sw_alloc(w, nn, sizeof(double));
 	}
 	gather_rows(w, bw, lat);
 	if (w->rank == 0)

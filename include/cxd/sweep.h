@@ -28,6 +28,14 @@ int cxd_sweep_nrounds(int n);
  */
 int cxd_sweep_round(int n, int r, struct cxd_pair *pairs);
 
+/*
+ * Pairs to measure at once when ranks share hosts: all n / 2 while no
+ * host has more ranks than CPUs; otherwise few enough that the measuring
+ * ranks fit the smallest oversubscribed host's CPUs (at least 1). host[i]
+ * is rank i's host index, cpus[h] host h's online CPUs.
+ */
+int cxd_sweep_pairs_at_once(int n, const int *host, const int *cpus);
+
 enum cxd_metric { CXD_M_BW, CXD_M_LAT };
 
 struct cxd_outlier {
@@ -74,7 +82,7 @@ struct cxd_sweep_res {
 	size_t nout;
 	/* The rounds as run: round r's count[r] pairs at pairs + r * stride,
 	 * which took round_s[r] seconds. */
-	int nrounds, stride;
+	int nrounds, stride, pairs_at_once;
 	const int *round_count;
 	const struct cxd_pair *round_pairs;
 	const double *round_s;

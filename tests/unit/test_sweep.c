@@ -117,6 +117,21 @@ static void test_flag_and_confirm(void **state)
 	assert_int_equal(cxd_sweep_flag(m, 4, CXD_M_BW, 50, o, 1), 3);
 }
 
+static void test_pairs_at_once(void **state)
+{
+	int one_host[8] = { 0 }, cpus2[8] = { 2 }, cpus16[8] = { 16 };
+	int spread[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	int cpus_each[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+
+	(void) state;
+	/* 8 ranks on one 2-core host: one pair at a time. */
+	assert_int_equal(cxd_sweep_pairs_at_once(8, one_host, cpus2), 1);
+	/* Enough cores: the whole round. */
+	assert_int_equal(cxd_sweep_pairs_at_once(8, one_host, cpus16), 4);
+	/* One rank per host, even on 1-core hosts: the whole round. */
+	assert_int_equal(cxd_sweep_pairs_at_once(8, spread, cpus_each), 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_flag_and_confirm),
+		cmocka_unit_test(test_pairs_at_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
