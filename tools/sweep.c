@@ -21,10 +21,10 @@
 static int usage_or_help(struct sw *w, int ret, const char *err)
 {
 	if (w->rank == 0 && ret == CXD_OPTS_HELP) {
-		printf("Usage: mpirun -np N cxi_sweep [OPTIONS]\n"
-		       "Measure every pair of ranks over libfabric: bandwidth "
-		       "both ways and 8-byte latency.\n\nOptions:\n");
 		cxd_opts_help(w->tool, stdout);
+		printf("\nLaunch it with mpirun or srun, one rank per node: it "
+		       "measures every pair\nof ranks (bandwidth both ways, "
+		       "8-byte latency) and names the outliers.\n");
 	} else if (w->rank == 0 && ret == CXD_OPTS_VERSION) {
 		uint32_t v = fi_version();
 

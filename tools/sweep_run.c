@@ -187,7 +187,7 @@ static void main_plan(struct sw *w, struct sw_plan *pl)
 }
 
 /* Retests: the suspect pairs, packed greedily into rounds of disjoint
- * pairs (at most one round per pair). */
+ * pairs, at most pairs_at_once each (at most one round per pair). */
 static void retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 			struct sw_plan *pl)
 {
@@ -203,7 +203,8 @@ static void retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 
 		memset(busy, 0, (size_t) w->n * sizeof(bool));
 		pl->count[r] = 0;
-		for (int i = 0; i < np; i++) {
+		for (int i = 0; i < np && pl->count[r] < w->pairs_at_once;
+		     i++) {
 			if (placed[i] || busy[p[i].a] || busy[p[i].b])
 				continue;
 			busy[p[i].a] = busy[p[i].b] = placed[i] = true;

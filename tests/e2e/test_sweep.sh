@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # cxi_sweep under a real launcher (Open MPI's mpirun, --oversubscribe):
 #   1. 4 and 8 ranks over tcp and shm: N x N matrices complete, positive,
-#      null on the diagonal; every pair in exactly one round.
+#      null on the diagonal; every pair in exactly one round, no rank twice
+#      in a round, no round over max_pairs.
 #   2. A rank killed mid-sweep ends the whole job, bounded, and no rank
 #      is left running.
 #   3. A genuinely slow link: 6 ranks, each in its own network namespace
 #      (CXD_TEST_NETNS, joined by a bridge), rank 2's veth shaped with
 #      tc tbf both ways: exactly rank 2's links are bandwidth outliers.
 # Skipped (77) without MPI or cxi_sweep; part 3 also needs root and tc.
-# About 40-60 s on 2 busy cores.
+# About 75 s on 2 heavily loaded cores (load average 30).
 #   bash tests/e2e/test_sweep.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 BIN=$BUILD/cxi_sweep
@@ -45,7 +46,10 @@ for r in d["rounds"]:
     for a, b in r["pairs"]: seen[(a, b)] = seen.get((a, b), 0) + 1
 want = {(a, b) for a in range(n) for b in range(a + 1, n)}
 if set(seen) != want or any(c != 1 for c in seen.values()): bad.append("pairs not each once")
-if len(d["rounds"]) != (n - 1 if n % 2 == 0 else n): bad.append("%d rounds" % len(d["rounds"]))
+# Rounds as run: the circle rounds, cut to max_pairs pairs each.
+k = d["options"]["max_pairs"]
+if len(d["rounds"]) < (n - 1 if n % 2 == 0 else n): bad.append("%d rounds" % len(d["rounds"]))
+if any(len(r["pairs"]) > k for r in d["rounds"]): bad.append("a round over max_pairs %d" % k)
 print("\n".join(bad)); sys.exit(1 if bad else 0)
 PYEOF
 }
@@ -132,11 +136,13 @@ done
 tc -n "${P}n2" qdisc add dev swp0 root tbf rate 4mbit burst 16kb latency 100ms &&
 	tc qdisc add dev "${P}h2" root tbf rate 4mbit burst 16kb latency 100ms ||
 	die "tc tbf failed"
-# One pair at a time (--max-pairs 1) so the 2 cores do not blur links;
-# latency is not judged here (--max-lat): on loaded cores it is noise.
+# One pair at a time (--max-pairs 1) so the 2 cores do not blur links.
+# On loaded cores an unshaped link can measure at half the median twice
+# in a row, so the bar is 20 % (the shaped link sits near 10 %); latency
+# is not judged here (--max-lat): on loaded cores it is noise.
 run_capture shaped 120 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
 	-x CXD_TEST_NETNS -np "$N" "$BIN" --provider tcp -d swp0 "${SMALL[@]}" \
-	--max-pairs 1 --max-lat 1000000 --json "$TMPD/shaped.json"
+	--max-pairs 1 --min-bw 20 --max-lat 1000000 --json "$TMPD/shaped.json"
 expect_rc 3 "$RC" "shaped sweep (outliers found)"
 out=$("$PY" - "$TMPD/shaped.json" "$N" <<'PYEOF'
 import json, sys
