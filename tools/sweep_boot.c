@@ -1,8 +1,8 @@
 /* cxi_sweep: MPI bootstrap, the pair's sync hooks, bounded waits. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,13 +48,13 @@ void sw_nap(long ns)
  * between pairs a rank sleeps.
  */
 int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
-		     bool progress)
+	    bool progress)
 {
 	uint64_t start = cxd_now_ns(), now;
 	long nap_ns = 50000L;
 	int done = 0;
 
-	for (unsigned i = 0;; i++) {
+	for (;;) {
 		MPI_Testall(nr, r, &done, MPI_STATUSES_IGNORE);
 		if (done)
 			return 0;
