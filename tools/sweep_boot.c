@@ -73,20 +73,46 @@ int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
 	}
 }
 
-/* Both sides of the pair send, then receive: a barrier or an exchange. */
+/* A collective's end, bounded: a rank that stalls cannot hold the rest. */
+void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what)
+{
+	if (sw_wait(w, req, 1, w->wait_ns, false) != 0)
+		sw_die(w, "%s did not finish within %llu s: a rank stalled or "
+		       "died", what,
+		       (unsigned long long) (w->wait_ns / 1000000000ULL));
+}
+
+static void allgather(struct sw *w, const void *mine, void *all, int len,
+		      const char *what)
+{
+	MPI_Request q;
+
+	MPI_Iallgather(mine, len, MPI_BYTE, all, len, MPI_BYTE,
+		       MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, what);
+}
+
+/*
+ * Both sides of the pair send, then receive: a barrier or an exchange.
+ * Only the wait behind the partner's timed loop may be long (-n, -D);
+ * every other step follows at once, so a silent partner there is
+ * stalled after CXD_SWEEP_LATE_S.
+ */
 static int pair_swap(struct cxd_sess *s, int tag, const void *mine,
 		     void *theirs, int len, const char *phase)
 {
 	struct sw *w = s->sync->arg;
+	uint64_t bound = strcmp(phase, "the timed loop") == 0 ? w->wait_ns :
+			 CXD_SWEEP_LATE_S * 1000000000ULL;
 	MPI_Request r[2];
 
 	MPI_Irecv(theirs, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[0]);
 	MPI_Isend(mine, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[1]);
-	if (sw_wait(w, r, 2, w->wait_ns, true) != 0)
+	if (sw_wait(w, r, 2, bound, true) != 0)
 		return cxd_sess_fail(s, -ETIMEDOUT, "rank %d (%s) did not "
 				     "answer within %llu s during %s of round "
 				     "%d", w->partner, w->peer_host,
-				     (unsigned long long) (w->wait_ns / 1000000000ULL),
+				     (unsigned long long) (bound / 1000000000ULL),
 				     phase, w->round);
 	return 0;
 }
@@ -131,6 +157,8 @@ void sw_init(struct sw *w)
 	w->s.ctrl.fd = -1;
 	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
 	w->s.ctrl.peer_role = "peer";
+	/* Test aid, as in the pair tools: stop on entering a phase. */
+	w->s.stop_at = getenv("CXD_TEST_STOP_AT");
 }
 
 void sw_free(struct sw *w)
@@ -169,8 +197,7 @@ static void share_hosts(struct sw *w, bool *same_p)
 	int len = 0;
 
 	MPI_Get_processor_name(me.host, &len);
-	MPI_Allgather(&me, sizeof(me), MPI_BYTE, all, sizeof(me), MPI_BYTE,
-		      MPI_COMM_WORLD);
+	allgather(w, &me, all, sizeof(me), "the host exchange");
 	*same_p = true;
 	for (int i = 0; i < w->n; i++) {
 		int h = 0;
@@ -195,6 +222,7 @@ static void pick_provider(struct sw *w)
 {
 	char name[CXD_NAME_LEN] = "", err[CXD_ERR_LEN] = "";
 	bool same = true;
+	MPI_Request q;
 
 	share_hosts(w, &same);
 	if (w->rank == 0) {
@@ -205,7 +233,8 @@ static void pick_provider(struct sw *w)
 					 sizeof(name), err, sizeof(err)) != 0)
 			sw_die(w, "%s", err);
 	}
-	MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD);
+	MPI_Ibcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the provider choice");
 	snprintf(w->bw_run.provider, sizeof(w->bw_run.provider), "%s", name);
 	snprintf(w->lat_run.provider, sizeof(w->lat_run.provider), "%s", name);
 }
@@ -258,10 +287,8 @@ static void open_fabric(struct sw *w)
 	w->ranks = sw_alloc(w, (size_t) w->n, sizeof(*w->ranks));
 	w->addrs = sw_alloc(w, (size_t) w->n, sizeof(*w->addrs));
 	w->fiaddr = sw_alloc(w, (size_t) w->n, sizeof(*w->fiaddr));
-	MPI_Allgather(&me, sizeof(me), MPI_BYTE, w->ranks, sizeof(me),
-		      MPI_BYTE, MPI_COMM_WORLD);
-	MPI_Allgather(&mine, sizeof(mine), MPI_BYTE, w->addrs, sizeof(mine),
-		      MPI_BYTE, MPI_COMM_WORLD);
+	allgather(w, &me, w->ranks, sizeof(me), "the host name exchange");
+	allgather(w, &mine, w->addrs, sizeof(mine), "the address exchange");
 	for (int i = 0; i < w->n; i++) {
 		if (i == w->rank)
 			continue;

@@ -50,6 +50,8 @@ void sw_die(struct sw *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 void *sw_alloc(struct sw *w, size_t n, size_t sz); /* zeroed, or sw_die */
 void sw_nap(long ns);
+/* Wait for a nonblocking collective (blocking ones spin), bounded. */
+void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what);
 /* Wait for MPI requests within bound_ns without spinning; progress: keep
  * the provider moving (inside a pair). 0 or -ETIMEDOUT. */
 int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,

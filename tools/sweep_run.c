@@ -280,10 +280,14 @@ static void retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 
 static void gather_rows(struct sw *w, double *bw, double *lat)
 {
-	MPI_Gather(w->bw_row, w->n, MPI_DOUBLE, bw, w->n, MPI_DOUBLE, 0,
-		   MPI_COMM_WORLD);
-	MPI_Gather(w->lat_row, w->n, MPI_DOUBLE, lat, w->n, MPI_DOUBLE, 0,
-		   MPI_COMM_WORLD);
+	MPI_Request q;
+
+	MPI_Igather(w->bw_row, w->n, MPI_DOUBLE, bw, w->n, MPI_DOUBLE, 0,
+		    MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "gathering the bandwidths");
+	MPI_Igather(w->lat_row, w->n, MPI_DOUBLE, lat, w->n, MPI_DOUBLE, 0,
+		    MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "gathering the latencies");
 }
 
 static void reset_rows(struct sw *w)
@@ -313,11 +317,13 @@ static size_t retest(struct sw *w, struct cxd_outlier *o, size_t nout)
 	size_t nn = (size_t) w->n * w->n;
 	double *bw = NULL, *lat = NULL;
 	struct sw_plan pl;
+	MPI_Request q;
 	int np = 0;
 
 	if (w->rank == 0)
 		np = (int) cxd_sweep_retest_pairs(o, nout, p);
-	MPI_Bcast(&np, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Ibcast(&np, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the retest list");
 	if (np == 0) {
 		free(p);
 		return 0;
@@ -326,7 +332,8 @@ static size_t retest(struct sw *w, struct cxd_outlier *o, size_t nout)
 		p = realloc(p, (size_t) np * sizeof(*p));
 	if (p == NULL)
 		sw_die(w, "out of memory");
-	MPI_Bcast(p, np * 2, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Ibcast(p, np * 2, MPI_INT, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the retest list");
 	retest_plan(w, p, np, &pl);
 	reset_rows(w);
 	run_plan(w, &pl, NULL);

@@ -3,13 +3,13 @@
 #   1. 4 and 8 ranks over tcp and shm: N x N matrices complete, positive,
 #      null on the diagonal; every pair in exactly one round, no rank twice
 #      in a round, no round over max_pairs.
-#   2. A rank killed mid-sweep ends the whole job, bounded, and no rank
-#      is left running.
+#   2. A rank killed (SIGKILL) or frozen (SIGSTOP) mid-sweep ends the whole
+#      job, bounded, the frozen one named; no rank is left running.
 #   3. A genuinely slow link: 6 ranks, each in its own network namespace
 #      (CXD_TEST_NETNS, joined by a bridge), rank 2's veth shaped with
 #      tc tbf both ways: exactly rank 2's links are bandwidth outliers.
 # Skipped (77) without MPI or cxi_sweep; part 3 also needs root and tc.
-# About 75 s on 2 heavily loaded cores (load average 30).
+# About 75-90 s on 2 heavily loaded cores (load average 10-30).
 #   bash tests/e2e/test_sweep.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 BIN=$BUILD/cxi_sweep
@@ -113,6 +113,24 @@ else
 	check "the message names the dead rank's process" \
 		grep -Eq "exited on signal 9|killed|terminated" "$BG_ERR" "$BG_OUT"
 fi
+
+section "a stopped rank is named"
+# Rank 2 freezes itself (CXD_TEST_STOP_AT, SIGSTOP) on entering its
+# first pre-run barrier: its partner gives up within 5 s, names it, and
+# MPI_Abort ends every rank, the frozen one included.
+t0=$(now)
+run_capture stop 60 "${MPIRUN[@]}" -np 2 "$BIN" --provider tcp "${SMALL[@]}" : \
+	-np 1 env CXD_TEST_STOP_AT="pre-run barrier" "$BIN" --provider tcp "${SMALL[@]}" : \
+	-np 1 "$BIN" --provider tcp "${SMALL[@]}"
+if [ "$RC" = 124 ]; then
+	fail "mpirun still running 60 s after rank 2 froze"
+else
+	pass "mpirun ended in $(elapsed_since "$t0") s (exit $RC)"
+fi
+check "the message names rank 2" grep -q "rank 2 (.*) did not answer" "$ERR"
+sleep 0.5
+check "no rank left running" \
+	test "$(pgrep -f -- "^$BIN --provider tcp -n 2 -l 4" | wc -l)" -eq 0
 
 section "a slow link stands out"
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
