@@ -14,7 +14,7 @@ enum { TAG_DONE = 21, TAG_GO, TAG_END };
 
 #define EXIT_OUTLIERS 3
 
-/* One pair: bandwidth each way, then latency each way; the lower rank
+/* One pair: latency each way, then bandwidth each way; the lower rank
  * leads first. Results land in this rank's rows for the links it led. */
 static void measure_pair(struct sw *w, int p)
 {
@@ -28,8 +28,10 @@ static void measure_pair(struct sw *w, int p)
 		 w->ranks[p].host);
 	s->peer = w->addrs[p];
 	s->fab->peer = w->fiaddr[p];
+	/* Latency first: its untimed warmup opens the provider's connection
+	 * (tcp connects on first use), which bandwidth must not pay for. */
 	for (int step = 0; ret == 0 && step < 4; step++) {
-		bool lat = step >= 2;
+		bool lat = step < 2;
 
 		s->is_client = s->active = (step % 2 == 0) == first;
 		s->tool = lat ? w->lat_tool : w->bw_tool;
