@@ -81,6 +81,9 @@ static const struct opt opts[] = {
 	  "{N} size or range to use (default: {size})\n"
 	  "Ranges must be powers of 2 (e.g. \"1:8192\")\n"
 	  "The maximum size is 4294967295" },
+	{ 's', "size", "SIZE", CXD_F_SWEEP, 0, K_SIZE1, 0, 1,
+	  CXD_MAX_MSG_SIZE, 0, "Invalid transfer size",
+	  "Bandwidth transfer size in bytes (default: {size})" },
 	{ 's', "size", "SIZE", CXD_F_LOOPBACK, 0, K_SIZE1, 0, 1,
 	  CXD_MAX_MSG_SIZE, 0, "Invalid transfer size",
 	  "Transfer Size in Bytes (default: {size})\n"
@@ -114,7 +117,7 @@ static const struct opt opts[] = {
 	  NULL, "Do not use Immediate Data Cmds" },
 	{ 0, "no-ll", NULL, CXD_F_LL, 0, K_FLAG, 0, 0, 0, CXD_RUN_NO_LL, NULL,
 	  "Do not use Low-Latency command issuing" },
-	{ 0, "validate", NULL, 0, 0, K_FLAG, 0, 0, 0, CXD_RUN_VALIDATE, NULL,
+	{ 0, "validate", NULL, 0, CXD_F_SWEEP, K_FLAG, 0, 0, 0, CXD_RUN_VALIDATE, NULL,
 	  "After each size, check every byte the target\n"
 	  "received (reads: the initiator); atomic tools\n"
 	  "always verify, and this makes a mismatch fail" },
@@ -156,10 +159,33 @@ static const struct opt opts[] = {
 	  "Seconds of silence from the peer, or of no progress,\n"
 	  "before the run is ended; each iteration is also\n"
 	  "allowed 1 s per MB in flight (default: 5)" },
-	{ 0, "json", NULL, 0, 0, K_FORMAT, 0, 0, 0, CXD_FMT_JSON, NULL,
-	  "Print the results as one JSON document" },
-	{ 0, "csv", NULL, 0, 0, K_FORMAT, 0, 0, 0, CXD_FMT_CSV, NULL,
+	{ 0, "json", NULL, 0, CXD_F_SWEEP, K_FORMAT, 0, 0, 0, CXD_FMT_JSON,
+	  NULL, "Print the results as one JSON document" },
+	{ 0, "csv", NULL, 0, CXD_F_SWEEP, K_FORMAT, 0, 0, 0, CXD_FMT_CSV, NULL,
 	  "Print the results as CSV" },
+	/* cxi_sweep: files written by rank 0 (val: the field's capacity). */
+	{ 0, "json", "FILE", CXD_F_SWEEP, 0, K_STR, CFG(sweep.json), 0, 0,
+	  CXD_HOST_LEN, "Invalid JSON file name",
+	  "Write matrices, outliers and rounds as JSON to FILE" },
+	{ 0, "csv", "FILE", CXD_F_SWEEP, 0, K_STR, CFG(sweep.csv), 0, 0,
+	  CXD_HOST_LEN, "Invalid CSV file name",
+	  "Write one line per measured link as CSV to FILE" },
+	{ 0, "min-bw", "PCT", CXD_F_SWEEP, 0, K_U64, CFG(sweep.bw_pct), 1,
+	  100, 0, "Invalid bandwidth threshold",
+	  "Flag links whose bandwidth is below PCT % of\n"
+	  "the median of all links (default: 50)" },
+	{ 0, "max-lat", "PCT", CXD_F_SWEEP, 0, K_U64, CFG(sweep.lat_pct), 100,
+	  1000000, 0, "Invalid latency threshold",
+	  "Flag links whose latency is above PCT % of\n"
+	  "the median of all links (default: 300)" },
+	{ 0, "lat-iters", "ITERS", CXD_F_SWEEP, 0, K_U64,
+	  CFG(sweep.lat_iters), 1, 1000000, 0, "Invalid latency iteration count",
+	  "8-byte writes timed per link for latency\n"
+	  "(default: 100)" },
+	{ 0, "max-pairs", "PAIRS", CXD_F_SWEEP, 0, K_U64, CFG(sweep.max_pairs),
+	  1, 1000000, 0, "Invalid pair count",
+	  "Measure at most PAIRS pairs at a time (default:\n"
+	  "all pairs of a round; 1 = one link at a time)" },
 	{ 'h', "help", NULL, 0, 0, K_HELP, 0, 0, 0, 0, NULL,
 	  "Print this help text and exit" },
 	{ 'V', "version", NULL, 0, 0, K_VERSION, 0, 0, 0, 0, NULL,
@@ -321,7 +347,8 @@ static int set_name(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		    char *err, size_t len)
 {
 	char label[48];
-	size_t cap = o->off == CFG(local.bind) ? CXD_HOST_LEN : CXD_NAME_LEN;
+	size_t cap = o->val ? o->val :
+		     o->off == CFG(local.bind) ? CXD_HOST_LEN : CXD_NAME_LEN;
 
 	if (*v == '\0' || strlen(v) >= cap) {
 		opt_label(o, label, sizeof(label));

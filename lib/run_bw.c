@@ -91,6 +91,8 @@ int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
 	int ret;
 
 	memset(peer, 0, sizeof(*peer));
+	if (s->sync)
+		return s->sync->share(s, mine, peer);
 	if (s->loopback)
 		return 0;
 	ret = cxd_ctrl_send(&s->ctrl, CXD_MSG_RESULT, buf,
@@ -147,7 +149,7 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 		return ret;
 	cxd_progress_clear(prog);
 	ret = cxd_val_finish(s, size, me.count, peer.count, &res);
-	return ret ? ret : cxd_report_result(rep, &res);
+	return ret ? ret : cxd_emit_result(s, rep, &res);
 }
 
 void cxd_sess_progress(struct cxd_sess *s, struct cxd_progress *p)

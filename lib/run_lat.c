@@ -168,7 +168,7 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	 * counts only tell whether any data arrived to check. */
 	ret = cxd_val_finish(s, size, own_count(s, lr) + s->run->warmup,
 			     peer.count + s->run->warmup, &res);
-	return ret ? ret : cxd_report_result(rep, &res);
+	return ret ? ret : cxd_emit_result(s, rep, &res);
 }
 
 int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep)

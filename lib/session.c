@@ -97,7 +97,7 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	if (now - *last_change_ns < 100000000ULL)
 		return 0;
 	/* Stalled for 100 ms: is the peer still there? */
-	if (!s->loopback) {
+	if (!s->loopback && s->sync == NULL) {
 		ret = cxd_ctrl_poll(&s->ctrl);
 		if (ret < 0)
 			return ctrl_fail(s, ret);
@@ -283,6 +283,8 @@ int cxd_barrier(struct cxd_sess *s, const char *phase)
 	int ret;
 
 	cxd_phase(s, phase);
+	if (s->sync)
+		return s->sync->barrier(s, phase);
 	s->barrier_seq++;
 	if (s->is_client) {
 		ret = send_msg(s, CXD_MSG_BARRIER, buf,
@@ -346,8 +348,9 @@ static int handshake(struct cxd_sess *s)
 static void plan_memory(const struct cxd_sess *s, uint64_t *tx_p,
 			uint64_t *rx_p)
 {
-	cxd_plan_memory(s->tool, s->run, s->is_client, s->loopback, tx_p,
-			rx_p);
+	/* A sweep rank is both sides: plan as a loopback does. */
+	cxd_plan_memory(s->tool, s->run, s->is_client,
+			s->loopback || s->sync != NULL, tx_p, rx_p);
 }
 
 static int check_memory(struct cxd_sess *s, uint64_t limit)
@@ -399,7 +402,9 @@ static int open_side(struct cxd_sess *s)
 
 	if (ret)
 		return ret;
-	if (!s->loopback)
+	if (s->sync)
+		snprintf(host, sizeof(host), "%s", s->sync->src_host);
+	else if (!s->loopback)
 		cxd_ctrl_local_host(&s->ctrl, host, sizeof(host));
 	req.provider = s->run->provider;
 	req.domain = s->cfg->local.device;
@@ -420,30 +425,50 @@ static int open_side(struct cxd_sess *s)
 	return ret;
 }
 
+static int fill_addr(struct cxd_sess *s, struct cxd_addr_msg *m)
+{
+	size_t alen = sizeof(m->addr);
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = cxd_fabric_getname(s->fab, m->addr, &alen, s->err,
+				 sizeof(s->err));
+	if (ret)
+		return ret;
+	m->addr_len = (uint32_t) alen;
+	snprintf(m->provider, sizeof(m->provider), "%s", s->run->provider);
+	snprintf(m->domain, sizeof(m->domain), "%s",
+		 s->fab->info->domain_attr->name);
+	m->key = s->rx_mr.key;
+	m->rx_len = s->rx.map_len;
+	m->tx_gpu = s->cfg->local.tx_gpu;
+	m->rx_gpu = s->cfg->local.rx_gpu;
+	m->gpu_type = s->gpu ? s->gpu->type : CXD_GPU_NONE;
+	m->gpu_count = s->gpu ? (uint32_t) s->gpu->ndev : 0;
+	if (s->fab->mr_mode & FI_MR_VIRT_ADDR)
+		m->rx_base = (uint64_t) (uintptr_t) s->rx.ptr;
+	return 0;
+}
+
+int cxd_sess_open_sync(struct cxd_sess *s, struct cxd_addr_msg *mine)
+{
+	int ret = open_side(s);
+
+	if (ret == 0)
+		ret = fill_addr(s, mine);
+	if (ret == 0)
+		ret = cxd_sess_prepare(s);
+	return ret;
+}
+
 static int send_addr(struct cxd_sess *s)
 {
 	struct cxd_addr_msg m;
 	uint8_t buf[CXD_MAX_PAYLOAD];
-	size_t alen = sizeof(m.addr);
-	int ret;
+	int ret = fill_addr(s, &m);
 
-	memset(&m, 0, sizeof(m));
-	ret = cxd_fabric_getname(s->fab, m.addr, &alen, s->err,
-				 sizeof(s->err));
 	if (ret)
 		return ret;
-	m.addr_len = (uint32_t) alen;
-	snprintf(m.provider, sizeof(m.provider), "%s", s->run->provider);
-	snprintf(m.domain, sizeof(m.domain), "%s",
-		 s->fab->info->domain_attr->name);
-	m.key = s->rx_mr.key;
-	m.rx_len = s->rx.map_len;
-	m.tx_gpu = s->cfg->local.tx_gpu;
-	m.rx_gpu = s->cfg->local.rx_gpu;
-	m.gpu_type = s->gpu ? s->gpu->type : CXD_GPU_NONE;
-	m.gpu_count = s->gpu ? (uint32_t) s->gpu->ndev : 0;
-	if (s->fab->mr_mode & FI_MR_VIRT_ADDR)
-		m.rx_base = (uint64_t) (uintptr_t) s->rx.ptr;
 	if (s->loopback) {
 		s->peer = m;
 		return 0;

@@ -107,6 +107,21 @@ static const struct cxd_tool tools[] = {
 	},
 };
 
+/*
+ * The all-pairs sweep: launched by MPI, not a pair tool, so it is kept
+ * out of cxd_tool_at's list (which enumerates the pair tools). It
+ * measures with the cxi_write_bw and cxi_write_lat rows.
+ */
+static const struct cxd_tool sweep_tool = {
+	.name = "cxi_sweep",
+	.title = "CXI Fabric Sweep (all pairs)",
+	.pattern = CXD_PAT_BW, .op = CXD_OP_WRITE,
+	.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
+	.features = CXD_F_SWEEP | CXD_F_LIST,
+	.def = { .iters = 10, .list_size = 16, .size = 65536 },
+	BW_COLS("RDMA Size[B]", "Writes", 12),
+};
+
 const struct cxd_tool *cxd_tool_at(unsigned idx)
 {
 	if (idx >= sizeof(tools) / sizeof(tools[0]))
@@ -121,5 +136,5 @@ const struct cxd_tool *cxd_tool_find(const char *name)
 	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++)
 		if (strcmp(t->name, name) == 0)
 			return t;
-	return NULL;
+	return strcmp(name, sweep_tool.name) == 0 ? &sweep_tool : NULL;
 }

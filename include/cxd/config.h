@@ -89,11 +89,22 @@ struct cxd_out_opts {
 	int format; /* enum cxd_format */
 };
 
+/* cxi_sweep only; 0 = not given (each option's minimum is 1). */
+struct cxd_sweep_opts {
+	char json[CXD_HOST_LEN]; /* "" = no JSON file */
+	char csv[CXD_HOST_LEN];
+	uint64_t bw_pct;    /* flag bandwidth below this % of the median */
+	uint64_t lat_pct;   /* flag latency above this % of the median */
+	uint64_t lat_iters; /* 8-byte writes timed per direction */
+	uint64_t max_pairs; /* pairs measured at once; 0 = all of a round */
+};
+
 struct cxd_cfg {
 	int role; /* enum cxd_role */
 	struct cxd_local_opts local;
 	struct cxd_run_opts run;
 	struct cxd_out_opts out;
+	struct cxd_sweep_opts sweep;
 };
 
 static inline bool cxd_run_has(const struct cxd_run_opts *run, uint32_t flag)

@@ -44,6 +44,20 @@ struct cxd_ops {
 	void (*teardown)(struct cxd_sess *s);
 };
 
+/*
+ * A launcher-driven run (cxi_sweep): the pair's barriers, result exchange
+ * and results go through these hooks instead of the control channel, so
+ * the runners stay the same. NULL in the pair tools.
+ */
+struct cxd_sync {
+	int (*barrier)(struct cxd_sess *s, const char *phase);
+	int (*share)(struct cxd_sess *s, const struct cxd_result_msg *mine,
+		     struct cxd_result_msg *peer);
+	int (*result)(struct cxd_sess *s, const struct cxd_result *res);
+	const char *src_host; /* local address for IP providers, or "" */
+	void *arg;
+};
+
 typedef int (*cxd_post_fn)(struct cxd_sess *s, uint64_t size, uint64_t loff,
 			   uint64_t roff);
 
@@ -52,6 +66,7 @@ struct cxd_sess {
 	struct cxd_cfg *cfg;
 	const struct cxd_run_opts *run; /* &cfg->run, agreed with the peer */
 	const struct cxd_ops *ops;
+	const struct cxd_sync *sync; /* NULL: the control channel */
 	struct cxd_ctrl ctrl;
 	struct cxd_fabric *fab;
 	struct cxd_buf tx, rx;
@@ -112,6 +127,9 @@ int cxd_sess_loopback(struct cxd_sess *s);
  * then let the operation prepare (it may write into them). */
 int cxd_sess_prepare(struct cxd_sess *s);
 void cxd_sess_close(struct cxd_sess *s);
+/* With s->sync set: open the fabric and buffers for both roles (every
+ * sweep rank writes and is written to) and describe this endpoint. */
+int cxd_sess_open_sync(struct cxd_sess *s, struct cxd_addr_msg *mine);
 int cxd_barrier(struct cxd_sess *s, const char *phase);
 int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
 		 uint32_t cap, uint32_t *len_p);
@@ -176,6 +194,13 @@ int cxd_val_prepare(struct cxd_sess *s, uint64_t size);
  * with the peer; a mismatch fails the run naming size, offset, bytes. */
 int cxd_val_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
 		   uint64_t peer_ops, struct cxd_result *res);
+
+/* A size's figures: to the report, or to s->sync->result. */
+static inline int cxd_emit_result(struct cxd_sess *s, struct cxd_report *rep,
+				  const struct cxd_result *res)
+{
+	return s->sync ? s->sync->result(s, res) : cxd_report_result(rep, res);
+}
 
 /* summary.c */
 void cxd_summary_build(struct cxd_sess *s);

@@ -23,6 +23,7 @@ enum cxd_op_kind { CXD_OP_WRITE, CXD_OP_READ, CXD_OP_SEND, CXD_OP_ATOMIC };
 #define CXD_F_RANGE (1u << 12)       /* -s MIN:MAX */
 #define CXD_F_LATOPTS (1u << 13)     /* --warmup --latency-gap --report-all */
 #define CXD_F_LOOPBACK (1u << 14)    /* -i ITERS -n XFERS */
+#define CXD_F_SWEEP (1u << 15)       /* cxi_sweep: --json FILE, --min-bw */
 
 struct cxd_tool_defaults {
 	uint64_t iters;

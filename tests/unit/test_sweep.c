@@ -1,0 +1,147 @@
+/* cxi_sweep's pure parts: the circle schedule and the outlier rule. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cxd/sweep.h"
+
+/* Every pair exactly once, no rank twice in a round, the right count. */
+static void check_schedule(int n)
+{
+	int nr = cxd_sweep_nrounds(n);
+	char *seen = calloc((size_t) n * n, 1);
+	struct cxd_pair p[64];
+	int total = 0;
+
+	assert_non_null(seen);
+	assert_int_equal(nr, n % 2 ? n : n - 1);
+	for (int r = 0; r < nr; r++) {
+		char busy[128] = { 0 };
+		int k = cxd_sweep_round(n, r, p);
+
+		assert_int_equal(k, n / 2);
+		for (int i = 0; i < k; i++) {
+			assert_true(p[i].a >= 0 && p[i].a < p[i].b &&
+				    p[i].b < n);
+			assert_false(busy[p[i].a] || busy[p[i].b]);
+			busy[p[i].a] = busy[p[i].b] = 1;
+			assert_int_equal(seen[p[i].a * n + p[i].b], 0);
+			seen[p[i].a * n + p[i].b] = 1;
+			total++;
+		}
+	}
+	assert_int_equal(total, n * (n - 1) / 2);
+	free(seen);
+}
+
+static void test_schedule_sizes(void **state)
+{
+	(void) state;
+	for (int n = 2; n <= 65; n++)
+		check_schedule(n);
+}
+
+static void test_schedule_bad_args(void **state)
+{
+	struct cxd_pair p[4];
+
+	(void) state;
+	assert_int_equal(cxd_sweep_nrounds(1), 0);
+	assert_int_equal(cxd_sweep_nrounds(0), 0);
+	assert_int_equal(cxd_sweep_round(1, 0, p), -1);
+	assert_int_equal(cxd_sweep_round(4, 3, p), -1);
+	assert_int_equal(cxd_sweep_round(4, -1, p), -1);
+	/* Odd: every rank sits out exactly once over the n rounds. */
+	for (int r = 0; r < 5; r++)
+		assert_int_equal(cxd_sweep_round(5, r, p), 2);
+}
+
+static void test_median(void **state)
+{
+	double v[] = { NAN, 3, 1, 2, NAN, 10 };
+
+	(void) state;
+	assert_true(fabs(cxd_sweep_median(v, 6) - 2.5) < 1e-9);
+	assert_true(fabs(cxd_sweep_median(v, 4) - 2) < 1e-9);
+	assert_true(isnan(cxd_sweep_median(v, 1)));
+}
+
+static void test_rule(void **state)
+{
+	(void) state;
+	assert_true(cxd_sweep_is_outlier(CXD_M_BW, 49, 100, 50));
+	assert_false(cxd_sweep_is_outlier(CXD_M_BW, 50, 100, 50));
+	assert_true(cxd_sweep_is_outlier(CXD_M_LAT, 31, 10, 300));
+	assert_false(cxd_sweep_is_outlier(CXD_M_LAT, 30, 10, 300));
+	/* Not measured is never "fine". */
+	assert_true(cxd_sweep_is_outlier(CXD_M_BW, NAN, 100, 50));
+}
+
+/* 4 ranks, rank 2's outgoing links slow: exactly those are flagged. */
+static void test_flag_and_confirm(void **state)
+{
+	double m[16];
+	struct cxd_outlier o[16];
+	struct cxd_pair p[16];
+	size_t k;
+
+	(void) state;
+	for (int i = 0; i < 16; i++)
+		m[i] = i % 5 == 0 ? NAN : 1000 + i;
+	m[2 * 4 + 0] = m[2 * 4 + 1] = m[2 * 4 + 3] = 100;
+	k = cxd_sweep_flag(m, 4, CXD_M_BW, 50, o, 16);
+	assert_int_equal(k, 3);
+	for (size_t i = 0; i < k; i++) {
+		assert_int_equal(o[i].src, 2);
+		assert_true(o[i].value == 100);
+		assert_true(o[i].reference > 1000);
+		assert_true(isnan(o[i].retest));
+	}
+	assert_int_equal(cxd_sweep_retest_pairs(o, k, p), 3);
+	assert_int_equal(p[0].a, 0);
+	assert_int_equal(p[0].b, 2);
+	/* The retest agrees for two, not for the third (a transient). */
+	o[0].retest = 90;
+	o[1].retest = 2000;
+	o[2].retest = 110;
+	k = cxd_sweep_confirm(o, k, 50, 300);
+	assert_int_equal(k, 2);
+	assert_int_equal(o[0].dst, 0);
+	assert_int_equal(o[1].dst, 3);
+	/* Capacity: the count is still the total. */
+	assert_int_equal(cxd_sweep_flag(m, 4, CXD_M_BW, 50, o, 1), 3);
+}
+
+static void test_pairs_at_once(void **state)
+{
+	int one_host[8] = { 0 }, cpus2[8] = { 2 }, cpus16[8] = { 16 };
+	int spread[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	int cpus_each[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+
+	(void) state;
+	/* 8 ranks on one 2-core host: one pair at a time. */
+	assert_int_equal(cxd_sweep_pairs_at_once(8, one_host, cpus2), 1);
+	/* Enough cores: the whole round. */
+	assert_int_equal(cxd_sweep_pairs_at_once(8, one_host, cpus16), 4);
+	/* One rank per host, even on 1-core hosts: the whole round. */
+	assert_int_equal(cxd_sweep_pairs_at_once(8, spread, cpus_each), 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_schedule_sizes),
+		cmocka_unit_test(test_schedule_bad_args),
+		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_flag_and_confirm),
+		cmocka_unit_test(test_pairs_at_once),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
