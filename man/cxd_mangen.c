@@ -6,7 +6,8 @@
  * Template lines: "@OPTIONS@" (the option list), "@ATOMICS@" (each atomic
  * operation with the types it takes, from the AMO tables), "@INCLUDE file@"
  * (another template from the same folder); inline "@WORD@" tokens, see
- * token().
+ * token(). NAME is looked up with cxd_tool_find, which also knows the
+ * sweep's row (cxd_tool_at lists the nine pair tools only).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "cxd/amo.h"
 #include "cxd/config.h"
 #include "cxd/opts.h"
+#include "cxd/sweep.h"
 #include "cxd/tool.h"
 
 struct gen {
@@ -114,6 +116,13 @@ static int token(struct gen *g, const char *w, size_t n)
 #define IS(name) (n == strlen(name) && strncmp(w, name, n) == 0)
 	if (IS("VERSION"))
 		s = CXD_SUITE_VERSION;
+	else if (IS("SWEEP_MIN_BW") || IS("SWEEP_MAX_LAT") ||
+		 IS("SWEEP_LAT_ITERS") || IS("SWEEP_LAT_SIZE"))
+		/* cxi_sweep's fixed figures, so its prose follows the code. */
+		return fprintf(g->out, "%d", IS("SWEEP_MIN_BW") ?
+			       CXD_SWEEP_BW_PCT : IS("SWEEP_MAX_LAT") ?
+			       CXD_SWEEP_LAT_PCT : IS("SWEEP_LAT_ITERS") ?
+			       CXD_SWEEP_LAT_ITERS : CXD_SWEEP_LAT_SIZE), 0;
 	else if (t == NULL)
 		return -1;
 	else if (IS("TOOL"))

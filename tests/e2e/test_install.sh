@@ -2,7 +2,8 @@
 # `cmake --install` lays out the standard tree (bin, man1/man7, doc), with
 # DESTDIR too, and the installed tools run and load the libfabric the build
 # used: the prefix's (RPATH) with CXD_LIBFABRIC_PREFIX, else the system's.
-# About 3 s.
+# cxi_sweep and its page are installed exactly when it was built (MPI).
+# About 4 s.
 #   bash tests/e2e/test_install.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,6 +27,15 @@ if [ -f "$SRC/tools/cxi_plot.py" ]; then
 	[ -x "$P/bin/cxi_plot" ] || missing+=" bin/cxi_plot"
 fi
 [ -z "$missing" ] && pass "tools, man pages and docs in place" || fail "missing:$missing"
+if [ -e "$BUILD/cxi_sweep" ]; then
+	[ -x "$P/bin/cxi_sweep" ] && [ -s "$P/share/man/man1/cxi_sweep.1" ] &&
+		pass "cxi_sweep and its page installed (built with MPI)" ||
+		fail "cxi_sweep was built but bin/cxi_sweep or man1/cxi_sweep.1 is missing"
+else
+	[ ! -e "$P/bin/cxi_sweep" ] && [ ! -e "$P/share/man/man1/cxi_sweep.1" ] &&
+		pass "no cxi_sweep installed (not built: no MPI)" ||
+		fail "cxi_sweep or its page installed, but it was not built"
+fi
 extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/)')
 [ -z "$extra" ] && pass "nothing else installed" || fail "unexpected files: $extra"
 
@@ -33,6 +43,13 @@ section "installed tools run"
 run_capture version 10 "$P/bin/cxi_write_bw" -V
 expect_rc 0 "$RC" "installed cxi_write_bw -V"
 grep -q "cxi_write_bw version" "$OUT" && pass "-V prints the version" || fail "-V: $(cat "$OUT")"
+if [ -x "$P/bin/cxi_sweep" ]; then
+	# As an MPI singleton: no launcher needed to print the version.
+	run_capture sweep-version 20 "$P/bin/cxi_sweep" -V
+	expect_rc 0 "$RC" "installed cxi_sweep -V" || show "$ERR"
+	grep -q "cxi_sweep version" "$OUT" && pass "cxi_sweep -V prints the version" ||
+		fail "cxi_sweep -V: $(cat "$OUT")"
+fi
 run_capture local 60 "$P/bin/cxi_read_lat" --local --provider tcp -n 5 -s 8
 expect_rc 0 "$RC" "installed cxi_read_lat --local" || show "$ERR"
 [ "$(table_rows "$OUT" | wc -l)" -eq 1 ] && pass "one result row" || { fail "no result row"; show "$OUT"; }

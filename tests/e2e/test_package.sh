@@ -42,6 +42,12 @@ if [ -f "$SRC/tools/cxi_plot.py" ]; then
 	grep -qx ./usr/bin/cxi_plot "$TMPD/deb.list" || missing+=" cxi_plot"
 fi
 [ -z "$missing" ] && pass "the .deb holds tools, man pages, docs" || fail "the .deb lacks:$missing"
+if [ -e "$BUILD/cxi_sweep" ]; then
+	grep -qx ./usr/bin/cxi_sweep "$TMPD/deb.list" &&
+		grep -qx ./usr/share/man/man1/cxi_sweep.1 "$TMPD/deb.list" &&
+		pass "the .deb holds cxi_sweep and its page (built with MPI)" ||
+		fail "cxi_sweep was built but the .deb lacks it or its page"
+fi
 
 section "dpkg-deb -x into a scratch root, run from there"
 R=$TMPD/root
