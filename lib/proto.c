@@ -289,6 +289,7 @@ ssize_t cxd_enc_addr(const struct cxd_addr_msg *m, uint8_t *buf, size_t cap)
 	put_be(&w, (uint32_t) m->rx_gpu, 4);
 	put_be(&w, (uint32_t) m->gpu_type, 4);
 	put_be(&w, m->gpu_count, 4);
+	put_be(&w, m->uid, 4);
 	return wr_done(&w);
 }
 
@@ -314,6 +315,7 @@ int cxd_dec_addr(const uint8_t *p, size_t len, struct cxd_addr_msg *m)
 	t.rx_gpu = (int32_t) (uint32_t) get_be(&r, 4);
 	t.gpu_type = (int32_t) (uint32_t) get_be(&r, 4);
 	t.gpu_count = (uint32_t) get_be(&r, 4);
+	t.uid = (uint32_t) get_be(&r, 4);
 	if (t.gpu_type < CXD_GPU_NONE || t.gpu_type > CXD_GPU_INTEL)
 		return -EPROTO;
 	if (rd_done(&r))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rdma/fi_errno.h>
 
@@ -445,6 +446,7 @@ static int fill_addr(struct cxd_sess *s, struct cxd_addr_msg *m)
 	m->rx_gpu = s->cfg->local.rx_gpu;
 	m->gpu_type = s->gpu ? s->gpu->type : CXD_GPU_NONE;
 	m->gpu_count = s->gpu ? (uint32_t) s->gpu->ndev : 0;
+	m->uid = (uint32_t) geteuid();
 	if (s->fab->mr_mode & FI_MR_VIRT_ADDR)
 		m->rx_base = (uint64_t) (uintptr_t) s->rx.ptr;
 	return 0;
@@ -497,19 +499,28 @@ static int recv_addr(struct cxd_sess *s)
 	return 0;
 }
 
-/* shm maps the peer's region: a root process and a non-root one cannot
- * share it, and the provider's only word for that is EINVAL. */
+#define SHM_SAME_USER "with shm both sides must run as the same user: run " \
+	"both as the same user, or use --provider tcp"
+
+/* shm maps the peer's memory, which only the same user may do; the
+ * providers say EINVAL (1.17) or never move data (2.x): check first. */
 static int add_peer(struct cxd_sess *s)
 {
-	int ret = cxd_fabric_add_peer(s->fab, s->peer.addr, s->err,
-				      sizeof(s->err));
-	size_t n = strlen(s->err);
+	bool shm = !s->loopback && strcmp(s->run->provider, "shm") == 0;
+	size_t n;
+	int ret;
 
-	if (ret && !s->loopback && strcmp(s->run->provider, "shm") == 0)
-		snprintf(s->err + n, sizeof(s->err) - n, " (with shm both "
-			 "sides must run as the same user, and a root side "
-			 "cannot share with a non-root one: run both as the "
-			 "same user, or use --provider tcp)");
+	if (shm && s->peer.uid != (uint32_t) geteuid())
+		return cxd_sess_fail(s, -EPERM, "the %s %s runs as user %u and "
+				     "this side as user %u; " SHM_SAME_USER,
+				     s->ctrl.peer_role, s->ctrl.peer,
+				     s->peer.uid, (unsigned) geteuid());
+	ret = cxd_fabric_add_peer(s->fab, s->peer.addr, s->err,
+				  sizeof(s->err));
+	n = strlen(s->err);
+	if (ret && shm)
+		snprintf(s->err + n, sizeof(s->err) - n, " (" SHM_SAME_USER
+			 ")");
 	return ret;
 }
 

@@ -60,6 +60,7 @@ struct cxd_addr_msg {
 	int32_t tx_gpu, rx_gpu; /* -t/-r of that side, -1 = system memory */
 	int32_t gpu_type;       /* enum cxd_gpu_type in use, or -1 */
 	uint32_t gpu_count;     /* devices its GPU runtime found */
+	uint32_t uid;           /* effective user: shm needs the same on both */
 };
 
 struct cxd_result_msg {
