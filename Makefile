@@ -2,15 +2,20 @@
 # Override e.g. `make test BUILD_DIR=out JOBS=8`.
 #
 # `make test` runs, in order, stopping at the first failure:
-#   1. check  the unit and end-to-end suite on the normal build (BUILD_DIR)
-#   2. lf2    the unit and e2e suite (not the matrices, not valgrind) built
-#             against libfabric 2.x from LIBFABRIC2_TARBALL (LF2_DIR)
+#   1. check  the unit and end-to-end suite on the normal build (BUILD_DIR),
+#             except the two exhaustive matrices: they run once, in asan
+#             (`make check` alone runs everything)
+#   2. lf2    the unit and e2e suite (not the matrices, valgrind, or the
+#             Python/packaging tests) built against libfabric 2.x from
+#             LIBFABRIC2_TARBALL (LF2_DIR)
 #   3. fuzz   both libFuzzer harnesses, FUZZ_TIME seconds each, in
 #             parallel (FUZZ_DIR; "skipped" when clang is missing)
 #   4. asan   the same suite again under ASan+UBSan with LeakSanitizer on
-#             (ASAN_DIR): first all but the two exhaustive matrices, two at
-#             a time; then the matrices alone, one after the other (about
-#             6 min), so their many processes do not starve other tests
+#             (ASAN_DIR), less what only repeats the normal tier (man
+#             pages, install, packages, plots: no C of ours runs there):
+#             first all but the two exhaustive matrices, two at a time;
+#             then the matrices alone, one after the other (about 6 min),
+#             so their many processes do not starve other tests
 BUILD_DIR   ?= build
 ASAN_DIR    ?= build-asan
 FUZZ_DIR    ?= build-fuzz
@@ -23,6 +28,8 @@ CTEST       ?= ctest
 CMAKE_FLAGS ?=
 RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
+ASAN_SKIP   ?= e2e\.test_(man|install|package|plot)
+CHECK_SKIP  ?= ^$$
 
 # Sanitizer runtime settings for every process the asan suite starts. The
 # LSan suppressions cover libfabric's own init-time state only.
@@ -38,7 +45,7 @@ DESTDIR     ?=
 # the project against it in LF2_DIR. Empty: the stage says it is skipped.
 LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabric-2.*.tar.gz /work/shared/vendor/libfabric-2.*.tar.gz))
 LF2_DIR     ?= build-lf2
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_valgrind
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package)
 
 .PHONY: all deps configure build run check test fuzz asan bench clean \
 	install package lf2
@@ -58,11 +65,13 @@ run: build
 	./$(BUILD_DIR)/cxi_write_bw $(RUN_ARGS)
 
 check: build
-	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) \
+		-E '$(CHECK_SKIP)'
 
 # Sequential on purpose: each stage wants both cores, and timing-bound
 # e2e cases must not compete with a fuzzer.
-test: check
+test:
+	@$(MAKE) --no-print-directory check CHECK_SKIP='$(ASAN_SERIAL)'
 	@$(MAKE) --no-print-directory lf2
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory asan
@@ -75,7 +84,7 @@ asan: deps
 	$(CMAKE) -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCXD_SANITIZE=ON $(CMAKE_FLAGS)
 	$(CMAKE) --build $(ASAN_DIR) -j$(JOBS)
 	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) \
-		-E '$(ASAN_SERIAL)'
+		-E '$(ASAN_SERIAL)|$(ASAN_SKIP)'
 	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_DIR) --output-on-failure -j1 \
 		-R '$(ASAN_SERIAL)'
 
