@@ -20,6 +20,17 @@ command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
 # Open MPI refuses root without these; tests run as root in CI.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
+# Under ASan: Open MPI's own allocations outlive MPI_Finalize, some in
+# components it has already unloaded (no name a suppression could match),
+# so leak checking is off for the ranks; ASan and UBSan still run. And the
+# timing-derived verdict is judged less strictly (below): instrumented
+# ranks on 2 loaded cores make unshaped links dip too.
+SANITIZED=0
+if grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
+	SANITIZED=1
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	MPIRUN+=(-x ASAN_OPTIONS)
+fi
 SMALL=(-n 2 -l 4 --lat-iters 20)
 
 # check_json FILE N: prints problems, exit 1 if any.
@@ -162,14 +173,16 @@ run_capture shaped 120 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
 	-x CXD_TEST_NETNS -np "$N" "$BIN" --provider tcp -d swp0 "${SMALL[@]}" \
 	--max-pairs 1 --min-bw 20 --max-lat 1000000 --json "$TMPD/shaped.json"
 expect_rc 3 "$RC" "shaped sweep (outliers found)"
-out=$("$PY" - "$TMPD/shaped.json" "$N" <<'PYEOF'
+out=$("$PY" - "$TMPD/shaped.json" "$N" "$SANITIZED" <<'PYEOF'
 import json, sys
-d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
+d = json.load(open(sys.argv[1])); n = int(sys.argv[2]); loose = sys.argv[3] == "1"
 got = {(o["src"], o["dst"]) for o in d["outliers"] if o["metric"] == "bw_mb_s"}
 want = {(a, b) for a in range(n) for b in range(n) if a != b and 2 in (a, b)}
 print("flagged %s; rank 2's links %s" % (sorted(got), sorted(want)))
-sys.exit(0 if got == want else 1)
+# Sanitizer build: every shaped link must be found; extra dips are noted.
+sys.exit(0 if got == want or (loose and want <= got) else 1)
 PYEOF
-) && pass "exactly rank 2's $((2 * (N - 1))) links are outliers" || fail "$out"
+) && pass "rank 2's $((2 * (N - 1))) links are outliers$([ "$SANITIZED" = 1 ] && echo ' (sanitizer build: extras allowed)' || echo ', and only those')" || fail "$out"
+note "$out"
 show "$OUT"
 finish
