@@ -54,3 +54,8 @@ endforeach()
 if(TARGET test_gpu)
   target_sources(test_gpu PRIVATE $<TARGET_OBJECTS:cxd_standin>)
 endif()
+
+# The sweep judges links by their speed: nothing else may load the cores.
+if(TEST e2e.test_sweep)
+  set_tests_properties(e2e.test_sweep PROPERTIES RUN_SERIAL TRUE)
+endif()

@@ -167,14 +167,14 @@ tc -n "${P}n2" qdisc add dev swp0 root tbf rate 4mbit burst 16kb latency 100ms &
 	die "tc tbf failed"
 # One pair at a time (--max-pairs 1) so the 2 cores do not blur links,
 # and a second per direction (-D 1): a few hundred microseconds of data
-# (-n 2) let one scheduling hiccup on 2 loaded cores cut a healthy link
-# to a twentieth, twice in a row.
-# On loaded cores an unshaped link can measure at half the median twice
-# in a row, so the bar is 20 % (the shaped link sits near 10 %); latency
-# is not judged here (--max-lat): on loaded cores it is noise.
+# (-n 2) let one scheduling hiccup cut a healthy link to a twentieth.
+# Even so, ranks starved of the 2 cores for a whole second measured a
+# healthy link at 6 % of the median, twice; the shaped link sits near
+# 0.1 %, so the bar is 2 % (ctest also runs this script alone). Latency
+# is not judged here (--max-lat): on shared cores it is noise.
 run_capture shaped 120 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
 	-x CXD_TEST_NETNS -np "$N" "$BIN" --provider tcp -d swp0 -D 1 -l 4 --lat-iters 20 \
-	--max-pairs 1 --min-bw 20 --max-lat 1000000 --json "$TMPD/shaped.json"
+	--max-pairs 1 --min-bw 2 --max-lat 1000000 --json "$TMPD/shaped.json"
 expect_rc 3 "$RC" "shaped sweep (outliers found)"
 out=$("$PY" - "$TMPD/shaped.json" "$N" "$SANITIZED" <<'PYEOF'
 import json, sys
