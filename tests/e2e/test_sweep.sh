@@ -97,11 +97,13 @@ check "--min-bw 0 is refused with the value named" \
 [ "$RC" != 0 ] && pass "--min-bw 0: exit $RC" || fail "--min-bw 0: exit 0"
 
 section "a killed rank ends the sweep"
-start_bg kill "${MPIRUN[@]}" -np 4 "$BIN" --provider tcp -n 400 -l 16
+# -D 10: each direction lasts 10 s, so the kill lands mid-sweep however
+# fast the provider is (-n 400 was over in a second on libfabric 2.6).
+start_bg kill "${MPIRUN[@]}" -np 4 "$BIN" --provider tcp -D 10 -l 16
 MPI_PID=$BG_PID
 victim=""
 for ((i = 0; i < 100; i++)); do
-	mapfile -t kids < <(pgrep -f -- "^$BIN --provider tcp -n 400" || true)
+	mapfile -t kids < <(pgrep -f -- "^$BIN --provider tcp -D 10" || true)
 	[ ${#kids[@]} -ge 4 ] && { victim=${kids[2]}; break; }
 	sleep 0.1
 done
@@ -119,7 +121,7 @@ else
 		[ "$WAIT_RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
 	fi
 	sleep 0.5
-	left=$(pgrep -f -- "^$BIN --provider tcp -n 400" | wc -l)
+	left=$(pgrep -f -- "^$BIN --provider tcp -D 10" | wc -l)
 	check "no rank left running" test "$left" -eq 0
 	check "the message names the dead rank's process" \
 		grep -Eq "exited on signal 9|killed|terminated" "$BG_ERR" "$BG_OUT"
