@@ -48,8 +48,6 @@ static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 	int ret;
 
 	s->ops->post_for(s, size);
-	cxd_set_inflight(s, size *
-				 (cxd_run_has(s->run, CXD_RUN_BIDIR) ? 2 : 1));
 	while (!lat_done(s, measured, start)) {
 		t0 = cxd_now_ns();
 		ret = s->ops->lat_one(s, size, false);
@@ -86,8 +84,6 @@ static int lat_respond(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 
 	lr->answered = 0;
 	s->ops->post_for(s, size);
-	cxd_set_inflight(s, size *
-				 (cxd_run_has(s->run, CXD_RUN_BIDIR) ? 2 : 1));
 	while ((ret = s->ops->lat_one(s, size, false)) == 0)
 		lr->answered++;
 	return ret < 0 ? ret : 0;
@@ -138,6 +134,7 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	if (ret == 0)
 		ret = cxd_barrier(s, "the pre-run barrier");
 	cxd_phase(s, "the timed loop");
+	cxd_set_inflight(s, size); /* one operation at a time */
 	if (ret == 0 && s->is_client)
 		ret = lat_loop(s, size, lr);
 	else if (ret == 0 && s->active)
