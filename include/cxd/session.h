@@ -119,7 +119,7 @@ int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
  */
 void cxd_phase(struct cxd_sess *s, const char *phase);
 
-/* session.c: the shared flow. */
+/* sess_connect.c, sess_open.c: the shared flow up to the timed loop. */
 int cxd_sess_client(struct cxd_sess *s);
 int cxd_sess_server(struct cxd_sess *s, int lfd);
 int cxd_sess_loopback(struct cxd_sess *s);
@@ -207,10 +207,10 @@ void cxd_summary_build(struct cxd_sess *s);
 
 /* main_flow.c */
 int cxd_main(const struct cxd_tool *tool, int argc, char **argv);
-/* One side of a run from a parsed configuration; returns the exit status.
- * ready_fd >= 0: the server writes its port there (uint32_t) once it
- * listens, for a parent that runs the client (--local, tests). */
+/* One side of a run from a parsed configuration; returns the exit status. */
 int cxd_run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg);
+/* ready_fd >= 0: the server writes its port there (uint32_t) once it
+ * listens, for a parent that runs the client (--local, tests). */
 int cxd_run_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
 		   int ready_fd);
 
