@@ -1,0 +1,210 @@
+/* Posting and waiting: the path the timed loops run, and its stall checks. */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rdma/fi_errno.h>
+
+#include "cxd/session.h"
+#include "cxd/signals.h"
+
+#define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
+
+/* The control channel's message as this session's error. */
+static int ctrl_fail(struct cxd_sess *s, int ret)
+{
+	snprintf(s->err, sizeof(s->err), "%s", s->ctrl.err);
+	return ret;
+}
+
+/* Peek at a buffered frame: an ERROR from the peer ends the wait now. */
+static int pending_peer_error(struct cxd_sess *s)
+{
+	struct cxd_hdr h;
+	char tmp[128];
+	uint8_t buf[CXD_MAX_PAYLOAD];
+	uint16_t type;
+	uint32_t len;
+	int ret;
+
+	if (cxd_hdr_decode(s->ctrl.rx, &h, tmp, sizeof(tmp)) != 0 ||
+	    h.type != CXD_MSG_ERROR)
+		return 0;
+	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, 0);
+	return ctrl_fail(s, ret ? ret : -EPROTO);
+}
+
+void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes)
+{
+	s->inflight_bytes = bytes;
+	cxd_ctrl_allow(&s->ctrl, cxd_allow_ms(s, bytes));
+}
+
+int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
+		    const char *what)
+{
+	uint64_t now = cxd_now_ns(), allow;
+	char alive[192] = "";
+	int ret;
+
+	cxd_ctrl_beat(&s->ctrl);
+	if (cxd_sig_pending())
+		return cxd_sess_fail(s, -EINTR, "interrupted by %s during %s",
+				     cxd_sig_name(cxd_sig_pending()),
+				     s->ctrl.phase ? s->ctrl.phase : "the run");
+	if (now - *last_change_ns < 100000000ULL)
+		return 0;
+	/* Stalled for 100 ms: is the peer still there? */
+	if (!s->loopback && s->sync == NULL) {
+		ret = cxd_ctrl_poll(&s->ctrl);
+		if (ret < 0)
+			return ctrl_fail(s, ret);
+		if (ret == 1 && (ret = pending_peer_error(s)) != 0)
+			return ret;
+	}
+	allow = cxd_allow_ms(s, s->inflight_bytes);
+	if (now - *last_change_ns <= allow * 1000000ULL)
+		return 0;
+	/* The peer answered the poll above: it is the data path. */
+	if (!s->loopback)
+		snprintf(alive, sizeof(alive), " although the %s %s is alive",
+			 s->ctrl.peer_role ? s->ctrl.peer_role : "peer",
+			 s->ctrl.peer);
+	return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
+			     "during %s%s: the fabric path stopped moving "
+			     "data (the limit for %llu bytes in flight is "
+			     "--timeout %llu s plus 1 s per MB)", what,
+			     (double) allow / 1e3, s->ctrl.phase ?
+			     s->ctrl.phase : "the run", alive,
+			     (unsigned long long) s->inflight_bytes,
+			     (unsigned long long) s->timeout_ms / 1000);
+}
+
+/* A fabric error is often the peer going away on purpose: if it said why
+ * (an ERROR frame, sent before it closed), that is the better message. */
+static int peer_said_why(struct cxd_sess *s)
+{
+	uint64_t until = cxd_now_ns() + PEER_WHY_MS * 1000000ULL;
+	int ret;
+
+	if (s->loopback)
+		return 0;
+	do {
+		ret = cxd_ctrl_poll(&s->ctrl);
+		if (ret == 1)
+			return pending_peer_error(s);
+		if (ret < 0)
+			return 0;
+	} while (cxd_now_ns() < until);
+	return 0;
+}
+
+static int tx_error(struct cxd_sess *s)
+{
+	char msg[256];
+	int ret = peer_said_why(s);
+
+	if (ret)
+		return ret;
+
+	cxd_fabric_tx_error(s->fab, msg, sizeof(msg));
+	return cxd_sess_fail(s, -EIO, "with the %s %s, during %s: %s",
+			     s->ctrl.peer_role ? s->ctrl.peer_role : "peer",
+			     s->ctrl.peer, s->ctrl.phase ? s->ctrl.phase :
+			     "the run", msg);
+}
+
+int cxd_wait_cntr(struct cxd_sess *s)
+{
+	struct fid_cntr *c = s->fab->tx_cntr;
+	uint64_t v, last = 0, changed = cxd_now_ns();
+	unsigned spins = 0;
+	int ret;
+
+	cxd_ctrl_beat(&s->ctrl);
+	while ((v = fi_cntr_read(c)) < s->cntr_target) {
+		if (++spins & 1023)
+			continue;
+		if (fi_cntr_readerr(c) != s->cntr_errs)
+			return tx_error(s);
+		if (v != last) {
+			last = v;
+			changed = cxd_now_ns();
+		}
+		ret = cxd_stall_check(s, &changed, "operation");
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
+		   uint64_t roff)
+{
+	uint64_t since = 0;
+	unsigned spins = 0;
+	int ret;
+
+	while ((ret = s->post(s, size, loff, roff)) == -FI_EAGAIN) {
+		/* Queue full: completions free slots; bound the wait. */
+		ret = s->ops->progress(s);
+		if (ret)
+			return ret;
+		if (++spins & 1023)
+			continue;
+		if (since == 0)
+			since = cxd_now_ns();
+		ret = cxd_stall_check(s, &since, "operation");
+		if (ret)
+			return ret;
+	}
+	return ret ? cxd_post_failed(s, ret, size) : 0;
+}
+
+int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
+{
+	return cxd_sess_fail(s, ret, "posting a %llu-byte %s to the %s %s "
+			     "failed during %s: %s", (unsigned long long) size,
+			     s->tool->noun_lower, s->ctrl.peer_role ?
+			     s->ctrl.peer_role : "peer", s->ctrl.peer,
+			     s->ctrl.phase ? s->ctrl.phase : "the run",
+			     fi_strerror(-ret));
+}
+
+/* One operation at the next offset, retried while the queue is full. */
+static int post_next(struct cxd_sess *s, uint64_t size)
+{
+	uint64_t off = cxd_next_off(s);
+	int ret = s->post(s, size, off, off);
+
+	return ret ? cxd_post_retry(s, size, off, off) : 0;
+}
+
+int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
+{
+	uint64_t base = s->op_flags;
+	int ret = 0;
+
+	for (uint64_t i = 1; ret == 0 && i < n; i++)
+		ret = post_next(s, size);
+	/* The iteration ends when the target has the last operation. Where
+	 * plain completion is local (tcp) operations travel in order, so
+	 * the target then has all of them. */
+	s->op_flags = base | s->last_flags;
+	if (ret == 0)
+		ret = post_next(s, size);
+	s->op_flags = base;
+	if (ret)
+		return ret;
+	s->cntr_target += n;
+	return cxd_wait_cntr(s);
+}
+
+int cxd_post_one(struct cxd_sess *s, uint64_t size)
+{
+	int ret = s->post(s, size, 0, 0);
+
+	if (ret && (ret = cxd_post_retry(s, size, 0, 0)) != 0)
+		return ret;
+	s->cntr_target++;
+	return cxd_wait_cntr(s);
+}
