@@ -46,8 +46,8 @@ const struct opt cxd_opt_table[] = {
 	{ 'n', "num-xfers", "XFERS", CXD_F_LOOPBACK, 0, K_U64,
 	  CFG(run.list_size), 1, CXD_MAX_LIST_SIZE, 0,
 	  "Invalid number of transfers",
-	  "Copies queued per iteration, all of them\n"
-	  "before the first one is started", DV },
+	  "{N}s queued per iteration, all of them before\n"
+	  "the first one is started", DV },
 	{ 'D', "duration", "SEC", 0, 0, K_DURATION, CFG(run.duration_s), 1,
 	  MAXD, 0, "Invalid duration",
 	  "Stop after SEC seconds rather than after a\n"
@@ -60,15 +60,15 @@ const struct opt cxd_opt_table[] = {
 	  "Pause between two iterations, in microseconds", DV },
 	{ 's', "size", "MIN[:MAX]", CXD_F_RANGE, 0, K_SIZE, 0, 1,
 	  CXD_MAX_MSG_SIZE, 0, "Invalid size",
-	  "Bytes per {n}, or MIN:MAX to step through the\n"
-	  "powers of 2 between two powers of 2 (\"1:8192\");\n"
+	  "Bytes per {n}; MIN:MAX (two powers of 2, e.g.\n"
+	  "\"1:8192\") runs each power of 2 from MIN to MAX;\n"
 	  "at most {max}", DV },
 	{ 's', "size", "SIZE", CXD_F_SWEEP, 0, K_SIZE1, 0, 1,
 	  CXD_MAX_MSG_SIZE, 0, "Invalid transfer size",
 	  "Bytes per write when measuring bandwidth", DV },
 	{ 's', "size", "SIZE", CXD_F_LOOPBACK, 0, K_SIZE1, 0, 1,
 	  CXD_MAX_MSG_SIZE, 0, "Invalid transfer size",
-	  "Bytes per copy, at most {max}", DV },
+	  "Bytes per {n}, at most {max}", DV },
 	{ 'l', "list-size", "SIZE", CXD_F_LIST, 0, K_U64, CFG(run.list_size),
 	  1, CXD_MAX_LIST_SIZE, 0, "Invalid list size",
 	  "{N}s posted per iteration: all are queued\n"
