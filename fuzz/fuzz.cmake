@@ -12,7 +12,9 @@ set(CXD_FUZZ_FLAGS -fsanitize=fuzzer,address,undefined
     -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
 set(CXD_HS_SOURCES ${CMAKE_SOURCE_DIR}/lib/handshake.c
     ${CMAKE_SOURCE_DIR}/lib/proto.c ${CMAKE_SOURCE_DIR}/lib/tools.c
-    ${CMAKE_SOURCE_DIR}/lib/opts.c ${CMAKE_SOURCE_DIR}/lib/amo_names.c
+    ${CMAKE_SOURCE_DIR}/lib/opts.c ${CMAKE_SOURCE_DIR}/lib/opts_table.c
+    ${CMAKE_SOURCE_DIR}/lib/opts_check.c ${CMAKE_SOURCE_DIR}/lib/opts_help.c
+    ${CMAKE_SOURCE_DIR}/lib/amo_names.c
     ${CMAKE_SOURCE_DIR}/lib/mem.c ${CMAKE_SOURCE_DIR}/lib/gpu_names.c)
 
 add_executable(fuzz_proto ${CMAKE_SOURCE_DIR}/fuzz/fuzz_proto.c

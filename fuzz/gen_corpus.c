@@ -6,7 +6,7 @@
  *                  (fuzz_handshake).
  * Built as fuzz_gen_corpus with -DCXD_FUZZ=ON, or by hand:
  *   cc -std=c11 -D_GNU_SOURCE -Iinclude fuzz/gen_corpus.c lib/proto.c \
- *      lib/tools.c lib/opts.c lib/amo_names.c lib/mem.c lib/handshake.c \
+ *      lib/tools.c lib/opts*.c lib/amo_names.c lib/mem.c lib/handshake.c \
  *      -o /tmp/gen_corpus && /tmp/gen_corpus fuzz/corpus fuzz/corpus-handshake
  */
 #include <errno.h>

@@ -1,5 +1,6 @@
-/* Control channel over TCP: listening, connecting, who the ends are.
- * Framing, heartbeat and watchdog are in ctrl_io.c. */
+/* Control channel over TCP: listening, connecting, closing, who the ends
+ * are. The top layer (see ctrl_priv.h): framing is in ctrl_io.c, the
+ * heartbeat thread and watchdog in ctrl_watch.c. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,44 +9,14 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "ctrl_priv.h"
+#include "ctrl_io.h"
 #include "cxd/signals.h"
 
 #define LISTEN_BACKLOG 10
-
-void cxd_ctrl_seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-int cxd_ctrl_wait_fd(int fd, short events, uint64_t deadline)
-{
-	struct pollfd p = { .fd = fd, .events = events };
-	int n;
-
-	for (;;) {
-		n = poll(&p, 1, ms_left(deadline, now_ns()));
-		if (n > 0)
-			return 0; /* errors and hang-ups surface later */
-		if (n == 0)
-			return -ETIMEDOUT;
-		if (errno != EINTR)
-			return -errno;
-		if (cxd_sig_pending())
-			return -EINTR;
-	}
-}
 
 /* ---- Addresses */
 
@@ -230,7 +201,7 @@ static void ctrl_reset(struct cxd_ctrl *c, const char *role)
 	for (unsigned i = 0; i < sizeof(c->busy) / sizeof(c->busy[0]); i++)
 		c->busy[i] = -1;
 	c->peer_role = role;
-	c->phase = NULL;
+	cxd_ctrl_set_phase(c, NULL);
 }
 
 /* Takes fd over: on failure it is closed. */
@@ -476,4 +447,21 @@ bool cxd_ctrl_same_host(const struct cxd_ctrl *c)
 	unmap(&c->peer_addr, &p);
 	return same_ip(&l, &p) || (is_loopback(&l) && is_loopback(&p)) ||
 	       is_local_ifaddr(&p);
+}
+
+/* ---- Closing */
+
+void cxd_ctrl_close(struct cxd_ctrl *c)
+{
+	cxd_ctrl_hb_stop(c);
+	/* send_lock exists exactly while fd does (see ctrl_setup). */
+	if (c->fd >= 0) {
+		if (c->sent_error)
+			cxd_ctrl_close_gently(c->fd);
+		else
+			close(c->fd);
+		c->fd = -1;
+		pthread_mutex_destroy(&c->send_lock);
+	}
+	c->rx_have = 0;
 }

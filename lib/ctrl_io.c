@@ -1,5 +1,6 @@
 /* Control channel I/O: framed sends and receives, every wait bounded.
- * The heartbeat thread and its watchdog are in ctrl_watch.c. */
+ * The layer above the base (see ctrl_priv.h); it calls nothing in
+ * ctrl.c or ctrl_watch.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -9,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ctrl_priv.h"
+#include "ctrl_io.h"
 #include "cxd/signals.h"
 
 #define SEND_ERROR_MS 500 /* a goodbye must not delay the exit */
@@ -116,16 +117,25 @@ int cxd_ctrl_send(struct cxd_ctrl *c, uint16_t type, const void *payload,
 	return ret;
 }
 
-void cxd_ctrl_send_error(struct cxd_ctrl *c, const char *text)
+int cxd_ctrl_send_error_frame(struct cxd_ctrl *c, const char *text)
 {
 	uint8_t buf[CXD_MAX_PAYLOAD];
 	ssize_t len = cxd_enc_text(text, buf, sizeof(buf));
 
-	if (c->fd >= 0 && len >= 0) {
-		(void) cxd_ctrl_send_frame(c, CXD_MSG_ERROR, buf, (uint32_t) len,
-					   SEND_ERROR_MS);
+	if (c->fd < 0)
+		return -ENOTCONN;
+	if (len < 0)
+		return -EINVAL;
+	/* Best effort: a peer that reads no more cannot be told anyway. */
+	(void) cxd_ctrl_send_frame(c, CXD_MSG_ERROR, buf, (uint32_t) len,
+				   SEND_ERROR_MS);
+	return 0;
+}
+
+void cxd_ctrl_send_error(struct cxd_ctrl *c, const char *text)
+{
+	if (cxd_ctrl_send_error_frame(c, text) == 0)
 		c->sent_error = true; /* close gently: let it be read */
-	}
 }
 
 /* ---- Receiving: c->rx always starts at a frame boundary. */
@@ -413,19 +423,4 @@ void cxd_ctrl_close_gently(int fd)
 			break;
 	}
 	close(fd);
-}
-
-void cxd_ctrl_close(struct cxd_ctrl *c)
-{
-	cxd_ctrl_hb_stop(c);
-	/* send_lock exists exactly while fd does (see ctrl_setup). */
-	if (c->fd >= 0) {
-		if (c->sent_error)
-			cxd_ctrl_close_gently(c->fd);
-		else
-			close(c->fd);
-		c->fd = -1;
-		pthread_mutex_destroy(&c->send_lock);
-	}
-	c->rx_have = 0;
 }

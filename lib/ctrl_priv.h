@@ -1,5 +1,12 @@
-/* Internal to the control channel (ctrl.c, ctrl_io.c): clocks, deadlines
- * and messages both halves use. Not part of the library's interface. */
+/*
+ * Internal to the control channel, its lowest layer: clocks, deadlines,
+ * messages and the bounded fd wait (ctrl_base.c, resolve.c). The layers
+ * above, each using only those below it:
+ *   ctrl_io.c    framing, sending, receiving      (ctrl_io.h)
+ *   ctrl_watch.c the heartbeat thread, watchdog   (uses ctrl_io.h)
+ *   ctrl.c       connections: listen, accept, connect, close
+ * Not part of the library's interface.
+ */
 #ifndef CXD_CTRL_PRIV_H
 #define CXD_CTRL_PRIV_H
 
@@ -42,18 +49,13 @@ static inline const char *role_of(const struct cxd_ctrl *c)
 
 static inline const char *phase_of(const struct cxd_ctrl *c)
 {
-	return c->phase ? c->phase : "the handshake";
+	const char *phase = cxd_ctrl_phase(c);
+
+	return phase ? phase : "the handshake";
 }
 
 __attribute__((format(printf, 3, 4))) void
 cxd_ctrl_seterr(char *err, size_t errlen, const char *fmt, ...);
-/* One frame, bounded by timeout_ms; no message (the heartbeat thread uses
- * it too and must not touch c->err). */
-int cxd_ctrl_send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
-			uint32_t len, int timeout_ms);
-/* Stop sending, drain until the peer closes too (bounded), close: so that
- * a reset does not discard the ERROR frame we just sent. */
-void cxd_ctrl_close_gently(int fd);
 struct addrinfo;
 /* Resolve host within deadline: 0 (free *res_p with freeaddrinfo),
  * -ETIMEDOUT, -EINTR, or -EHOSTUNREACH with *gai_p the resolver's code. */

@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ctrl_priv.h"
+#include "ctrl_io.h"
 #include "cxd/signals.h"
 
 #define SIG_GRACE_TICKS 2 /* the main thread normally acts at once */
@@ -38,18 +38,23 @@ static void fatal(struct cxd_ctrl *c, int status, const char *fmt, ...)
 
 static void fatal(struct cxd_ctrl *c, int status, const char *fmt, ...)
 {
+	/* Before the watchdog is armed the main thread may still be setting
+	 * prog and on_fatal: read them only once it is (see ctrl.h). */
+	bool armed = atomic_load_explicit(&c->watch, memory_order_acquire);
+	const char *prog = armed && c->prog ? c->prog : "cxd";
 	char msg[CXD_CTRL_ERR_LEN];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: %s\n", c->prog ? c->prog : "cxd", msg);
-	cxd_ctrl_send_error(c, msg);
+	fprintf(stderr, "%s: %s\n", prog, msg);
+	/* Not cxd_ctrl_send_error: that marks c, which the main thread owns. */
+	(void) cxd_ctrl_send_error_frame(c, msg);
 	/* Heartbeats have piled up unread: exiting now would reset the
 	 * connection and could discard the message just sent. */
 	cxd_ctrl_close_gently(c->fd);
-	if (c->on_fatal)
+	if (armed && c->on_fatal)
 		c->on_fatal(c->fatal_arg);
 	_exit(status);
 }
@@ -73,7 +78,7 @@ static bool peer_alive(struct cxd_ctrl *c, struct watch *w, uint64_t now)
 
 static void watchdog(struct cxd_ctrl *c, struct watch *w)
 {
-	const char *phase = __atomic_load_n(&c->phase, __ATOMIC_RELAXED);
+	const char *phase = cxd_ctrl_phase(c);
 	uint_fast64_t beat = atomic_load(&c->beat);
 	uint64_t now = now_ns(), allow;
 
@@ -107,7 +112,7 @@ static void watchdog(struct cxd_ctrl *c, struct watch *w)
 static void signal_backstop(struct cxd_ctrl *c, struct watch *w)
 {
 	int sig = cxd_sig_pending();
-	const char *phase = __atomic_load_n(&c->phase, __ATOMIC_RELAXED);
+	const char *phase = cxd_ctrl_phase(c);
 
 	if (sig == 0 || ++w->sig_ticks < SIG_GRACE_TICKS)
 		return;
@@ -182,7 +187,8 @@ void cxd_ctrl_watch(struct cxd_ctrl *c, const char *prog)
 {
 	c->prog = prog;
 	cxd_ctrl_beat(c);
-	atomic_store(&c->watch, true);
+	/* Publishes prog, on_fatal and fatal_arg to the heartbeat thread. */
+	atomic_store_explicit(&c->watch, true, memory_order_release);
 }
 
 static void hb_close_pipe(struct cxd_ctrl *c)

@@ -116,6 +116,8 @@ static int token(struct gen *g, const char *w, size_t n)
 #define IS(name) (n == strlen(name) && strncmp(w, name, n) == 0)
 	if (IS("VERSION"))
 		s = CXD_SUITE_VERSION;
+	else if (IS("PORT"))
+		return fprintf(g->out, "%d", CXD_DEFAULT_PORT), 0;
 	else if (IS("SWEEP_MIN_BW") || IS("SWEEP_MAX_LAT") ||
 		 IS("SWEEP_LAT_ITERS") || IS("SWEEP_LAT_SIZE"))
 		/* cxi_sweep's fixed figures, so its prose follows the code. */

@@ -23,7 +23,10 @@ struct cxd_ctrl {
 	int fd;
 	char peer[128];      /* "127.0.0.1:49194" or "[::1]:49194" */
 	const char *peer_role; /* "server" or "client", for messages */
-	const char *phase;   /* e.g. "option exchange"; set by the caller */
+	/* e.g. "the option exchange": set by the main thread, read by the
+	 * heartbeat thread for its messages, hence atomic (string literals
+	 * or other text that outlives the connection). Use the accessors. */
+	_Atomic(const char *) phase;
 	struct sockaddr_storage local_addr, peer_addr;
 	socklen_t local_len, peer_len;
 	uint64_t last_rx_ns; /* CLOCK_MONOTONIC of the last byte received */
@@ -36,7 +39,10 @@ struct cxd_ctrl {
 	int hb_pipe[2]; /* writing to [1] stops the thread */
 	bool hb_running;
 	/* Watchdog, run by the heartbeat thread: beat is bumped by the main
-	 * thread in every wait loop; prog names us in the last message. */
+	 * thread in every wait loop; prog names us in the last message.
+	 * prog, on_fatal and fatal_arg are written by the main thread before
+	 * it arms the watchdog, and read by the heartbeat thread only once it
+	 * sees watch set (release/acquire): they never change after that. */
 	atomic_uint_fast64_t beat;
 	atomic_bool watch;
 	const char *prog;
@@ -130,6 +136,18 @@ static inline void cxd_ctrl_beat(struct cxd_ctrl *c)
 	atomic_store_explicit(&c->beat, b + 1, memory_order_relaxed);
 }
 void cxd_ctrl_hb_stop(struct cxd_ctrl *c);
+
+/* What the connection is doing, for messages of both threads. */
+static inline void cxd_ctrl_set_phase(struct cxd_ctrl *c, const char *phase)
+{
+	atomic_store_explicit(&c->phase, phase, memory_order_release);
+}
+
+/* NULL when the caller has set none. */
+static inline const char *cxd_ctrl_phase(const struct cxd_ctrl *c)
+{
+	return atomic_load_explicit(&c->phase, memory_order_acquire);
+}
 
 /* Numeric host of the local end of the connection ("127.0.0.1", "::1"). */
 int cxd_ctrl_local_host(const struct cxd_ctrl *c, char *buf, size_t len);

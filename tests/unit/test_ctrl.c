@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -28,12 +29,68 @@ struct pair {
 	uint32_t port;
 };
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long) (ms % 1000) * 1000000L };
+/* Every wait below is on an event, bounded by this. */
+#define EVENT_WAIT_MS 2000
 
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
+}
+
+static int ms_until(uint64_t end)
+{
+	uint64_t now = now_ms();
+
+	return now >= end ? 0 : (int) (end - now);
+}
+
+/*
+ * cxd_ctrl_poll as bytes arrive (loopback bytes come soon, not at once),
+ * until it returns non-zero or, with have >= 0, until it has read
+ * something and holds exactly have bytes. Returns the last poll result;
+ * 0 after EVENT_WAIT_MS with nothing: the caller's assertions decide.
+ */
+static int poll_until(struct cxd_ctrl *c, long have)
+{
+	uint64_t end = now_ms() + EVENT_WAIT_MS, before = c->last_rx_ns;
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	int ret;
+
+	for (;;) {
+		ret = cxd_ctrl_poll(c);
+		if (ret != 0 || (have >= 0 && c->last_rx_ns != before &&
+				 c->rx_have == (uint32_t) have))
+			return ret;
+		if (ms_until(end) == 0)
+			return 0;
+		(void) poll(&p, 1, ms_until(end));
+	}
+}
+
+/* Wait until thread tid sleeps in a call (state S), at most the bound:
+ * then a write from another thread lands while it waits. */
+static void wait_blocked(pid_t tid)
+{
+	uint64_t end = now_ms() + EVENT_WAIT_MS;
+	char path[64], stat[256];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int) tid);
+	do {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(stat, 1, sizeof(stat) - 1, f) : 0;
+		const char *paren;
+
+		if (f)
+			fclose(f);
+		stat[n] = '\0';
+		paren = strrchr(stat, ')');
+		if (paren && paren[1] == ' ' && paren[2] == 'S')
+			return;
+		(void) poll(NULL, 0, 1);
+	} while (ms_until(end) > 0);
 }
 
 static void assert_contains(const char *s, const char *part)
@@ -308,6 +365,9 @@ static void test_heartbeat_thread(void **state)
 	assert_int_equal(pair_open(&p, "127.0.0.1", "127.0.0.1"), 0);
 	assert_int_equal(cxd_ctrl_hb_start(&p.cli), 0);
 	assert_int_equal(cxd_ctrl_hb_start(&p.cli), 0); /* already running */
+	/* The thread reads the phase each tick: a race for TSan to see if
+	 * this were a plain store. */
+	cxd_ctrl_set_phase(&p.cli, "the heartbeat test");
 	before = p.srv.last_rx_ns;
 	assert_int_equal(cxd_ctrl_recv(&p.srv, &type, buf, sizeof(buf), &len,
 				       CXD_IDLE_TIMEOUT_MS + 1500), -ETIMEDOUT);
@@ -343,14 +403,19 @@ static int stuck_child(bool peer_beats, char *out, size_t cap)
 		struct pair p;
 
 		dup2(fds[1], STDERR_FILENO);
-		if (pair_open(&p, "127.0.0.1", "127.0.0.1") != 0 ||
-		    cxd_ctrl_hb_start(&p.cli) != 0 ||
+		if (pair_open(&p, "127.0.0.1", "127.0.0.1") != 0)
+			_exit(99);
+		/* Set before the thread that reads it starts, as a session
+		 * does. */
+		p.cli.idle_ms = 2000;
+		if (cxd_ctrl_hb_start(&p.cli) != 0 ||
 		    (peer_beats && cxd_ctrl_hb_start(&p.srv) != 0))
 			_exit(99);
-		p.cli.idle_ms = 2000;
 		cxd_ctrl_allow(&p.cli, peer_beats ? 1000 : 60000);
 		cxd_ctrl_watch(&p.cli, "test_ctrl");
-		sleep(20); /* the watchdog must end this first */
+		/* The stuck provider call itself, not a wait: the watchdog
+		 * must end it within about 3 s; 98 says it did not. */
+		sleep(20);
 		_exit(98);
 	}
 	close(fds[1]);
@@ -386,7 +451,7 @@ static void test_watchdog_peer_silent(void **state)
 
 struct writer {
 	int fd;
-	int delay_ms;
+	pid_t reader; /* the thread that must be waiting first */
 	const char *bytes;
 };
 
@@ -394,7 +459,7 @@ static void *writer_main(void *arg)
 {
 	const struct writer *w = arg;
 
-	sleep_ms(w->delay_ms);
+	wait_blocked(w->reader);
 	if (write(w->fd, w->bytes, strlen(w->bytes)) < 0)
 		perror("writer");
 	return NULL;
@@ -402,7 +467,7 @@ static void *writer_main(void *arg)
 
 static void test_garbage(void **state)
 {
-	struct writer w = { .delay_ms = 100,
+	struct writer w = { .reader = gettid(),
 			    .bytes = "GET / HTTP/1.0\r\n\r\n" };
 	uint8_t buf[64];
 	uint16_t type;
@@ -413,7 +478,7 @@ static void test_garbage(void **state)
 
 	(void) state;
 	w.fd = server_to_raw(&c, &lfd);
-	c.phase = "the option exchange";
+	cxd_ctrl_set_phase(&c, "the option exchange");
 	/* The garbage arrives while recv is already waiting. */
 	assert_int_equal(pthread_create(&t, NULL, writer_main, &w), 0);
 	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
@@ -437,8 +502,7 @@ static void test_garbage_short(void **state)
 	(void) state;
 	fd = client_to_raw(&c, &port);
 	raw_write(fd, "X", 1);
-	sleep_ms(50);
-	assert_int_equal(cxd_ctrl_poll(&c), -EPROTO);
+	assert_int_equal(poll_until(&c, -1), -EPROTO);
 	assert_contains(c.err, "the server 127.0.0.1:");
 	assert_contains(c.err, "during the handshake");
 	close(fd);
@@ -505,7 +569,7 @@ static void test_payload_over_cap_and_wrong_type(void **state)
 
 	(void) state;
 	fd = client_to_raw(&c, &port);
-	c.phase = "the run";
+	cxd_ctrl_set_phase(&c, "the run");
 	raw_frame(fd, CXD_MSG_RESULT, payload, sizeof(payload));
 	raw_frame(fd, CXD_MSG_HELLO, NULL, 0);
 	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
@@ -553,7 +617,7 @@ static void test_peer_silent(void **state)
 
 	(void) state;
 	fd = client_to_raw(&c, &port);
-	c.phase = "the option exchange";
+	cxd_ctrl_set_phase(&c, "the option exchange");
 	/* No total bound: only the idle limit can end this (~5 s). */
 	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len, -1),
 			 -ETIMEDOUT);
@@ -651,24 +715,26 @@ static void test_poll(void **state)
 	uint16_t type;
 	uint32_t len, port, seq;
 	struct cxd_ctrl c;
+	uint64_t before;
 	int fd;
 
 	(void) state;
 	fd = client_to_raw(&c, &port);
 	assert_int_equal(cxd_ctrl_poll(&c), 0);
 	/* A heartbeat alone is not a frame to take. */
+	before = c.last_rx_ns;
 	raw_frame(fd, CXD_MSG_HEARTBEAT, NULL, 0);
-	sleep_ms(50);
-	assert_int_equal(cxd_ctrl_poll(&c), 0);
+	assert_int_equal(poll_until(&c, 0), 0);
+	assert_true(c.last_rx_ns != before); /* read, and consumed */
+	assert_int_equal(c.rx_have, 0);
 	/* Half a frame: still 0. */
 	cxd_hdr_encode(&h, frame);
 	memcpy(frame + CXD_HDR_LEN, "\0\0\0\11", 4);
 	raw_write(fd, frame, 7);
-	sleep_ms(50);
-	assert_int_equal(cxd_ctrl_poll(&c), 0);
+	assert_int_equal(poll_until(&c, 7), 0);
+	assert_int_equal(c.rx_have, 7);
 	raw_write(fd, frame + 7, sizeof(frame) - 7);
-	sleep_ms(50);
-	assert_int_equal(cxd_ctrl_poll(&c), 1);
+	assert_int_equal(poll_until(&c, -1), 1);
 	assert_int_equal(cxd_ctrl_poll(&c), 1); /* still there */
 	/* The buffered frame sits at the front of c.rx. */
 	assert_memory_equal(c.rx, frame, sizeof(frame));
@@ -680,8 +746,7 @@ static void test_poll(void **state)
 	assert_int_equal(cxd_ctrl_poll(&c), 0);
 	/* EOF shows up in poll as well. */
 	close(fd);
-	sleep_ms(50);
-	assert_int_equal(cxd_ctrl_poll(&c), -ECONNRESET);
+	assert_int_equal(poll_until(&c, -1), -ECONNRESET);
 	cxd_ctrl_close(&c);
 }
 

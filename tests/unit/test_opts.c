@@ -309,10 +309,16 @@ static void test_help_text(void **state)
 	(void) state;
 	cxd_opts_help(cxd_tool_find("cxi_write_bw"), f);
 	fclose(f);
-	assert_non_null(strstr(buf, "  -n, --iters=ITERS      Number of "
-				    "iterations to run (default: 1000)\n"));
-	assert_non_null(strstr(buf, "  -s, --size=MIN[:MAX]   Write size or "
-				    "range to use (default: 65536)\n"));
+	/* Defaults are printed from cxd_cfg_defaults, each on its option. */
+	assert_non_null(strstr(buf, "  -n, --iters=ITERS      "));
+	assert_non_null(strstr(strstr(buf, "--iters="), "(default: 1000)\n"));
+	assert_true(strstr(strstr(buf, "--iters="), "(default: 1000)\n") <
+		    strstr(buf, "--duration="));
+	assert_true(strstr(strstr(buf, "--size=MIN[:MAX]"),
+			   "(default: 65536)\n") < strstr(buf, "--list-size="));
+	assert_true(strstr(strstr(buf, "--list-size="), "(default: 256)\n") <
+		    strstr(buf, "--bidirectional"));
+	assert_non_null(strstr(buf, "at most 4294967295"));
 	assert_non_null(strstr(buf, "      --no-hrp "));
 	assert_null(strstr(buf, "buf_align"));
 	free(buf);
@@ -323,7 +329,69 @@ static void test_help_text(void **state)
 	assert_non_null(strstr(buf, "Atomic Types:"));
 	assert_null(strstr(buf, "--size"));
 	assert_non_null(strstr(buf, "--latency-gap=USEC"));
+	assert_non_null(strstr(buf, "(default: SUM)\n"));
+	assert_non_null(strstr(buf, "(default: EQ)\n"));
+	assert_non_null(strstr(buf, "(default: UINT64)\n"));
+	assert_non_null(strstr(buf, "\nCSWAP Ops:\n  EQ, NE, LE, LT, GE, GT\n"));
 	free(buf);
+}
+
+/* Every tool's -h shows the defaults its row and cxd_cfg_defaults set. */
+static void test_help_defaults(void **state)
+{
+	const struct cxd_tool *t;
+	struct cxd_cfg cfg;
+
+	(void) state;
+	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++) {
+		char *buf = NULL, want[64];
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		const char *iters;
+
+		cxd_opts_help(t, f);
+		fclose(f);
+		cxd_cfg_defaults(t, &cfg);
+		iters = strstr(buf, "--iters=ITERS");
+		assert_non_null(iters);
+		snprintf(want, sizeof(want), "(default: %llu)\n",
+			 (unsigned long long) cfg.run.iters);
+		if (strstr(iters, want) == NULL ||
+		    strstr(iters, want) > strstr(iters, "-D, --duration"))
+			fail_msg("%s: -h lacks %s for --iters", t->name, want);
+		snprintf(want, sizeof(want), "(default: %u)\n",
+			 cfg.local.timeout_s);
+		assert_non_null(strstr(strstr(buf, "--timeout="), want));
+		free(buf);
+	}
+}
+
+/* A client's run options meet the option table's ranges on the server. */
+static void test_validate_ranges(void **state)
+{
+	const struct cxd_tool *t = cxd_tool_find("cxi_write_lat");
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	cxd_cfg_defaults(t, &cfg);
+	assert_int_equal(cxd_run_validate(t, &cfg.run, err, sizeof(err)), 0);
+	cfg.run.warmup = 1000000001;
+	assert_int_equal(cxd_run_validate(t, &cfg.run, err, sizeof(err)), -22);
+	assert_string_equal(err, "Invalid warmup count: 1000000001");
+	cxd_cfg_defaults(t, &cfg);
+	cfg.run.flags |= CXD_RUN_DURATION;
+	assert_int_equal(cxd_run_validate(t, &cfg.run, err, sizeof(err)), -22);
+	assert_string_equal(err, "Invalid duration: 0");
+	t = cxd_tool_find("cxi_gpu_loopback_bw");
+	cxd_cfg_defaults(t, &cfg);
+	cfg.run.list_size = CXD_MAX_LIST_SIZE + 1;
+	assert_int_equal(cxd_run_validate(t, &cfg.run, err, sizeof(err)), -22);
+	assert_string_equal(err, "Invalid number of transfers: 16383");
+	cxd_cfg_defaults(t, &cfg);
+	cfg.run.buf_align = (1ULL << 30) + 1;
+	assert_int_equal(cxd_run_validate(t, &cfg.run, err, sizeof(err)), -22);
+	assert_string_equal(err, "Invalid buffer alignment: 1073741825");
 }
 
 int main(void)
@@ -337,6 +405,8 @@ int main(void)
 		cmocka_unit_test(test_atomic_table),
 		cmocka_unit_test(test_tables_unique),
 		cmocka_unit_test(test_help_text),
+		cmocka_unit_test(test_help_defaults),
+		cmocka_unit_test(test_validate_ranges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,65 @@
+/* Internal to the option code: the table's row type, shared by parsing
+ * (opts.c), checks (opts_check.c) and help (opts_help.c). */
+#ifndef CXD_OPTS_PRIV_H
+#define CXD_OPTS_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cxd/opts.h"
+
+enum opt_kind {
+	K_U64, K_U32, K_INT, K_FLAG, K_STR, K_SIZE, K_SIZE1, K_DURATION,
+	K_HP, K_GPUTYPE, K_AMO_OP, K_CSWAP, K_AMO_TYPE, K_FORMAT, K_LOCAL,
+	K_HELP, K_VERSION
+};
+
+struct opt {
+	int sname;           /* short letter, 0 for long only */
+	const char *lname;
+	const char *arg;     /* value name, NULL for a switch */
+	unsigned need, deny; /* tool feature bits required / excluded */
+	enum opt_kind kind;
+	size_t off;          /* field in struct cxd_cfg */
+	uint64_t min, max;   /* the only statement of a number's range */
+	uint32_t val;        /* run flag bit, format, or a name's capacity */
+	const char *what;    /* head of the error message */
+	const char *help;    /* NULL: hidden alias; tokens: see opts_help.c */
+	/* NULL: no default shown; "": the field's value after
+	 * cxd_cfg_defaults; else words for a default chosen at run time. */
+	const char *dflt;
+};
+
+#define CXD_CFG_OFF(f) offsetof(struct cxd_cfg, f)
+
+/* Room for getopt tables built on the stack (checked in opts_table.c). */
+#define CXD_OPT_MAX 64
+
+extern const struct opt cxd_opt_table[];
+extern const unsigned cxd_opt_count;
+
+static inline int cxd_opt_enabled(const struct cxd_tool *tool,
+				  const struct opt *o)
+{
+	return (tool->features & o->need) == o->need &&
+	       (tool->features & o->deny) == 0;
+}
+
+static inline int cxd_opt_numeric(const struct opt *o)
+{
+	return o->kind == K_U64 || o->kind == K_U32 || o->kind == K_INT ||
+	       o->kind == K_DURATION;
+}
+
+static inline int cxd_is_pow2(uint64_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+/* The numeric field o names in cfg, widened. */
+uint64_t cxd_opt_number(const struct opt *o, const struct cxd_cfg *cfg);
+
+int cxd_opt_fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
