@@ -24,7 +24,7 @@ int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 
 void cxd_phase(struct cxd_sess *s, const char *phase)
 {
-	s->ctrl.phase = phase;
+	cxd_ctrl_set_phase(&s->ctrl, phase);
 	if (s->stop_at == NULL || strncmp(phase, "the ", 4) != 0 ||
 	    strcmp(phase + 4, s->stop_at) != 0)
 		return;
