@@ -20,7 +20,7 @@ struct cxd_report {
 	const struct cxd_run_info *info; /* read only during begin */
 	FILE *out;
 	int format;
-	bool lat, loopback, atomic, server, report_all;
+	bool lat, loopback, server, report_all;
 	char header[HEADER_MAX];
 	size_t hlen;
 	/*
@@ -36,7 +36,7 @@ size_t cxd_report_header(const struct cxd_tool *tool, char *buf, size_t len)
 {
 	int n;
 
-	if (tool->pattern == CXD_PAT_LAT)
+	if (cxd_tool_is(tool, CXD_TRAIT_SAMPLES))
 		n = snprintf(buf, len, "%*s  %10s  %10s  %10s  %10s  %10s",
 			     tool->size_w, tool->size_col, tool->count_col,
 			     "Min[us]", "Max[us]", "Mean[us]", "StdDev[us]");
@@ -115,7 +115,7 @@ static void text_us2(FILE *out, uint64_t ns)
 
 static void text_verify(struct cxd_report *rep, const struct cxd_result *res)
 {
-	if (rep->atomic && res->verify == 0)
+	if (res->verify == 0)
 		text_line(rep, "Atomic verification FAILED: target values "
 			  "differ from the expected result");
 }
@@ -123,14 +123,17 @@ static void text_verify(struct cxd_report *rep, const struct cxd_result *res)
 static void text_bw(struct cxd_report *rep, const struct cxd_result *res)
 {
 	const struct cxd_tool *t = rep->tool;
-	double bw = rep->loopback ? res->bw_mb_s * 8 / 1000 : res->bw_mb_s;
+	struct cxd_figures f;
+
+	cxd_result_figures(res, &f);
 
 	fprintf(rep->out, "%*" PRIu64 "  ", t->size_w, res->size);
 	if (res->count_shown)
 		fprintf(rep->out, "%10" PRIu64, res->count);
 	else
 		fprintf(rep->out, "%10s", "-");
-	fprintf(rep->out, "  %8.2f  %*.6f\n", bw, t->rate_w, res->rate_m_s);
+	fprintf(rep->out, "  %8.2f  %*.6f\n", rep->loopback ? f.bw_gb_s :
+		f.bw_mb_s, t->rate_w, f.rate_m_s);
 	rep->at_sep = false;
 }
 
@@ -146,8 +149,9 @@ static void text_lat_all(struct cxd_report *rep, const struct cxd_result *res)
 
 static void text_lat(struct cxd_report *rep, const struct cxd_result *res)
 {
-	const struct cxd_lat_stats *s = res->lat;
+	struct cxd_figures f;
 
+	cxd_result_figures(res, &f);
 	if (rep->report_all) {
 		/* Without samples the listing is skipped; the header is not. */
 		if (res->samples != NULL)
@@ -158,10 +162,8 @@ static void text_lat(struct cxd_report *rep, const struct cxd_result *res)
 	}
 	fprintf(rep->out, "%*" PRIu64 "  %10" PRIu64, rep->tool->size_w,
 		res->size, res->count);
-	text_us2(rep->out, s->min_ns);
-	text_us2(rep->out, s->max_ns);
-	text_us2(rep->out, cxd_stats_mean_ns(s));
-	text_us2(rep->out, cxd_stats_stddev_ns(s));
+	for (int i = 0; i < 4; i++) /* min max mean stddev */
+		text_us2(rep->out, f.lat_ns[i]);
 	fputc('\n', rep->out);
 	rep->at_sep = false;
 }
@@ -182,23 +184,10 @@ static void text_result(struct cxd_report *rep, const struct cxd_result *res)
 
 /* ---- Latency figures, the same in CSV and JSON ---------------------- */
 
-#define LAT_FIGURES 8
-static const char *const lat_keys[LAT_FIGURES] = {
+static const char *const lat_keys[CXD_LAT_FIGURES] = {
 	"min_us", "max_us", "mean_us", "stddev_us",
 	"p50_us", "p90_us", "p99_us", "p999_us",
 };
-
-static void lat_figures(const struct cxd_lat_stats *s, uint64_t *ns)
-{
-	ns[0] = s->min_ns;
-	ns[1] = s->max_ns;
-	ns[2] = cxd_stats_mean_ns(s);
-	ns[3] = cxd_stats_stddev_ns(s);
-	ns[4] = cxd_stats_percentile_ns(s, 50);
-	ns[5] = cxd_stats_percentile_ns(s, 90);
-	ns[6] = cxd_stats_percentile_ns(s, 99);
-	ns[7] = cxd_stats_percentile_ns(s, 99.9);
-}
 
 /* ---- CSV ----------------------------------------------------------- */
 
@@ -206,7 +195,7 @@ static void csv_begin(struct cxd_report *rep)
 {
 	if (rep->lat) {
 		fprintf(rep->out, "size,count");
-		for (size_t i = 0; i < LAT_FIGURES; i++)
+		for (size_t i = 0; i < CXD_LAT_FIGURES; i++)
 			fprintf(rep->out, ",%s", lat_keys[i]);
 		fputc('\n', rep->out);
 	} else
@@ -216,24 +205,27 @@ static void csv_begin(struct cxd_report *rep)
 
 static void csv_bw(struct cxd_report *rep, const struct cxd_result *res)
 {
+	struct cxd_figures f;
+
+	cxd_result_figures(res, &f);
 	fprintf(rep->out, "%" PRIu64 ",", res->size);
 	if (res->count_shown)
 		fprintf(rep->out, "%" PRIu64, res->count);
-	fprintf(rep->out, ",%.3f,%.2f,%.6f", res->elapsed_ns / 1000.0,
-		res->bw_mb_s, res->rate_m_s);
+	fprintf(rep->out, ",%.3f,%.2f,%.6f", f.elapsed_us, f.bw_mb_s,
+		f.rate_m_s);
 	if (rep->loopback)
-		fprintf(rep->out, ",%.2f", res->bw_mb_s * 8 / 1000);
+		fprintf(rep->out, ",%.2f", f.bw_gb_s);
 	fputc('\n', rep->out);
 }
 
 static void csv_lat(struct cxd_report *rep, const struct cxd_result *res)
 {
-	uint64_t ns[LAT_FIGURES];
+	struct cxd_figures f;
 
-	lat_figures(res->lat, ns);
+	cxd_result_figures(res, &f);
 	fprintf(rep->out, "%" PRIu64 ",%" PRIu64, res->size, res->count);
-	for (size_t i = 0; i < LAT_FIGURES; i++)
-		fprintf(rep->out, ",%.3f", ns[i] / 1000.0);
+	for (size_t i = 0; i < CXD_LAT_FIGURES; i++)
+		fprintf(rep->out, ",%.3f", f.lat_ns[i] / 1000.0);
 	fputc('\n', rep->out);
 }
 
@@ -337,7 +329,7 @@ static int json_options_run(const struct cxd_report *rep, json_object *o)
 		ret |= jadd_str(o, "hugepages", hp_name(r->hugepages));
 	ret |= jadd(o, "validate", json_object_new_boolean(
 			    cxd_run_has(r, CXD_RUN_VALIDATE)), false);
-	if (rep->atomic) {
+	if (cxd_tool_has(rep->tool, CXD_F_ATOMIC)) {
 		ret |= jadd_str(o, "atomic_op", cxd_amo_op_name(r->amo_op));
 		if (r->amo_op == CXD_AMO_CSWAP)
 			ret |= jadd_str(o, "cswap_op",
@@ -376,6 +368,7 @@ static int json_identity(const struct cxd_report *rep, json_object *d)
 	ret |= jadd_str(d, "local_endpoint", info->local_ep);
 	ret |= jadd_str(d, "remote_endpoint", info->remote_ep);
 	ret |= jadd_str(d, "peer", info->peer);
+	ret |= jadd(d, "inject_size", jint(info->inject_size), false);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -407,15 +400,17 @@ static int json_begin(struct cxd_report *rep)
 static int json_bw(const struct cxd_report *rep, const struct cxd_result *res,
 		   json_object *o)
 {
+	struct cxd_figures f;
 	int ret = 0;
 
+	cxd_result_figures(res, &f);
 	ret |= jadd(o, "count", res->count_shown ? jint(res->count) : NULL,
 		    !res->count_shown);
-	ret |= jadd(o, "elapsed_us", jdbl(res->elapsed_ns / 1000.0), true);
-	ret |= jadd(o, "bw_mb_s", jdbl(res->bw_mb_s), true);
-	ret |= jadd(o, "pkt_rate_mpkt_s", jdbl(res->rate_m_s), true);
+	ret |= jadd(o, "elapsed_us", jdbl(f.elapsed_us), true);
+	ret |= jadd(o, "bw_mb_s", jdbl(f.bw_mb_s), true);
+	ret |= jadd(o, "pkt_rate_mpkt_s", jdbl(f.rate_m_s), true);
 	if (rep->loopback)
-		ret |= jadd(o, "bw_gb_s", jdbl(res->bw_mb_s * 8 / 1000), true);
+		ret |= jadd(o, "bw_gb_s", jdbl(f.bw_gb_s), true);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -439,32 +434,23 @@ static int json_samples(const struct cxd_result *res, json_object *o)
  * The gaps the client kept between iterations (--latency-gap), measured:
  * they show the requested gap is honoured, which the originals' was not.
  */
-static int json_gaps(const struct cxd_lat_stats *g, json_object *o)
-{
-	static const char *const keys[] = {
-		"gap_min_us", "gap_p50_us", "gap_mean_us", "gap_max_us",
-	};
-	const uint64_t ns[] = {
-		g->min_ns, cxd_stats_percentile_ns(g, 50), cxd_stats_mean_ns(g),
-		g->max_ns,
-	};
-	int ret = 0;
-
-	for (size_t i = 0; ret == 0 && i < sizeof(ns) / sizeof(ns[0]); i++)
-		ret = jadd(o, keys[i], jdbl(ns[i] / 1000.0), false);
-	return ret;
-}
-
+/*
+ * The gaps the client kept between iterations (--latency-gap), measured:
+ * they show the requested gap is honoured, which the originals' was not.
+ */
 static int json_lat(const struct cxd_result *res, json_object *o)
 {
-	uint64_t ns[LAT_FIGURES];
+	static const char *const gap_keys[CXD_GAP_FIGURES] = {
+		"gap_min_us", "gap_p50_us", "gap_mean_us", "gap_max_us",
+	};
+	struct cxd_figures f;
 	int ret = jadd(o, "count", jint(res->count), false);
 
-	lat_figures(res->lat, ns);
-	for (size_t i = 0; ret == 0 && i < LAT_FIGURES; i++)
-		ret = jadd(o, lat_keys[i], jdbl(ns[i] / 1000.0), false);
-	if (ret == 0 && res->gaps != NULL && res->gaps->n > 0)
-		ret = json_gaps(res->gaps, o);
+	cxd_result_figures(res, &f);
+	for (size_t i = 0; ret == 0 && i < CXD_LAT_FIGURES; i++)
+		ret = jadd(o, lat_keys[i], jdbl(f.lat_ns[i] / 1000.0), false);
+	for (size_t i = 0; ret == 0 && f.has_gaps && i < CXD_GAP_FIGURES; i++)
+		ret = jadd(o, gap_keys[i], jdbl(f.gap_ns[i] / 1000.0), false);
 	if (ret == 0 && res->samples != NULL)
 		ret = json_samples(res, o);
 	return ret;
@@ -493,7 +479,7 @@ static int json_result(struct cxd_report *rep, const struct cxd_result *res)
 	if (ret == 0 && res->validated >= 0)
 		ret = jadd(o, "validated",
 			   json_object_new_boolean(res->validated == 1), false);
-	if (ret == 0 && rep->atomic && res->verify >= 0)
+	if (ret == 0 && res->verify >= 0)
 		ret = jadd(o, "verified",
 			   json_object_new_boolean(res->verify != 0), false);
 	return ret;
@@ -516,9 +502,8 @@ int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
 	rep->info = info;
 	rep->out = out;
 	rep->format = cfg->out.format;
-	rep->lat = tool->pattern == CXD_PAT_LAT;
-	rep->loopback = tool->pattern == CXD_PAT_LOOPBACK;
-	rep->atomic = tool->op == CXD_OP_ATOMIC;
+	rep->lat = cxd_tool_is(tool, CXD_TRAIT_SAMPLES);
+	rep->loopback = cxd_tool_is(tool, CXD_TRAIT_LOOPBACK);
 	rep->server = info->is_server;
 	rep->report_all = cxd_run_has(&cfg->run, CXD_RUN_REPORT_ALL);
 	rep->hlen = cxd_report_header(tool, rep->header, sizeof(rep->header));
