@@ -50,13 +50,13 @@ static int post_read(struct cxd_sess *s, uint64_t size, uint64_t loff,
 	return (int) fi_readmsg(s->fab->ep, &m, 0);
 }
 
-/* Latency: every operation is timed to its own completion. */
+/* FI_INJECT as the summary says (cxd_ops_injects); latency: every
+ * operation is timed to its own completion. */
 static void rma_flags(struct cxd_sess *s, uint64_t size, uint64_t op_flags,
 		      uint64_t last_flags)
 {
 	s->op_flags = op_flags;
-	if (!cxd_run_has(s->run, CXD_RUN_NO_IDC) &&
-	    size <= s->fab->inject_size)
+	if (cxd_ops_injects(s->ops, s->run, size, s->fab->inject_size))
 		s->op_flags |= FI_INJECT;
 	s->last_flags = last_flags;
 	if (cxd_tool_is(s->tool, CXD_TRAIT_SAMPLES))
