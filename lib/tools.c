@@ -1,4 +1,8 @@
-/* The nine diagnostics, one row each. */
+/*
+ * The nine diagnostics, one row each: the only place a tool is defined.
+ * A new tool is a row; a new kind of operation also needs its struct
+ * cxd_ops (session.h), which carries the facts the core asks about.
+ */
 #include <string.h>
 
 #include "cxd/config.h"
@@ -65,6 +69,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_gpu_loopback_bw",
 		.title = "CXI Loopback Bandwidth Test",
+		/* one process writes into its own buffer (host or GPU) */
 		.run = cxd_run_loopback, .ops = &cxd_write_ops,
 		.traits = CXD_TRAIT_LOOPBACK,
 		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
