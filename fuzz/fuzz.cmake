@@ -1,6 +1,6 @@
 # libFuzzer harnesses: cmake -DCXD_FUZZ=ON -DCMAKE_C_COMPILER=clang.
-# The few lib/ sources a harness needs are compiled straight into it, so
-# neither libfabric nor the rest of cxdcore needs instrumenting.
+# The few lib/ sources a harness needs are compiled straight into it (and
+# instrumented); the rest of cxdcore and libfabric are linked as they are.
 #   fuzz_proto      every decoder, with encode round trips
 #   fuzz_handshake  the server's handshake state machine, for every tool
 # `make fuzz` builds them and runs each for a bounded time (fuzz/run.sh).
@@ -26,12 +26,16 @@ foreach(f fuzz_proto fuzz_handshake)
   target_compile_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
   target_link_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
 endforeach()
+# The tool rows point at their operation hooks and runners: those come,
+# uninstrumented, from cxdcore (the sources above take precedence).
+target_link_libraries(fuzz_handshake PRIVATE cxdcore)
 
 # Seed generator (plain build), kept so the corpora can be regenerated:
 #   ./fuzz_gen_corpus ../fuzz/corpus ../fuzz/corpus-handshake
 add_executable(fuzz_gen_corpus ${CMAKE_SOURCE_DIR}/fuzz/gen_corpus.c
                ${CXD_HS_SOURCES})
 target_include_directories(fuzz_gen_corpus PRIVATE ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(fuzz_gen_corpus PRIVATE cxdcore)
 
 # Regression: replay the seeds (files, not the directory, so nothing is
 # written into the source tree).

@@ -14,6 +14,7 @@
 #include <rdma/fabric.h>
 
 #include "cxd/cxi_knobs.h"
+#include "cxd/session.h"
 
 #ifdef CXD_HAVE_CXI_EXT
 _Static_assert(CXD_CXI_HRP == FI_CXI_HRP, "FI_CXI_HRP moved");
@@ -27,17 +28,19 @@ _Static_assert(CXD_CXI_UNRELIABLE == FI_CXI_UNRELIABLE,
 #define E_GETMIN "FI_CXI_RDZV_GET_MIN"
 #define E_EAGER "FI_CXI_RDZV_EAGER_SIZE"
 
+/* Per command class (the tool row's ops->cxi). */
 static const char *const idc_var[] = {
-	[CXD_OP_WRITE] = "FI_CXI_DISABLE_NON_INJECT_RMA_IDC",
-	[CXD_OP_READ] = NULL,
-	[CXD_OP_SEND] = "FI_CXI_DISABLE_NON_INJECT_MSG_IDC",
-	[CXD_OP_ATOMIC] = "FI_CXI_DISABLE_NON_INJECT_AMO_IDC",
+	[CXD_CXI_WRITE] = "FI_CXI_DISABLE_NON_INJECT_RMA_IDC",
+	[CXD_CXI_READ] = NULL,
+	[CXD_CXI_MSG] = "FI_CXI_DISABLE_NON_INJECT_MSG_IDC",
+	[CXD_CXI_AMO] = "FI_CXI_DISABLE_NON_INJECT_AMO_IDC",
 };
 
 /* What the plan derives once and the summary words are built from. */
 struct facts {
 	const struct cxd_tool *tool;
 	const struct cxd_run_opts *run;
+	enum cxd_cxi_class cls; /* the tool's operation */
 	bool amo_base;   /* non-fetching, non-compare AMO: takes op flags */
 	bool standard;   /* the options ask for standard (matching) MRs */
 	bool optimized;  /* the target MR: optimized, without events */
@@ -136,10 +139,10 @@ static void plan_env(struct cxd_cxi_plan *p, const struct facts *f,
 	if (cxd_tool_has(t, CXD_F_LL) && cxd_run_has(r, CXD_RUN_NO_LL))
 		want(p, env, ctx, E_LL, "never");
 	/* -R and --matching take IDC away as in the originals. */
-	if (cxd_tool_has(t, CXD_F_IDC) && idc_var[t->op] &&
+	if (cxd_tool_has(t, CXD_F_IDC) && idc_var[f->cls] &&
 	    (cxd_run_has(r, CXD_RUN_NO_IDC) || rdzv ||
 	     cxd_run_has(r, CXD_RUN_MATCHING)))
-		want(p, env, ctx, idc_var[t->op], "1");
+		want(p, env, ctx, idc_var[f->cls], "1");
 	/* The provider raises a threshold under 192 B to 192 B. */
 	if (rdzv) {
 		want(p, env, ctx, E_THR, "0");
@@ -176,19 +179,19 @@ static void plan_restricted(struct cxd_cxi_plan *p, struct facts *f)
 	const struct cxd_run_opts *r = f->run;
 	bool unr = cxd_run_has(r, CXD_RUN_UNRESTRICTED) ||
 		   cxd_run_has(r, CXD_RUN_MATCHING);
-	enum cxd_op_kind op = f->tool->op;
+	enum cxd_cxi_class op = f->cls;
 
 	/* Write-after-write ordering makes the provider use unrestricted
 	 * writes; reads have no such switch, only standard MRs. */
-	if (op == CXD_OP_WRITE && unr)
+	if (op == CXD_CXI_WRITE && unr)
 		p->msg_order = FI_ORDER_RMA_WAW;
-	if (op == CXD_OP_WRITE)
+	if (op == CXD_CXI_WRITE)
 		f->restricted = !unr && f->optimized;
-	else if (op == CXD_OP_READ)
+	else if (op == CXD_CXI_READ)
 		f->restricted = f->optimized;
-	else if (op == CXD_OP_ATOMIC)
+	else if (op == CXD_CXI_AMO)
 		f->restricted = !unr && f->amo_base && f->optimized;
-	if (op == CXD_OP_ATOMIC && f->restricted)
+	if (op == CXD_CXI_AMO && f->restricted)
 		p->amo_flags |= CXD_CXI_UNRELIABLE;
 	if (!cxd_tool_has(f->tool, CXD_F_UNRESTRICTED))
 		return;
@@ -197,7 +200,7 @@ static void plan_restricted(struct cxd_cxi_plan *p, struct facts *f)
 	else if (f->restricted || unr)
 		put(p->restricted_s, "%s", f->restricted ? "Enabled" :
 		    "Disabled");
-	else if (op == CXD_OP_ATOMIC && !f->amo_base)
+	else if (op == CXD_CXI_AMO && !f->amo_base)
 		put(p->restricted_s, "Disabled (fetching and compare AMOs are "
 		    "unrestricted on cxi)");
 	else
@@ -212,13 +215,13 @@ static void plan_hrp(struct cxd_cxi_plan *p, struct facts *f)
 	if (!cxd_tool_has(f->tool, CXD_F_HRP))
 		return;
 	f->hrp = asked && f->restricted &&
-		 (f->tool->op == CXD_OP_ATOMIC ||
+		 (f->cls == CXD_CXI_AMO ||
 		  r->min_size <= CXD_CXI_HRP_MAX);
-	if (f->hrp && f->tool->op == CXD_OP_ATOMIC)
+	if (f->hrp && f->cls == CXD_CXI_AMO)
 		p->amo_flags |= CXD_CXI_HRP;
 	else if (f->hrp)
 		p->hrp_flags = CXD_CXI_HRP;
-	if (f->hrp && f->tool->op == CXD_OP_WRITE &&
+	if (f->hrp && f->cls == CXD_CXI_WRITE &&
 	    r->max_size > CXD_CXI_HRP_MAX)
 		put(p->hrp_s, "Enabled (sizes <= %d)", CXD_CXI_HRP_MAX);
 	else if (f->hrp)
@@ -233,35 +236,33 @@ static void plan_idc(struct cxd_cxi_plan *p, const struct facts *f,
 		     cxd_env_fn env, void *ctx)
 {
 	const struct cxd_run_opts *r = f->run;
-	enum cxd_op_kind op = f->tool->op;
-	uint64_t limit = op == CXD_OP_WRITE && f->restricted ?
+	enum cxd_cxi_class op = f->cls;
+	uint64_t limit = op == CXD_CXI_WRITE && f->restricted ?
 			 CXD_CXI_IDC_RES : CXD_CXI_IDC_UNR;
 	bool off = cxd_run_has(r, CXD_RUN_NO_IDC) ||
 		   cxd_run_has(r, CXD_RUN_MATCHING) ||
-		   (op == CXD_OP_SEND && cxd_run_has(r, CXD_RUN_RDZV));
-	char note[CXD_CXI_STR];
+		   (op == CXD_CXI_MSG && cxd_run_has(r, CXD_RUN_RDZV));
 	const char *v;
+	bool on;
 
 	if (!cxd_tool_has(f->tool, CXD_F_IDC))
 		return;
-	user_note(env, ctx, idc_var[op], note, sizeof(note));
 	v = effective(p, env, ctx, idc_var[op]);
-	/* The variable spares FI_INJECT operations, which we drop for
-	 * the options that turn IDC off. */
-	if (v && param_bool(v) == 1 && off)
-		put(p->idc_s, "Disabled%s", note);
+	/*
+	 * The line reads exactly Enabled or Disabled, as the originals print
+	 * it (scripts match it). The variable spares FI_INJECT operations,
+	 * which we drop for the options that turn IDC off; fetching and
+	 * compare AMOs take no IDC.
+	 */
+	if (off || (op == CXD_CXI_AMO && !f->amo_base))
+		on = false;
 	else if (v && param_bool(v) == 1)
-		put(p->idc_s, "Enabled for FI_INJECT sizes only%s", note);
-	else if (op != CXD_OP_SEND && !f->optimized)
-		put(p->idc_s, "Disabled%s", f->why);
-	else if (op == CXD_OP_ATOMIC || r->max_size <= limit)
-		put(p->idc_s, "Enabled%s", note);
-	else if (r->min_size > limit)
-		put(p->idc_s, "Disabled (sizes above %llu)",
-		    (unsigned long long) limit);
+		on = true;
+	else if (op != CXD_CXI_MSG && !f->optimized)
+		on = false;
 	else
-		put(p->idc_s, "Enabled (sizes <= %llu)",
-		    (unsigned long long) limit);
+		on = op == CXD_CXI_AMO || r->min_size <= limit;
+	put(p->idc_s, "%s", on ? "Enabled" : "Disabled");
 }
 
 static void plan_ll_rdzv(struct cxd_cxi_plan *p, const struct facts *f,
@@ -344,7 +345,7 @@ int cxd_cxi_plan(const struct cxd_tool *tool, const struct cxd_run_opts *run,
 		 const struct cxd_cxi_reported *rep, cxd_env_fn env, void *ctx,
 		 struct cxd_cxi_plan *plan, char *err, size_t errlen)
 {
-	struct facts f = { .tool = tool, .run = run };
+	struct facts f = { .tool = tool, .run = run, .cls = tool->ops->cxi };
 
 	memset(plan, 0, sizeof(*plan));
 	plan->key_tx = 1;
@@ -354,13 +355,13 @@ int cxd_cxi_plan(const struct cxd_tool *tool, const struct cxd_run_opts *run,
 		return 0;
 	plan->cxi = true;
 	/* CSWAP and AXOR are compare atomics, which always fetch. */
-	f.amo_base = tool->op == CXD_OP_ATOMIC &&
+	f.amo_base = f.cls == CXD_CXI_AMO &&
 		     !cxd_run_has(run, CXD_RUN_FETCHING) &&
 		     run->amo_op != CXD_AMO_CSWAP &&
 		     run->amo_op != CXD_AMO_AXOR;
-	f.standard = (tool->op == CXD_OP_ATOMIC &&
+	f.standard = (f.cls == CXD_CXI_AMO &&
 		      cxd_run_has(run, CXD_RUN_MATCHING)) ||
-		     (tool->op == CXD_OP_READ &&
+		     (f.cls == CXD_CXI_READ &&
 		      cxd_run_has(run, CXD_RUN_UNRESTRICTED));
 	plan_env(plan, &f, env, ctx);
 	plan_mrs(plan, &f, rep, env, ctx);

@@ -6,6 +6,7 @@
 
 #include "cxd/handshake.h"
 #include "cxd/mem.h"
+#include "cxd/session.h"
 
 static int hs_fail(struct cxd_hs *hs, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -89,8 +90,8 @@ bool cxd_side_active(const struct cxd_tool *tool,
 {
 	if (client_side)
 		return true;
-	if (tool->pattern == CXD_PAT_LAT)
-		return tool->op == CXD_OP_SEND; /* ping-pong */
+	if (cxd_tool_is(tool, CXD_TRAIT_SAMPLES))
+		return cxd_tool_is(tool, CXD_TRAIT_PING_PONG);
 	return cxd_run_has(run, CXD_RUN_BIDIR);
 }
 
@@ -100,9 +101,9 @@ uint64_t cxd_data_len(const struct cxd_tool *tool,
 {
 	uint64_t step, len;
 
-	if (tool->op == CXD_OP_ATOMIC)
-		return 64 * r->list_size;
-	if (tool->pattern != CXD_PAT_BW)
+	if (tool->ops->slot)
+		return tool->ops->slot * r->list_size;
+	if (!cxd_tool_is(tool, CXD_TRAIT_LISTS))
 		return r->max_size;
 	step = cxd_roundup(r->max_size, r->buf_align);
 	if (step == 0 || step > UINT64_MAX / r->list_size)
@@ -117,7 +118,7 @@ void cxd_plan_memory(const struct cxd_tool *tool,
 {
 	bool me = cxd_side_active(tool, run, is_client);
 	bool peer = loopback || cxd_side_active(tool, run, !is_client);
-	bool two_sided = tool->op == CXD_OP_SEND;
+	bool two_sided = tool->ops->two_sided;
 	uint64_t len = cxd_data_len(tool, run);
 
 	*tx_p = (me || two_sided) ? len : 0;

@@ -21,15 +21,6 @@
 #define LOCAL_READY_MS 10000
 #define LOCAL_REAP_MS 3000
 
-const struct cxd_ops *cxd_ops_for(const struct cxd_tool *tool)
-{
-	if (tool->op == CXD_OP_SEND)
-		return &cxd_send_ops;
-	if (tool->op == CXD_OP_ATOMIC)
-		return &cxd_atomic_ops;
-	return &cxd_rma_ops;
-}
-
 static void print_version(const struct cxd_tool *tool)
 {
 	uint32_t v = fi_version();
@@ -96,12 +87,8 @@ static int run_session(struct cxd_sess *s)
 		cxd_ctrl_watch(&s->ctrl, s->tool->name);
 		ret = cxd_barrier(s, "the ready barrier");
 	}
-	if (ret == 0 && s->tool->pattern == CXD_PAT_LAT)
-		ret = cxd_run_lat(s, rep);
-	else if (ret == 0 && s->tool->pattern == CXD_PAT_LOOPBACK)
-		ret = cxd_run_loopback(s, rep);
-	else if (ret == 0)
-		ret = cxd_run_bw(s, rep);
+	if (ret == 0)
+		ret = s->tool->run(s, rep);
 	if (ret == 0 && !s->loopback)
 		ret = cxd_barrier(s, "the final barrier");
 	if (ret) {
@@ -162,7 +149,7 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 	s->tool = tool;
 	s->cfg = cfg;
 	s->run = &cfg->run;
-	s->ops = cxd_ops_for(tool);
+	s->ops = tool->ops;
 	s->ctrl.fd = -1;
 	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
 	s->stop_at = getenv("CXD_TEST_STOP_AT");
@@ -177,7 +164,7 @@ int cxd_run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	int ret;
 
 	sess_init(&s, tool, cfg);
-	ret = tool->pattern == CXD_PAT_LOOPBACK ? cxd_sess_loopback(&s) :
+	ret = cxd_tool_is(tool, CXD_TRAIT_LOOPBACK) ? cxd_sess_loopback(&s) :
 						 cxd_sess_client(&s);
 	if (ret == 0)
 		ret = run_session(&s);
@@ -349,7 +336,7 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 	cxd_sig_install();
 	if (cfg.role == CXD_LOCAL)
 		return run_local(tool, &cfg);
-	if (cfg.role == CXD_CLIENT || tool->pattern == CXD_PAT_LOOPBACK)
+	if (cfg.role == CXD_CLIENT || cxd_tool_is(tool, CXD_TRAIT_LOOPBACK))
 		return cxd_run_client(tool, &cfg);
 	return cxd_run_server(tool, &cfg, -1);
 }

@@ -146,7 +146,7 @@ static int atomic_post_for(struct cxd_sess *s, uint64_t size)
 	if (as->kind == KIND_BASE)
 		s->op_flags |= s->cxi.amo_flags;
 	s->last_flags = as->kind == KIND_BASE ? FI_DELIVERY_COMPLETE : 0;
-	if (s->tool->pattern == CXD_PAT_LAT)
+	if (cxd_tool_is(s->tool, CXD_TRAIT_SAMPLES))
 		s->op_flags |= s->last_flags;
 	return 0;
 }
@@ -264,7 +264,7 @@ static void plan(struct cxd_sess *s, struct amo_state *as)
 		as->kind = cxd_run_has(r, CXD_RUN_FETCHING) ? KIND_FETCH :
 							      KIND_BASE;
 	as->size = cxd_amo_type_size(r->amo_type);
-	as->slots = s->tool->pattern == CXD_PAT_BW ? r->list_size : 1;
+	as->slots = cxd_tool_is(s->tool, CXD_TRAIT_LISTS) ? r->list_size : 1;
 	as->res_off = SLOT * r->list_size;
 	cxd_amo_sim_start(&as->sim, r->amo_op, r->cswap_op, r->amo_type,
 			  &as->target0);
@@ -408,6 +408,10 @@ static void atomic_teardown(struct cxd_sess *s)
 
 const struct cxd_ops cxd_atomic_ops = {
 	.caps = FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+	.amo = true,
+	.slot = SLOT,
+	.injects = true,
+	.cxi = CXD_CXI_AMO,
 	.setup = atomic_setup,
 	.post_for = atomic_post_for,
 	.progress = atomic_progress,

@@ -50,19 +50,32 @@ static int post_read(struct cxd_sess *s, uint64_t size, uint64_t loff,
 	return (int) fi_readmsg(s->fab->ep, &m, 0);
 }
 
-static int rma_post_for(struct cxd_sess *s, uint64_t size)
+/* FI_INJECT as the summary says (cxd_ops_injects); latency: every
+ * operation is timed to its own completion. */
+static void rma_flags(struct cxd_sess *s, uint64_t size, uint64_t op_flags,
+		      uint64_t last_flags)
 {
-	bool inject = !cxd_run_has(s->run, CXD_RUN_NO_IDC) &&
-		      size <= s->fab->inject_size;
-
-	s->post = s->tool->op == CXD_OP_READ ? post_read : post_write;
-	s->op_flags = inject ? FI_INJECT : 0;
-	if (s->tool->op == CXD_OP_WRITE) /* cxi: HRP; 0 elsewhere */
-		s->op_flags |= cxd_cxi_write_flags(&s->cxi, size);
-	s->last_flags = s->tool->op == CXD_OP_READ ? 0 : FI_DELIVERY_COMPLETE;
-	/* Latency: every write is timed to the target's acknowledgement. */
-	if (s->tool->pattern == CXD_PAT_LAT)
+	s->op_flags = op_flags;
+	if (cxd_ops_injects(s->ops, s->run, size, s->fab->inject_size))
+		s->op_flags |= FI_INJECT;
+	s->last_flags = last_flags;
+	if (cxd_tool_is(s->tool, CXD_TRAIT_SAMPLES))
 		s->op_flags |= s->last_flags;
+}
+
+static int write_post_for(struct cxd_sess *s, uint64_t size)
+{
+	s->post = post_write;
+	/* cxi: HRP; 0 elsewhere */
+	rma_flags(s, size, cxd_cxi_write_flags(&s->cxi, size),
+		  FI_DELIVERY_COMPLETE);
+	return 0;
+}
+
+static int read_post_for(struct cxd_sess *s, uint64_t size)
+{
+	s->post = post_read;
+	rma_flags(s, size, 0, 0);
 	return 0;
 }
 
@@ -84,9 +97,25 @@ static int rma_lat_one(struct cxd_sess *s, uint64_t size, bool last)
 	return cxd_post_one(s, size);
 }
 
-const struct cxd_ops cxd_rma_ops = {
-	.caps = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
-	.post_for = rma_post_for,
+#define RMA_CAPS \
+	(FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
+
+const struct cxd_ops cxd_write_ops = {
+	.caps = RMA_CAPS,
+	.injects = true,
+	.cxi = CXD_CXI_WRITE,
+	.post_for = write_post_for,
+	.progress = rma_progress,
+	.lat_one = rma_lat_one,
+	.bw_iter = rma_bw_iter,
+};
+
+/* A read completes when its data has landed here: never injected. */
+const struct cxd_ops cxd_read_ops = {
+	.caps = RMA_CAPS,
+	.to_initiator = true,
+	.cxi = CXD_CXI_READ,
+	.post_for = read_post_for,
 	.progress = rma_progress,
 	.lat_one = rma_lat_one,
 	.bw_iter = rma_bw_iter,

@@ -62,11 +62,11 @@ static int send_setup(struct cxd_sess *s)
 		return cxd_sess_fail(s, -ENOMEM, "out of memory");
 	s->op_state = ss;
 	/* Latency keeps a second receive posted while one is reposted. */
-	ss->nrecv = s->tool->pattern == CXD_PAT_BW ? s->run->list_size : 2;
+	ss->nrecv = cxd_tool_is(s->tool, CXD_TRAIT_LISTS) ? s->run->list_size : 2;
 	ss->slot_len = s->run->max_size;
 	for (uint64_t i = 0; ret == 0 && i < ss->nrecv; i++)
 		ret = post_data_recv(s, i);
-	if (ret == 0 && s->tool->pattern == CXD_PAT_BW)
+	if (ret == 0 && cxd_tool_is(s->tool, CXD_TRAIT_LISTS))
 		ret = post_resp_recv(s);
 	if (ret)
 		return cxd_sess_fail(s, ret, "posting receives failed: %s",
@@ -131,12 +131,12 @@ static int on_completion(struct cxd_sess *s, const struct fi_cq_tagged_entry *e)
 	if (e->tag & TAG_FINAL)
 		ss->final_seen = true;
 	ss->pings++;
-	if (s->tool->pattern == CXD_PAT_LAT &&
+	if (cxd_tool_is(s->tool, CXD_TRAIT_SAMPLES) &&
 	    ss->nrepost < sizeof(ss->repost) / sizeof(ss->repost[0])) {
 		ss->repost[ss->nrepost++] = (uintptr_t) e->op_context - 2;
 		return 0;
 	}
-	if (s->tool->pattern == CXD_PAT_BW &&
+	if (cxd_tool_is(s->tool, CXD_TRAIT_LISTS) &&
 	    ++ss->rx_data % s->run->list_size == 0)
 		ss->resp_owed++;
 	return post_data_recv(s, (uintptr_t) e->op_context - 2);
@@ -271,6 +271,10 @@ static void send_teardown(struct cxd_sess *s)
 
 const struct cxd_ops cxd_send_ops = {
 	.caps = FI_MSG | FI_TAGGED | FI_SEND | FI_RECV,
+	.two_sided = true,
+	.injects = true,
+	.inject_cap = IDC_MAX,
+	.cxi = CXD_CXI_MSG,
 	.setup = send_setup,
 	.post_for = send_post_for,
 	.progress = send_progress,

@@ -1,42 +1,17 @@
 /* Results rendered three ways: the seed text table, JSON, CSV. */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-#include <rdma/fabric.h>
-
-#include "cxd/amo.h"
-#include "cxd/report.h"
-
-#define HEADER_MAX 160
-
-struct cxd_report {
-	const struct cxd_tool *tool;
-	const struct cxd_cfg *cfg;
-	const struct cxd_run_info *info; /* read only during begin */
-	FILE *out;
-	int format;
-	bool lat, loopback, atomic, server, report_all;
-	char header[HEADER_MAX];
-	size_t hlen;
-	/*
-	 * The originals open every per-size block (report-all listing, "See
-	 * client for results.") with a separator; the summary block already
-	 * ends with one, so a block that follows it directly skips its own.
-	 */
-	bool at_sep;
-	json_object *doc, *results; /* JSON only; results is owned by doc */
-};
+#include "report_priv.h"
 
 size_t cxd_report_header(const struct cxd_tool *tool, char *buf, size_t len)
 {
 	int n;
 
-	if (tool->pattern == CXD_PAT_LAT)
+	if (cxd_tool_is(tool, CXD_TRAIT_SAMPLES))
 		n = snprintf(buf, len, "%*s  %10s  %10s  %10s  %10s  %10s",
 			     tool->size_w, tool->size_col, tool->count_col,
 			     "Min[us]", "Max[us]", "Mean[us]", "StdDev[us]");
@@ -115,7 +90,7 @@ static void text_us2(FILE *out, uint64_t ns)
 
 static void text_verify(struct cxd_report *rep, const struct cxd_result *res)
 {
-	if (rep->atomic && res->verify == 0)
+	if (res->verify == 0)
 		text_line(rep, "Atomic verification FAILED: target values "
 			  "differ from the expected result");
 }
@@ -123,14 +98,17 @@ static void text_verify(struct cxd_report *rep, const struct cxd_result *res)
 static void text_bw(struct cxd_report *rep, const struct cxd_result *res)
 {
 	const struct cxd_tool *t = rep->tool;
-	double bw = rep->loopback ? res->bw_mb_s * 8 / 1000 : res->bw_mb_s;
+	struct cxd_figures f;
+
+	cxd_result_figures(res, &f);
 
 	fprintf(rep->out, "%*" PRIu64 "  ", t->size_w, res->size);
 	if (res->count_shown)
 		fprintf(rep->out, "%10" PRIu64, res->count);
 	else
 		fprintf(rep->out, "%10s", "-");
-	fprintf(rep->out, "  %8.2f  %*.6f\n", bw, t->rate_w, res->rate_m_s);
+	fprintf(rep->out, "  %8.2f  %*.6f\n", rep->loopback ? f.bw_gb_s :
+		f.bw_mb_s, t->rate_w, f.rate_m_s);
 	rep->at_sep = false;
 }
 
@@ -146,8 +124,9 @@ static void text_lat_all(struct cxd_report *rep, const struct cxd_result *res)
 
 static void text_lat(struct cxd_report *rep, const struct cxd_result *res)
 {
-	const struct cxd_lat_stats *s = res->lat;
+	struct cxd_figures f;
 
+	cxd_result_figures(res, &f);
 	if (rep->report_all) {
 		/* Without samples the listing is skipped; the header is not. */
 		if (res->samples != NULL)
@@ -158,10 +137,8 @@ static void text_lat(struct cxd_report *rep, const struct cxd_result *res)
 	}
 	fprintf(rep->out, "%*" PRIu64 "  %10" PRIu64, rep->tool->size_w,
 		res->size, res->count);
-	text_us2(rep->out, s->min_ns);
-	text_us2(rep->out, s->max_ns);
-	text_us2(rep->out, cxd_stats_mean_ns(s));
-	text_us2(rep->out, cxd_stats_stddev_ns(s));
+	for (int i = 0; i < 4; i++) /* min max mean stddev */
+		text_us2(rep->out, f.lat_ns[i]);
 	fputc('\n', rep->out);
 	rep->at_sep = false;
 }
@@ -180,34 +157,14 @@ static void text_result(struct cxd_report *rep, const struct cxd_result *res)
 	text_verify(rep, res);
 }
 
-/* ---- Latency figures, the same in CSV and JSON ---------------------- */
-
-#define LAT_FIGURES 8
-static const char *const lat_keys[LAT_FIGURES] = {
-	"min_us", "max_us", "mean_us", "stddev_us",
-	"p50_us", "p90_us", "p99_us", "p999_us",
-};
-
-static void lat_figures(const struct cxd_lat_stats *s, uint64_t *ns)
-{
-	ns[0] = s->min_ns;
-	ns[1] = s->max_ns;
-	ns[2] = cxd_stats_mean_ns(s);
-	ns[3] = cxd_stats_stddev_ns(s);
-	ns[4] = cxd_stats_percentile_ns(s, 50);
-	ns[5] = cxd_stats_percentile_ns(s, 90);
-	ns[6] = cxd_stats_percentile_ns(s, 99);
-	ns[7] = cxd_stats_percentile_ns(s, 99.9);
-}
-
 /* ---- CSV ----------------------------------------------------------- */
 
 static void csv_begin(struct cxd_report *rep)
 {
 	if (rep->lat) {
 		fprintf(rep->out, "size,count");
-		for (size_t i = 0; i < LAT_FIGURES; i++)
-			fprintf(rep->out, ",%s", lat_keys[i]);
+		for (size_t i = 0; i < CXD_LAT_FIGURES; i++)
+			fprintf(rep->out, ",%s", cxd_lat_keys[i]);
 		fputc('\n', rep->out);
 	} else
 		fprintf(rep->out, "size,count,elapsed_us,bw_mb_s,"
@@ -216,24 +173,27 @@ static void csv_begin(struct cxd_report *rep)
 
 static void csv_bw(struct cxd_report *rep, const struct cxd_result *res)
 {
+	struct cxd_figures f;
+
+	cxd_result_figures(res, &f);
 	fprintf(rep->out, "%" PRIu64 ",", res->size);
 	if (res->count_shown)
 		fprintf(rep->out, "%" PRIu64, res->count);
-	fprintf(rep->out, ",%.3f,%.2f,%.6f", res->elapsed_ns / 1000.0,
-		res->bw_mb_s, res->rate_m_s);
+	fprintf(rep->out, ",%.3f,%.2f,%.6f", f.elapsed_us, f.bw_mb_s,
+		f.rate_m_s);
 	if (rep->loopback)
-		fprintf(rep->out, ",%.2f", res->bw_mb_s * 8 / 1000);
+		fprintf(rep->out, ",%.2f", f.bw_gb_s);
 	fputc('\n', rep->out);
 }
 
 static void csv_lat(struct cxd_report *rep, const struct cxd_result *res)
 {
-	uint64_t ns[LAT_FIGURES];
+	struct cxd_figures f;
 
-	lat_figures(res->lat, ns);
+	cxd_result_figures(res, &f);
 	fprintf(rep->out, "%" PRIu64 ",%" PRIu64, res->size, res->count);
-	for (size_t i = 0; i < LAT_FIGURES; i++)
-		fprintf(rep->out, ",%.3f", ns[i] / 1000.0);
+	for (size_t i = 0; i < CXD_LAT_FIGURES; i++)
+		fprintf(rep->out, ",%.3f", f.lat_ns[i] / 1000.0);
 	fputc('\n', rep->out);
 }
 
@@ -246,257 +206,6 @@ static void csv_result(struct cxd_report *rep, const struct cxd_result *res)
 		csv_lat(rep, res);
 	else
 		csv_bw(rep, res);
-}
-
-/* ---- JSON ---------------------------------------------------------- */
-
-/*
- * json-c prints doubles with %.17g ("29314.659999999999"); store the
- * shortest text that reads back to the same double instead. Non-finite
- * values are not JSON: null.
- */
-static json_object *jdbl(double d)
-{
-	char buf[40];
-
-	if (!isfinite(d))
-		return NULL;
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	/* Keep it a double when parsed back: "2" would read as an int. */
-	if (strpbrk(buf, ".eE") == NULL)
-		strncat(buf, ".0", sizeof(buf) - strlen(buf) - 1);
-	return json_object_new_double_s(d, buf);
-}
-
-static json_object *jint(uint64_t v)
-{
-	return json_object_new_int64((int64_t) v);
-}
-
-/* Adds and reports allocation failure; a NULL value is a JSON null. */
-static int jadd(json_object *o, const char *key, json_object *v, bool null_ok)
-{
-	if (v == NULL && !null_ok)
-		return -ENOMEM;
-	if (json_object_object_add(o, key, v) != 0) {
-		json_object_put(v);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static int jadd_str(json_object *o, const char *key, const char *s)
-{
-	return jadd(o, key, json_object_new_string(s), false);
-}
-
-static const char *hp_name(uint32_t hp)
-{
-	switch (hp) {
-	case CXD_HP_2M:
-		return "2M";
-	case CXD_HP_1G:
-		return "1G";
-	default:
-		return "none";
-	}
-}
-
-static int json_options_run(const struct cxd_report *rep, json_object *o)
-{
-	const struct cxd_run_opts *r = &rep->cfg->run;
-	int ret = 0;
-
-	if (cxd_run_has(r, CXD_RUN_DURATION))
-		ret |= jadd(o, "duration_s", jint(r->duration_s), false);
-	else
-		ret |= jadd(o, "iterations", jint(r->iters), false);
-	ret |= jadd(o, "min_size", jint(r->min_size), false);
-	ret |= jadd(o, "max_size", jint(r->max_size), false);
-	if (!rep->lat)
-		ret |= jadd(o, "list_size", jint(r->list_size), false);
-	if (cxd_tool_has(rep->tool, CXD_F_BIDIR))
-		ret |= jadd(o, "bidirectional", json_object_new_boolean(
-				    cxd_run_has(r, CXD_RUN_BIDIR)), false);
-	if (rep->lat) {
-		ret |= jadd(o, "warmup", jint(r->warmup), false);
-		ret |= jadd(o, "latency_gap_us", jint(r->latency_gap_us),
-			    false);
-		ret |= jadd(o, "report_all",
-			    json_object_new_boolean(rep->report_all), false);
-	}
-	if (cxd_tool_has(rep->tool, CXD_F_BUF)) {
-		ret |= jadd(o, "buf_sz", jint(r->buf_sz), false);
-		ret |= jadd(o, "buf_align", jint(r->buf_align), false);
-	}
-	if (cxd_tool_has(rep->tool, CXD_F_HP))
-		ret |= jadd_str(o, "hugepages", hp_name(r->hugepages));
-	ret |= jadd(o, "validate", json_object_new_boolean(
-			    cxd_run_has(r, CXD_RUN_VALIDATE)), false);
-	if (rep->atomic) {
-		ret |= jadd_str(o, "atomic_op", cxd_amo_op_name(r->amo_op));
-		if (r->amo_op == CXD_AMO_CSWAP)
-			ret |= jadd_str(o, "cswap_op",
-					cxd_cswap_op_name(r->cswap_op));
-		ret |= jadd_str(o, "atomic_type",
-				cxd_amo_type_name(r->amo_type));
-		ret |= jadd(o, "fetching", json_object_new_boolean(
-				    cxd_run_has(r, CXD_RUN_FETCHING)), false);
-	}
-	return ret ? -ENOMEM : 0;
-}
-
-/* Builds an object, hands it to parent under key; -ENOMEM on failure. */
-static int json_child(json_object *parent, const char *key,
-		      json_object **child)
-{
-	*child = json_object_new_object();
-	return jadd(parent, key, *child, false);
-}
-
-static int json_identity(const struct cxd_report *rep, json_object *d)
-{
-	const struct cxd_run_info *info = rep->info;
-	uint32_t v = fi_version();
-	char fv[32];
-	int ret = 0;
-
-	snprintf(fv, sizeof(fv), "%u.%u", (unsigned) FI_MAJOR(v),
-		 (unsigned) FI_MINOR(v));
-	ret |= jadd_str(d, "tool", rep->tool->name);
-	ret |= jadd_str(d, "version", CXD_SUITE_VERSION);
-	ret |= jadd_str(d, "libfabric", fv);
-	ret |= jadd_str(d, "role", info->is_server ? "server" : "client");
-	ret |= jadd_str(d, "provider", info->provider);
-	ret |= jadd_str(d, "device", info->domain);
-	ret |= jadd_str(d, "local_endpoint", info->local_ep);
-	ret |= jadd_str(d, "remote_endpoint", info->remote_ep);
-	ret |= jadd_str(d, "peer", info->peer);
-	return ret ? -ENOMEM : 0;
-}
-
-static int json_begin(struct cxd_report *rep)
-{
-	const struct cxd_run_info *info = rep->info;
-	json_object *sum, *opts;
-	int ret;
-
-	rep->doc = json_object_new_object();
-	if (rep->doc == NULL)
-		return -ENOMEM;
-	ret = json_identity(rep, rep->doc);
-	if (ret == 0)
-		ret = json_child(rep->doc, "summary", &sum);
-	for (unsigned i = 0; ret == 0 && i < info->nsummary; i++)
-		ret = jadd_str(sum, info->summary[i].key, info->summary[i].val);
-	if (ret == 0)
-		ret = json_child(rep->doc, "options", &opts);
-	if (ret == 0)
-		ret = json_options_run(rep, opts);
-	if (ret == 0) {
-		rep->results = json_object_new_array();
-		ret = jadd(rep->doc, "results", rep->results, false);
-	}
-	return ret;
-}
-
-static int json_bw(const struct cxd_report *rep, const struct cxd_result *res,
-		   json_object *o)
-{
-	int ret = 0;
-
-	ret |= jadd(o, "count", res->count_shown ? jint(res->count) : NULL,
-		    !res->count_shown);
-	ret |= jadd(o, "elapsed_us", jdbl(res->elapsed_ns / 1000.0), true);
-	ret |= jadd(o, "bw_mb_s", jdbl(res->bw_mb_s), true);
-	ret |= jadd(o, "pkt_rate_mpkt_s", jdbl(res->rate_m_s), true);
-	if (rep->loopback)
-		ret |= jadd(o, "bw_gb_s", jdbl(res->bw_mb_s * 8 / 1000), true);
-	return ret ? -ENOMEM : 0;
-}
-
-static int json_samples(const struct cxd_result *res, json_object *o)
-{
-	json_object *arr = json_object_new_array();
-	int ret = jadd(o, "latencies_us", arr, false);
-
-	for (uint64_t i = 0; ret == 0 && i < res->nsamples; i++) {
-		json_object *v = jdbl(res->samples[i] / 1000.0);
-
-		if (v == NULL || json_object_array_add(arr, v) != 0) {
-			json_object_put(v);
-			ret = -ENOMEM;
-		}
-	}
-	return ret;
-}
-
-/*
- * The gaps the client kept between iterations (--latency-gap), measured:
- * they show the requested gap is honoured, which the originals' was not.
- */
-static int json_gaps(const struct cxd_lat_stats *g, json_object *o)
-{
-	static const char *const keys[] = {
-		"gap_min_us", "gap_p50_us", "gap_mean_us", "gap_max_us",
-	};
-	const uint64_t ns[] = {
-		g->min_ns, cxd_stats_percentile_ns(g, 50), cxd_stats_mean_ns(g),
-		g->max_ns,
-	};
-	int ret = 0;
-
-	for (size_t i = 0; ret == 0 && i < sizeof(ns) / sizeof(ns[0]); i++)
-		ret = jadd(o, keys[i], jdbl(ns[i] / 1000.0), false);
-	return ret;
-}
-
-static int json_lat(const struct cxd_result *res, json_object *o)
-{
-	uint64_t ns[LAT_FIGURES];
-	int ret = jadd(o, "count", jint(res->count), false);
-
-	lat_figures(res->lat, ns);
-	for (size_t i = 0; ret == 0 && i < LAT_FIGURES; i++)
-		ret = jadd(o, lat_keys[i], jdbl(ns[i] / 1000.0), false);
-	if (ret == 0 && res->gaps != NULL && res->gaps->n > 0)
-		ret = json_gaps(res->gaps, o);
-	if (ret == 0 && res->samples != NULL)
-		ret = json_samples(res, o);
-	return ret;
-}
-
-static int json_result(struct cxd_report *rep, const struct cxd_result *res)
-{
-	json_object *o = json_object_new_object();
-	int ret;
-
-	if (o == NULL || json_object_array_add(rep->results, o) != 0) {
-		json_object_put(o);
-		return -ENOMEM;
-	}
-	ret = jadd(o, "size", jint(res->size), false);
-	if (ret == 0 && rep->lat && res->lat == NULL) {
-		ret = jadd(o, "see_client", json_object_new_boolean(1), false);
-		/* A ping-pong responder counts the iterations it answered. */
-		if (ret == 0 && res->count_shown)
-			ret = jadd(o, "count", jint(res->count), false);
-	}
-	else if (ret == 0 && rep->lat)
-		ret = json_lat(res, o);
-	else if (ret == 0)
-		ret = json_bw(rep, res, o);
-	if (ret == 0 && res->validated >= 0)
-		ret = jadd(o, "validated",
-			   json_object_new_boolean(res->validated == 1), false);
-	if (ret == 0 && rep->atomic && res->verify >= 0)
-		ret = jadd(o, "verified",
-			   json_object_new_boolean(res->verify != 0), false);
-	return ret;
 }
 
 /* ---- entry points -------------------------------------------------- */
@@ -516,16 +225,15 @@ int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
 	rep->info = info;
 	rep->out = out;
 	rep->format = cfg->out.format;
-	rep->lat = tool->pattern == CXD_PAT_LAT;
-	rep->loopback = tool->pattern == CXD_PAT_LOOPBACK;
-	rep->atomic = tool->op == CXD_OP_ATOMIC;
+	rep->lat = cxd_tool_is(tool, CXD_TRAIT_SAMPLES);
+	rep->loopback = cxd_tool_is(tool, CXD_TRAIT_LOOPBACK);
 	rep->server = info->is_server;
 	rep->report_all = cxd_run_has(&cfg->run, CXD_RUN_REPORT_ALL);
 	rep->hlen = cxd_report_header(tool, rep->header, sizeof(rep->header));
 	if (rep->hlen >= sizeof(rep->header))
 		rep->hlen = sizeof(rep->header) - 1;
 	if (rep->format == CXD_FMT_JSON)
-		ret = json_begin(rep);
+		ret = cxd_json_begin(rep);
 	else if (rep->format == CXD_FMT_CSV)
 		csv_begin(rep);
 	else
@@ -543,7 +251,7 @@ int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res)
 	if (rep == NULL || res == NULL)
 		return -EINVAL;
 	if (rep->format == CXD_FMT_JSON)
-		return json_result(rep, res);
+		return cxd_json_result(rep, res);
 	if (rep->format == CXD_FMT_CSV)
 		csv_result(rep, res);
 	else

@@ -6,8 +6,6 @@
 #include "cxd/mem.h"
 #include "cxd/session.h"
 
-#define CXD_MTU 2048 /* the originals count packets of 2048 bytes */
-
 struct span {
 	uint64_t elapsed_ns;
 	uint64_t count;
@@ -15,7 +13,7 @@ struct span {
 
 static void prepare_size(struct cxd_sess *s, uint64_t size)
 {
-	s->gran = s->tool->op == CXD_OP_ATOMIC ? 64 :
+	s->gran = s->ops->slot ? s->ops->slot :
 		  cxd_roundup(size, s->run->buf_align);
 	s->off = 0;
 	s->ops->post_for(s, size);
@@ -47,24 +45,13 @@ static int timed_loop(struct cxd_sess *s, uint64_t size, struct span *sp)
 	return 0;
 }
 
-static double per_us(uint64_t amount, uint64_t elapsed_ns)
-{
-	return elapsed_ns ? (double) amount / ((double) elapsed_ns / 1e3) : 0.0;
-}
-
-static uint64_t packets(const struct cxd_sess *s, uint64_t size)
-{
-	if (s->tool->op == CXD_OP_ATOMIC)
-		return 1;
-	return (size - 1) / CXD_MTU + 1;
-}
-
 /* A side's figures plus the peer's, as the originals combine them. */
 static void combine(const struct cxd_sess *s, uint64_t size,
 		    const struct span *me, const struct cxd_result_msg *peer,
 		    struct cxd_result *res)
 {
-	uint64_t pk = packets(s, size);
+	struct cxd_span mine = { me->count, me->elapsed_ns };
+	struct cxd_span theirs = { peer->count, peer->elapsed_ns };
 
 	memset(res, 0, sizeof(*res));
 	res->size = size;
@@ -73,14 +60,9 @@ static void combine(const struct cxd_sess *s, uint64_t size,
 	res->elapsed_ns = s->active ? me->elapsed_ns : peer->elapsed_ns;
 	res->verify = -1;
 	res->validated = -1;
-	if (s->active) {
-		res->bw_mb_s += per_us(size * me->count, me->elapsed_ns);
-		res->rate_m_s += per_us(me->count * pk, me->elapsed_ns);
-	}
-	if (!s->loopback && peer->elapsed_ns) {
-		res->bw_mb_s += per_us(size * peer->count, peer->elapsed_ns);
-		res->rate_m_s += per_us(peer->count * pk, peer->elapsed_ns);
-	}
+	cxd_bw_combine(res, cxd_packets(s->ops->amo, size),
+		       s->active ? &mine : NULL,
+		       s->loopback ? NULL : &theirs);
 }
 
 int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,

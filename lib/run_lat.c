@@ -43,7 +43,7 @@ static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 {
 	uint64_t i = 0, measured = 0, start = 0, t0, t1, t2;
 	/* A ping-pong's latency is half its round trip. */
-	unsigned half = s->tool->op == CXD_OP_SEND;
+	unsigned half = cxd_tool_is(s->tool, CXD_TRAIT_PING_PONG);
 	bool timed;
 	int ret;
 
@@ -70,7 +70,8 @@ static int lat_loop(struct cxd_sess *s, uint64_t size, struct lat_run *lr)
 			cxd_stats_add(lr->gaps, t2 - t1);
 	}
 	/* Ping-pong tools: one unmeasured exchange tells the peer to stop. */
-	return s->tool->op == CXD_OP_SEND ? s->ops->lat_one(s, size, true) : 0;
+	return cxd_tool_is(s->tool, CXD_TRAIT_PING_PONG) ?
+	       s->ops->lat_one(s, size, true) : 0;
 }
 
 /*
@@ -111,7 +112,8 @@ static int lat_share(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 
 	cxd_phase(s, "the result exchange");
 	ret = cxd_share_result(s, &m, peer);
-	if (ret == 0 && s->tool->op == CXD_OP_SEND && peer->count != m.count)
+	if (ret == 0 && cxd_tool_is(s->tool, CXD_TRAIT_PING_PONG) &&
+	    peer->count != m.count)
 		return cxd_sess_fail(s, -EPROTO, "the %s %s did %llu exchanges "
 				     "of %llu bytes, this side %llu",
 				     s->ctrl.peer_role, s->ctrl.peer,

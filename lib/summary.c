@@ -39,7 +39,7 @@ static void add_memory(struct cxd_sess *s)
 	int ctype = s->is_client ? (s->gpu ? s->gpu->type : -1) : p->gpu_type;
 	int stype = s->is_client ? p->gpu_type : (s->gpu ? s->gpu->type : -1);
 
-	if (s->tool->pattern == CXD_PAT_LOOPBACK) {
+	if (cxd_tool_is(s->tool, CXD_TRAIT_LOOPBACK)) {
 		mem_line(s, "TX Mem", l->tx_gpu);
 		mem_line(s, "RX Mem", l->rx_gpu);
 		if (s->gpu)
@@ -85,15 +85,16 @@ static void add_test_type(struct cxd_sess *s)
 		cxd_kv_set(&s->info, "Iterations", "%llu",
 			   (unsigned long long) r->iters);
 	}
-	if (s->tool->pattern == CXD_PAT_LAT) {
+	if (cxd_tool_has(s->tool, CXD_F_LATOPTS)) {
 		cxd_kv_set(&s->info, "Warmup Iters", "%llu",
 			   (unsigned long long) r->warmup);
 		cxd_kv_set(&s->info, "Inter-Iter Gap", "%llu microseconds",
 			   (unsigned long long) r->latency_gap_us);
 	}
-	if (s->tool->op == CXD_OP_ATOMIC)
+	/* Atomics take their size from -T: no -s, no size line. */
+	if (!cxd_tool_has(s->tool, CXD_F_RANGE | CXD_F_LOOPBACK))
 		return;
-	if (s->tool->pattern == CXD_PAT_LOOPBACK) {
+	if (cxd_tool_is(s->tool, CXD_TRAIT_LOOPBACK)) {
 		cxd_kv_set(&s->info, "Write Size (B)", "%llu",
 			   (unsigned long long) r->min_size);
 		cxd_kv_set(&s->info, "Cmds per iter", "%llu",
@@ -125,21 +126,20 @@ static void add_knobs(struct cxd_sess *s)
 	const struct cxd_run_opts *r = s->run;
 	const struct cxd_tool *t = s->tool;
 	bool cxi = is_cxi(s);
-	bool idc = !cxd_run_has(r, CXD_RUN_NO_IDC) &&
-		   !cxd_run_has(r, CXD_RUN_RDZV);
 
-	if (t->pattern == CXD_PAT_BW && t->op != CXD_OP_ATOMIC)
+	if (cxd_tool_is(t, CXD_TRAIT_LISTS))
 		cxd_kv_set(&s->info, "List Size", "%llu",
 			   (unsigned long long) r->list_size);
 	if (cxd_tool_has(t, CXD_F_HRP))
 		cxd_kv_set(&s->info, "HRP", "%s", cxi ? s->cxi.hrp_s : NA);
+	/* Exactly Enabled or Disabled (scripts match it); the provider's
+	 * inject limit is in the JSON run info. Elsewhere than cxi: whether
+	 * the smallest size is posted with FI_INJECT. */
 	if (cxd_tool_has(t, CXD_F_IDC) && cxi)
 		cxd_kv_set(&s->info, "IDC", "%s", s->cxi.idc_s);
 	else if (cxd_tool_has(t, CXD_F_IDC))
-		cxd_kv_set(&s->info, "IDC", idc && r->min_size <=
-			   s->fab->inject_size ? "Enabled (inject, sizes <= "
-			   "%zu)" : "Disabled (inject limit %zu)",
-			   s->fab->inject_size);
+		cxd_kv_set(&s->info, "IDC", "%s", onoff(cxd_ops_injects(
+			   s->ops, r, r->min_size, s->fab->inject_size)));
 	if (cxd_tool_has(t, CXD_F_RDZV))
 		cxd_kv_set(&s->info, "Rendezvous PUTs", "%s", cxi ?
 			   s->cxi.rdzv_s : NA);
@@ -162,7 +162,7 @@ static void add_buffers(struct cxd_sess *s)
 	const struct cxd_run_opts *r = s->run;
 	size_t used = s->tx.len ? s->tx.len : s->rx.len, tx, rx;
 
-	if (s->tool->pattern == CXD_PAT_LAT)
+	if (cxd_tool_has(s->tool, CXD_F_LATOPTS))
 		cxd_kv_set(&s->info, "Results Reported", "%s",
 			   cxd_run_has(r, CXD_RUN_REPORT_ALL) ? "All" :
 			   "Summary");
@@ -222,7 +222,7 @@ static void add_endpoints(struct cxd_sess *s)
 	if (cxd_fabric_getname(s->fab, addr, &alen, err, sizeof(err)) == 0)
 		ep_str(s, addr, alen, true, s->info.local_ep,
 		       sizeof(s->info.local_ep));
-	if (s->tool->pattern == CXD_PAT_LAT)
+	if (cxd_tool_is(s->tool, CXD_TRAIT_SAMPLES))
 		cxd_kv_set(&s->info, "Clock", "CLOCK_MONOTONIC_RAW (1 ns)");
 	if (s->loopback)
 		return;
@@ -266,19 +266,17 @@ void cxd_summary_build(struct cxd_sess *s)
 	} else
 		cxd_kv_set(info, "Service ID", "%u - Not Applicable",
 			   s->cfg->local.svc_id);
-	if (s->tool->op != CXD_OP_ATOMIC)
+	info->inject_size = s->fab->inject_size;
+	if (cxd_tool_has(s->tool, CXD_F_GPU)) /* -t -r */
 		add_memory(s);
 	add_test_type(s);
-	if (s->tool->op == CXD_OP_ATOMIC)
+	if (cxd_tool_has(s->tool, CXD_F_ATOMIC)) /* -A -C -T --fetching */
 		add_atomic(s);
-	if (s->tool->pattern == CXD_PAT_LOOPBACK) {
+	if (cxd_tool_is(s->tool, CXD_TRAIT_LOOPBACK)) {
 		add_buffers(s);
 		add_gpu_count(s);
 		return;
 	}
-	if (s->tool->op == CXD_OP_ATOMIC && s->tool->pattern == CXD_PAT_BW)
-		cxd_kv_set(info, "List Size", "%llu",
-			   (unsigned long long) s->run->list_size);
 	add_knobs(s);
 	add_buffers(s);
 	add_endpoints(s);

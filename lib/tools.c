@@ -1,12 +1,21 @@
-/* The nine diagnostics, one row each. */
+/*
+ * The nine diagnostics, one row each: the only place a tool is defined.
+ * A new tool is a row; a new kind of operation also needs its struct
+ * cxd_ops (session.h), which carries the facts the core asks about.
+ */
 #include <string.h>
 
 #include "cxd/config.h"
+#include "cxd/session.h"
 #include "cxd/tool.h"
 
 #define NET_BW (CXD_F_NET | CXD_F_LIST | CXD_F_BIDIR)
 #define NET_LAT (CXD_F_NET | CXD_F_LATOPTS | CXD_F_LL | CXD_F_RANGE)
 #define HOST_MEM (CXD_F_GPU | CXD_F_HP)
+
+/* How the core runs each family: bandwidth lists, latency samples. */
+#define BW .run = cxd_run_bw, .traits = CXD_TRAIT_LISTS
+#define LAT .run = cxd_run_lat, .traits = CXD_TRAIT_SAMPLES
 
 #define BW_COLS(sz, cnt, szw) \
 	.size_col = sz, .count_col = cnt, .bw_col = "BW[MB/s]", \
@@ -18,7 +27,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_write_bw",
 		.title = "CXI RDMA Write Bandwidth Test",
-		.pattern = CXD_PAT_BW, .op = CXD_OP_WRITE,
+		BW, .ops = &cxd_write_ops,
 		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
 		.features = NET_BW | HOST_MEM | CXD_F_HRP | CXD_F_IDC |
 			    CXD_F_UNRESTRICTED | CXD_F_BUF | CXD_F_RANGE,
@@ -28,7 +37,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_read_bw",
 		.title = "CXI RDMA Read Bandwidth Test",
-		.pattern = CXD_PAT_BW, .op = CXD_OP_READ,
+		BW, .ops = &cxd_read_ops,
 		.noun = "Read", .noun_lower = "read", .index_col = "ReadNum",
 		.features = NET_BW | HOST_MEM | CXD_F_UNRESTRICTED |
 			    CXD_F_BUF | CXD_F_RANGE,
@@ -38,7 +47,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_send_bw",
 		.title = "CXI RDMA Send Bandwidth Test",
-		.pattern = CXD_PAT_BW, .op = CXD_OP_SEND,
+		BW, .ops = &cxd_send_ops,
 		.noun = "Send", .noun_lower = "send", .index_col = "SendNum",
 		.features = NET_BW | HOST_MEM | CXD_F_RDZV | CXD_F_IDC |
 			    CXD_F_BUF | CXD_F_RANGE,
@@ -48,7 +57,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_atomic_bw",
 		.title = "CXI Atomic Memory Operation Bandwidth Test",
-		.pattern = CXD_PAT_BW, .op = CXD_OP_ATOMIC,
+		BW, .ops = &cxd_atomic_ops,
 		.noun = "AMO", .noun_lower = "AMO", .index_col = "OpNum",
 		.features = NET_BW | CXD_F_ATOMIC | CXD_F_HRP | CXD_F_IDC |
 			    CXD_F_UNRESTRICTED,
@@ -60,7 +69,9 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_gpu_loopback_bw",
 		.title = "CXI Loopback Bandwidth Test",
-		.pattern = CXD_PAT_LOOPBACK, .op = CXD_OP_WRITE,
+		/* one process writes into its own buffer (host or GPU) */
+		.run = cxd_run_loopback, .ops = &cxd_write_ops,
+		.traits = CXD_TRAIT_LOOPBACK,
 		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
 		.features = HOST_MEM | CXD_F_LOOPBACK,
 		.def = { .iters = 25, .list_size = 8192, .size = 524288 },
@@ -71,7 +82,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_write_lat",
 		.title = "CXI RDMA Write Latency Test",
-		.pattern = CXD_PAT_LAT, .op = CXD_OP_WRITE,
+		LAT, .ops = &cxd_write_ops,
 		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
 		.features = NET_LAT | HOST_MEM | CXD_F_IDC | CXD_F_UNRESTRICTED,
 		.def = { .iters = 100, .list_size = 1, .size = 8 },
@@ -80,7 +91,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_read_lat",
 		.title = "CXI RDMA Read Latency Test",
-		.pattern = CXD_PAT_LAT, .op = CXD_OP_READ,
+		LAT, .ops = &cxd_read_ops,
 		.noun = "Read", .noun_lower = "read", .index_col = "ReadNum",
 		.features = NET_LAT | HOST_MEM | CXD_F_UNRESTRICTED,
 		.def = { .iters = 100, .list_size = 1, .size = 8 },
@@ -89,7 +100,9 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_send_lat",
 		.title = "CXI RDMA Send Latency Test",
-		.pattern = CXD_PAT_LAT, .op = CXD_OP_SEND,
+		.run = cxd_run_lat, .ops = &cxd_send_ops,
+		/* the server answers each send: half the round trip */
+		.traits = CXD_TRAIT_SAMPLES | CXD_TRAIT_PING_PONG,
 		.noun = "Send", .noun_lower = "send", .index_col = "SendNum",
 		.features = NET_LAT | HOST_MEM | CXD_F_IDC | CXD_F_RDZV,
 		.def = { .iters = 100, .list_size = 1, .size = 8 },
@@ -98,7 +111,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_atomic_lat",
 		.title = "CXI Atomic Memory Operation Latency Test",
-		.pattern = CXD_PAT_LAT, .op = CXD_OP_ATOMIC,
+		LAT, .ops = &cxd_atomic_ops,
 		.noun = "AMO", .noun_lower = "AMO", .index_col = "OpNum",
 		.features = (NET_LAT & ~CXD_F_RANGE) | CXD_F_ATOMIC |
 			    CXD_F_IDC | CXD_F_UNRESTRICTED,
@@ -115,7 +128,7 @@ static const struct cxd_tool tools[] = {
 static const struct cxd_tool sweep_tool = {
 	.name = "cxi_sweep",
 	.title = "CXI Fabric Sweep (all pairs)",
-	.pattern = CXD_PAT_BW, .op = CXD_OP_WRITE,
+	BW, .ops = &cxd_write_ops,
 	.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
 	.features = CXD_F_SWEEP | CXD_F_LIST,
 	.def = { .iters = 10, .list_size = 16, .size = 65536 },

@@ -39,7 +39,7 @@ static bool on(const struct cxd_sess *s)
 /* Reads bring the data to the initiator: the roles of tx and rx swap. */
 static bool reads(const struct cxd_sess *s)
 {
-	return s->tool->op == CXD_OP_READ;
+	return s->ops->to_initiator;
 }
 
 static const struct cxd_buf *source(const struct cxd_sess *s)
@@ -103,16 +103,17 @@ static void regions(const struct cxd_sess *s, uint64_t size, uint64_t ops,
 {
 	const struct cxd_buf *d = dest(s);
 	uint64_t g = gran(s, size), slots = 1;
+	bool lists = cxd_tool_is(s->tool, CXD_TRAIT_LISTS);
 
 	*step_p = g;
-	if (s->tool->op == CXD_OP_SEND) {
+	if (s->ops->two_sided) {
 		/* Receives are slots of the largest size (op_send.c). */
 		*step_p = s->run->max_size;
-		if (s->tool->pattern == CXD_PAT_BW)
+		if (lists)
 			slots = s->run->list_size;
 		if (*step_p * slots > d->len)
 			slots = 1;
-	} else if (s->tool->pattern == CXD_PAT_BW && !s->loopback &&
+	} else if (lists && !s->loopback &&
 		   s->wrap >= g) {
 		slots = s->wrap / g; /* as cxd_next_off wraps */
 	}

@@ -243,7 +243,7 @@ static void pick_provider(struct sw *w)
 		if (w->cfg.local.provider[0])
 			cxd_fabric_core_name(w->cfg.local.provider, name,
 					     sizeof(name));
-		else if (cxd_fabric_pick(cxd_rma_ops.caps, same, name,
+		else if (cxd_fabric_pick(w->bw_tool->ops->caps, same, name,
 					 sizeof(name), err, sizeof(err)) != 0)
 			sw_die(w, "%s", err);
 	}
@@ -293,7 +293,7 @@ static void open_fabric(struct sw *w)
 	s->tool = w->bw_tool;
 	s->cfg = &w->cfg;
 	s->run = &w->bw_run;
-	s->ops = &cxd_rma_ops;
+	s->ops = s->tool->ops;
 	s->is_client = true;
 	if (cxd_sess_open_sync(s, &mine) != 0)
 		sw_die(w, "%s", s->err);

@@ -37,7 +37,7 @@ static void measure_pair(struct sw *w, int p)
 		s->tool = lat ? w->lat_tool : w->bw_tool;
 		s->run = lat ? &w->lat_run : &w->bw_run;
 		w->last = NAN;
-		ret = lat ? cxd_run_lat(s, NULL) : cxd_run_bw(s, NULL);
+		ret = s->tool->run(s, NULL);
 		if (ret == 0 && s->is_client)
 			(lat ? w->lat_row : w->bw_row)[p] = w->last;
 	}

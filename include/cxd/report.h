@@ -28,6 +28,7 @@ struct cxd_run_info {
 	char local_ep[160];  /* printable fabric address of this side */
 	char remote_ep[160]; /* of the peer ("" for loopback tools) */
 	char peer[128];      /* control-channel peer "host:port" */
+	uint64_t inject_size; /* the provider's FI_INJECT limit (JSON) */
 	struct cxd_kv summary[CXD_SUMMARY_MAX];
 	unsigned nsummary;
 };
@@ -48,6 +49,33 @@ struct cxd_result {
 	int verify; /* atomic target check: 1 ok, 0 mismatch, -1 not done */
 	int validated; /* --validate: 1 checked and right, -1 not asked */
 };
+
+/* figures.c: every figure of a result is computed there. */
+/* One side's timed span of a bandwidth size. */
+struct cxd_span {
+	uint64_t count;      /* operations initiated */
+	uint64_t elapsed_ns;
+};
+
+/* Packets per operation: one per 2048 bytes, or one (atomics). */
+uint64_t cxd_packets(bool one_per_op, uint64_t size);
+/* res->bw_mb_s and rate_m_s for res->size: each side's span (NULL: it
+ * did not post) at its own rate, summed. */
+void cxd_bw_combine(struct cxd_result *res, uint64_t pkts_per_op,
+		    const struct cxd_span *mine, const struct cxd_span *peer);
+
+#define CXD_LAT_FIGURES 8 /* min max mean stddev p50 p90 p99 p99.9 */
+#define CXD_GAP_FIGURES 4 /* min p50 mean max */
+struct cxd_figures {
+	double elapsed_us;
+	double bw_mb_s;  /* MB = 10^6 bytes */
+	double bw_gb_s;  /* Gb = 10^9 bits: the loopback tool's column */
+	double rate_m_s; /* packets (or operations) per microsecond */
+	uint64_t lat_ns[CXD_LAT_FIGURES]; /* when res->lat */
+	uint64_t gap_ns[CXD_GAP_FIGURES]; /* when has_gaps */
+	bool has_gaps;
+};
+void cxd_result_figures(const struct cxd_result *res, struct cxd_figures *f);
 
 struct cxd_report;
 

@@ -26,9 +26,25 @@
 
 struct cxd_sess;
 
+/* Which of the cxi provider's command classes carries an operation
+ * (fi_cxi(7)): its knobs (IDC, HRP, restricted) differ per class. */
+enum cxd_cxi_class { CXD_CXI_WRITE, CXD_CXI_READ, CXD_CXI_MSG, CXD_CXI_AMO };
+
 /* What an operation kind plugs into the shared runners. */
 struct cxd_ops {
 	uint64_t caps;
+	/* Facts the core and the summary need about the operation. */
+	bool to_initiator; /* data lands at the initiator (read): the roles
+			      of tx and rx swap */
+	bool two_sided;    /* send/receive: each side needs both buffers */
+	bool amo;          /* atomics: fetching results land behind the
+			      operands; fetching and compare kinds never
+			      inject; one packet per operation */
+	uint32_t slot;     /* bytes per operation in the buffers; 0: its
+			      size rounded up to --buf-align */
+	bool injects;      /* may be posted with FI_INJECT (IDC) */
+	uint64_t inject_cap; /* at most this many bytes; 0: the provider's */
+	enum cxd_cxi_class cxi;
 	/* After buffers, MRs and the peer address exist. */
 	int (*setup)(struct cxd_sess *s);
 	/* Choose the post hook for a size: inject or not, etc. */
@@ -104,8 +120,16 @@ static inline uint64_t cxd_now_ns(void)
 	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
 }
 
-const struct cxd_ops *cxd_ops_for(const struct cxd_tool *tool);
-extern const struct cxd_ops cxd_rma_ops, cxd_send_ops, cxd_atomic_ops;
+extern const struct cxd_ops cxd_write_ops, cxd_read_ops, cxd_send_ops,
+	cxd_atomic_ops;
+
+/*
+ * Whether an operation of this size is posted with FI_INJECT (ops.c): the
+ * one rule the posting code and the summary's IDC line share. inject_size
+ * is the provider's limit (s->fab->inject_size).
+ */
+bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
+		     uint64_t size, uint64_t inject_size);
 
 /* Errors: set s->err (a full sentence) and return a negative errno. */
 int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)

@@ -4,8 +4,25 @@
 
 #include <stdint.h>
 
-enum cxd_pattern { CXD_PAT_BW, CXD_PAT_LAT, CXD_PAT_LOOPBACK };
-enum cxd_op_kind { CXD_OP_WRITE, CXD_OP_READ, CXD_OP_SEND, CXD_OP_ATOMIC };
+struct cxd_ops;    /* session.h: an operation's hooks and facts */
+struct cxd_sess;
+struct cxd_report;
+
+/* Runs every size of a session and reports it (run_bw.c, run_lat.c). */
+typedef int (*cxd_runner_fn)(struct cxd_sess *s, struct cxd_report *rep);
+
+/*
+ * Traits: how the shared core runs and shows a tool. Each row has exactly
+ * one of LISTS, SAMPLES and LOOPBACK.
+ */
+/* Lists of -l operations, each to its own slot: "List Size", MB/s. */
+#define CXD_TRAIT_LISTS (1u << 0)
+/* One operation at a time, timed to its completion: latency figures. */
+#define CXD_TRAIT_SAMPLES (1u << 1)
+/* One process targets itself: no peer, "TX/RX Mem" lines, Gb/s. */
+#define CXD_TRAIT_LOOPBACK (1u << 2)
+/* The passive side answers every operation: latency is half the trip. */
+#define CXD_TRAIT_PING_PONG (1u << 3)
 
 /* Feature bits: which options and summary lines a tool has. */
 #define CXD_F_NET (1u << 0)          /* client/server: ADDR, -p */
@@ -34,8 +51,9 @@ struct cxd_tool_defaults {
 struct cxd_tool {
 	const char *name;       /* "cxi_write_bw" */
 	const char *title;      /* "CXI RDMA Write Bandwidth Test" */
-	enum cxd_pattern pattern;
-	enum cxd_op_kind op;
+	const struct cxd_ops *ops; /* the operation: posting hooks, facts */
+	cxd_runner_fn run;         /* cxd_run_bw, cxd_run_lat, ... */
+	unsigned traits;           /* CXD_T_* */
 	const char *noun;       /* "Write": "Write Size", help text */
 	const char *noun_lower; /* "write": help text */
 	const char *index_col;  /* --report-all index header: "WriteNum" */
@@ -52,6 +70,11 @@ const struct cxd_tool *cxd_tool_at(unsigned idx); /* NULL past the end */
 static inline int cxd_tool_has(const struct cxd_tool *t, unsigned f)
 {
 	return (t->features & f) != 0;
+}
+
+static inline int cxd_tool_is(const struct cxd_tool *t, unsigned trait)
+{
+	return (t->traits & trait) != 0;
 }
 
 #endif

@@ -117,7 +117,8 @@ static void test_write_defaults(void **state)
 	assert_int_equal(cxd_cxi_write_flags(&r.plan, 4096), 0);
 	assert_string_equal(r.plan.restricted_s, "Enabled");
 	assert_string_equal(r.plan.hrp_s, "Enabled (sizes <= 2048)");
-	assert_string_equal(r.plan.idc_s, "Enabled (sizes <= 224)");
+	/* Exactly the originals' words; the limit shows in the JSON. */
+	assert_string_equal(r.plan.idc_s, "Enabled");
 	assert_string_equal(r.plan.svc_s, "provider default");
 	assert_false(r.plan.auth_key);
 	assert_int_equal(r.plan.addr_vni, -1);
@@ -142,7 +143,46 @@ static void test_write_unrestricted(void **state)
 	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
 	assert_int_equal(r.plan.hrp_flags, 0);
 	assert_string_equal(r.plan.hrp_s, "Disabled");
-	assert_string_equal(r.plan.idc_s, "Disabled (sizes above 224)");
+	assert_string_equal(r.plan.idc_s, "Disabled");
+}
+
+/* The IDC line tells the truth at the payload limits: 224 B for
+ * restricted writes, 192 B unrestricted; never fetching AMOs. */
+static void test_idc_limits(void **state)
+{
+	static const char *const res224[] = { "-s", "224", NULL };
+	static const char *const res256[] = { "-s", "256:512", NULL };
+	static const char *const unr224[] = { "--unrestricted", "-s", "224",
+		NULL };
+	static const char *const unr192[] = { "--unrestricted", "-s", "192",
+		NULL };
+	static const char *const fetch[] = { "--fetching", NULL };
+	static const char *const base[] = { "-A", "MIN", NULL };
+	static const struct {
+		const char *tool;
+		const char *const *args;
+		const char *want;
+	} c[] = {
+		{ "cxi_write_bw", res224, "Enabled" },
+		{ "cxi_write_bw", res256, "Disabled" },
+		{ "cxi_write_bw", unr224, "Disabled" },
+		{ "cxi_write_bw", unr192, "Enabled" },
+		{ "cxi_send_bw", res224, "Disabled" },
+		{ "cxi_send_lat", unr192 + 1, "Enabled" },
+		{ "cxi_atomic_bw", fetch, "Disabled" },
+		{ "cxi_atomic_lat", fetch, "Disabled" },
+		{ "cxi_atomic_bw", base, "Enabled" },
+	};
+	struct run r;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		setup_run(&r, c[i].tool, c[i].args);
+		assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+		if (strcmp(r.plan.idc_s, c[i].want) != 0)
+			fail_msg("%s case %zu: IDC %s, want %s", c[i].tool, i,
+				 r.plan.idc_s, c[i].want);
+	}
 }
 
 /* Restricted writes need an optimized MR without remote events. */
@@ -158,7 +198,7 @@ static void test_write_not_optimized(void **state)
 	assert_int_equal(plan_for(&r, "cxi", NULL, off), 0);
 	assert_string_equal(r.plan.restricted_s, "Disabled (user set "
 			    "FI_CXI_OPTIMIZED_MRS=false)");
-	assert_string_equal(r.plan.idc_s, r.plan.restricted_s);
+	assert_string_equal(r.plan.idc_s, "Disabled");
 	assert_string_equal(r.plan.hrp_s, "Disabled - Not Applicable");
 	assert_int_equal(cxd_cxi_write_flags(&r.plan, 8), 0);
 	assert_int_equal(plan_for(&r, "cxi", &events, NULL), 0);
@@ -552,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_other_providers_untouched),
 		cmocka_unit_test(test_write_defaults),
 		cmocka_unit_test(test_write_unrestricted),
+		cmocka_unit_test(test_idc_limits),
 		cmocka_unit_test(test_write_not_optimized),
 		cmocka_unit_test(test_no_hrp_no_idc_no_ll),
 		cmocka_unit_test(test_user_already_set),

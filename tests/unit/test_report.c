@@ -515,6 +515,8 @@ static void check_identity(json_object *doc, const char *tool,
 			    "remote_endpoint")), "");
 	assert_string_equal(json_object_get_string(get(doc, "peer")),
 			    "127.0.0.1:49194");
+	/* The provider's inject limit: data here, not in the IDC line. */
+	assert_int_equal(json_object_get_int64(get(doc, "inject_size")), 64);
 }
 
 static void fill_ids(struct cxd_run_info *info)
@@ -524,6 +526,7 @@ static void fill_ids(struct cxd_run_info *info)
 	snprintf(info->local_ep, sizeof(info->local_ep),
 		 "fi_sockaddr_in://127.0.0.1:5000");
 	snprintf(info->peer, sizeof(info->peer), "127.0.0.1:49194");
+	info->inject_size = 64;
 }
 
 /* write_bw in duration mode, bidirectional, 2M huge pages. */
@@ -888,9 +891,38 @@ static void test_free_without_end(void **state)
 	render_free(&r);
 }
 
+/* figures.c: the formulas every format shares (MB = 10^6, Gb = 10^9). */
+static void test_figures(void **state)
+{
+	struct cxd_span mine = { .count = 1000, .elapsed_ns = 1000000 };
+	struct cxd_span peer = { .count = 500, .elapsed_ns = 2000000 };
+	struct cxd_result res = { .size = 65536, .elapsed_ns = 1000000 };
+	struct cxd_figures f;
+
+	(void) state;
+	assert_int_equal(cxd_packets(false, 2048), 1);
+	assert_int_equal(cxd_packets(false, 2049), 2);
+	assert_int_equal(cxd_packets(true, 65536), 1);
+	cxd_bw_combine(&res, cxd_packets(false, 65536), &mine, NULL);
+	cxd_result_figures(&res, &f);
+	assert_true(f.bw_mb_s == 65536.0);     /* 65.536 MB in 1 ms */
+	assert_true(f.rate_m_s == 32.0);       /* 32 packets per write */
+	assert_true(f.bw_gb_s == 524.288);
+	assert_true(f.elapsed_us == 1000.0);
+	/* Each side at its own rate, summed; a side that did not post adds
+	 * nothing. */
+	cxd_bw_combine(&res, 1, &mine, &peer);
+	assert_true(res.bw_mb_s == 65536.0 + 16384.0);
+	assert_true(res.rate_m_s == 1.0 + 0.25);
+	cxd_bw_combine(&res, 1, NULL, &peer);
+	assert_true(res.bw_mb_s == 16384.0);
+	assert_false(f.has_gaps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_header_widths),
 		cmocka_unit_test(test_kv_set),
 		cmocka_unit_test(test_text_write_bw_seed),

@@ -18,6 +18,7 @@
 
 #include "cxd/amo.h"
 #include "cxd/opts.h"
+#include "cxd/session.h"
 
 #define MAXARGS 8
 
@@ -604,6 +605,104 @@ static void test_atomic_defaults(void **state)
 	}
 }
 
+/* ---- The row is the tool's only definition: its traits hold. */
+
+static bool is_named(const struct cxd_tool *t, const char *part)
+{
+	return strstr(t->name, part) != NULL;
+}
+
+static void check_row(const struct cxd_tool *t)
+{
+	unsigned shape = t->traits & (CXD_TRAIT_LISTS | CXD_TRAIT_SAMPLES |
+				      CXD_TRAIT_LOOPBACK);
+
+	assert_non_null(t->ops);
+	assert_non_null(t->run);
+	assert_non_null(t->ops->post_for);
+	assert_true(t->ops->caps != 0);
+	/* Exactly one shape, run by its runner. */
+	assert_true(shape != 0 && (shape & (shape - 1)) == 0);
+	if (shape == CXD_TRAIT_LISTS)
+		assert_ptr_equal(t->run, cxd_run_bw);
+	if (shape == CXD_TRAIT_SAMPLES)
+		assert_ptr_equal(t->run, cxd_run_lat);
+	if (shape == CXD_TRAIT_LOOPBACK)
+		assert_ptr_equal(t->run, cxd_run_loopback);
+	assert_int_equal(shape == CXD_TRAIT_SAMPLES, is_named(t, "_lat"));
+	assert_int_equal(shape == CXD_TRAIT_LOOPBACK, is_named(t, "loopback"));
+	/* Ping-pong: only send_lat, where the server answers each send. */
+	assert_int_equal(cxd_tool_is(t, CXD_TRAIT_PING_PONG),
+			 strcmp(t->name, "cxi_send_lat") == 0);
+	assert_int_equal(t->ops->two_sided, is_named(t, "_send_"));
+	/* 64-byte slots and one packet per operation: atomics only. */
+	assert_int_equal(t->ops->slot == 64, is_named(t, "_atomic_"));
+	assert_int_equal(t->ops->slot != 0, is_named(t, "_atomic_"));
+	assert_int_equal(t->ops->amo, is_named(t, "_atomic_"));
+	assert_int_equal(t->ops->to_initiator, is_named(t, "_read_"));
+	/* A tool with --no-idc has an operation that can inject. */
+	if (cxd_tool_has(t, CXD_F_IDC))
+		assert_true(t->ops->injects);
+}
+
+static void test_row_traits(void **state)
+{
+	const struct cxd_tool *t;
+	unsigned n = 0;
+
+	(void) state;
+	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++, n++) {
+		assert_string_equal(t->name, all_tools[i]);
+		check_row(t);
+	}
+	assert_int_equal(n, NTOOLS);
+	t = cxd_tool_find("cxi_sweep");
+	assert_non_null(t);
+	assert_ptr_equal(t->ops, &cxd_write_ops);
+	assert_ptr_equal(t->run, cxd_run_bw);
+}
+
+/* The IDC line's rule (cxd_ops_injects): per tool, as posting uses it. */
+static void test_idc_per_tool(void **state)
+{
+	static const struct {
+		const char *tool, *a1, *a2;
+		uint64_t size, inject_size;
+		bool want;
+	} c[] = {
+		{ "cxi_write_bw", NULL, NULL, 64, 64, true },
+		{ "cxi_write_bw", NULL, NULL, 65, 64, false },
+		{ "cxi_write_bw", "--no-idc", NULL, 8, 64, false },
+		{ "cxi_write_lat", NULL, NULL, 4096, 4096, true },
+		{ "cxi_read_bw", NULL, NULL, 8, 4096, false },
+		/* Sends inject up to 192 B whatever the provider allows. */
+		{ "cxi_send_bw", NULL, NULL, 192, 4096, true },
+		{ "cxi_send_bw", NULL, NULL, 193, 4096, false },
+		{ "cxi_send_lat", NULL, NULL, 8, 4, false },
+		{ "cxi_send_bw", "-R", NULL, 8, 4096, false },
+		{ "cxi_atomic_bw", NULL, NULL, 8, 64, true },
+		{ "cxi_atomic_bw", "--fetching", NULL, 8, 64, false },
+		{ "cxi_atomic_lat", "-A", "CSWAP", 8, 64, false },
+		{ "cxi_atomic_lat", "-A", "AXOR", 8, 64, false },
+		{ "cxi_atomic_lat", "--no-idc", NULL, 8, 64, false },
+	};
+	struct cxd_cfg cfg;
+	char err[256];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const struct cxd_tool *t = cxd_tool_find(c[i].tool);
+
+		assert_int_equal(parse(&cfg, err, c[i].tool, c[i].a1, c[i].a2,
+				       NULL), 0);
+		if (cxd_ops_injects(t->ops, &cfg.run, c[i].size,
+				    c[i].inject_size) != c[i].want)
+			fail_msg("case %zu: %s %s %s size %llu", i, c[i].tool,
+				 c[i].a1 ? c[i].a1 : "", c[i].a2 ? c[i].a2 : "",
+				 (unsigned long long) c[i].size);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -619,6 +718,8 @@ int main(void)
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_atomic_table),
 		cmocka_unit_test(test_atomic_defaults),
+		cmocka_unit_test(test_row_traits),
+		cmocka_unit_test(test_idc_per_tool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
