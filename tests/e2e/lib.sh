@@ -447,8 +447,16 @@ tool_has() {
 }
 
 # tools_with --OPT...: the tools whose -h lists every OPT, one a line.
+# The -h texts not read yet are read at once (a tool's start-up is mostly
+# libraries' waiting, not CPU).
 tools_with() {
-	local t o ok
+	local t o ok pids=()
+	for t in "${TOOLS_ALL[@]}"; do
+		[ -s "$TMPD/help.$t" ] && continue
+		tool_help "$t" >/dev/null &
+		pids+=("$!")
+	done
+	[ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
 	for t in "${TOOLS_ALL[@]}"; do
 		ok=1
 		for o in "$@"; do tool_has "$t" "$o" || { ok=0; break; }; done
