@@ -9,7 +9,12 @@ foreach(src ${CXD_UNIT_TESTS})
   set_tests_properties(unit.${name} PROPERTIES LABELS unit TIMEOUT 60)
 endforeach()
 
-# End-to-end tests: each tests/e2e/test_*.sh runs the real binaries.
+# End-to-end tests: each tests/e2e/test_*.sh runs the real binaries. They
+# learn the tool list from the build (CXD_TOOLS, read from lib/tools.c):
+# lib.sh reads BUILD/cxd_tools.txt, one name a line.
+string(REPLACE ";" "\n" CXD_TOOLS_LINES "${CXD_TOOLS}")
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/cxd_tools.txt
+     CONTENT "${CXD_TOOLS_LINES}\n" @ONLY)
 file(GLOB CXD_E2E_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/e2e/test_*.sh)
 foreach(src ${CXD_E2E_TESTS})
   get_filename_component(name ${src} NAME_WE)

@@ -26,6 +26,12 @@
 #   table_rows FILE             the data rows of a bandwidth/latency table.
 #   finish                      summary; exit 1 if any check failed.
 #   on_exit CMD                 extra cleanup, run by the trap (last first).
+#   judge CASE RC SECS BOUND ERRFILE [RE]  verdict on a faulted run's survivor.
+#   leftovers PGID... / no_leftovers CASE PGID...  processes left behind.
+#   TOOLS_ALL, need_tool_list   the build's tools (from lib/tools.c, via
+#                               BUILD/cxd_tools.txt); die if it is missing.
+#   tools_with OPT...           the tools whose own -h lists every OPT.
+#   tool_has TOOL OPT           does TOOL's -h list the long option OPT?
 
 set -u
 
@@ -161,6 +167,13 @@ pid_alive() {
 	local st
 	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
 	[ -n "$st" ] && [ "${st%% *}" != Z ]
+}
+
+# Is PID stopped (SIGSTOP: state T)?
+pid_stopped() {
+	local st
+	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ "${st%% *}" = T ]
 }
 
 # wait_pid PID SECS: poll every 50 ms; WAIT_RC = exit status, or 124.
@@ -338,21 +351,51 @@ run_pair() {
 	pass "$name: client and server exit 0"
 }
 
-# wait_running PORT FILE...: until a run is under way: a table header in
-# the output, or the control connection on PORT established for 1 s
-# (output to a file may be block-buffered until exit). 1 after 10 s.
-wait_running() {
-	local port=$1 n conn=
+# wait_until SECS CMD...: runs CMD every 50 ms until it succeeds (0) or
+# SECS have passed (1): the one shape of a bounded wait on an event.
+wait_until() {
+	local n
+	n=$(awk -v s="$1" 'BEGIN { printf "%d", s * 20 }')
 	shift
-	for ((n = 0; n < 200; n++)); do
-		grep -qE 'Size\[B\]' "$@" 2>/dev/null && { sleep 0.5; return 0; }
-		if [ -z "$conn" ] && ss -Htn state established "( sport = :$port )" 2>/dev/null | grep -q .; then
-			conn=$n
-		fi
-		[ -n "$conn" ] && [ $((n - conn)) -ge 20 ] && return 0
+	while ! "$@"; do
+		[ "$n" -gt 0 ] || return 1
+		n=$((n - 1))
 		sleep 0.05
 	done
-	return 1
+}
+
+# cpu_ticks PID: the user + system CPU time PID has used, in clock ticks
+# (1/100 s on Linux); nothing when PID is gone.
+cpu_ticks() {
+	sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+}
+
+# _spun PID TICKS: PID has used at least TICKS ticks of CPU.
+_spun() {
+	local t
+	t=$(cpu_ticks "$1")
+	[ -n "$t" ] && [ "$t" -ge "$2" ]
+}
+
+# wait_spinning PID [SECS]: until PID has used 5 more ticks (50 ms) of CPU
+# than now: a tool waiting for its peer sleeps in poll(), only a timed
+# loop (busy-polling its completion queue) spins. 1 after SECS (10) or
+# when PID is gone.
+wait_spinning() {
+	local t0
+	t0=$(cpu_ticks "$1")
+	[ -n "$t0" ] || return 1
+	wait_until "${2:-10}" _spun "$1" $((t0 + 5))
+}
+
+# wait_running PID FILE...: until PID's run is in its timed loop: a table
+# header (printed and flushed before the buffers are set up) in one of the
+# FILEs, then PID spinning. 1 when that does not happen within 10 s each.
+wait_running() {
+	local pid=$1
+	shift
+	wait_until 10 grep -qE 'Size\[B\]' "$@" 2>/dev/null || return 1
+	wait_spinning "$pid" 10
 }
 
 # listen_port FILE: the N of a server's "Listening on port N" line in FILE,
@@ -369,3 +412,112 @@ listen_port() {
 
 # Is a binary ready to be tested? (the tool runs a short --local run)
 tool_exists() { [ -x "$E2E_BUILD/$1" ]; }
+
+# ---------------------------------------------------------------- tools
+# TOOLS_ALL: the tools of this build, in table order. The list is
+# lib/tools.c's, read at configure time (tests.cmake writes it to
+# BUILD/cxd_tools.txt): no script keeps a copy. need_tool_list stops a test
+# that needs it when the build lacks it (fails), or lacks one of the
+# programs (skips, as for any test whose binary is not built).
+TOOLS_ALL=()
+[ -s "$E2E_BUILD/cxd_tools.txt" ] && mapfile -t TOOLS_ALL <"$E2E_BUILD/cxd_tools.txt"
+need_tool_list() {
+	local t
+	[ ${#TOOLS_ALL[@]} -gt 0 ] ||
+		die "$E2E_BUILD/cxd_tools.txt missing or empty: re-run cmake on this build"
+	for t in "${TOOLS_ALL[@]}"; do
+		[ -x "$E2E_BUILD/$t" ] || skip "$E2E_BUILD/$t not built"
+	done
+}
+
+# tool_help TOOL: TOOL's -h text (read once per test, kept in TMPD).
+tool_help() {
+	local f=$TMPD/help.$1 tmp=$TMPD/help.$1.$BASHPID
+	if ! [ -s "$f" ]; then
+		timeout -k 2 10 "$E2E_BUILD/$1" -h >"$tmp" 2>/dev/null
+		mv -f "$tmp" "$f"
+	fi
+	cat "$f"
+}
+
+# tool_has TOOL --OPT: does TOOL's -h list the long option --OPT? What a
+# tool takes is its own help's to say, not a table in the tests.
+tool_has() {
+	tool_help "$1" | grep -qE -- "^ +(-[A-Za-z0-9], +)?$2([= ]|\$)"
+}
+
+# tools_with --OPT...: the tools whose -h lists every OPT, one a line.
+# The -h texts not read yet are read at once (a tool's start-up is mostly
+# libraries' waiting, not CPU).
+tools_with() {
+	local t o ok pids=()
+	for t in "${TOOLS_ALL[@]}"; do
+		[ -s "$TMPD/help.$t" ] && continue
+		tool_help "$t" >/dev/null &
+		pids+=("$!")
+	done
+	[ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
+	for t in "${TOOLS_ALL[@]}"; do
+		ok=1
+		for o in "$@"; do tool_has "$t" "$o" || { ok=0; break; }; done
+		[ $ok = 1 ] && echo "$t"
+	done
+}
+
+# ---------------------------------------------------------------- faults
+# judge CASE RC SECS BOUND ERRFILE [NEEDLE_RE]: the verdict on the survivor
+# of a fault: it ended within BOUND seconds (RC 124: still running, a
+# hang), non-zero, with a message on stderr (matching NEEDLE_RE,
+# case-insensitive, when given).
+judge() {
+	local name=$1 rc=$2 secs=$3 bound=$4 err=$5 needle=${6:-}
+	if [ "$rc" = 124 ]; then
+		fail "$name: still running after ${bound}s (hang)"
+	else
+		if awk -v t="$secs" -v b="$bound" 'BEGIN { exit !(t <= b) }'; then
+			pass "$name: ended in ${secs}s (bound ${bound}s)"
+		else
+			fail "$name: took ${secs}s > ${bound}s"
+		fi
+		[ "$rc" -ne 0 ] && pass "$name: exit $rc (non-zero)" || fail "$name: exit 0, want non-zero"
+	fi
+	if ! grep -q '[[:alpha:]]' "$err" 2>/dev/null; then
+		fail "$name: nothing on stderr"
+	elif [ -n "$needle" ] && ! grep -Eqi -- "$needle" "$err"; then
+		fail "$name: stderr does not match /$needle/: $(tr '\n' ' ' <"$err" | cut -c1-200)"
+	else
+		pass "$name: stderr: $(grep -v '^[[:space:]]*$' "$err" | tail -1 | cut -c1-100)"
+	fi
+}
+
+# leftovers PGID...: waits (<= 2 s) for every process of those groups to
+# end; prints those still there ("PID CMD;" each), then ends them for good
+# (SIGCONT first, so a frozen one dies too). Empty output: none left.
+leftovers() {
+	local n g gs=() left=
+	for g in "$@"; do [ -n "$g" ] && gs+=("$g"); done
+	[ ${#gs[@]} -gt 0 ] || return 0
+	for ((n = 0; n < 40; n++)); do
+		groups_alive "${gs[@]}" || break
+		sleep 0.05
+	done
+	groups_alive "${gs[@]}" &&
+		left=$(pgrep -a -g "$(IFS=,; echo "${gs[*]}")" | cut -c1-80 | tr '\n' ';')
+	for g in "${gs[@]}"; do
+		kill -CONT -- "-$g" 2>/dev/null
+		kill -9 -- "-$g" 2>/dev/null
+	done
+	echo "$left"
+}
+
+# no_leftovers CASE PGID...: a check that the fault left no process behind.
+no_leftovers() {
+	local name=$1 left
+	shift
+	left=$(leftovers "$@")
+	if [ -n "$left" ]; then
+		fail "$name: processes left behind: $left"
+	else
+		pass "$name: no process left behind"
+	fi
+}

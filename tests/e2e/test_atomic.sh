@@ -109,8 +109,8 @@ T1=$(now)
 xargs -P "$JOBS" -L 1 bash -c 'run_case "$@"' _ <"$CASES" >"$RESULTS"
 note "$(wc -l <"$CASES") runs in $(elapsed_since "$T1") s"
 
-# judge RESULTS: one check per run; unsupported only where expected.
-judge() {
+# judge_results RESULTS: one check per run; unsupported only where expected.
+judge_results() {
 	local prov op cop t f v name
 	while read -r prov op cop t f v; do
 		name="$prov $op$([ "$op" = CSWAP ] && echo " $cop") $t$([ "$f" = 1 ] && echo " fetching")"
@@ -125,7 +125,7 @@ judge() {
 		esac
 	done <"$1"
 }
-judge "$RESULTS"
+judge_results "$RESULTS"
 n=$(wc -l <"$RESULTS")
 [ "$n" -eq "$(wc -l <"$CASES")" ] && pass "all $n runs reported" || fail "$n of $(wc -l <"$CASES") runs reported"
 
@@ -174,7 +174,7 @@ for c in "SUM EQ UINT64" "MIN EQ DOUBLE" "CSWAP GT FLOAT" "CSWAP NE FLOAT_COMPLE
 done
 # shellcheck disable=SC2016
 xargs -P "$JOBS" -L 1 bash -c 'run_case "$@"' _ <"$CASES" >"$TMPD/results.shm"
-judge "$TMPD/results.shm"
+judge_results "$TMPD/results.shm"
 
 # ---------------------------------------------------------------- bidir
 section "bidirectional -b: both sides hit each other's targets"
@@ -186,7 +186,7 @@ for prov in tcp shm; do
 done
 # shellcheck disable=SC2016
 xargs -P "$JOBS" -L 1 bash -c 'run_case "$@"' _ <"$CASES" >"$TMPD/results.bidir"
-judge "$TMPD/results.bidir"
+judge_results "$TMPD/results.bidir"
 
 # ---------------------------------------------------------------- pair
 section "server + client as two processes (tcp, AXOR UINT16 fetching, -b)"

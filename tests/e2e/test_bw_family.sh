@@ -394,36 +394,18 @@ start_long_run() {
 	start_server $FT --provider tcp || return 1
 	start_bg client "$BUILD/$FT" "$LOOPBACK" -p "$SERVER_PORT" --provider tcp -D 30 -s 4096
 	CLI_PID=$BG_PID CLI_ERR=$BG_ERR
-	if ! wait_running "$SERVER_PORT" "$BG_OUT" "$SERVER_OUT"; then
+	if ! wait_running "$BG_PID" "$BG_OUT" "$SERVER_OUT"; then
 		fail "long run did not start within 10 s"
 		show "$BG_OUT" "$CLI_ERR" "$SERVER_OUT" "$SERVER_ERR"
 		return 1
 	fi
 }
 
-# judge NAME RC SECS BOUND ERRFILE PGID...
-judge() {
-	local name=$1 rc=$2 secs=$3 bound=$4 err=$5 n
-	shift 5
-	if [ "$rc" = 124 ]; then
-		fail "$name: still running after ${bound}s"
-	else
-		awk -v t="$secs" -v b="$bound" 'BEGIN { exit !(t <= b) }' \
-			&& pass "$name: ended in ${secs}s (bound ${bound}s)" || fail "$name: took ${secs}s"
-		[ "$rc" -ne 0 ] && pass "$name: exit $rc" || fail "$name: exit 0, want non-zero"
-	fi
-	if grep -q '[a-z]' "$err" 2>/dev/null; then
-		pass "$name: message: $(grep -v '^[[:space:]]*$' "$err" | tail -1 | cut -c1-110)"
-	else
-		fail "$name: nothing on stderr"
-	fi
-	for ((n = 0; n < 40; n++)); do groups_alive "$@" || break; sleep 0.05; done
-	if groups_alive "$@"; then
-		fail "$name: processes left behind"
-		for n in "$@"; do kill -9 -- "-$n" 2>/dev/null; done
-	else
-		pass "$name: no process left behind"
-	fi
+# judge_left NAME RC SECS BOUND ERRFILE PGID...: lib.sh's judge, then no
+# process of the groups left behind.
+judge_left() {
+	judge "$1" "$2" "$3" "$4" "$5"
+	no_leftovers "$1" "${@:6}"
 }
 
 faults() {
@@ -432,7 +414,7 @@ faults() {
 		kill -9 "$SERVER_PID"
 		t0=$(now)
 		wait_pid "$CLI_PID" 10
-		judge "server SIGKILL" "$WAIT_RC" "$(elapsed_since "$t0")" 10 "$CLI_ERR" "$SERVER_PGID" "$CLI_PID"
+		judge_left "server SIGKILL" "$WAIT_RC" "$(elapsed_since "$t0")" 10 "$CLI_ERR" "$SERVER_PGID" "$CLI_PID"
 	fi
 
 	section "[tcp] $FT: client SIGKILL during the timed loop"
@@ -440,7 +422,7 @@ faults() {
 		kill -9 "$CLI_PID"
 		t0=$(now)
 		wait_server 10
-		judge "client SIGKILL" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR" "$SERVER_PGID" "$CLI_PID"
+		judge_left "client SIGKILL" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR" "$SERVER_PGID" "$CLI_PID"
 	fi
 
 	section "[tcp] $FT: client SIGSTOP during the timed loop"
@@ -451,7 +433,7 @@ faults() {
 		s=$(elapsed_since "$t0")
 		kill -CONT "$CLI_PID"
 		wait_pid "$CLI_PID" 10 || kill -9 "$CLI_PID"
-		judge "client SIGSTOP" "$SERVER_RC" "$s" 15 "$SERVER_ERR" "$SERVER_PGID" "$CLI_PID"
+		judge_left "client SIGSTOP" "$SERVER_RC" "$s" 15 "$SERVER_ERR" "$SERVER_PGID" "$CLI_PID"
 	fi
 
 	section "[tcp] $FT: server SIGSTOP during the timed loop"
@@ -463,7 +445,7 @@ faults() {
 		[ "$rc" = 124 ] && kill -9 "$CLI_PID"
 		kill -CONT "$SERVER_PID"
 		wait_server 10 || kill -9 "$SERVER_PID"
-		judge "server SIGSTOP" "$rc" "$s" 15 "$CLI_ERR" "$SERVER_PGID" "$CLI_PID"
+		judge_left "server SIGSTOP" "$rc" "$s" 15 "$CLI_ERR" "$SERVER_PGID" "$CLI_PID"
 	fi
 }
 

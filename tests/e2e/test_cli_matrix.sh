@@ -1,15 +1,48 @@
 #!/usr/bin/env bash
-# Bad command lines, table-driven over all nine tools: every option that
-# takes a value (read from the tool's own -h) gets a missing, empty,
-# negative, non-numeric, fractional, overflowing and out-of-range value, or
-# for names and enumerations an unknown, empty or over-long one. Each must
-# exit 2 with a first stderr line naming the option and quoting the value.
+# The command-line contract of every tool of the build (the list comes from
+# lib/tools.c; what each tool takes, from its own -h):
+#  - -h exits 0 and lists --json and --provider; -V exits 0 with a version;
+#  - the matrix: every option that takes a value gets a missing, empty,
+#    negative, non-numeric, fractional, overflowing and out-of-range value,
+#    or for names and enumerations an unknown, empty or over-long one. Each
+#    must exit 2 with a first stderr line naming the option and quoting the
+#    value;
+#  - the cases the matrix cannot derive, in short-option spelling: the other
+#    end of a range (-s 0, -l 16383, -D 0, --buf-align 0), size ranges
+#    (-s 3:8, -s 1:8589934592), --use-hp 3M, an unknown option, a stray
+#    argument, and a bad value in the server role (it must not listen). Each
+#    exits 2 naming the value.
+# No run ever starts (every case is bounded by a 10 s timeout in case a bad
+# value slips through). Without TOOL arguments the tools are split into two
+# halves run at the same time (one core each).
 #   bash tests/e2e/test_cli_matrix.sh BUILD_DIR [TOOL...]
 . "$(dirname "$0")/lib.sh" "$@"
 shift
 TOOLS=("$@")
-[ ${#TOOLS[@]} -gt 0 ] || TOOLS=(cxi_write_bw cxi_read_bw cxi_send_bw cxi_atomic_bw
-	cxi_gpu_loopback_bw cxi_write_lat cxi_read_lat cxi_send_lat cxi_atomic_lat)
+if [ ${#TOOLS[@]} -eq 0 ]; then
+	need_tool_list
+	half=$(((${#TOOLS_ALL[@]} + 1) / 2))
+	PARTS=("${TOOLS_ALL[*]:0:half}" "${TOOLS_ALL[*]:half}")
+	PART_PIDS=()
+	for part in "${PARTS[@]}"; do
+		# shellcheck disable=SC2086
+		start_bg part bash "$0" "$BUILD" $part
+		PART_PIDS+=("$BG_PID:$BG_OUT:$BG_ERR")
+	done
+	for i in "${!PARTS[@]}"; do
+		IFS=: read -r pid out err <<<"${PART_PIDS[$i]}"
+		wait_pid "$pid" 280
+		sed -n '/^== /,$p' "$out" | grep -v '^test_cli_matrix: '
+		cat "$err"
+		n=$(grep -Ec '^  ok   - ' "$out")
+		if [ "$WAIT_RC" = 0 ]; then
+			pass "${PARTS[$i]}: all $n checks passed"
+		else
+			fail "${PARTS[$i]}: exit $WAIT_RC ($n ok, $(grep -Ec '^  FAIL - ' "$out") failed)"
+		fi
+	done
+	finish
+fi
 
 # Values just outside each numeric option's range (the originals' limits).
 out_of_range() {
@@ -64,17 +97,74 @@ bad() {
 	fi
 }
 
+# usage_case TOOL NEEDLE ARGS...: exit 2, stderr names NEEDLE. A tool with
+# a peer gets the client role (an address first), so a value that slips
+# through fails to connect (exit 1) instead of waiting for a client;
+# NO_HOST=1: the server role.
+usage_case() {
+	local tool=$1 needle=$2
+	shift 2
+	local args=("$@")
+	if tool_has "$tool" --port && [ "${NO_HOST:-0}" != 1 ]; then args=("$LOOPBACK" "${args[@]}"); fi
+	run_capture "$tool-usage" 10 "$BUILD/$tool" "${args[@]}"
+	N=$((N + 1))
+	local what="$tool ${args[*]}"
+	if [ "$RC" -ne 2 ]; then
+		fail "$what: exit $RC, want 2 | stderr: $(head -c 300 "$ERR" | tr '\n' ' ')"
+	elif ! [ -s "$ERR" ]; then
+		fail "$what: exit 2 but nothing on stderr"
+	elif ! grep -qF -- "$needle" "$ERR"; then
+		fail "$what: stderr does not name '$needle': $(head -c 300 "$ERR" | tr '\n' ' ')"
+	else
+		pass "$what -> 2: $(head -1 "$ERR" | cut -c1-110)"
+	fi
+}
+
+# short_cases TOOL: the cases the matrix does not derive from -h.
+short_cases() {
+	local T=$1 it
+	# iterations are -n, or -i where -n counts transfers (the loopback tool)
+	it=$(tool_help "$T" | sed -nE 's/^ +-([A-Za-z]), --iters=.*/\1/p')
+	usage_case "$T" abc "-${it:-n}" abc
+	if tool_has "$T" --size; then
+		usage_case "$T" 0 -s 0
+		if tool_help "$T" | grep -qF -- '--size=MIN[:MAX]'; then
+			usage_case "$T" 3:8 -s 3:8
+			usage_case "$T" 8589934592 -s 1:8589934592
+		fi
+	fi
+	if tool_has "$T" --list-size; then usage_case "$T" 16383 -l 16383; fi
+	usage_case "$T" 0 -D 0
+	if tool_has "$T" --buf-align; then usage_case "$T" 0 --buf-align 0; fi
+	if tool_has "$T" --use-hp; then usage_case "$T" 3M --use-hp 3M; fi
+	usage_case "$T" no-such-option --no-such-option
+	usage_case "$T" bogus_extra bogus_extra
+	if tool_has "$T" --port; then
+		# the server role (no address): must not start listening
+		NO_HOST=1 usage_case "$T" abc -p 0 -n abc
+	fi
+}
+
 for T in "${TOOLS[@]}"; do
 	section "$T"
 	[ -x "$BUILD/$T" ] || { fail "$T not built"; continue; }
 	run_capture "$T-version" 10 "$BUILD/$T" -V
-	expect_rc 0 "$RC" "$T -V"
+	if [ "$RC" -eq 0 ] && grep -Eq '[0-9]+\.[0-9]+' "$OUT" "$ERR"; then
+		pass "$T -V -> 0: $(head -1 "$OUT")"
+	else
+		fail "$T -V: exit $RC, output '$(head -c 100 "$OUT")'"
+	fi
 	run_capture "$T-help" 10 "$BUILD/$T" -h
 	expect_rc 0 "$RC" "$T -h"
+	HELP=$OUT
+	missing=
+	for o in --json --provider; do grep -qF -- "$o" "$OUT" || missing="$missing $o"; done
+	[ -z "$missing" ] && pass "$T -h lists --json and --provider" || fail "$T -h: help lacks$missing"
+	short_cases "$T"
 	peer=$LOOPBACK
-	[ "$T" = cxi_gpu_loopback_bw ] && peer=
+	tool_has "$T" --port || peer=
 	# "  -n, --iters=ITERS   ..." or "      --use-hp=SIZE   ..."
-	opts=$(sed -nE 's/^ +(-([A-Za-z]), )?--([a-z_-]+)=([^ ]+) .*/\3 \2/p' "$OUT")
+	opts=$(sed -nE 's/^ +(-([A-Za-z]), )?--([a-z_-]+)=([^ ]+) .*/\3 \2/p' "$HELP")
 	[ -n "$opts" ] || fail "$T -h lists no options with values"
 	while read -r long short; do
 		[ -n "$long" ] || continue

@@ -17,8 +17,9 @@
 . "$(dirname "$0")/lib.sh" "$@"
 shift
 TOOLS=("$@")
-[ ${#TOOLS[@]} -gt 0 ] || TOOLS=(cxi_write_bw cxi_read_bw cxi_send_bw
-	cxi_atomic_bw cxi_write_lat cxi_read_lat cxi_send_lat cxi_atomic_lat)
+# By default every networked tool (its -h has --port).
+need_tool_list
+[ ${#TOOLS[@]} -gt 0 ] || mapfile -t TOOLS < <(tools_with --port)
 PHASES=("handshake" "option exchange" "timed loop" "result exchange")
 JOBS=${FAULT_MATRIX_JOBS:-6}
 RES=$TMPD/results
@@ -38,26 +39,18 @@ if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null &&
 fi
 
 # A short run of each tool: long enough to reach every phase, no longer.
+# Latency tools (--latency-gap in -h) and atomics (no --size) differ.
 run_args() {
-	case $1 in
-	*_lat) echo "-n 200 --latency-gap 0" ;;
-	cxi_atomic_bw) echo "-n 20 -l 64" ;;
-	*) echo "-n 20 -l 16 -s 4096" ;;
-	esac
-}
-
-# stopped PID: the process is in state T (stopped by its own SIGSTOP).
-stopped() {
-	local st
-	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ "${st%% *}" = T ]
+	if tool_has "$1" --latency-gap; then echo "-n 200 --latency-gap 0"
+	elif ! tool_has "$1" --size; then echo "-n 20 -l 64"
+	else echo "-n 20 -l 16 -s 4096"; fi
 }
 
 # wait_stopped PID ERRFILE: up to 10 s for the stop marker and state T.
 wait_stopped() {
 	local n
 	for ((n = 0; n < 200; n++)); do
-		grep -q 'CXD_TEST_STOP_AT: stopping' "$2" 2>/dev/null && stopped "$1" && return 0
+		grep -q 'CXD_TEST_STOP_AT: stopping' "$2" 2>/dev/null && pid_stopped "$1" && return 0
 		pid_alive "$1" || return 1
 		sleep 0.05
 	done
@@ -95,15 +88,6 @@ judge_stray() {
 	done
 	grep -q 'dropped a connection' "$2" || { echo "no 'dropped a connection' line within ${4}s"; return; }
 	pid_alive "$1" || echo "the server ended instead of listening on: $(tail -1 "$2")"
-}
-
-# cleanup_case PGID...: kill what is left; report leftovers as a failure.
-leftovers() {
-	local n g left=
-	for ((n = 0; n < 40; n++)); do groups_alive "$@" || break; sleep 0.05; done
-	groups_alive "$@" && left=$(pgrep -g "$(echo "$@" | tr ' ' ',')" | tr '\n' ' ')
-	for g in "$@"; do kill -CONT -- "-$g" 2>/dev/null; kill -9 -- "-$g" 2>/dev/null; done
-	echo "$left"
 }
 
 # one_case ID TOOL PHASE PROV FAULT SIDE  (FAULT: kill|freeze, SIDE: server|client)
@@ -238,7 +222,7 @@ done
 section "${#CASES[@]} cases, $JOBS at a time"
 id=0
 for c in "${CASES[@]}"; do
-	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 0.1; done
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
 	id=$((id + 1))
 	IFS='|' read -r fn a1 a2 a3 a4 a5 <<<"$c"
 	( "$fn" "$(printf '%03d' $id)" "$a1" "$a2" "$a3" "$a4" "$a5" ) &

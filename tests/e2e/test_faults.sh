@@ -22,37 +22,11 @@ record() {
 	TABLE+=("$(printf '%-26s %5s %7s  %s' "$1" "$2" "$3" "$msg")")
 }
 
-# judge CASE RC SECS BOUND ERRFILE [NEEDLE_REGEX]: the common assertions.
-judge() {
-	local name=$1 rc=$2 secs=$3 bound=$4 err=$5 needle=${6:-}
-	record "$name" "$rc" "$secs" "$err"
-	if [ "$rc" = 124 ]; then
-		fail "$name: still running after ${bound}s (hang)"
-		return
-	fi
-	awk -v t="$secs" -v b="$bound" 'BEGIN { exit !(t <= b) }' \
-		&& pass "$name: ended in ${secs}s (bound ${bound}s)" || fail "$name: took ${secs}s > ${bound}s"
-	[ "$rc" -ne 0 ] && pass "$name: exit $rc (non-zero)" || fail "$name: exit 0, want non-zero"
-	if ! [ -s "$err" ]; then
-		fail "$name: nothing on stderr"
-	elif [ -n "$needle" ] && ! grep -Eqi -- "$needle" "$err"; then
-		fail "$name: stderr does not match /$needle/: $(tr '\n' ' ' <"$err" | cut -c1-200)"
-	else
-		pass "$name: stderr: $(grep -v '^[[:space:]]*$' "$err" | tail -1 | cut -c1-100)"
-	fi
-}
-
-# no_leftovers CASE PGID...: every process of those groups is gone.
-no_leftovers() {
-	local name=$1; shift
-	local n
-	for ((n = 0; n < 40; n++)); do groups_alive "$@" || break; sleep 0.05; done
-	if groups_alive "$@"; then
-		fail "$name: processes left behind: $(pgrep -a -g "$(echo "$@" | tr ' ' ',')" | tr '\n' ';')"
-		local g; for g in "$@"; do kill -9 -- "-$g" 2>/dev/null; done
-	else
-		pass "$name: no process left behind"
-	fi
+# verdict CASE RC SECS BOUND ERRFILE [NEEDLE_RE]: a row of the table, then
+# lib.sh's judge (bound, non-zero exit, message).
+verdict() {
+	record "$1" "$2" "$3" "$5"
+	judge "$@"
 }
 
 # start a server and a long-running client (-D 30); sets CLI_PID/CLI_OUT/CLI_ERR.
@@ -60,7 +34,7 @@ start_long_run() {
 	start_server "$TOOL" --provider "$PROV" || return 1
 	start_bg client "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider "$PROV" -D 30 -s 4096 "$@"
 	CLI_PID=$BG_PID CLI_OUT=$BG_OUT CLI_ERR=$BG_ERR
-	if ! wait_running "$SERVER_PORT" "$CLI_OUT" "$SERVER_OUT"; then
+	if ! wait_running "$CLI_PID" "$CLI_OUT" "$SERVER_OUT"; then
 		fail "long run did not start within 10 s"
 		show "$CLI_OUT" "$CLI_ERR" "$SERVER_OUT" "$SERVER_ERR"
 		return 1
@@ -73,7 +47,7 @@ section "client, nobody listening"
 port=$(free_port)
 t0=$(now)
 run_capture refused 10 "$BIN" "$LOOPBACK" -p "$port" --provider "$PROV" -n 10
-judge "nobody listening" "$RC" "$(elapsed_since "$t0")" 10 "$ERR" "127\.0\.0\.1|$port"
+verdict "nobody listening" "$RC" "$(elapsed_since "$t0")" 10 "$ERR" "127\.0\.0\.1|$port"
 
 for PROV in "${PROVIDERS[@]}"; do
 	section "[$PROV] server killed (SIGKILL) during a -D 30 run"
@@ -81,7 +55,7 @@ for PROV in "${PROVIDERS[@]}"; do
 		kill -9 "$SERVER_PID"
 		t0=$(now)
 		wait_pid "$CLI_PID" 10
-		judge "[$PROV] server SIGKILL" "$WAIT_RC" "$(elapsed_since "$t0")" 10 "$CLI_ERR"
+		verdict "[$PROV] server SIGKILL" "$WAIT_RC" "$(elapsed_since "$t0")" 10 "$CLI_ERR"
 		wait_server 1
 		no_leftovers "[$PROV] server SIGKILL" "$SERVER_PGID" "$CLI_PID"
 	fi
@@ -91,7 +65,7 @@ for PROV in "${PROVIDERS[@]}"; do
 		kill -9 "$CLI_PID"
 		t0=$(now)
 		wait_server 10
-		judge "[$PROV] client SIGKILL" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR"
+		verdict "[$PROV] client SIGKILL" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR"
 		no_leftovers "[$PROV] client SIGKILL" "$SERVER_PGID" "$CLI_PID"
 	fi
 
@@ -100,7 +74,7 @@ for PROV in "${PROVIDERS[@]}"; do
 		kill -STOP "$CLI_PID"
 		t0=$(now)
 		wait_server 15
-		judge "[$PROV] client SIGSTOP" "$SERVER_RC" "$(elapsed_since "$t0")" 15 "$SERVER_ERR"
+		verdict "[$PROV] client SIGSTOP" "$SERVER_RC" "$(elapsed_since "$t0")" 15 "$SERVER_ERR"
 		kill -CONT "$CLI_PID"
 		wait_pid "$CLI_PID" 10 || { kill -9 "$CLI_PID"; wait_pid "$CLI_PID" 2; }
 		note "client after SIGCONT: exit $WAIT_RC: $(tail -1 "$CLI_ERR")"
@@ -112,7 +86,7 @@ for PROV in "${PROVIDERS[@]}"; do
 		kill -STOP "$SERVER_PID"
 		t0=$(now)
 		wait_pid "$CLI_PID" 15
-		judge "[$PROV] server SIGSTOP" "$WAIT_RC" "$(elapsed_since "$t0")" 15 "$CLI_ERR"
+		verdict "[$PROV] server SIGSTOP" "$WAIT_RC" "$(elapsed_since "$t0")" 15 "$CLI_ERR"
 		[ "$WAIT_RC" = 124 ] && kill -9 "$CLI_PID"
 		kill -CONT "$SERVER_PID"
 		wait_server 10 || { kill -9 "$SERVER_PID"; wait_server 2; }
@@ -186,7 +160,7 @@ if start_server "$TOOL" --provider "$PROV"; then
 	peer_send "$SERVER_PORT" hello cxi_read_bw "$VERSION" >"$TMPD/hello.peer" 2>&1 &
 	PEER=$!
 	wait_server 10
-	judge "forged hello (program)" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR" 'cxi_read_bw'
+	verdict "forged hello (program)" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR" 'cxi_read_bw'
 	wait_pid "$PEER" 15 || kill -9 "$PEER"
 	note "peer: $(tail -1 "$TMPD/hello.peer")"
 	no_leftovers "forged hello (program)" "$SERVER_PGID"
@@ -198,7 +172,7 @@ if start_server "$TOOL" --provider "$PROV"; then
 	peer_send "$SERVER_PORT" hello "$TOOL" 99.0.0 >"$TMPD/hello2.peer" 2>&1 &
 	PEER=$!
 	wait_server 10
-	judge "forged hello (version)" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR" '99\.0'
+	verdict "forged hello (version)" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR" '99\.0'
 	wait_pid "$PEER" 15 || kill -9 "$PEER"
 	note "peer: $(tail -1 "$TMPD/hello2.peer")"
 	no_leftovers "forged hello (version)" "$SERVER_PGID"
@@ -215,9 +189,9 @@ if [ -x "$BUILD/cxi_read_bw" ] && start_server "$TOOL" --provider "$PROV"; then
 		kill "$SERVER_PID" 2>/dev/null
 		wait_server 5
 	else
-		judge "program mismatch (client)" "$RC" "$secs" 10 "$ERR" 'cxi_write_bw|match'
+		verdict "program mismatch (client)" "$RC" "$secs" 10 "$ERR" 'cxi_write_bw|match'
 		wait_server 10
-		judge "program mismatch (server)" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR" 'cxi_read_bw|match'
+		verdict "program mismatch (server)" "$SERVER_RC" "$(elapsed_since "$t0")" 10 "$SERVER_ERR" 'cxi_read_bw|match'
 	fi
 	no_leftovers "program mismatch" "$SERVER_PGID"
 fi

@@ -7,21 +7,23 @@
 . "$(dirname "$0")/lib.sh" "$@"
 SB=$BUILD/standin
 [ -x "$SB/cxi_write_bw" ] || skip "$SB/cxi_write_bw not built"
-GPU_TOOLS=(cxi_write_bw cxi_read_bw cxi_send_bw cxi_write_lat cxi_read_lat cxi_send_lat)
-ALL_TOOLS=("${GPU_TOOLS[@]}" cxi_atomic_bw cxi_atomic_lat)
+# The pair tools, and those of them with GPU buffers (-t/--tx-gpu), as
+# their own -h says.
+need_tool_list
+mapfile -t GPU_TOOLS < <(tools_with --port --tx-gpu)
+mapfile -t ALL_TOOLS < <(tools_with --port)
 COUNTS=$TMPD/counts
 # A node whose device files say NVIDIA, for the default-type rule.
 mkdir -p "$TMPD/nv/dev" "$TMPD/none/dev"
 : >"$TMPD/nv/dev/nvidiactl"
 
-# Short runs: a range of sizes where the tool takes one.
+# Short runs: a range of sizes where the tool takes one (atomics: the
+# type sets it). Latency tools are those whose -h has --warmup.
 args_for() {
-	case $1 in
-	*_bw) echo "-n 3 -l 16 -s 64:1024" ;;
-	*_lat) echo "-n 5 --warmup 2 --latency-gap 0 -s 8:64" ;;
-	esac
+	if ! tool_has "$1" --size; then echo "-n 5"
+	elif tool_has "$1" --warmup; then echo "-n 5 --warmup 2 --latency-gap 0 -s 8:64"
+	else echo "-n 3 -l 16 -s 64:1024"; fi
 }
-atomic_args() { echo "-n 5"; }
 has_line() { grep -qE "$2" "$1"; }
 expect_line() { # FILE REGEX WHAT
 	if has_line "$1" "$2"; then pass "$3"; else fail "$3: no line /$2/"; show "$1"; fi
@@ -45,7 +47,7 @@ counts_ok() { # every process freed what it allocated, and used the copies
 }
 
 section "production tools contain no stand-in"
-for t in "${GPU_TOOLS[@]}" cxi_gpu_loopback_bw; do
+for t in "${TOOLS_ALL[@]}"; do
 	if nm --defined-only "$BUILD/$t" | grep -qi standin; then fail "$t defines a stand-in symbol"
 	else pass "$t: no stand-in symbol defined"; fi
 done
@@ -134,7 +136,7 @@ unset CXD_GPU_STANDIN
 for PROV in shm tcp; do
 	section "[$PROV] --validate on every tool, host memory"
 	for t in "${ALL_TOOLS[@]}"; do
-		case $t in *atomic*) a=$(atomic_args) ;; *) a=$(args_for "$t") ;; esac
+		a=$(args_for "$t")
 		# shellcheck disable=SC2086
 		run_capture "val-$t-$PROV" 60 "$BUILD/$t" --local --provider "$PROV" --validate --json $a
 		expect_rc 0 "$RC" "$t $PROV --validate: exit 0" || { show "$ERR"; continue; }

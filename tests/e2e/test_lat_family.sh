@@ -13,21 +13,25 @@ shift
 PROVIDERS=("$@")
 [ ${#PROVIDERS[@]} -gt 0 ] || PROVIDERS=(tcp shm)
 T0=$(now)
-TOOLS=(cxi_write_lat cxi_read_lat cxi_send_lat cxi_atomic_lat)
-for t in "${TOOLS[@]}"; do
-	[ -x "$BUILD/$t" ] || skip "$BUILD/$t not built"
-done
+# The latency tools: those of the build's list with --latency-gap in -h.
+need_tool_list
+mapfile -t TOOLS < <(tools_with --latency-gap)
+[ ${#TOOLS[@]} -gt 0 ] || die "no tool of the build lists --latency-gap"
 
-# Per tool: the seed's header, the --report-all index noun, -s or not.
+# Per tool, what the seed prints (the expected output, so not read from the
+# tool): its header and its --report-all index noun. A tool missing here fails.
 declare -A HDR NOUN
 HDR[cxi_write_lat]='RDMA Size[B]      Writes     Min[us]     Max[us]    Mean[us]  StdDev[us]'
 HDR[cxi_read_lat]='RDMA Size[B]       Reads     Min[us]     Max[us]    Mean[us]  StdDev[us]'
 HDR[cxi_send_lat]='     Bytes       Sends     Min[us]     Max[us]    Mean[us]  StdDev[us]'
 HDR[cxi_atomic_lat]='AMO Size[B]         Ops     Min[us]     Max[us]    Mean[us]  StdDev[us]'
 NOUN=([cxi_write_lat]=WriteNum [cxi_read_lat]=ReadNum [cxi_send_lat]=SendNum [cxi_atomic_lat]=OpNum)
-# -s 1:64 where the tool has -s; atomic_lat's size is its type's (8 B).
-sizes_args() { [ "$1" = cxi_atomic_lat ] || echo "-s $2"; }
-sizes_list() { if [ "$1" = cxi_atomic_lat ]; then echo 8; else pow2_range "${2%%:*}" "${2##*:}" | paste -sd, -; fi; }
+for t in "${TOOLS[@]}"; do
+	[ -n "${HDR[$t]:-}" ] && [ -n "${NOUN[$t]:-}" ] || die "$t: no expected header/noun in this test"
+done
+# -s 1:64 where the tool has -s; an atomic tool's size is its type's (8 B).
+sizes_args() { if tool_has "$1" --size; then echo "-s $2"; fi; }
+sizes_list() { if tool_has "$1" --size; then pow2_range "${2%%:*}" "${2##*:}" | paste -sd, -; else echo 8; fi; }
 
 # The checker, one mode per use:
 #   client FILE HEADER SIZES COUNT NOUN   text table; NOUN "-": no listing

@@ -5,8 +5,8 @@
 #   bash tests/e2e/test_man.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 MAN=$BUILD/man
-TOOLS=(cxi_write_bw cxi_read_bw cxi_send_bw cxi_atomic_bw cxi_gpu_loopback_bw
-	cxi_write_lat cxi_read_lat cxi_send_lat cxi_atomic_lat)
+need_tool_list
+TOOLS=("${TOOLS_ALL[@]}")
 # The sweep is built only where CMake finds MPI; its -h runs as an MPI
 # singleton (no launcher needed).
 [ -e "$BUILD/cxi_sweep" ] && TOOLS+=(cxi_sweep)

@@ -7,8 +7,8 @@
 #   bash tests/e2e/test_package.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-TOOLS=(cxi_write_bw cxi_read_bw cxi_send_bw cxi_atomic_bw cxi_gpu_loopback_bw
-	cxi_write_lat cxi_read_lat cxi_send_lat cxi_atomic_lat)
+need_tool_list
+TOOLS=("${TOOLS_ALL[@]}")
 VERSION=$(sed -n 's/^#define CXD_SUITE_VERSION "\(.*\)"$/\1/p' "$SRC/include/cxd/config.h")
 # Sonames / Debian names of MPI libraries (Open MPI, MPICH, Intel MPI).
 MPI_RE='(libopen-?mpi|libmpich|libmpi)'

@@ -61,7 +61,7 @@ sig_case() {
 	start_server "$TOOL" --provider "$prov" || return
 	start_bg client "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider "$prov" -D 30 -s 4096
 	local cli=$BG_PID cerr=$BG_ERR cout=$BG_OUT
-	if ! wait_running "$SERVER_PORT" "$cout" "$SERVER_OUT"; then
+	if ! wait_running "$cli" "$cout" "$SERVER_OUT"; then
 		fail "$name: run did not start"; return
 	fi
 	local before
@@ -100,7 +100,7 @@ sig_case tcp INT server
 section "[shm] SIGINT to a --local parent: it waits for its server child"
 start_bg local "$BIN" --local --provider shm -D 30 -s 4096
 lpid=$BG_PID lerr=$BG_ERR
-sleep 2
+wait_running "$lpid" "$BG_OUT" || { fail "--local: run did not start"; show "$BG_OUT" "$lerr"; }
 kids=$(pgrep -P "$lpid" | tr '\n' ' ')
 t0=$(now)
 kill -INT "$lpid"
@@ -164,7 +164,7 @@ section "a second client during a run: 'server busy'"
 if start_server "$TOOL" --provider tcp; then
 	start_bg client "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider tcp -D 6 -s 4096
 	cli=$BG_PID
-	if wait_running "$SERVER_PORT" "$BG_OUT" "$SERVER_OUT"; then
+	if wait_running "$BG_PID" "$BG_OUT" "$SERVER_OUT"; then
 		t0=$(now)
 		run_capture second 10 "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider tcp -n 10
 		secs=$(elapsed_since "$t0")

@@ -97,20 +97,27 @@ check "--min-bw 0 is refused with the value named" \
 [ "$RC" != 0 ] && pass "--min-bw 0: exit $RC" || fail "--min-bw 0: exit 0"
 
 section "a killed rank ends the sweep"
-# -D 10: each direction lasts 10 s, so the kill lands mid-sweep however
-# fast the provider is (-n 400 was over in a second on libfabric 2.6).
-start_bg kill "${MPIRUN[@]}" -np 4 "$BIN" --provider tcp -D 10 -l 16
+# Rank 2 stops itself on entering its first timed loop (CXD_TEST_STOP_AT)
+# and is killed there: mid-round, its partner's run under way. -D 10: a
+# direction lasts 10 s, so the sweep is far from over however fast the
+# provider is (-n 400 was over in a second on libfabric 2.6).
+DUR=(--provider tcp -D 10 -l 16)
+start_bg kill "${MPIRUN[@]}" -np 2 "$BIN" "${DUR[@]}" : \
+	-np 1 env CXD_TEST_STOP_AT="timed loop" "$BIN" "${DUR[@]}" : -np 1 "$BIN" "${DUR[@]}"
 MPI_PID=$BG_PID
 victim=""
-for ((i = 0; i < 100; i++)); do
-	mapfile -t kids < <(pgrep -f -- "^$BIN --provider tcp -D 10" || true)
-	[ ${#kids[@]} -ge 4 ] && { victim=${kids[2]}; break; }
-	sleep 0.1
-done
-if [ -z "$victim" ]; then
-	fail "the 4 ranks did not start"
+# the rank that stopped itself: sets victim
+find_stopped() {
+	local p
+	for p in $(pgrep -f -- "^$BIN --provider tcp -D 10"); do
+		pid_stopped "$p" && { victim=$p; return 0; }
+	done
+	return 1
+}
+if ! wait_until 30 find_stopped; then
+	fail "no rank stopped in its timed loop within 30 s: $(tail -1 "$BG_ERR")"
+	leftovers "$MPI_PID" >/dev/null
 else
-	sleep 1.5 # into the rounds
 	kill -9 "$victim"
 	t0=$(now)
 	wait_pid "$MPI_PID" 30
@@ -120,7 +127,8 @@ else
 		pass "mpirun ended $(elapsed_since "$t0") s after the kill (exit $WAIT_RC)"
 		[ "$WAIT_RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
 	fi
-	sleep 0.5
+	no_rank() { ! pgrep -f -- "^$BIN --provider tcp -D 10" >/dev/null; }
+	wait_until 5 no_rank
 	left=$(pgrep -f -- "^$BIN --provider tcp -D 10" | wc -l)
 	check "no rank left running" test "$left" -eq 0
 	check "the message names the dead rank's process" \
@@ -141,7 +149,8 @@ else
 	pass "mpirun ended in $(elapsed_since "$t0") s (exit $RC)"
 fi
 check "the message names rank 2" grep -q "rank 2 (.*) did not answer" "$ERR"
-sleep 0.5
+no_small_rank() { ! pgrep -f -- "^$BIN --provider tcp -n 2 -l 4" >/dev/null; }
+wait_until 5 no_small_rank
 check "no rank left running" \
 	test "$(pgrep -f -- "^$BIN --provider tcp -n 2 -l 4" | wc -l)" -eq 0
 

@@ -23,16 +23,20 @@ VG=(valgrind --error-exitcode=99 --leak-check=full
 	--errors-for-leak-kinds=definite,indirect,possible
 	--suppressions="$SUPP" --num-callers=30 --child-silent-after-fork=no)
 
-# Tiny runs: a few iterations of a small size. Every tool but the
-# loopback one is a client and a forked server (--local), both checked.
+# Tiny runs: a few iterations of a small size. Every tool with a peer
+# (--port) is a client and a forked server (--local), both checked; the
+# loopback one is one process. What a tool takes, its own -h says.
 args_for() {
-	local PROV=$2
-	case $1 in
-	cxi_gpu_loopback_bw) echo "-i 2 -n 4 -s 4096" ;;
-	cxi_atomic_*) echo "--local --provider $PROV -n 5" ;;
-	*_bw) echo "--local --provider $PROV -n 5 -s 4096 -l 4" ;;
-	*_lat) echo "--local --provider $PROV -n 5 -s 64 --warmup 1" ;;
-	esac
+	local t=$1 PROV=$2
+	if ! tool_has "$t" --port; then
+		echo "-i 2 -n 4 -s 4096"
+	elif ! tool_has "$t" --size; then # atomics: the type sets the size
+		echo "--local --provider $PROV -n 5"
+	elif tool_has "$t" --warmup; then # latency
+		echo "--local --provider $PROV -n 5 -s 64 --warmup 1"
+	else
+		echo "--local --provider $PROV -n 5 -s 4096 -l 4"
+	fi
 }
 
 # vg_case TOOL PROV: memcheck one run; both processes log to their own file.
@@ -63,10 +67,9 @@ vg_case() {
 	done
 }
 
-for T in cxi_write_bw cxi_read_bw cxi_send_bw cxi_atomic_bw \
-	cxi_gpu_loopback_bw cxi_write_lat cxi_read_lat cxi_send_lat \
-	cxi_atomic_lat; do
-	if [ "$T" = cxi_gpu_loopback_bw ]; then
+need_tool_list
+for T in "${TOOLS_ALL[@]}"; do
+	if ! tool_has "$T" --port; then
 		vg_case "$T" auto # one process, its own provider choice
 		continue
 	fi
