@@ -117,7 +117,7 @@ static int interrupted(struct cxd_sess *s, int sig)
 	return 128 + sig;
 }
 
-static int finish(struct cxd_sess *s, int ret)
+static int end_session(struct cxd_sess *s, int ret)
 {
 	bool quiet = s->out_errno == EPIPE;
 
@@ -158,7 +158,7 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 				    CXD_DEFAULT_TIMEOUT_S) * 1000;
 }
 
-int cxd_run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
+int cxd_main_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 {
 	struct cxd_sess s;
 	int ret;
@@ -168,10 +168,10 @@ int cxd_run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 						 cxd_sess_client(&s);
 	if (ret == 0)
 		ret = run_session(&s);
-	return finish(&s, ret);
+	return end_session(&s, ret);
 }
 
-int cxd_run_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
+int cxd_main_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
 		   int ready_fd)
 {
 	FILE *note = cfg->out.format == CXD_FMT_TEXT ? stdout : stderr;
@@ -195,7 +195,7 @@ int cxd_run_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
 	 * so that others are told "server busy" (the heartbeat thread). */
 	if (ret == 0)
 		ret = run_session(&s);
-	ret = finish(&s, ret);
+	ret = end_session(&s, ret);
 	if (lfd >= 0)
 		close(lfd);
 	return ret;
@@ -237,7 +237,7 @@ static void serve_child(const struct cxd_tool *tool, struct cxd_cfg cfg,
 	cfg.local.port = 0;
 	cfg.out.format = CXD_FMT_TEXT;
 	snprintf(cfg.local.bind, sizeof(cfg.local.bind), "127.0.0.1");
-	_exit(cxd_run_server(tool, &cfg, ready_fd));
+	_exit(cxd_main_server(tool, &cfg, ready_fd));
 }
 
 static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
@@ -278,7 +278,7 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	cfg->local.local_child = pid;
 	cfg->local.port = port;
 	snprintf(cfg->local.host, sizeof(cfg->local.host), "127.0.0.1");
-	rc = cxd_run_client(tool, cfg);
+	rc = cxd_main_client(tool, cfg);
 	src = reap(pid);
 	return rc ? rc : src;
 }
@@ -337,6 +337,6 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 	if (cfg.role == CXD_LOCAL)
 		return run_local(tool, &cfg);
 	if (cfg.role == CXD_CLIENT || cxd_tool_is(tool, CXD_TRAIT_LOOPBACK))
-		return cxd_run_client(tool, &cfg);
-	return cxd_run_server(tool, &cfg, -1);
+		return cxd_main_client(tool, &cfg);
+	return cxd_main_server(tool, &cfg, -1);
 }

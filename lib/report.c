@@ -22,7 +22,7 @@ size_t cxd_report_header(const struct cxd_tool *tool, char *buf, size_t len)
 	return n < 0 ? 0 : (size_t) n;
 }
 
-void cxd_kv_set(struct cxd_run_info *info, const char *key, const char *fmt,
+void cxd_kv_set(struct cxd_summary_info *info, const char *key, const char *fmt,
 		...)
 {
 	struct cxd_kv *kv;
@@ -62,7 +62,7 @@ static void text_line(struct cxd_report *rep, const char *s)
 
 static void text_begin(struct cxd_report *rep)
 {
-	const struct cxd_run_info *info = rep->info;
+	const struct cxd_summary_info *info = rep->info;
 
 	text_sep(rep);
 	fprintf(rep->out, "    %s\n", rep->tool->title);
@@ -211,7 +211,7 @@ static void csv_result(struct cxd_report *rep, const struct cxd_result *res)
 /* ---- entry points -------------------------------------------------- */
 
 int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
-		     const struct cxd_cfg *cfg, const struct cxd_run_info *info,
+		     const struct cxd_cfg *cfg, const struct cxd_summary_info *info,
 		     FILE *out)
 {
 	struct cxd_report *rep = calloc(1, sizeof(*rep));

@@ -125,7 +125,7 @@ static int json_child(json_object *parent, const char *key,
 
 static int json_identity(const struct cxd_report *rep, json_object *d)
 {
-	const struct cxd_run_info *info = rep->info;
+	const struct cxd_summary_info *info = rep->info;
 	uint32_t v = fi_version();
 	char fv[32];
 	int ret = 0;
@@ -147,7 +147,7 @@ static int json_identity(const struct cxd_report *rep, json_object *d)
 
 int cxd_json_begin(struct cxd_report *rep)
 {
-	const struct cxd_run_info *info = rep->info;
+	const struct cxd_summary_info *info = rep->info;
 	json_object *sum, *opts;
 	int ret;
 

@@ -11,7 +11,7 @@
 struct cxd_report {
 	const struct cxd_tool *tool;
 	const struct cxd_cfg *cfg;
-	const struct cxd_run_info *info; /* read only during begin */
+	const struct cxd_summary_info *info; /* read only during begin */
 	FILE *out;
 	int format;
 	bool lat, loopback, server, report_all;

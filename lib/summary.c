@@ -247,7 +247,7 @@ static void add_gpu_count(struct cxd_sess *s)
 
 void cxd_summary_build(struct cxd_sess *s)
 {
-	struct cxd_run_info *info = &s->info;
+	struct cxd_summary_info *info = &s->info;
 
 	info->is_server = !s->is_client;
 	snprintf(info->provider, sizeof(info->provider), "%s",

@@ -21,7 +21,7 @@ struct cxd_kv {
 };
 
 /* What the run resolved to, for the header and the JSON document. */
-struct cxd_run_info {
+struct cxd_summary_info {
 	bool is_server;
 	char provider[CXD_NAME_LEN];
 	char domain[CXD_NAME_LEN];
@@ -85,7 +85,7 @@ struct cxd_report;
  * printed until end. Returns 0 or -ENOMEM.
  */
 int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
-		     const struct cxd_cfg *cfg, const struct cxd_run_info *info,
+		     const struct cxd_cfg *cfg, const struct cxd_summary_info *info,
 		     FILE *out);
 int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res);
 /* Closing separator (text) or the whole document (JSON); frees rep. */
@@ -95,7 +95,7 @@ void cxd_report_free(struct cxd_report *rep);
 
 /* Helpers shared with tests. */
 size_t cxd_report_header(const struct cxd_tool *tool, char *buf, size_t len);
-void cxd_kv_set(struct cxd_run_info *info, const char *key, const char *fmt,
+void cxd_kv_set(struct cxd_summary_info *info, const char *key, const char *fmt,
 		...) __attribute__((format(printf, 3, 4)));
 
 #endif

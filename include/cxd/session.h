@@ -108,7 +108,7 @@ struct cxd_sess {
 	void *op_state;
 	struct cxd_cxi_envsnap env0; /* environment before our setenv */
 	struct cxd_cxi_plan cxi;     /* the Cassini knobs (cxi only) */
-	struct cxd_run_info info;
+	struct cxd_summary_info info;
 	char err[CXD_ERR_LEN];
 };
 
@@ -232,10 +232,10 @@ void cxd_summary_build(struct cxd_sess *s);
 /* main_flow.c */
 int cxd_main(const struct cxd_tool *tool, int argc, char **argv);
 /* One side of a run from a parsed configuration; returns the exit status. */
-int cxd_run_client(const struct cxd_tool *tool, struct cxd_cfg *cfg);
+int cxd_main_client(const struct cxd_tool *tool, struct cxd_cfg *cfg);
 /* ready_fd >= 0: the server writes its port there (uint32_t) once it
  * listens, for a parent that runs the client (--local, tests). */
-int cxd_run_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
+int cxd_main_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
 		   int ready_fd);
 
 #endif

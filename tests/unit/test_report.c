@@ -23,7 +23,7 @@ struct render {
 	size_t len;
 	FILE *f;
 	struct cxd_cfg cfg;
-	struct cxd_run_info info;
+	struct cxd_summary_info info;
 	struct cxd_report *rep;
 	const struct cxd_tool *tool;
 };
@@ -156,7 +156,7 @@ static void test_header_widths(void **state)
 
 static void test_kv_set(void **state)
 {
-	struct cxd_run_info *info = calloc(1, sizeof(*info));
+	struct cxd_summary_info *info = calloc(1, sizeof(*info));
 	char big[400];
 
 	(void) state;
@@ -178,7 +178,7 @@ static void test_kv_set(void **state)
 	free(info);
 }
 
-static void write_bw_summary(struct cxd_run_info *info)
+static void write_bw_summary(struct cxd_summary_info *info)
 {
 	cxd_kv_set(info, "Device", "cxi0");
 	cxd_kv_set(info, "Service ID", "%d", 1);
@@ -519,7 +519,7 @@ static void check_identity(json_object *doc, const char *tool,
 	assert_int_equal(json_object_get_int64(get(doc, "inject_size")), 64);
 }
 
-static void fill_ids(struct cxd_run_info *info)
+static void fill_ids(struct cxd_summary_info *info)
 {
 	snprintf(info->provider, sizeof(info->provider), "tcp");
 	snprintf(info->domain, sizeof(info->domain), "lo");

@@ -81,7 +81,7 @@ static void *server_main(void *p)
 {
 	struct server_arg *a = p;
 
-	a->rc = cxd_run_server(a->tool, &a->cfg, a->ready_fd);
+	a->rc = cxd_main_server(a->tool, &a->cfg, a->ready_fd);
 	close(a->ready_fd);
 	return NULL;
 }
@@ -117,7 +117,7 @@ static int run_one(size_t i, char *why, size_t len)
 		close(fds[0]);
 	}
 	ccfg.local.port = port; /* port 1: nobody listens there */
-	rc = cxd_run_client(tool, &ccfg);
+	rc = cxd_main_client(tool, &ccfg);
 	if (sc->listen)
 		pthread_join(th, NULL);
 	if (rc != sc->want_client || srv.rc != sc->want_server)
