@@ -70,3 +70,14 @@ done
 compare "write_bw 64K tcp vs iperf3 MB/s" ours_bw peer_bw tcp
 printf '%-38s %10.3f %10s %8s\n' "write_bw 64K shm MB/s (no peer)" \
 	"$(for _ in $(seq "$ROUNDS"); do ours_bw shm; done | median)" - -
+
+# Our share of the instructions in the timed loop (callgrind: counts, not
+# time, so one run each is enough); the provider's work is the rest.
+if command -v valgrind >/dev/null; then
+	for t in cxi_write_bw cxi_send_bw cxi_write_lat; do
+		/usr/bin/python3 "$(dirname "$0")/callgrind_share.py" --build "$BUILD" \
+			--tool "$t" --provider shm --size 8
+	done
+else
+	echo "callgrind: skipped (valgrind missing: scripts/deps.sh installs it)"
+fi

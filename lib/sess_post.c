@@ -4,6 +4,7 @@
 
 #include <rdma/fi_errno.h>
 
+#include "cxd/post.h"
 #include "cxd/session.h"
 #include "cxd/signals.h"
 
@@ -113,24 +114,36 @@ static int tx_error(struct cxd_sess *s)
 			     "the run", msg);
 }
 
+int cxd_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress)
+{
+	if (w->changed == 0 || progress != w->last) {
+		w->last = progress;
+		w->changed = cxd_now_ns();
+	}
+	return cxd_stall_check(s, &w->changed, w->what);
+}
+
+bool cxd_post_injects(const struct cxd_sess *s, uint64_t size, uint64_t cap)
+{
+	return !cxd_run_has(s->run, CXD_RUN_NO_IDC) &&
+	       size <= s->fab->inject_size && size <= cap;
+}
+
 int cxd_wait_cntr(struct cxd_sess *s)
 {
 	struct fid_cntr *c = s->fab->tx_cntr;
-	uint64_t v, last = 0, changed = cxd_now_ns();
-	unsigned spins = 0;
+	struct cxd_spin w = CXD_SPIN("operation");
+	uint64_t v, target = s->cntr_target;
+	unsigned rounds = 0;
 	int ret;
 
 	cxd_ctrl_beat(&s->ctrl);
-	while ((v = fi_cntr_read(c)) < s->cntr_target) {
-		if (++spins & 1023)
+	while ((v = fi_cntr_read(c)) < target) {
+		if (!cxd_spin_due(&rounds))
 			continue;
 		if (fi_cntr_readerr(c) != s->cntr_errs)
 			return tx_error(s);
-		if (v != last) {
-			last = v;
-			changed = cxd_now_ns();
-		}
-		ret = cxd_stall_check(s, &changed, "operation");
+		ret = cxd_spin_check(s, &w, v);
 		if (ret)
 			return ret;
 	}
@@ -140,23 +153,26 @@ int cxd_wait_cntr(struct cxd_sess *s)
 int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		   uint64_t roff)
 {
-	uint64_t since = 0;
-	unsigned spins = 0;
+	struct cxd_spin w = CXD_SPIN("operation");
+	uint64_t flags = s->op_flags;
+	unsigned rounds = 0;
 	int ret;
 
+	/* The retried operation goes without FI_MORE: whatever the provider
+	 * held back for the rest of the list must now go out, or the
+	 * completions that free the queue never come. */
+	s->op_flags &= ~FI_MORE;
 	while ((ret = s->post(s, size, loff, roff)) == -FI_EAGAIN) {
 		/* Queue full: completions free slots; bound the wait. */
 		ret = s->ops->progress(s);
-		if (ret)
+		if (ret == 0 && cxd_spin_due(&rounds))
+			ret = cxd_spin_check(s, &w, 0);
+		if (ret) {
+			s->op_flags = flags;
 			return ret;
-		if (++spins & 1023)
-			continue;
-		if (since == 0)
-			since = cxd_now_ns();
-		ret = cxd_stall_check(s, &since, "operation");
-		if (ret)
-			return ret;
+		}
 	}
+	s->op_flags = flags;
 	return ret ? cxd_post_failed(s, ret, size) : 0;
 }
 
@@ -170,33 +186,44 @@ int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
 			     fi_strerror(-ret));
 }
 
-/* One operation at the next offset, retried while the queue is full. */
-static int post_next(struct cxd_sess *s, uint64_t size)
+/*
+ * The lean part: offsets in locals, one indirect call per operation; the
+ * flags change twice per list, not per operation. Offsets advance as
+ * cxd_next_off does.
+ */
+int cxd_post_batch(struct cxd_sess *s, uint64_t size, uint64_t n)
 {
-	uint64_t off = cxd_next_off(s);
-	int ret = s->post(s, size, off, off);
+	cxd_post_fn post = s->post;
+	uint64_t base = s->op_flags, off = s->off, gran = s->gran;
+	uint64_t wrap = s->wrap;
+	int ret = 0;
 
-	return ret ? cxd_post_retry(s, size, off, off) : 0;
+	s->op_flags = base | FI_MORE;
+	for (uint64_t i = 1; i <= n; i++) {
+		/* The iteration ends when the target has the last operation.
+		 * Where plain completion is local (tcp) operations travel in
+		 * order, so the target then has all of them. */
+		if (i == n)
+			s->op_flags = base | s->last_flags;
+		ret = post(s, size, off, off);
+		if (ret && (ret = cxd_post_retry(s, size, off, off)) != 0)
+			break;
+		off += gran;
+		if (off + gran > wrap)
+			off = 0;
+	}
+	s->off = off;
+	s->op_flags = base;
+	if (ret == 0)
+		s->cntr_target += n;
+	return ret;
 }
 
 int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
 {
-	uint64_t base = s->op_flags;
-	int ret = 0;
+	int ret = cxd_post_batch(s, size, n);
 
-	for (uint64_t i = 1; ret == 0 && i < n; i++)
-		ret = post_next(s, size);
-	/* The iteration ends when the target has the last operation. Where
-	 * plain completion is local (tcp) operations travel in order, so
-	 * the target then has all of them. */
-	s->op_flags = base | s->last_flags;
-	if (ret == 0)
-		ret = post_next(s, size);
-	s->op_flags = base;
-	if (ret)
-		return ret;
-	s->cntr_target += n;
-	return cxd_wait_cntr(s);
+	return ret ? ret : cxd_wait_cntr(s);
 }
 
 int cxd_post_one(struct cxd_sess *s, uint64_t size)
