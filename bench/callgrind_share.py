@@ -5,9 +5,15 @@ Runs one tool under callgrind (Debian's valgrind), collecting only inside
 the timed loops (timed_loop in run_bw.c, lat_loop in run_lat.c), and splits
 what was collected: instructions spent inside libfabric calls (the
 provider's work) and the rest (ours: building and posting operations,
-waiting, clock reads). Prints e.g.
+waiting, clock reads). "posting" is everything but the waits for
+completions (WAITS below); "waiting" is mostly the provider's polling, our
+part there being the loop around it, so its share has a floor and its
+instructions per operation vary with how often the loop went round.
+Prints e.g.
 
-  callgrind cxi_write_bw shm 8 B: our share of the posting path 4.1 % (14 instr/op, 512000 ops)
+  callgrind cxi_write_bw shm 8 B: our share of the posting path 5.4 % (34
+  instr/op); posting 4.5 % (19 instr/op), waiting 7.4 % (14 instr/op);
+  512000 ops
 
   bench/callgrind_share.py [--build DIR] [--tool NAME] [--provider P]
                            [--size BYTES] [--iters N] [--keep DIR]

@@ -186,37 +186,9 @@ int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
 			     fi_strerror(-ret));
 }
 
-/*
- * The lean part: offsets in locals, one indirect call per operation; the
- * flags change twice per list, not per operation. Offsets advance as
- * cxd_next_off does.
- */
 int cxd_post_batch(struct cxd_sess *s, uint64_t size, uint64_t n)
 {
-	cxd_post_fn post = s->post;
-	uint64_t base = s->op_flags, off = s->off, gran = s->gran;
-	uint64_t wrap = s->wrap;
-	int ret = 0;
-
-	s->op_flags = base | FI_MORE;
-	for (uint64_t i = 1; i <= n; i++) {
-		/* The iteration ends when the target has the last operation.
-		 * Where plain completion is local (tcp) operations travel in
-		 * order, so the target then has all of them. */
-		if (i == n)
-			s->op_flags = base | s->last_flags;
-		ret = post(s, size, off, off);
-		if (ret && (ret = cxd_post_retry(s, size, off, off)) != 0)
-			break;
-		off += gran;
-		if (off + gran > wrap)
-			off = 0;
-	}
-	s->off = off;
-	s->op_flags = base;
-	if (ret == 0)
-		s->cntr_target += n;
-	return ret;
+	return cxd_post_batch_with(s, size, n, s->post);
 }
 
 int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
