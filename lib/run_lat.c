@@ -33,7 +33,8 @@ static bool lat_done(const struct cxd_sess *s, uint64_t measured,
 		     uint64_t start, uint64_t now)
 {
 	if (cxd_run_has(s->run, CXD_RUN_DURATION))
-		return start && now - start >= s->run->duration_s * 1000000000ULL;
+		return start &&
+		       now - start >= s->run->duration_s * 1000000000ULL;
 	return measured >= s->run->iters;
 }
 

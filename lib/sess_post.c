@@ -10,13 +10,6 @@
 
 #define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
 
-/* The control channel's message as this session's error. */
-static int ctrl_fail(struct cxd_sess *s, int ret)
-{
-	snprintf(s->err, sizeof(s->err), "%s", s->ctrl.err);
-	return ret;
-}
-
 /* Peek at a buffered frame: an ERROR from the peer ends the wait now. */
 static int pending_peer_error(struct cxd_sess *s)
 {
@@ -31,7 +24,7 @@ static int pending_peer_error(struct cxd_sess *s)
 	    h.type != CXD_MSG_ERROR)
 		return 0;
 	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, 0);
-	return ctrl_fail(s, ret ? ret : -EPROTO);
+	return cxd_sess_fail(s, ret ? ret : -EPROTO, "%s", s->ctrl.err);
 }
 
 void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes)
@@ -58,7 +51,7 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	if (!s->loopback && s->sync == NULL) {
 		ret = cxd_ctrl_poll(&s->ctrl);
 		if (ret < 0)
-			return ctrl_fail(s, ret);
+			return cxd_sess_fail(s, ret, "%s", s->ctrl.err);
 		if (ret == 1 && (ret = pending_peer_error(s)) != 0)
 			return ret;
 	}
