@@ -23,10 +23,12 @@ ours_lat() {
 # fi_pingpong prints "usec/xfer" for the half round trip.
 peer_lat() {
 	local p; p=$(port)
-	fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -B "$p" >"$TMP/pp_srv.txt" 2>&1 &
+	# Bounded: a server whose client never came must not hold the bench.
+	timeout 60 fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -B "$p" >"$TMP/pp_srv.txt" 2>&1 &
 	local spid=$!
 	for _ in $(seq 100); do grep -q . "$TMP/pp_srv.txt" 2>/dev/null && break; ss -ltn | grep -q ":$p " && break; sleep 0.05; done
-	fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -P "$p" 127.0.0.1 >"$TMP/pp.txt" 2>&1
+	timeout 60 fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -P "$p" 127.0.0.1 >"$TMP/pp.txt" 2>&1
+	kill $spid 2>/dev/null
 	wait $spid 2>/dev/null
 	awk '/^[0-9]/ && NF>=6 {print $(NF-1)}' "$TMP/pp.txt" | tail -1
 }
@@ -40,9 +42,9 @@ ours_bw() {
 # iperf3 one TCP stream on loopback: the ceiling for the tcp provider.
 peer_bw() {
 	local p; p=$(port)
-	iperf3 -s -1 -p "$p" >/dev/null 2>&1 &
+	timeout 30 iperf3 -s -1 -p "$p" >/dev/null 2>&1 &
 	for _ in $(seq 100); do ss -ltn | grep -q ":$p " && break; sleep 0.05; done
-	iperf3 -c 127.0.0.1 -p "$p" -t 2 -J >"$TMP/iperf.json" 2>/dev/null
+	timeout 30 iperf3 -c 127.0.0.1 -p "$p" -t 2 -J >"$TMP/iperf.json" 2>/dev/null
 	json "$TMP/iperf.json" 'd["end"]["sum_received"]["bits_per_second"]/8/1e6'
 }
 
