@@ -23,10 +23,12 @@ ours_lat() {
 # fi_pingpong prints "usec/xfer" for the half round trip.
 peer_lat() {
 	local p; p=$(port)
-	fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -B "$p" >"$TMP/pp_srv.txt" 2>&1 &
+	# Bounded: a server whose client never came must not hold the bench.
+	timeout 60 fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -B "$p" >"$TMP/pp_srv.txt" 2>&1 &
 	local spid=$!
 	for _ in $(seq 100); do grep -q . "$TMP/pp_srv.txt" 2>/dev/null && break; ss -ltn | grep -q ":$p " && break; sleep 0.05; done
-	fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -P "$p" 127.0.0.1 >"$TMP/pp.txt" 2>&1
+	timeout 60 fi_pingpong -p "$1" -e rdm -S 8 -I 20000 -P "$p" 127.0.0.1 >"$TMP/pp.txt" 2>&1
+	kill $spid 2>/dev/null
 	wait $spid 2>/dev/null
 	awk '/^[0-9]/ && NF>=6 {print $(NF-1)}' "$TMP/pp.txt" | tail -1
 }
@@ -40,9 +42,9 @@ ours_bw() {
 # iperf3 one TCP stream on loopback: the ceiling for the tcp provider.
 peer_bw() {
 	local p; p=$(port)
-	iperf3 -s -1 -p "$p" >/dev/null 2>&1 &
+	timeout 30 iperf3 -s -1 -p "$p" >/dev/null 2>&1 &
 	for _ in $(seq 100); do ss -ltn | grep -q ":$p " && break; sleep 0.05; done
-	iperf3 -c 127.0.0.1 -p "$p" -t 2 -J >"$TMP/iperf.json" 2>/dev/null
+	timeout 30 iperf3 -c 127.0.0.1 -p "$p" -t 2 -J >"$TMP/iperf.json" 2>/dev/null
 	json "$TMP/iperf.json" 'd["end"]["sum_received"]["bits_per_second"]/8/1e6'
 }
 
@@ -70,3 +72,14 @@ done
 compare "write_bw 64K tcp vs iperf3 MB/s" ours_bw peer_bw tcp
 printf '%-38s %10.3f %10s %8s\n' "write_bw 64K shm MB/s (no peer)" \
 	"$(for _ in $(seq "$ROUNDS"); do ours_bw shm; done | median)" - -
+
+# Our share of the instructions in the timed loop (callgrind: counts, not
+# time, so one run each is enough); the provider's work is the rest.
+if command -v valgrind >/dev/null; then
+	for t in cxi_write_bw cxi_send_bw cxi_write_lat; do
+		/usr/bin/python3 "$(dirname "$0")/callgrind_share.py" --build "$BUILD" \
+			--tool "$t" --provider shm --size 8
+	done
+else
+	echo "callgrind: skipped (valgrind missing: scripts/deps.sh installs it)"
+fi

@@ -163,7 +163,6 @@ static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 	hints->fabric_attr->prov_name = strdup(req->provider);
 	if (named)
 		hints->domain_attr->name = strdup(req->domain);
-	hints->tx_attr->size = req->tx_depth;
 	ret = cxi_hints(req->cxi, hints);
 	if (ret != 0) {
 		fi_freeinfo(hints);

@@ -19,6 +19,7 @@
 
 #include "cxd/amo.h"
 #include "cxd/amo_sim.h"
+#include "cxd/post.h"
 #include "cxd/session.h"
 
 #define SLOT 64        /* bytes per list slot, local and remote */
@@ -38,6 +39,13 @@ struct amo_state {
 	uint64_t slots;   /* list slots in use: list_size (bw) or 1 (lat) */
 	uint64_t res_off; /* offset of the fetched results in tx */
 	uint64_t iters;   /* iterations done: AMOs each used slot received */
+	/* Prepared per size (a sweep changes the peer between pairs): each
+	 * post sets the addresses and calls the provider. */
+	struct fi_msg_atomic msg;
+	struct fi_ioc ioc, cmp, res;
+	struct fi_rma_ioc rma;
+	void *desc[3];
+	uint64_t rbase;
 };
 
 static struct amo_state *st(struct cxd_sess *s)
@@ -84,22 +92,51 @@ static uint64_t result_off(struct cxd_sess *s, uint64_t loff)
 }
 
 /* Post hooks: loff is the slot's operand offset, roff its target word.
- * Non-fetching AMOs take s->op_flags: FI_INJECT (IDC) and, for latency,
- * FI_DELIVERY_COMPLETE so the time runs to the target's acknowledgement. */
+ * The msg forms take s->op_flags: FI_MORE within a list, and for
+ * non-fetching AMOs FI_INJECT (IDC) and, for latency,
+ * FI_DELIVERY_COMPLETE so the time runs to the target's acknowledgement.
+ * A fetching or compare latency AMO needs no flags: the plain calls. */
+static void aim(struct cxd_sess *s, struct amo_state *as, uint64_t loff,
+		uint64_t roff)
+{
+	as->ioc.addr = tx_at(s, loff);
+	as->rma.addr = as->rbase + roff;
+}
+
 static int post_base(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		     uint64_t roff)
 {
-	struct fi_ioc ioc = { .addr = tx_at(s, loff), .count = 1 };
-	struct fi_rma_ioc rma = { .addr = s->peer.rx_base + roff, .count = 1,
-				  .key = s->peer.key };
-	struct fi_msg_atomic m = {
-		.msg_iov = &ioc, .desc = &s->tx_mr.desc, .iov_count = 1,
-		.addr = s->fab->peer, .rma_iov = &rma, .rma_iov_count = 1,
-		.datatype = st(s)->dt, .op = st(s)->fop,
-	};
+	struct amo_state *as = st(s);
 
 	(void) size;
-	return (int) fi_atomicmsg(s->fab->ep, &m, s->op_flags);
+	aim(s, as, loff, roff);
+	return (int) fi_atomicmsg(s->fab->ep, &as->msg, s->op_flags);
+}
+
+static int post_fetch_msg(struct cxd_sess *s, uint64_t size, uint64_t loff,
+			  uint64_t roff)
+{
+	struct amo_state *as = st(s);
+
+	(void) size;
+	aim(s, as, loff, roff);
+	as->res.addr = tx_at(s, result_off(s, loff));
+	return (int) fi_fetch_atomicmsg(s->fab->ep, &as->msg, &as->res,
+					as->desc, 1, s->op_flags);
+}
+
+static int post_compare_msg(struct cxd_sess *s, uint64_t size, uint64_t loff,
+			    uint64_t roff)
+{
+	struct amo_state *as = st(s);
+
+	(void) size;
+	aim(s, as, loff, roff);
+	as->cmp.addr = tx_at(s, loff + CMP_OFF);
+	as->res.addr = tx_at(s, result_off(s, loff));
+	return (int) fi_compare_atomicmsg(s->fab->ep, &as->msg, &as->cmp,
+					  as->desc, 1, &as->res, as->desc, 1,
+					  s->op_flags);
 }
 
 static int post_fetch(struct cxd_sess *s, uint64_t size, uint64_t loff,
@@ -127,20 +164,38 @@ static int post_compare(struct cxd_sess *s, uint64_t size, uint64_t loff,
 				       st(s)->dt, st(s)->fop, NULL);
 }
 
+static void prepare(struct cxd_sess *s, struct amo_state *as)
+{
+	as->desc[0] = as->desc[1] = as->desc[2] = s->tx_mr.desc;
+	as->ioc.count = as->cmp.count = as->res.count = 1;
+	as->rma = (struct fi_rma_ioc) { .count = 1, .key = s->peer.key };
+	as->rbase = s->peer.rx_base;
+	as->msg = (struct fi_msg_atomic) {
+		.msg_iov = &as->ioc, .desc = as->desc, .iov_count = 1,
+		.addr = s->fab->peer, .rma_iov = &as->rma, .rma_iov_count = 1,
+		.datatype = as->dt, .op = as->fop,
+	};
+}
+
 static int atomic_post_for(struct cxd_sess *s, uint64_t size)
 {
 	struct amo_state *as = st(s);
-	bool inject = !cxd_run_has(s->run, CXD_RUN_NO_IDC) &&
-		      size <= s->fab->inject_size;
+	/* Never for fetching and compare AMOs: see cxd_ops_injects. */
+	bool inject = cxd_ops_injects(s->ops, s->run, size,
+				      s->fab->inject_size);
+	/* A list takes FI_MORE: the msg forms; one AMO at a time needs
+	 * flags only when it is non-fetching. */
+	bool list = as->slots > 1;
 
+	prepare(s, as);
 	if (as->kind == KIND_COMPARE)
-		s->post = post_compare;
+		s->post = list ? post_compare_msg : post_compare;
 	else if (as->kind == KIND_FETCH)
-		s->post = post_fetch;
+		s->post = list ? post_fetch_msg : post_fetch;
 	else
 		s->post = post_base;
 	/* Fetching and compare AMOs complete when the old value is back. */
-	s->op_flags = inject && as->kind == KIND_BASE ? FI_INJECT : 0;
+	s->op_flags = inject ? FI_INJECT : 0;
 	/* cxi: unreliable (restricted) and HRP; 0 elsewhere. The provider
 	 * takes them only on non-fetching AMOs. */
 	if (as->kind == KIND_BASE)

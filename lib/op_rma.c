@@ -1,53 +1,81 @@
 /* RMA write and read: the post hooks of the write and read tools. */
-#include <string.h>
+#include <errno.h>
+#include <stdlib.h>
 
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
+#include "cxd/post.h"
 #include "cxd/session.h"
 
-/* The msg forms take per-operation flags: FI_INJECT (the IDC analogue)
- * and FI_DELIVERY_COMPLETE, which makes a write complete only when the
- * target has it, as the originals' completion is the target's ACK. */
-static void rma_msg(struct cxd_sess *s, uint64_t size, uint64_t loff,
-		    uint64_t roff, struct iovec *iov, struct fi_rma_iov *rma,
-		    struct fi_msg_rma *m)
-{
-	iov->iov_base = (char *) s->tx.ptr + loff;
-	iov->iov_len = size;
-	rma->addr = s->peer.rx_base + roff;
-	rma->len = size;
-	rma->key = s->peer.key;
-	memset(m, 0, sizeof(*m));
-	m->msg_iov = iov;
-	m->desc = &s->tx_mr.desc;
-	m->iov_count = 1;
-	m->addr = s->fab->peer;
-	m->rma_iov = rma;
-	m->rma_iov_count = 1;
-}
+/*
+ * What a size's operations share, prepared once per size: each post then
+ * sets the two addresses and calls the provider. The msg forms take
+ * per-operation flags: FI_MORE within a list, FI_INJECT (the IDC
+ * analogue) and FI_DELIVERY_COMPLETE, which makes a write complete only
+ * when the target has it, as the originals' completion is the target's
+ * ACK. A latency read needs no flags and takes the plain call.
+ */
+struct rma_state {
+	struct fi_msg_rma msg;
+	struct iovec iov;
+	struct fi_rma_iov rma;
+	struct fid_ep *ep;
+	char *lbase;    /* this side's transmit buffer */
+	uint64_t rbase; /* the peer's buffer as its key addresses it */
+};
 
 static int post_write(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		      uint64_t roff)
 {
-	struct iovec iov;
-	struct fi_rma_iov rma;
-	struct fi_msg_rma m;
+	struct rma_state *rs = s->op_state;
 
-	rma_msg(s, size, loff, roff, &iov, &rma, &m);
-	return (int) fi_writemsg(s->fab->ep, &m, s->op_flags);
+	(void) size;
+	rs->iov.iov_base = rs->lbase + loff;
+	rs->rma.addr = rs->rbase + roff;
+	return (int) fi_writemsg(rs->ep, &rs->msg, s->op_flags);
 }
 
+/* A read completes when its data has landed here. */
 static int post_read(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		     uint64_t roff)
 {
-	struct iovec iov;
-	struct fi_rma_iov rma;
-	struct fi_msg_rma m;
+	struct rma_state *rs = s->op_state;
 
-	/* A read completes when its data has landed here: no flags. */
-	rma_msg(s, size, loff, roff, &iov, &rma, &m);
-	return (int) fi_readmsg(s->fab->ep, &m, 0);
+	(void) size;
+	rs->iov.iov_base = rs->lbase + loff;
+	rs->rma.addr = rs->rbase + roff;
+	return (int) fi_readmsg(rs->ep, &rs->msg, s->op_flags);
+}
+
+static int post_read_plain(struct cxd_sess *s, uint64_t size, uint64_t loff,
+			   uint64_t roff)
+{
+	struct rma_state *rs = s->op_state;
+
+	return (int) fi_read(rs->ep, rs->lbase + loff, size, rs->msg.desc[0],
+			     rs->msg.addr, rs->rbase + roff, rs->rma.key, NULL);
+}
+
+static int rma_setup(struct cxd_sess *s)
+{
+	s->op_state = calloc(1, sizeof(struct rma_state));
+	return s->op_state ? 0 : cxd_sess_fail(s, -ENOMEM, "out of memory");
+}
+
+/* Per size, after the peer is known (a sweep changes it between pairs). */
+static void prepare(struct cxd_sess *s, struct rma_state *rs, uint64_t size)
+{
+	rs->ep = s->fab->ep;
+	rs->lbase = s->tx.ptr;
+	rs->rbase = s->peer.rx_base;
+	rs->iov.iov_len = size;
+	rs->rma.len = size;
+	rs->rma.key = s->peer.key;
+	rs->msg = (struct fi_msg_rma) {
+		.msg_iov = &rs->iov, .desc = &s->tx_mr.desc, .iov_count = 1,
+		.addr = s->fab->peer, .rma_iov = &rs->rma, .rma_iov_count = 1,
+	};
 }
 
 /* FI_INJECT as the summary says (cxd_ops_injects); latency: every
@@ -55,6 +83,7 @@ static int post_read(struct cxd_sess *s, uint64_t size, uint64_t loff,
 static void rma_flags(struct cxd_sess *s, uint64_t size, uint64_t op_flags,
 		      uint64_t last_flags)
 {
+	prepare(s, s->op_state, size);
 	s->op_flags = op_flags;
 	if (cxd_ops_injects(s->ops, s->run, size, s->fab->inject_size))
 		s->op_flags |= FI_INJECT;
@@ -72,10 +101,12 @@ static int write_post_for(struct cxd_sess *s, uint64_t size)
 	return 0;
 }
 
+/* Reads carry no flags but FI_MORE; one at a time, the plain call. */
 static int read_post_for(struct cxd_sess *s, uint64_t size)
 {
-	s->post = post_read;
 	rma_flags(s, size, 0, 0);
+	s->post = cxd_tool_is(s->tool, CXD_TRAIT_SAMPLES) && s->op_flags == 0 ?
+		  post_read_plain : post_read;
 	return 0;
 }
 
@@ -86,9 +117,21 @@ static int rma_progress(struct cxd_sess *s)
 	return 0;
 }
 
+static void rma_teardown(struct cxd_sess *s)
+{
+	free(s->op_state);
+	s->op_state = NULL;
+}
+
 static int rma_bw_iter(struct cxd_sess *s, uint64_t size)
 {
-	return cxd_post_list(s, size, s->run->list_size);
+	uint64_t n = s->run->list_size;
+	/* Writes name their post function: it inlines into the list loop. */
+	int ret = s->post == post_write ?
+		  cxd_post_batch_with(s, size, n, post_write) :
+		  cxd_post_batch(s, size, n);
+
+	return ret ? ret : cxd_wait_cntr(s);
 }
 
 static int rma_lat_one(struct cxd_sess *s, uint64_t size, bool last)
@@ -104,10 +147,12 @@ const struct cxd_ops cxd_write_ops = {
 	.caps = RMA_CAPS,
 	.injects = true,
 	.cxi = CXD_CXI_WRITE,
+	.setup = rma_setup,
 	.post_for = write_post_for,
 	.progress = rma_progress,
 	.lat_one = rma_lat_one,
 	.bw_iter = rma_bw_iter,
+	.teardown = rma_teardown,
 };
 
 /* A read completes when its data has landed here: never injected. */
@@ -115,8 +160,10 @@ const struct cxd_ops cxd_read_ops = {
 	.caps = RMA_CAPS,
 	.to_initiator = true,
 	.cxi = CXD_CXI_READ,
+	.setup = rma_setup,
 	.post_for = read_post_for,
 	.progress = rma_progress,
 	.lat_one = rma_lat_one,
 	.bw_iter = rma_bw_iter,
+	.teardown = rma_teardown,
 };

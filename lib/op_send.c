@@ -8,6 +8,7 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_tagged.h>
 
+#include "cxd/post.h"
 #include "cxd/session.h"
 
 #define TAG_DATA 0x0ULL
@@ -25,10 +26,15 @@ struct send_state {
 	uint64_t resp_need;  /* responses this side waits for */
 	uint64_t pings;      /* latency: messages received */
 	bool final_seen;
+	bool resp_recv;      /* bandwidth: a response receive is posted */
 	/* Latency: receive slots to post again once our next send is out,
 	 * so reposting overlaps the flight instead of adding to it. */
 	uint64_t repost[2];
 	unsigned nrepost;
+	/* Bandwidth lists take FI_MORE: the msg form, prepared per size. */
+	struct fi_msg_tagged msg;
+	struct iovec iov;
+	char *lbase;
 };
 
 static struct send_state *st(struct cxd_sess *s)
@@ -66,7 +72,8 @@ static int send_setup(struct cxd_sess *s)
 	ss->slot_len = s->run->max_size;
 	for (uint64_t i = 0; ret == 0 && i < ss->nrecv; i++)
 		ret = post_data_recv(s, i);
-	if (ret == 0 && cxd_tool_is(s->tool, CXD_TRAIT_LISTS))
+	ss->resp_recv = cxd_tool_is(s->tool, CXD_TRAIT_LISTS);
+	if (ret == 0 && ss->resp_recv)
 		ret = post_resp_recv(s);
 	if (ret)
 		return cxd_sess_fail(s, ret, "posting receives failed: %s",
@@ -89,14 +96,38 @@ static int post_inject(struct cxd_sess *s, uint64_t size, uint64_t loff,
 				s->fab->peer, tag);
 }
 
+/* A list's data send: the tag is always TAG_DATA, flags from the list. */
+static int post_send_msg(struct cxd_sess *s, uint64_t size, uint64_t loff,
+			 uint64_t tag)
+{
+	struct send_state *ss = st(s);
+
+	(void) size;
+	(void) tag;
+	ss->iov.iov_base = ss->lbase + loff;
+	return (int) fi_tsendmsg(s->fab->ep, &ss->msg, s->op_flags);
+}
+
 static int send_post_for(struct cxd_sess *s, uint64_t size)
 {
-	uint64_t limit = s->fab->inject_size < IDC_MAX ? s->fab->inject_size :
-							 IDC_MAX;
-	bool inject = !cxd_run_has(s->run, CXD_RUN_NO_IDC) &&
-		      !cxd_run_has(s->run, CXD_RUN_RDZV) && size <= limit;
+	struct send_state *ss = st(s);
+	/* Up to IDC_MAX and never with -R: see cxd_ops_injects. */
+	bool inject = cxd_ops_injects(s->ops, s->run, size,
+				      s->fab->inject_size);
 
-	s->post = inject ? post_inject : post_send;
+	ss->lbase = s->tx.ptr;
+	ss->iov.iov_len = size;
+	ss->msg = (struct fi_msg_tagged) {
+		.msg_iov = &ss->iov, .desc = &s->tx_mr.desc, .iov_count = 1,
+		.addr = s->fab->peer, .tag = TAG_DATA,
+	};
+	s->op_flags = inject ? FI_INJECT : 0;
+	s->last_flags = 0;
+	/* Ping-pong: one send at a time, no flags: the plain calls. */
+	if (ss->resp_recv)
+		s->post = post_send_msg;
+	else
+		s->post = inject ? post_inject : post_send;
 	return 0;
 }
 
@@ -189,22 +220,15 @@ static int send_progress(struct cxd_sess *s)
 /* Spin on receive completions until *have reaches want (bounded). */
 static int wait_rx(struct cxd_sess *s, const uint64_t *have, uint64_t want)
 {
-	uint64_t last = *have, changed = 0;
-	unsigned spins = 0;
+	struct cxd_spin w = CXD_SPIN("message");
+	unsigned rounds = 0;
 	int ret;
 
 	cxd_ctrl_beat(&s->ctrl);
 	while (*have < want) {
 		ret = send_progress(s);
-		if (ret)
-			return ret;
-		if (++spins & 1023)
-			continue;
-		if (changed == 0 || *have != last) {
-			last = *have;
-			changed = cxd_now_ns();
-		}
-		ret = cxd_stall_check(s, &changed, "message");
+		if (ret == 0 && cxd_spin_due(&rounds))
+			ret = cxd_spin_check(s, &w, *have);
 		if (ret)
 			return ret;
 	}
@@ -226,14 +250,10 @@ static int send_one(struct cxd_sess *s, uint64_t size, uint64_t off,
 static int send_bw_iter(struct cxd_sess *s, uint64_t size)
 {
 	struct send_state *ss = st(s);
-	uint64_t n = s->run->list_size;
-	int ret;
+	int ret = cxd_post_batch(s, size, s->run->list_size);
 
-	for (uint64_t i = 0; i < n; i++) {
-		ret = send_one(s, size, cxd_next_off(s), TAG_DATA);
-		if (ret)
-			return ret;
-	}
+	if (ret)
+		return ret;
 	ss->resp_need++;
 	ret = wait_rx(s, &ss->resp_got, ss->resp_need);
 	return ret ? ret : cxd_wait_cntr(s);

@@ -4,17 +4,11 @@
 
 #include <rdma/fi_errno.h>
 
+#include "cxd/post.h"
 #include "cxd/session.h"
 #include "cxd/signals.h"
 
 #define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
-
-/* The control channel's message as this session's error. */
-static int ctrl_fail(struct cxd_sess *s, int ret)
-{
-	snprintf(s->err, sizeof(s->err), "%s", s->ctrl.err);
-	return ret;
-}
 
 /* Peek at a buffered frame: an ERROR from the peer ends the wait now. */
 static int pending_peer_error(struct cxd_sess *s)
@@ -30,7 +24,7 @@ static int pending_peer_error(struct cxd_sess *s)
 	    h.type != CXD_MSG_ERROR)
 		return 0;
 	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, 0);
-	return ctrl_fail(s, ret ? ret : -EPROTO);
+	return cxd_sess_fail(s, ret ? ret : -EPROTO, "%s", s->ctrl.err);
 }
 
 void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes)
@@ -57,7 +51,7 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	if (!s->loopback && s->sync == NULL) {
 		ret = cxd_ctrl_poll(&s->ctrl);
 		if (ret < 0)
-			return ctrl_fail(s, ret);
+			return cxd_sess_fail(s, ret, "%s", s->ctrl.err);
 		if (ret == 1 && (ret = pending_peer_error(s)) != 0)
 			return ret;
 	}
@@ -113,24 +107,30 @@ static int tx_error(struct cxd_sess *s)
 			     "the run", msg);
 }
 
+int cxd_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress)
+{
+	if (w->changed == 0 || progress != w->last) {
+		w->last = progress;
+		w->changed = cxd_now_ns();
+	}
+	return cxd_stall_check(s, &w->changed, w->what);
+}
+
 int cxd_wait_cntr(struct cxd_sess *s)
 {
 	struct fid_cntr *c = s->fab->tx_cntr;
-	uint64_t v, last = 0, changed = cxd_now_ns();
-	unsigned spins = 0;
+	struct cxd_spin w = CXD_SPIN("operation");
+	uint64_t v, target = s->cntr_target;
+	unsigned rounds = 0;
 	int ret;
 
 	cxd_ctrl_beat(&s->ctrl);
-	while ((v = fi_cntr_read(c)) < s->cntr_target) {
-		if (++spins & 1023)
+	while ((v = fi_cntr_read(c)) < target) {
+		if (!cxd_spin_due(&rounds))
 			continue;
 		if (fi_cntr_readerr(c) != s->cntr_errs)
 			return tx_error(s);
-		if (v != last) {
-			last = v;
-			changed = cxd_now_ns();
-		}
-		ret = cxd_stall_check(s, &changed, "operation");
+		ret = cxd_spin_check(s, &w, v);
 		if (ret)
 			return ret;
 	}
@@ -140,23 +140,26 @@ int cxd_wait_cntr(struct cxd_sess *s)
 int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		   uint64_t roff)
 {
-	uint64_t since = 0;
-	unsigned spins = 0;
+	struct cxd_spin w = CXD_SPIN("operation");
+	uint64_t flags = s->op_flags;
+	unsigned rounds = 0;
 	int ret;
 
+	/* The retried operation goes without FI_MORE: whatever the provider
+	 * held back for the rest of the list must now go out, or the
+	 * completions that free the queue never come. */
+	s->op_flags &= ~FI_MORE;
 	while ((ret = s->post(s, size, loff, roff)) == -FI_EAGAIN) {
 		/* Queue full: completions free slots; bound the wait. */
 		ret = s->ops->progress(s);
-		if (ret)
+		if (ret == 0 && cxd_spin_due(&rounds))
+			ret = cxd_spin_check(s, &w, 0);
+		if (ret) {
+			s->op_flags = flags;
 			return ret;
-		if (++spins & 1023)
-			continue;
-		if (since == 0)
-			since = cxd_now_ns();
-		ret = cxd_stall_check(s, &since, "operation");
-		if (ret)
-			return ret;
+		}
 	}
+	s->op_flags = flags;
 	return ret ? cxd_post_failed(s, ret, size) : 0;
 }
 
@@ -170,33 +173,16 @@ int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
 			     fi_strerror(-ret));
 }
 
-/* One operation at the next offset, retried while the queue is full. */
-static int post_next(struct cxd_sess *s, uint64_t size)
+int cxd_post_batch(struct cxd_sess *s, uint64_t size, uint64_t n)
 {
-	uint64_t off = cxd_next_off(s);
-	int ret = s->post(s, size, off, off);
-
-	return ret ? cxd_post_retry(s, size, off, off) : 0;
+	return cxd_post_batch_with(s, size, n, s->post);
 }
 
 int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
 {
-	uint64_t base = s->op_flags;
-	int ret = 0;
+	int ret = cxd_post_batch(s, size, n);
 
-	for (uint64_t i = 1; ret == 0 && i < n; i++)
-		ret = post_next(s, size);
-	/* The iteration ends when the target has the last operation. Where
-	 * plain completion is local (tcp) operations travel in order, so
-	 * the target then has all of them. */
-	s->op_flags = base | s->last_flags;
-	if (ret == 0)
-		ret = post_next(s, size);
-	s->op_flags = base;
-	if (ret)
-		return ret;
-	s->cntr_target += n;
-	return cxd_wait_cntr(s);
+	return ret ? ret : cxd_wait_cntr(s);
 }
 
 int cxd_post_one(struct cxd_sess *s, uint64_t size)

@@ -39,7 +39,6 @@ struct cxd_fabric_req {
 	const char *domain;   /* -d, or "" for any */
 	const char *src_host; /* local numeric address for IP providers */
 	uint64_t caps;
-	size_t tx_depth;      /* operations kept in flight */
 	const struct cxd_cxi_plan *cxi; /* cxi: auth key, msg_order; or NULL */
 };
 
