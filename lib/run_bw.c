@@ -146,7 +146,7 @@ void cxd_sess_progress(struct cxd_sess *s, struct cxd_progress *p)
 			  s->run->duration_s * 1000000000ULL : 0, cxd_now_ns());
 }
 
-int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep)
+int cxd_runner_bw(struct cxd_sess *s, struct cxd_report *rep)
 {
 	struct cxd_progress prog;
 	int ret = 0;
@@ -161,7 +161,7 @@ int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep)
 	return ret;
 }
 
-int cxd_run_loopback(struct cxd_sess *s, struct cxd_report *rep)
+int cxd_runner_loopback(struct cxd_sess *s, struct cxd_report *rep)
 {
 	/* Every write goes to offset 0 of the target, as the original. */
 	s->wrap = 0;

@@ -180,7 +180,7 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	return ret ? ret : cxd_emit_result(s, rep, &res);
 }
 
-int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep)
+int cxd_runner_lat(struct cxd_sess *s, struct cxd_report *rep)
 {
 	struct lat_run lr = { 0 };
 	int ret = 0;

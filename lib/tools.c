@@ -14,8 +14,8 @@
 #define HOST_MEM (CXD_F_GPU | CXD_F_HP)
 
 /* How the core runs each family: bandwidth lists, latency samples. */
-#define BW .run = cxd_run_bw, .traits = CXD_TRAIT_LISTS
-#define LAT .run = cxd_run_lat, .traits = CXD_TRAIT_SAMPLES
+#define BW .run = cxd_runner_bw, .traits = CXD_TRAIT_LISTS
+#define LAT .run = cxd_runner_lat, .traits = CXD_TRAIT_SAMPLES
 
 #define BW_COLS(sz, cnt, szw) \
 	.size_col = sz, .count_col = cnt, .bw_col = "BW[MB/s]", \
@@ -70,7 +70,7 @@ static const struct cxd_tool tools[] = {
 		.name = "cxi_gpu_loopback_bw",
 		.title = "CXI Loopback Bandwidth Test",
 		/* one process writes into its own buffer (host or GPU) */
-		.run = cxd_run_loopback, .ops = &cxd_write_ops,
+		.run = cxd_runner_loopback, .ops = &cxd_write_ops,
 		.traits = CXD_TRAIT_LOOPBACK,
 		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
 		.features = HOST_MEM | CXD_F_LOOPBACK,
@@ -100,7 +100,7 @@ static const struct cxd_tool tools[] = {
 	{
 		.name = "cxi_send_lat",
 		.title = "CXI RDMA Send Latency Test",
-		.run = cxd_run_lat, .ops = &cxd_send_ops,
+		.run = cxd_runner_lat, .ops = &cxd_send_ops,
 		/* the server answers each send: half the round trip */
 		.traits = CXD_TRAIT_SAMPLES | CXD_TRAIT_PING_PONG,
 		.noun = "Send", .noun_lower = "send", .index_col = "SendNum",

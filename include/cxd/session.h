@@ -194,9 +194,9 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 /* run_bw.c / run_lat.c: per-size drivers. */
 /* Progress on stderr for this run (disabled unless cxd_progress_wanted). */
 void cxd_sess_progress(struct cxd_sess *s, struct cxd_progress *p);
-int cxd_run_bw(struct cxd_sess *s, struct cxd_report *rep);
-int cxd_run_lat(struct cxd_sess *s, struct cxd_report *rep);
-int cxd_run_loopback(struct cxd_sess *s, struct cxd_report *rep);
+int cxd_runner_bw(struct cxd_sess *s, struct cxd_report *rep);
+int cxd_runner_lat(struct cxd_sess *s, struct cxd_report *rep);
+int cxd_runner_loopback(struct cxd_sess *s, struct cxd_report *rep);
 /* After a size: send this side's figures, receive the peer's (same size). */
 int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
 		     struct cxd_result_msg *peer);

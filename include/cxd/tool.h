@@ -52,7 +52,7 @@ struct cxd_tool {
 	const char *name;       /* "cxi_write_bw" */
 	const char *title;      /* "CXI RDMA Write Bandwidth Test" */
 	const struct cxd_ops *ops; /* the operation: posting hooks, facts */
-	cxd_runner_fn run;         /* cxd_run_bw, cxd_run_lat, ... */
+	cxd_runner_fn run;         /* cxd_runner_bw, cxd_runner_lat, ... */
 	unsigned traits;           /* CXD_T_* */
 	const char *noun;       /* "Write": "Write Size", help text */
 	const char *noun_lower; /* "write": help text */

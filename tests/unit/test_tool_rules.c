@@ -624,11 +624,11 @@ static void check_row(const struct cxd_tool *t)
 	/* Exactly one shape, run by its runner. */
 	assert_true(shape != 0 && (shape & (shape - 1)) == 0);
 	if (shape == CXD_TRAIT_LISTS)
-		assert_ptr_equal(t->run, cxd_run_bw);
+		assert_ptr_equal(t->run, cxd_runner_bw);
 	if (shape == CXD_TRAIT_SAMPLES)
-		assert_ptr_equal(t->run, cxd_run_lat);
+		assert_ptr_equal(t->run, cxd_runner_lat);
 	if (shape == CXD_TRAIT_LOOPBACK)
-		assert_ptr_equal(t->run, cxd_run_loopback);
+		assert_ptr_equal(t->run, cxd_runner_loopback);
 	assert_int_equal(shape == CXD_TRAIT_SAMPLES, is_named(t, "_lat"));
 	assert_int_equal(shape == CXD_TRAIT_LOOPBACK, is_named(t, "loopback"));
 	/* Ping-pong: only send_lat, where the server answers each send. */
@@ -659,7 +659,7 @@ static void test_row_traits(void **state)
 	t = cxd_tool_find("cxi_sweep");
 	assert_non_null(t);
 	assert_ptr_equal(t->ops, &cxd_write_ops);
-	assert_ptr_equal(t->run, cxd_run_bw);
+	assert_ptr_equal(t->run, cxd_runner_bw);
 }
 
 /* The IDC line's rule (cxd_ops_injects): per tool, as posting uses it. */
