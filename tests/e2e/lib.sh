@@ -209,6 +209,31 @@ wait_pid() {
 # files; sets BG_PID (the command's own pid = its process group), BG_OUT, BG_ERR.
 # A small wrapper subshell collects the exit status (and keeps bash's
 # "Killed" job notices out of the log).
+# A script split into parts run at the same time: after start_bg for
+# each (PART_PIDS[i] = "pid:out:err" of PARTS[i]), wait for every part
+# within LIMIT s, show its checks (less lines matching DROP_RE, if given),
+# and count each part as one check: it passes when it exits 0.
+#   collect_parts LIMIT [DROP_RE]
+collect_parts() {
+	local limit=$1 drop=${2:-} i pid out err n
+	for i in "${!PARTS[@]}"; do
+		IFS=: read -r pid out err <<<"${PART_PIDS[$i]}"
+		wait_pid "$pid" "$limit"
+		if [ -n "$drop" ]; then
+			sed -n '/^== /,$p' "$out" | grep -Ev "$drop"
+		else
+			sed -n '/^== /,$p' "$out"
+		fi
+		cat "$err"
+		n=$(grep -Ec '^  ok   - ' "$out")
+		if [ "$WAIT_RC" = 0 ]; then
+			pass "part ${PARTS[$i]}: all $n checks passed"
+		else
+			fail "part ${PARTS[$i]}: exit $WAIT_RC ($n ok, $(grep -Ec '^  FAIL - ' "$out") failed)"
+		fi
+	done
+}
+
 start_bg() {
 	local name=$1; shift
 	E2E_SEQ=$((E2E_SEQ + 1))

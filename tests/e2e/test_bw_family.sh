@@ -470,18 +470,7 @@ for part in "${PARTS[@]}"; do
 	start_bg "part-$part" env BW_FAMILY_PART="$part" bash "$0" "$BUILD"
 	PART_PIDS+=("$BG_PID:$BG_OUT:$BG_ERR")
 done
-for i in "${!PARTS[@]}"; do
-	IFS=: read -r pid out err <<<"${PART_PIDS[$i]}"
-	wait_pid "$pid" 240
-	sed -n '/^== /,$p' "$out"
-	cat "$err"
-	n=$(grep -Ec '^  ok   - ' "$out")
-	if [ "$WAIT_RC" = 0 ]; then
-		pass "part ${PARTS[$i]}: all $n checks passed"
-	else
-		fail "part ${PARTS[$i]}: exit $WAIT_RC ($n ok, $(grep -Ec '^  FAIL - ' "$out") failed)"
-	fi
-done
+collect_parts 240
 loop_rules
 note "whole script: $(elapsed_since "$T0") s"
 finish

@@ -29,18 +29,7 @@ if [ ${#TOOLS[@]} -eq 0 ]; then
 		start_bg part bash "$0" "$BUILD" $part
 		PART_PIDS+=("$BG_PID:$BG_OUT:$BG_ERR")
 	done
-	for i in "${!PARTS[@]}"; do
-		IFS=: read -r pid out err <<<"${PART_PIDS[$i]}"
-		wait_pid "$pid" 280
-		sed -n '/^== /,$p' "$out" | grep -v '^test_cli_matrix: '
-		cat "$err"
-		n=$(grep -Ec '^  ok   - ' "$out")
-		if [ "$WAIT_RC" = 0 ]; then
-			pass "${PARTS[$i]}: all $n checks passed"
-		else
-			fail "${PARTS[$i]}: exit $WAIT_RC ($n ok, $(grep -Ec '^  FAIL - ' "$out") failed)"
-		fi
-	done
+	collect_parts 280 '^test_cli_matrix: '
 	finish
 fi
 
