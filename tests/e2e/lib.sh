@@ -146,8 +146,23 @@ show() {
 	done
 }
 
+# A misspelt or missing helper must fail the script, not pass it quietly.
+# Bash runs this in a subshell: it leaves a note that finish reads.
+command_not_found_handle() {
+	echo "$E2E_NAME: command not found: $1" >&2
+	echo "$1" >>"$TMPD/not-found"
+	return 127
+}
+
 finish() {
+	local missing
 	echo
+	if [ -s "$TMPD/not-found" ]; then
+		while read -r missing; do
+			fail "a command the script calls does not exist: $missing"
+		done <"$TMPD/not-found"
+		: >"$TMPD/not-found"
+	fi
 	if [ "$E2E_FAIL" -gt 0 ]; then
 		echo "$E2E_NAME: $E2E_PASS passed, $E2E_FAIL FAILED:"
 		local f
@@ -209,6 +224,12 @@ wait_pid() {
 # files; sets BG_PID (the command's own pid = its process group), BG_OUT, BG_ERR.
 # A small wrapper subshell collects the exit status (and keeps bash's
 # "Killed" job notices out of the log).
+# A check that FILE has a line matching the extended REGEX.
+has_line() { grep -qE "$2" "$1"; }
+expect_line() { # FILE REGEX WHAT
+	if has_line "$1" "$2"; then pass "$3"; else fail "$3: no line /$2/"; show "$1"; fi
+}
+
 # A script split into parts run at the same time: after start_bg for
 # each (PART_PIDS[i] = "pid:out:err" of PARTS[i]), wait for every part
 # within LIMIT s, show its checks (less lines matching DROP_RE, if given),

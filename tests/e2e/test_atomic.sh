@@ -196,6 +196,9 @@ if start_server cxi_atomic_bw --provider tcp; then
 	wait_server 15
 	expect_rc 0 "$RC" "client"
 	expect_rc 0 "$SERVER_RC" "server"
+	# 2-byte operands fit tcp's inject limit, but a fetching AMO waits
+	# for the old value: never injected, and the summary says so.
+	expect_line "$OUT" '^IDC +: Disabled$' "client: IDC Disabled for a fetching AMO"
 	for f in "$OUT" "$SERVER_OUT"; do
 		if grep -q "verification FAILED" "$f" || ! table_rows "$f" >/dev/null; then
 			fail "$(basename "$f"): no clean table row"

@@ -24,10 +24,6 @@ args_for() {
 	elif tool_has "$1" --warmup; then echo "-n 5 --warmup 2 --latency-gap 0 -s 8:64"
 	else echo "-n 3 -l 16 -s 64:1024"; fi
 }
-has_line() { grep -qE "$2" "$1"; }
-expect_line() { # FILE REGEX WHAT
-	if has_line "$1" "$2"; then pass "$3"; else fail "$3: no line /$2/"; show "$1"; fi
-}
 expect_err() { # WANT_RC REGEX WHAT (after run_capture)
 	expect_rc "$1" "$RC" "$3"
 	if grep -qE "$2" "$ERR"; then pass "$3: says /$2/"; else fail "$3: stderr lacks /$2/"; show "$ERR"; fi
