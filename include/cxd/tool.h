@@ -53,7 +53,7 @@ struct cxd_tool {
 	const char *title;      /* "CXI RDMA Write Bandwidth Test" */
 	const struct cxd_ops *ops; /* the operation: posting hooks, facts */
 	cxd_runner_fn run;         /* cxd_runner_bw, cxd_runner_lat, ... */
-	unsigned traits;           /* CXD_T_* */
+	unsigned traits;           /* CXD_TRAIT_* */
 	const char *noun;       /* "Write": "Write Size", help text */
 	const char *noun_lower; /* "write": help text */
 	const char *index_col;  /* --report-all index header: "WriteNum" */
