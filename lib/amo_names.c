@@ -63,6 +63,16 @@ size_t cxd_amo_type_size(unsigned type)
 	return type < CXD_T_COUNT ? type_sizes[type] : 0;
 }
 
+bool cxd_amo_compares(unsigned op)
+{
+	return op == CXD_AMO_CSWAP || op == CXD_AMO_AXOR;
+}
+
+bool cxd_amo_returns_old(unsigned op, bool fetching)
+{
+	return fetching || cxd_amo_compares(op);
+}
+
 bool cxd_amo_valid(unsigned op, unsigned cop, unsigned type)
 {
 	bool logical = op == CXD_AMO_LOR || op == CXD_AMO_LAND ||

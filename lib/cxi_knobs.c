@@ -13,6 +13,7 @@
 
 #include <rdma/fabric.h>
 
+#include "cxd/amo.h"
 #include "cxd/cxi_knobs.h"
 #include "cxd/session.h"
 
@@ -354,11 +355,9 @@ int cxd_cxi_plan(const struct cxd_tool *tool, const struct cxd_run_opts *run,
 	if (provider == NULL || strcmp(provider, "cxi") != 0)
 		return 0;
 	plan->cxi = true;
-	/* CSWAP and AXOR are compare atomics, which always fetch. */
 	f.amo_base = f.cls == CXD_CXI_AMO &&
-		     !cxd_run_has(run, CXD_RUN_FETCHING) &&
-		     run->amo_op != CXD_AMO_CSWAP &&
-		     run->amo_op != CXD_AMO_AXOR;
+		     !cxd_amo_returns_old(run->amo_op,
+					  cxd_run_has(run, CXD_RUN_FETCHING));
 	f.standard = (f.cls == CXD_CXI_AMO &&
 		      cxd_run_has(run, CXD_RUN_MATCHING)) ||
 		     (f.cls == CXD_CXI_READ &&

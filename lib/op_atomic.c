@@ -312,8 +312,7 @@ static void plan(struct cxd_sess *s, struct amo_state *as)
 	as->dt = type_map[r->amo_type];
 	as->fop = r->amo_op == CXD_AMO_CSWAP ? cswap_map[r->cswap_op] :
 					       op_map[r->amo_op];
-	/* CSWAP and MSWAP exist only as compare atomics in libfabric. */
-	if (r->amo_op == CXD_AMO_CSWAP || r->amo_op == CXD_AMO_AXOR)
+	if (cxd_amo_compares(r->amo_op))
 		as->kind = KIND_COMPARE;
 	else
 		as->kind = cxd_run_has(r, CXD_RUN_FETCHING) ? KIND_FETCH :

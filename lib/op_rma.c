@@ -25,14 +25,22 @@ struct rma_state {
 	uint64_t rbase; /* the peer's buffer as its key addresses it */
 };
 
-static int post_write(struct cxd_sess *s, uint64_t size, uint64_t loff,
-		      uint64_t roff)
+/* The prepared message, pointed at this operation's two addresses. */
+static struct rma_state *aim(struct cxd_sess *s, uint64_t loff, uint64_t roff)
 {
 	struct rma_state *rs = s->op_state;
 
-	(void) size;
 	rs->iov.iov_base = rs->lbase + loff;
 	rs->rma.addr = rs->rbase + roff;
+	return rs;
+}
+
+static int post_write(struct cxd_sess *s, uint64_t size, uint64_t loff,
+		      uint64_t roff)
+{
+	struct rma_state *rs = aim(s, loff, roff);
+
+	(void) size;
 	return (int) fi_writemsg(rs->ep, &rs->msg, s->op_flags);
 }
 
@@ -40,11 +48,9 @@ static int post_write(struct cxd_sess *s, uint64_t size, uint64_t loff,
 static int post_read(struct cxd_sess *s, uint64_t size, uint64_t loff,
 		     uint64_t roff)
 {
-	struct rma_state *rs = s->op_state;
+	struct rma_state *rs = aim(s, loff, roff);
 
 	(void) size;
-	rs->iov.iov_base = rs->lbase + loff;
-	rs->rma.addr = rs->rbase + roff;
 	return (int) fi_readmsg(rs->ep, &rs->msg, s->op_flags);
 }
 

@@ -67,12 +67,12 @@ static int send_setup(struct cxd_sess *s)
 	if (ss == NULL)
 		return cxd_sess_fail(s, -ENOMEM, "out of memory");
 	s->op_state = ss;
+	ss->resp_recv = cxd_tool_is(s->tool, CXD_TRAIT_LISTS);
 	/* Latency keeps a second receive posted while one is reposted. */
-	ss->nrecv = cxd_tool_is(s->tool, CXD_TRAIT_LISTS) ? s->run->list_size : 2;
+	ss->nrecv = ss->resp_recv ? s->run->list_size : 2;
 	ss->slot_len = s->run->max_size;
 	for (uint64_t i = 0; ret == 0 && i < ss->nrecv; i++)
 		ret = post_data_recv(s, i);
-	ss->resp_recv = cxd_tool_is(s->tool, CXD_TRAIT_LISTS);
 	if (ret == 0 && ss->resp_recv)
 		ret = post_resp_recv(s);
 	if (ret)
@@ -123,7 +123,8 @@ static int send_post_for(struct cxd_sess *s, uint64_t size)
 	};
 	s->op_flags = inject ? FI_INJECT : 0;
 	s->last_flags = 0;
-	/* Ping-pong: one send at a time, no flags: the plain calls. */
+	/* Lists take FI_MORE: the msg form. A ping-pong sends one at a time
+	 * with no flags: the plain calls. */
 	if (ss->resp_recv)
 		s->post = post_send_msg;
 	else
@@ -190,9 +191,8 @@ static int rx_error(struct cxd_sess *s)
 
 	fi_cq_readerr(s->fab->rx_cq, &e, 0);
 	return cxd_sess_fail(s, -EIO, "a receive from the %s %s failed "
-			     "during %s: %s", s->ctrl.peer_role ?
-			     s->ctrl.peer_role : "peer", s->ctrl.peer,
-			     s->ctrl.phase ? s->ctrl.phase : "the run",
+			     "during %s: %s", cxd_sess_peer_role(s),
+			     s->ctrl.peer, cxd_sess_phase(s),
 			     fi_strerror(e.err));
 }
 

@@ -2,13 +2,6 @@
 #include "cxd/amo.h"
 #include "cxd/session.h"
 
-/* Fetching and compare atomics return the old value: never injected. */
-static bool amo_fetches(const struct cxd_run_opts *run)
-{
-	return cxd_run_has(run, CXD_RUN_FETCHING) ||
-	       run->amo_op == CXD_AMO_CSWAP || run->amo_op == CXD_AMO_AXOR;
-}
-
 bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
 		     uint64_t size, uint64_t inject_size)
 {
@@ -20,7 +13,8 @@ bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
 	if (!ops->injects || cxd_run_has(run, CXD_RUN_NO_IDC) ||
 	    cxd_run_has(run, CXD_RUN_RDZV))
 		return false;
-	if (ops->amo && amo_fetches(run))
+	if (ops->amo && cxd_amo_returns_old(run->amo_op,
+					     cxd_run_has(run, CXD_RUN_FETCHING)))
 		return false;
 	return size <= cap;
 }

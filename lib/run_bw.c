@@ -6,11 +6,6 @@
 #include "cxd/mem.h"
 #include "cxd/session.h"
 
-struct span {
-	uint64_t elapsed_ns;
-	uint64_t count;
-};
-
 static void prepare_size(struct cxd_sess *s, uint64_t size)
 {
 	s->gran = s->ops->slot ? s->ops->slot :
@@ -28,8 +23,8 @@ static bool done(const struct cxd_sess *s, uint64_t iters, uint64_t start)
 
 /* The timed loop: nothing here but posting and completion polling. Kept
  * out of line: bench/callgrind_share.py measures from its entry. */
-static __attribute__((noinline)) int timed_loop(struct cxd_sess *s,
-						uint64_t size, struct span *sp)
+static __attribute__((noinline)) int
+timed_loop(struct cxd_sess *s, uint64_t size, struct cxd_span *sp)
 {
 	uint64_t iters = 0, start;
 	int ret;
@@ -49,10 +44,9 @@ static __attribute__((noinline)) int timed_loop(struct cxd_sess *s,
 
 /* A side's figures plus the peer's, as the originals combine them. */
 static void combine(const struct cxd_sess *s, uint64_t size,
-		    const struct span *me, const struct cxd_result_msg *peer,
+		    const struct cxd_span *me, const struct cxd_result_msg *peer,
 		    struct cxd_result *res)
 {
-	struct cxd_span mine = { me->count, me->elapsed_ns };
 	struct cxd_span theirs = { peer->count, peer->elapsed_ns };
 
 	memset(res, 0, sizeof(*res));
@@ -63,7 +57,7 @@ static void combine(const struct cxd_sess *s, uint64_t size,
 	res->verify = -1;
 	res->validated = -1;
 	cxd_bw_combine(res, cxd_packets(s->ops->amo, size),
-		       s->active ? &mine : NULL,
+		       s->active ? me : NULL,
 		       s->loopback ? NULL : &theirs);
 }
 
@@ -94,7 +88,7 @@ int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
 	return 0;
 }
 
-static int share(struct cxd_sess *s, uint64_t size, const struct span *me,
+static int share(struct cxd_sess *s, uint64_t size, const struct cxd_span *me,
 		 struct cxd_result_msg *peer)
 {
 	struct cxd_result_msg m = { .size = size, .count = me->count,
@@ -107,7 +101,7 @@ static int share(struct cxd_sess *s, uint64_t size, const struct span *me,
 static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 		    struct cxd_progress *prog)
 {
-	struct span me = { 0, 0 };
+	struct cxd_span me = { 0, 0 };
 	struct cxd_result_msg peer;
 	struct cxd_result res;
 	int ret = 0;

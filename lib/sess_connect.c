@@ -55,16 +55,8 @@ static int client_options(struct cxd_sess *s)
 	int ret;
 
 	cxd_phase(s, "the option exchange");
-	ret = cxd_sess_knobs(s, s->cfg->local.provider, NULL);
+	ret = cxd_sess_pick_provider(s, cxd_ctrl_same_host(&s->ctrl));
 	if (ret)
-		return ret;
-	if (s->cfg->local.provider[0])
-		cxd_fabric_core_name(s->cfg->local.provider,
-				     s->cfg->run.provider, CXD_NAME_LEN);
-	else if ((ret = cxd_fabric_pick(s->ops->caps,
-					cxd_ctrl_same_host(&s->ctrl),
-					s->cfg->run.provider, CXD_NAME_LEN,
-					s->err, sizeof(s->err))) != 0)
 		return ret;
 	cxd_sig_install(); /* providers are loaded now: ours win */
 	ret = cxd_sess_check_hugepages(s);

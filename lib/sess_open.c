@@ -205,8 +205,25 @@ int cxd_sess_prepare(struct cxd_sess *s)
 	return s->ops->setup ? s->ops->setup(s) : 0;
 }
 
+int cxd_sess_pick_provider(struct cxd_sess *s, bool same_host)
+{
+	int ret = cxd_sess_knobs(s, s->cfg->local.provider, NULL);
+
+	if (ret)
+		return ret;
+	if (s->cfg->local.provider[0]) {
+		cxd_fabric_core_name(s->cfg->local.provider,
+				     s->cfg->run.provider, CXD_NAME_LEN);
+		return 0;
+	}
+	return cxd_fabric_pick(s->ops->caps, same_host, s->cfg->run.provider,
+			       CXD_NAME_LEN, s->err, sizeof(s->err));
+}
+
 int cxd_sess_loopback(struct cxd_sess *s)
 {
+	int ret;
+
 	s->is_client = true;
 	s->active = true;
 	s->loopback = true;
@@ -214,15 +231,8 @@ int cxd_sess_loopback(struct cxd_sess *s)
 	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
 	s->ctrl.peer_role = "endpoint";
 	snprintf(s->ctrl.peer, sizeof(s->ctrl.peer), "(itself)");
-	if (cxd_sess_knobs(s, s->cfg->local.provider, NULL) != 0)
-		return -EINVAL;
-	if (s->cfg->local.provider[0])
-		cxd_fabric_core_name(s->cfg->local.provider,
-				     s->cfg->run.provider, CXD_NAME_LEN);
-	else if (cxd_fabric_pick(s->ops->caps, true, s->cfg->run.provider,
-				 CXD_NAME_LEN, s->err, sizeof(s->err)) != 0)
-		return -ENODATA;
-	return cxd_sess_exchange_addrs(s);
+	ret = cxd_sess_pick_provider(s, true);
+	return ret ? ret : cxd_sess_exchange_addrs(s);
 }
 
 void cxd_sess_close(struct cxd_sess *s)

@@ -7,6 +7,7 @@
 #include "cxd/post.h"
 #include "cxd/session.h"
 #include "cxd/signals.h"
+#include "sess_priv.h"
 
 #define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
 
@@ -24,7 +25,7 @@ static int pending_peer_error(struct cxd_sess *s)
 	    h.type != CXD_MSG_ERROR)
 		return 0;
 	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, 0);
-	return cxd_sess_fail(s, ret ? ret : -EPROTO, "%s", s->ctrl.err);
+	return cxd_sess_ctrl_fail(s, ret ? ret : -EPROTO);
 }
 
 void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes)
@@ -44,14 +45,14 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	if (cxd_sig_pending())
 		return cxd_sess_fail(s, -EINTR, "interrupted by %s during %s",
 				     cxd_sig_name(cxd_sig_pending()),
-				     s->ctrl.phase ? s->ctrl.phase : "the run");
+				     cxd_sess_phase(s));
 	if (now - *last_change_ns < 100000000ULL)
 		return 0;
 	/* Stalled for 100 ms: is the peer still there? */
 	if (!s->loopback && s->sync == NULL) {
 		ret = cxd_ctrl_poll(&s->ctrl);
 		if (ret < 0)
-			return cxd_sess_fail(s, ret, "%s", s->ctrl.err);
+			return cxd_sess_ctrl_fail(s, ret);
 		if (ret == 1 && (ret = pending_peer_error(s)) != 0)
 			return ret;
 	}
@@ -61,14 +62,12 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	/* The peer answered the poll above: it is the data path. */
 	if (!s->loopback)
 		snprintf(alive, sizeof(alive), " although the %s %s is alive",
-			 s->ctrl.peer_role ? s->ctrl.peer_role : "peer",
-			 s->ctrl.peer);
+			 cxd_sess_peer_role(s), s->ctrl.peer);
 	return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
 			     "during %s%s: the fabric path stopped moving "
 			     "data (the limit for %llu bytes in flight is "
 			     "--timeout %llu s plus 1 s per MB)", what,
-			     (double) allow / 1e3, s->ctrl.phase ?
-			     s->ctrl.phase : "the run", alive,
+			     (double) allow / 1e3, cxd_sess_phase(s), alive,
 			     (unsigned long long) s->inflight_bytes,
 			     (unsigned long long) s->timeout_ms / 1000);
 }
@@ -102,9 +101,8 @@ static int tx_error(struct cxd_sess *s)
 
 	cxd_fabric_tx_error(s->fab, msg, sizeof(msg));
 	return cxd_sess_fail(s, -EIO, "with the %s %s, during %s: %s",
-			     s->ctrl.peer_role ? s->ctrl.peer_role : "peer",
-			     s->ctrl.peer, s->ctrl.phase ? s->ctrl.phase :
-			     "the run", msg);
+			     cxd_sess_peer_role(s), s->ctrl.peer,
+			     cxd_sess_phase(s), msg);
 }
 
 int cxd_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress)
@@ -167,9 +165,8 @@ int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
 {
 	return cxd_sess_fail(s, ret, "posting a %llu-byte %s to the %s %s "
 			     "failed during %s: %s", (unsigned long long) size,
-			     s->tool->noun_lower, s->ctrl.peer_role ?
-			     s->ctrl.peer_role : "peer", s->ctrl.peer,
-			     s->ctrl.phase ? s->ctrl.phase : "the run",
+			     s->tool->noun_lower, cxd_sess_peer_role(s),
+			     s->ctrl.peer, cxd_sess_phase(s),
 			     fi_strerror(-ret));
 }
 

@@ -1,5 +1,5 @@
 /* Shared between the session's files (session.c, sess_open.c,
- * sess_connect.c); not part of the library's interface. */
+ * sess_connect.c, sess_post.c); not part of the library's interface. */
 #ifndef CXD_SESS_PRIV_H
 #define CXD_SESS_PRIV_H
 
@@ -13,6 +13,10 @@ int cxd_sess_send(struct cxd_sess *s, uint16_t type, const uint8_t *buf,
 /* The cxi knobs for this side from a provider name (cxd_cxi_prepare). */
 int cxd_sess_knobs(struct cxd_sess *s, const char *provider,
 		   const struct cxd_cxi_reported *rep);
+/* The cxi knobs from the user's --provider, then the provider this run
+ * uses: the one named, or the first that has the tool's capabilities
+ * (same_host: shm may serve). */
+int cxd_sess_pick_provider(struct cxd_sess *s, bool same_host);
 /* Huge pages this side's buffers need are free (s->err says if not). */
 int cxd_sess_check_hugepages(struct cxd_sess *s);
 /* Open the fabric and buffers, swap addresses (client first), add the

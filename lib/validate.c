@@ -115,7 +115,7 @@ static void regions(const struct cxd_sess *s, uint64_t size, uint64_t ops,
 			slots = 1;
 	} else if (lists && !s->loopback &&
 		   s->wrap >= g) {
-		slots = s->wrap / g; /* as cxd_next_off wraps */
+		slots = s->wrap / g; /* as cxd_post_at wraps */
 	}
 	*n_p = ops < slots ? ops : slots;
 }

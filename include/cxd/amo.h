@@ -15,5 +15,11 @@ int cxd_amo_type_parse(const char *s);
 size_t cxd_amo_type_size(unsigned type);
 /* The originals' table of valid operation, comparison and type triples. */
 bool cxd_amo_valid(unsigned op, unsigned cop, unsigned type);
+/* CSWAP and AXOR exist only as compare atomics in libfabric (FI_CSWAP*,
+ * FI_MSWAP). */
+bool cxd_amo_compares(unsigned op);
+/* The AMO returns the target's old value (--fetching, or a compare
+ * atomic): it completes only when that value is back, never injected. */
+bool cxd_amo_returns_old(unsigned op, bool fetching);
 
 #endif

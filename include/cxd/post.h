@@ -37,8 +37,8 @@ int cxd_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress);
  * with FI_MORE (more follow at once: a NIC may ring one doorbell for the
  * list) and the last with s->last_flags added; s->cntr_target grows by n.
  * Does not wait: see cxd_post_list. Inline, so that a caller that names
- * its post function gets it inlined into the loop; offsets advance as
- * cxd_next_off does, kept in locals; the flags change twice per list.
+ * its post function gets it inlined into the loop; offsets (kept in
+ * locals) wrap as the originals wrap; the flags change twice per list.
  */
 static inline int cxd_post_at(struct cxd_sess *s, uint64_t size,
 			      uint64_t *off, uint64_t lim, cxd_post_fn post)

@@ -131,6 +131,19 @@ extern const struct cxd_ops cxd_write_ops, cxd_read_ops, cxd_send_ops,
 bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
 		     uint64_t size, uint64_t inject_size);
 
+/* For messages: the phase entered last, and what the peer is. */
+static inline const char *cxd_sess_phase(const struct cxd_sess *s)
+{
+	const char *p = cxd_ctrl_phase(&s->ctrl);
+
+	return p ? p : "the run";
+}
+
+static inline const char *cxd_sess_peer_role(const struct cxd_sess *s)
+{
+	return s->ctrl.peer_role ? s->ctrl.peer_role : "peer";
+}
+
 /* Errors: set s->err (a full sentence) and return a negative errno. */
 int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -169,16 +182,6 @@ int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size);
 int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n);
 /* One latency sample: an operation at offset 0, waited for. */
 int cxd_post_one(struct cxd_sess *s, uint64_t size);
-/* Advance s->off by one operation, wrapping as the originals do. */
-static inline uint64_t cxd_next_off(struct cxd_sess *s)
-{
-	uint64_t o = s->off;
-
-	s->off += s->gran;
-	if (s->off + s->gran > s->wrap)
-		s->off = 0;
-	return o;
-}
 /* How long an iteration with bytes in flight may go without progress. */
 static inline uint64_t cxd_allow_ms(const struct cxd_sess *s, uint64_t bytes)
 {
