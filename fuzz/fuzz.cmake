@@ -10,15 +10,15 @@ endif()
 
 set(CXD_FUZZ_FLAGS -fsanitize=fuzzer,address,undefined
     -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
-set(CXD_HS_SOURCES ${CMAKE_SOURCE_DIR}/lib/handshake.c
-    ${CMAKE_SOURCE_DIR}/lib/proto.c ${CMAKE_SOURCE_DIR}/lib/tools.c
-    ${CMAKE_SOURCE_DIR}/lib/opts.c ${CMAKE_SOURCE_DIR}/lib/opts_table.c
-    ${CMAKE_SOURCE_DIR}/lib/opts_check.c ${CMAKE_SOURCE_DIR}/lib/opts_help.c
-    ${CMAKE_SOURCE_DIR}/lib/amo_names.c
-    ${CMAKE_SOURCE_DIR}/lib/mem.c ${CMAKE_SOURCE_DIR}/lib/gpu_names.c)
+set(CXD_HS_SOURCES ${CMAKE_SOURCE_DIR}/lib/wire/handshake.c
+    ${CMAKE_SOURCE_DIR}/lib/wire/proto.c ${CMAKE_SOURCE_DIR}/lib/tools.c
+    ${CMAKE_SOURCE_DIR}/lib/opts/opts.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_table.c
+    ${CMAKE_SOURCE_DIR}/lib/opts/opts_check.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_help.c
+    ${CMAKE_SOURCE_DIR}/lib/base/amo_names.c
+    ${CMAKE_SOURCE_DIR}/lib/base/sizes.c ${CMAKE_SOURCE_DIR}/lib/gpu/gpu_names.c)
 
 add_executable(fuzz_proto ${CMAKE_SOURCE_DIR}/fuzz/fuzz_proto.c
-               ${CMAKE_SOURCE_DIR}/lib/proto.c)
+               ${CMAKE_SOURCE_DIR}/lib/wire/proto.c)
 add_executable(fuzz_handshake ${CMAKE_SOURCE_DIR}/fuzz/fuzz_handshake.c
                ${CXD_HS_SOURCES})
 foreach(f fuzz_proto fuzz_handshake)

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cxd/handshake.h"
+#include "wire/handshake.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

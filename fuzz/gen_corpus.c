@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cxd/handshake.h"
+#include "wire/handshake.h"
 #include "cxd/opts.h"
-#include "cxd/proto.h"
+#include "wire/proto.h"
 
 static int write_frame(const char *dir, const char *name, uint16_t type,
 		       const uint8_t *payload, ssize_t len)

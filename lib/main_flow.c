@@ -12,9 +12,9 @@
 
 #include <rdma/fabric.h>
 
-#include "cxd/gpu.h"
+#include "gpu/gpu.h"
 #include "cxd/session.h"
-#include "cxd/signals.h"
+#include "base/signals.h"
 
 #define EXIT_USAGE 2
 #define EXIT_PIPE 141 /* 128 + SIGPIPE: what a shell shows for `| head` */
@@ -152,7 +152,6 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 	s->ops = tool->ops;
 	s->ctrl.fd = -1;
 	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
-	s->stop_at = getenv("CXD_TEST_STOP_AT");
 	s->timeout_ms = (uint64_t) (cfg->local.timeout_s ?
 				    cfg->local.timeout_s :
 				    CXD_DEFAULT_TIMEOUT_S) * 1000;

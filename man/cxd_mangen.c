@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cxd/amo.h"
+#include "base/amo.h"
 #include "cxd/config.h"
 #include "cxd/opts.h"
-#include "cxd/sweep.h"
+#include "sweep/sweep.h"
 #include "cxd/tool.h"
 
 struct gen {

@@ -33,8 +33,8 @@ endif()
 # does not): the same unit tests plus the provider-key read-back.
 add_executable(test_cxi_knobs_ext_stand_in
                ${CMAKE_SOURCE_DIR}/tests/unit/test_cxi_knobs.c
-               ${CMAKE_SOURCE_DIR}/lib/cxi_knobs.c
-               ${CMAKE_SOURCE_DIR}/lib/cxi_env.c)
+               ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_knobs.c
+               ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_env.c)
 target_include_directories(test_cxi_knobs_ext_stand_in BEFORE PRIVATE
                            ${CMAKE_SOURCE_DIR}/tests/stand_in)
 target_link_libraries(test_cxi_knobs_ext_stand_in PRIVATE cxdcore
@@ -44,10 +44,13 @@ add_test(NAME unit.test_cxi_knobs_ext_stand_in
 set_tests_properties(unit.test_cxi_knobs_ext_stand_in PROPERTIES
                      LABELS unit TIMEOUT 60)
 
-# Test builds of the tools: build/standin/<tool>, the same main with the
-# stand-in GPU (tests/support/gpu_standin.c) linked in. The installed tools
-# never contain it (tests/e2e/test_gpu.sh checks with nm).
-add_library(cxd_standin OBJECT ${CMAKE_SOURCE_DIR}/tests/support/gpu_standin.c)
+# Test copies of the tools: build/standin/<tool>, the same mains with the
+# test aids linked in: the stand-in GPU (tests/support/gpu_standin.c) and
+# the fault and namespace hooks (tests/support/test_aids.c, see
+# lib/base/testaid.h). The installed tools contain neither
+# (tests/e2e/test_gpu.sh checks with nm, test_install.sh the strings).
+add_library(cxd_standin OBJECT ${CMAKE_SOURCE_DIR}/tests/support/gpu_standin.c
+            ${CMAKE_SOURCE_DIR}/tests/support/test_aids.c)
 target_link_libraries(cxd_standin PRIVATE cxdcore)
 foreach(t ${CXD_TOOLS})
   add_executable(standin_${t} tools/main.c $<TARGET_OBJECTS:cxd_standin>)
@@ -56,6 +59,13 @@ foreach(t ${CXD_TOOLS})
   target_compile_definitions(standin_${t} PRIVATE CXD_TOOL_NAME="${t}")
   target_link_libraries(standin_${t} PRIVATE cxdcore)
 endforeach()
+if(TARGET cxi_sweep)
+  add_executable(standin_cxi_sweep ${CXD_SWEEP_SOURCES}
+                 $<TARGET_OBJECTS:cxd_standin>)
+  set_target_properties(standin_cxi_sweep PROPERTIES OUTPUT_NAME cxi_sweep
+                        RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/standin)
+  target_link_libraries(standin_cxi_sweep PRIVATE cxdcore MPI::MPI_C)
+endif()
 if(TARGET test_gpu)
   target_sources(test_gpu PRIVATE $<TARGET_OBJECTS:cxd_standin>)
 endif()
@@ -63,4 +73,15 @@ endif()
 # The sweep judges links by their speed: nothing else may load the cores.
 if(TEST e2e.test_sweep)
   set_tests_properties(e2e.test_sweep PROPERTIES RUN_SERIAL TRUE)
+endif()
+
+# The layer rule (README "Where things are"): no dependency from a lower
+# folder of lib/ to a higher one, no two files depending on each other.
+# Read from the built objects, so it runs after the build.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME unit.layers
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/layers.py
+                   ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(unit.layers PROPERTIES LABELS unit TIMEOUT 60)
 endif()

@@ -89,6 +89,11 @@ struct cxd_out_opts {
 	int format; /* enum cxd_format */
 };
 
+#define CXD_SWEEP_BW_PCT 50   /* default --min-bw */
+#define CXD_SWEEP_LAT_PCT 300 /* default --max-lat */
+#define CXD_SWEEP_LAT_ITERS 100
+#define CXD_SWEEP_LAT_SIZE 8
+
 /* cxi_sweep only; 0 = not given (each option's minimum is 1). */
 struct cxd_sweep_opts {
 	char json[CXD_HOST_LEN]; /* "" = no JSON file */

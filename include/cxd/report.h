@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cxd/config.h"
-#include "cxd/stats.h"
+#include "base/stats.h"
 #include "cxd/tool.h"
 
 #define CXD_SUMMARY_MAX 40

@@ -7,12 +7,12 @@
 #include <time.h>
 
 #include "cxd/config.h"
-#include "cxd/ctrl.h"
-#include "cxd/cxi_knobs.h"
-#include "cxd/fabric.h"
-#include "cxd/mem.h"
+#include "ctrl/ctrl.h"
+#include "fabric/cxi_knobs.h"
+#include "fabric/fabric.h"
+#include "fabric/mem.h"
 #include "cxd/opts.h"
-#include "cxd/progress.h"
+#include "base/progress.h"
 #include "cxd/report.h"
 #include "cxd/tool.h"
 
@@ -104,7 +104,6 @@ struct cxd_sess {
 	uint64_t timeout_ms;     /* --timeout */
 	uint64_t inflight_bytes; /* at most, in one iteration of this size */
 	int out_errno;           /* writing the results failed with this */
-	const char *stop_at; /* test aid: CXD_TEST_STOP_AT, see cxd_phase */
 	void *op_state;
 	struct cxd_cxi_envsnap env0; /* environment before our setenv */
 	struct cxd_cxi_plan cxi;     /* the Cassini knobs (cxi only) */
@@ -148,12 +147,8 @@ static inline const char *cxd_sess_peer_role(const struct cxd_sess *s)
 int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/*
- * Enter a phase ("the timed loop"): messages name it. Test aid: when the
- * environment variable CXD_TEST_STOP_AT names this phase without "the "
- * ("timed loop"), the process stops itself (SIGSTOP) on first entry, so
- * fault tests can kill, freeze or cut off a peer at a known point.
- */
+/* Enter a phase ("the timed loop"): messages name it (and the test
+ * copies of the tools may stop there: base/testaid.h). */
 void cxd_phase(struct cxd_sess *s, const char *phase);
 
 /* sess_connect.c, sess_open.c: the shared flow up to the timed loop. */

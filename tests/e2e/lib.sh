@@ -44,7 +44,7 @@ E2E_BUILD=$(cd "$E2E_BUILD" && pwd)
 BUILD=$E2E_BUILD
 # The control protocol's version, for tests that write raw frames.
 PROTO_VERSION=$(awk '/^#define CXD_PROTO_VERSION/ { print $3 }' \
-	"$(dirname "${BASH_SOURCE[0]}")/../../include/cxd/proto.h")
+	"$(dirname "${BASH_SOURCE[0]}")/../../lib/wire/proto.h")
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/cxd-e2e.XXXXXX")
 E2E_NAME=$(basename "$0" .sh)
 E2E_PASS=0

@@ -29,7 +29,9 @@ mkdir -p "$RES"
 on_exit 'for g in $(cat "$TMPD"/pgids 2>/dev/null); do kill -CONT -- -$g; kill -9 -- -$g; done'
 on_exit 'for n in $(cat "$TMPD"/netns 2>/dev/null); do ip netns del $n; done'
 track() { echo "$1" >>"$TMPD/pgids"; }
-for t in "${TOOLS[@]}"; do [ -x "$BUILD/$t" ] || skip "$BUILD/$t not built"; done
+# The test copies: they stop themselves where CXD_TEST_STOP_AT says.
+TB=$BUILD/standin
+for t in "${TOOLS[@]}"; do [ -x "$TB/$t" ] || skip "$TB/$t not built"; done
 
 NETNS=0
 if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null &&
@@ -97,13 +99,13 @@ one_case() {
 	local side=$6 srv_env=() cli_env=() fpid ferr spid serr surv serr_s peer bound
 	[ "$side" = server ] && srv_env=(env "CXD_TEST_STOP_AT=$C_PHASE")
 	[ "$side" = client ] && cli_env=(env "CXD_TEST_STOP_AT=$C_PHASE")
-	start_bg srv "${srv_env[@]}" "$BUILD/$C_TOOL" -p 0 --provider "$C_PROV"
+	start_bg srv "${srv_env[@]}" "$TB/$C_TOOL" -p 0 --provider "$C_PROV"
 	local srv=$BG_PID srv_out=$BG_OUT srv_err=$BG_ERR port
 	track "$srv"
 	port=$(listen_port "$srv_out")
 	[ -n "$port" ] || { result FAIL "server did not listen"; leftovers "$srv" >/dev/null; return; }
 	# shellcheck disable=SC2046
-	start_bg cli "${cli_env[@]}" "$BUILD/$C_TOOL" "$LOOPBACK" -p "$port" \
+	start_bg cli "${cli_env[@]}" "$TB/$C_TOOL" "$LOOPBACK" -p "$port" \
 		--provider "$C_PROV" $(run_args "$C_TOOL")
 	local cli=$BG_PID cli_err=$BG_ERR
 	track "$cli"
@@ -161,13 +163,13 @@ cut_case() {
 		ip -n "$a" link set "$va" up && ip -n "$b" link set "$vb" up &&
 		ip -n "$a" link set lo up && ip -n "$b" link set lo up ||
 		{ result FAIL "netns setup failed"; ip netns del "$a"; ip netns del "$b"; return; } 2>/dev/null
-	start_bg srv ip netns exec "$a" "$BUILD/$C_TOOL" -p 0 --provider tcp
+	start_bg srv ip netns exec "$a" "$TB/$C_TOOL" -p 0 --provider tcp
 	local srv=$BG_PID srv_out=$BG_OUT srv_err=$BG_ERR
 	track "$srv"
 	port=$(listen_port "$srv_out")
 	# shellcheck disable=SC2046
 	start_bg cli ip netns exec "$b" env "CXD_TEST_STOP_AT=$C_PHASE" \
-		"$BUILD/$C_TOOL" 169.254.78.1 -p "${port:-1}" --provider tcp $(run_args "$C_TOOL")
+		"$TB/$C_TOOL" 169.254.78.1 -p "${port:-1}" --provider tcp $(run_args "$C_TOOL")
 	local cli=$BG_PID cli_err=$BG_ERR why= t0
 	track "$cli"
 	if [ -z "$port" ] || ! wait_stopped "$cli" "$cli_err"; then

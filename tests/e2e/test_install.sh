@@ -39,6 +39,23 @@ fi
 extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/)')
 [ -z "$extra" ] && pass "nothing else installed" || fail "unexpected files: $extra"
 
+section "no test aids in the installed tools"
+# The fault and namespace hooks live in the test copies only (build/standin/).
+aids=""
+for f in "$P"/bin/cxi_*; do
+	[ "$(head -c 4 "$f" | tail -c 3)" = ELF ] || continue # not cxi_plot
+	for s in CXD_TEST_STOP_AT CXD_TEST_NETNS CXD_GPU_STANDIN; do
+		grep -qa "$s" "$f" && aids+=" $(basename "$f"):$s"
+	done
+done
+[ -z "$aids" ] && pass "no test aid in $(ls "$P"/bin/cxi_* | wc -l) installed programs" ||
+	fail "test aids in installed programs:$aids"
+if [ -x "$BUILD/standin/cxi_write_bw" ]; then
+	grep -qa CXD_TEST_STOP_AT "$BUILD/standin/cxi_write_bw" &&
+		pass "the test copy has them (the check can fail)" ||
+		fail "the test copy lacks CXD_TEST_STOP_AT"
+fi
+
 section "installed tools run"
 run_capture version 10 "$P/bin/cxi_write_bw" -V
 expect_rc 0 "$RC" "installed cxi_write_bw -V"

@@ -59,9 +59,11 @@ section "the summary prints before the buffers are touched"
 # Both sides stop themselves on entering the buffer setup (CXD_TEST_STOP_AT);
 # by then the client's summary and header must be on stdout and its 1 GiB
 # buffer (4 MiB x 256) mapped but untouched.
+# The test copies stop there (the shipped tools have no such hook).
+E2E_BUILD=$BUILD/standin
 SERVER_PREFIX=(env "CXD_TEST_STOP_AT=buffer setup")
 if start_server cxi_write_bw --provider tcp; then
-	start_bg client env "CXD_TEST_STOP_AT=buffer setup" "$BW" 127.0.0.1 \
+	start_bg client env "CXD_TEST_STOP_AT=buffer setup" "$BUILD/standin/cxi_write_bw" 127.0.0.1 \
 		-p "$SERVER_PORT" --provider tcp -s 1:4194304 --buf-sz 4294967296
 	C_PID=$BG_PID C_OUT=$BG_OUT C_ERR=$BG_ERR
 	for ((i = 0; i < 200; i++)); do

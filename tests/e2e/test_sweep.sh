@@ -13,9 +13,12 @@
 #   bash tests/e2e/test_sweep.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 BIN=$BUILD/cxi_sweep
+# The test copy (CXD_TEST_STOP_AT, CXD_TEST_NETNS): for the fault parts.
+TBIN=$BUILD/standin/cxi_sweep
 PY=/usr/bin/python3
 command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
 [ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
+[ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
 [ -x "$PY" ] || PY=python3
 # Open MPI refuses root without these; tests run as root in CI.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -102,14 +105,14 @@ section "a killed rank ends the sweep"
 # direction lasts 10 s, so the sweep is far from over however fast the
 # provider is (-n 400 was over in a second on libfabric 2.6).
 DUR=(--provider tcp -D 10 -l 16)
-start_bg kill "${MPIRUN[@]}" -np 2 "$BIN" "${DUR[@]}" : \
-	-np 1 env CXD_TEST_STOP_AT="timed loop" "$BIN" "${DUR[@]}" : -np 1 "$BIN" "${DUR[@]}"
+start_bg kill "${MPIRUN[@]}" -np 2 "$TBIN" "${DUR[@]}" : \
+	-np 1 env CXD_TEST_STOP_AT="timed loop" "$TBIN" "${DUR[@]}" : -np 1 "$TBIN" "${DUR[@]}"
 MPI_PID=$BG_PID
 victim=""
 # the rank that stopped itself: sets victim
 find_stopped() {
 	local p
-	for p in $(pgrep -f -- "^$BIN --provider tcp -D 10"); do
+	for p in $(pgrep -f -- "^$TBIN --provider tcp -D 10"); do
 		pid_stopped "$p" && { victim=$p; return 0; }
 	done
 	return 1
@@ -127,9 +130,9 @@ else
 		pass "mpirun ended $(elapsed_since "$t0") s after the kill (exit $WAIT_RC)"
 		[ "$WAIT_RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
 	fi
-	no_rank() { ! pgrep -f -- "^$BIN --provider tcp -D 10" >/dev/null; }
+	no_rank() { ! pgrep -f -- "^$TBIN --provider tcp -D 10" >/dev/null; }
 	wait_until 5 no_rank
-	left=$(pgrep -f -- "^$BIN --provider tcp -D 10" | wc -l)
+	left=$(pgrep -f -- "^$TBIN --provider tcp -D 10" | wc -l)
 	check "no rank left running" test "$left" -eq 0
 	check "the message names the dead rank's process" \
 		grep -Eq "exited on signal 9|killed|terminated" "$BG_ERR" "$BG_OUT"
@@ -140,19 +143,19 @@ section "a stopped rank is named"
 # first pre-run barrier: its partner gives up within 5 s, names it, and
 # MPI_Abort ends every rank, the frozen one included.
 t0=$(now)
-run_capture stop 60 "${MPIRUN[@]}" -np 2 "$BIN" --provider tcp "${SMALL[@]}" : \
-	-np 1 env CXD_TEST_STOP_AT="pre-run barrier" "$BIN" --provider tcp "${SMALL[@]}" : \
-	-np 1 "$BIN" --provider tcp "${SMALL[@]}"
+run_capture stop 60 "${MPIRUN[@]}" -np 2 "$TBIN" --provider tcp "${SMALL[@]}" : \
+	-np 1 env CXD_TEST_STOP_AT="pre-run barrier" "$TBIN" --provider tcp "${SMALL[@]}" : \
+	-np 1 "$TBIN" --provider tcp "${SMALL[@]}"
 if [ "$RC" = 124 ]; then
 	fail "mpirun still running 60 s after rank 2 froze"
 else
 	pass "mpirun ended in $(elapsed_since "$t0") s (exit $RC)"
 fi
 check "the message names rank 2" grep -q "rank 2 (.*) did not answer" "$ERR"
-no_small_rank() { ! pgrep -f -- "^$BIN --provider tcp -n 2 -l 4" >/dev/null; }
+no_small_rank() { ! pgrep -f -- "^$TBIN --provider tcp -n 2 -l 4" >/dev/null; }
 wait_until 5 no_small_rank
 check "no rank left running" \
-	test "$(pgrep -f -- "^$BIN --provider tcp -n 2 -l 4" | wc -l)" -eq 0
+	test "$(pgrep -f -- "^$TBIN --provider tcp -n 2 -l 4" | wc -l)" -eq 0
 
 section "a slow link stands out"
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
@@ -184,7 +187,7 @@ tc -n "${P}n2" qdisc add dev swp0 root tbf rate 4mbit burst 16kb latency 100ms &
 # 0.1 %, so the bar is 2 % (ctest also runs this script alone). Latency
 # is not judged here (--max-lat): on shared cores it is noise.
 run_capture shaped 120 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
-	-x CXD_TEST_NETNS -np "$N" "$BIN" --provider tcp -d swp0 -D 1 -l 4 --lat-iters 20 \
+	-x CXD_TEST_NETNS -np "$N" "$TBIN" --provider tcp -d swp0 -D 1 -l 4 --lat-iters 20 \
 	--max-pairs 1 --min-bw 2 --max-lat 1000000 --json "$TMPD/shaped.json"
 expect_rc 3 "$RC" "shaped sweep (outliers found)"
 out=$("$PY" - "$TMPD/shaped.json" "$N" "$SANITIZED" <<'PYEOF'

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "cxd/config.h"
-#include "cxd/gpu.h"
-#include "cxd/mem.h"
+#include "gpu/gpu.h"
+#include "fabric/mem.h"
 
 enum { C_SELECT, C_ALLOC, C_FREE, C_FILL, C_TO_HOST, C_FROM_HOST, C_N };
 

@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "cxd/amo.h"
-#include "cxd/amo_sim.h"
+#include "base/amo.h"
+#include "base/amo_sim.h"
 #include "cxd/config.h"
 
 static union cxd_amo_word after(unsigned op, unsigned cop, unsigned type,

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "cxd/ctrl.h"
+#include "ctrl/ctrl.h"
 
 /* A connected pair: srv is the server's view (its peer is the client). */
 struct pair {

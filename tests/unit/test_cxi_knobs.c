@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <rdma/fabric.h>
 
-#include "cxd/cxi_knobs.h"
-#include "cxd/fabric.h"
+#include "fabric/cxi_knobs.h"
+#include "fabric/fabric.h"
 #include "cxd/opts.h"
 
 /* A stand-in environment: NULL-terminated name/value pairs. */

@@ -19,10 +19,10 @@
 
 #include <cmocka.h>
 
-#include "cxd/gpu.h"
-#include "cxd/mem.h"
+#include "gpu/gpu.h"
+#include "fabric/mem.h"
 #include "cxd/opts.h"
-#include "cxd/proto.h"
+#include "wire/proto.h"
 #include "cxd/session.h"
 
 static char root[64];

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cxd/handshake.h"
+#include "wire/handshake.h"
 
 #define PEER "192.0.2.7:40000"
 

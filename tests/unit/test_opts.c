@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "cxd/amo.h"
+#include "base/amo.h"
 #include "cxd/opts.h"
 
 static int parse(const char *tool, struct cxd_cfg *cfg, char *err,

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "cxd/progress.h"
+#include "base/progress.h"
 
 #define S 1000000000ULL
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cxd/proto.h"
+#include "wire/proto.h"
 
 /* ---- Header */
 

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "cxd/stats.h"
+#include "base/stats.h"
 
 /* The struct holds a 58 KiB histogram: keep it off the test stack. */
 static struct cxd_lat_stats *new_stats(void)

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "cxd/sweep.h"
+#include "sweep/sweep.h"
 
 /* Every pair exactly once, no rank twice in a round, the right count. */
 static void check_schedule(int n)

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "cxd/amo.h"
+#include "base/amo.h"
 #include "cxd/opts.h"
 #include "cxd/session.h"
 

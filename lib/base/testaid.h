@@ -1,0 +1,23 @@
+/*
+ * Test aids: hooks that only the test copies of the tools define
+ * (tests/support/test_aids.c, linked into build/standin/). In the shipped
+ * tools these weak references stay NULL, so nothing a user sets can reach
+ * them; tests/e2e/test_install.sh checks that the installed binaries do
+ * not even contain their environment variables' names.
+ */
+#ifndef CXD_TESTAID_H
+#define CXD_TESTAID_H
+
+#include <stddef.h>
+
+/* Called on entering every phase ("the timed loop"); may stop the process
+ * there so that a fault test can kill, freeze or cut it off at that point. */
+void cxd_testaid_phase(const char *prog, const char *phase)
+	__attribute__((weak));
+
+/* cxi_sweep, before rank's endpoint opens: may move the process into a
+ * network namespace of its own. 0, or a negative errno with err set. */
+int cxd_testaid_netns(int rank, char *err, size_t errlen)
+	__attribute__((weak));
+
+#endif

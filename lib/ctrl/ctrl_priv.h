@@ -1,0 +1,68 @@
+/*
+ * Internal to the control channel, its lowest layer: clocks, deadlines,
+ * messages and the bounded fd wait (ctrl_base.c, resolve.c). The layers
+ * above, each using only those below it:
+ *   ctrl_io.c    framing, sending, receiving      (ctrl_io.h)
+ *   ctrl_watch.c the heartbeat thread, watchdog   (uses ctrl_io.h)
+ *   ctrl.c       connections: listen, accept, connect, close
+ * Not part of the library's interface.
+ */
+#ifndef CXD_CTRL_PRIV_H
+#define CXD_CTRL_PRIV_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "ctrl.h"
+
+#define NS_PER_MS 1000000ULL
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+/* Milliseconds to deadline, rounded up so poll() never wakes too early. */
+static inline int ms_left(uint64_t deadline, uint64_t now)
+{
+	uint64_t ms;
+
+	if (deadline <= now)
+		return 0;
+	ms = (deadline - now + NS_PER_MS - 1) / NS_PER_MS;
+	return ms > INT_MAX ? INT_MAX : (int) ms;
+}
+
+static inline uint64_t deadline_in(int ms)
+{
+	return now_ns() + (uint64_t) (ms < 0 ? 0 : ms) * NS_PER_MS;
+}
+
+static inline const char *role_of(const struct cxd_ctrl *c)
+{
+	return c->peer_role ? c->peer_role : "peer";
+}
+
+static inline const char *phase_of(const struct cxd_ctrl *c)
+{
+	const char *phase = cxd_ctrl_phase(c);
+
+	return phase ? phase : "the handshake";
+}
+
+__attribute__((format(printf, 3, 4))) void
+cxd_ctrl_seterr(char *err, size_t errlen, const char *fmt, ...);
+struct addrinfo;
+/* Resolve host within deadline: 0 (free *res_p with freeaddrinfo),
+ * -ETIMEDOUT, -EINTR, or -EHOSTUNREACH with *gai_p the resolver's code. */
+int cxd_resolve(const char *host, const char *svc,
+		const struct addrinfo *hints, uint64_t deadline,
+		struct addrinfo **res_p, int *gai_p);
+/* poll() one fd for events until deadline: 0, -ETIMEDOUT or -errno. */
+int cxd_ctrl_wait_fd(int fd, short events, uint64_t deadline);
+
+#endif

@@ -1,0 +1,193 @@
+/* Posting and waiting: the path the timed loops run, and its stall checks. */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rdma/fi_errno.h>
+
+#include "post.h"
+#include "cxd/session.h"
+#include "base/signals.h"
+#include "sess_priv.h"
+
+#define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
+
+/* Peek at a buffered frame: an ERROR from the peer ends the wait now. */
+static int pending_peer_error(struct cxd_sess *s)
+{
+	struct cxd_hdr h;
+	char tmp[128];
+	uint8_t buf[CXD_MAX_PAYLOAD];
+	uint16_t type;
+	uint32_t len;
+	int ret;
+
+	if (cxd_hdr_decode(s->ctrl.rx, &h, tmp, sizeof(tmp)) != 0 ||
+	    h.type != CXD_MSG_ERROR)
+		return 0;
+	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, 0);
+	return cxd_sess_ctrl_fail(s, ret ? ret : -EPROTO);
+}
+
+void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes)
+{
+	s->inflight_bytes = bytes;
+	cxd_ctrl_allow(&s->ctrl, cxd_allow_ms(s, bytes));
+}
+
+int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
+		    const char *what)
+{
+	uint64_t now = cxd_now_ns(), allow;
+	char alive[192] = "";
+	int ret;
+
+	cxd_ctrl_beat(&s->ctrl);
+	if (cxd_sig_pending())
+		return cxd_sess_fail(s, -EINTR, "interrupted by %s during %s",
+				     cxd_sig_name(cxd_sig_pending()),
+				     cxd_sess_phase(s));
+	if (now - *last_change_ns < 100000000ULL)
+		return 0;
+	/* Stalled for 100 ms: is the peer still there? */
+	if (!s->loopback && s->sync == NULL) {
+		ret = cxd_ctrl_poll(&s->ctrl);
+		if (ret < 0)
+			return cxd_sess_ctrl_fail(s, ret);
+		if (ret == 1 && (ret = pending_peer_error(s)) != 0)
+			return ret;
+	}
+	allow = cxd_allow_ms(s, s->inflight_bytes);
+	if (now - *last_change_ns <= allow * 1000000ULL)
+		return 0;
+	/* The peer answered the poll above: it is the data path. */
+	if (!s->loopback)
+		snprintf(alive, sizeof(alive), " although the %s %s is alive",
+			 cxd_sess_peer_role(s), s->ctrl.peer);
+	return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
+			     "during %s%s: the fabric path stopped moving "
+			     "data (the limit for %llu bytes in flight is "
+			     "--timeout %llu s plus 1 s per MB)", what,
+			     (double) allow / 1e3, cxd_sess_phase(s), alive,
+			     (unsigned long long) s->inflight_bytes,
+			     (unsigned long long) s->timeout_ms / 1000);
+}
+
+/* A fabric error is often the peer going away on purpose: if it said why
+ * (an ERROR frame, sent before it closed), that is the better message. */
+static int peer_said_why(struct cxd_sess *s)
+{
+	uint64_t until = cxd_now_ns() + PEER_WHY_MS * 1000000ULL;
+	int ret;
+
+	if (s->loopback)
+		return 0;
+	do {
+		ret = cxd_ctrl_poll(&s->ctrl);
+		if (ret == 1)
+			return pending_peer_error(s);
+		if (ret < 0)
+			return 0;
+	} while (cxd_now_ns() < until);
+	return 0;
+}
+
+static int tx_error(struct cxd_sess *s)
+{
+	char msg[256];
+	int ret = peer_said_why(s);
+
+	if (ret)
+		return ret;
+
+	cxd_fabric_tx_error(s->fab, msg, sizeof(msg));
+	return cxd_sess_fail(s, -EIO, "with the %s %s, during %s: %s",
+			     cxd_sess_peer_role(s), s->ctrl.peer,
+			     cxd_sess_phase(s), msg);
+}
+
+int cxd_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress)
+{
+	if (w->changed == 0 || progress != w->last) {
+		w->last = progress;
+		w->changed = cxd_now_ns();
+	}
+	return cxd_stall_check(s, &w->changed, w->what);
+}
+
+int cxd_wait_cntr(struct cxd_sess *s)
+{
+	struct fid_cntr *c = s->fab->tx_cntr;
+	struct cxd_spin w = CXD_SPIN("operation");
+	uint64_t v, target = s->cntr_target;
+	unsigned rounds = 0;
+	int ret;
+
+	cxd_ctrl_beat(&s->ctrl);
+	while ((v = fi_cntr_read(c)) < target) {
+		if (!cxd_spin_due(&rounds))
+			continue;
+		if (fi_cntr_readerr(c) != s->cntr_errs)
+			return tx_error(s);
+		ret = cxd_spin_check(s, &w, v);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
+		   uint64_t roff)
+{
+	struct cxd_spin w = CXD_SPIN("operation");
+	uint64_t flags = s->op_flags;
+	unsigned rounds = 0;
+	int ret;
+
+	/* The retried operation goes without FI_MORE: whatever the provider
+	 * held back for the rest of the list must now go out, or the
+	 * completions that free the queue never come. */
+	s->op_flags &= ~FI_MORE;
+	while ((ret = s->post(s, size, loff, roff)) == -FI_EAGAIN) {
+		/* Queue full: completions free slots; bound the wait. */
+		ret = s->ops->progress(s);
+		if (ret == 0 && cxd_spin_due(&rounds))
+			ret = cxd_spin_check(s, &w, 0);
+		if (ret) {
+			s->op_flags = flags;
+			return ret;
+		}
+	}
+	s->op_flags = flags;
+	return ret ? cxd_post_failed(s, ret, size) : 0;
+}
+
+int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
+{
+	return cxd_sess_fail(s, ret, "posting a %llu-byte %s to the %s %s "
+			     "failed during %s: %s", (unsigned long long) size,
+			     s->tool->noun_lower, cxd_sess_peer_role(s),
+			     s->ctrl.peer, cxd_sess_phase(s),
+			     fi_strerror(-ret));
+}
+
+int cxd_post_batch(struct cxd_sess *s, uint64_t size, uint64_t n)
+{
+	return cxd_post_batch_with(s, size, n, s->post);
+}
+
+int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
+{
+	int ret = cxd_post_batch(s, size, n);
+
+	return ret ? ret : cxd_wait_cntr(s);
+}
+
+int cxd_post_one(struct cxd_sess *s, uint64_t size)
+{
+	int ret = s->post(s, size, 0, 0);
+
+	if (ret && (ret = cxd_post_retry(s, size, 0, 0)) != 0)
+		return ret;
+	s->cntr_target++;
+	return cxd_wait_cntr(s);
+}

@@ -1,0 +1,141 @@
+/* cxi_sweep: the round schedule and the outlier rule (pure functions). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+int cxd_sweep_nrounds(int n)
+{
+	if (n < 2)
+		return 0;
+	return n % 2 ? n : n - 1;
+}
+
+int cxd_sweep_round(int n, int r, struct cxd_pair *pairs)
+{
+	/* Odd n: a phantom rank n makes it even; its partner sits out. */
+	int m = n % 2 ? n + 1 : n, rot = m - 1, k = 0;
+
+	if (n < 2 || r < 0 || r >= cxd_sweep_nrounds(n))
+		return -1;
+	for (int i = 0; i < m / 2; i++) {
+		int a = i == 0 ? m - 1 : (r + i) % rot;
+		int b = (r - i + rot) % rot;
+
+		if (a >= n || b >= n)
+			continue;
+		pairs[k].a = a < b ? a : b;
+		pairs[k].b = a < b ? b : a;
+		k++;
+	}
+	return k;
+}
+
+int cxd_sweep_pairs_at_once(int n, const int *host, const int *cpus)
+{
+	int best = n / 2;
+
+	for (int h = 0; h < n; h++) {
+		int ranks = 0;
+
+		for (int i = 0; i < n; i++)
+			ranks += host[i] == h;
+		if (ranks > cpus[h] && cpus[h] / 2 < best)
+			best = cpus[h] / 2;
+	}
+	return best > 0 ? best : 1;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *) x, b = *(const double *) y;
+
+	return (a > b) - (a < b);
+}
+
+double cxd_sweep_median(const double *v, size_t n)
+{
+	double *c = malloc((n ? n : 1) * sizeof(*c)), med;
+	size_t k = 0;
+
+	if (c == NULL)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			c[k++] = v[i];
+	if (k == 0) {
+		free(c);
+		return NAN;
+	}
+	qsort(c, k, sizeof(*c), cmp_double);
+	med = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
+	free(c);
+	return med;
+}
+
+bool cxd_sweep_is_outlier(enum cxd_metric m, double value, double reference,
+			  uint64_t pct)
+{
+	double limit = reference * (double) pct / 100.0;
+
+	/* A link that could not be measured is not silently "fine". */
+	if (!isfinite(value))
+		return true;
+	if (!isfinite(reference))
+		return false;
+	return m == CXD_M_BW ? value < limit : value > limit;
+}
+
+size_t cxd_sweep_flag(const double *m, int n, enum cxd_metric metric,
+		      uint64_t pct, struct cxd_outlier *out, size_t cap)
+{
+	double ref = cxd_sweep_median(m, (size_t) n * (size_t) n);
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			double v = m[(size_t) i * n + j];
+
+			if (i == j || !cxd_sweep_is_outlier(metric, v, ref, pct))
+				continue;
+			if (k < cap)
+				out[k] = (struct cxd_outlier){ i, j, metric, v,
+							       ref, NAN };
+			k++;
+		}
+	return k;
+}
+
+size_t cxd_sweep_confirm(struct cxd_outlier *o, size_t n, uint64_t pct_bw,
+			 uint64_t pct_lat)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pct = o[i].metric == CXD_M_BW ? pct_bw : pct_lat;
+
+		if (cxd_sweep_is_outlier(o[i].metric, o[i].retest,
+					 o[i].reference, pct))
+			o[k++] = o[i];
+	}
+	return k;
+}
+
+size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
+			      struct cxd_pair *pairs)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cxd_pair p = { o[i].src < o[i].dst ? o[i].src : o[i].dst,
+				      o[i].src < o[i].dst ? o[i].dst : o[i].src };
+		size_t j = 0;
+
+		while (j < k && (pairs[j].a != p.a || pairs[j].b != p.b))
+			j++;
+		if (j == k)
+			pairs[k++] = p;
+	}
+	return k;
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""The layer rule, checked on the built objects and the sources.
+
+Folders of lib/ are layers, lowest first (LAYERS). A source file may use
+its own folder and the folders below it, never one above; no two files
+may depend on each other, in any number of steps (no cycles). Two kinds
+of dependency are counted:
+  calls    file A uses a symbol (function or data) that file B defines,
+           read from the objects with nm (what the linker sees);
+  includes file A includes a header that lives in folder F of lib/
+           (the public headers of include/cxd/ declare the library's
+           face and belong to no layer).
+Usage: layers.py BUILD_DIR [SRC_DIR] [--graph]   exit 1 on any violation.
+"""
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+
+# Lowest first. "." is lib/ itself (tools.c, main_flow.c), "tools" the
+# programs' mains, "tools/sweep" the MPI side of cxi_sweep.
+LAYERS = ["base", "opts", "wire", "ctrl", "gpu", "fabric", "report",
+          "session", "ops", "run", "sweep", ".", "tools", "tools/sweep"]
+RANK = {name: i for i, name in enumerate(LAYERS)}
+
+
+def folder_of(path):
+    """'lib/ctrl/ctrl.c' -> 'ctrl'; 'lib/tools.c' -> '.'; tools: as is."""
+    parts = path.split("/")
+    if parts[0] == "lib":
+        return parts[1] if len(parts) > 2 else "."
+    return "/".join(parts[:-1])
+
+
+def objects(build):
+    """(source path, object path) of the library and the programs."""
+    out = {}
+    for pat, strip in (("cxdcore.dir/lib/**/*.o", "cxdcore.dir/"),
+                       ("cxi_sweep.dir/tools/**/*.o", "cxi_sweep.dir/"),
+                       ("cxi_write_bw.dir/tools/*.o", "cxi_write_bw.dir/")):
+        for o in glob.glob(os.path.join(build, "CMakeFiles", pat),
+                           recursive=True):
+            rel = o.split(strip, 1)[1][:-2]  # drop ".o"
+            out[rel] = o
+    return out
+
+
+def call_edges(objs):
+    defs, undef = {}, collections.defaultdict(set)
+    for src, o in objs.items():
+        nm = subprocess.run(["nm", o], capture_output=True, text=True,
+                            check=True).stdout
+        for line in nm.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "TDBRV":
+                defs[f[2]] = src
+            elif len(f) == 2 and f[0] == "U":
+                undef[src].add(f[1])
+    edges = collections.defaultdict(set)
+    for src, syms in undef.items():
+        for sym in syms:
+            dst = defs.get(sym)
+            if dst and dst != src:
+                edges[src].add((dst, sym))
+    return edges
+
+
+INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def include_edges(srcdir, units):
+    """Source file -> lib/ header folders it includes (not include/cxd)."""
+    edges = collections.defaultdict(set)
+    for unit in units:
+        path = os.path.join(srcdir, unit)
+        if not os.path.exists(path):
+            continue
+        for inc in INC.findall(open(path).read()):
+            here = os.path.join(os.path.dirname(path), inc)
+            if os.path.exists(here):
+                hdr = os.path.relpath(here, srcdir)
+            elif os.path.exists(os.path.join(srcdir, "lib", inc)):
+                hdr = "lib/" + inc
+            else:
+                continue  # include/cxd/...: the public face
+            edges[unit].add(hdr)
+    return edges
+
+
+def cycles(nodes, edges):
+    """Strongly connected components of more than one file (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    build = argv[1]
+    srcdir = argv[2] if len(argv) > 2 and not argv[2].startswith("--") \
+        else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    objs = {u: o for u, o in objects(build).items()
+            if os.path.exists(os.path.join(srcdir, u))}  # not stale ones
+    if not objs:
+        print("layers: no objects under %s/CMakeFiles: build first" % build,
+              file=sys.stderr)
+        return 2
+    calls = call_edges(objs)
+    incs = include_edges(srcdir, list(objs))
+    bad, unknown = [], set()
+    graph = collections.defaultdict(set)
+    nedges = 0
+    for unit in sorted(objs):
+        fu = folder_of(unit)
+        if fu not in RANK:
+            unknown.add(fu)
+            continue
+        deps = [(d, "calls " + s) for d, s in sorted(calls.get(unit, ()))]
+        deps += [(h, "includes " + h) for h in sorted(incs.get(unit, ()))]
+        for dst, why in deps:
+            fd = folder_of(dst)
+            if fd not in RANK:
+                unknown.add(fd)
+                continue
+            if dst.endswith(".c"):
+                graph[unit].add(dst)
+            nedges += 1
+            if RANK[fd] > RANK[fu]:
+                bad.append("%s (%s) -> %s (%s): %s" % (unit, fu, dst, fd, why))
+    loops = cycles(objs, graph)
+    if "--graph" in argv:
+        for unit in sorted(graph):
+            print(unit, "->", " ".join(sorted(graph[unit])))
+    for b in bad:
+        print("upward:", b)
+    for c in loops:
+        print("cycle:", " <-> ".join(c))
+    for f in sorted(unknown):
+        print("folder not in LAYERS (tests/layers.py):", f)
+    print("layers: %d files, %d dependencies, %d upward, %d cycles"
+          % (len(objs), nedges, len(bad), len(loops)))
+    return 1 if bad or loops or unknown else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,61 @@
+/*
+ * Test aids (base/testaid.h): linked into the test copies of the tools
+ * only (build/standin/), never into the installed ones.
+ *
+ *   CXD_TEST_STOP_AT=PHASE  stop (SIGSTOP) on first entering the phase
+ *                           named without "the " ("timed loop"), so that
+ *                           fault tests kill, freeze or cut off a peer at
+ *                           a known point
+ *   CXD_TEST_NETNS=PREFIX   cxi_sweep: rank r enters the network namespace
+ *                           PREFIX<r> (from `ip netns add`) before its
+ *                           endpoint opens, so one host can give each rank
+ *                           its own, shapeable link; sockets MPI opened
+ *                           already stay where they were
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/testaid.h"
+
+void cxd_testaid_phase(const char *prog, const char *phase)
+{
+	static bool stopped; /* first entry only: one session per process */
+	const char *at = getenv("CXD_TEST_STOP_AT");
+
+	if (stopped || at == NULL || strncmp(phase, "the ", 4) != 0 ||
+	    strcmp(phase + 4, at) != 0)
+		return;
+	stopped = true;
+	fprintf(stderr, "%s: CXD_TEST_STOP_AT: stopping in %s\n", prog, phase);
+	fflush(stderr);
+	raise(SIGSTOP);
+}
+
+int cxd_testaid_netns(int rank, char *err, size_t errlen)
+{
+	const char *pre = getenv("CXD_TEST_NETNS");
+	char path[256];
+	int fd, e;
+
+	if (pre == NULL || *pre == '\0')
+		return 0;
+	snprintf(path, sizeof(path), "/run/netns/%.200s%d", pre, rank);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && setns(fd, CLONE_NEWNET) == 0) {
+		close(fd);
+		return 0;
+	}
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	snprintf(err, errlen, "CXD_TEST_NETNS: cannot enter %s: %s", path,
+		 strerror(e));
+	return -e;
+}

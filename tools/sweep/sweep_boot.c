@@ -1,0 +1,306 @@
+/* cxi_sweep: MPI bootstrap, the pair's sync hooks, bounded waits. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mpi.h>
+#include <rdma/fabric.h>
+
+#include "base/stats.h"
+#include "base/testaid.h"
+#include "sweep_mpi.h"
+
+enum { TAG_BARRIER = 11, TAG_SHARE };
+
+/* A fatal error: name this rank and host, end every rank (bounded). */
+void sw_die(struct sw *w, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "cxi_sweep: rank %d (%s): %s\n", w->rank,
+		w->ranks ? w->ranks[w->rank].host : "?", msg);
+	fflush(stderr);
+	MPI_Abort(MPI_COMM_WORLD, 1);
+	exit(1); /* MPI_Abort does not return; keep the compiler sure */
+}
+
+void sw_nap(long ns)
+{
+	struct timespec ts = { 0, ns };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Wait for requests without spinning: ranks may outnumber cores. Inside
+ * a pair the target's provider must be kept moving (tcp and shm progress
+ * only when called), so it polls but yields the CPU at every turn;
+ * between pairs a rank sleeps.
+ */
+/* One request at a time into a real status: GCC 12 reads MPICH's
+ * MPI_STATUSES_IGNORE (a cast constant) as a zero-size array and fails
+ * the build under -Werror. Finished requests become MPI_REQUEST_NULL. */
+static bool all_done(MPI_Request *r, int nr)
+{
+	MPI_Status st;
+	int flag;
+
+	for (int i = 0; i < nr; i++) {
+		MPI_Test(&r[i], &flag, &st);
+		if (!flag)
+			return false;
+	}
+	return true;
+}
+
+int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
+	    bool progress)
+{
+	uint64_t start = cxd_now_ns(), now;
+	long nap_ns = 50000L;
+
+	for (;;) {
+		if (all_done(r, nr))
+			return 0;
+		if (progress && w->s.fab)
+			(void) w->s.ops->progress(&w->s);
+		now = cxd_now_ns();
+		if (now - start > bound_ns)
+			return -ETIMEDOUT;
+		if (progress) {
+			sched_yield();
+		} else {
+			/* Idle: sleep longer the longer it lasts (5 ms cap). */
+			sw_nap(nap_ns);
+			nap_ns = nap_ns < 5000000L ? nap_ns * 2 : nap_ns;
+		}
+	}
+}
+
+/* A collective's end, bounded: a rank that stalls cannot hold the rest. */
+void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what)
+{
+	if (sw_wait(w, req, 1, w->wait_ns, false) != 0)
+		sw_die(w, "%s did not finish within %llu s: a rank stalled or "
+		       "died", what,
+		       (unsigned long long) (w->wait_ns / 1000000000ULL));
+}
+
+static void allgather(struct sw *w, const void *mine, void *all, int len,
+		      const char *what)
+{
+	MPI_Request q;
+
+	MPI_Iallgather(mine, len, MPI_BYTE, all, len, MPI_BYTE,
+		       MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, what);
+}
+
+/*
+ * Both sides of the pair send, then receive: a barrier or an exchange.
+ * Only the wait behind the partner's timed loop may be long (-n, -D);
+ * every other step follows at once, so a silent partner there is
+ * stalled after CXD_SWEEP_LATE_S.
+ */
+static int pair_swap(struct cxd_sess *s, int tag, const void *mine,
+		     void *theirs, int len, const char *phase)
+{
+	struct sw *w = s->sync->arg;
+	uint64_t bound = strcmp(phase, "the timed loop") == 0 ? w->wait_ns :
+			 CXD_SWEEP_LATE_S * 1000000000ULL;
+	MPI_Request r[2];
+
+	MPI_Irecv(theirs, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[0]);
+	MPI_Isend(mine, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[1]);
+	if (sw_wait(w, r, 2, bound, true) != 0)
+		return cxd_sess_fail(s, -ETIMEDOUT, "rank %d (%s) did not "
+				     "answer within %llu s during %s of round "
+				     "%d", w->partner, w->peer_host,
+				     (unsigned long long) (bound / 1000000000ULL),
+				     phase, w->round);
+	return 0;
+}
+
+static int sync_barrier(struct cxd_sess *s, const char *phase)
+{
+	int mine = 1, theirs = 0;
+
+	return pair_swap(s, TAG_BARRIER, &mine, &theirs, sizeof(int), phase);
+}
+
+static int sync_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
+		      struct cxd_result_msg *peer)
+{
+	return pair_swap(s, TAG_SHARE, mine, peer, sizeof(*mine),
+			 "the result exchange");
+}
+
+/* The leading side keeps its figure: MB/s, or the median latency in us. */
+static int sync_result(struct cxd_sess *s, const struct cxd_result *res)
+{
+	struct sw *w = s->sync->arg;
+
+	if (!s->is_client)
+		return 0;
+	if (res->lat)
+		w->last = (double) cxd_stats_percentile_ns(res->lat, 50) / 1e3;
+	else
+		w->last = res->bw_mb_s;
+	return 0;
+}
+
+void sw_init(struct sw *w)
+{
+	memset(w, 0, sizeof(*w));
+	MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &w->n);
+	w->tool = cxd_tool_find("cxi_sweep");
+	w->bw_tool = cxd_tool_find("cxi_write_bw");
+	w->lat_tool = cxd_tool_find("cxi_write_lat");
+	w->partner = -1;
+	w->s.ctrl.fd = -1;
+	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
+	w->s.ctrl.peer_role = "peer";
+}
+
+void sw_free(struct sw *w)
+{
+	cxd_sess_close(&w->s);
+	free(w->ranks);
+	free(w->addrs);
+	free(w->fiaddr);
+	free(w->bw_row);
+	free(w->lat_row);
+	free(w->round_s);
+}
+
+void *sw_alloc(struct sw *w, size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (p == NULL)
+		sw_die(w, "out of memory");
+	return p;
+}
+
+struct host_cpus {
+	char host[256];
+	int cpus;
+};
+
+/* Ranks sharing a host's cores: measure fewer pairs at once (a waiting
+ * side needs a core to answer, and timings would measure the scheduler). */
+static void share_hosts(struct sw *w, bool *same_p)
+{
+	struct host_cpus me = { "", (int) sysconf(_SC_NPROCESSORS_ONLN) };
+	struct host_cpus *all = sw_alloc(w, (size_t) w->n, sizeof(me));
+	int *host = sw_alloc(w, (size_t) w->n, sizeof(int));
+	int *cpus = sw_alloc(w, (size_t) w->n, sizeof(int));
+	int len = 0;
+
+	MPI_Get_processor_name(me.host, &len);
+	allgather(w, &me, all, sizeof(me), "the host exchange");
+	*same_p = true;
+	for (int i = 0; i < w->n; i++) {
+		int h = 0;
+
+		while (strcmp(all[h].host, all[i].host) != 0)
+			h++;
+		host[i] = h;
+		cpus[h] = all[h].cpus > 0 ? all[h].cpus : 1;
+		*same_p &= h == 0;
+	}
+	w->pairs_at_once = w->cfg.sweep.max_pairs ?
+		(int) (w->cfg.sweep.max_pairs < (uint64_t) w->n ?
+		       w->cfg.sweep.max_pairs : (uint64_t) w->n) :
+		cxd_sweep_pairs_at_once(w->n, host, cpus);
+	free(all);
+	free(host);
+	free(cpus);
+}
+
+/* Rank 0 picks the provider, so every rank opens the same one. */
+static void pick_provider(struct sw *w)
+{
+	char name[CXD_NAME_LEN] = "", err[CXD_ERR_LEN] = "";
+	bool same = true;
+	MPI_Request q;
+
+	share_hosts(w, &same);
+	if (w->rank == 0) {
+		if (w->cfg.local.provider[0])
+			cxd_fabric_core_name(w->cfg.local.provider, name,
+					     sizeof(name));
+		else if (cxd_fabric_pick(w->bw_tool->ops->caps, same, name,
+					 sizeof(name), err, sizeof(err)) != 0)
+			sw_die(w, "%s", err);
+	}
+	MPI_Ibcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the provider choice");
+	snprintf(w->bw_run.provider, sizeof(w->bw_run.provider), "%s", name);
+	snprintf(w->lat_run.provider, sizeof(w->lat_run.provider), "%s", name);
+}
+
+
+/* Test copies only (base/testaid.h): a namespace of its own per rank. */
+static void test_netns(struct sw *w)
+{
+	char err[256] = "";
+
+	if (cxd_testaid_netns && cxd_testaid_netns(w->rank, err, sizeof(err)))
+		sw_die(w, "%s", err);
+}
+
+/* Open the endpoint, swap addresses with every rank, fill the AV. */
+static void open_fabric(struct sw *w)
+{
+	struct cxd_sess *s = &w->s;
+	struct cxd_sweep_rank me;
+	struct cxd_addr_msg mine;
+	int len = 0;
+
+	memset(&me, 0, sizeof(me));
+	MPI_Get_processor_name(me.host, &len);
+	test_netns(w);
+	w->sync = (struct cxd_sync){ sync_barrier, sync_share, sync_result,
+				     "", w };
+	s->sync = &w->sync;
+	s->tool = w->bw_tool;
+	s->cfg = &w->cfg;
+	s->run = &w->bw_run;
+	s->ops = s->tool->ops;
+	s->is_client = true;
+	if (cxd_sess_open_sync(s, &mine) != 0)
+		sw_die(w, "%s", s->err);
+	cxd_fabric_straddr(s->fab, mine.addr, me.addr, sizeof(me.addr));
+	w->ranks = sw_alloc(w, (size_t) w->n, sizeof(*w->ranks));
+	w->addrs = sw_alloc(w, (size_t) w->n, sizeof(*w->addrs));
+	w->fiaddr = sw_alloc(w, (size_t) w->n, sizeof(*w->fiaddr));
+	allgather(w, &me, w->ranks, sizeof(me), "the host name exchange");
+	allgather(w, &mine, w->addrs, sizeof(mine), "the address exchange");
+	for (int i = 0; i < w->n; i++) {
+		if (i == w->rank)
+			continue;
+		if (cxd_fabric_add_peer(s->fab, w->addrs[i].addr, s->err,
+					sizeof(s->err)) != 0)
+			sw_die(w, "rank %d (%s): %s", i, w->ranks[i].host, s->err);
+		w->fiaddr[i] = s->fab->peer;
+	}
+}
+
+void sw_bootstrap(struct sw *w)
+{
+	pick_provider(w);
+	open_fabric(w);
+}

@@ -1,0 +1,63 @@
+/* cxi_sweep's MPI side: the state of one rank and its entry points. */
+#ifndef CXD_SWEEP_MPI_H
+#define CXD_SWEEP_MPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "cxd/session.h"
+#include "sweep/sweep.h"
+
+#define CXD_SWEEP_WAIT_S 30   /* a pair's wait beyond -D: peer is gone */
+#define CXD_SWEEP_LATE_S 5    /* a rank this late after its partner */
+
+/* A list of rounds of disjoint pairs. */
+struct sw_plan {
+	int nrounds;
+	int *count;            /* pairs per round */
+	struct cxd_pair *pairs; /* round r at pairs + r * stride */
+	int stride;
+};
+
+struct sw {
+	int rank, n;
+	const struct cxd_tool *tool, *bw_tool, *lat_tool;
+	struct cxd_cfg cfg;
+	struct cxd_run_opts bw_run, lat_run;
+	uint64_t bw_pct, lat_pct, lat_iters;
+	uint64_t wait_ns;
+	struct cxd_sess s;
+	struct cxd_sync sync;
+	struct cxd_sweep_rank *ranks; /* every rank's host and address */
+	struct cxd_addr_msg *addrs;
+	fi_addr_t *fiaddr;
+	int partner;
+	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
+	int round;
+	double last;           /* the last measurement this side led */
+	double *bw_row, *lat_row; /* this rank's links to each rank */
+	double *round_s;
+	char peer_host[256];
+};
+
+void sw_init(struct sw *w);
+/* Provider choice, endpoint, every rank's address in the AV. */
+void sw_bootstrap(struct sw *w);
+/* A fatal error: names this rank and host, MPI_Abort ends every rank. */
+void sw_die(struct sw *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+void *sw_alloc(struct sw *w, size_t n, size_t sz); /* zeroed, or sw_die */
+void sw_nap(long ns);
+/* Wait for a nonblocking collective (blocking ones spin), bounded. */
+void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what);
+/* Wait for MPI requests within bound_ns without spinning; progress: keep
+ * the provider moving (inside a pair). 0 or -ETIMEDOUT. */
+int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
+	    bool progress);
+/* The whole sweep; returns the exit status (rank 0 decides). */
+int sw_run(struct sw *w);
+void sw_free(struct sw *w);
+
+#endif
