@@ -80,16 +80,14 @@ static int run_session(struct cxd_sess *s)
 	}
 	/* the summary shows while the buffers are touched */
 	ret = cxd_sess_prepare(s);
-	if (ret == 0 && !s->loopback) {
+	if (ret == 0) {
 		/* From here a provider call may block on a dead peer's state. */
-		s->ctrl.on_fatal = on_fatal;
-		s->ctrl.fatal_arg = s;
-		cxd_ctrl_watch(&s->ctrl, s->tool->name);
+		s->via->watch(s, on_fatal, s);
 		ret = cxd_barrier(s, "the ready barrier");
 	}
 	if (ret == 0)
 		ret = s->tool->run(s, rep);
-	if (ret == 0 && !s->loopback)
+	if (ret == 0)
 		ret = cxd_barrier(s, "the final barrier");
 	if (ret) {
 		cxd_report_free(rep);
@@ -111,8 +109,7 @@ static int interrupted(struct cxd_sess *s, int sig)
 		cxd_sig_name(sig), phase);
 	snprintf(text, sizeof(text), "the %s was interrupted (%s) during %s",
 		 s->is_client ? "client" : "server", cxd_sig_name(sig), phase);
-	if (!s->loopback && s->ctrl.fd >= 0)
-		cxd_ctrl_send_error(&s->ctrl, text);
+	s->via->tell(s, text);
 	cxd_sess_close(s);
 	return 128 + sig;
 }
@@ -133,8 +130,7 @@ static int end_session(struct cxd_sess *s, int ret)
 			snprintf(s->err, sizeof(s->err), "the %s's output was "
 				 "closed (broken pipe): it stopped",
 				 s->is_client ? "client" : "server");
-		if (!s->loopback && s->ctrl.fd >= 0)
-			cxd_ctrl_send_error(&s->ctrl, s->err);
+		s->via->tell(s, s->err);
 	}
 	cxd_sess_close(s);
 	if (quiet)
@@ -150,6 +146,7 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 	s->cfg = cfg;
 	s->run = &cfg->run;
 	s->ops = tool->ops;
+	s->via = &cxd_peer_ctrl; /* the loopback tool's is set on opening */
 	s->ctrl.fd = -1;
 	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
 	s->timeout_ms = (uint64_t) (cfg->local.timeout_s ?

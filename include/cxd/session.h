@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "cxd/config.h"
 #include "ctrl/ctrl.h"
 #include "fabric/cxi_knobs.h"
@@ -15,6 +15,7 @@
 #include "base/progress.h"
 #include "cxd/report.h"
 #include "cxd/tool.h"
+#include "session/peer.h"
 
 /*
  * Liveness. The peer is alive while its heartbeats arrive (ctrl.h). Our
@@ -60,20 +61,6 @@ struct cxd_ops {
 	void (*teardown)(struct cxd_sess *s);
 };
 
-/*
- * A launcher-driven run (cxi_sweep): the pair's barriers, result exchange
- * and results go through these hooks instead of the control channel, so
- * the runners stay the same. NULL in the pair tools.
- */
-struct cxd_sync {
-	int (*barrier)(struct cxd_sess *s, const char *phase);
-	int (*share)(struct cxd_sess *s, const struct cxd_result_msg *mine,
-		     struct cxd_result_msg *peer);
-	int (*result)(struct cxd_sess *s, const struct cxd_result *res);
-	const char *src_host; /* local address for IP providers, or "" */
-	void *arg;
-};
-
 typedef int (*cxd_post_fn)(struct cxd_sess *s, uint64_t size, uint64_t loff,
 			   uint64_t roff);
 
@@ -82,8 +69,10 @@ struct cxd_sess {
 	struct cxd_cfg *cfg;
 	const struct cxd_run_opts *run; /* &cfg->run, agreed with the peer */
 	const struct cxd_ops *ops;
-	const struct cxd_sync *sync; /* NULL: the control channel */
-	struct cxd_ctrl ctrl;
+	const struct cxd_peer_ops *via; /* how this side reaches its peer */
+	void *via_arg;                  /* that way's own state, if any */
+	const char *who; /* "the server 127.0.0.1:49194": messages name it */
+	struct cxd_ctrl ctrl; /* the control channel (cxd_peer_ctrl only) */
 	struct cxd_fabric *fab;
 	struct cxd_buf tx, rx;
 	struct cxd_gpu *gpu; /* the GPU runtime for -t/-r, NULL: host only */
@@ -91,7 +80,6 @@ struct cxd_sess {
 	struct cxd_addr_msg peer;
 	bool is_client;
 	bool active;      /* this side posts operations in the timed loop */
-	bool loopback;    /* one process targets itself */
 	cxd_post_fn post; /* chosen per size by ops->post_for */
 	uint64_t op_flags;   /* FI_INJECT, FI_DELIVERY_COMPLETE: for s->post */
 	uint64_t last_flags; /* added for the last operation of a list */
@@ -111,14 +99,6 @@ struct cxd_sess {
 	char err[CXD_ERR_LEN];
 };
 
-static inline uint64_t cxd_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
-
 extern const struct cxd_ops cxd_write_ops, cxd_read_ops, cxd_send_ops,
 	cxd_atomic_ops;
 
@@ -130,7 +110,8 @@ extern const struct cxd_ops cxd_write_ops, cxd_read_ops, cxd_send_ops,
 bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
 		     uint64_t size, uint64_t inject_size);
 
-/* For messages: the phase entered last, and what the peer is. */
+/* For messages: the phase entered last, and the peer ("the server
+ * 127.0.0.1:49194"). */
 static inline const char *cxd_sess_phase(const struct cxd_sess *s)
 {
 	const char *p = cxd_ctrl_phase(&s->ctrl);
@@ -138,9 +119,15 @@ static inline const char *cxd_sess_phase(const struct cxd_sess *s)
 	return p ? p : "the run";
 }
 
-static inline const char *cxd_sess_peer_role(const struct cxd_sess *s)
+static inline const char *cxd_sess_who(const struct cxd_sess *s)
 {
-	return s->ctrl.peer_role ? s->ctrl.peer_role : "peer";
+	return s->who ? s->who : "the peer";
+}
+
+/* Proof of life for the control channel's watchdog (every wait loop). */
+static inline void cxd_sess_beat(struct cxd_sess *s)
+{
+	cxd_ctrl_beat(&s->ctrl);
 }
 
 /* Errors: set s->err (a full sentence) and return a negative errno. */
@@ -159,9 +146,9 @@ int cxd_sess_loopback(struct cxd_sess *s);
  * then let the operation prepare (it may write into them). */
 int cxd_sess_prepare(struct cxd_sess *s);
 void cxd_sess_close(struct cxd_sess *s);
-/* With s->sync set: open the fabric and buffers for both roles (every
- * sweep rank writes and is written to) and describe this endpoint. */
-int cxd_sess_open_sync(struct cxd_sess *s, struct cxd_addr_msg *mine);
+/* Open the fabric and buffers and describe this endpoint, without an
+ * address exchange: a launcher spreads the addresses (cxi_sweep). */
+int cxd_sess_open_local(struct cxd_sess *s, struct cxd_addr_msg *mine);
 int cxd_barrier(struct cxd_sess *s, const char *phase);
 int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
 		 uint32_t cap, uint32_t *len_p);
@@ -198,6 +185,9 @@ int cxd_runner_loopback(struct cxd_sess *s, struct cxd_report *rep);
 /* After a size: send this side's figures, receive the peer's (same size). */
 int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
 		     struct cxd_result_msg *peer);
+/* A size's figures to the report (the peers that show them). */
+int cxd_sess_report(struct cxd_sess *s, struct cxd_report *rep,
+		    const struct cxd_result *res);
 
 /* sess_mem.c: this side's buffers (host or GPU memory). Before the
  * fabric opens: load the GPU runtime, check indices and FI_HMEM (caps
@@ -217,11 +207,11 @@ int cxd_val_prepare(struct cxd_sess *s, uint64_t size);
 int cxd_val_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
 		   uint64_t peer_ops, struct cxd_result *res);
 
-/* A size's figures: to the report, or to s->sync->result. */
+/* A size's figures: wherever the peer's way says (the report, mostly). */
 static inline int cxd_emit_result(struct cxd_sess *s, struct cxd_report *rep,
 				  const struct cxd_result *res)
 {
-	return s->sync ? s->sync->result(s, res) : cxd_report_result(rep, res);
+	return s->via->result(s, rep, res);
 }
 
 /* summary.c */

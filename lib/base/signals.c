@@ -3,7 +3,7 @@
  * signal; every bounded wait checks it (cxd_sig_pending) and returns
  * -EINTR, so the peer is told and the fabric closed (shm regions removed).
  * The heartbeat thread ends the process itself if the main thread is stuck
- * in a provider call and never looks (ctrl_io.c).
+ * in a provider call and never looks (the watchdog, ctrl/ctrl_watch.c).
  *
  * The one mutable global of the library: a signal handler has no other
  * place to write, and signal dispositions are process-wide anyway.

@@ -227,24 +227,26 @@ static int ctrl_setup(struct cxd_ctrl *c, int fd, char *err, size_t errlen)
 	/* Control frames are small and latency matters: no Nagle. */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	addr_str(&c->peer_addr, c->peer, sizeof(c->peer));
+	snprintf(c->who, sizeof(c->who), "the %s %s",
+		 c->peer_role ? c->peer_role : "peer", c->peer);
 	pthread_mutex_init(&c->send_lock, NULL);
 	c->fd = fd;
 	c->rx_have = 0;
-	c->last_rx_ns = now_ns(); /* the connection itself is a sign of life */
+	c->last_rx_ns = cxd_now_ns(); /* the connection itself is a sign of life */
 	return 0;
 }
 
 int cxd_ctrl_accept(int lfd, int timeout_ms, struct cxd_ctrl *c, char *err,
 		    size_t errlen)
 {
-	uint64_t deadline = deadline_in(timeout_ms);
+	uint64_t deadline = cxd_deadline_in(timeout_ms);
 	struct pollfd p = { .fd = lfd, .events = POLLIN };
 	int n, fd, e;
 
 	ctrl_reset(c, "client");
 	for (;;) {
 		n = poll(&p, 1,
-			 timeout_ms < 0 ? -1 : ms_left(deadline, now_ns()));
+			 timeout_ms < 0 ? -1 : cxd_ms_left(deadline, cxd_now_ns()));
 		if (n < 0 && errno == EINTR && cxd_sig_pending()) {
 			cxd_ctrl_seterr(err, errlen, "interrupted by %s while "
 					"waiting for a client",
@@ -340,7 +342,7 @@ int cxd_ctrl_connect(const char *host, uint32_t port, int timeout_ms,
 	ctrl_reset(c, "server");
 	if (timeout_ms < 0)
 		timeout_ms = CXD_CONNECT_TIMEOUT_MS; /* never wait forever */
-	deadline = deadline_in(timeout_ms);
+	deadline = cxd_deadline_in(timeout_ms);
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;

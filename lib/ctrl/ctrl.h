@@ -23,6 +23,7 @@ struct cxd_ctrl {
 	int fd;
 	char peer[128];      /* "127.0.0.1:49194" or "[::1]:49194" */
 	const char *peer_role; /* "server" or "client", for messages */
+	char who[160];         /* "the server 127.0.0.1:49194": the same */
 	/* e.g. "the option exchange": set by the main thread, read by the
 	 * heartbeat thread for its messages, hence atomic (string literals
 	 * or other text that outlives the connection). Use the accessors. */

@@ -25,7 +25,7 @@ int cxd_ctrl_wait_fd(int fd, short events, uint64_t deadline)
 	int n;
 
 	for (;;) {
-		n = poll(&p, 1, ms_left(deadline, now_ns()));
+		n = poll(&p, 1, cxd_ms_left(deadline, cxd_now_ns()));
 		if (n > 0)
 			return 0; /* errors and hang-ups surface later */
 		if (n == 0)

@@ -52,7 +52,7 @@ int cxd_ctrl_send_frame(struct cxd_ctrl *c, uint16_t type, const void *payload,
 			     .version = CXD_PROTO_VERSION,
 			     .type = type,
 			     .len = len };
-	uint64_t deadline = deadline_in(timeout_ms);
+	uint64_t deadline = cxd_deadline_in(timeout_ms);
 	struct timespec abs;
 	int ret;
 
@@ -94,15 +94,15 @@ int cxd_ctrl_send(struct cxd_ctrl *c, uint16_t type, const void *payload,
 	ret = cxd_ctrl_send_frame(c, type, payload, len, c->idle_ms);
 	if (ret == -ETIMEDOUT)
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"the %s %s stopped reading "
+				"%s stopped reading "
 				"during %s (could not send for %d s)",
-				role_of(c), c->peer, phase_of(c),
+				who_of(c), phase_of(c),
 				c->idle_ms / 1000);
 	else if (ret == -ECONNRESET)
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"the %s %s closed the "
+				"%s closed the "
 				"connection during %s",
-				role_of(c), c->peer, phase_of(c));
+				who_of(c), phase_of(c));
 	else if (ret == -EMSGSIZE)
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
 				"cannot send a %u-byte %s "
@@ -110,9 +110,9 @@ int cxd_ctrl_send(struct cxd_ctrl *c, uint16_t type, const void *payload,
 				len, cxd_msg_name(type), CXD_MAX_PAYLOAD);
 	else if (ret)
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"cannot send to the %s %s "
+				"cannot send to %s "
 				"during %s: %s",
-				role_of(c), c->peer, phase_of(c),
+				who_of(c), phase_of(c),
 				strerror(-ret));
 	return ret;
 }
@@ -149,8 +149,7 @@ static void rx_drop(struct cxd_ctrl *c, uint32_t n)
 static int rx_garbage(struct cxd_ctrl *c, const char *why)
 {
 	cxd_ctrl_seterr(c->err, sizeof(c->err),
-			"the %s %s sent garbage during %s: %s", role_of(c),
-			c->peer, phase_of(c), why);
+			"%s sent garbage during %s: %s", who_of(c), phase_of(c), why);
 	return -EPROTO;
 }
 
@@ -203,7 +202,7 @@ static int rx_read(struct cxd_ctrl *c)
 	while (n < 0 && errno == EINTR);
 	if (n > 0) {
 		c->rx_have += (uint32_t) n;
-		c->last_rx_ns = now_ns();
+		c->last_rx_ns = cxd_now_ns();
 		return (int) n;
 	}
 	e = n == 0 ? 0 : errno;
@@ -211,15 +210,15 @@ static int rx_read(struct cxd_ctrl *c)
 		return 0;
 	if (e == 0 || e == ECONNRESET || e == EPIPE) {
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"the %s %s closed the "
+				"%s closed the "
 				"connection during %s",
-				role_of(c), c->peer, phase_of(c));
+				who_of(c), phase_of(c));
 		return -ECONNRESET;
 	}
 	cxd_ctrl_seterr(c->err, sizeof(c->err),
-			"the connection to the %s %s failed "
+			"the connection to %s failed "
 			"during %s: %s",
-			role_of(c), c->peer, phase_of(c), strerror(e));
+			who_of(c), phase_of(c), strerror(e));
 	return -e;
 }
 
@@ -232,20 +231,20 @@ static int ctrl_interrupted(struct cxd_ctrl *c)
 
 static int rx_idle(struct cxd_ctrl *c, uint64_t now)
 {
-	if (now - c->last_rx_ns < (uint64_t) c->idle_ms * NS_PER_MS)
+	if (now - c->last_rx_ns < (uint64_t) c->idle_ms * CXD_NS_PER_MS)
 		return 0;
 	cxd_ctrl_seterr(c->err, sizeof(c->err),
-			"the %s %s stopped responding during "
+			"%s stopped responding during "
 			"%s (nothing received for %d s)",
-			role_of(c), c->peer, phase_of(c), c->idle_ms / 1000);
+			who_of(c), phase_of(c), c->idle_ms / 1000);
 	return -ETIMEDOUT;
 }
 
 /* Wait for bytes until the idle limit or total (0 = none); 0 = go on. */
 static int rx_wait(struct cxd_ctrl *c, uint64_t total, int timeout_ms)
 {
-	uint64_t now = now_ns();
-	uint64_t limit = c->last_rx_ns + (uint64_t) c->idle_ms * NS_PER_MS;
+	uint64_t now = cxd_now_ns();
+	uint64_t limit = c->last_rx_ns + (uint64_t) c->idle_ms * CXD_NS_PER_MS;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
 	int n, e;
 
@@ -254,7 +253,7 @@ static int rx_wait(struct cxd_ctrl *c, uint64_t total, int timeout_ms)
 	cxd_ctrl_beat(c);
 	if (cxd_sig_pending())
 		return ctrl_interrupted(c);
-	n = poll(&p, 1, ms_left(limit, now));
+	n = poll(&p, 1, cxd_ms_left(limit, now));
 	if (n > 0) {
 		n = rx_read(c);
 		return n < 0 ? n : 0;
@@ -262,20 +261,19 @@ static int rx_wait(struct cxd_ctrl *c, uint64_t total, int timeout_ms)
 	if (n < 0 && errno != EINTR) {
 		e = errno;
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"cannot wait for the %s %s: %s", role_of(c),
-				c->peer, strerror(e));
+				"cannot wait for %s: %s", who_of(c), strerror(e));
 		return -e;
 	}
 	if (n < 0 && cxd_sig_pending())
 		return ctrl_interrupted(c);
-	now = now_ns();
+	now = cxd_now_ns();
 	if ((n = rx_idle(c, now)) != 0)
 		return n;
 	if (total && now >= total) {
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"the %s %s sent nothing usable "
+				"%s sent nothing usable "
 				"during %s within %d ms",
-				role_of(c), c->peer, phase_of(c), timeout_ms);
+				who_of(c), phase_of(c), timeout_ms);
 		return -ETIMEDOUT;
 	}
 	return 0;
@@ -294,22 +292,22 @@ static int rx_take(struct cxd_ctrl *c, const struct cxd_hdr *h, uint16_t want,
 		if (cxd_dec_text(pl, h->len, text, sizeof(text)) != 0)
 			snprintf(text, sizeof(text), "(unreadable error text)");
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"the %s %s reported: %s", role_of(c), c->peer,
+				"%s reported: %s", who_of(c),
 				text);
 		ret = -EREMOTEIO;
 	} else if (want && h->type != want) {
 		ret = -EPROTO;
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"the %s %s sent %s during %s, "
+				"%s sent %s during %s, "
 				"expected %s",
-				role_of(c), c->peer, cxd_msg_name(h->type),
+				who_of(c), cxd_msg_name(h->type),
 				phase_of(c), cxd_msg_name(want));
 	} else if (h->len > cap) {
 		ret = -EPROTO;
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"the %s %s sent a %u-byte %s "
+				"%s sent a %u-byte %s "
 				"message during %s, more than the %u expected",
-				role_of(c), c->peer, h->len,
+				who_of(c), h->len,
 				cxd_msg_name(h->type), phase_of(c), cap);
 	} else {
 		if (h->len)
@@ -345,7 +343,7 @@ static int rx_frame(struct cxd_ctrl *c, uint16_t want, uint16_t *type_p,
 		    uint8_t *payload, uint32_t cap, uint32_t *len_p,
 		    int timeout_ms)
 {
-	uint64_t total = timeout_ms >= 0 ? deadline_in(timeout_ms) : 0;
+	uint64_t total = timeout_ms >= 0 ? cxd_deadline_in(timeout_ms) : 0;
 	struct cxd_hdr h;
 	int ret;
 
@@ -394,7 +392,7 @@ int cxd_ctrl_poll(struct cxd_ctrl *c)
 		if (ret < 0)
 			return ret;
 		if (ret == 0)
-			return rx_idle(c, now_ns());
+			return rx_idle(c, cxd_now_ns());
 	}
 }
 
@@ -408,7 +406,7 @@ int cxd_ctrl_poll(struct cxd_ctrl *c)
  */
 void cxd_ctrl_close_gently(int fd)
 {
-	uint64_t deadline = deadline_in(CLOSE_LINGER_MS);
+	uint64_t deadline = cxd_deadline_in(CLOSE_LINGER_MS);
 	char buf[512];
 	ssize_t n;
 

@@ -1,5 +1,5 @@
 /*
- * Internal to the control channel, its lowest layer: clocks, deadlines,
+ * Internal to the control channel, its lowest layer: deadlines,
  * messages and the bounded fd wait (ctrl_base.c, resolve.c). The layers
  * above, each using only those below it:
  *   ctrl_io.c    framing, sending, receiving      (ctrl_io.h)
@@ -10,41 +10,20 @@
 #ifndef CXD_CTRL_PRIV_H
 #define CXD_CTRL_PRIV_H
 
-#include <limits.h>
 #include <stdint.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "ctrl.h"
-
-#define NS_PER_MS 1000000ULL
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
-
-/* Milliseconds to deadline, rounded up so poll() never wakes too early. */
-static inline int ms_left(uint64_t deadline, uint64_t now)
-{
-	uint64_t ms;
-
-	if (deadline <= now)
-		return 0;
-	ms = (deadline - now + NS_PER_MS - 1) / NS_PER_MS;
-	return ms > INT_MAX ? INT_MAX : (int) ms;
-}
-
-static inline uint64_t deadline_in(int ms)
-{
-	return now_ns() + (uint64_t) (ms < 0 ? 0 : ms) * NS_PER_MS;
-}
 
 static inline const char *role_of(const struct cxd_ctrl *c)
 {
 	return c->peer_role ? c->peer_role : "peer";
+}
+
+/* "the server 127.0.0.1:49194", composed when the connection is set up. */
+static inline const char *who_of(const struct cxd_ctrl *c)
+{
+	return c->who[0] ? c->who : "the peer";
 }
 
 static inline const char *phase_of(const struct cxd_ctrl *c)

@@ -73,14 +73,14 @@ static bool peer_alive(struct cxd_ctrl *c, struct watch *w, uint64_t now)
 		w->queued = q;
 		w->peer_at_ns = now;
 	}
-	return now - w->peer_at_ns < (uint64_t) c->idle_ms * NS_PER_MS;
+	return now - w->peer_at_ns < (uint64_t) c->idle_ms * CXD_NS_PER_MS;
 }
 
 static void watchdog(struct cxd_ctrl *c, struct watch *w)
 {
 	const char *phase = cxd_ctrl_phase(c);
 	uint_fast64_t beat = atomic_load(&c->beat);
-	uint64_t now = now_ns(), allow;
+	uint64_t now = cxd_now_ns(), allow;
 
 	if (!atomic_load(&c->watch) || beat != w->seen) {
 		w->seen = beat;
@@ -93,18 +93,18 @@ static void watchdog(struct cxd_ctrl *c, struct watch *w)
 	allow = atomic_load_explicit(&c->allow_ms, memory_order_relaxed);
 	if (!peer_alive(c, w, now) && w->stale_ms > (uint64_t) c->idle_ms)
 		fatal(c, 1, "no progress for %llu s inside the fabric provider "
-		      "during %s, and the %s %s went silent: it probably died "
+		      "during %s, and %s went silent: it probably died "
 		      "or froze while the two sides shared state; giving up",
 		      (unsigned long long) w->stale_ms / 1000,
-		      phase ? phase : "the run", role_of(c), c->peer);
+		      phase ? phase : "the run", who_of(c));
 	if (w->stale_ms > allow && w->stale_ms > (uint64_t) c->idle_ms)
 		fatal(c, 1, "a call into the fabric provider has not returned "
-		      "for %llu s during %s although the %s %s is alive (its "
+		      "for %llu s during %s although %s is alive (its "
 		      "heartbeats arrive): the provider or the fabric path is "
 		      "stuck; giving up (the limit was %llu s for the bytes in "
 		      "flight, see --timeout)",
 		      (unsigned long long) w->stale_ms / 1000,
-		      phase ? phase : "the run", role_of(c), c->peer,
+		      phase ? phase : "the run", who_of(c),
 		      (unsigned long long) allow / 1000);
 }
 
@@ -159,7 +159,7 @@ static void *hb_main(void *arg)
 	struct cxd_ctrl *c = arg;
 	struct pollfd p = { .fd = c->hb_pipe[0], .events = POLLIN };
 	struct watch w = { .seen = atomic_load(&c->beat),
-			   .peer_at_ns = now_ns(),
+			   .peer_at_ns = cxd_now_ns(),
 			   .sending = true };
 	int n;
 

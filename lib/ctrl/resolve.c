@@ -35,7 +35,7 @@ static int lookup_wait(struct lookup *l, uint64_t deadline)
 	while ((ret = gai_error(&l->cb)) == EAI_INPROGRESS) {
 		if (cxd_sig_pending())
 			return -EINTR;
-		ms = ms_left(deadline, now_ns());
+		ms = cxd_ms_left(deadline, cxd_now_ns());
 		if (ms == 0)
 			return -ETIMEDOUT;
 		ts.tv_sec = ms / 1000;

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "fabric.h"
 
 #define SHM_DIR "/dev/shm"
@@ -22,11 +22,11 @@
 
 void cxd_shm_name(char *buf, size_t len)
 {
-	struct timespec ts;
+	uint64_t t = cxd_now_ns(); /* a nonce: pids are reused */
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snprintf(buf, len, PREFIX "%ld_%lx%lx", (long) getpid(),
-		 (unsigned long) ts.tv_sec, (unsigned long) ts.tv_nsec);
+		 (unsigned long) (t / 1000000000ULL),
+		 (unsigned long) (t % 1000000000ULL));
 }
 
 /* The owner pid in "cxd_<pid>_<nonce>:...", or 0 if not ours. */

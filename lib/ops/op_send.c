@@ -190,9 +190,8 @@ static int rx_error(struct cxd_sess *s)
 	struct fi_cq_err_entry e = { 0 };
 
 	fi_cq_readerr(s->fab->rx_cq, &e, 0);
-	return cxd_sess_fail(s, -EIO, "a receive from the %s %s failed "
-			     "during %s: %s", cxd_sess_peer_role(s),
-			     s->ctrl.peer, cxd_sess_phase(s),
+	return cxd_sess_fail(s, -EIO, "a receive from %s failed during %s: "
+			     "%s", cxd_sess_who(s), cxd_sess_phase(s),
 			     fi_strerror(e.err));
 }
 
@@ -224,7 +223,7 @@ static int wait_rx(struct cxd_sess *s, const uint64_t *have, uint64_t want)
 	unsigned rounds = 0;
 	int ret;
 
-	cxd_ctrl_beat(&s->ctrl);
+	cxd_sess_beat(s);
 	while (*have < want) {
 		ret = send_progress(s);
 		if (ret == 0 && cxd_spin_due(&rounds))

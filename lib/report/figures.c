@@ -1,6 +1,9 @@
 /*
- * Every figure a result shows, computed here and nowhere else: report.c
- * formats these, the runners only count and time. MB = 10^6 bytes.
+ * Every figure a result shows is computed here from what the runners
+ * count and time; report.c only formats them. MB = 10^6 bytes. One step
+ * happens where a sample is taken instead: a ping-pong's round trip is
+ * halved in run/run_lat.c, so that each stored sample (percentiles,
+ * --report-all) is one operation's latency.
  */
 #include <string.h>
 

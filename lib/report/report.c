@@ -107,7 +107,7 @@ static void text_bw(struct cxd_report *rep, const struct cxd_result *res)
 		fprintf(rep->out, "%10" PRIu64, res->count);
 	else
 		fprintf(rep->out, "%10s", "-");
-	fprintf(rep->out, "  %8.2f  %*.6f\n", rep->loopback ? f.bw_gb_s :
+	fprintf(rep->out, "  %8.2f  %*.6f\n", rep->gb_col ? f.bw_gb_s :
 		f.bw_mb_s, t->rate_w, f.rate_m_s);
 	rep->at_sep = false;
 }
@@ -168,7 +168,7 @@ static void csv_begin(struct cxd_report *rep)
 		fputc('\n', rep->out);
 	} else
 		fprintf(rep->out, "size,count,elapsed_us,bw_mb_s,"
-			"pkt_rate_mpkt_s%s\n", rep->loopback ? ",bw_gb_s" : "");
+			"pkt_rate_mpkt_s%s\n", rep->gb_col ? ",bw_gb_s" : "");
 }
 
 static void csv_bw(struct cxd_report *rep, const struct cxd_result *res)
@@ -181,7 +181,7 @@ static void csv_bw(struct cxd_report *rep, const struct cxd_result *res)
 		fprintf(rep->out, "%" PRIu64, res->count);
 	fprintf(rep->out, ",%.3f,%.2f,%.6f", f.elapsed_us, f.bw_mb_s,
 		f.rate_m_s);
-	if (rep->loopback)
+	if (rep->gb_col)
 		fprintf(rep->out, ",%.2f", f.bw_gb_s);
 	fputc('\n', rep->out);
 }
@@ -226,7 +226,7 @@ int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
 	rep->out = out;
 	rep->format = cfg->out.format;
 	rep->lat = cxd_tool_is(tool, CXD_TRAIT_SAMPLES);
-	rep->loopback = cxd_tool_is(tool, CXD_TRAIT_LOOPBACK);
+	rep->gb_col = cxd_tool_is(tool, CXD_TRAIT_LOOPBACK);
 	rep->server = info->is_server;
 	rep->report_all = cxd_run_has(&cfg->run, CXD_RUN_REPORT_ALL);
 	rep->hlen = cxd_report_header(tool, rep->header, sizeof(rep->header));

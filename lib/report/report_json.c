@@ -182,7 +182,7 @@ static int json_bw(const struct cxd_report *rep, const struct cxd_result *res,
 	ret |= jadd(o, "elapsed_us", jdbl(f.elapsed_us), true);
 	ret |= jadd(o, "bw_mb_s", jdbl(f.bw_mb_s), true);
 	ret |= jadd(o, "pkt_rate_mpkt_s", jdbl(f.rate_m_s), true);
-	if (rep->loopback)
+	if (rep->gb_col)
 		ret |= jadd(o, "bw_gb_s", jdbl(f.bw_gb_s), true);
 	return ret ? -ENOMEM : 0;
 }

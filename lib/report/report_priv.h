@@ -14,7 +14,7 @@ struct cxd_report {
 	const struct cxd_summary_info *info; /* read only during begin */
 	FILE *out;
 	int format;
-	bool lat, loopback, server, report_all;
+	bool lat, gb_col, server, report_all;
 	char header[HEADER_MAX];
 	size_t hlen;
 	/*

@@ -57,8 +57,7 @@ static void combine(const struct cxd_sess *s, uint64_t size,
 	res->verify = -1;
 	res->validated = -1;
 	cxd_bw_combine(res, cxd_packets(s->ops->amo, size),
-		       s->active ? me : NULL,
-		       s->loopback ? NULL : &theirs);
+		       s->active ? me : NULL, &theirs);
 }
 
 static int share(struct cxd_sess *s, uint64_t size, const struct cxd_span *me,
@@ -80,7 +79,7 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 	int ret = 0;
 
 	ret = cxd_val_prepare(s, size);
-	if (ret == 0 && !s->loopback)
+	if (ret == 0)
 		ret = cxd_barrier(s, "the pre-run barrier");
 	cxd_phase(s, "the timed loop");
 	/* Both sides: a passive side's progress calls may move data too. */
@@ -89,7 +88,7 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 	if (ret == 0 && s->active)
 		ret = timed_loop(s, size, &me);
 	/* A passive side waits here while its peer runs the loop. */
-	if (ret == 0 && !s->loopback)
+	if (ret == 0)
 		ret = cxd_barrier(s, "the timed loop");
 	if (ret == 0)
 		ret = share(s, size, &me, &peer);

@@ -124,9 +124,8 @@ static int lat_share(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	ret = cxd_share_result(s, &m, peer);
 	if (ret == 0 && cxd_tool_is(s->tool, CXD_TRAIT_PING_PONG) &&
 	    peer->count != m.count)
-		return cxd_sess_fail(s, -EPROTO, "the %s %s did %llu exchanges "
-				     "of %llu bytes, this side %llu",
-				     s->ctrl.peer_role, s->ctrl.peer,
+		return cxd_sess_fail(s, -EPROTO, "%s did %llu exchanges of %llu "
+				     "bytes, this side %llu", cxd_sess_who(s),
 				     (unsigned long long) peer->count,
 				     (unsigned long long) size,
 				     (unsigned long long) m.count);

@@ -1,4 +1,5 @@
 /* The summary block: what is in force for this run, as the originals list it. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -120,7 +121,21 @@ static void add_atomic(struct cxd_sess *s)
 	cxd_kv_set(&s->info, "Atomic Type", "%s", cxd_amo_type_name(r->amo_type));
 }
 
-/* The cxi knobs: honoured on cxi, "Not Applicable" elsewhere. */
+/* The cxi knobs that are the plan's text on cxi and "Not Applicable"
+ * elsewhere, in the order the originals print them (after IDC). */
+static const struct knob_line {
+	unsigned feature;
+	const char *key;
+	size_t text; /* offset of the plan's text in struct cxd_cxi_plan */
+} knob_lines[] = {
+#define KNOB(f, key, field) { f, key, offsetof(struct cxd_cxi_plan, field) }
+	KNOB(CXD_F_RDZV, "Rendezvous PUTs", rdzv_s),
+	KNOB(CXD_F_ATOMIC, "Matching LEs", matching_s),
+	KNOB(CXD_F_UNRESTRICTED, "Restricted", restricted_s),
+	KNOB(CXD_F_LL, "LL Cmd Launch", ll_s),
+#undef KNOB
+};
+
 static void add_knobs(struct cxd_sess *s)
 {
 	const struct cxd_run_opts *r = s->run;
@@ -140,18 +155,11 @@ static void add_knobs(struct cxd_sess *s)
 	else if (cxd_tool_has(t, CXD_F_IDC))
 		cxd_kv_set(&s->info, "IDC", "%s", onoff(cxd_ops_injects(
 			   s->ops, r, r->min_size, s->fab->inject_size)));
-	if (cxd_tool_has(t, CXD_F_RDZV))
-		cxd_kv_set(&s->info, "Rendezvous PUTs", "%s", cxi ?
-			   s->cxi.rdzv_s : NA);
-	if (cxd_tool_has(t, CXD_F_ATOMIC))
-		cxd_kv_set(&s->info, "Matching LEs", "%s", cxi ?
-			   s->cxi.matching_s : NA);
-	if (cxd_tool_has(t, CXD_F_UNRESTRICTED))
-		cxd_kv_set(&s->info, "Restricted", "%s", cxi ?
-			   s->cxi.restricted_s : NA);
-	if (cxd_tool_has(t, CXD_F_LL))
-		cxd_kv_set(&s->info, "LL Cmd Launch", "%s", cxi ?
-			   s->cxi.ll_s : NA);
+	for (size_t i = 0; i < sizeof(knob_lines) / sizeof(knob_lines[0]); i++)
+		if (cxd_tool_has(t, knob_lines[i].feature))
+			cxd_kv_set(&s->info, knob_lines[i].key, "%s", cxi ?
+				   (const char *) &s->cxi + knob_lines[i].text :
+				   NA);
 	if (cxd_tool_has(t, CXD_F_BIDIR))
 		cxd_kv_set(&s->info, "Bidirectional", "%s",
 			   onoff(cxd_run_has(r, CXD_RUN_BIDIR)));
@@ -224,8 +232,8 @@ static void add_endpoints(struct cxd_sess *s)
 		       sizeof(s->info.local_ep));
 	if (cxd_tool_is(s->tool, CXD_TRAIT_SAMPLES))
 		cxd_kv_set(&s->info, "Clock", "CLOCK_MONOTONIC_RAW (1 ns)");
-	if (s->loopback)
-		return;
+	if (cxd_tool_is(s->tool, CXD_TRAIT_LOOPBACK))
+		return; /* no remote end */
 	ep_str(s, s->peer.addr, s->peer.addr_len, false, s->info.remote_ep,
 	       sizeof(s->info.remote_ep));
 	snprintf(key, sizeof(key), "Local (%s)", me);

@@ -88,7 +88,7 @@ int cxd_val_prepare(struct cxd_sess *s, uint64_t size)
 			tmp[i] = j < size ? cxd_val_byte(size, j) : 0;
 		}
 		ret = cxd_buf_write(src, off, tmp, n);
-		cxd_ctrl_beat(&s->ctrl); /* big buffers: not a hang */
+		cxd_sess_beat(s); /* big buffers: not a hang */
 	}
 	free(tmp);
 	if (ret)
@@ -113,8 +113,7 @@ static void regions(const struct cxd_sess *s, uint64_t size, uint64_t ops,
 			slots = s->run->list_size;
 		if (*step_p * slots > d->len)
 			slots = 1;
-	} else if (lists && !s->loopback &&
-		   s->wrap >= g) {
+	} else if (lists && s->wrap >= g) { /* the loopback's wrap is 0 */
 		slots = s->wrap / g; /* as cxd_post_at wraps */
 	}
 	*n_p = ops < slots ? ops : slots;
@@ -177,7 +176,7 @@ static int check(struct cxd_sess *s, uint64_t size, uint64_t ops)
 					    "the buffer: %s", strerror(-ret));
 		else
 			ret = check_chunk(s, size, step, off, tmp, len);
-		cxd_ctrl_beat(&s->ctrl);
+		cxd_sess_beat(s);
 	}
 	free(tmp);
 	return ret ? ret : 1;
@@ -201,7 +200,10 @@ int cxd_val_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
 		return 0;
 	}
 	cxd_phase(s, "the validation");
-	mine = check(s, size, reads(s) || s->loopback ? own_ops : peer_ops);
+	/* This side's target holds what the peer initiated, or, for reads
+	 * and a tool that targets itself, what this side did. */
+	mine = check(s, size, reads(s) || cxd_tool_is(s->tool,
+		     CXD_TRAIT_LOOPBACK) ? own_ops : peer_ops);
 	if (mine < 0)
 		return mine;
 	m.status = (uint32_t) mine;

@@ -17,6 +17,15 @@ static int check_hello(struct cxd_sess *s, const uint8_t *buf, uint32_t len)
 				  sizeof(s->err));
 }
 
+/* The next frame must be of this type (bounded by the peer's liveness). */
+static int expect(struct cxd_sess *s, uint16_t type, uint8_t *buf,
+		  uint32_t cap, uint32_t *len_p)
+{
+	int ret = cxd_ctrl_expect(&s->ctrl, type, buf, cap, len_p, -1);
+
+	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
+}
+
 static int send_hello(struct cxd_sess *s)
 {
 	uint8_t buf[256];
@@ -34,18 +43,14 @@ static int handshake(struct cxd_sess *s)
 
 	cxd_phase(s, "the handshake");
 	ret = send_hello(s);
-	if (ret)
-		return ret;
-	ret = cxd_ctrl_expect(&s->ctrl, CXD_MSG_HELLO, buf, sizeof(buf), &len,
-			      -1);
-	if (ret)
-		return cxd_sess_ctrl_fail(s, ret);
-	ret = check_hello(s, buf, len);
+	if (ret == 0)
+		ret = expect(s, CXD_MSG_HELLO, buf, sizeof(buf), &len);
+	if (ret == 0)
+		ret = check_hello(s, buf, len);
 	if (ret == 0)
 		ret = cxd_ctrl_hb_start(&s->ctrl);
 	return ret;
 }
-
 
 static int client_options(struct cxd_sess *s)
 {
@@ -64,19 +69,17 @@ static int client_options(struct cxd_sess *s)
 		return ret;
 	ret = cxd_sess_send(s, CXD_MSG_RUN, buf,
 		       cxd_enc_run(&s->cfg->run, buf, sizeof(buf)));
+	if (ret == 0)
+		ret = expect(s, CXD_MSG_ACCEPT, buf, sizeof(buf), &len);
 	if (ret)
 		return ret;
-	ret = cxd_ctrl_expect(&s->ctrl, CXD_MSG_ACCEPT, buf, sizeof(buf), &len,
-			      -1);
-	if (ret)
-		return cxd_sess_ctrl_fail(s, ret);
 	if (cxd_dec_accept(buf, len, &acc) != 0)
-		return cxd_sess_fail(s, -EPROTO, "the server %s sent a "
-				     "malformed reply during the option "
-				     "exchange", s->ctrl.peer);
+		return cxd_sess_fail(s, -EPROTO, "%s sent a malformed reply "
+				     "during the option exchange",
+				     cxd_sess_who(s));
 	if (acc.status != 0)
-		return cxd_sess_fail(s, acc.status, "the server %s refused the "
-				     "run: %s", s->ctrl.peer, acc.reason);
+		return cxd_sess_fail(s, acc.status, "%s refused the run: %s",
+				     cxd_sess_who(s), acc.reason);
 	return 0;
 }
 
@@ -176,6 +179,7 @@ int cxd_sess_client(struct cxd_sess *s)
 			       CXD_CONNECT_TIMEOUT_MS, &s->ctrl, s->err,
 			       sizeof(s->err));
 	if (ret == 0) {
+		s->who = s->ctrl.who;
 		s->ctrl.idle_ms = (int) s->timeout_ms;
 		cxd_set_inflight(s, 0);
 		ret = handshake(s);
@@ -198,6 +202,7 @@ static int accept_client(struct cxd_sess *s, int lfd)
 				      sizeof(s->err));
 		if (ret)
 			return ret;
+		s->who = s->ctrl.who;
 		s->ctrl.idle_ms = (int) s->timeout_ms;
 		s->ctrl.busy_lfd = lfd;
 		cxd_set_inflight(s, 0);

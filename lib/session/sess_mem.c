@@ -91,9 +91,8 @@ int cxd_sess_mem_register(struct cxd_sess *s)
 	uint64_t tx, rx;
 	int ret = 0;
 
-	/* A sweep rank is both sides: plan as a loopback does. */
-	cxd_plan_memory(s->tool, s->run, s->is_client,
-			s->loopback || s->sync != NULL, &tx, &rx);
+	cxd_plan_memory(s->tool, s->run, s->is_client, s->via->both_roles,
+			&tx, &rx);
 	if (tx)
 		ret = alloc_one(s, tx, l->tx_gpu, TX_FILL, &s->tx);
 	if (ret == 0 && rx)

@@ -13,9 +13,8 @@
 static void plan_memory(const struct cxd_sess *s, uint64_t *tx_p,
 			uint64_t *rx_p)
 {
-	/* A sweep rank is both sides: plan as a loopback does. */
-	cxd_plan_memory(s->tool, s->run, s->is_client,
-			s->loopback || s->sync != NULL, tx_p, rx_p);
+	cxd_plan_memory(s->tool, s->run, s->is_client, s->via->both_roles,
+			tx_p, rx_p);
 }
 
 int cxd_sess_check_hugepages(struct cxd_sess *s)
@@ -59,10 +58,7 @@ static int open_side(struct cxd_sess *s)
 
 	if (ret)
 		return ret;
-	if (s->sync)
-		snprintf(host, sizeof(host), "%s", s->sync->src_host);
-	else if (!s->loopback)
-		cxd_ctrl_local_host(&s->ctrl, host, sizeof(host));
+	s->via->src_host(s, host, sizeof(host));
 	req.provider = s->run->provider;
 	req.domain = s->cfg->local.device;
 	req.src_host = host;
@@ -108,7 +104,7 @@ static int fill_addr(struct cxd_sess *s, struct cxd_addr_msg *m)
 	return 0;
 }
 
-int cxd_sess_open_sync(struct cxd_sess *s, struct cxd_addr_msg *mine)
+int cxd_sess_open_local(struct cxd_sess *s, struct cxd_addr_msg *mine)
 {
 	int ret = open_side(s);
 
@@ -119,42 +115,6 @@ int cxd_sess_open_sync(struct cxd_sess *s, struct cxd_addr_msg *mine)
 	return ret;
 }
 
-static int send_addr(struct cxd_sess *s)
-{
-	struct cxd_addr_msg m;
-	uint8_t buf[CXD_MAX_PAYLOAD];
-	int ret = fill_addr(s, &m);
-
-	if (ret)
-		return ret;
-	if (s->loopback) {
-		s->peer = m;
-		return 0;
-	}
-	return cxd_sess_send(s, CXD_MSG_ADDR, buf,
-			cxd_enc_addr(&m, buf, sizeof(buf)));
-}
-
-static int recv_addr(struct cxd_sess *s)
-{
-	uint8_t buf[CXD_MAX_PAYLOAD];
-	uint32_t len;
-	int ret = cxd_wait_msg(s, CXD_MSG_ADDR, buf, sizeof(buf), &len);
-
-	if (ret)
-		return ret;
-	if (cxd_dec_addr(buf, len, &s->peer) != 0)
-		return cxd_sess_fail(s, -EPROTO, "the %s %s sent a malformed "
-				     "address during the address exchange",
-				     s->ctrl.peer_role, s->ctrl.peer);
-	if (strcmp(s->peer.provider, s->run->provider) != 0)
-		return cxd_sess_fail(s, -EPROTO, "the %s %s opened provider "
-				     "'%s', this side '%s'", s->ctrl.peer_role,
-				     s->ctrl.peer, s->peer.provider,
-				     s->run->provider);
-	return 0;
-}
-
 #define SHM_SAME_USER "with shm both sides must run as the same user: run " \
 	"both as the same user, or use --provider tcp"
 
@@ -162,15 +122,15 @@ static int recv_addr(struct cxd_sess *s)
  * providers say EINVAL (1.17) or never move data (2.x): check first. */
 static int add_peer(struct cxd_sess *s)
 {
-	bool shm = !s->loopback && strcmp(s->run->provider, "shm") == 0;
+	bool shm = s->via->separate && strcmp(s->run->provider, "shm") == 0;
 	size_t n;
 	int ret;
 
 	if (shm && s->peer.uid != (uint32_t) geteuid())
-		return cxd_sess_fail(s, -EPERM, "the %s %s runs as user %u and "
-				     "this side as user %u; " SHM_SAME_USER,
-				     s->ctrl.peer_role, s->ctrl.peer,
-				     s->peer.uid, (unsigned) geteuid());
+		return cxd_sess_fail(s, -EPERM, "%s runs as user %u and this "
+				     "side as user %u; " SHM_SAME_USER,
+				     cxd_sess_who(s), s->peer.uid,
+				     (unsigned) geteuid());
 	ret = cxd_fabric_add_peer(s->fab, s->peer.addr, s->err,
 				  sizeof(s->err));
 	n = strlen(s->err);
@@ -180,18 +140,17 @@ static int add_peer(struct cxd_sess *s)
 	return ret;
 }
 
-/* Open the fabric, swap addresses (client first), let the op prepare. */
+/* Open the fabric, swap addresses (client first), add the peer. */
 int cxd_sess_exchange_addrs(struct cxd_sess *s)
 {
+	struct cxd_addr_msg mine;
 	int ret = open_side(s);
 
 	cxd_phase(s, "the address exchange");
-	if (ret == 0 && s->is_client)
-		ret = send_addr(s);
-	if (ret == 0 && !s->loopback)
-		ret = recv_addr(s);
-	if (ret == 0 && !s->is_client && !s->loopback)
-		ret = send_addr(s);
+	if (ret == 0)
+		ret = fill_addr(s, &mine);
+	if (ret == 0)
+		ret = s->via->swap_addr(s, &mine, &s->peer);
 	if (ret == 0)
 		ret = add_peer(s);
 	return ret;
@@ -220,21 +179,6 @@ int cxd_sess_pick_provider(struct cxd_sess *s, bool same_host)
 			       CXD_NAME_LEN, s->err, sizeof(s->err));
 }
 
-int cxd_sess_loopback(struct cxd_sess *s)
-{
-	int ret;
-
-	s->is_client = true;
-	s->active = true;
-	s->loopback = true;
-	s->ctrl.fd = -1;
-	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
-	s->ctrl.peer_role = "endpoint";
-	snprintf(s->ctrl.peer, sizeof(s->ctrl.peer), "(itself)");
-	ret = cxd_sess_pick_provider(s, true);
-	return ret ? ret : cxd_sess_exchange_addrs(s);
-}
-
 void cxd_sess_close(struct cxd_sess *s)
 {
 	if (s->ops && s->ops->teardown && s->fab)
@@ -244,6 +188,5 @@ void cxd_sess_close(struct cxd_sess *s)
 	cxd_fabric_close(s->fab);
 	s->fab = NULL;
 	cxd_sess_mem_close(s);
-	if (!s->loopback)
-		cxd_ctrl_close(&s->ctrl);
+	s->via->close(s);
 }

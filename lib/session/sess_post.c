@@ -9,25 +9,6 @@
 #include "base/signals.h"
 #include "sess_priv.h"
 
-#define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
-
-/* Peek at a buffered frame: an ERROR from the peer ends the wait now. */
-static int pending_peer_error(struct cxd_sess *s)
-{
-	struct cxd_hdr h;
-	char tmp[128];
-	uint8_t buf[CXD_MAX_PAYLOAD];
-	uint16_t type;
-	uint32_t len;
-	int ret;
-
-	if (cxd_hdr_decode(s->ctrl.rx, &h, tmp, sizeof(tmp)) != 0 ||
-	    h.type != CXD_MSG_ERROR)
-		return 0;
-	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, 0);
-	return cxd_sess_ctrl_fail(s, ret ? ret : -EPROTO);
-}
-
 void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes)
 {
 	s->inflight_bytes = bytes;
@@ -41,7 +22,7 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	char alive[192] = "";
 	int ret;
 
-	cxd_ctrl_beat(&s->ctrl);
+	cxd_sess_beat(s);
 	if (cxd_sig_pending())
 		return cxd_sess_fail(s, -EINTR, "interrupted by %s during %s",
 				     cxd_sig_name(cxd_sig_pending()),
@@ -49,20 +30,16 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	if (now - *last_change_ns < 100000000ULL)
 		return 0;
 	/* Stalled for 100 ms: is the peer still there? */
-	if (!s->loopback && s->sync == NULL) {
-		ret = cxd_ctrl_poll(&s->ctrl);
-		if (ret < 0)
-			return cxd_sess_ctrl_fail(s, ret);
-		if (ret == 1 && (ret = pending_peer_error(s)) != 0)
-			return ret;
-	}
+	ret = s->via->check(s);
+	if (ret)
+		return ret;
 	allow = cxd_allow_ms(s, s->inflight_bytes);
 	if (now - *last_change_ns <= allow * 1000000ULL)
 		return 0;
-	/* The peer answered the poll above: it is the data path. */
-	if (!s->loopback)
-		snprintf(alive, sizeof(alive), " although the %s %s is alive",
-			 cxd_sess_peer_role(s), s->ctrl.peer);
+	/* The peer answered the check above: it is the data path. */
+	if (s->via->separate)
+		snprintf(alive, sizeof(alive), " although %s is alive",
+			 cxd_sess_who(s));
 	return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
 			     "during %s%s: the fabric path stopped moving "
 			     "data (the limit for %llu bytes in flight is "
@@ -72,37 +49,18 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 			     (unsigned long long) s->timeout_ms / 1000);
 }
 
-/* A fabric error is often the peer going away on purpose: if it said why
- * (an ERROR frame, sent before it closed), that is the better message. */
-static int peer_said_why(struct cxd_sess *s)
-{
-	uint64_t until = cxd_now_ns() + PEER_WHY_MS * 1000000ULL;
-	int ret;
-
-	if (s->loopback)
-		return 0;
-	do {
-		ret = cxd_ctrl_poll(&s->ctrl);
-		if (ret == 1)
-			return pending_peer_error(s);
-		if (ret < 0)
-			return 0;
-	} while (cxd_now_ns() < until);
-	return 0;
-}
-
 static int tx_error(struct cxd_sess *s)
 {
 	char msg[256];
-	int ret = peer_said_why(s);
+	/* Often the peer went away on purpose: its reason is the better one. */
+	int ret = s->via->why(s);
 
 	if (ret)
 		return ret;
 
 	cxd_fabric_tx_error(s->fab, msg, sizeof(msg));
-	return cxd_sess_fail(s, -EIO, "with the %s %s, during %s: %s",
-			     cxd_sess_peer_role(s), s->ctrl.peer,
-			     cxd_sess_phase(s), msg);
+	return cxd_sess_fail(s, -EIO, "with %s, during %s: %s",
+			     cxd_sess_who(s), cxd_sess_phase(s), msg);
 }
 
 int cxd_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress)
@@ -122,7 +80,7 @@ int cxd_wait_cntr(struct cxd_sess *s)
 	unsigned rounds = 0;
 	int ret;
 
-	cxd_ctrl_beat(&s->ctrl);
+	cxd_sess_beat(s);
 	while ((v = fi_cntr_read(c)) < target) {
 		if (!cxd_spin_due(&rounds))
 			continue;
@@ -163,11 +121,10 @@ int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 
 int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size)
 {
-	return cxd_sess_fail(s, ret, "posting a %llu-byte %s to the %s %s "
-			     "failed during %s: %s", (unsigned long long) size,
-			     s->tool->noun_lower, cxd_sess_peer_role(s),
-			     s->ctrl.peer, cxd_sess_phase(s),
-			     fi_strerror(-ret));
+	return cxd_sess_fail(s, ret, "posting a %llu-byte %s to %s failed "
+			     "during %s: %s", (unsigned long long) size,
+			     s->tool->noun_lower, cxd_sess_who(s),
+			     cxd_sess_phase(s), fi_strerror(-ret));
 }
 
 int cxd_post_batch(struct cxd_sess *s, uint64_t size, uint64_t n)

@@ -135,6 +135,9 @@ void cxd_hs_init(struct cxd_hs *hs, const struct cxd_hs_cfg *cfg)
 	memset(hs, 0, sizeof(*hs));
 	hs->cfg = cfg;
 	hs->state = CXD_HS_HELLO;
+	snprintf(hs->who, sizeof(hs->who), "the %s %s",
+		 cfg->peer_role ? cfg->peer_role : "peer",
+		 cfg->peer ? cfg->peer : "");
 }
 
 const char *cxd_hs_phase(const struct cxd_hs *hs)
@@ -198,8 +201,8 @@ static int judge_run(struct cxd_hs *hs, const uint8_t *p, uint32_t len)
 	int ret;
 
 	if (cxd_dec_run(p, len, &run) != 0)
-		return hs_fail(hs, -EPROTO, "the client %s sent malformed run "
-			       "options", c->peer);
+		return hs_fail(hs, -EPROTO, "%s sent malformed run options",
+			       hs->who);
 	ret = cxd_run_validate(c->tool, &run, hs->err, sizeof(hs->err));
 	if (ret)
 		return keep_fail(hs, ret);
@@ -246,7 +249,6 @@ static int take_run(struct cxd_hs *hs, const uint8_t *p, uint32_t len,
 static int take_other(struct cxd_hs *hs, uint16_t type, const uint8_t *p,
 		      uint32_t len)
 {
-	const struct cxd_hs_cfg *c = hs->cfg;
 	char text[CXD_TEXT_LEN];
 
 	if (type == CXD_MSG_HEARTBEAT)
@@ -254,11 +256,11 @@ static int take_other(struct cxd_hs *hs, uint16_t type, const uint8_t *p,
 	if (type == CXD_MSG_ERROR) {
 		if (cxd_dec_text(p, len, text, sizeof(text)) != 0)
 			snprintf(text, sizeof(text), "(unreadable error text)");
-		return hs_fail(hs, -EREMOTEIO, "the %s %s reported: %s",
-			       c->peer_role, c->peer, text);
+		return hs_fail(hs, -EREMOTEIO, "%s reported: %s", hs->who,
+			       text);
 	}
-	return hs_fail(hs, -EPROTO, "the %s %s sent %s during %s, expected %s",
-		       c->peer_role, c->peer, cxd_msg_name(type),
+	return hs_fail(hs, -EPROTO, "%s sent %s during %s, expected %s",
+		       hs->who, cxd_msg_name(type),
 		       cxd_hs_phase(hs), cxd_msg_name(cxd_hs_wants(hs)));
 }
 
@@ -276,9 +278,9 @@ int cxd_hs_step(struct cxd_hs *hs, uint16_t type, const uint8_t *payload,
 		return -EINVAL;
 	}
 	if (len > CXD_MAX_PAYLOAD)
-		return hs_fail(hs, -EPROTO, "the %s %s sent a %u-byte %s "
-			       "message during %s, more than the %u expected",
-			       hs->cfg->peer_role, hs->cfg->peer, len,
+		return hs_fail(hs, -EPROTO, "%s sent a %u-byte %s message "
+			       "during %s, more than the %u expected", hs->who,
+			       len,
 			       cxd_msg_name(type), cxd_hs_phase(hs),
 			       (unsigned) CXD_MAX_PAYLOAD);
 	if (type == cxd_hs_wants(hs) && type == CXD_MSG_HELLO)

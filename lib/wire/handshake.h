@@ -56,6 +56,7 @@ struct cxd_hs {
 	enum cxd_hs_state state;
 	bool have_run; /* run holds options that passed validation */
 	struct cxd_run_opts run;
+	char who[160]; /* "the client 127.0.0.1:40000", for messages */
 	char err[CXD_ERR_LEN];
 };
 

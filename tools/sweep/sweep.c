@@ -2,7 +2,7 @@
  * cxi_sweep: every pair of MPI ranks measured over libfabric, in rounds of
  * disjoint pairs. MPI only bootstraps (ranks, hosts, fabric addresses,
  * barriers, gathering); the traffic runs through the pair tools' runners
- * and op hooks, with struct cxd_sync standing in for the control channel.
+ * and op hooks, reaching the partner through sw_peer_mpi (peer_mpi.c).
  */
 #include <errno.h>
 #include <math.h>

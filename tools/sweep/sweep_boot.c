@@ -1,4 +1,4 @@
-/* cxi_sweep: MPI bootstrap, the pair's sync hooks, bounded waits. */
+/* cxi_sweep: MPI bootstrap, the fabric for every rank, bounded waits. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -16,8 +16,6 @@
 #include "base/stats.h"
 #include "base/testaid.h"
 #include "sweep_mpi.h"
-
-enum { TAG_BARRIER = 11, TAG_SHARE };
 
 /* A fatal error: name this rank and host, end every rank (bounded). */
 void sw_die(struct sw *w, const char *fmt, ...)
@@ -107,59 +105,6 @@ static void allgather(struct sw *w, const void *mine, void *all, int len,
 	sw_coll_wait(w, &q, what);
 }
 
-/*
- * Both sides of the pair send, then receive: a barrier or an exchange.
- * Only the wait behind the partner's timed loop may be long (-n, -D);
- * every other step follows at once, so a silent partner there is
- * stalled after CXD_SWEEP_LATE_S.
- */
-static int pair_swap(struct cxd_sess *s, int tag, const void *mine,
-		     void *theirs, int len, const char *phase)
-{
-	struct sw *w = s->sync->arg;
-	uint64_t bound = strcmp(phase, "the timed loop") == 0 ? w->wait_ns :
-			 CXD_SWEEP_LATE_S * 1000000000ULL;
-	MPI_Request r[2];
-
-	MPI_Irecv(theirs, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[0]);
-	MPI_Isend(mine, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[1]);
-	if (sw_wait(w, r, 2, bound, true) != 0)
-		return cxd_sess_fail(s, -ETIMEDOUT, "rank %d (%s) did not "
-				     "answer within %llu s during %s of round "
-				     "%d", w->partner, w->peer_host,
-				     (unsigned long long) (bound / 1000000000ULL),
-				     phase, w->round);
-	return 0;
-}
-
-static int sync_barrier(struct cxd_sess *s, const char *phase)
-{
-	int mine = 1, theirs = 0;
-
-	return pair_swap(s, TAG_BARRIER, &mine, &theirs, sizeof(int), phase);
-}
-
-static int sync_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
-		      struct cxd_result_msg *peer)
-{
-	return pair_swap(s, TAG_SHARE, mine, peer, sizeof(*mine),
-			 "the result exchange");
-}
-
-/* The leading side keeps its figure: MB/s, or the median latency in us. */
-static int sync_result(struct cxd_sess *s, const struct cxd_result *res)
-{
-	struct sw *w = s->sync->arg;
-
-	if (!s->is_client)
-		return 0;
-	if (res->lat)
-		w->last = (double) cxd_stats_percentile_ns(res->lat, 50) / 1e3;
-	else
-		w->last = res->bw_mb_s;
-	return 0;
-}
-
 void sw_init(struct sw *w)
 {
 	memset(w, 0, sizeof(*w));
@@ -171,7 +116,6 @@ void sw_init(struct sw *w)
 	w->partner = -1;
 	w->s.ctrl.fd = -1;
 	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
-	w->s.ctrl.peer_role = "peer";
 }
 
 void sw_free(struct sw *w)
@@ -273,15 +217,12 @@ static void open_fabric(struct sw *w)
 	memset(&me, 0, sizeof(me));
 	MPI_Get_processor_name(me.host, &len);
 	test_netns(w);
-	w->sync = (struct cxd_sync){ sync_barrier, sync_share, sync_result,
-				     "", w };
-	s->sync = &w->sync;
 	s->tool = w->bw_tool;
 	s->cfg = &w->cfg;
 	s->run = &w->bw_run;
 	s->ops = s->tool->ops;
 	s->is_client = true;
-	if (cxd_sess_open_sync(s, &mine) != 0)
+	if (cxd_sess_open_local(s, &mine) != 0)
 		sw_die(w, "%s", s->err);
 	cxd_fabric_straddr(s->fab, mine.addr, me.addr, sizeof(me.addr));
 	w->ranks = sw_alloc(w, (size_t) w->n, sizeof(*w->ranks));

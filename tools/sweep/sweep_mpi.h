@@ -29,7 +29,6 @@ struct sw {
 	uint64_t bw_pct, lat_pct, lat_iters;
 	uint64_t wait_ns;
 	struct cxd_sess s;
-	struct cxd_sync sync;
 	struct cxd_sweep_rank *ranks; /* every rank's host and address */
 	struct cxd_addr_msg *addrs;
 	fi_addr_t *fiaddr;
@@ -40,6 +39,7 @@ struct sw {
 	double *bw_row, *lat_row; /* this rank's links to each rank */
 	double *round_s;
 	char peer_host[256];
+	char who[320];          /* "the peer rank 3 (nid0042)" */
 };
 
 void sw_init(struct sw *w);
@@ -56,6 +56,9 @@ void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what);
  * the provider moving (inside a pair). 0 or -ETIMEDOUT. */
 int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
 	    bool progress);
+/* How a pair's two ranks reach each other (peer_mpi.c): MPI messages
+ * to the partner, every wait bounded. */
+extern const struct cxd_peer_ops sw_peer_mpi;
 /* The whole sweep; returns the exit status (rank 0 decides). */
 int sw_run(struct sw *w);
 void sw_free(struct sw *w);

@@ -24,8 +24,9 @@ static void measure_pair(struct sw *w, int p)
 
 	w->partner = p;
 	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
-	snprintf(s->ctrl.peer, sizeof(s->ctrl.peer), "rank %d (%.100s)", p,
+	snprintf(w->who, sizeof(w->who), "the peer rank %d (%.100s)", p,
 		 w->ranks[p].host);
+	s->who = w->who;
 	s->peer = w->addrs[p];
 	s->fab->peer = w->fiaddr[p];
 	/* Latency first: its untimed warmup opens the provider's connection
@@ -405,6 +406,8 @@ int sw_run(struct sw *w)
 
 	if (w->n < 2)
 		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
+	w->s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
+	w->s.via_arg = w;
 	sw_bootstrap(w);
 	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
 	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));

@@ -1,0 +1,61 @@
+/*
+ * How one side of a run reaches its peer, behind one interface (as UCX
+ * perftest puts its launchers behind ucx_perf_rte_t). The runners, the
+ * validation and the session's setup use only these hooks and never ask
+ * which kind they have:
+ *   cxd_peer_ctrl  the TCP control channel of a client/server pair
+ *                  (peer_ctrl.c; connecting is sess_connect.c's)
+ *   cxd_peer_self  the process itself: the loopback tool (peer_self.c)
+ *   the partner rank of an MPI job: cxi_sweep (tools/sweep/peer_mpi.c)
+ * Each returns 0 or a negative errno with s->err set, as the session does.
+ */
+#ifndef CXD_PEER_H
+#define CXD_PEER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wire/proto.h"
+
+struct cxd_sess;
+struct cxd_report;
+struct cxd_result;
+
+struct cxd_peer_ops {
+	/* This process holds the buffers of both roles: it targets itself
+	 * (loopback) or is source and target by turns (a sweep rank). */
+	bool both_roles;
+	/* The peer is another process, which can die or freeze apart from
+	 * this one: a stall may be the path's fault while it is alive. */
+	bool separate;
+	/* Wait until the peer enters the same barrier (phase names it). */
+	int (*barrier)(struct cxd_sess *s, const char *phase);
+	/* Send this side's figures of a size, receive the peer's. */
+	int (*share)(struct cxd_sess *s, const struct cxd_result_msg *mine,
+		     struct cxd_result_msg *theirs);
+	/* Swap fabric addresses, the client's first. */
+	int (*swap_addr)(struct cxd_sess *s, const struct cxd_addr_msg *mine,
+			 struct cxd_addr_msg *theirs);
+	/* A size's figures: to the report, or kept by the launcher. */
+	int (*result)(struct cxd_sess *s, struct cxd_report *rep,
+		      const struct cxd_result *res);
+	/* From a stalled wait: has the peer reported an error or gone
+	 * silent? 0 when there is no such news. */
+	int (*check)(struct cxd_sess *s);
+	/* After a fabric error: the peer's own reason, if it sends one at
+	 * once (it often went away on purpose). 0 when none came. */
+	int (*why)(struct cxd_sess *s);
+	/* Tell the peer why this side stops (best effort, bounded). */
+	void (*tell)(struct cxd_sess *s, const char *text);
+	/* From the ready barrier on, a provider call may block on a dead
+	 * peer's state: watch for that, and run on_fatal before ending. */
+	void (*watch)(struct cxd_sess *s, void (*on_fatal)(void *arg),
+		      void *arg);
+	/* The local address the fabric endpoint should use ("": any). */
+	void (*src_host)(const struct cxd_sess *s, char *buf, size_t len);
+	void (*close)(struct cxd_sess *s);
+};
+
+extern const struct cxd_peer_ops cxd_peer_ctrl, cxd_peer_self;
+
+#endif

@@ -1,0 +1,218 @@
+/* The peer over the TCP control channel: a client/server pair's way. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sess_priv.h"
+
+#define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
+
+int cxd_sess_ctrl_fail(struct cxd_sess *s, int ret)
+{
+	snprintf(s->err, sizeof(s->err), "%s", s->ctrl.err);
+	return ret;
+}
+
+int cxd_sess_send(struct cxd_sess *s, uint16_t type, const uint8_t *buf,
+		  ssize_t len)
+{
+	int ret;
+
+	if (len < 0)
+		return cxd_sess_fail(s, (int) len, "cannot encode a %s message",
+				     cxd_msg_name(type));
+	ret = cxd_ctrl_send(&s->ctrl, type, buf, (uint32_t) len);
+	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
+}
+
+int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
+		 uint32_t cap, uint32_t *len_p)
+{
+	unsigned spins = 0;
+	int ret;
+
+	/* With a fabric open, keep it progressing: the peer may need us. */
+	while (s->fab != NULL) {
+		ret = s->ops->progress(s);
+		if (ret)
+			return ret;
+		if (++spins & 63)
+			continue;
+		cxd_sess_beat(s);
+		ret = cxd_ctrl_poll(&s->ctrl);
+		if (ret < 0)
+			return cxd_sess_ctrl_fail(s, ret);
+		if (ret == 1)
+			break;
+	}
+	ret = cxd_ctrl_expect(&s->ctrl, type, buf, cap, len_p, -1);
+	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
+}
+
+static int send_barrier(struct cxd_sess *s)
+{
+	uint8_t buf[16];
+
+	return cxd_sess_send(s, CXD_MSG_BARRIER, buf,
+			     cxd_enc_barrier(s->barrier_seq, buf, sizeof(buf)));
+}
+
+/* The client speaks first, the server answers: both have arrived. */
+static int ctrl_barrier(struct cxd_sess *s, const char *phase)
+{
+	uint8_t buf[16];
+	uint32_t len, seq = 0;
+	int ret;
+
+	s->barrier_seq++;
+	if (s->is_client && (ret = send_barrier(s)) != 0)
+		return ret;
+	ret = cxd_wait_msg(s, CXD_MSG_BARRIER, buf, sizeof(buf), &len);
+	if (ret)
+		return ret;
+	if (cxd_dec_barrier(buf, len, &seq) != 0 || seq != s->barrier_seq)
+		return cxd_sess_fail(s, -EPROTO, "%s is out of step during %s "
+				     "(barrier %u, expected %u)",
+				     cxd_sess_who(s), phase, seq,
+				     s->barrier_seq);
+	return s->is_client ? 0 : send_barrier(s);
+}
+
+static int ctrl_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
+		      struct cxd_result_msg *theirs)
+{
+	uint8_t buf[64];
+	uint32_t len;
+	int ret = cxd_sess_send(s, CXD_MSG_RESULT, buf,
+				cxd_enc_result(mine, buf, sizeof(buf)));
+
+	if (ret == 0)
+		ret = cxd_wait_msg(s, CXD_MSG_RESULT, buf, sizeof(buf), &len);
+	if (ret)
+		return ret;
+	if (cxd_dec_result(buf, len, theirs) != 0 || theirs->size != mine->size)
+		return cxd_sess_fail(s, -EPROTO, "%s sent results for another "
+				     "size during %s", cxd_sess_who(s),
+				     cxd_sess_phase(s));
+	return 0;
+}
+
+static int send_addr(struct cxd_sess *s, const struct cxd_addr_msg *m)
+{
+	uint8_t buf[CXD_MAX_PAYLOAD];
+
+	return cxd_sess_send(s, CXD_MSG_ADDR, buf,
+			     cxd_enc_addr(m, buf, sizeof(buf)));
+}
+
+static int recv_addr(struct cxd_sess *s, struct cxd_addr_msg *m)
+{
+	uint8_t buf[CXD_MAX_PAYLOAD];
+	uint32_t len;
+	int ret = cxd_wait_msg(s, CXD_MSG_ADDR, buf, sizeof(buf), &len);
+
+	if (ret)
+		return ret;
+	if (cxd_dec_addr(buf, len, m) != 0)
+		return cxd_sess_fail(s, -EPROTO, "%s sent a malformed address "
+				     "during the address exchange",
+				     cxd_sess_who(s));
+	if (strcmp(m->provider, s->run->provider) != 0)
+		return cxd_sess_fail(s, -EPROTO, "%s opened provider '%s', "
+				     "this side '%s'", cxd_sess_who(s),
+				     m->provider, s->run->provider);
+	return 0;
+}
+
+static int ctrl_swap_addr(struct cxd_sess *s, const struct cxd_addr_msg *mine,
+			  struct cxd_addr_msg *theirs)
+{
+	int ret = s->is_client ? send_addr(s, mine) : 0;
+
+	if (ret == 0)
+		ret = recv_addr(s, theirs);
+	if (ret == 0 && !s->is_client)
+		ret = send_addr(s, mine);
+	return ret;
+}
+
+/* Peek at a buffered frame: an ERROR from the peer ends the wait now. */
+static int pending_peer_error(struct cxd_sess *s)
+{
+	struct cxd_hdr h;
+	char tmp[128];
+	uint8_t buf[CXD_MAX_PAYLOAD];
+	uint16_t type;
+	uint32_t len;
+	int ret;
+
+	if (cxd_hdr_decode(s->ctrl.rx, &h, tmp, sizeof(tmp)) != 0 ||
+	    h.type != CXD_MSG_ERROR)
+		return 0;
+	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, 0);
+	return cxd_sess_ctrl_fail(s, ret ? ret : -EPROTO);
+}
+
+static int ctrl_check(struct cxd_sess *s)
+{
+	int ret = cxd_ctrl_poll(&s->ctrl);
+
+	if (ret < 0)
+		return cxd_sess_ctrl_fail(s, ret);
+	return ret == 1 ? pending_peer_error(s) : 0;
+}
+
+static int ctrl_why(struct cxd_sess *s)
+{
+	uint64_t until = cxd_now_ns() + PEER_WHY_MS * 1000000ULL;
+	int ret;
+
+	do {
+		ret = cxd_ctrl_poll(&s->ctrl);
+		if (ret == 1)
+			return pending_peer_error(s);
+		if (ret < 0)
+			return 0;
+	} while (cxd_now_ns() < until);
+	return 0;
+}
+
+static void ctrl_tell(struct cxd_sess *s, const char *text)
+{
+	if (s->ctrl.fd >= 0)
+		cxd_ctrl_send_error(&s->ctrl, text);
+}
+
+static void ctrl_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
+		       void *arg)
+{
+	s->ctrl.on_fatal = on_fatal;
+	s->ctrl.fatal_arg = arg;
+	cxd_ctrl_watch(&s->ctrl, s->tool->name);
+}
+
+/* The data goes where the control connection goes (e.g. stays on lo). */
+static void ctrl_src_host(const struct cxd_sess *s, char *buf, size_t len)
+{
+	cxd_ctrl_local_host(&s->ctrl, buf, len);
+}
+
+static void ctrl_close(struct cxd_sess *s)
+{
+	cxd_ctrl_close(&s->ctrl);
+}
+
+const struct cxd_peer_ops cxd_peer_ctrl = {
+	.both_roles = false,
+	.separate = true,
+	.barrier = ctrl_barrier,
+	.share = ctrl_share,
+	.swap_addr = ctrl_swap_addr,
+	.result = cxd_sess_report,
+	.check = ctrl_check,
+	.why = ctrl_why,
+	.tell = ctrl_tell,
+	.watch = ctrl_watch,
+	.src_host = ctrl_src_host,
+	.close = ctrl_close,
+};

@@ -1,0 +1,130 @@
+/* cxi_sweep's peer: the partner rank, reached with MPI messages; every
+ * wait is bounded, and a rank that does not answer is named. */
+#include <errno.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "base/stats.h"
+#include "sweep_mpi.h"
+
+enum { TAG_BARRIER = 11, TAG_SHARE, TAG_ADDR };
+
+static struct sw *sw_of(const struct cxd_sess *s)
+{
+	return s->via_arg;
+}
+
+/*
+ * Both sides of the pair send, then receive: a barrier or an exchange.
+ * Only the wait behind the partner's timed loop may be long (-n, -D);
+ * every other step follows at once, so a silent partner there is
+ * stalled after CXD_SWEEP_LATE_S.
+ */
+static int pair_swap(struct cxd_sess *s, int tag, const void *mine,
+		     void *theirs, int len, const char *phase)
+{
+	struct sw *w = sw_of(s);
+	uint64_t bound = strcmp(phase, "the timed loop") == 0 ? w->wait_ns :
+			 CXD_SWEEP_LATE_S * 1000000000ULL;
+	MPI_Request r[2];
+
+	MPI_Irecv(theirs, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[0]);
+	MPI_Isend(mine, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[1]);
+	if (sw_wait(w, r, 2, bound, true) != 0)
+		return cxd_sess_fail(s, -ETIMEDOUT, "rank %d (%s) did not "
+				     "answer within %llu s during %s of round "
+				     "%d", w->partner, w->peer_host,
+				     (unsigned long long) (bound / 1000000000ULL),
+				     phase, w->round);
+	return 0;
+}
+
+static int mpi_barrier(struct cxd_sess *s, const char *phase)
+{
+	int mine = 1, theirs = 0;
+
+	return pair_swap(s, TAG_BARRIER, &mine, &theirs, sizeof(int), phase);
+}
+
+static int mpi_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
+		     struct cxd_result_msg *theirs)
+{
+	return pair_swap(s, TAG_SHARE, mine, theirs, sizeof(*mine),
+			 "the result exchange");
+}
+
+static int mpi_swap_addr(struct cxd_sess *s, const struct cxd_addr_msg *mine,
+			 struct cxd_addr_msg *theirs)
+{
+	return pair_swap(s, TAG_ADDR, mine, theirs, sizeof(*mine),
+			 "the address exchange");
+}
+
+/* The leading side keeps its figure: MB/s, or the median latency in us. */
+static int mpi_result(struct cxd_sess *s, struct cxd_report *rep,
+		      const struct cxd_result *res)
+{
+	struct sw *w = sw_of(s);
+
+	(void) rep;
+	if (!s->is_client)
+		return 0;
+	if (res->lat)
+		w->last = (double) cxd_stats_percentile_ns(res->lat, 50) / 1e3;
+	else
+		w->last = res->bw_mb_s;
+	return 0;
+}
+
+/* A partner that dies ends the job (the launcher aborts every rank); one
+ * that stalls is named by pair_swap's bound: nothing to poll here. */
+static int mpi_none(struct cxd_sess *s)
+{
+	(void) s;
+	return 0;
+}
+
+/* sw_die's message reaches every rank's launcher output instead. */
+static void mpi_tell(struct cxd_sess *s, const char *text)
+{
+	(void) s;
+	(void) text;
+}
+
+static void mpi_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
+		      void *arg)
+{
+	(void) s;
+	(void) on_fatal;
+	(void) arg;
+}
+
+/* No control connection to follow: the provider picks the interface
+ * (-d names one). */
+static void mpi_src_host(const struct cxd_sess *s, char *buf, size_t len)
+{
+	(void) s;
+	if (len)
+		buf[0] = '\0';
+}
+
+static void mpi_close(struct cxd_sess *s)
+{
+	(void) s;
+}
+
+const struct cxd_peer_ops sw_peer_mpi = {
+	.both_roles = true, /* every rank writes and is written to */
+	.separate = true,
+	.barrier = mpi_barrier,
+	.share = mpi_share,
+	.swap_addr = mpi_swap_addr,
+	.result = mpi_result,
+	.check = mpi_none,
+	.why = mpi_none,
+	.tell = mpi_tell,
+	.watch = mpi_watch,
+	.src_host = mpi_src_host,
+	.close = mpi_close,
+};
