@@ -31,8 +31,8 @@ ROOTS = ("timed_loop*", "lat_loop*")  # also GCC clones (.constprop)
 
 # Functions that wait for completions (their inlined helpers included):
 # their rounds are the provider's polling, ours only the loop around it.
-WAITS = ("cxd_wait_cntr", "wait_rx", "send_progress", "on_completion",
-         "flush_responses", "cxd_spin_check", "cxd_stall_check",
+WAITS = ("cxd_post_wait", "wait_rx", "send_progress", "on_completion",
+         "flush_responses", "cxd_post_spin_check", "cxd_post_stalled",
          "rma_progress", "atomic_progress")
 
 

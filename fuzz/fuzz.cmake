@@ -10,7 +10,7 @@ endif()
 
 set(CXD_FUZZ_FLAGS -fsanitize=fuzzer,address,undefined
     -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
-set(CXD_HS_SOURCES ${CMAKE_SOURCE_DIR}/lib/wire/handshake.c
+set(CXD_HS_SOURCES ${CMAKE_SOURCE_DIR}/lib/wire/hs.c
     ${CMAKE_SOURCE_DIR}/lib/wire/proto.c ${CMAKE_SOURCE_DIR}/lib/tools.c
     ${CMAKE_SOURCE_DIR}/lib/opts/opts.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_table.c
     ${CMAKE_SOURCE_DIR}/lib/opts/opts_check.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_help.c

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the server's handshake (lib/handshake.c). The
+ * libFuzzer harness for the server's handshake (lib/wire/hs.c). The
  * input is a byte stream as a client could send it: it is cut into frames
  * with the real header decoder, as the control channel cuts them, and fed
  * to the state machine of every tool in the table, under a few server
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire/handshake.h"
+#include "wire/hs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,16 +4,14 @@
  *   HANDSHAKE_DIR  client byte streams, several frames each, for every
  *                  tool: good runs and each way to be refused
  *                  (fuzz_handshake).
- * Built as fuzz_gen_corpus with -DCXD_FUZZ=ON, or by hand:
- *   cc -std=c11 -D_GNU_SOURCE -Iinclude fuzz/gen_corpus.c lib/proto.c \
- *      lib/tools.c lib/opts*.c lib/amo_names.c lib/mem.c lib/handshake.c \
- *      -o /tmp/gen_corpus && /tmp/gen_corpus fuzz/corpus fuzz/corpus-handshake
+ * Built as fuzz_gen_corpus with -DCXD_FUZZ=ON (fuzz/fuzz.cmake), then
+ *   ./fuzz_gen_corpus ../fuzz/corpus ../fuzz/corpus-handshake
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "wire/handshake.h"
+#include "wire/hs.h"
 #include "cxd/opts.h"
 #include "wire/proto.h"
 

@@ -15,6 +15,7 @@
 #include "gpu/gpu.h"
 #include "cxd/session.h"
 #include "base/signals.h"
+#include "run/run.h"
 
 #define EXIT_USAGE 2
 #define EXIT_PIPE 141 /* 128 + SIGPIPE: what a shell shows for `| head` */
@@ -83,12 +84,12 @@ static int run_session(struct cxd_sess *s)
 	if (ret == 0) {
 		/* From here a provider call may block on a dead peer's state. */
 		s->via->watch(s, on_fatal, s);
-		ret = cxd_barrier(s, "the ready barrier");
+		ret = cxd_sess_barrier(s, "the ready barrier");
 	}
 	if (ret == 0)
 		ret = s->tool->run(s, rep);
 	if (ret == 0)
-		ret = cxd_barrier(s, "the final barrier");
+		ret = cxd_sess_barrier(s, "the final barrier");
 	if (ret) {
 		cxd_report_free(rep);
 		/* A report call fails only on a write; others set s->err. */

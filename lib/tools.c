@@ -8,6 +8,8 @@
 #include "cxd/config.h"
 #include "cxd/session.h"
 #include "cxd/tool.h"
+#include "ops/ops.h"
+#include "run/run.h"
 
 #define NET_BW (CXD_F_NET | CXD_F_LIST | CXD_F_BIDIR)
 #define NET_LAT (CXD_F_NET | CXD_F_LATOPTS | CXD_F_LL | CXD_F_RANGE)

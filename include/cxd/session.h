@@ -12,7 +12,6 @@
 #include "fabric/fabric.h"
 #include "fabric/mem.h"
 #include "cxd/opts.h"
-#include "base/progress.h"
 #include "cxd/report.h"
 #include "cxd/tool.h"
 #include "session/peer.h"
@@ -99,17 +98,6 @@ struct cxd_sess {
 	char err[CXD_ERR_LEN];
 };
 
-extern const struct cxd_ops cxd_write_ops, cxd_read_ops, cxd_send_ops,
-	cxd_atomic_ops;
-
-/*
- * Whether an operation of this size is posted with FI_INJECT (ops.c): the
- * one rule the posting code and the summary's IDC line share. inject_size
- * is the provider's limit (s->fab->inject_size).
- */
-bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
-		     uint64_t size, uint64_t inject_size);
-
 /* For messages: the phase entered last, and the peer ("the server
  * 127.0.0.1:49194"). */
 static inline const char *cxd_sess_phase(const struct cxd_sess *s)
@@ -134,11 +122,13 @@ static inline void cxd_sess_beat(struct cxd_sess *s)
 int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Enter a phase ("the timed loop"): messages name it (and the test
- * copies of the tools may stop there: base/testaid.h). */
-void cxd_phase(struct cxd_sess *s, const char *phase);
+/* session.c. Enter a phase ("the timed loop"): messages name it (and the
+ * test copies of the tools may stop there: base/testaid.h). */
+void cxd_sess_enter(struct cxd_sess *s, const char *phase);
+/* Wait until the peer enters the same barrier. */
+int cxd_sess_barrier(struct cxd_sess *s, const char *phase);
 
-/* sess_connect.c, sess_open.c: the shared flow up to the timed loop. */
+/* sess_connect.c, peer_self.c, sess_open.c: the flow up to the sizes. */
 int cxd_sess_client(struct cxd_sess *s);
 int cxd_sess_server(struct cxd_sess *s, int lfd);
 int cxd_sess_loopback(struct cxd_sess *s);
@@ -149,81 +139,21 @@ void cxd_sess_close(struct cxd_sess *s);
 /* Open the fabric and buffers and describe this endpoint, without an
  * address exchange: a launcher spreads the addresses (cxi_sweep). */
 int cxd_sess_open_local(struct cxd_sess *s, struct cxd_addr_msg *mine);
-int cxd_barrier(struct cxd_sess *s, const char *phase);
-int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
-		 uint32_t cap, uint32_t *len_p);
-/* Wait until the completion counter reaches s->cntr_target (bounded). */
-int cxd_wait_cntr(struct cxd_sess *s);
-/* Post with retry while the provider's queue is full (bounded). */
-int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
-		   uint64_t roff);
-/* A post the provider refused: the message names size, peer and phase. */
-int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size);
-/* One bandwidth iteration: n operations at successive offsets (the last
- * with s->last_flags added), then wait until all have completed. */
-int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n);
-/* One latency sample: an operation at offset 0, waited for. */
-int cxd_post_one(struct cxd_sess *s, uint64_t size);
-/* How long an iteration with bytes in flight may go without progress. */
-static inline uint64_t cxd_allow_ms(const struct cxd_sess *s, uint64_t bytes)
-{
-	return s->timeout_ms + bytes / (CXD_FLOOR_RATE / 1000);
-}
-/* Before a size's timed loop: bytes one iteration has in flight; sets the
- * stall limit and the watchdog's. */
-void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes);
-/* A stalled wait: check the peer, then decide whether to give up. */
-int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
-		    const char *what);
-
-/* run_bw.c / run_lat.c: per-size drivers. */
-/* Progress on stderr for this run (disabled unless cxd_progress_wanted). */
-void cxd_sess_progress(struct cxd_sess *s, struct cxd_progress *p);
-int cxd_runner_bw(struct cxd_sess *s, struct cxd_report *rep);
-int cxd_runner_lat(struct cxd_sess *s, struct cxd_report *rep);
-int cxd_runner_loopback(struct cxd_sess *s, struct cxd_report *rep);
 /* After a size: send this side's figures, receive the peer's (same size). */
-int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
-		     struct cxd_result_msg *peer);
+int cxd_sess_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
+		   struct cxd_result_msg *peer);
 /* A size's figures to the report (the peers that show them). */
 int cxd_sess_report(struct cxd_sess *s, struct cxd_report *rep,
 		    const struct cxd_result *res);
 
-/* sess_mem.c: this side's buffers (host or GPU memory). Before the
- * fabric opens: load the GPU runtime, check indices and FI_HMEM (caps
- * gains it for device memory); after: allocate, fill and register. */
-int cxd_sess_mem_open(struct cxd_sess *s, uint64_t *caps_p);
-int cxd_sess_mem_register(struct cxd_sess *s);
-void cxd_sess_mem_close(struct cxd_sess *s);
-void cxd_mem_label(int gpu, char *buf, size_t len);
-
-/* validate.c: --validate, outside the timed loop. Byte j of every
- * operation of a size carries cxd_val_byte(size, j). */
-uint8_t cxd_val_byte(uint64_t size, uint64_t j);
-int cxd_val_prepare(struct cxd_sess *s, uint64_t size);
-/* Check this side's target bytes after a size; peer_ops and own_ops are
- * the operations the peer and this side initiated. Exchanges verdicts
- * with the peer; a mismatch fails the run naming size, offset, bytes. */
-int cxd_val_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
-		   uint64_t peer_ops, struct cxd_result *res);
-
 /* A size's figures: wherever the peer's way says (the report, mostly). */
-static inline int cxd_emit_result(struct cxd_sess *s, struct cxd_report *rep,
-				  const struct cxd_result *res)
+static inline int cxd_sess_emit(struct cxd_sess *s, struct cxd_report *rep,
+				const struct cxd_result *res)
 {
 	return s->via->result(s, rep, res);
 }
 
-/* summary.c */
-void cxd_summary_build(struct cxd_sess *s);
-
-/* main_flow.c */
-int cxd_main(const struct cxd_tool *tool, int argc, char **argv);
-/* One side of a run from a parsed configuration; returns the exit status. */
-int cxd_main_client(const struct cxd_tool *tool, struct cxd_cfg *cfg);
-/* ready_fd >= 0: the server writes its port there (uint32_t) once it
- * listens, for a parent that runs the client (--local, tests). */
-int cxd_main_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
-		   int ready_fd);
+/* sess_mem.c: "GPU 0" or "System", for the summary. */
+void cxd_mem_label(int gpu, char *buf, size_t len);
 
 #endif

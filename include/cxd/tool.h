@@ -7,6 +7,7 @@
 struct cxd_ops;    /* session.h: an operation's hooks and facts */
 struct cxd_sess;
 struct cxd_report;
+struct cxd_cfg;
 
 /* Runs every size of a session and reports it (run_bw.c, run_lat.c). */
 typedef int (*cxd_runner_fn)(struct cxd_sess *s, struct cxd_report *rep);
@@ -76,5 +77,14 @@ static inline int cxd_tool_is(const struct cxd_tool *t, unsigned trait)
 {
 	return (t->traits & trait) != 0;
 }
+
+/* main_flow.c: main() of every tool, and its two sides. */
+int cxd_main(const struct cxd_tool *tool, int argc, char **argv);
+/* One side of a run from a parsed configuration; returns the exit status. */
+int cxd_main_client(const struct cxd_tool *tool, struct cxd_cfg *cfg);
+/* ready_fd >= 0: the server writes its port there (uint32_t) once it
+ * listens, for a parent that runs the client (--local, tests). */
+int cxd_main_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
+		   int ready_fd);
 
 #endif

@@ -21,6 +21,7 @@
 #include "base/amo_sim.h"
 #include "session/post.h"
 #include "cxd/session.h"
+#include "ops.h"
 
 #define SLOT 64        /* bytes per list slot, local and remote */
 #define CMP_OFF 32     /* compare value or mask within a slot */
@@ -421,7 +422,7 @@ static int swap_counts(struct cxd_sess *s, uint64_t size, uint64_t count,
 	struct cxd_result_msg m = { .size = size, .count = count,
 				    .status = status };
 
-	return cxd_share_result(s, &m, peer);
+	return cxd_sess_share(s, &m, peer);
 }
 
 /*
@@ -436,7 +437,7 @@ static int atomic_finish(struct cxd_sess *s, struct cxd_result *res)
 	uint32_t mine = 2;
 	int ret;
 
-	cxd_phase(s, "the atomic verification");
+	cxd_sess_enter(s, "the atomic verification");
 	ret = swap_counts(s, res->size, s->active ? as->iters : 0, 0, &peer);
 	if (ret)
 		return ret;

@@ -7,6 +7,7 @@
 
 #include "session/post.h"
 #include "cxd/session.h"
+#include "ops.h"
 
 /*
  * What a size's operations share, prepared once per size: each post then
@@ -137,7 +138,7 @@ static int rma_bw_iter(struct cxd_sess *s, uint64_t size)
 		  cxd_post_batch_with(s, size, n, post_write) :
 		  cxd_post_batch(s, size, n);
 
-	return ret ? ret : cxd_wait_cntr(s);
+	return ret ? ret : cxd_post_wait(s);
 }
 
 static int rma_lat_one(struct cxd_sess *s, uint64_t size, bool last)

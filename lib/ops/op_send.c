@@ -10,6 +10,7 @@
 
 #include "session/post.h"
 #include "cxd/session.h"
+#include "ops.h"
 
 #define TAG_DATA 0x0ULL
 #define TAG_FINAL 0x1ULL /* data receives ignore bit 0: they match both */
@@ -226,8 +227,8 @@ static int wait_rx(struct cxd_sess *s, const uint64_t *have, uint64_t want)
 	cxd_sess_beat(s);
 	while (*have < want) {
 		ret = send_progress(s);
-		if (ret == 0 && cxd_spin_due(&rounds))
-			ret = cxd_spin_check(s, &w, *have);
+		if (ret == 0 && cxd_post_spin_due(&rounds))
+			ret = cxd_post_spin_check(s, &w, *have);
 		if (ret)
 			return ret;
 	}
@@ -255,7 +256,7 @@ static int send_bw_iter(struct cxd_sess *s, uint64_t size)
 		return ret;
 	ss->resp_need++;
 	ret = wait_rx(s, &ss->resp_got, ss->resp_need);
-	return ret ? ret : cxd_wait_cntr(s);
+	return ret ? ret : cxd_post_wait(s);
 }
 
 /* Client: ping, wait for the pong. Responder: wait, pong; 1 when final. */

@@ -1,6 +1,7 @@
 /* Rules shared by the operations' posting code and the summary. */
 #include "base/amo.h"
 #include "cxd/session.h"
+#include "ops.h"
 
 bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
 		     uint64_t size, uint64_t inject_size)

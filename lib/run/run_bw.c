@@ -5,6 +5,8 @@
 
 #include "fabric/mem.h"
 #include "cxd/session.h"
+#include "run.h"
+#include "session/post.h"
 
 static void prepare_size(struct cxd_sess *s, uint64_t size)
 {
@@ -66,8 +68,8 @@ static int share(struct cxd_sess *s, uint64_t size, const struct cxd_span *me,
 	struct cxd_result_msg m = { .size = size, .count = me->count,
 				    .elapsed_ns = me->elapsed_ns };
 
-	cxd_phase(s, "the result exchange");
-	return cxd_share_result(s, &m, peer);
+	cxd_sess_enter(s, "the result exchange");
+	return cxd_sess_share(s, &m, peer);
 }
 
 static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
@@ -78,18 +80,18 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 	struct cxd_result res;
 	int ret = 0;
 
-	ret = cxd_val_prepare(s, size);
+	ret = cxd_validate_prepare(s, size);
 	if (ret == 0)
-		ret = cxd_barrier(s, "the pre-run barrier");
-	cxd_phase(s, "the timed loop");
+		ret = cxd_sess_barrier(s, "the pre-run barrier");
+	cxd_sess_enter(s, "the timed loop");
 	/* Both sides: a passive side's progress calls may move data too. */
-	cxd_set_inflight(s, size * s->run->list_size *
+	cxd_post_inflight(s, size * s->run->list_size *
 			 (cxd_run_has(s->run, CXD_RUN_BIDIR) ? 2 : 1));
 	if (ret == 0 && s->active)
 		ret = timed_loop(s, size, &me);
 	/* A passive side waits here while its peer runs the loop. */
 	if (ret == 0)
-		ret = cxd_barrier(s, "the timed loop");
+		ret = cxd_sess_barrier(s, "the timed loop");
 	if (ret == 0)
 		ret = share(s, size, &me, &peer);
 	if (ret)
@@ -98,11 +100,11 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
 	cxd_progress_clear(prog);
-	ret = cxd_val_finish(s, size, me.count, peer.count, &res);
-	return ret ? ret : cxd_emit_result(s, rep, &res);
+	ret = cxd_validate_finish(s, size, me.count, peer.count, &res);
+	return ret ? ret : cxd_sess_emit(s, rep, &res);
 }
 
-void cxd_sess_progress(struct cxd_sess *s, struct cxd_progress *p)
+void cxd_runner_progress(struct cxd_sess *s, struct cxd_progress *p)
 {
 	bool on = cxd_progress_wanted(isatty(STDERR_FILENO), s->is_client);
 
@@ -117,7 +119,7 @@ int cxd_runner_bw(struct cxd_sess *s, struct cxd_report *rep)
 	struct cxd_progress prog;
 	int ret = 0;
 
-	cxd_sess_progress(s, &prog);
+	cxd_runner_progress(s, &prog);
 	for (uint64_t size = s->run->min_size;
 	     ret == 0 && size <= s->run->max_size; size *= 2) {
 		cxd_progress_size(&prog, size, cxd_now_ns());

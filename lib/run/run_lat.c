@@ -5,6 +5,8 @@
 
 #include "cxd/session.h"
 #include "base/stats.h"
+#include "run.h"
+#include "session/post.h"
 
 struct lat_run {
 	struct cxd_lat_stats *stats;
@@ -120,8 +122,8 @@ static int lat_share(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	struct cxd_result_msg m = { .size = size, .count = own_count(s, lr) };
 	int ret;
 
-	cxd_phase(s, "the result exchange");
-	ret = cxd_share_result(s, &m, peer);
+	cxd_sess_enter(s, "the result exchange");
+	ret = cxd_sess_share(s, &m, peer);
 	if (ret == 0 && cxd_tool_is(s->tool, CXD_TRAIT_PING_PONG) &&
 	    peer->count != m.count)
 		return cxd_sess_fail(s, -EPROTO, "%s did %llu exchanges of %llu "
@@ -141,18 +143,18 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 
 	cxd_stats_reset(lr->stats);
 	cxd_stats_reset(lr->gaps);
-	ret = cxd_val_prepare(s, size);
+	ret = cxd_validate_prepare(s, size);
 	if (ret == 0)
-		ret = cxd_barrier(s, "the pre-run barrier");
-	cxd_phase(s, "the timed loop");
-	cxd_set_inflight(s, size); /* one operation at a time */
+		ret = cxd_sess_barrier(s, "the pre-run barrier");
+	cxd_sess_enter(s, "the timed loop");
+	cxd_post_inflight(s, size); /* one operation at a time */
 	if (ret == 0 && s->is_client)
 		ret = lat_loop(s, size, lr);
 	else if (ret == 0 && s->active)
 		ret = lat_respond(s, size, lr);
 	/* A passive target waits here while the client runs its loop. */
 	if (ret == 0)
-		ret = cxd_barrier(s, "the timed loop");
+		ret = cxd_sess_barrier(s, "the timed loop");
 	if (ret == 0)
 		ret = lat_share(s, size, lr, &peer);
 	if (ret)
@@ -174,9 +176,9 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	cxd_progress_clear(&lr->prog);
 	/* Every latency operation uses offset 0, warmup included: the
 	 * counts only tell whether any data arrived to check. */
-	ret = cxd_val_finish(s, size, own_count(s, lr) + s->run->warmup,
+	ret = cxd_validate_finish(s, size, own_count(s, lr) + s->run->warmup,
 			     peer.count + s->run->warmup, &res);
-	return ret ? ret : cxd_emit_result(s, rep, &res);
+	return ret ? ret : cxd_sess_emit(s, rep, &res);
 }
 
 int cxd_runner_lat(struct cxd_sess *s, struct cxd_report *rep)
@@ -200,7 +202,7 @@ int cxd_runner_lat(struct cxd_sess *s, struct cxd_report *rep)
 					    "keep %llu latencies in memory",
 					    (unsigned long long) lr.nsamples);
 	}
-	cxd_sess_progress(s, &lr.prog);
+	cxd_runner_progress(s, &lr.prog);
 	for (uint64_t size = s->run->min_size;
 	     ret == 0 && size <= s->run->max_size; size *= 2) {
 		cxd_progress_size(&lr.prog, size, cxd_now_ns());

@@ -6,6 +6,8 @@
 #include "base/amo.h"
 #include "gpu/gpu.h"
 #include "cxd/session.h"
+#include "ops/ops.h"
+#include "run.h"
 
 #define NA "Disabled - Not Applicable"
 

@@ -5,7 +5,7 @@
  * runs inside the timed loop.
  *
  * Every operation of a size carries the same bytes: byte j of an
- * operation is cxd_val_byte(size, j). The source holds that pattern in
+ * operation is cxd_validate_byte(size, j). The source holds that pattern in
  * each slot its operations read (slots step by the size rounded up to
  * --buf-align), so a lost, shifted, truncated or foreign byte differs.
  */
@@ -15,13 +15,15 @@
 
 #include "gpu/gpu.h"
 #include "cxd/session.h"
+#include "run.h"
+#include "session/post.h"
 
 #define CHUNK (1u << 20)
 
 /* Test builds only: flips a byte of the destination before the check. */
 void cxd_gpu_standin_corrupt(const struct cxd_buf *b) __attribute__((weak));
 
-uint8_t cxd_val_byte(uint64_t size, uint64_t j)
+uint8_t cxd_validate_byte(uint64_t size, uint64_t j)
 {
 	/* Multiplicative hashing: no short period, differs per size. */
 	uint32_t x = (uint32_t) (j + 1) * 2654435761u ^
@@ -60,7 +62,7 @@ static uint64_t gran(const struct cxd_sess *s, uint64_t size)
 	return g ? g : size;
 }
 
-int cxd_val_prepare(struct cxd_sess *s, uint64_t size)
+int cxd_validate_prepare(struct cxd_sess *s, uint64_t size)
 {
 	const struct cxd_buf *src = source(s), *dst = dest(s);
 	uint64_t g = gran(s, size);
@@ -69,7 +71,7 @@ int cxd_val_prepare(struct cxd_sess *s, uint64_t size)
 
 	if (!on(s))
 		return 0;
-	cxd_phase(s, "the validation set-up");
+	cxd_sess_enter(s, "the validation set-up");
 	if (dst->ptr && (ret = cxd_buf_set(dst, 0)) != 0)
 		return cxd_sess_fail(s, ret, "--validate: cannot clear the "
 				     "destination buffer: %s", strerror(-ret));
@@ -85,7 +87,7 @@ int cxd_val_prepare(struct cxd_sess *s, uint64_t size)
 		for (size_t i = 0; i < n; i++) {
 			uint64_t j = (off + i) % g;
 
-			tmp[i] = j < size ? cxd_val_byte(size, j) : 0;
+			tmp[i] = j < size ? cxd_validate_byte(size, j) : 0;
 		}
 		ret = cxd_buf_write(src, off, tmp, n);
 		cxd_sess_beat(s); /* big buffers: not a hang */
@@ -141,7 +143,7 @@ static int check_chunk(struct cxd_sess *s, uint64_t size, uint64_t step,
 {
 	for (size_t i = 0; i < len; i++) {
 		uint64_t j = step ? (base + i) % step : base + i;
-		uint8_t want = cxd_val_byte(size, j);
+		uint8_t want = cxd_validate_byte(size, j);
 
 		if (j < size && p[i] != want)
 			return mismatch(s, size, base + i, want, p[i]);
@@ -182,7 +184,7 @@ static int check(struct cxd_sess *s, uint64_t size, uint64_t ops)
 	return ret ? ret : 1;
 }
 
-int cxd_val_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
+int cxd_validate_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
 		   uint64_t peer_ops, struct cxd_result *res)
 {
 	struct cxd_result_msg m = { .size = size }, peer;
@@ -199,7 +201,7 @@ int cxd_val_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
 		res->validated = res->verify == 1;
 		return 0;
 	}
-	cxd_phase(s, "the validation");
+	cxd_sess_enter(s, "the validation");
 	/* This side's target holds what the peer initiated, or, for reads
 	 * and a tool that targets itself, what this side did. */
 	mine = check(s, size, reads(s) || cxd_tool_is(s->tool,
@@ -207,7 +209,7 @@ int cxd_val_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
 	if (mine < 0)
 		return mine;
 	m.status = (uint32_t) mine;
-	ret = cxd_share_result(s, &m, &peer);
+	ret = cxd_sess_share(s, &m, &peer);
 	if (ret)
 		return ret;
 	res->validated = mine == 1 || peer.status == 1;

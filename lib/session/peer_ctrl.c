@@ -25,8 +25,8 @@ int cxd_sess_send(struct cxd_sess *s, uint16_t type, const uint8_t *buf,
 	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
 }
 
-int cxd_wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
-		 uint32_t cap, uint32_t *len_p)
+static int wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
+		    uint32_t cap, uint32_t *len_p)
 {
 	unsigned spins = 0;
 	int ret;
@@ -67,7 +67,7 @@ static int ctrl_barrier(struct cxd_sess *s, const char *phase)
 	s->barrier_seq++;
 	if (s->is_client && (ret = send_barrier(s)) != 0)
 		return ret;
-	ret = cxd_wait_msg(s, CXD_MSG_BARRIER, buf, sizeof(buf), &len);
+	ret = wait_msg(s, CXD_MSG_BARRIER, buf, sizeof(buf), &len);
 	if (ret)
 		return ret;
 	if (cxd_dec_barrier(buf, len, &seq) != 0 || seq != s->barrier_seq)
@@ -87,7 +87,7 @@ static int ctrl_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
 				cxd_enc_result(mine, buf, sizeof(buf)));
 
 	if (ret == 0)
-		ret = cxd_wait_msg(s, CXD_MSG_RESULT, buf, sizeof(buf), &len);
+		ret = wait_msg(s, CXD_MSG_RESULT, buf, sizeof(buf), &len);
 	if (ret)
 		return ret;
 	if (cxd_dec_result(buf, len, theirs) != 0 || theirs->size != mine->size)
@@ -109,7 +109,7 @@ static int recv_addr(struct cxd_sess *s, struct cxd_addr_msg *m)
 {
 	uint8_t buf[CXD_MAX_PAYLOAD];
 	uint32_t len;
-	int ret = cxd_wait_msg(s, CXD_MSG_ADDR, buf, sizeof(buf), &len);
+	int ret = wait_msg(s, CXD_MSG_ADDR, buf, sizeof(buf), &len);
 
 	if (ret)
 		return ret;

@@ -1,4 +1,4 @@
-/* The posting path's shared pieces: the bounded spin and the list post. */
+/* The posting path (post.c): posts, the bounded spin, the bounded waits. */
 #ifndef CXD_POST_H
 #define CXD_POST_H
 
@@ -9,13 +9,37 @@
 
 #include "cxd/session.h"
 
+/* Wait until the completion counter reaches s->cntr_target (bounded). */
+int cxd_post_wait(struct cxd_sess *s);
+/* Post with retry while the provider's queue is full (bounded). */
+int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
+		   uint64_t roff);
+/* A post the provider refused: the message names size, peer and phase. */
+int cxd_post_failed(struct cxd_sess *s, int ret, uint64_t size);
+/* One bandwidth iteration: n operations at successive offsets (the last
+ * with s->last_flags added), then wait until all have completed. */
+int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n);
+/* One latency sample: an operation at offset 0, waited for. */
+int cxd_post_one(struct cxd_sess *s, uint64_t size);
+/* How long an iteration with bytes in flight may go without progress. */
+static inline uint64_t cxd_post_allow_ms(const struct cxd_sess *s, uint64_t bytes)
+{
+	return s->timeout_ms + bytes / (CXD_FLOOR_RATE / 1000);
+}
+/* Before a size's timed loop: bytes one iteration has in flight; sets the
+ * stall limit and the watchdog's. */
+void cxd_post_inflight(struct cxd_sess *s, uint64_t bytes);
+/* A stalled wait: check the peer, then decide whether to give up. */
+int cxd_post_stalled(struct cxd_sess *s, uint64_t *last_change_ns,
+		    const char *what);
+
 /*
  * A bounded busy-wait, written once for every waiting loop: each round
- * asks cxd_spin_due about its own round counter (a local, so it stays in
+ * asks cxd_post_spin_due about its own round counter (a local, so it stays in
  * a register: an increment and a test); every 1024th round says yes, and
- * the loop calls cxd_spin_check with its progress figure (completions
+ * the loop calls cxd_post_spin_check with its progress figure (completions
  * seen, a counter), which checks signals, the peer and the stall limit
- * (cxd_stall_check) and fails the wait past it.
+ * (cxd_post_stalled) and fails the wait past it.
  */
 struct cxd_spin {
 	const char *what; /* "operation", "message": for the stall message */
@@ -25,12 +49,12 @@ struct cxd_spin {
 
 #define CXD_SPIN(what_) { .what = (what_), .last = 0, .changed = 0 }
 
-static inline bool cxd_spin_due(unsigned *rounds)
+static inline bool cxd_post_spin_due(unsigned *rounds)
 {
 	return (++*rounds & 1023) == 0;
 }
 
-int cxd_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress);
+int cxd_post_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress);
 
 /*
  * Post n operations at successive offsets with post, all but the last

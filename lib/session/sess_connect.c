@@ -1,11 +1,12 @@
 /* Client and server: connect or accept, and the handshake up to the
- * address exchange (the server's verdicts are handshake.c's). */
+ * address exchange (the server's verdicts are wire/hs.c's). */
 #include <errno.h>
 #include <stdio.h>
 
-#include "wire/handshake.h"
+#include "wire/hs.h"
 #include "base/signals.h"
 #include "sess_priv.h"
+#include "post.h"
 
 #define CXD_STRAY 1 /* server_handshake: not a client, drop it */
 #define CXD_HANDSHAKE_MS 10000 /* a whole handshake, at least */
@@ -41,7 +42,7 @@ static int handshake(struct cxd_sess *s)
 	uint32_t len;
 	int ret;
 
-	cxd_phase(s, "the handshake");
+	cxd_sess_enter(s, "the handshake");
 	ret = send_hello(s);
 	if (ret == 0)
 		ret = expect(s, CXD_MSG_HELLO, buf, sizeof(buf), &len);
@@ -59,7 +60,7 @@ static int client_options(struct cxd_sess *s)
 	uint32_t len;
 	int ret;
 
-	cxd_phase(s, "the option exchange");
+	cxd_sess_enter(s, "the option exchange");
 	ret = cxd_sess_pick_provider(s, cxd_ctrl_same_host(&s->ctrl));
 	if (ret)
 		return ret;
@@ -109,7 +110,7 @@ static int server_step(struct cxd_sess *s, struct cxd_hs *hs,
 	uint64_t now = cxd_now_ns();
 	int ret, sent, ms;
 
-	cxd_phase(s, cxd_hs_phase(hs));
+	cxd_sess_enter(s, cxd_hs_phase(hs));
 	ms = now >= deadline ? 0 : (int) ((deadline - now) / 1000000ULL);
 	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, ms);
 	/* Bytes that are not our framing before any HELLO: an HTTP health
@@ -130,7 +131,7 @@ static int server_step(struct cxd_sess *s, struct cxd_hs *hs,
 	return ret ? ret : sent;
 }
 
-/* The server's side, judged frame by frame by handshake.c. */
+/* The server's side, judged frame by frame by wire/hs.c. */
 static int server_handshake(struct cxd_sess *s)
 {
 	char mine[CXD_NAME_LEN];
@@ -181,7 +182,7 @@ int cxd_sess_client(struct cxd_sess *s)
 	if (ret == 0) {
 		s->who = s->ctrl.who;
 		s->ctrl.idle_ms = (int) s->timeout_ms;
-		cxd_set_inflight(s, 0);
+		cxd_post_inflight(s, 0);
 		ret = handshake(s);
 	}
 	if (ret == 0)
@@ -205,7 +206,7 @@ static int accept_client(struct cxd_sess *s, int lfd)
 		s->who = s->ctrl.who;
 		s->ctrl.idle_ms = (int) s->timeout_ms;
 		s->ctrl.busy_lfd = lfd;
-		cxd_set_inflight(s, 0);
+		cxd_post_inflight(s, 0);
 		ret = server_handshake(s);
 		if (ret != CXD_STRAY)
 			return ret;

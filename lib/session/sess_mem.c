@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
-#include "wire/handshake.h"
-#include "cxd/session.h"
+#include "wire/hs.h"
+#include "sess_priv.h"
 
 #define TX_FILL 0xA5
 

@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include "gpu/gpu.h"
-#include "wire/handshake.h"
+#include "wire/hs.h"
 #include "base/signals.h"
 #include "sess_priv.h"
 
-/* This side's buffers, as the originals size them (handshake.c). */
+/* This side's buffers, as the originals size them (wire/hs.c). */
 static void plan_memory(const struct cxd_sess *s, uint64_t *tx_p,
 			uint64_t *rx_p)
 {
@@ -146,7 +146,7 @@ int cxd_sess_exchange_addrs(struct cxd_sess *s)
 	struct cxd_addr_msg mine;
 	int ret = open_side(s);
 
-	cxd_phase(s, "the address exchange");
+	cxd_sess_enter(s, "the address exchange");
 	if (ret == 0)
 		ret = fill_addr(s, &mine);
 	if (ret == 0)
@@ -158,7 +158,7 @@ int cxd_sess_exchange_addrs(struct cxd_sess *s)
 
 int cxd_sess_prepare(struct cxd_sess *s)
 {
-	cxd_phase(s, "the buffer setup");
+	cxd_sess_enter(s, "the buffer setup");
 	cxd_buf_touch(&s->tx);
 	cxd_buf_touch(&s->rx);
 	return s->ops->setup ? s->ops->setup(s) : 0;

@@ -22,5 +22,11 @@ int cxd_sess_check_hugepages(struct cxd_sess *s);
 /* Open the fabric and buffers, swap addresses (client first), add the
  * peer. A loopback describes itself to itself. */
 int cxd_sess_exchange_addrs(struct cxd_sess *s);
+/* sess_mem.c: this side's buffers (host or GPU memory). Before the
+ * fabric opens: load the GPU runtime, check indices and FI_HMEM (caps
+ * gains it for device memory); after: allocate, fill and register. */
+int cxd_sess_mem_open(struct cxd_sess *s, uint64_t *caps_p);
+int cxd_sess_mem_register(struct cxd_sess *s);
+void cxd_sess_mem_close(struct cxd_sess *s);
 
 #endif

@@ -17,20 +17,20 @@ int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 	return ret < 0 ? ret : -EIO;
 }
 
-void cxd_phase(struct cxd_sess *s, const char *phase)
+void cxd_sess_enter(struct cxd_sess *s, const char *phase)
 {
 	cxd_ctrl_set_phase(&s->ctrl, phase);
 	if (cxd_testaid_phase)
 		cxd_testaid_phase(s->tool->name, phase);
 }
 
-int cxd_barrier(struct cxd_sess *s, const char *phase)
+int cxd_sess_barrier(struct cxd_sess *s, const char *phase)
 {
-	cxd_phase(s, phase);
+	cxd_sess_enter(s, phase);
 	return s->via->barrier(s, phase);
 }
 
-int cxd_share_result(struct cxd_sess *s, const struct cxd_result_msg *mine,
+int cxd_sess_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
 		     struct cxd_result_msg *peer)
 {
 	memset(peer, 0, sizeof(*peer));

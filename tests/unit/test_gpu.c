@@ -24,6 +24,7 @@
 #include "cxd/opts.h"
 #include "wire/proto.h"
 #include "cxd/session.h"
+#include "run/run.h"
 
 static char root[64];
 
@@ -201,11 +202,11 @@ static void test_pattern(void **state)
 
 	(void) state;
 	for (uint64_t j = 0; j < 4096; j++) {
-		uint8_t v = cxd_val_byte(65536, j);
+		uint8_t v = cxd_validate_byte(65536, j);
 
 		distinct += seen[v]++ == 0;
-		same_shift += v == cxd_val_byte(65536, j + 64);
-		same_size += v == cxd_val_byte(32768, j);
+		same_shift += v == cxd_validate_byte(65536, j + 64);
+		same_size += v == cxd_validate_byte(32768, j);
 	}
 	assert_true(distinct > 200);
 	assert_true(same_shift < 100); /* about 1 in 256 by chance */

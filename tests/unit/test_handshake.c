@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "wire/handshake.h"
+#include "wire/hs.h"
 
 #define PEER "192.0.2.7:40000"
 

@@ -19,6 +19,8 @@
 #include "base/amo.h"
 #include "cxd/opts.h"
 #include "cxd/session.h"
+#include "ops/ops.h"
+#include "run/run.h"
 
 #define MAXARGS 8
 

@@ -1,10 +1,11 @@
-/* The pre-fabric protocol as a pure state machine (see handshake.h). */
+/* hs: the server's handshake, the pre-fabric protocol as a pure state
+ * machine (see hs.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "handshake.h"
+#include "hs.h"
 #include "base/sizes.h"
 #include "cxd/session.h"
 

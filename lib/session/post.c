@@ -9,13 +9,13 @@
 #include "base/signals.h"
 #include "sess_priv.h"
 
-void cxd_set_inflight(struct cxd_sess *s, uint64_t bytes)
+void cxd_post_inflight(struct cxd_sess *s, uint64_t bytes)
 {
 	s->inflight_bytes = bytes;
-	cxd_ctrl_allow(&s->ctrl, cxd_allow_ms(s, bytes));
+	cxd_ctrl_allow(&s->ctrl, cxd_post_allow_ms(s, bytes));
 }
 
-int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
+int cxd_post_stalled(struct cxd_sess *s, uint64_t *last_change_ns,
 		    const char *what)
 {
 	uint64_t now = cxd_now_ns(), allow;
@@ -33,7 +33,7 @@ int cxd_stall_check(struct cxd_sess *s, uint64_t *last_change_ns,
 	ret = s->via->check(s);
 	if (ret)
 		return ret;
-	allow = cxd_allow_ms(s, s->inflight_bytes);
+	allow = cxd_post_allow_ms(s, s->inflight_bytes);
 	if (now - *last_change_ns <= allow * 1000000ULL)
 		return 0;
 	/* The peer answered the check above: it is the data path. */
@@ -63,16 +63,16 @@ static int tx_error(struct cxd_sess *s)
 			     cxd_sess_who(s), cxd_sess_phase(s), msg);
 }
 
-int cxd_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress)
+int cxd_post_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress)
 {
 	if (w->changed == 0 || progress != w->last) {
 		w->last = progress;
 		w->changed = cxd_now_ns();
 	}
-	return cxd_stall_check(s, &w->changed, w->what);
+	return cxd_post_stalled(s, &w->changed, w->what);
 }
 
-int cxd_wait_cntr(struct cxd_sess *s)
+int cxd_post_wait(struct cxd_sess *s)
 {
 	struct fid_cntr *c = s->fab->tx_cntr;
 	struct cxd_spin w = CXD_SPIN("operation");
@@ -82,11 +82,11 @@ int cxd_wait_cntr(struct cxd_sess *s)
 
 	cxd_sess_beat(s);
 	while ((v = fi_cntr_read(c)) < target) {
-		if (!cxd_spin_due(&rounds))
+		if (!cxd_post_spin_due(&rounds))
 			continue;
 		if (fi_cntr_readerr(c) != s->cntr_errs)
 			return tx_error(s);
-		ret = cxd_spin_check(s, &w, v);
+		ret = cxd_post_spin_check(s, &w, v);
 		if (ret)
 			return ret;
 	}
@@ -108,8 +108,8 @@ int cxd_post_retry(struct cxd_sess *s, uint64_t size, uint64_t loff,
 	while ((ret = s->post(s, size, loff, roff)) == -FI_EAGAIN) {
 		/* Queue full: completions free slots; bound the wait. */
 		ret = s->ops->progress(s);
-		if (ret == 0 && cxd_spin_due(&rounds))
-			ret = cxd_spin_check(s, &w, 0);
+		if (ret == 0 && cxd_post_spin_due(&rounds))
+			ret = cxd_post_spin_check(s, &w, 0);
 		if (ret) {
 			s->op_flags = flags;
 			return ret;
@@ -136,7 +136,7 @@ int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n)
 {
 	int ret = cxd_post_batch(s, size, n);
 
-	return ret ? ret : cxd_wait_cntr(s);
+	return ret ? ret : cxd_post_wait(s);
 }
 
 int cxd_post_one(struct cxd_sess *s, uint64_t size)
@@ -146,5 +146,5 @@ int cxd_post_one(struct cxd_sess *s, uint64_t size)
 	if (ret && (ret = cxd_post_retry(s, size, 0, 0)) != 0)
 		return ret;
 	s->cntr_target++;
-	return cxd_wait_cntr(s);
+	return cxd_post_wait(s);
 }
