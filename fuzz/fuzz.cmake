@@ -14,6 +14,7 @@ set(CXD_HS_SOURCES ${CMAKE_SOURCE_DIR}/lib/wire/handshake.c
     ${CMAKE_SOURCE_DIR}/lib/wire/proto.c ${CMAKE_SOURCE_DIR}/lib/tools.c
     ${CMAKE_SOURCE_DIR}/lib/opts/opts.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_table.c
     ${CMAKE_SOURCE_DIR}/lib/opts/opts_check.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_help.c
+    ${CMAKE_SOURCE_DIR}/lib/opts/opt_value.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_defaults.c
     ${CMAKE_SOURCE_DIR}/lib/base/amo_names.c
     ${CMAKE_SOURCE_DIR}/lib/base/sizes.c ${CMAKE_SOURCE_DIR}/lib/gpu/gpu_names.c)
 
