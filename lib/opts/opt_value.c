@@ -1,6 +1,7 @@
 /* Option values: words parsed strictly, fields read by the row that names
  * them, usage errors formatted. The parser, the checks and -h share these. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,15 +55,49 @@ int cxd_parse_size_range(const char *s, int allow_range, uint64_t *min_p,
 	return 0;
 }
 
+/* How the field a row names is stored: choices as uint32_t indexes, the
+ * GPU numbers and type as int. */
+enum width { W_U64, W_U32, W_INT };
+
+static enum width width_of(const struct opt *o)
+{
+	switch (o->kind) {
+	case K_U32: case K_HP: case K_AMO_OP: case K_CSWAP: case K_AMO_TYPE:
+		return W_U32;
+	case K_INT: case K_GPUTYPE:
+		return W_INT;
+	default:
+		return W_U64;
+	}
+}
+
 uint64_t cxd_opt_number(const struct opt *o, const struct cxd_cfg *cfg)
 {
-	const char *field = (const char *) cfg + o->off;
+	const void *field = (const char *) cfg + o->off;
 
-	if (o->kind == K_U32)
-		return *(const uint32_t *) (const void *) field;
-	if (o->kind == K_INT)
-		return (uint64_t) *(const int *) (const void *) field;
-	return *(const uint64_t *) (const void *) field;
+	switch (width_of(o)) {
+	case W_U32: return *(const uint32_t *) field;
+	case W_INT: return (uint64_t) *(const int *) field;
+	default: return *(const uint64_t *) field;
+	}
+}
+
+void cxd_opt_store(const struct opt *o, struct cxd_cfg *cfg, uint64_t v)
+{
+	void *field = (char *) cfg + o->off;
+
+	switch (width_of(o)) {
+	case W_U32:
+		*(uint32_t *) field = (uint32_t) v;
+		break;
+	case W_INT: /* no implementation-defined narrowing of a negative */
+		*(int *) field = v <= INT_MAX ? (int) v :
+				 -(int) (UINT64_MAX - v) - 1;
+		break;
+	default:
+		*(uint64_t *) field = v;
+		break;
+	}
 }
 
 void cxd_opt_label(const struct opt *o, char *buf, size_t len)

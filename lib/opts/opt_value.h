@@ -14,8 +14,11 @@ static inline int cxd_is_pow2(uint64_t v)
 	return v != 0 && (v & (v - 1)) == 0;
 }
 
-/* The numeric field o names in cfg, widened. */
+/* The numeric (or choice) field o names in cfg, widened. */
 uint64_t cxd_opt_number(const struct opt *o, const struct cxd_cfg *cfg);
+/* Store v in that field at its width; an int field takes negative
+ * values as their two's complement (-1: no GPU). */
+void cxd_opt_store(const struct opt *o, struct cxd_cfg *cfg, uint64_t v);
 
 /* "-s/--size" or "--json": how messages name the option. */
 void cxd_opt_label(const struct opt *o, char *buf, size_t len);

@@ -16,7 +16,6 @@ static int set_number(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 {
 	char label[48];
 	uint64_t n;
-	char *field = (char *) cfg + o->off;
 
 	if (cxd_parse_u64(v, &n) != 0 || n < o->min || n > o->max) {
 		cxd_opt_label(o, label, sizeof(label));
@@ -25,12 +24,7 @@ static int set_number(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 			    o->what, v, label, (unsigned long long) o->min,
 			    (unsigned long long) o->max);
 	}
-	if (o->kind == K_U64 || o->kind == K_DURATION)
-		*(uint64_t *) (void *) field = n;
-	else if (o->kind == K_U32)
-		*(uint32_t *) (void *) field = (uint32_t) n;
-	else
-		*(int *) (void *) field = (int) n;
+	cxd_opt_store(o, cfg, n);
 	if (o->kind == K_DURATION)
 		cfg->run.flags |= CXD_RUN_DURATION;
 	if (o->off == CXD_CFG_OFF(local.svc_id))
@@ -127,10 +121,7 @@ static int set_enum(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		return fail(err, len, "%s: '%s' (%s takes %s)", o->what, v,
 			    label, choices);
 	}
-	if (o->kind == K_GPUTYPE)
-		cfg->local.gpu_type = idx;
-	else
-		*(uint32_t *) (void *) ((char *) cfg + o->off) = (uint32_t) idx;
+	cxd_opt_store(o, cfg, (uint64_t) idx);
 	return 0;
 }
 

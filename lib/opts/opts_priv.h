@@ -5,6 +5,7 @@
 #ifndef CXD_OPTS_PRIV_H
 #define CXD_OPTS_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,11 @@ struct opt {
 	/* NULL: no default shown; "": the field's value after
 	 * cxd_cfg_defaults; else words for a default chosen at run time. */
 	const char *dflt;
+	/* The field's default, which cxd_cfg_defaults stores: the only place
+	 * it is stated (negative values as two's complement). Per-tool ones
+	 * come from the tool row's .def instead. */
+	bool has_init;
+	uint64_t init;
 };
 
 #define CXD_CFG_OFF(f) offsetof(struct cxd_cfg, f)

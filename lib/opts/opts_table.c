@@ -15,7 +15,6 @@
 
 #define MAXD 31536000ULL /* one year of seconds */
 #define MAX_ALIGN (1ULL << 30)
-#define DV "" /* the default is the configured value */
 
 /* -c/--name=ARG; c 0 for a long option only, ARG NULL for a switch. */
 #define OPT(c, name, argname) .sname = (c), .lname = (name), .arg = (argname)
@@ -31,85 +30,102 @@
 /* A run flag (CXD_RUN_*) set by the switch. */
 #define FLAG(bit) .kind = K_FLAG, .val = (bit)
 
+/* The default, stated here only: cxd_cfg_defaults stores it, -h and the
+ * man pages print it ("(default: v)"). */
+#define DEFAULT(v) .has_init = true, .init = (uint64_t) (v), .dflt = ""
+/* A stored default that stands for something said in words. */
+#define DEFAULT_SAID(v, words) \
+	.has_init = true, .init = (uint64_t) (v), .dflt = (words)
+/* No stored default (0 or ""): what happens instead, in words. */
+#define SAID(words) .dflt = (words)
+/* The tool row's .def (lib/tools.c), printed as the value. */
+#define PER_TOOL .dflt = ""
+
 const struct opt cxd_opt_table[] = {
 	{ OPT('d', "device", "DEV"), NAME(local.device),
 	  .what = "Invalid device name",
 	  .help = "Device to use; with providers other than cxi,\n"
 		  "the libfabric domain (e.g. \"lo\", \"shm\")",
-	  .dflt = "the provider's first, \"cxi0\" on one NIC" },
+	  SAID("the provider's first, \"cxi0\" on one NIC") },
 	{ OPT('v', "svc-id", "SVC_ID"), NUM(K_U32, local.svc_id, 1, INT_MAX),
 	  .what = "Invalid svc_id",
-	  .help = "CXI service the endpoints belong to", .dflt = DV },
+	  .help = "CXI service the endpoints belong to", DEFAULT(1) },
 	{ OPT('p', "port", "PORT"), NUM(K_U32, local.port, 0, 65535),
 	  .need = CXD_F_NET, .what = "Invalid port",
-	  .help = "TCP port of the server's control connection", .dflt = DV },
+	  .help = "TCP port of the server's control connection",
+	  DEFAULT(49194) },
 	{ OPT('t', "tx-gpu", "GPU"), NUM(K_INT, local.tx_gpu, 0, INT_MAX),
 	  .need = CXD_F_GPU, .what = "Invalid src gpu device",
 	  .help = "Place the sending buffer on GPU number GPU",
-	  .dflt = "no GPU" },
+	  DEFAULT_SAID(-1, "no GPU") },
 	{ OPT('r', "rx-gpu", "GPU"), NUM(K_INT, local.rx_gpu, 0, INT_MAX),
 	  .need = CXD_F_GPU, .what = "Invalid dest gpu device",
 	  .help = "Place the receiving buffer on GPU number GPU",
-	  .dflt = "no GPU" },
+	  DEFAULT_SAID(-1, "no GPU") },
 	{ OPT('g', "gpu-type", "TYPE"), CHOICE(K_GPUTYPE, local.gpu_type),
 	  .need = CXD_F_GPU, .what = "Invalid GPU type",
 	  .help = "Which vendor's GPU runtime to load: AMD,\n"
 		  "NVIDIA or INTEL",
-	  .dflt = "the one whose device files this host has" },
+	  DEFAULT_SAID(CXD_GPU_NONE,
+		       "the one whose device files this host has") },
 	{ OPT('n', "iters", "ITERS"), NUM(K_U64, run.iters, 1, UINT64_MAX),
 	  .deny = CXD_F_LOOPBACK, .what = "Invalid iteration count",
-	  .help = "How many timed iterations to do", .dflt = DV },
+	  .help = "How many timed iterations to do", PER_TOOL },
 	{ OPT('i', "iters", "ITERS"), NUM(K_U64, run.iters, 1, UINT64_MAX),
 	  .need = CXD_F_LOOPBACK, .what = "Invalid iteration count",
 	  .help = "How many timed iterations to do when -D is\n"
 		  "not given",
-	  .dflt = DV },
+	  PER_TOOL },
 	{ OPT('n', "num-xfers", "XFERS"),
 	  NUM(K_U64, run.list_size, 1, CXD_MAX_LIST_SIZE),
 	  .need = CXD_F_LOOPBACK, .what = "Invalid number of transfers",
 	  .help = "{N}s queued per iteration, all of them before\n"
 		  "the first one is started",
-	  .dflt = DV },
+	  PER_TOOL },
 	{ OPT('D', "duration", "SEC"), NUM(K_DURATION, run.duration_s, 1, MAXD),
 	  .what = "Invalid duration",
 	  .help = "Stop after SEC seconds rather than after a\n"
 		  "count of iterations" },
 	{ OPT(0, "warmup", "WARMUP"), NUM(K_U64, run.warmup, 0, 1000000000),
 	  .need = CXD_F_LATOPTS, .what = "Invalid warmup count",
-	  .help = "Untimed iterations done before timing starts", .dflt = DV },
+	  .help = "Untimed iterations done before timing starts",
+	  DEFAULT(10) },
 	{ OPT(0, "latency-gap", "USEC"),
 	  NUM(K_U64, run.latency_gap_us, 0, 60000000),
 	  .need = CXD_F_LATOPTS, .what = "Invalid iteration gap",
-	  .help = "Pause between two iterations, in microseconds", .dflt = DV },
+	  .help = "Pause between two iterations, in microseconds",
+	  DEFAULT(1000) },
 	{ OPT('s', "size", "MIN[:MAX]"), SIZE(K_SIZE),
 	  .need = CXD_F_RANGE, .what = "Invalid size",
 	  .help = "Bytes per {n}; MIN:MAX (two powers of 2, e.g.\n"
 		  "\"1:8192\") runs each power of 2 from MIN to MAX;\n"
 		  "at most {max}",
-	  .dflt = DV },
+	  PER_TOOL },
 	{ OPT('s', "size", "SIZE"), SIZE(K_SIZE1),
 	  .need = CXD_F_SWEEP, .what = "Invalid transfer size",
-	  .help = "Bytes per write when measuring bandwidth", .dflt = DV },
+	  .help = "Bytes per write when measuring bandwidth", PER_TOOL },
 	{ OPT('s', "size", "SIZE"), SIZE(K_SIZE1),
 	  .need = CXD_F_LOOPBACK, .what = "Invalid transfer size",
-	  .help = "Bytes per {n}, at most {max}", .dflt = DV },
+	  .help = "Bytes per {n}, at most {max}", PER_TOOL },
 	{ OPT('l', "list-size", "SIZE"),
 	  NUM(K_U64, run.list_size, 1, CXD_MAX_LIST_SIZE),
 	  .need = CXD_F_LIST, .what = "Invalid list size",
 	  .help = "{N}s posted per iteration: all are queued\n"
 		  "before the first one is started",
-	  .dflt = DV },
+	  PER_TOOL },
 	{ OPT('A', "atomic-op", "OP"), CHOICE(K_AMO_OP, run.amo_op),
 	  .need = CXD_F_ATOMIC, .what = "Invalid atomic operation",
 	  .help = "Operation applied at the target (see Atomic\n"
 		  "Ops below)",
-	  .dflt = DV },
+	  DEFAULT(CXD_AMO_SUM) },
 	{ OPT('C', "cswap-op", "OP"), CHOICE(K_CSWAP, run.cswap_op),
 	  .need = CXD_F_ATOMIC, .what = "Invalid CSWAP operation",
-	  .help = "Comparison made by CSWAP (see CSWAP Ops)", .dflt = DV },
+	  .help = "Comparison made by CSWAP (see CSWAP Ops)",
+	  DEFAULT(CXD_CSWAP_EQ) },
 	{ OPT('T', "atomic-type", "TYPE"), CHOICE(K_AMO_TYPE, run.amo_type),
 	  .need = CXD_F_ATOMIC, .what = "Invalid atomic type",
-	  .help = "Operand type (see Atomic Types below)", .dflt = DV },
+	  .help = "Operand type (see Atomic Types below)",
+	  DEFAULT(CXD_T_UINT64) },
 	{ OPT('b', "bidirectional", NULL), FLAG(CXD_RUN_BIDIR),
 	  .need = CXD_F_BIDIR,
 	  .help = "Send in both directions at the same time" },
@@ -146,12 +162,14 @@ const struct opt cxd_opt_table[] = {
 	  .need = CXD_F_BUF, .what = "Invalid buffer size",
 	  .help = "Largest TX/RDMA buffer in bytes; when size x\n"
 		  "list_size is more, the {ns} share (overlap) it",
-	  .dflt = DV },
+	  DEFAULT(4294967296ULL) },
 	{ OPT(0, "buf-align", "ALIGN"),
 	  NUM(K_U64, run.buf_align, 1, MAX_ALIGN),
 	  .need = CXD_F_BUF, .what = "Invalid buffer alignment",
-	  .help = "Each {n} starts at a multiple of ALIGN bytes", .dflt = DV },
-	/* The read_bw man page spells it with an underscore: accept both. */
+	  .help = "Each {n} starts at a multiple of ALIGN bytes",
+	  DEFAULT(64) },
+	/* The read_bw man page spells it with an underscore: accept both
+	 * (the row above states the default). */
 	{ OPT(0, "buf_align", "ALIGN"),
 	  NUM(K_U64, run.buf_align, 1, MAX_ALIGN),
 	  .need = CXD_F_BUF, .what = "Invalid buffer alignment" },
@@ -163,24 +181,25 @@ const struct opt cxd_opt_table[] = {
 	  .what = "Invalid provider name",
 	  .help = "libfabric provider: cxi, verbs, efa, tcp, shm...\n"
 		  "(FI_PROVIDER is honoured)",
-	  .dflt = "cxi if present, else shm when both ends\n"
-		  "are on this host, else tcp" },
+	  SAID("cxi if present, else shm when both ends\n"
+	       "are on this host, else tcp") },
 	{ OPT(0, "local", NULL), .kind = K_LOCAL, .need = CXD_F_NET,
 	  .help = "Run server and client in one command on this host" },
 	{ OPT(0, "bind", "ADDR"), NAME(local.bind), .need = CXD_F_NET,
 	  .what = "Invalid bind address",
-	  .help = "Server: listen on this address only", .dflt = "all" },
+	  .help = "Server: listen on this address only", SAID("all") },
 	{ OPT(0, "max-mem", "BYTES"), NUM(K_U64, local.max_mem, 1, UINT64_MAX),
 	  .need = CXD_F_NET, .what = "Invalid memory limit",
 	  .help = "Server: refuse runs whose buffers need more than\n"
 		  "BYTES",
-	  .dflt = "a quarter of physical memory" },
+	  SAID("a quarter of physical memory") }, /* cxd_cfg_defaults works
+						   * it out */
 	{ OPT(0, "timeout", "SEC"), NUM(K_U32, local.timeout_s, 1, 3600),
 	  .what = "Invalid timeout",
 	  .help = "Seconds of silence from the peer, or of no progress,\n"
 		  "before the run is ended; each iteration is also\n"
 		  "allowed 1 s per MB in flight",
-	  .dflt = DV },
+	  DEFAULT(CXD_DEFAULT_TIMEOUT_S) },
 	{ OPT(0, "json", NULL), .kind = K_FORMAT, .val = CXD_FMT_JSON,
 	  .deny = CXD_F_SWEEP,
 	  .help = "Print the results as one JSON document" },
@@ -197,22 +216,22 @@ const struct opt cxd_opt_table[] = {
 	  .need = CXD_F_SWEEP, .what = "Invalid bandwidth threshold",
 	  .help = "Flag links whose bandwidth is below PCT % of\n"
 		  "the median of all links",
-	  .dflt = DV },
+	  DEFAULT(50) },
 	{ OPT(0, "max-lat", "PCT"), NUM(K_U64, sweep.lat_pct, 100, 1000000),
 	  .need = CXD_F_SWEEP, .what = "Invalid latency threshold",
 	  .help = "Flag links whose latency is above PCT % of\n"
 		  "the median of all links",
-	  .dflt = DV },
+	  DEFAULT(300) },
 	{ OPT(0, "lat-iters", "ITERS"),
 	  NUM(K_U64, sweep.lat_iters, 1, 1000000),
 	  .need = CXD_F_SWEEP, .what = "Invalid latency iteration count",
-	  .help = "8-byte writes timed per link for latency", .dflt = DV },
+	  .help = "8-byte writes timed per link for latency", DEFAULT(100) },
 	{ OPT(0, "max-pairs", "PAIRS"),
 	  NUM(K_U64, sweep.max_pairs, 1, 1000000),
 	  .need = CXD_F_SWEEP, .what = "Invalid pair count",
 	  .help = "Measure at most PAIRS pairs at a time (1 = one\n"
 		  "link at a time)",
-	  .dflt = "all pairs of a round" },
+	  SAID("all pairs of a round") },
 	{ OPT('h', "help", NULL), .kind = K_HELP,
 	  .help = "List the options (this text) and exit" },
 	{ OPT('V', "version", NULL), .kind = K_VERSION,
