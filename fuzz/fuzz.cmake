@@ -23,7 +23,8 @@ add_executable(fuzz_proto ${CMAKE_SOURCE_DIR}/fuzz/fuzz_proto.c
 add_executable(fuzz_handshake ${CMAKE_SOURCE_DIR}/fuzz/fuzz_handshake.c
                ${CXD_HS_SOURCES})
 foreach(f fuzz_proto fuzz_handshake)
-  target_include_directories(${f} PRIVATE ${CMAKE_SOURCE_DIR}/include)
+  target_include_directories(${f} PRIVATE ${CMAKE_SOURCE_DIR}/include
+                             ${CMAKE_SOURCE_DIR}/lib)
   target_compile_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
   target_link_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
 endforeach()
