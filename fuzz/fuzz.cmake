@@ -14,6 +14,7 @@ set(CXD_HS_SOURCES ${CMAKE_SOURCE_DIR}/lib/wire/hs.c
     ${CMAKE_SOURCE_DIR}/lib/wire/proto.c ${CMAKE_SOURCE_DIR}/lib/tools.c
     ${CMAKE_SOURCE_DIR}/lib/opts/opts.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_table.c
     ${CMAKE_SOURCE_DIR}/lib/opts/opts_check.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_help.c
+    ${CMAKE_SOURCE_DIR}/lib/opts/opt_value.c ${CMAKE_SOURCE_DIR}/lib/opts/opts_defaults.c
     ${CMAKE_SOURCE_DIR}/lib/base/amo_names.c
     ${CMAKE_SOURCE_DIR}/lib/base/sizes.c ${CMAKE_SOURCE_DIR}/lib/gpu/gpu_names.c)
 
@@ -22,7 +23,8 @@ add_executable(fuzz_proto ${CMAKE_SOURCE_DIR}/fuzz/fuzz_proto.c
 add_executable(fuzz_handshake ${CMAKE_SOURCE_DIR}/fuzz/fuzz_handshake.c
                ${CXD_HS_SOURCES})
 foreach(f fuzz_proto fuzz_handshake)
-  target_include_directories(${f} PRIVATE ${CMAKE_SOURCE_DIR}/include)
+  target_include_directories(${f} PRIVATE ${CMAKE_SOURCE_DIR}/include
+                             ${CMAKE_SOURCE_DIR}/lib)
   target_compile_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
   target_link_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
 endforeach()

@@ -6,10 +6,11 @@
  * Template lines: "@OPTIONS@" (the option list), "@ATOMICS@" (each atomic
  * operation with the types it takes, from the AMO tables), "@INCLUDE file@"
  * (another template from the same folder); inline "@WORD@" tokens, see
- * token(). NAME is looked up with cxd_tool_find, which also knows the
+ * token() and put_number(). NAME is looked up with cxd_tool_find, which also knows the
  * sweep's row (cxd_tool_at lists the nine pair tools only).
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,11 @@
 #include "base/amo.h"
 #include "cxd/config.h"
 #include "cxd/opts.h"
-#include "sweep/sweep.h"
 #include "cxd/tool.h"
 
 struct gen {
 	const struct cxd_tool *tool; /* NULL: a page for no tool row */
+	struct cxd_cfg cfg;          /* its defaults (any row's, for NULL) */
 	const char *dir;             /* where @INCLUDE finds its files */
 	FILE *out;
 	int errors;
@@ -107,53 +108,67 @@ static void put_upper(FILE *out, const char *s)
 		fputc(toupper((unsigned char) *s++), out);
 }
 
+static int same(const char *w, size_t n, const char *name)
+{
+	return n == strlen(name) && strncmp(w, name, n) == 0;
+}
+
+/* Tokens naming a string of the tool row. */
+#define TOOL_STR(tok, field) { tok, offsetof(struct cxd_tool, field) }
+static const struct tool_str {
+	const char *name;
+	size_t off;
+} tool_strs[] = {
+	TOOL_STR("TOOL", name),		TOOL_STR("TITLE", title),
+	TOOL_STR("NOUN", noun),		TOOL_STR("SIZE_COL", size_col),
+	TOOL_STR("COUNT_COL", count_col), TOOL_STR("BW_COL", bw_col),
+	TOOL_STR("RATE_COL", rate_col), TOOL_STR("INDEX_COL", index_col),
+};
+
+/* Number tokens: defaults as the tools apply them (cxd_cfg_defaults), so
+ * the prose follows the code; per_tool ones need a tool row. */
+static int put_number(struct gen *g, const char *w, size_t n)
+{
+	const struct cxd_cfg *c = &g->cfg;
+	const struct {
+		const char *name;
+		uint64_t v;
+		int per_tool;
+	} nums[] = {
+		{ "PORT", c->local.port, 0 },
+		{ "SWEEP_MIN_BW", c->sweep.bw_pct, 0 },
+		{ "SWEEP_MAX_LAT", c->sweep.lat_pct, 0 },
+		{ "SWEEP_LAT_ITERS", c->sweep.lat_iters, 0 },
+		{ "SWEEP_LAT_SIZE", CXD_SWEEP_LAT_SIZE, 0 },
+		{ "ITERS", c->run.iters, 1 },
+		{ "LIST", c->run.list_size, 1 },
+		{ "SIZE", c->run.min_size, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (same(w, n, nums[i].name) &&
+		    (g->tool != NULL || !nums[i].per_tool))
+			return fprintf(g->out, "%llu",
+				       (unsigned long long) nums[i].v), 0;
+	return -1;
+}
+
 /* Print the value of an inline token; 0, or -1 for an unknown one. */
 static int token(struct gen *g, const char *w, size_t n)
 {
 	const struct cxd_tool *t = g->tool;
-	const char *s = NULL;
 
-#define IS(name) (n == strlen(name) && strncmp(w, name, n) == 0)
-	if (IS("VERSION"))
-		s = CXD_SUITE_VERSION;
-	else if (IS("PORT"))
-		return fprintf(g->out, "%d", CXD_DEFAULT_PORT), 0;
-	else if (IS("SWEEP_MIN_BW") || IS("SWEEP_MAX_LAT") ||
-		 IS("SWEEP_LAT_ITERS") || IS("SWEEP_LAT_SIZE"))
-		/* cxi_sweep's fixed figures, so its prose follows the code. */
-		return fprintf(g->out, "%d", IS("SWEEP_MIN_BW") ?
-			       CXD_SWEEP_BW_PCT : IS("SWEEP_MAX_LAT") ?
-			       CXD_SWEEP_LAT_PCT : IS("SWEEP_LAT_ITERS") ?
-			       CXD_SWEEP_LAT_ITERS : CXD_SWEEP_LAT_SIZE), 0;
-	else if (t == NULL)
-		return -1;
-	else if (IS("TOOL"))
-		s = t->name;
-	else if (IS("TOOLUC"))
+	if (same(w, n, "VERSION"))
+		return fputs(CXD_SUITE_VERSION, g->out), 0;
+	if (t != NULL && same(w, n, "TOOLUC"))
 		return put_upper(g->out, t->name), 0;
-	else if (IS("TITLE"))
-		s = t->title;
-	else if (IS("NOUN"))
-		s = t->noun;
-	else if (IS("SIZE_COL"))
-		s = t->size_col;
-	else if (IS("COUNT_COL"))
-		s = t->count_col;
-	else if (IS("BW_COL"))
-		s = t->bw_col;
-	else if (IS("RATE_COL"))
-		s = t->rate_col;
-	else if (IS("INDEX_COL"))
-		s = t->index_col;
-	else if (IS("ITERS") || IS("LIST") || IS("SIZE"))
-		return fprintf(g->out, "%llu", (unsigned long long)
-			       (IS("ITERS") ? t->def.iters : IS("LIST") ?
-				t->def.list_size : t->def.size)), 0;
-#undef IS
-	if (s == NULL)
-		return -1;
-	fputs(s, g->out);
-	return 0;
+	for (size_t i = 0; t != NULL && i < sizeof(tool_strs) /
+					     sizeof(tool_strs[0]); i++)
+		if (same(w, n, tool_strs[i].name))
+			return fputs(*(const char *const *) (const void *)
+				     ((const char *) t + tool_strs[i].off),
+				     g->out), 0;
+	return put_number(g, w, n);
 }
 
 static void copy_line(struct gen *g, const char *line, const char *where)
@@ -217,6 +232,7 @@ int main(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int) (slash - argv[2]) : 1,
 		 slash ? argv[2] : ".");
 	g.tool = cxd_tool_find(argv[1]);
+	cxd_cfg_defaults(g.tool ? g.tool : cxd_tool_at(0), &g.cfg);
 	g.dir = dir;
 	g.out = fopen(argv[3], "w");
 	if (g.out == NULL) {

@@ -7,10 +7,7 @@
 #include <stdint.h>
 
 #define CXD_SUITE_VERSION "0.1.0"
-#define CXD_DEFAULT_PORT 49194
 #define CXD_MAX_MSG_SIZE 4294967295ULL /* 2^32 - 1, as the originals */
-#define CXD_DEFAULT_BUF_SZ 4294967296ULL
-#define CXD_DEFAULT_BUF_ALIGN 64
 #define CXD_MAX_LIST_SIZE 16382
 #define CXD_NAME_LEN 64
 #define CXD_HOST_LEN 256
@@ -65,7 +62,7 @@ struct cxd_local_opts {
 	int local_child;             /* --local: the server child's pid, or 0 */
 	unsigned given;              /* CXD_GIVEN_*: options on the command line */
 };
-#define CXD_DEFAULT_TIMEOUT_S 5
+#define CXD_DEFAULT_TIMEOUT_S 5 /* --timeout's default (opts_table.c) */
 #define CXD_GIVEN_BIND (1u << 0)
 #define CXD_GIVEN_MAX_MEM (1u << 1)
 #define CXD_GIVEN_ITERS (1u << 2)
@@ -89,12 +86,10 @@ struct cxd_out_opts {
 	int format; /* enum cxd_format */
 };
 
-#define CXD_SWEEP_BW_PCT 50   /* default --min-bw */
-#define CXD_SWEEP_LAT_PCT 300 /* default --max-lat */
-#define CXD_SWEEP_LAT_ITERS 100
+/* cxi_sweep's latency runs: bytes per write (not an option). */
 #define CXD_SWEEP_LAT_SIZE 8
 
-/* cxi_sweep only; 0 = not given (each option's minimum is 1). */
+/* cxi_sweep only; defaults in the option table (lib/opts/opts_table.c). */
 struct cxd_sweep_opts {
 	char json[CXD_HOST_LEN]; /* "" = no JSON file */
 	char csv[CXD_HOST_LEN];

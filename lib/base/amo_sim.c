@@ -41,16 +41,6 @@ static uint64_t get_u(const union cxd_amo_word *w, unsigned type)
 	}
 }
 
-static int64_t get_s(const union cxd_amo_word *w, unsigned type)
-{
-	switch (cxd_amo_type_size(type)) {
-	case 1: return w->i8;
-	case 2: return w->i16;
-	case 4: return w->i32;
-	default: return w->i64;
-	}
-}
-
 /* Store the low bits of v: two's complement without signed overflow. */
 static void put_u(union cxd_amo_word *w, unsigned type, uint64_t v)
 {
@@ -104,6 +94,15 @@ static void step(union cxd_amo_word *w, unsigned type, bool up)
 		put_u(w, type, get_u(w, type) + (up ? 1 : UINT64_MAX));
 }
 
+/* An integer word as a number that sorts like the type: flipping the sign
+ * bit puts the negatives, in order, below the non-negatives. */
+static uint64_t order_key(const union cxd_amo_word *w, unsigned type)
+{
+	uint64_t u = get_u(w, type);
+
+	return is_signed(type) ? u ^ (1ULL << (width(type) - 1)) : u;
+}
+
 /* -1, 0 or 1 for a against b; complex types only tell equal (0) or not. */
 static int cmp(unsigned type, const union cxd_amo_word *a,
 	       const union cxd_amo_word *b)
@@ -122,11 +121,8 @@ static int cmp(unsigned type, const union cxd_amo_word *a,
 	default:
 		break;
 	}
-	if (is_signed(type))
-		return (get_s(a, type) > get_s(b, type)) -
-		       (get_s(a, type) < get_s(b, type));
-	return (get_u(a, type) > get_u(b, type)) -
-	       (get_u(a, type) < get_u(b, type));
+	return (order_key(a, type) > order_key(b, type)) -
+	       (order_key(a, type) < order_key(b, type));
 }
 
 /* CSWAP: initial target and compare value make the first swap happen. */

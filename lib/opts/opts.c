@@ -2,93 +2,29 @@
  * strings made from it, values converted and range-checked by its rows. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "base/amo.h"
-#include "opts_priv.h"
+#include "opt_value.h"
 
 #define fail cxd_opt_fail
-
-int cxd_parse_u64(const char *s, uint64_t *v_p)
-{
-	unsigned long long v;
-	char *end;
-
-	/* strtoull accepts a sign and spaces; a count must be plain digits. */
-	if (s == NULL || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return -EINVAL;
-	*v_p = v;
-	return 0;
-}
-
-int cxd_parse_size_range(const char *s, int allow_range, uint64_t *min_p,
-			 uint64_t *max_p)
-{
-	char buf[64];
-	char *colon;
-	uint64_t lo, hi;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	colon = strchr(buf, ':');
-	if (colon != NULL) {
-		if (!allow_range)
-			return -EINVAL;
-		*colon = '\0';
-	}
-	if (cxd_parse_u64(buf, &lo) != 0 || lo == 0 || lo > CXD_MAX_MSG_SIZE)
-		return -EINVAL;
-	hi = lo;
-	if (colon != NULL &&
-	    (cxd_parse_u64(colon + 1, &hi) != 0 || hi < lo ||
-	     hi > CXD_MAX_MSG_SIZE))
-		return -EINVAL;
-	if (colon != NULL && hi != lo && (!cxd_is_pow2(lo) || !cxd_is_pow2(hi)))
-		return -ERANGE;
-	*min_p = lo;
-	*max_p = hi;
-	return 0;
-}
-
-static void opt_label(const struct opt *o, char *buf, size_t len)
-{
-	if (o->sname)
-		snprintf(buf, len, "-%c/--%s", o->sname, o->lname);
-	else
-		snprintf(buf, len, "--%s", o->lname);
-}
 
 static int set_number(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		      char *err, size_t len)
 {
 	char label[48];
 	uint64_t n;
-	char *field = (char *) cfg + o->off;
 
 	if (cxd_parse_u64(v, &n) != 0 || n < o->min || n > o->max) {
-		opt_label(o, label, sizeof(label));
+		cxd_opt_label(o, label, sizeof(label));
 		return fail(err, len,
 			    "%s: '%s' (%s takes an integer from %llu to %llu)",
 			    o->what, v, label, (unsigned long long) o->min,
 			    (unsigned long long) o->max);
 	}
-	if (o->kind == K_U64 || o->kind == K_DURATION)
-		*(uint64_t *) (void *) field = n;
-	else if (o->kind == K_U32)
-		*(uint32_t *) (void *) field = (uint32_t) n;
-	else
-		*(int *) (void *) field = (int) n;
+	cxd_opt_store(o, cfg, n);
 	if (o->kind == K_DURATION)
 		cfg->run.flags |= CXD_RUN_DURATION;
 	if (o->off == CXD_CFG_OFF(local.svc_id))
@@ -123,7 +59,7 @@ static int set_name(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		     CXD_NAME_LEN;
 
 	if (*v == '\0' || strlen(v) >= cap) {
-		opt_label(o, label, sizeof(label));
+		cxd_opt_label(o, label, sizeof(label));
 		return fail(err, len, "%s: '%s' (%s takes 1 to %zu characters)",
 			    o->what, v, label, cap - 1);
 	}
@@ -181,14 +117,11 @@ static int set_enum(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 	if (idx < 0) {
 		char label[48];
 
-		opt_label(o, label, sizeof(label));
+		cxd_opt_label(o, label, sizeof(label));
 		return fail(err, len, "%s: '%s' (%s takes %s)", o->what, v,
 			    label, choices);
 	}
-	if (o->kind == K_GPUTYPE)
-		cfg->local.gpu_type = idx;
-	else
-		*(uint32_t *) (void *) ((char *) cfg + o->off) = (uint32_t) idx;
+	cxd_opt_store(o, cfg, (uint64_t) idx);
 	return 0;
 }
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/amo.h"
-#include "opts_priv.h"
+#include "opt_value.h"
 
 #define HELP_TEXT_LEN 640
 #define HELP_WIDTH 52 /* description column: fits 80 with the switches */

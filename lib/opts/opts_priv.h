@@ -1,8 +1,11 @@
-/* Internal to the option code: the table's row type, shared by parsing
- * (opts.c), checks (opts_check.c) and help (opts_help.c). */
+/* Internal to the option code: the table's row type and the table
+ * (opts_table.c), shared by values (opt_value.c), defaults
+ * (opts_defaults.c), parsing (opts.c), checks (opts_check.c) and help
+ * (opts_help.c). */
 #ifndef CXD_OPTS_PRIV_H
 #define CXD_OPTS_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +31,11 @@ struct opt {
 	/* NULL: no default shown; "": the field's value after
 	 * cxd_cfg_defaults; else words for a default chosen at run time. */
 	const char *dflt;
+	/* The field's default, which cxd_cfg_defaults stores: the only place
+	 * it is stated (negative values as two's complement). Per-tool ones
+	 * come from the tool row's .def instead. */
+	bool has_init;
+	uint64_t init;
 };
 
 #define CXD_CFG_OFF(f) offsetof(struct cxd_cfg, f)
@@ -50,16 +58,5 @@ static inline int cxd_opt_numeric(const struct opt *o)
 	return o->kind == K_U64 || o->kind == K_U32 || o->kind == K_INT ||
 	       o->kind == K_DURATION;
 }
-
-static inline int cxd_is_pow2(uint64_t v)
-{
-	return v != 0 && (v & (v - 1)) == 0;
-}
-
-/* The numeric field o names in cfg, widened. */
-uint64_t cxd_opt_number(const struct opt *o, const struct cxd_cfg *cfg);
-
-int cxd_opt_fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -3,182 +3,239 @@
  * parsing, range checks, -h and the man pages' OPTIONS are made from it.
  * Help tokens: {n} {ns} {N} the tool's noun, {max} the row's maximum; the
  * "(default: ...)" is added by opts_help.c from dflt.
+ *
+ * A row names its switch with OPT(), what it sets with one of NUM, SIZE,
+ * NAME, CHOICE or FLAG (or .kind alone for the rest), then the tools that
+ * have it (.need/.deny feature bits), its error head, help and default.
  */
 #include <limits.h>
 
 #include "cxd/config.h"
 #include "opts_priv.h"
 
-#define CFG CXD_CFG_OFF
 #define MAXD 31536000ULL /* one year of seconds */
 #define MAX_ALIGN (1ULL << 30)
-#define DV "" /* the default is the configured value */
+
+/* -c/--name=ARG; c 0 for a long option only, ARG NULL for a switch. */
+#define OPT(c, name, argname) .sname = (c), .lname = (name), .arg = (argname)
+/* An integer field of struct cxd_cfg, from lo to hi. */
+#define NUM(k, field, lo, hi) \
+	.kind = (k), .off = CXD_CFG_OFF(field), .min = (lo), .max = (hi)
+/* -s: run.min_size and run.max_size, each at most CXD_MAX_MSG_SIZE. */
+#define SIZE(k) .kind = (k), .min = 1, .max = CXD_MAX_MSG_SIZE
+/* A string field; .val gives its capacity when it is not CXD_NAME_LEN. */
+#define NAME(field) .kind = K_STR, .off = CXD_CFG_OFF(field)
+/* One of a list of names, stored as its index. */
+#define CHOICE(k, field) .kind = (k), .off = CXD_CFG_OFF(field)
+/* A run flag (CXD_RUN_*) set by the switch. */
+#define FLAG(bit) .kind = K_FLAG, .val = (bit)
+
+/* The default, stated here only: cxd_cfg_defaults stores it, -h and the
+ * man pages print it ("(default: v)"). */
+#define DEFAULT(v) .has_init = true, .init = (uint64_t) (v), .dflt = ""
+/* A stored default that stands for something said in words. */
+#define DEFAULT_SAID(v, words) \
+	.has_init = true, .init = (uint64_t) (v), .dflt = (words)
+/* No stored default (0 or ""): what happens instead, in words. */
+#define SAID(words) .dflt = (words)
+/* The tool row's .def (lib/tools.c), printed as the value. */
+#define PER_TOOL .dflt = ""
 
 const struct opt cxd_opt_table[] = {
-	{ 'd', "device", "DEV", 0, 0, K_STR, CFG(local.device), 0, 0, 0,
-	  "Invalid device name",
-	  "Device to use; with providers other than cxi,\n"
-	  "the libfabric domain (e.g. \"lo\", \"shm\")",
-	  "the provider's first, \"cxi0\" on one NIC" },
-	{ 'v', "svc-id", "SVC_ID", 0, 0, K_U32, CFG(local.svc_id), 1, INT_MAX,
-	  0, "Invalid svc_id", "CXI service the endpoints belong to", DV },
-	{ 'p', "port", "PORT", CXD_F_NET, 0, K_U32, CFG(local.port), 0, 65535,
-	  0, "Invalid port",
-	  "TCP port of the server's control connection", DV },
-	{ 't', "tx-gpu", "GPU", CXD_F_GPU, 0, K_INT, CFG(local.tx_gpu), 0,
-	  INT_MAX, 0, "Invalid src gpu device",
-	  "Place the sending buffer on GPU number GPU", "no GPU" },
-	{ 'r', "rx-gpu", "GPU", CXD_F_GPU, 0, K_INT, CFG(local.rx_gpu), 0,
-	  INT_MAX, 0, "Invalid dest gpu device",
-	  "Place the receiving buffer on GPU number GPU", "no GPU" },
-	{ 'g', "gpu-type", "TYPE", CXD_F_GPU, 0, K_GPUTYPE, CFG(local.gpu_type),
-	  0, 0, 0, "Invalid GPU type",
-	  "Which vendor's GPU runtime to load: AMD,\n"
-	  "NVIDIA or INTEL",
-	  "the one whose device files this host has" },
-	{ 'n', "iters", "ITERS", 0, CXD_F_LOOPBACK, K_U64, CFG(run.iters), 1,
-	  UINT64_MAX, 0, "Invalid iteration count",
-	  "How many timed iterations to do", DV },
-	{ 'i', "iters", "ITERS", CXD_F_LOOPBACK, 0, K_U64, CFG(run.iters), 1,
-	  UINT64_MAX, 0, "Invalid iteration count",
-	  "How many timed iterations to do when -D is\n"
-	  "not given", DV },
-	{ 'n', "num-xfers", "XFERS", CXD_F_LOOPBACK, 0, K_U64,
-	  CFG(run.list_size), 1, CXD_MAX_LIST_SIZE, 0,
-	  "Invalid number of transfers",
-	  "{N}s queued per iteration, all of them before\n"
-	  "the first one is started", DV },
-	{ 'D', "duration", "SEC", 0, 0, K_DURATION, CFG(run.duration_s), 1,
-	  MAXD, 0, "Invalid duration",
-	  "Stop after SEC seconds rather than after a\n"
-	  "count of iterations", NULL },
-	{ 0, "warmup", "WARMUP", CXD_F_LATOPTS, 0, K_U64, CFG(run.warmup), 0,
-	  1000000000, 0, "Invalid warmup count",
-	  "Untimed iterations done before timing starts", DV },
-	{ 0, "latency-gap", "USEC", CXD_F_LATOPTS, 0, K_U64,
-	  CFG(run.latency_gap_us), 0, 60000000, 0, "Invalid iteration gap",
-	  "Pause between two iterations, in microseconds", DV },
-	{ 's', "size", "MIN[:MAX]", CXD_F_RANGE, 0, K_SIZE, 0, 1,
-	  CXD_MAX_MSG_SIZE, 0, "Invalid size",
-	  "Bytes per {n}; MIN:MAX (two powers of 2, e.g.\n"
-	  "\"1:8192\") runs each power of 2 from MIN to MAX;\n"
-	  "at most {max}", DV },
-	{ 's', "size", "SIZE", CXD_F_SWEEP, 0, K_SIZE1, 0, 1,
-	  CXD_MAX_MSG_SIZE, 0, "Invalid transfer size",
-	  "Bytes per write when measuring bandwidth", DV },
-	{ 's', "size", "SIZE", CXD_F_LOOPBACK, 0, K_SIZE1, 0, 1,
-	  CXD_MAX_MSG_SIZE, 0, "Invalid transfer size",
-	  "Bytes per {n}, at most {max}", DV },
-	{ 'l', "list-size", "SIZE", CXD_F_LIST, 0, K_U64, CFG(run.list_size),
-	  1, CXD_MAX_LIST_SIZE, 0, "Invalid list size",
-	  "{N}s posted per iteration: all are queued\n"
-	  "before the first one is started", DV },
-	{ 'A', "atomic-op", "OP", CXD_F_ATOMIC, 0, K_AMO_OP, CFG(run.amo_op),
-	  0, 0, 0, "Invalid atomic operation",
-	  "Operation applied at the target (see Atomic\n"
-	  "Ops below)", DV },
-	{ 'C', "cswap-op", "OP", CXD_F_ATOMIC, 0, K_CSWAP, CFG(run.cswap_op),
-	  0, 0, 0, "Invalid CSWAP operation",
-	  "Comparison made by CSWAP (see CSWAP Ops)", DV },
-	{ 'T', "atomic-type", "TYPE", CXD_F_ATOMIC, 0, K_AMO_TYPE,
-	  CFG(run.amo_type), 0, 0, 0, "Invalid atomic type",
-	  "Operand type (see Atomic Types below)", DV },
-	{ 'b', "bidirectional", NULL, CXD_F_BIDIR, 0, K_FLAG, 0, 0, 0,
-	  CXD_RUN_BIDIR, NULL, "Send in both directions at the same time",
-	  NULL },
-	{ 'R', "rdzv", NULL, CXD_F_RDZV, 0, K_FLAG, 0, 0, 0, CXD_RUN_RDZV, NULL,
-	  "Send through the rendezvous protocol", NULL },
-	{ 0, "fetching", NULL, CXD_F_ATOMIC, 0, K_FLAG, 0, 0, 0,
-	  CXD_RUN_FETCHING, NULL,
-	  "Fetching form: each operation returns the\n"
-	  "target's previous value", NULL },
-	{ 0, "matching", NULL, CXD_F_ATOMIC, 0, K_FLAG, 0, 0, 0,
-	  CXD_RUN_MATCHING, NULL,
-	  "Expose the target buffer through a matching\n"
-	  "list entry", NULL },
-	{ 0, "unrestricted", NULL, CXD_F_UNRESTRICTED, 0, K_FLAG, 0, 0, 0,
-	  CXD_RUN_UNRESTRICTED, NULL,
-	  "Issue the {ns} as unrestricted operations", NULL },
-	{ 0, "no-hrp", NULL, CXD_F_HRP, 0, K_FLAG, 0, 0, 0, CXD_RUN_NO_HRP,
-	  NULL, "Turn High Rate Puts off (they serve sizes up\n"
-	  "to 2048 bytes)", NULL },
-	{ 0, "no-idc", NULL, CXD_F_IDC, 0, K_FLAG, 0, 0, 0, CXD_RUN_NO_IDC,
-	  NULL, "Turn Immediate Data Cmds (IDC) off", NULL },
-	{ 0, "no-ll", NULL, CXD_F_LL, 0, K_FLAG, 0, 0, 0, CXD_RUN_NO_LL, NULL,
-	  "Turn low-latency command issue off", NULL },
-	{ 0, "validate", NULL, 0, CXD_F_SWEEP, K_FLAG, 0, 0, 0, CXD_RUN_VALIDATE,
-	  NULL,
-	  "After each size, check every byte the target\n"
-	  "received (reads: the initiator); atomic tools\n"
-	  "always verify, and this makes a mismatch fail", NULL },
-	{ 0, "report-all", NULL, CXD_F_LATOPTS, 0, K_FLAG, 0, 0, 0,
-	  CXD_RUN_REPORT_ALL, NULL,
-	  "Print each latency sample, not just the summary\n"
-	  "(counted runs only: -D turns it off)", NULL },
-	{ 0, "buf-sz", "SIZE", CXD_F_BUF, 0, K_U64, CFG(run.buf_sz), 1,
-	  UINT64_MAX, 0, "Invalid buffer size",
-	  "Largest TX/RDMA buffer in bytes; when size x\n"
-	  "list_size is more, the {ns} share (overlap) it", DV },
-	{ 0, "buf-align", "ALIGN", CXD_F_BUF, 0, K_U64, CFG(run.buf_align), 1,
-	  MAX_ALIGN, 0, "Invalid buffer alignment",
-	  "Each {n} starts at a multiple of ALIGN bytes", DV },
-	/* The read_bw man page spells it with an underscore: accept both. */
-	{ 0, "buf_align", "ALIGN", CXD_F_BUF, 0, K_U64, CFG(run.buf_align), 1,
-	  MAX_ALIGN, 0, "Invalid buffer alignment", NULL, NULL },
-	{ 0, "use-hp", "SIZE", CXD_F_HP, 0, K_HP, CFG(run.hugepages), 0, 0, 0,
-	  "Invalid hugepage type",
-	  "Back the buffers with huge pages of SIZE, \"2M\"\n"
-	  "or \"1G\", where the system provides them", NULL },
-	{ 0, "provider", "NAME", 0, 0, K_STR, CFG(local.provider), 0, 0, 0,
-	  "Invalid provider name",
-	  "libfabric provider: cxi, verbs, efa, tcp, shm...\n"
-	  "(FI_PROVIDER is honoured)",
-	  "cxi if present, else shm when both ends\n"
-	  "are on this host, else tcp" },
-	{ 0, "local", NULL, CXD_F_NET, 0, K_LOCAL, 0, 0, 0, 0, NULL,
-	  "Run server and client in one command on this host", NULL },
-	{ 0, "bind", "ADDR", CXD_F_NET, 0, K_STR, CFG(local.bind), 0, 0, 0,
-	  "Invalid bind address",
-	  "Server: listen on this address only", "all" },
-	{ 0, "max-mem", "BYTES", CXD_F_NET, 0, K_U64, CFG(local.max_mem), 1,
-	  UINT64_MAX, 0, "Invalid memory limit",
-	  "Server: refuse runs whose buffers need more than\n"
-	  "BYTES", "a quarter of physical memory" },
-	{ 0, "timeout", "SEC", 0, 0, K_U32, CFG(local.timeout_s), 1, 3600, 0,
-	  "Invalid timeout",
-	  "Seconds of silence from the peer, or of no progress,\n"
-	  "before the run is ended; each iteration is also\n"
-	  "allowed 1 s per MB in flight", DV },
-	{ 0, "json", NULL, 0, CXD_F_SWEEP, K_FORMAT, 0, 0, 0, CXD_FMT_JSON,
-	  NULL, "Print the results as one JSON document", NULL },
-	{ 0, "csv", NULL, 0, CXD_F_SWEEP, K_FORMAT, 0, 0, 0, CXD_FMT_CSV, NULL,
-	  "Print the results as CSV", NULL },
+	{ OPT('d', "device", "DEV"), NAME(local.device),
+	  .what = "Invalid device name",
+	  .help = "Device to use; with providers other than cxi,\n"
+		  "the libfabric domain (e.g. \"lo\", \"shm\")",
+	  SAID("the provider's first, \"cxi0\" on one NIC") },
+	{ OPT('v', "svc-id", "SVC_ID"), NUM(K_U32, local.svc_id, 1, INT_MAX),
+	  .what = "Invalid svc_id",
+	  .help = "CXI service the endpoints belong to", DEFAULT(1) },
+	{ OPT('p', "port", "PORT"), NUM(K_U32, local.port, 0, 65535),
+	  .need = CXD_F_NET, .what = "Invalid port",
+	  .help = "TCP port of the server's control connection",
+	  DEFAULT(49194) },
+	{ OPT('t', "tx-gpu", "GPU"), NUM(K_INT, local.tx_gpu, 0, INT_MAX),
+	  .need = CXD_F_GPU, .what = "Invalid src gpu device",
+	  .help = "Place the sending buffer on GPU number GPU",
+	  DEFAULT_SAID(-1, "no GPU") },
+	{ OPT('r', "rx-gpu", "GPU"), NUM(K_INT, local.rx_gpu, 0, INT_MAX),
+	  .need = CXD_F_GPU, .what = "Invalid dest gpu device",
+	  .help = "Place the receiving buffer on GPU number GPU",
+	  DEFAULT_SAID(-1, "no GPU") },
+	{ OPT('g', "gpu-type", "TYPE"), CHOICE(K_GPUTYPE, local.gpu_type),
+	  .need = CXD_F_GPU, .what = "Invalid GPU type",
+	  .help = "Which vendor's GPU runtime to load: AMD,\n"
+		  "NVIDIA or INTEL",
+	  DEFAULT_SAID(CXD_GPU_NONE,
+		       "the one whose device files this host has") },
+	{ OPT('n', "iters", "ITERS"), NUM(K_U64, run.iters, 1, UINT64_MAX),
+	  .deny = CXD_F_LOOPBACK, .what = "Invalid iteration count",
+	  .help = "How many timed iterations to do", PER_TOOL },
+	{ OPT('i', "iters", "ITERS"), NUM(K_U64, run.iters, 1, UINT64_MAX),
+	  .need = CXD_F_LOOPBACK, .what = "Invalid iteration count",
+	  .help = "How many timed iterations to do when -D is\n"
+		  "not given",
+	  PER_TOOL },
+	{ OPT('n', "num-xfers", "XFERS"),
+	  NUM(K_U64, run.list_size, 1, CXD_MAX_LIST_SIZE),
+	  .need = CXD_F_LOOPBACK, .what = "Invalid number of transfers",
+	  .help = "{N}s queued per iteration, all of them before\n"
+		  "the first one is started",
+	  PER_TOOL },
+	{ OPT('D', "duration", "SEC"), NUM(K_DURATION, run.duration_s, 1, MAXD),
+	  .what = "Invalid duration",
+	  .help = "Stop after SEC seconds rather than after a\n"
+		  "count of iterations" },
+	{ OPT(0, "warmup", "WARMUP"), NUM(K_U64, run.warmup, 0, 1000000000),
+	  .need = CXD_F_LATOPTS, .what = "Invalid warmup count",
+	  .help = "Untimed iterations done before timing starts",
+	  DEFAULT(10) },
+	{ OPT(0, "latency-gap", "USEC"),
+	  NUM(K_U64, run.latency_gap_us, 0, 60000000),
+	  .need = CXD_F_LATOPTS, .what = "Invalid iteration gap",
+	  .help = "Pause between two iterations, in microseconds",
+	  DEFAULT(1000) },
+	{ OPT('s', "size", "MIN[:MAX]"), SIZE(K_SIZE),
+	  .need = CXD_F_RANGE, .what = "Invalid size",
+	  .help = "Bytes per {n}; MIN:MAX (two powers of 2, e.g.\n"
+		  "\"1:8192\") runs each power of 2 from MIN to MAX;\n"
+		  "at most {max}",
+	  PER_TOOL },
+	{ OPT('s', "size", "SIZE"), SIZE(K_SIZE1),
+	  .need = CXD_F_SWEEP, .what = "Invalid transfer size",
+	  .help = "Bytes per write when measuring bandwidth", PER_TOOL },
+	{ OPT('s', "size", "SIZE"), SIZE(K_SIZE1),
+	  .need = CXD_F_LOOPBACK, .what = "Invalid transfer size",
+	  .help = "Bytes per {n}, at most {max}", PER_TOOL },
+	{ OPT('l', "list-size", "SIZE"),
+	  NUM(K_U64, run.list_size, 1, CXD_MAX_LIST_SIZE),
+	  .need = CXD_F_LIST, .what = "Invalid list size",
+	  .help = "{N}s posted per iteration: all are queued\n"
+		  "before the first one is started",
+	  PER_TOOL },
+	{ OPT('A', "atomic-op", "OP"), CHOICE(K_AMO_OP, run.amo_op),
+	  .need = CXD_F_ATOMIC, .what = "Invalid atomic operation",
+	  .help = "Operation applied at the target (see Atomic\n"
+		  "Ops below)",
+	  DEFAULT(CXD_AMO_SUM) },
+	{ OPT('C', "cswap-op", "OP"), CHOICE(K_CSWAP, run.cswap_op),
+	  .need = CXD_F_ATOMIC, .what = "Invalid CSWAP operation",
+	  .help = "Comparison made by CSWAP (see CSWAP Ops)",
+	  DEFAULT(CXD_CSWAP_EQ) },
+	{ OPT('T', "atomic-type", "TYPE"), CHOICE(K_AMO_TYPE, run.amo_type),
+	  .need = CXD_F_ATOMIC, .what = "Invalid atomic type",
+	  .help = "Operand type (see Atomic Types below)",
+	  DEFAULT(CXD_T_UINT64) },
+	{ OPT('b', "bidirectional", NULL), FLAG(CXD_RUN_BIDIR),
+	  .need = CXD_F_BIDIR,
+	  .help = "Send in both directions at the same time" },
+	{ OPT('R', "rdzv", NULL), FLAG(CXD_RUN_RDZV), .need = CXD_F_RDZV,
+	  .help = "Send through the rendezvous protocol" },
+	{ OPT(0, "fetching", NULL), FLAG(CXD_RUN_FETCHING),
+	  .need = CXD_F_ATOMIC,
+	  .help = "Fetching form: each operation returns the\n"
+		  "target's previous value" },
+	{ OPT(0, "matching", NULL), FLAG(CXD_RUN_MATCHING),
+	  .need = CXD_F_ATOMIC,
+	  .help = "Expose the target buffer through a matching\n"
+		  "list entry" },
+	{ OPT(0, "unrestricted", NULL), FLAG(CXD_RUN_UNRESTRICTED),
+	  .need = CXD_F_UNRESTRICTED,
+	  .help = "Issue the {ns} as unrestricted operations" },
+	{ OPT(0, "no-hrp", NULL), FLAG(CXD_RUN_NO_HRP), .need = CXD_F_HRP,
+	  .help = "Turn High Rate Puts off (they serve sizes up\n"
+		  "to 2048 bytes)" },
+	{ OPT(0, "no-idc", NULL), FLAG(CXD_RUN_NO_IDC), .need = CXD_F_IDC,
+	  .help = "Turn Immediate Data Cmds (IDC) off" },
+	{ OPT(0, "no-ll", NULL), FLAG(CXD_RUN_NO_LL), .need = CXD_F_LL,
+	  .help = "Turn low-latency command issue off" },
+	{ OPT(0, "validate", NULL), FLAG(CXD_RUN_VALIDATE),
+	  .deny = CXD_F_SWEEP,
+	  .help = "After each size, check every byte the target\n"
+		  "received (reads: the initiator); atomic tools\n"
+		  "always verify, and this makes a mismatch fail" },
+	{ OPT(0, "report-all", NULL), FLAG(CXD_RUN_REPORT_ALL),
+	  .need = CXD_F_LATOPTS,
+	  .help = "Print each latency sample, not just the summary\n"
+		  "(counted runs only: -D turns it off)" },
+	{ OPT(0, "buf-sz", "SIZE"), NUM(K_U64, run.buf_sz, 1, UINT64_MAX),
+	  .need = CXD_F_BUF, .what = "Invalid buffer size",
+	  .help = "Largest TX/RDMA buffer in bytes; when size x\n"
+		  "list_size is more, the {ns} share (overlap) it",
+	  DEFAULT(4294967296ULL) },
+	{ OPT(0, "buf-align", "ALIGN"),
+	  NUM(K_U64, run.buf_align, 1, MAX_ALIGN),
+	  .need = CXD_F_BUF, .what = "Invalid buffer alignment",
+	  .help = "Each {n} starts at a multiple of ALIGN bytes",
+	  DEFAULT(64) },
+	/* The read_bw man page spells it with an underscore: accept both
+	 * (the row above states the default). */
+	{ OPT(0, "buf_align", "ALIGN"),
+	  NUM(K_U64, run.buf_align, 1, MAX_ALIGN),
+	  .need = CXD_F_BUF, .what = "Invalid buffer alignment" },
+	{ OPT(0, "use-hp", "SIZE"), CHOICE(K_HP, run.hugepages),
+	  .need = CXD_F_HP, .what = "Invalid hugepage type",
+	  .help = "Back the buffers with huge pages of SIZE, \"2M\"\n"
+		  "or \"1G\", where the system provides them" },
+	{ OPT(0, "provider", "NAME"), NAME(local.provider),
+	  .what = "Invalid provider name",
+	  .help = "libfabric provider: cxi, verbs, efa, tcp, shm...\n"
+		  "(FI_PROVIDER is honoured)",
+	  SAID("cxi if present, else shm when both ends\n"
+	       "are on this host, else tcp") },
+	{ OPT(0, "local", NULL), .kind = K_LOCAL, .need = CXD_F_NET,
+	  .help = "Run server and client in one command on this host" },
+	{ OPT(0, "bind", "ADDR"), NAME(local.bind), .need = CXD_F_NET,
+	  .what = "Invalid bind address",
+	  .help = "Server: listen on this address only", SAID("all") },
+	{ OPT(0, "max-mem", "BYTES"), NUM(K_U64, local.max_mem, 1, UINT64_MAX),
+	  .need = CXD_F_NET, .what = "Invalid memory limit",
+	  .help = "Server: refuse runs whose buffers need more than\n"
+		  "BYTES",
+	  SAID("a quarter of physical memory") }, /* cxd_cfg_defaults works
+						   * it out */
+	{ OPT(0, "timeout", "SEC"), NUM(K_U32, local.timeout_s, 1, 3600),
+	  .what = "Invalid timeout",
+	  .help = "Seconds of silence from the peer, or of no progress,\n"
+		  "before the run is ended; each iteration is also\n"
+		  "allowed 1 s per MB in flight",
+	  DEFAULT(CXD_DEFAULT_TIMEOUT_S) },
+	{ OPT(0, "json", NULL), .kind = K_FORMAT, .val = CXD_FMT_JSON,
+	  .deny = CXD_F_SWEEP,
+	  .help = "Print the results as one JSON document" },
+	{ OPT(0, "csv", NULL), .kind = K_FORMAT, .val = CXD_FMT_CSV,
+	  .deny = CXD_F_SWEEP, .help = "Print the results as CSV" },
 	/* cxi_sweep: files written by rank 0 (val: the field's capacity). */
-	{ 0, "json", "FILE", CXD_F_SWEEP, 0, K_STR, CFG(sweep.json), 0, 0,
-	  CXD_HOST_LEN, "Invalid JSON file name",
-	  "Write matrices, outliers and rounds as JSON to FILE", NULL },
-	{ 0, "csv", "FILE", CXD_F_SWEEP, 0, K_STR, CFG(sweep.csv), 0, 0,
-	  CXD_HOST_LEN, "Invalid CSV file name",
-	  "Write one line per measured link as CSV to FILE", NULL },
-	{ 0, "min-bw", "PCT", CXD_F_SWEEP, 0, K_U64, CFG(sweep.bw_pct), 1,
-	  100, 0, "Invalid bandwidth threshold",
-	  "Flag links whose bandwidth is below PCT % of\n"
-	  "the median of all links", DV },
-	{ 0, "max-lat", "PCT", CXD_F_SWEEP, 0, K_U64, CFG(sweep.lat_pct), 100,
-	  1000000, 0, "Invalid latency threshold",
-	  "Flag links whose latency is above PCT % of\n"
-	  "the median of all links", DV },
-	{ 0, "lat-iters", "ITERS", CXD_F_SWEEP, 0, K_U64,
-	  CFG(sweep.lat_iters), 1, 1000000, 0, "Invalid latency iteration count",
-	  "8-byte writes timed per link for latency", DV },
-	{ 0, "max-pairs", "PAIRS", CXD_F_SWEEP, 0, K_U64, CFG(sweep.max_pairs),
-	  1, 1000000, 0, "Invalid pair count",
-	  "Measure at most PAIRS pairs at a time (1 = one\n"
-	  "link at a time)", "all pairs of a round" },
-	{ 'h', "help", NULL, 0, 0, K_HELP, 0, 0, 0, 0, NULL,
-	  "List the options (this text) and exit", NULL },
-	{ 'V', "version", NULL, 0, 0, K_VERSION, 0, 0, 0, 0, NULL,
-	  "Print which version this is and exit", NULL },
+	{ OPT(0, "json", "FILE"), NAME(sweep.json), .val = CXD_HOST_LEN,
+	  .need = CXD_F_SWEEP, .what = "Invalid JSON file name",
+	  .help = "Write matrices, outliers and rounds as JSON to FILE" },
+	{ OPT(0, "csv", "FILE"), NAME(sweep.csv), .val = CXD_HOST_LEN,
+	  .need = CXD_F_SWEEP, .what = "Invalid CSV file name",
+	  .help = "Write one line per measured link as CSV to FILE" },
+	{ OPT(0, "min-bw", "PCT"), NUM(K_U64, sweep.bw_pct, 1, 100),
+	  .need = CXD_F_SWEEP, .what = "Invalid bandwidth threshold",
+	  .help = "Flag links whose bandwidth is below PCT % of\n"
+		  "the median of all links",
+	  DEFAULT(50) },
+	{ OPT(0, "max-lat", "PCT"), NUM(K_U64, sweep.lat_pct, 100, 1000000),
+	  .need = CXD_F_SWEEP, .what = "Invalid latency threshold",
+	  .help = "Flag links whose latency is above PCT % of\n"
+		  "the median of all links",
+	  DEFAULT(300) },
+	{ OPT(0, "lat-iters", "ITERS"),
+	  NUM(K_U64, sweep.lat_iters, 1, 1000000),
+	  .need = CXD_F_SWEEP, .what = "Invalid latency iteration count",
+	  .help = "8-byte writes timed per link for latency", DEFAULT(100) },
+	{ OPT(0, "max-pairs", "PAIRS"),
+	  NUM(K_U64, sweep.max_pairs, 1, 1000000),
+	  .need = CXD_F_SWEEP, .what = "Invalid pair count",
+	  .help = "Measure at most PAIRS pairs at a time (1 = one\n"
+		  "link at a time)",
+	  SAID("all pairs of a round") },
+	{ OPT('h', "help", NULL), .kind = K_HELP,
+	  .help = "List the options (this text) and exit" },
+	{ OPT('V', "version", NULL), .kind = K_VERSION,
+	  .help = "Print which version this is and exit" },
 };
 
 #define NROWS (sizeof(cxd_opt_table) / sizeof(cxd_opt_table[0]))

@@ -1,6 +1,7 @@
 /* Control-channel wire format: strict big-endian encode/decode, no I/O. */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -127,22 +128,180 @@ static int rd_done(const struct rd *r)
 	return !r->bad && r->off == r->len ? 0 : -EPROTO;
 }
 
+/* ---- Layouts: each message's fields in wire order, stated once for
+ * both directions. Integers are big-endian; a string is a u16 length
+ * and its bytes; a blob a u32 length (the field named by len_off) and
+ * its bytes. */
+
+enum fkind { F_U16, F_U32, F_I32, F_U64, F_STR, F_BLOB };
+
+struct field {
+	enum fkind kind;
+	size_t off;
+	size_t cap;     /* F_STR, F_BLOB: the field's size */
+	size_t len_off; /* F_BLOB: its uint32_t length */
+};
+
+/* Rows name field f of struct cxd_<m>. */
+#define OFF(m, f) offsetof(struct cxd_##m, f)
+#define CAP(m, f) sizeof(((struct cxd_##m *) 0)->f)
+#define U16(m, f) { F_U16, OFF(m, f), 0, 0 }
+#define U32(m, f) { F_U32, OFF(m, f), 0, 0 }
+#define I32(m, f) { F_I32, OFF(m, f), 0, 0 }
+#define U64(m, f) { F_U64, OFF(m, f), 0, 0 }
+#define STR(m, f) { F_STR, OFF(m, f), CAP(m, f), 0 }
+#define BLOB(m, f, len) { F_BLOB, OFF(m, f), CAP(m, f), OFF(m, len) }
+#define NFIELDS(fields) (sizeof(fields) / sizeof(fields[0]))
+
+static const struct field hdr_f[] = {
+	U32(hdr, magic), U16(hdr, version), U16(hdr, type), U32(hdr, len),
+};
+
+static const struct field hello_f[] = {
+	STR(hello, program), STR(hello, version),
+};
+
+/* RUN: every field of cxd_run_opts, in declaration order. */
+static const struct field run_f[] = {
+	U64(run_opts, iters),	  U64(run_opts, duration_s),
+	U64(run_opts, min_size),  U64(run_opts, max_size),
+	U64(run_opts, list_size), U64(run_opts, warmup),
+	U64(run_opts, latency_gap_us), U64(run_opts, buf_sz),
+	U64(run_opts, buf_align), U32(run_opts, flags),
+	U32(run_opts, hugepages), U32(run_opts, amo_op),
+	U32(run_opts, cswap_op),  U32(run_opts, amo_type),
+	STR(run_opts, provider),
+};
+
+/* ACCEPT: status travels as its two's-complement u32. */
+static const struct field accept_f[] = {
+	I32(accept, status), STR(accept, reason),
+};
+
+static const struct field addr_f[] = {
+	STR(addr_msg, provider), STR(addr_msg, domain),
+	BLOB(addr_msg, addr, addr_len), U64(addr_msg, key),
+	U64(addr_msg, rx_base),	 U64(addr_msg, rx_len),
+	I32(addr_msg, tx_gpu),	 I32(addr_msg, rx_gpu),
+	I32(addr_msg, gpu_type), U32(addr_msg, gpu_count),
+	U32(addr_msg, uid),
+};
+
+static const struct field barrier_f[] = { { F_U32, 0, 0, 0 } }; /* a u32 */
+
+static const struct field result_f[] = {
+	U64(result_msg, size), U64(result_msg, count),
+	U64(result_msg, elapsed_ns), U32(result_msg, status),
+};
+
+/* Big enough for any message: decoders fill this, then copy it out. */
+union any_msg {
+	struct cxd_hdr hdr;
+	struct cxd_hello hello;
+	struct cxd_run_opts run;
+	struct cxd_accept accept;
+	struct cxd_addr_msg addr;
+	struct cxd_result_msg result;
+	uint32_t barrier;
+};
+
+static void put_field(struct wr *w, const struct field *f, const char *m)
+{
+	const void *at = m + f->off;
+	uint32_t n;
+
+	switch (f->kind) {
+	case F_U16: put_be(w, *(const uint16_t *) at, 2); break;
+	case F_U32: put_be(w, *(const uint32_t *) at, 4); break;
+	case F_I32: put_be(w, (uint32_t) *(const int32_t *) at, 4); break;
+	case F_U64: put_be(w, *(const uint64_t *) at, 8); break;
+	case F_STR: put_str(w, at, f->cap); break;
+	case F_BLOB:
+		n = *(const uint32_t *) (const void *) (m + f->len_off);
+		if (n > f->cap) {
+			w->full = true;
+			break;
+		}
+		put_be(w, n, 4);
+		put_bytes(w, at, n);
+		break;
+	}
+}
+
+/* Avoid implementation-defined narrowing of values above INT32_MAX. */
+static int32_t to_i32(uint32_t v)
+{
+	return v <= INT32_MAX ? (int32_t) v :
+	       (int32_t) (v - INT32_MAX - 1) + INT32_MIN;
+}
+
+static void get_field(struct rd *r, const struct field *f, char *m)
+{
+	void *at = m + f->off;
+	const uint8_t *b;
+	uint32_t n;
+
+	switch (f->kind) {
+	case F_U16: *(uint16_t *) at = (uint16_t) get_be(r, 2); break;
+	case F_U32: *(uint32_t *) at = (uint32_t) get_be(r, 4); break;
+	case F_I32: *(int32_t *) at = to_i32((uint32_t) get_be(r, 4)); break;
+	case F_U64: *(uint64_t *) at = get_be(r, 8); break;
+	case F_STR: get_str(r, at, f->cap); break;
+	case F_BLOB:
+		n = (uint32_t) get_be(r, 4);
+		if (n > f->cap) {
+			r->bad = true;
+			break;
+		}
+		*(uint32_t *) (void *) (m + f->len_off) = n;
+		b = take(r, n);
+		if (b && n)
+			memcpy(at, b, n);
+		break;
+	}
+}
+
+static ssize_t encode_fields(const struct field *f, size_t nf,
+			     const void *m, uint8_t *buf, size_t cap)
+{
+	struct wr w = { .p = buf, .cap = cap };
+
+	for (size_t i = 0; i < nf; i++)
+		put_field(&w, &f[i], m);
+	return wr_done(&w);
+}
+
+/* m (size bytes) is written only when the whole payload is good. */
+static int decode_fields(const struct field *f, size_t nf, const uint8_t *p,
+			 size_t len, void *m, size_t size)
+{
+	struct rd r = { .p = p, .len = len };
+	union any_msg t;
+
+	memset(&t, 0, sizeof(t));
+	for (size_t i = 0; i < nf; i++)
+		get_field(&r, &f[i], (char *) &t);
+	if (rd_done(&r))
+		return -EPROTO;
+	memcpy(m, &t, size);
+	return 0;
+}
+
+#define ENCODE(fields, m, buf, cap) \
+	encode_fields(fields, NFIELDS(fields), m, buf, cap)
+#define DECODE(fields, p, len, m) \
+	decode_fields(fields, NFIELDS(fields), p, len, m, sizeof(*(m)))
+
 /* ---- Header */
 
 void cxd_hdr_encode(const struct cxd_hdr *h, uint8_t out[CXD_HDR_LEN])
 {
-	struct wr w = { .p = out, .cap = CXD_HDR_LEN };
-
-	put_be(&w, h->magic, 4);
-	put_be(&w, h->version, 2);
-	put_be(&w, h->type, 2);
-	put_be(&w, h->len, 4);
+	ENCODE(hdr_f, h, out, CXD_HDR_LEN);
 }
 
 int cxd_hdr_decode(const uint8_t in[CXD_HDR_LEN], struct cxd_hdr *h,
 		   char *err, size_t errlen)
 {
-	struct rd r = { .p = in, .len = CXD_HDR_LEN };
 	struct cxd_hdr t;
 	char scratch[8];
 
@@ -150,10 +309,7 @@ int cxd_hdr_decode(const uint8_t in[CXD_HDR_LEN], struct cxd_hdr *h,
 		err = scratch;
 		errlen = sizeof(scratch);
 	}
-	t.magic = (uint32_t) get_be(&r, 4);
-	t.version = (uint16_t) get_be(&r, 2);
-	t.type = (uint16_t) get_be(&r, 2);
-	t.len = (uint32_t) get_be(&r, 4);
+	DECODE(hdr_f, in, CXD_HDR_LEN, &t); /* fixed size: cannot fail */
 	if (t.magic != CXD_PROTO_MAGIC)
 		snprintf(err, errlen, "bad magic 0x%08x (not a cxi diagnostics "
 			 "peer?)", (unsigned) t.magic);
@@ -173,206 +329,75 @@ int cxd_hdr_decode(const uint8_t in[CXD_HDR_LEN], struct cxd_hdr *h,
 	return -EPROTO;
 }
 
-/* ---- HELLO */
+/* ---- Messages */
 
 ssize_t cxd_enc_hello(const struct cxd_hello *m, uint8_t *buf, size_t cap)
 {
-	struct wr w = { .p = buf, .cap = cap };
-
-	put_str(&w, m->program, sizeof(m->program));
-	put_str(&w, m->version, sizeof(m->version));
-	return wr_done(&w);
+	return ENCODE(hello_f, m, buf, cap);
 }
 
 int cxd_dec_hello(const uint8_t *p, size_t len, struct cxd_hello *m)
 {
-	struct rd r = { .p = p, .len = len };
-	struct cxd_hello t;
-
-	memset(&t, 0, sizeof(t));
-	get_str(&r, t.program, sizeof(t.program));
-	get_str(&r, t.version, sizeof(t.version));
-	if (rd_done(&r))
-		return -EPROTO;
-	*m = t;
-	return 0;
+	return DECODE(hello_f, p, len, m);
 }
-
-/* ---- RUN: every field of cxd_run_opts, in declaration order. */
 
 ssize_t cxd_enc_run(const struct cxd_run_opts *m, uint8_t *buf, size_t cap)
 {
-	struct wr w = { .p = buf, .cap = cap };
-	const uint64_t u64s[] = { m->iters,	     m->duration_s,
-				  m->min_size,	     m->max_size,
-				  m->list_size,	     m->warmup,
-				  m->latency_gap_us, m->buf_sz,
-				  m->buf_align };
-	const uint32_t u32s[] = { m->flags, m->hugepages, m->amo_op,
-				  m->cswap_op, m->amo_type };
-
-	for (size_t i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
-		put_be(&w, u64s[i], 8);
-	for (size_t i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++)
-		put_be(&w, u32s[i], 4);
-	put_str(&w, m->provider, sizeof(m->provider));
-	return wr_done(&w);
+	return ENCODE(run_f, m, buf, cap);
 }
 
 int cxd_dec_run(const uint8_t *p, size_t len, struct cxd_run_opts *m)
 {
-	struct rd r = { .p = p, .len = len };
-	struct cxd_run_opts t;
-	uint64_t *u64s[] = { &t.iters,	    &t.duration_s,     &t.min_size,
-			     &t.max_size,   &t.list_size,      &t.warmup,
-			     &t.latency_gap_us, &t.buf_sz,     &t.buf_align };
-	uint32_t *u32s[] = { &t.flags, &t.hugepages, &t.amo_op, &t.cswap_op,
-			     &t.amo_type };
-
-	memset(&t, 0, sizeof(t));
-	for (size_t i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
-		*u64s[i] = get_be(&r, 8);
-	for (size_t i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++)
-		*u32s[i] = (uint32_t) get_be(&r, 4);
-	get_str(&r, t.provider, sizeof(t.provider));
-	if (rd_done(&r))
-		return -EPROTO;
-	*m = t;
-	return 0;
+	return DECODE(run_f, p, len, m);
 }
-
-/* ---- ACCEPT: status travels as its two's-complement u32. */
 
 ssize_t cxd_enc_accept(const struct cxd_accept *m, uint8_t *buf, size_t cap)
 {
-	struct wr w = { .p = buf, .cap = cap };
-
-	put_be(&w, (uint32_t) m->status, 4);
-	put_str(&w, m->reason, sizeof(m->reason));
-	return wr_done(&w);
+	return ENCODE(accept_f, m, buf, cap);
 }
 
 int cxd_dec_accept(const uint8_t *p, size_t len, struct cxd_accept *m)
 {
-	struct rd r = { .p = p, .len = len };
-	struct cxd_accept t;
-	uint32_t status;
-
-	memset(&t, 0, sizeof(t));
-	status = (uint32_t) get_be(&r, 4);
-	/* Avoid implementation-defined narrowing of values above INT32_MAX. */
-	t.status = status <= INT32_MAX ? (int32_t) status :
-		   (int32_t) (status - INT32_MAX - 1) + INT32_MIN;
-	get_str(&r, t.reason, sizeof(t.reason));
-	if (rd_done(&r))
-		return -EPROTO;
-	*m = t;
-	return 0;
+	return DECODE(accept_f, p, len, m);
 }
-
-/* ---- ADDR */
 
 ssize_t cxd_enc_addr(const struct cxd_addr_msg *m, uint8_t *buf, size_t cap)
 {
-	struct wr w = { .p = buf, .cap = cap };
-
 	if (m->addr_len > CXD_MAX_FABRIC_ADDR)
 		return -EINVAL;
-	put_str(&w, m->provider, sizeof(m->provider));
-	put_str(&w, m->domain, sizeof(m->domain));
-	put_be(&w, m->addr_len, 4);
-	put_bytes(&w, m->addr, m->addr_len);
-	put_be(&w, m->key, 8);
-	put_be(&w, m->rx_base, 8);
-	put_be(&w, m->rx_len, 8);
-	put_be(&w, (uint32_t) m->tx_gpu, 4);
-	put_be(&w, (uint32_t) m->rx_gpu, 4);
-	put_be(&w, (uint32_t) m->gpu_type, 4);
-	put_be(&w, m->gpu_count, 4);
-	put_be(&w, m->uid, 4);
-	return wr_done(&w);
+	return ENCODE(addr_f, m, buf, cap);
 }
 
 int cxd_dec_addr(const uint8_t *p, size_t len, struct cxd_addr_msg *m)
 {
-	struct rd r = { .p = p, .len = len };
 	struct cxd_addr_msg t;
-	const uint8_t *a;
 
-	memset(&t, 0, sizeof(t));
-	get_str(&r, t.provider, sizeof(t.provider));
-	get_str(&r, t.domain, sizeof(t.domain));
-	t.addr_len = (uint32_t) get_be(&r, 4);
-	if (t.addr_len > CXD_MAX_FABRIC_ADDR)
-		return -EPROTO;
-	a = take(&r, t.addr_len);
-	if (a && t.addr_len)
-		memcpy(t.addr, a, t.addr_len);
-	t.key = get_be(&r, 8);
-	t.rx_base = get_be(&r, 8);
-	t.rx_len = get_be(&r, 8);
-	t.tx_gpu = (int32_t) (uint32_t) get_be(&r, 4);
-	t.rx_gpu = (int32_t) (uint32_t) get_be(&r, 4);
-	t.gpu_type = (int32_t) (uint32_t) get_be(&r, 4);
-	t.gpu_count = (uint32_t) get_be(&r, 4);
-	t.uid = (uint32_t) get_be(&r, 4);
-	if (t.gpu_type < CXD_GPU_NONE || t.gpu_type > CXD_GPU_INTEL)
-		return -EPROTO;
-	if (rd_done(&r))
+	if (DECODE(addr_f, p, len, &t) ||
+	    t.gpu_type < CXD_GPU_NONE || t.gpu_type > CXD_GPU_INTEL)
 		return -EPROTO;
 	*m = t;
 	return 0;
 }
 
-/* ---- BARRIER */
-
 ssize_t cxd_enc_barrier(uint32_t seq, uint8_t *buf, size_t cap)
 {
-	struct wr w = { .p = buf, .cap = cap };
-
-	put_be(&w, seq, 4);
-	return wr_done(&w);
+	return ENCODE(barrier_f, &seq, buf, cap);
 }
 
 int cxd_dec_barrier(const uint8_t *p, size_t len, uint32_t *seq)
 {
-	struct rd r = { .p = p, .len = len };
-	uint32_t t = (uint32_t) get_be(&r, 4);
-
-	if (rd_done(&r))
-		return -EPROTO;
-	*seq = t;
-	return 0;
+	return DECODE(barrier_f, p, len, seq);
 }
-
-/* ---- RESULT */
 
 ssize_t cxd_enc_result(const struct cxd_result_msg *m, uint8_t *buf,
 		       size_t cap)
 {
-	struct wr w = { .p = buf, .cap = cap };
-
-	put_be(&w, m->size, 8);
-	put_be(&w, m->count, 8);
-	put_be(&w, m->elapsed_ns, 8);
-	put_be(&w, m->status, 4);
-	return wr_done(&w);
+	return ENCODE(result_f, m, buf, cap);
 }
 
 int cxd_dec_result(const uint8_t *p, size_t len, struct cxd_result_msg *m)
 {
-	struct rd r = { .p = p, .len = len };
-	struct cxd_result_msg t;
-
-	memset(&t, 0, sizeof(t));
-	t.size = get_be(&r, 8);
-	t.count = get_be(&r, 8);
-	t.elapsed_ns = get_be(&r, 8);
-	t.status = (uint32_t) get_be(&r, 4);
-	if (rd_done(&r))
-		return -EPROTO;
-	*m = t;
-	return 0;
+	return DECODE(result_f, p, len, m);
 }
 
 /* ---- ERROR text: longer text is cut to what a CXD_TEXT_LEN field holds. */

@@ -48,11 +48,10 @@ static int parse(struct sw *w, int argc, char **argv)
 				       sizeof(err));
 	if (ret != 0)
 		return usage_or_help(w, ret, err);
-	w->bw_pct = w->cfg.sweep.bw_pct ? w->cfg.sweep.bw_pct : CXD_SWEEP_BW_PCT;
-	w->lat_pct = w->cfg.sweep.lat_pct ? w->cfg.sweep.lat_pct :
-					    CXD_SWEEP_LAT_PCT;
-	w->lat_iters = w->cfg.sweep.lat_iters ? w->cfg.sweep.lat_iters :
-						CXD_SWEEP_LAT_ITERS;
+	/* Defaults applied by cxd_opts_parse (the option table's). */
+	w->bw_pct = w->cfg.sweep.bw_pct;
+	w->lat_pct = w->cfg.sweep.lat_pct;
+	w->lat_iters = w->cfg.sweep.lat_iters;
 	/* The pair runners' liveness floor (--timeout), as in the pair tools. */
 	w->s.timeout_ms = (uint64_t) (w->cfg.local.timeout_s ?
 				      w->cfg.local.timeout_s :
