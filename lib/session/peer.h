@@ -58,4 +58,18 @@ struct cxd_peer_ops {
 
 extern const struct cxd_peer_ops cxd_peer_ctrl, cxd_peer_self;
 
+/* Hooks for ways that have nothing to do there (peer_self.c): no news,
+ * no one to tell or watch, any local address, nothing to close. */
+int cxd_peer_nothing(struct cxd_sess *s);
+void cxd_peer_no_tell(struct cxd_sess *s, const char *text);
+void cxd_peer_no_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
+		       void *arg);
+void cxd_peer_any_host(const struct cxd_sess *s, char *buf, size_t len);
+void cxd_peer_no_close(struct cxd_sess *s);
+/* All of them, for a table of cxd_peer_ops. */
+#define CXD_PEER_QUIET_HOOKS \
+	.check = cxd_peer_nothing, .why = cxd_peer_nothing, \
+	.tell = cxd_peer_no_tell, .watch = cxd_peer_no_watch, \
+	.src_host = cxd_peer_any_host, .close = cxd_peer_no_close
+
 #endif

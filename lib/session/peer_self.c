@@ -4,21 +4,20 @@
 
 #include "sess_priv.h"
 
+/* No one to wait for or to hear from. */
 static int self_barrier(struct cxd_sess *s, const char *phase)
 {
-	(void) s;
 	(void) phase;
-	return 0;
+	return cxd_peer_nothing(s);
 }
 
 /* The other side timed nothing: the caller's zeroed figures stand. */
 static int self_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
 		      struct cxd_result_msg *theirs)
 {
-	(void) s;
 	(void) mine;
 	(void) theirs;
-	return 0;
+	return cxd_peer_nothing(s);
 }
 
 static int self_swap_addr(struct cxd_sess *s, const struct cxd_addr_msg *mine,
@@ -29,19 +28,21 @@ static int self_swap_addr(struct cxd_sess *s, const struct cxd_addr_msg *mine,
 	return 0;
 }
 
-static int self_none(struct cxd_sess *s)
+/* The hooks a way without a separate peer process has nothing to do in;
+ * cxi_sweep's MPI peer uses them too. */
+int cxd_peer_nothing(struct cxd_sess *s)
 {
 	(void) s;
 	return 0;
 }
 
-static void self_tell(struct cxd_sess *s, const char *text)
+void cxd_peer_no_tell(struct cxd_sess *s, const char *text)
 {
 	(void) s;
 	(void) text;
 }
 
-static void self_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
+void cxd_peer_no_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
 		       void *arg)
 {
 	(void) s;
@@ -49,14 +50,14 @@ static void self_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
 	(void) arg;
 }
 
-static void self_src_host(const struct cxd_sess *s, char *buf, size_t len)
+void cxd_peer_any_host(const struct cxd_sess *s, char *buf, size_t len)
 {
 	(void) s;
 	if (len)
 		buf[0] = '\0';
 }
 
-static void self_close(struct cxd_sess *s)
+void cxd_peer_no_close(struct cxd_sess *s)
 {
 	(void) s;
 }
@@ -68,12 +69,7 @@ const struct cxd_peer_ops cxd_peer_self = {
 	.share = self_share,
 	.swap_addr = self_swap_addr,
 	.result = cxd_sess_report,
-	.check = self_none,
-	.why = self_none,
-	.tell = self_tell,
-	.watch = self_watch,
-	.src_host = self_src_host,
-	.close = self_close,
+	CXD_PEER_QUIET_HOOKS,
 };
 
 int cxd_sess_loopback(struct cxd_sess *s)

@@ -77,43 +77,6 @@ static int mpi_result(struct cxd_sess *s, struct cxd_report *rep,
 	return 0;
 }
 
-/* A partner that dies ends the job (the launcher aborts every rank); one
- * that stalls is named by pair_swap's bound: nothing to poll here. */
-static int mpi_none(struct cxd_sess *s)
-{
-	(void) s;
-	return 0;
-}
-
-/* sw_die's message reaches every rank's launcher output instead. */
-static void mpi_tell(struct cxd_sess *s, const char *text)
-{
-	(void) s;
-	(void) text;
-}
-
-static void mpi_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
-		      void *arg)
-{
-	(void) s;
-	(void) on_fatal;
-	(void) arg;
-}
-
-/* No control connection to follow: the provider picks the interface
- * (-d names one). */
-static void mpi_src_host(const struct cxd_sess *s, char *buf, size_t len)
-{
-	(void) s;
-	if (len)
-		buf[0] = '\0';
-}
-
-static void mpi_close(struct cxd_sess *s)
-{
-	(void) s;
-}
-
 const struct cxd_peer_ops sw_peer_mpi = {
 	.both_roles = true, /* every rank writes and is written to */
 	.separate = true,
@@ -121,10 +84,10 @@ const struct cxd_peer_ops sw_peer_mpi = {
 	.share = mpi_share,
 	.swap_addr = mpi_swap_addr,
 	.result = mpi_result,
-	.check = mpi_none,
-	.why = mpi_none,
-	.tell = mpi_tell,
-	.watch = mpi_watch,
-	.src_host = mpi_src_host,
-	.close = mpi_close,
+	/* A partner that dies ends the job (the launcher aborts every rank),
+	 * one that stalls is named by pair_swap's bound, sw_die's message
+	 * reaches the launcher's output: nothing to poll, tell or watch; no
+	 * control connection to follow, so the provider picks the local
+	 * interface (-d). */
+	CXD_PEER_QUIET_HOOKS,
 };
