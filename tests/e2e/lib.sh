@@ -32,6 +32,9 @@
 #                               BUILD/cxd_tools.txt); die if it is missing.
 #   tools_with OPT...           the tools whose own -h lists every OPT.
 #   tool_has TOOL OPT           does TOOL's -h list the long option OPT?
+#   E2E_PY                      tests/e2e/py/, the tests' Python helpers.
+#   fake_peer PORT MODE ARGS... tests/e2e/py/fake_peer.py: a hostile or
+#                               stray control-channel peer on 127.0.0.1.
 
 set -u
 
@@ -45,6 +48,8 @@ BUILD=$E2E_BUILD
 # The control protocol's version, for tests that write raw frames.
 PROTO_VERSION=$(awk '/^#define CXD_PROTO_VERSION/ { print $3 }' \
 	"$(dirname "${BASH_SOURCE[0]}")/../../lib/wire/proto.h")
+# The Python helpers (checkers, fake peers): files, not heredocs.
+E2E_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")/py" && pwd)
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/cxd-e2e.XXXXXX")
 E2E_NAME=$(basename "$0" .sh)
 E2E_PASS=0
@@ -332,6 +337,13 @@ run_capture() {
 	timeout -k 2 "$secs" "$@" >"$OUT" 2>"$ERR" </dev/null
 	RC=$?
 	return 0
+}
+
+# fake_peer PORT MODE ARGS...: a fake control-channel peer (the modes are
+# described in tests/e2e/py/fake_peer.py); it writes raw frames, so it
+# gets the protocol version.
+fake_peer() {
+	PROTO_VERSION=$PROTO_VERSION python3 "$E2E_PY/fake_peer.py" "$@"
 }
 
 # A TCP port on 127.0.0.1 that nobody listens on (bound then released).
