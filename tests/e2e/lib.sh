@@ -33,6 +33,8 @@
 #   tools_with OPT...           the tools whose own -h lists every OPT.
 #   tool_has TOOL OPT           does TOOL's -h list the long option OPT?
 #   E2E_PY                      tests/e2e/py/, the tests' Python helpers.
+#   py_check WHAT FILE SCRIPT ARGS...  a check by tests/e2e/py/SCRIPT: its
+#                               last line is the verdict; FILE shown on failure.
 #   fake_peer PORT MODE ARGS... tests/e2e/py/fake_peer.py: a hostile or
 #                               stray control-channel peer on 127.0.0.1.
 
@@ -355,17 +357,27 @@ free_port() {
 # json_get FILE KEY: KEY is a dotted path, list indexes as numbers.
 json_get() {
 	if command -v python3 >/dev/null 2>&1; then
-		python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split('.') if sys.argv[2] else []:
-    d = d[int(k)] if isinstance(d, list) else d[k]
-print(json.dumps(d) if isinstance(d, (dict, list)) else d)
-PY
+		python3 "$E2E_PY/json_get.py" "$1" "$2"
 	else
 		local path=".${2}"
 		path=$(echo "$path" | sed -E 's/\.([0-9]+)/[\1]/g')
 		jq -r "$path" "$1"
+	fi
+}
+
+# py_check WHAT FILE SCRIPT ARGS...: a check made by tests/e2e/py/SCRIPT
+# ARGS...: exit 0 passes "WHAT: <what it printed>"; otherwise it fails
+# "WHAT: <its last line>" and FILE (if not "") is shown.
+py_check() {
+	local what=$1 file=$2 script=$3 out
+	shift 3
+	E2E_SEQ=$((E2E_SEQ + 1))
+	out=$TMPD/$E2E_SEQ.py_check
+	if python3 "$E2E_PY/$script" "$@" >"$out" 2>&1; then
+		pass "$what: $(cat "$out")"
+	else
+		fail "$what: $(tail -1 "$out")"
+		[ -z "$file" ] || show "$file"
 	fi
 }
 

@@ -215,13 +215,7 @@ if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null && ip netns add "cxdrobust$$
 	printf 'nameserver 127.0.0.1\noptions timeout:30 attempts:3\n' >"/etc/netns/$NS/resolv.conf"
 	ip -n "$NS" link set lo up
 	# A "DNS server" that reads queries and never answers.
-	start_bg mute-dns ip netns exec "$NS" python3 -c '
-import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 53))
-t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-t.bind(("127.0.0.1", 53)); t.listen(5)
-while True:
-    s.recv(4096)'
+	start_bg mute-dns ip netns exec "$NS" python3 "$E2E_PY/mute_dns.py"
 	for ((n = 0; n < 200; n++)); do
 		ip netns exec "$NS" ss -Huln 'sport = :53' 2>/dev/null | grep -q . && break
 		sleep 0.05
