@@ -24,7 +24,8 @@
 #   check COND_DESC CMD...      pass if CMD succeeds, else fail.
 #   json_get FILE KEY           prints d[k1][k2]... for KEY "a.b.0.c".
 #   table_rows FILE             the data rows of a bandwidth/latency table.
-#   finish                      summary; exit 1 if any check failed.
+#   finish                      summary; exit 1 if any check failed, or if
+#                               none ran at all (0 checks is not a pass).
 #   on_exit CMD                 extra cleanup, run by the trap (last first).
 #   judge CASE RC SECS BOUND ERRFILE [RE]  verdict on a faulted run's survivor.
 #   leftovers PGID... / no_leftovers CASE PGID...  processes left behind.
@@ -170,6 +171,10 @@ finish() {
 		done <"$TMPD/not-found"
 		: >"$TMPD/not-found"
 	fi
+	# A script that checked nothing proved nothing (a skip exits 77
+	# before it gets here).
+	[ $((E2E_PASS + E2E_FAIL)) -gt 0 ] ||
+		fail "no check ran: $E2E_NAME passed nothing and failed nothing"
 	if [ "$E2E_FAIL" -gt 0 ]; then
 		echo "$E2E_NAME: $E2E_PASS passed, $E2E_FAIL FAILED:"
 		local f
