@@ -1,9 +1,10 @@
 /*
- * The memory interface (lib/gpu*.c, lib/mem.c): the default-type rule on
- * fake device trees, loading a runtime and its refusals, the stand-in GPU
- * (linked into this test only), buffers through the runtime's copies, the
- * FI_HMEM check against the real providers, the --validate pattern, the
- * GPU and --validate options, and the GPU fields of the address message.
+ * The memory interface (lib/gpu/, lib/fabric/mem.c): the default-type
+ * rule on fake device trees, loading a runtime and its refusals, the
+ * stand-in GPU (linked into this test only), buffers through the runtime's
+ * copies, the FI_HMEM check against the real providers, the --validate
+ * pattern, the GPU and --validate options, and the GPU fields of the
+ * address message.
  */
 #include <dlfcn.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * Per-tool validation rules (reference-behaviour.md §4 and §7) through
+ * Per-tool validation rules (the originals' behaviour) through
  * cxd_opts_parse, the path the command line takes: which options each
  * tool accepts (its man page's usage block), -s and -l limits, the
  * numeric and word checks, and the whole atomic op x type table with
@@ -134,7 +134,7 @@ struct opt_case {
 };
 
 /*
- * The usage blocks of the man pages (/work/shared/seeds), option by
+ * The usage blocks of the originals' man pages (the seeds), option by
  * option, short and long spelling. gpu_loopback_bw's -n is "num-xfers"
  * and its iterations are -i; read_bw's page spells --buf_align.
  */
@@ -445,12 +445,12 @@ static void test_words(void **state)
 	    NULL);
 }
 
-/* ---- the atomic op x type table (§7) ---------------------------------- */
+/* ---- the atomic op x type table --------------------------------------- */
 
 /*
  * The originals' amo_validate_op_and_type, one line per type: the valid
  * ops, CSWAP written with its comparison. Written out independently of
- * lib/amo_names.c.
+ * lib/base/amo_names.c.
  */
 static const char *const valid_ops[CXD_T_COUNT] = {
 #define INTS "MIN MAX SUM LOR LAND BOR BAND LXOR BXOR SWAP CSWAP-EQ " \
