@@ -18,6 +18,7 @@
 #include "fabric/cxi_knobs.h"
 #include "fabric/fabric.h"
 #include "cxd/opts.h"
+#include "support/argv_cfg.h"
 
 /* A stand-in environment: NULL-terminated name/value pairs. */
 static const char *table_env(void *ctx, const char *name)
@@ -34,22 +35,17 @@ struct run {
 	const struct cxd_tool *tool;
 	struct cxd_cfg cfg;
 	struct cxd_cxi_plan plan;
-	char err[256];
+	char err[CXD_ERR_LEN];
 };
 
-/* Parse argv for the tool as the command line would; 0 or -EINVAL. */
+/* Parse argv (NULL-terminated, or NULL) for the tool as the command line
+ * would (support/argv_cfg.h); it must parse. */
 static void setup_run(struct run *r, const char *tool, const char *const *argv)
 {
-	char *args[16] = { (char *) tool };
-	int argc = 1;
-
 	memset(r, 0, sizeof(*r));
 	r->tool = cxd_tool_find(tool);
 	assert_non_null(r->tool);
-	for (; argv && *argv; argv++)
-		args[argc++] = (char *) *argv;
-	assert_int_equal(cxd_opts_parse(r->tool, argc, args, &r->cfg, r->err,
-					sizeof(r->err)), 0);
+	assert_int_equal(argv_cfg_list(&r->cfg, r->err, tool, argv), 0);
 }
 
 static int plan_for(struct run *r, const char *prov,
@@ -66,6 +62,33 @@ static const struct cxd_cxi_env *env_of(const struct cxd_cxi_plan *p,
 		if (strcmp(p->env[i].name, name) == 0)
 			return &p->env[i];
 	return NULL;
+}
+
+/* cxd_cxi_prepare for provider PROV ("": not picked yet). */
+static int prepare_for(struct run *r, struct cxd_cxi_envsnap *snap,
+		       const char *prov)
+{
+	return cxd_cxi_prepare(snap, &r->plan, r->tool, &r->cfg.run,
+			       &r->cfg.local, prov, NULL, r->err,
+			       sizeof(r->err));
+}
+
+/* The plan on cxi for TOOL ARGS..., nothing reported, no environment. */
+static void cxi_plan(struct run *r, const char *tool, const char *const *argv)
+{
+	setup_run(r, tool, argv);
+	assert_int_equal(plan_for(r, "cxi", NULL, NULL), 0);
+}
+
+/* The plan sets variable NAME to VALUE. */
+static void expect_env(const struct run *r, const char *name,
+		       const char *value)
+{
+	const struct cxd_cxi_env *e = env_of(&r->plan, name);
+
+	if (e == NULL)
+		fail_msg("%s: no %s in the plan", r->tool->name, name);
+	assert_string_equal(e->value, value);
 }
 
 /* Every knob at once changes nothing on tcp and shm. */
@@ -108,8 +131,7 @@ static void test_write_defaults(void **state)
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_write_bw", a);
 	assert_true(r.plan.cxi);
 	assert_int_equal(r.plan.n_env, 0);
 	assert_int_equal(r.plan.msg_order, 0);
@@ -131,16 +153,14 @@ static void test_write_unrestricted(void **state)
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_write_bw", a);
 	assert_int_equal(r.plan.msg_order, FI_ORDER_RMA_WAW);
 	assert_int_equal(cxd_cxi_write_flags(&r.plan, 8), 0);
 	assert_string_equal(r.plan.restricted_s, "Disabled");
 	assert_string_equal(r.plan.hrp_s, "Disabled - Not Applicable");
 	assert_string_equal(r.plan.idc_s, "Enabled");
 	/* Restricted, but every size above the HRP and IDC limits. */
-	setup_run(&r, "cxi_write_bw", b);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_write_bw", b);
 	assert_int_equal(r.plan.hrp_flags, 0);
 	assert_string_equal(r.plan.hrp_s, "Disabled");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -177,8 +197,7 @@ static void test_idc_limits(void **state)
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		setup_run(&r, c[i].tool, c[i].args);
-		assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+		cxi_plan(&r, c[i].tool, c[i].args);
 		if (strcmp(r.plan.idc_s, c[i].want) != 0)
 			fail_msg("%s case %zu: IDC %s, want %s", c[i].tool, i,
 				 r.plan.idc_s, c[i].want);
@@ -215,8 +234,7 @@ static void test_no_hrp_no_idc_no_ll(void **state)
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_write_bw", a);
 	assert_int_equal(r.plan.hrp_flags, 0);
 	assert_string_equal(r.plan.hrp_s, "Disabled");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -225,8 +243,7 @@ static void test_no_hrp_no_idc_no_ll(void **state)
 	assert_string_equal(e->value, "1");
 	assert_false(e->user_set);
 
-	setup_run(&r, "cxi_send_lat", b);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_send_lat", b);
 	e = env_of(&r.plan, "FI_CXI_LLRING_MODE");
 	assert_non_null(e);
 	assert_string_equal(e->value, "never");
@@ -314,13 +331,10 @@ static void test_rendezvous(void **state)
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_send_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
-	assert_string_equal(env_of(&r.plan, "FI_CXI_RDZV_THRESHOLD")->value,
-			    "0");
-	assert_string_equal(env_of(&r.plan, "FI_CXI_RDZV_GET_MIN")->value, "0");
-	assert_string_equal(env_of(&r.plan, "FI_CXI_RDZV_EAGER_SIZE")->value,
-			    "0");
+	cxi_plan(&r, "cxi_send_bw", a);
+	expect_env(&r, "FI_CXI_RDZV_THRESHOLD", "0");
+	expect_env(&r, "FI_CXI_RDZV_GET_MIN", "0");
+	expect_env(&r, "FI_CXI_RDZV_EAGER_SIZE", "0");
 	/* The provider keeps sends up to 192 B eager whatever we ask. */
 	assert_string_equal(r.plan.rdzv_s, "Enabled (sends > 192 B)");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -330,8 +344,7 @@ static void test_rendezvous(void **state)
 	assert_string_equal(r.plan.rdzv_s, "Enabled (sends > 1000 B) (user "
 			    "set FI_CXI_RDZV_THRESHOLD=1000)");
 
-	setup_run(&r, "cxi_send_bw", NULL);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_send_bw", NULL);
 	assert_int_equal(r.plan.n_env, 0);
 	assert_string_equal(r.plan.rdzv_s, "Disabled (the provider uses it "
 			    "above 18433 B)");
@@ -344,8 +357,7 @@ static void test_atomics(void **state)
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_atomic_bw", NULL);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_atomic_bw", NULL);
 	assert_int_equal(r.plan.amo_flags, CXD_CXI_UNRELIABLE | CXD_CXI_HRP);
 	assert_string_equal(r.plan.restricted_s, "Enabled");
 	assert_string_equal(r.plan.hrp_s, "Enabled");
@@ -353,13 +365,11 @@ static void test_atomics(void **state)
 	assert_string_equal(r.plan.idc_s, "Enabled");
 	assert_int_equal(r.plan.key_rx, 2);
 
-	setup_run(&r, "cxi_atomic_lat", NULL); /* no HRP on latency tools */
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_atomic_lat", NULL); /* no HRP on latency tools */
 	assert_int_equal(r.plan.amo_flags, CXD_CXI_UNRELIABLE);
 
 	for (int i = 0; i < 2; i++) {
-		setup_run(&r, "cxi_atomic_bw", i ? cswap : fetch);
-		assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+		cxi_plan(&r, "cxi_atomic_bw", i ? cswap : fetch);
 		assert_int_equal(r.plan.amo_flags, 0);
 		assert_string_equal(r.plan.restricted_s, "Disabled (fetching "
 				    "and compare AMOs are unrestricted on "
@@ -376,10 +386,8 @@ static void test_matching(void **state)
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_atomic_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
-	assert_string_equal(env_of(&r.plan, "FI_CXI_OPTIMIZED_MRS")->value,
-			    "0");
+	cxi_plan(&r, "cxi_atomic_bw", a);
+	expect_env(&r, "FI_CXI_OPTIMIZED_MRS", "0");
 	assert_non_null(env_of(&r.plan, "FI_CXI_DISABLE_NON_INJECT_AMO_IDC"));
 	assert_true(r.plan.key_tx > CXD_CXI_OPT_KEY_MAX);
 	assert_true(r.plan.key_rx > CXD_CXI_OPT_KEY_MAX);
@@ -406,16 +414,13 @@ static void test_read_unrestricted(void **state)
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_read_bw", NULL);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_read_bw", NULL);
 	assert_string_equal(r.plan.restricted_s, "Enabled");
 	assert_int_equal(r.plan.n_env, 0);
-	setup_run(&r, "cxi_read_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_read_bw", a);
 	/* Reads have no ordering switch: standard MRs make them so. */
 	assert_int_equal(r.plan.msg_order, 0);
-	assert_string_equal(env_of(&r.plan, "FI_CXI_OPTIMIZED_MRS")->value,
-			    "0");
+	expect_env(&r, "FI_CXI_OPTIMIZED_MRS", "0");
 	assert_true(r.plan.key_rx > CXD_CXI_OPT_KEY_MAX);
 	assert_string_equal(r.plan.restricted_s, "Disabled");
 	/* Provider keys and the user keeping optimized MRs on. */
@@ -477,25 +482,17 @@ static void test_prepare(void **state)
 	setup_run(&r, "cxi_send_lat", a);
 	setenv("FI_PROVIDER", "tcp", 1);
 	memset(&snap, 0, sizeof(snap));
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, ""), 0);
 	assert_false(r.plan.cxi);
 	assert_null(getenv("FI_CXI_LLRING_MODE"));
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "tcp;ofi_rxm", NULL,
-					 r.err, sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, "tcp;ofi_rxm"), 0);
 	assert_false(r.plan.cxi);
 	unsetenv("FI_PROVIDER");
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, ""), 0);
 	assert_true(r.plan.cxi);
 	assert_string_equal(getenv("FI_CXI_LLRING_MODE"), "never");
 	/* Planned again after fi_getinfo: ours is still not the user's. */
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "cxi", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, "cxi"), 0);
 	assert_false(env_of(&r.plan, "FI_CXI_LLRING_MODE")->user_set);
 	assert_string_equal(r.plan.ll_s, "Disabled");
 	unsetenv("FI_CXI_LLRING_MODE");
@@ -513,17 +510,11 @@ static void test_prepare_bad_vni(void **state)
 	setenv("SLINGSHOT_VNIS", "x1", 1);
 	memset(&snap, 0, sizeof(snap));
 	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, ""), 0);
 	assert_string_equal(r.err, "");
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "cxi", NULL, r.err,
-					 sizeof(r.err)), -EINVAL);
+	assert_int_equal(prepare_for(&r, &snap, "cxi"), -EINVAL);
 	assert_non_null(strstr(r.err, "SLINGSHOT_VNIS='x1'"));
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "tcp", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, "tcp"), 0);
 	unsetenv("SLINGSHOT_VNIS");
 }
 

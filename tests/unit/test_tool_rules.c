@@ -19,8 +19,7 @@
 #include "base/amo.h"
 #include "cxd/opts.h"
 #include "cxd/session.h"
-
-#define MAXARGS 8
+#include "support/argv_cfg.h"
 
 static const char *const all_tools[] = {
 	"cxi_write_bw", "cxi_read_bw", "cxi_send_bw", "cxi_atomic_bw",
@@ -41,45 +40,12 @@ static const char *const lat_tools[] = {
 };
 
 /*
- * Parse TOOL ARGS... (NULL-terminated). getopt permutes argv, so it gets
- * writable copies; err is cleared first so a stale message cannot pass.
+ * TOOL ARGS... (NULL-terminated) through the parser (support/argv_cfg.h):
+ * with want NULL it must parse (return 0), else fail with -EINVAL and a
+ * message starting with want. ok() and bad() name the two.
  */
-static int vparse(struct cxd_cfg *cfg, char *err, const char *tool,
-		  va_list ap)
-{
-	static char copy[MAXARGS + 1][128];
-	char *argv[MAXARGS + 2];
-	const char *a;
-	int argc = 0;
-
-	snprintf(copy[argc], sizeof(copy[0]), "%s", tool);
-	argv[argc] = copy[argc];
-	argc++;
-	while ((a = va_arg(ap, const char *)) != NULL) {
-		assert_true(argc <= MAXARGS);
-		snprintf(copy[argc], sizeof(copy[0]), "%s", a);
-		argv[argc] = copy[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	err[0] = '\0';
-	return cxd_opts_parse(cxd_tool_find(tool), argc, argv, cfg, err,
-			      CXD_ERR_LEN);
-}
-
-static int parse(struct cxd_cfg *cfg, char *err, const char *tool, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, tool);
-	ret = vparse(cfg, err, tool, ap);
-	va_end(ap);
-	return ret;
-}
-
-/* TOOL ARGS... must parse (return 0). */
-static void ok(const char *tool, ...)
+static void __attribute__((sentinel)) expect_parse(const char *want,
+						   const char *tool, ...)
 {
 	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
@@ -87,27 +53,17 @@ static void ok(const char *tool, ...)
 	int ret;
 
 	va_start(ap, tool);
-	ret = vparse(&cfg, err, tool, ap);
+	ret = argv_cfg_va(&cfg, err, tool, ap);
 	va_end(ap);
-	if (ret != 0)
+	if (want == NULL && ret != 0)
 		fail_msg("%s: ret %d, want 0: '%s'", tool, ret, err);
-}
-
-/* TOOL ARGS... must fail with -EINVAL and a message starting with want. */
-static void bad(const char *want, const char *tool, ...)
-{
-	char err[CXD_ERR_LEN];
-	struct cxd_cfg cfg;
-	va_list ap;
-	int ret;
-
-	va_start(ap, tool);
-	ret = vparse(&cfg, err, tool, ap);
-	va_end(ap);
-	if (ret != -EINVAL || strncmp(err, want, strlen(want)) != 0)
+	if (want != NULL &&
+	    (ret != -EINVAL || strncmp(err, want, strlen(want)) != 0))
 		fail_msg("%s: ret %d, err '%s', want -EINVAL and '%s...'", tool,
 			 ret, err, want);
 }
+#define ok(...) expect_parse(NULL, __VA_ARGS__)
+#define bad(want, ...) expect_parse(want, __VA_ARGS__)
 
 /* ---- which options each tool takes ---------------------------------- */
 
@@ -193,9 +149,9 @@ static void test_seed_options(void **state)
 			char err[CXD_ERR_LEN];
 			struct cxd_cfg cfg;
 
-			assert_int_equal(parse(&cfg, err, tool, "-h", NULL),
+			assert_int_equal(argv_cfg(&cfg, err, tool, "-h", NULL),
 					 CXD_OPTS_HELP);
-			assert_int_equal(parse(&cfg, err, tool, "--version",
+			assert_int_equal(argv_cfg(&cfg, err, tool, "--version",
 					       NULL), CXD_OPTS_VERSION);
 		}
 	}
@@ -229,7 +185,7 @@ static void expect_sizes(const char *tool, const char *arg, uint64_t lo,
 	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
 
-	if (parse(&cfg, err, tool, "-s", arg, NULL) != 0)
+	if (argv_cfg(&cfg, err, tool, "-s", arg, NULL) != 0)
 		fail_msg("%s -s %s: '%s'", tool, arg, err);
 	assert_int_equal(cfg.run.min_size, lo);
 	assert_int_equal(cfg.run.max_size, hi);
@@ -331,9 +287,9 @@ static void test_list_size(void **state)
 	for (size_t t = 0; t < 4; t++) {
 		const char *tool = list_tools[t];
 
-		assert_int_equal(parse(&cfg, err, tool, "-l", "1", NULL), 0);
+		assert_int_equal(argv_cfg(&cfg, err, tool, "-l", "1", NULL), 0);
 		assert_int_equal(cfg.run.list_size, 1);
-		assert_int_equal(parse(&cfg, err, tool, "-l", "16382", NULL),
+		assert_int_equal(argv_cfg(&cfg, err, tool, "-l", "16382", NULL),
 				 0);
 		assert_int_equal(cfg.run.list_size, 16382);
 		bad("Invalid list size: '16383' (-l/--list-size takes an "
@@ -342,7 +298,7 @@ static void test_list_size(void **state)
 		bad("Invalid list size: '-1'", tool, "-l", "-1", NULL);
 	}
 	/* gpu_loopback_bw: -n is the list, with the same limit. */
-	assert_int_equal(parse(&cfg, err, "cxi_gpu_loopback_bw", "-n", "16382",
+	assert_int_equal(argv_cfg(&cfg, err, "cxi_gpu_loopback_bw", "-n", "16382",
 			       "-i", "7", NULL), 0);
 	assert_int_equal(cfg.run.list_size, 16382);
 	assert_int_equal(cfg.run.iters, 7);
@@ -371,7 +327,7 @@ static void test_counts_every_tool(void **state)
 		bad("Invalid svc_id: '2147483648'", tool, "-v", "2147483648",
 		    NULL);
 		ok(tool, "-v", "2147483647", NULL);
-		assert_int_equal(parse(&cfg, err, tool, "-D", "3", NULL), 0);
+		assert_int_equal(argv_cfg(&cfg, err, tool, "-D", "3", NULL), 0);
 		assert_true(cxd_run_has(&cfg.run, CXD_RUN_DURATION));
 		assert_int_equal(cfg.run.duration_s, 3);
 	}
@@ -388,7 +344,7 @@ static void test_latency_options(void **state)
 	for (size_t t = 0; t < 4; t++) {
 		const char *tool = lat_tools[t];
 
-		assert_int_equal(parse(&cfg, err, tool, "--warmup", "0",
+		assert_int_equal(argv_cfg(&cfg, err, tool, "--warmup", "0",
 				       "--latency-gap", "0", NULL), 0);
 		assert_int_equal(cfg.run.warmup, 0);
 		assert_int_equal(cfg.run.latency_gap_us, 0);
@@ -396,10 +352,10 @@ static void test_latency_options(void **state)
 		bad("Invalid iteration gap: '-5'", tool, "--latency-gap", "-5",
 		    NULL);
 		/* Kept in iteration mode, dropped with -D (every tool). */
-		assert_int_equal(parse(&cfg, err, tool, "--report-all", NULL),
+		assert_int_equal(argv_cfg(&cfg, err, tool, "--report-all", NULL),
 				 0);
 		assert_true(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
-		assert_int_equal(parse(&cfg, err, tool, "-D", "1",
+		assert_int_equal(argv_cfg(&cfg, err, tool, "-D", "1",
 				       "--report-all", NULL), 0);
 		assert_false(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
 	}
@@ -412,15 +368,15 @@ static void test_words(void **state)
 
 	(void) state;
 	/* -g is case-insensitive; --use-hp is not. */
-	assert_int_equal(parse(&cfg, err, "cxi_send_bw", "-g", "intel", NULL),
+	assert_int_equal(argv_cfg(&cfg, err, "cxi_send_bw", "-g", "intel", NULL),
 			 0);
 	assert_int_equal(cfg.local.gpu_type, CXD_GPU_INTEL);
-	assert_int_equal(parse(&cfg, err, "cxi_read_lat", "-g", "Nvidia",
+	assert_int_equal(argv_cfg(&cfg, err, "cxi_read_lat", "-g", "Nvidia",
 			       NULL), 0);
 	assert_int_equal(cfg.local.gpu_type, CXD_GPU_NVIDIA);
 	bad("Invalid GPU type: 'ARM' (-g/--gpu-type takes AMD, NVIDIA or "
 	    "INTEL)", "cxi_gpu_loopback_bw", "-g", "ARM", NULL);
-	assert_int_equal(parse(&cfg, err, "cxi_write_lat", "--use-hp", "1G",
+	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_lat", "--use-hp", "1G",
 			       NULL), 0);
 	assert_int_equal(cfg.run.hugepages, CXD_HP_1G);
 	bad("Invalid hugepage type: '2m'", "cxi_gpu_loopback_bw", "--use-hp",
@@ -468,62 +424,69 @@ static const char *const valid_ops[CXD_T_COUNT] = {
 	"CSWAP-EQ",
 #undef INTS
 };
+/* The names, in the library's enum order, and the types' sizes. */
+#define OP_NAMES "MIN MAX SUM LOR LAND BOR BAND LXOR BXOR SWAP CSWAP AXOR"
+#define COP_NAMES "EQ NE LE LT GE GT"
+#define TYPE_NAMES "INT8 UINT8 INT16 UINT16 INT32 UINT32 INT64 UINT64 " \
+		   "FLOAT DOUBLE FLOAT_COMPLEX DOUBLE_COMPLEX UINT128"
 static const unsigned type_bytes[CXD_T_COUNT] = {
 	1, 1, 2, 2, 4, 4, 8, 8, 4, 8, 8, 16, 16,
 };
-static const char *const op_words[CXD_AMO_OP_COUNT] = {
-	"MIN", "MAX", "SUM", "LOR", "LAND", "BOR", "BAND", "LXOR", "BXOR",
-	"SWAP", "CSWAP", "AXOR",
-};
-static const char *const cop_words[CXD_CSWAP_OP_COUNT] = {
-	"EQ", "NE", "LE", "LT", "GE", "GT",
-};
-static const char *const type_words[CXD_T_COUNT] = {
-	"INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64",
-	"UINT64", "FLOAT", "DOUBLE", "FLOAT_COMPLEX", "DOUBLE_COMPLEX",
-	"UINT128",
-};
+
+/* Word i of a space-separated line, in lower case if asked. */
+static const char *word_of(const char *line, unsigned i, bool lower,
+			   char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; i > 0; i--) {
+		line = strchr(line, ' ');
+		assert_non_null(line); /* fewer words than the enum has */
+		line++;
+	}
+	for (; line[n] && line[n] != ' ' && n + 1 < len; n++)
+		buf[n] = lower && line[n] >= 'A' && line[n] <= 'Z' ?
+				 (char) (line[n] - 'A' + 'a') : line[n];
+	buf[n] = '\0';
+	assert_true(n > 0);
+	return buf;
+}
 
 static int table_valid(unsigned op, unsigned cop, unsigned type)
 {
-	char word[24], line[256];
+	char word[24], line[256], o[16], c[8];
 
+	word_of(OP_NAMES, op, false, o, sizeof(o));
+	word_of(COP_NAMES, cop, false, c, sizeof(c));
 	if (op == CXD_AMO_CSWAP)
-		snprintf(word, sizeof(word), " CSWAP-%s ", cop_words[cop]);
+		snprintf(word, sizeof(word), " CSWAP-%s ", c);
 	else
-		snprintf(word, sizeof(word), " %s ", op_words[op]);
+		snprintf(word, sizeof(word), " %s ", o);
 	snprintf(line, sizeof(line), " %s ", valid_ops[type]);
 	return strstr(line, word) != NULL;
-}
-
-static void lower(char *dst, const char *src, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len && src[i]; i++)
-		dst[i] = (char) (src[i] >= 'A' && src[i] <= 'Z' ?
-				 src[i] - 'A' + 'a' : src[i]);
-	dst[i] = '\0';
 }
 
 /* One op/comparison/type through the parser: returns 1 if accepted. */
 static int check_combo(const char *tool, unsigned op, unsigned cop,
 		       unsigned type)
 {
-	char err[CXD_ERR_LEN], want[128], lop[16], ltype[24];
+	char err[CXD_ERR_LEN], want[128], o[16], c[8], ty[24], lo[16], lty[24];
 	struct cxd_cfg cfg;
 	int want_ok = table_valid(op, cop, type), ret;
+	bool odd = (op + type) % 2;
 
+	word_of(OP_NAMES, op, false, o, sizeof(o));
+	word_of(COP_NAMES, cop, false, c, sizeof(c));
+	word_of(TYPE_NAMES, type, false, ty, sizeof(ty));
 	/* Names are case-insensitive: half the cases go in lower case. */
-	lower(lop, op_words[op], sizeof(lop));
-	lower(ltype, type_words[type], sizeof(ltype));
-	ret = parse(&cfg, err, tool, "-A", (op + type) % 2 ? lop : op_words[op],
-		    "-C", cop_words[cop], "-T",
-		    (op + type) % 2 ? type_words[type] : ltype, NULL);
+	ret = argv_cfg(&cfg, err, tool, "-A",
+		       odd ? word_of(OP_NAMES, op, true, lo, sizeof(lo)) : o,
+		       "-C", c, "-T",
+		       odd ? ty : word_of(TYPE_NAMES, type, true, lty,
+					  sizeof(lty)), NULL);
 	if (want_ok) {
 		if (ret != 0)
-			fail_msg("%s %s %s %s: refused: '%s'", tool,
-				 op_words[op], cop_words[cop], type_words[type],
+			fail_msg("%s %s %s %s: refused: '%s'", tool, o, c, ty,
 				 err);
 		assert_int_equal(cfg.run.amo_op, op);
 		assert_int_equal(cfg.run.cswap_op, cop);
@@ -534,10 +497,10 @@ static int check_combo(const char *tool, unsigned op, unsigned cop,
 	}
 	if (op == CXD_AMO_CSWAP)
 		snprintf(want, sizeof(want), "Invalid Op and Type combination: "
-			 "CSWAP %s %s", cop_words[cop], type_words[type]);
+			 "CSWAP %s %s", c, ty);
 	else
 		snprintf(want, sizeof(want), "Invalid Op and Type combination: "
-			 "%s %s", op_words[op], type_words[type]);
+			 "%s %s", o, ty);
 	if (ret != -EINVAL || strcmp(err, want) != 0)
 		fail_msg("%s: ret %d, err '%s', want '%s'", tool, ret, err,
 			 want);
@@ -590,7 +553,7 @@ static void test_atomic_defaults(void **state)
 	for (size_t t = 0; t < 2; t++) {
 		const char *tool = t ? "cxi_atomic_lat" : "cxi_atomic_bw";
 
-		assert_int_equal(parse(&cfg, err, tool, NULL), 0);
+		assert_int_equal(argv_cfg(&cfg, err, tool, NULL), 0);
 		assert_int_equal(cfg.run.amo_op, CXD_AMO_SUM);
 		assert_int_equal(cfg.run.cswap_op, CXD_CSWAP_EQ);
 		assert_int_equal(cfg.run.amo_type, CXD_T_UINT64);
@@ -686,14 +649,14 @@ static void test_idc_per_tool(void **state)
 		{ "cxi_atomic_lat", "-A", "AXOR", 8, 64, false },
 		{ "cxi_atomic_lat", "--no-idc", NULL, 8, 64, false },
 	};
+	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
-	char err[256];
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		const struct cxd_tool *t = cxd_tool_find(c[i].tool);
 
-		assert_int_equal(parse(&cfg, err, c[i].tool, c[i].a1, c[i].a2,
+		assert_int_equal(argv_cfg(&cfg, err, c[i].tool, c[i].a1, c[i].a2,
 				       NULL), 0);
 		if (cxd_ops_injects(t->ops, &cfg.run, c[i].size,
 				    c[i].inject_size) != c[i].want)
