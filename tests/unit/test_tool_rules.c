@@ -39,11 +39,21 @@ static const char *const lat_tools[] = {
 	"cxi_write_lat", "cxi_read_lat", "cxi_send_lat", "cxi_atomic_lat",
 };
 
-/*
- * TOOL ARGS... (NULL-terminated) through the parser (support/argv_cfg.h):
- * with want NULL it must parse (return 0), else fail with -EINVAL and a
- * message starting with want. ok() and bad() name the two.
- */
+/* The verdict on one parse: with want NULL it must have returned 0, else
+ * -EINVAL with a message starting with want. */
+static void verdict(const char *want, const char *tool, int ret,
+		    const char *err)
+{
+	if (want == NULL && ret != 0)
+		fail_msg("%s: ret %d, want 0: '%s'", tool, ret, err);
+	if (want != NULL &&
+	    (ret != -EINVAL || strncmp(err, want, strlen(want)) != 0))
+		fail_msg("%s: ret %d, err '%s', want -EINVAL and '%s...'", tool,
+			 ret, err, want);
+}
+
+/* TOOL ARGS... (NULL-terminated) through the parser (support/argv_cfg.h)
+ * and the verdict; ok() and bad() name the two wants. */
 static void __attribute__((sentinel)) expect_parse(const char *want,
 						   const char *tool, ...)
 {
@@ -55,12 +65,7 @@ static void __attribute__((sentinel)) expect_parse(const char *want,
 	va_start(ap, tool);
 	ret = argv_cfg_va(&cfg, err, tool, ap);
 	va_end(ap);
-	if (want == NULL && ret != 0)
-		fail_msg("%s: ret %d, want 0: '%s'", tool, ret, err);
-	if (want != NULL &&
-	    (ret != -EINVAL || strncmp(err, want, strlen(want)) != 0))
-		fail_msg("%s: ret %d, err '%s', want -EINVAL and '%s...'", tool,
-			 ret, err, want);
+	verdict(want, tool, ret, err);
 }
 #define ok(...) expect_parse(NULL, __VA_ARGS__)
 #define bad(want, ...) expect_parse(want, __VA_ARGS__)
@@ -157,24 +162,107 @@ static void test_seed_options(void **state)
 	}
 }
 
-/* This suite's additions: every tool has them; --local etc. need a peer. */
-static void test_extra_options(void **state)
-{
-	(void) state;
-	for (unsigned t = 0; t < NTOOLS; t++) {
-		const char *tool = all_tools[t];
-		unsigned net = (NET >> t) & 1;
+/* ---- every tool's messages ------------------------------------------ */
 
-		ok(tool, "--provider", "tcp", "--json", NULL);
-		ok(tool, "--csv", NULL);
-		if (net) {
-			ok(tool, "--local", NULL);
-			ok(tool, "--bind", "127.0.0.1", "--max-mem", "4096",
-			   NULL);
-		} else {
-			bad("unknown option '--local'", tool, "--local", NULL);
+#define RANGES (W_BW | R_BW | S_BW | W_LAT | R_LAT | S_LAT) /* -s MIN[:MAX] */
+#define LISTS (W_BW | R_BW | S_BW | A_BW)                   /* -l */
+
+/*
+ * ARGS on each tool of the mask: want NULL, they parse; else the parse
+ * fails (-EINVAL) with a message that starts with want.
+ */
+struct rule {
+	unsigned tools;
+	const char *want;
+	const char *args[8]; /* NULL-terminated */
+};
+
+static const struct rule rules[] = {
+	/* This suite's additions: every tool has them; --local etc. need a
+	 * peer. */
+	{ ALL, NULL, { "--provider", "tcp", "--json" } },
+	{ ALL, NULL, { "--csv" } },
+	{ NET, NULL, { "--local" } },
+	{ NET, NULL, { "--bind", "127.0.0.1", "--max-mem", "4096" } },
+	{ LOOP, "unknown option '--local'", { "--local" } },
+	/* -s: a range; gpu_loopback_bw: one transfer size, no range; the
+	 * atomic tools take their size from -T: -s is not theirs. */
+	{ RANGES, "Invalid size: '0'", { "--size=0" } },
+	{ LOOP, "Invalid transfer size: '1:8' (-s/--size takes one size "
+		"from 1 to 4294967295)", { "-s", "1:8" } },
+	{ LOOP, "Invalid transfer size: '8:8'", { "-s", "8:8" } },
+	{ LOOP, "Invalid transfer size: '0'", { "-s", "0" } },
+	{ LOOP, "Invalid transfer size: '4294967296'", { "-s", "4294967296" } },
+	{ LOOP, "Invalid transfer size: 'x'", { "--size", "x" } },
+	{ A_BW, "unknown option '-s'", { "-s", "8" } },
+	{ A_LAT, "unknown option '--size'", { "--size", "8" } },
+	{ A_LAT, "unknown option '-s'", { "-s", "1:8" } },
+	/* The buffer must hold the largest operation, named by the tool's
+	 * noun; no power-of-2 rule on the alignment. */
+	{ R_BW, "Max RDMA buffer size (4096) < max read size (8192)!",
+	  { "--buf-sz", "4096", "-s", "1:8192" } },
+	{ S_BW, "Max RDMA buffer size (100) < max send size (101)!",
+	  { "--buf-sz", "100", "-s", "101" } },
+	{ S_BW, NULL, { "--buf-sz", "8192", "-s", "1:8192" } },
+	{ R_BW, NULL, { "--buf-align", "3" } },
+	{ S_BW, "Invalid buffer size: '0'", { "--buf-sz", "0" } },
+	{ S_BW, "Invalid buffer alignment: '0'", { "--buf-align", "0" } },
+	/* -l; gpu_loopback_bw: -n is the list, with the same limit. */
+	{ LISTS, "Invalid list size: '16383' (-l/--list-size takes an "
+		 "integer from 1 to 16382)", { "-l", "16383" } },
+	{ LISTS, "Invalid list size: '0'", { "--list-size", "0" } },
+	{ LISTS, "Invalid list size: '-1'", { "-l", "-1" } },
+	{ LOOP, "Invalid number of transfers: '16383'", { "-n", "16383" } },
+	/* The counts every tool has; gpu_loopback_bw's iterations are -i. */
+	{ ALL & ~LOOP, "Invalid iteration count: '0' (-n/--iters",
+	  { "-n", "0" } },
+	{ LOOP, "Invalid iteration count: '0' (-i/--iters", { "-i", "0" } },
+	{ ALL, "Invalid duration: '0' (-D/--duration takes an integer "
+	       "from 1 to", { "-D", "0" } },
+	{ ALL, "Invalid duration: '1.5'", { "-D", "1.5" } },
+	{ ALL, "Invalid svc_id: '0'", { "-v", "0" } },
+	{ ALL, "Invalid svc_id: '2147483648'", { "-v", "2147483648" } },
+	{ ALL, NULL, { "-v", "2147483647" } },
+	{ S_LAT, "Invalid port: '65536'", { "-p", "65536" } },
+	{ A_BW, "Invalid port: 'x'", { "--port", "x" } },
+	/* The latency options. */
+	{ LATS, "Invalid warmup count: 'x'", { "--warmup", "x" } },
+	{ LATS, "Invalid iteration gap: '-5'", { "--latency-gap", "-5" } },
+	/* Words; one peer address at most, gpu_loopback_bw takes none. */
+	{ LOOP, "Invalid GPU type: 'ARM' (-g/--gpu-type takes AMD, NVIDIA or "
+		"INTEL)", { "-g", "ARM" } },
+	{ LOOP, "Invalid hugepage type: '2m'", { "--use-hp", "2m" } },
+	{ S_LAT, "Invalid src gpu device: '-1'", { "-t", "-1" } },
+	{ LOOP, "Invalid dest gpu device: 'x'", { "-r", "x" } },
+	{ LOOP, "Unexpected argument: 'h1'", { "h1" } },
+	{ NET, "Unexpected argument: 'h2'", { "h1", "h2" } },
+	{ A_LAT, "Invalid atomic operation: 'NAND'", { "-A", "NAND" } },
+	{ A_LAT, "Invalid CSWAP operation: 'EQU'", { "-C", "EQU" } },
+	{ A_BW, "Invalid atomic type: 'UINT256'", { "-T", "UINT256" } },
+	/* The default atomic type takes every op, the default op every
+	 * type. */
+	{ ATOMICS, NULL, { "-A", "axor" } },
+	{ ATOMICS, NULL, { "-A", "CSWAP", "-C", "gt" } },
+	{ ATOMICS, NULL, { "-T", "double_complex" } },
+	{ ATOMICS, "Invalid Op and Type combination: CSWAP LT UINT128",
+	  { "-A", "cswap", "-C", "lt", "-T", "uint128" } },
+};
+
+static void test_rules(void **state)
+{
+	char err[CXD_ERR_LEN];
+	struct cxd_cfg cfg;
+
+	(void) state;
+	for (unsigned t = 0; t < NTOOLS; t++)
+		for (size_t i = 0; i < sizeof(rules) / sizeof(*rules); i++) {
+			const struct rule *r = &rules[i];
+
+			if ((r->tools >> t) & 1)
+				verdict(r->want, all_tools[t],
+					argv_cfg_list(&cfg, err, all_tools[t],
+						      r->args), err);
 		}
-	}
 }
 
 /* ---- -s -------------------------------------------------------------- */
@@ -226,7 +314,6 @@ static void test_size_ranges(void **state)
 				 "(ranges must be powers of 2)", not_pow2[i]);
 			bad(want, tool, "-s", not_pow2[i], NULL);
 		}
-		bad("Invalid size: '0'", tool, "--size=0", NULL);
 	}
 }
 
@@ -239,38 +326,6 @@ static void test_loopback_size(void **state)
 	expect_sizes(tool, "1", 1, 1);
 	expect_sizes(tool, "12", 12, 12);
 	expect_sizes(tool, "4294967295", 4294967295ULL, 4294967295ULL);
-	bad("Invalid transfer size: '1:8' (-s/--size takes one size from 1 "
-	    "to 4294967295)", tool, "-s", "1:8", NULL);
-	bad("Invalid transfer size: '8:8'", tool, "-s", "8:8", NULL);
-	bad("Invalid transfer size: '0'", tool, "-s", "0", NULL);
-	bad("Invalid transfer size: '4294967296'", tool, "-s", "4294967296",
-	    NULL);
-	bad("Invalid transfer size: 'x'", tool, "--size", "x", NULL);
-}
-
-/* The atomic tools take their size from -T: -s is not theirs. */
-static void test_atomic_no_size(void **state)
-{
-	(void) state;
-	bad("unknown option '-s'", "cxi_atomic_bw", "-s", "8", NULL);
-	bad("unknown option '--size'", "cxi_atomic_lat", "--size", "8", NULL);
-	bad("unknown option '-s'", "cxi_atomic_lat", "-s", "1:8", NULL);
-}
-
-/* The buffer must hold the largest operation, named by the tool's noun. */
-static void test_buf_vs_size(void **state)
-{
-	(void) state;
-	bad("Max RDMA buffer size (4096) < max read size (8192)!",
-	    "cxi_read_bw", "--buf-sz", "4096", "-s", "1:8192", NULL);
-	bad("Max RDMA buffer size (100) < max send size (101)!",
-	    "cxi_send_bw", "--buf-sz", "100", "-s", "101", NULL);
-	ok("cxi_send_bw", "--buf-sz", "8192", "-s", "1:8192", NULL);
-	/* No power-of-2 rule on the alignment. */
-	ok("cxi_read_bw", "--buf-align", "3", NULL);
-	bad("Invalid buffer size: '0'", "cxi_send_bw", "--buf-sz", "0", NULL);
-	bad("Invalid buffer alignment: '0'", "cxi_send_bw", "--buf-align",
-	    "0", NULL);
 }
 
 /* ---- -l and the other numbers ----------------------------------------- */
@@ -292,18 +347,12 @@ static void test_list_size(void **state)
 		assert_int_equal(argv_cfg(&cfg, err, tool, "-l", "16382", NULL),
 				 0);
 		assert_int_equal(cfg.run.list_size, 16382);
-		bad("Invalid list size: '16383' (-l/--list-size takes an "
-		    "integer from 1 to 16382)", tool, "-l", "16383", NULL);
-		bad("Invalid list size: '0'", tool, "--list-size", "0", NULL);
-		bad("Invalid list size: '-1'", tool, "-l", "-1", NULL);
 	}
 	/* gpu_loopback_bw: -n is the list, with the same limit. */
 	assert_int_equal(argv_cfg(&cfg, err, "cxi_gpu_loopback_bw", "-n", "16382",
 			       "-i", "7", NULL), 0);
 	assert_int_equal(cfg.run.list_size, 16382);
 	assert_int_equal(cfg.run.iters, 7);
-	bad("Invalid number of transfers: '16383'", "cxi_gpu_loopback_bw",
-	    "-n", "16383", NULL);
 }
 
 static void test_counts_every_tool(void **state)
@@ -314,25 +363,10 @@ static void test_counts_every_tool(void **state)
 	(void) state;
 	for (unsigned t = 0; t < NTOOLS; t++) {
 		const char *tool = all_tools[t];
-		const char *iters = t == 4 ? "-i" : "-n";
-		char want[64];
-
-		snprintf(want, sizeof(want), "Invalid iteration count: '0' "
-			 "(%s/--iters", iters);
-		bad(want, tool, iters, "0", NULL);
-		bad("Invalid duration: '0' (-D/--duration takes an integer "
-		    "from 1 to", tool, "-D", "0", NULL);
-		bad("Invalid duration: '1.5'", tool, "-D", "1.5", NULL);
-		bad("Invalid svc_id: '0'", tool, "-v", "0", NULL);
-		bad("Invalid svc_id: '2147483648'", tool, "-v", "2147483648",
-		    NULL);
-		ok(tool, "-v", "2147483647", NULL);
 		assert_int_equal(argv_cfg(&cfg, err, tool, "-D", "3", NULL), 0);
 		assert_true(cxd_run_has(&cfg.run, CXD_RUN_DURATION));
 		assert_int_equal(cfg.run.duration_s, 3);
 	}
-	bad("Invalid port: '65536'", "cxi_send_lat", "-p", "65536", NULL);
-	bad("Invalid port: 'x'", "cxi_atomic_bw", "--port", "x", NULL);
 }
 
 static void test_latency_options(void **state)
@@ -348,9 +382,6 @@ static void test_latency_options(void **state)
 				       "--latency-gap", "0", NULL), 0);
 		assert_int_equal(cfg.run.warmup, 0);
 		assert_int_equal(cfg.run.latency_gap_us, 0);
-		bad("Invalid warmup count: 'x'", tool, "--warmup", "x", NULL);
-		bad("Invalid iteration gap: '-5'", tool, "--latency-gap", "-5",
-		    NULL);
 		/* Kept in iteration mode, dropped with -D (every tool). */
 		assert_int_equal(argv_cfg(&cfg, err, tool, "--report-all", NULL),
 				 0);
@@ -374,31 +405,9 @@ static void test_words(void **state)
 	assert_int_equal(argv_cfg(&cfg, err, "cxi_read_lat", "-g", "Nvidia",
 			       NULL), 0);
 	assert_int_equal(cfg.local.gpu_type, CXD_GPU_NVIDIA);
-	bad("Invalid GPU type: 'ARM' (-g/--gpu-type takes AMD, NVIDIA or "
-	    "INTEL)", "cxi_gpu_loopback_bw", "-g", "ARM", NULL);
 	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_lat", "--use-hp", "1G",
 			       NULL), 0);
 	assert_int_equal(cfg.run.hugepages, CXD_HP_1G);
-	bad("Invalid hugepage type: '2m'", "cxi_gpu_loopback_bw", "--use-hp",
-	    "2m", NULL);
-	bad("Invalid src gpu device: '-1'", "cxi_send_lat", "-t", "-1", NULL);
-	bad("Invalid dest gpu device: 'x'", "cxi_gpu_loopback_bw", "-r", "x",
-	    NULL);
-	/* One peer address at most; gpu_loopback_bw takes none. */
-	for (unsigned t = 0; t < NTOOLS; t++) {
-		if (t == 4)
-			bad("Unexpected argument: 'h1'", all_tools[t], "h1",
-			    NULL);
-		else
-			bad("Unexpected argument: 'h2'", all_tools[t], "h1",
-			    "h2", NULL);
-	}
-	bad("Invalid atomic operation: 'NAND'", "cxi_atomic_lat", "-A", "NAND",
-	    NULL);
-	bad("Invalid CSWAP operation: 'EQU'", "cxi_atomic_lat", "-C", "EQU",
-	    NULL);
-	bad("Invalid atomic type: 'UINT256'", "cxi_atomic_bw", "-T", "UINT256",
-	    NULL);
 }
 
 /* ---- the atomic op x type table --------------------------------------- */
@@ -558,13 +567,6 @@ static void test_atomic_defaults(void **state)
 		assert_int_equal(cfg.run.cswap_op, CXD_CSWAP_EQ);
 		assert_int_equal(cfg.run.amo_type, CXD_T_UINT64);
 		assert_int_equal(cfg.run.min_size, 8);
-		/* The default type takes every op. */
-		ok(tool, "-A", "axor", NULL);
-		ok(tool, "-A", "CSWAP", "-C", "gt", NULL);
-		/* The default op takes every type. */
-		ok(tool, "-T", "double_complex", NULL);
-		bad("Invalid Op and Type combination: CSWAP LT UINT128", tool,
-		    "-A", "cswap", "-C", "lt", "-T", "uint128", NULL);
 	}
 }
 
@@ -670,11 +672,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_options),
-		cmocka_unit_test(test_extra_options),
+		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_size_ranges),
 		cmocka_unit_test(test_loopback_size),
-		cmocka_unit_test(test_atomic_no_size),
-		cmocka_unit_test(test_buf_vs_size),
 		cmocka_unit_test(test_list_size),
 		cmocka_unit_test(test_counts_every_tool),
 		cmocka_unit_test(test_latency_options),
