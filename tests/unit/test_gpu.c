@@ -222,17 +222,16 @@ static void test_options(void **state)
 
 	(void) state;
 	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++) {
-		assert_int_equal(argv_cfg(&cfg, err, t->name, "--validate",
-					  NULL), 0);
+		argv_cfg_ok(&cfg, t->name, "--validate", NULL);
 		assert_true(cxd_run_has(&cfg.run, CXD_RUN_VALIDATE));
 		assert_int_equal(cxd_run_validate(t, &cfg.run, err,
 						  sizeof(err)), 0);
 		/* -t on exactly the tools with GPU memory. */
 		assert_int_equal(argv_cfg(&cfg, err, t->name, "-t", "1",
-					  NULL) == 0, cxd_tool_has(t, CXD_F_GPU));
+					  NULL) == 0,
+				 cxd_tool_has(t, CXD_F_GPU));
 	}
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "-r", "2", "-gamd",
-				  NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_write_bw", "-r", "2", "-gamd", NULL);
 	assert_int_equal(cfg.local.rx_gpu, 2);
 	assert_int_equal(cfg.local.tx_gpu, -1);
 	assert_int_equal(cfg.local.gpu_type, CXD_GPU_AMD);

@@ -112,11 +112,10 @@ static void test_usage_errors(void **state)
 
 static void test_defaults(void **state)
 {
-	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
 
 	(void) state;
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_write_bw", NULL);
 	assert_int_equal(cfg.role, CXD_SERVER);
 	assert_int_equal(cfg.run.iters, 1000);
 	assert_int_equal(cfg.run.list_size, 256);
@@ -126,18 +125,18 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.run.buf_align, 64);
 	assert_int_equal(cfg.local.port, 49194);
 	assert_int_equal(cfg.local.timeout_s, 5);
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_atomic_bw", "h", NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_atomic_bw", "h", NULL);
 	assert_int_equal(cfg.role, CXD_CLIENT);
 	assert_string_equal(cfg.local.host, "h");
 	assert_int_equal(cfg.run.iters, 10000);
 	assert_int_equal(cfg.run.list_size, 4096);
 	assert_int_equal(cfg.run.min_size, 8); /* UINT64 */
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_send_lat", NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_send_lat", NULL);
 	assert_int_equal(cfg.run.iters, 100);
 	assert_int_equal(cfg.run.min_size, 8);
 	assert_int_equal(cfg.run.warmup, 10);
 	assert_int_equal(cfg.run.latency_gap_us, 1000);
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_gpu_loopback_bw", NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_gpu_loopback_bw", NULL);
 	assert_int_equal(cfg.run.iters, 25);
 	assert_int_equal(cfg.run.list_size, 8192);
 	assert_int_equal(cfg.run.min_size, 524288);
@@ -150,21 +149,16 @@ static void test_accepted(void **state)
 	struct cxd_cfg cfg;
 
 	(void) state;
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "--timeout", "60",
-				  NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_write_bw", "--timeout", "60", NULL);
 	assert_int_equal(cfg.local.timeout_s, 60);
 	/* On a server, and --max-mem with --local (its server child), fine. */
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "--bind=::1",
-				  "--max-mem=4096", NULL), 0);
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "--local",
-				  "--max-mem=4096", NULL), 0);
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_atomic_bw", "-A", "cswap",
-				  "-Tdouble", NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_write_bw", "--bind=::1", "--max-mem=4096", NULL);
+	argv_cfg_ok(&cfg, "cxi_write_bw", "--local", "--max-mem=4096", NULL);
+	argv_cfg_ok(&cfg, "cxi_atomic_bw", "-A", "cswap", "-Tdouble", NULL);
 	assert_int_equal(cfg.run.amo_op, CXD_AMO_CSWAP);
 	assert_int_equal(cfg.run.amo_type, CXD_T_DOUBLE);
 	assert_int_equal(cfg.run.min_size, 8);
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "--local", "-b",
-				  NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_write_bw", "--local", "-b", NULL);
 	assert_int_equal(cfg.role, CXD_LOCAL);
 	assert_true(cxd_run_has(&cfg.run, CXD_RUN_BIDIR));
 	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "-h", NULL),
@@ -172,8 +166,7 @@ static void test_accepted(void **state)
 	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "-V", NULL),
 			 CXD_OPTS_VERSION);
 	/* report-all is dropped in duration mode, as the originals do. */
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_lat", "--report-all",
-				  "-D", "1", NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_write_lat", "--report-all", "-D", "1", NULL);
 	assert_false(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
 }
 

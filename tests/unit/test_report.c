@@ -860,7 +860,8 @@ static void test_free_without_end(void **state)
 	render_free(&r);
 }
 
-/* lib/report/figures.c: the formulas every format shares (MB = 10^6, Gb = 10^9). */
+/* lib/report/figures.c: the formulas every format shares (MB = 10^6,
+ * Gb = 10^9). */
 static void test_figures(void **state)
 {
 	struct cxd_span mine = { .count = 1000, .elapsed_ns = 1000000 };

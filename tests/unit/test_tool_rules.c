@@ -335,35 +335,33 @@ static void test_list_size(void **state)
 	static const char *const list_tools[] = {
 		"cxi_write_bw", "cxi_read_bw", "cxi_send_bw", "cxi_atomic_bw",
 	};
-	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
 
 	(void) state;
 	for (size_t t = 0; t < 4; t++) {
 		const char *tool = list_tools[t];
 
-		assert_int_equal(argv_cfg(&cfg, err, tool, "-l", "1", NULL), 0);
+		argv_cfg_ok(&cfg, tool, "-l", "1", NULL);
 		assert_int_equal(cfg.run.list_size, 1);
-		assert_int_equal(argv_cfg(&cfg, err, tool, "-l", "16382", NULL),
-				 0);
+		argv_cfg_ok(&cfg, tool, "-l", "16382", NULL);
 		assert_int_equal(cfg.run.list_size, 16382);
 	}
 	/* gpu_loopback_bw: -n is the list, with the same limit. */
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_gpu_loopback_bw", "-n", "16382",
-			       "-i", "7", NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_gpu_loopback_bw", "-n", "16382", "-i", "7",
+		    NULL);
 	assert_int_equal(cfg.run.list_size, 16382);
 	assert_int_equal(cfg.run.iters, 7);
 }
 
 static void test_counts_every_tool(void **state)
 {
-	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
 
 	(void) state;
 	for (unsigned t = 0; t < NTOOLS; t++) {
 		const char *tool = all_tools[t];
-		assert_int_equal(argv_cfg(&cfg, err, tool, "-D", "3", NULL), 0);
+
+		argv_cfg_ok(&cfg, tool, "-D", "3", NULL);
 		assert_true(cxd_run_has(&cfg.run, CXD_RUN_DURATION));
 		assert_int_equal(cfg.run.duration_s, 3);
 	}
@@ -371,42 +369,35 @@ static void test_counts_every_tool(void **state)
 
 static void test_latency_options(void **state)
 {
-	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
 
 	(void) state;
 	for (size_t t = 0; t < 4; t++) {
 		const char *tool = lat_tools[t];
 
-		assert_int_equal(argv_cfg(&cfg, err, tool, "--warmup", "0",
-				       "--latency-gap", "0", NULL), 0);
+		argv_cfg_ok(&cfg, tool, "--warmup", "0", "--latency-gap", "0",
+			    NULL);
 		assert_int_equal(cfg.run.warmup, 0);
 		assert_int_equal(cfg.run.latency_gap_us, 0);
 		/* Kept in iteration mode, dropped with -D (every tool). */
-		assert_int_equal(argv_cfg(&cfg, err, tool, "--report-all", NULL),
-				 0);
+		argv_cfg_ok(&cfg, tool, "--report-all", NULL);
 		assert_true(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
-		assert_int_equal(argv_cfg(&cfg, err, tool, "-D", "1",
-				       "--report-all", NULL), 0);
+		argv_cfg_ok(&cfg, tool, "-D", "1", "--report-all", NULL);
 		assert_false(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
 	}
 }
 
 static void test_words(void **state)
 {
-	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
 
 	(void) state;
 	/* -g is case-insensitive; --use-hp is not. */
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_send_bw", "-g", "intel", NULL),
-			 0);
+	argv_cfg_ok(&cfg, "cxi_send_bw", "-g", "intel", NULL);
 	assert_int_equal(cfg.local.gpu_type, CXD_GPU_INTEL);
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_read_lat", "-g", "Nvidia",
-			       NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_read_lat", "-g", "Nvidia", NULL);
 	assert_int_equal(cfg.local.gpu_type, CXD_GPU_NVIDIA);
-	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_lat", "--use-hp", "1G",
-			       NULL), 0);
+	argv_cfg_ok(&cfg, "cxi_write_lat", "--use-hp", "1G", NULL);
 	assert_int_equal(cfg.run.hugepages, CXD_HP_1G);
 }
 
@@ -555,14 +546,13 @@ static void test_atomic_table(void **state)
 /* Defaults: SUM EQ UINT64, 8 bytes; -C alone keeps SUM valid anywhere. */
 static void test_atomic_defaults(void **state)
 {
-	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
 
 	(void) state;
 	for (size_t t = 0; t < 2; t++) {
 		const char *tool = t ? "cxi_atomic_lat" : "cxi_atomic_bw";
 
-		assert_int_equal(argv_cfg(&cfg, err, tool, NULL), 0);
+		argv_cfg_ok(&cfg, tool, NULL);
 		assert_int_equal(cfg.run.amo_op, CXD_AMO_SUM);
 		assert_int_equal(cfg.run.cswap_op, CXD_CSWAP_EQ);
 		assert_int_equal(cfg.run.amo_type, CXD_T_UINT64);
@@ -651,15 +641,13 @@ static void test_idc_per_tool(void **state)
 		{ "cxi_atomic_lat", "-A", "AXOR", 8, 64, false },
 		{ "cxi_atomic_lat", "--no-idc", NULL, 8, 64, false },
 	};
-	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		const struct cxd_tool *t = cxd_tool_find(c[i].tool);
 
-		assert_int_equal(argv_cfg(&cfg, err, c[i].tool, c[i].a1, c[i].a2,
-				       NULL), 0);
+		argv_cfg_ok(&cfg, c[i].tool, c[i].a1, c[i].a2, NULL);
 		if (cxd_ops_injects(t->ops, &cfg.run, c[i].size,
 				    c[i].inject_size) != c[i].want)
 			fail_msg("case %zu: %s %s %s size %llu", i, c[i].tool,

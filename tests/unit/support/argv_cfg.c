@@ -61,6 +61,19 @@ int argv_cfg(struct cxd_cfg *cfg, char *err, const char *tool, ...)
 	return ret;
 }
 
+void argv_cfg_ok(struct cxd_cfg *cfg, const char *tool, ...)
+{
+	char err[CXD_ERR_LEN];
+	va_list ap;
+	int ret;
+
+	va_start(ap, tool);
+	ret = argv_cfg_va(cfg, err, tool, ap);
+	va_end(ap);
+	if (ret != 0)
+		fail_msg("%s: ret %d, want 0: '%s'", tool, ret, err);
+}
+
 int argv_cfg_list(struct cxd_cfg *cfg, char *err, const char *tool,
 		  const char *const *args)
 {

@@ -25,6 +25,10 @@ int argv_cfg(struct cxd_cfg *cfg, char *err, const char *tool, ...)
 	__attribute__((sentinel));
 int argv_cfg_va(struct cxd_cfg *cfg, char *err, const char *tool,
 		va_list ap);
+/* The same where TOOL ARGS... must parse: a refusal fails the test with
+ * the parser's message. */
+void argv_cfg_ok(struct cxd_cfg *cfg, const char *tool, ...)
+	__attribute__((sentinel));
 /* The same, the words from a NULL-terminated array (NULL: none). */
 int argv_cfg_list(struct cxd_cfg *cfg, char *err, const char *tool,
 		  const char *const *args);
