@@ -91,6 +91,17 @@ static void expect_env(const struct run *r, const char *name,
 	assert_string_equal(e->value, value);
 }
 
+/* A NULL-terminated list of words, for setup_run and cxi_plan. */
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* A stand-in environment for plan_for: NAME, VALUE, ... */
+#define ENV(...) ((const char *[]){ __VA_ARGS__, NULL })
+
+/* fi_getinfo's answer where the provider chooses the memory keys. */
+static const struct cxd_cxi_reported prov_keys = {
+	.mr_mode = FI_MR_PROV_KEY,
+};
+
 /* Every knob at once changes nothing on tcp and shm. */
 static void test_other_providers_untouched(void **state)
 {
@@ -127,11 +138,10 @@ static void test_other_providers_untouched(void **state)
 
 static void test_write_defaults(void **state)
 {
-	static const char *const a[] = { "-s", "1:65536", NULL };
 	struct run r;
 
 	(void) state;
-	cxi_plan(&r, "cxi_write_bw", a);
+	cxi_plan(&r, "cxi_write_bw", ARGS("-s", "1:65536"));
 	assert_true(r.plan.cxi);
 	assert_int_equal(r.plan.n_env, 0);
 	assert_int_equal(r.plan.msg_order, 0);
@@ -148,19 +158,17 @@ static void test_write_defaults(void **state)
 
 static void test_write_unrestricted(void **state)
 {
-	static const char *const a[] = { "--unrestricted", "-s", "8", NULL };
-	static const char *const b[] = { "-s", "4096", NULL };
 	struct run r;
 
 	(void) state;
-	cxi_plan(&r, "cxi_write_bw", a);
+	cxi_plan(&r, "cxi_write_bw", ARGS("--unrestricted", "-s", "8"));
 	assert_int_equal(r.plan.msg_order, FI_ORDER_RMA_WAW);
 	assert_int_equal(cxd_cxi_write_flags(&r.plan, 8), 0);
 	assert_string_equal(r.plan.restricted_s, "Disabled");
 	assert_string_equal(r.plan.hrp_s, "Disabled - Not Applicable");
 	assert_string_equal(r.plan.idc_s, "Enabled");
 	/* Restricted, but every size above the HRP and IDC limits. */
-	cxi_plan(&r, "cxi_write_bw", b);
+	cxi_plan(&r, "cxi_write_bw", ARGS("-s", "4096"));
 	assert_int_equal(r.plan.hrp_flags, 0);
 	assert_string_equal(r.plan.hrp_s, "Disabled");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -207,14 +215,13 @@ static void test_idc_limits(void **state)
 /* Restricted writes need an optimized MR without remote events. */
 static void test_write_not_optimized(void **state)
 {
-	static const char *const a[] = { "-s", "8", NULL };
-	const char *off[] = { "FI_CXI_OPTIMIZED_MRS", "false", NULL };
 	struct cxd_cxi_reported events = { .caps = FI_RMA_EVENT };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, off), 0);
+	setup_run(&r, "cxi_write_bw", ARGS("-s", "8"));
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_OPTIMIZED_MRS", "false")), 0);
 	assert_string_equal(r.plan.restricted_s, "Disabled (user set "
 			    "FI_CXI_OPTIMIZED_MRS=false)");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -227,14 +234,11 @@ static void test_write_not_optimized(void **state)
 
 static void test_no_hrp_no_idc_no_ll(void **state)
 {
-	static const char *const a[] = { "--no-hrp", "--no-idc", "-s", "8",
-		NULL };
-	static const char *const b[] = { "--no-ll", "--no-idc", NULL };
 	const struct cxd_cxi_env *e;
 	struct run r;
 
 	(void) state;
-	cxi_plan(&r, "cxi_write_bw", a);
+	cxi_plan(&r, "cxi_write_bw", ARGS("--no-hrp", "--no-idc", "-s", "8"));
 	assert_int_equal(r.plan.hrp_flags, 0);
 	assert_string_equal(r.plan.hrp_s, "Disabled");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -243,7 +247,7 @@ static void test_no_hrp_no_idc_no_ll(void **state)
 	assert_string_equal(e->value, "1");
 	assert_false(e->user_set);
 
-	cxi_plan(&r, "cxi_send_lat", b);
+	cxi_plan(&r, "cxi_send_lat", ARGS("--no-ll", "--no-idc"));
 	e = env_of(&r.plan, "FI_CXI_LLRING_MODE");
 	assert_non_null(e);
 	assert_string_equal(e->value, "never");
@@ -255,16 +259,14 @@ static void test_no_hrp_no_idc_no_ll(void **state)
 /* The user's value stays, and the summary says which one is in force. */
 static void test_user_already_set(void **state)
 {
-	static const char *const a[] = { "--no-ll", NULL };
-	const char *env[] = { "FI_CXI_LLRING_MODE", "always", NULL };
-	const char *env2[] = { "FI_CXI_LLRING_MODE", "never", NULL };
 	const struct cxd_cxi_env *e;
 	char buf[160];
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_lat", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, env), 0);
+	setup_run(&r, "cxi_write_lat", ARGS("--no-ll"));
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_LLRING_MODE", "always")), 0);
 	e = env_of(&r.plan, "FI_CXI_LLRING_MODE");
 	assert_non_null(e);
 	assert_true(e->user_set);
@@ -276,7 +278,8 @@ static void test_user_already_set(void **state)
 
 	/* No --no-ll, but the user turned LL off himself. */
 	setup_run(&r, "cxi_write_lat", NULL);
-	assert_int_equal(plan_for(&r, "cxi", NULL, env2), 0);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_LLRING_MODE", "never")), 0);
 	assert_int_equal(r.plan.n_env, 0);
 	assert_string_equal(r.plan.ll_s,
 			    "Disabled (user set FI_CXI_LLRING_MODE=never)");
@@ -287,13 +290,12 @@ static void test_user_already_set(void **state)
 /* cxd_cxi_apply_env against the real environment: never overrides. */
 static void test_apply_env_never_overrides(void **state)
 {
-	static const char *const a[] = { "--no-ll", "--no-idc", NULL };
 	struct run r;
 
 	(void) state;
 	setenv("FI_CXI_LLRING_MODE", "idle", 1);
 	unsetenv("FI_CXI_DISABLE_NON_INJECT_RMA_IDC");
-	setup_run(&r, "cxi_write_lat", a);
+	setup_run(&r, "cxi_write_lat", ARGS("--no-ll", "--no-idc"));
 	assert_int_equal(cxd_cxi_plan(r.tool, &r.cfg.run, &r.cfg.local, "cxi",
 				      NULL, cxd_cxi_getenv, NULL, &r.plan,
 				      r.err, sizeof(r.err)), 0);
@@ -326,12 +328,10 @@ static void test_snapshot(void **state)
 
 static void test_rendezvous(void **state)
 {
-	static const char *const a[] = { "-R", NULL };
-	const char *user[] = { "FI_CXI_RDZV_THRESHOLD", "1000", NULL };
 	struct run r;
 
 	(void) state;
-	cxi_plan(&r, "cxi_send_bw", a);
+	cxi_plan(&r, "cxi_send_bw", ARGS("-R"));
 	expect_env(&r, "FI_CXI_RDZV_THRESHOLD", "0");
 	expect_env(&r, "FI_CXI_RDZV_GET_MIN", "0");
 	expect_env(&r, "FI_CXI_RDZV_EAGER_SIZE", "0");
@@ -339,7 +339,8 @@ static void test_rendezvous(void **state)
 	assert_string_equal(r.plan.rdzv_s, "Enabled (sends > 192 B)");
 	assert_string_equal(r.plan.idc_s, "Disabled");
 
-	assert_int_equal(plan_for(&r, "cxi", NULL, user), 0);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_RDZV_THRESHOLD", "1000")), 0);
 	assert_true(env_of(&r.plan, "FI_CXI_RDZV_THRESHOLD")->user_set);
 	assert_string_equal(r.plan.rdzv_s, "Enabled (sends > 1000 B) (user "
 			    "set FI_CXI_RDZV_THRESHOLD=1000)");
@@ -380,13 +381,11 @@ static void test_atomics(void **state)
 
 static void test_matching(void **state)
 {
-	static const char *const a[] = { "--matching", NULL };
 	const char *forced[] = { "FI_CXI_OPTIMIZED_MRS", "1", NULL };
-	struct cxd_cxi_reported prov_key = { .mr_mode = FI_MR_PROV_KEY };
 	struct run r;
 
 	(void) state;
-	cxi_plan(&r, "cxi_atomic_bw", a);
+	cxi_plan(&r, "cxi_atomic_bw", ARGS("--matching"));
 	expect_env(&r, "FI_CXI_OPTIMIZED_MRS", "0");
 	assert_non_null(env_of(&r.plan, "FI_CXI_DISABLE_NON_INJECT_AMO_IDC"));
 	assert_true(r.plan.key_tx > CXD_CXI_OPT_KEY_MAX);
@@ -401,55 +400,51 @@ static void test_matching(void **state)
 	assert_string_equal(r.plan.matching_s,
 			    "Enabled (user set FI_CXI_OPTIMIZED_MRS=1)");
 	/* ... provider keys follow the user's variable. */
-	assert_int_equal(plan_for(&r, "cxi", &prov_key, forced), 0);
+	assert_int_equal(plan_for(&r, "cxi", &prov_keys, forced), 0);
 	assert_string_equal(r.plan.matching_s,
 			    "Disabled (user set FI_CXI_OPTIMIZED_MRS=1)");
 }
 
 static void test_read_unrestricted(void **state)
 {
-	static const char *const a[] = { "--unrestricted", NULL };
-	const char *forced[] = { "FI_CXI_OPTIMIZED_MRS", "on", NULL };
-	struct cxd_cxi_reported prov_key = { .mr_mode = FI_MR_PROV_KEY };
 	struct run r;
 
 	(void) state;
 	cxi_plan(&r, "cxi_read_bw", NULL);
 	assert_string_equal(r.plan.restricted_s, "Enabled");
 	assert_int_equal(r.plan.n_env, 0);
-	cxi_plan(&r, "cxi_read_bw", a);
+	cxi_plan(&r, "cxi_read_bw", ARGS("--unrestricted"));
 	/* Reads have no ordering switch: standard MRs make them so. */
 	assert_int_equal(r.plan.msg_order, 0);
 	expect_env(&r, "FI_CXI_OPTIMIZED_MRS", "0");
 	assert_true(r.plan.key_rx > CXD_CXI_OPT_KEY_MAX);
 	assert_string_equal(r.plan.restricted_s, "Disabled");
 	/* Provider keys and the user keeping optimized MRs on. */
-	assert_int_equal(plan_for(&r, "cxi", &prov_key, forced), 0);
+	assert_int_equal(plan_for(&r, "cxi", &prov_keys,
+				  ENV("FI_CXI_OPTIMIZED_MRS", "on")), 0);
 	assert_string_equal(r.plan.restricted_s, "Enabled (user set "
 			    "FI_CXI_OPTIMIZED_MRS=on)");
 }
 
 static void test_auth_key(void **state)
 {
-	static const char *const v5[] = { "-v", "5", NULL };
-	const char *slurm[] = { "SLINGSHOT_VNIS", "1024,1025", NULL };
-	const char *dflt[] = { "FI_CXI_DEFAULT_VNI", "77", NULL };
 	const char *bad[] = { "SLINGSHOT_VNIS", "abc", NULL };
-	const char *big[] = { "SLINGSHOT_VNIS", "70000", NULL };
 	struct cxd_cxi_reported rep = { .have_key = true, .svc_id = 3,
 					.vni = 9 };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", v5);
+	setup_run(&r, "cxi_write_bw", ARGS("-v", "5"));
 	assert_true(r.cfg.local.svc_id_set);
-	assert_int_equal(plan_for(&r, "cxi", NULL, slurm), 0);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("SLINGSHOT_VNIS", "1024,1025")), 0);
 	assert_true(r.plan.auth_key);
 	assert_int_equal(r.plan.svc_id, 5);
 	assert_int_equal(r.plan.vni, 1024);
 	assert_int_equal(r.plan.addr_vni, 1024);
 	assert_string_equal(r.plan.svc_s, "5 (VNI 1024 from SLINGSHOT_VNIS)");
-	assert_int_equal(plan_for(&r, "cxi", NULL, dflt), 0);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_DEFAULT_VNI", "77")), 0);
 	assert_int_equal(r.plan.vni, 77);
 	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
 	assert_int_equal(r.plan.vni, CXD_CXI_DEFAULT_VNI);
@@ -457,7 +452,8 @@ static void test_auth_key(void **state)
 			    "default)");
 	assert_int_equal(plan_for(&r, "cxi", NULL, bad), -EINVAL);
 	assert_non_null(strstr(r.err, "SLINGSHOT_VNIS='abc'"));
-	assert_int_equal(plan_for(&r, "cxi", NULL, big), -EINVAL);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("SLINGSHOT_VNIS", "70000")), -EINVAL);
 	assert_non_null(strstr(r.err, "'70000'"));
 
 	/* Without -v the provider chooses; fi_getinfo may say what. */
@@ -501,7 +497,6 @@ static void test_prepare(void **state)
 /* A bad SLINGSHOT_VNIS with -v fails a cxi run, not a guess at one. */
 static void test_prepare_bad_vni(void **state)
 {
-	static const char *const a[] = { "-v", "4", NULL };
 	struct cxd_cxi_envsnap snap;
 	struct run r;
 
@@ -509,7 +504,7 @@ static void test_prepare_bad_vni(void **state)
 	unsetenv("FI_PROVIDER");
 	setenv("SLINGSHOT_VNIS", "x1", 1);
 	memset(&snap, 0, sizeof(snap));
-	setup_run(&r, "cxi_write_bw", a);
+	setup_run(&r, "cxi_write_bw", ARGS("-v", "4"));
 	assert_int_equal(prepare_for(&r, &snap, ""), 0);
 	assert_string_equal(r.err, "");
 	assert_int_equal(prepare_for(&r, &snap, "cxi"), -EINVAL);
