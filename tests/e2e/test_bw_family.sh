@@ -58,13 +58,23 @@ summary() {
 
 csvl() { pow2_range "$1" "$2" | paste -sd, -; }
 
+# pair_tables PROV TOOL NAME HEADER SIZES COUNT SERVER_COUNT CLIENT_ARGS...:
+# run_pair on PROV (the client with CLIENT_ARGS), then both tables: the
+# client's with COUNT, the server's with SERVER_COUNT ("-": a one-way
+# server) and the client's figures. 1 if the pair did not run.
+pair_tables() {
+	local prov=$1 tool=$2 name=$3 hdr=$4 sizes=$5 count=$6 scount=$7
+	shift 7
+	run_pair "$tool" "$name" --provider "$prov" -- --provider "$prov" "$@" || return 1
+	table "$C_OUT" client "$hdr" "$sizes" "$count"
+	table "$S_OUT" server "$hdr" "$sizes" "$scount" "$C_OUT"
+}
+
 # ------------------------------------------------------------ cxi_read_bw
 bw_read() {
 	local P=$1 T=cxi_read_bw
 	section "[$P] $T uni-directional -s 4096 -n 20"
-	if run_pair $T "$P-read-uni" --provider "$P" -- --provider "$P" -s 4096 -n 20; then
-		table "$C_OUT" client "$HDR_READ" 4096 5120
-		table "$S_OUT" server "$HDR_READ" 4096 - "$C_OUT"
+	if pair_tables "$P" $T "$P-read-uni" "$HDR_READ" 4096 5120 - -s 4096 -n 20; then
 		summary "$C_OUT" client "Client TX Mem=System" "Server RX Mem=System" \
 			"Test Type=Iteration" "Iterations=20" "Read Size=4096" "List Size=256" \
 			"Bidirectional=Disabled" "Max RDMA Buf" "RDMA Buf Align=64" "Hugepages=Disabled" \
@@ -74,18 +84,14 @@ bw_read() {
 	fi
 
 	section "[$P] $T bidirectional -b -s 1:4096 -n 10"
-	if run_pair $T "$P-read-bidir" --provider "$P" -- --provider "$P" -b -s 1:4096 -n 10; then
-		table "$C_OUT" client "$HDR_READ" "$(csvl 1 4096)" 2560
-		table "$S_OUT" server "$HDR_READ" "$(csvl 1 4096)" 2560 "$C_OUT"
+	if pair_tables "$P" $T "$P-read-bidir" "$HDR_READ" "$(csvl 1 4096)" 2560 2560 -b -s 1:4096 -n 10; then
 		summary "$S_OUT" server "Client TX Mem=System" "Client RX Mem=System" \
 			"Server TX Mem=System" "Server RX Mem=System" "Min Read Size=1" \
 			"Max Read Size=4096" "Bidirectional=Enabled" '!HRP' '!IDC'
 	fi
 
 	section "[$P] $T duration -D 1 -s 8192 -l 64"
-	if run_pair $T "$P-read-dur" --provider "$P" -- --provider "$P" -D 1 -s 8192 -l 64; then
-		table "$C_OUT" client "$HDR_READ" 8192 '*64'
-		table "$S_OUT" server "$HDR_READ" 8192 - "$C_OUT"
+	if pair_tables "$P" $T "$P-read-dur" "$HDR_READ" 8192 '*64' - -D 1 -s 8192 -l 64; then
 		summary "$C_OUT" client "Test Type=Duration" "Duration=1 seconds" "List Size=64" '!Iterations'
 	fi
 
@@ -103,26 +109,20 @@ bw_read() {
 bw_send() {
 	local P=$1 T=cxi_send_bw
 	section "[$P] $T eager -s 64 -n 20 (inject where the provider allows)"
-	if run_pair $T "$P-send-eager" --provider "$P" -- --provider "$P" -s 64 -n 20; then
-		table "$C_OUT" client "$HDR_SEND" 64 5120
-		table "$S_OUT" server "$HDR_SEND" 64 - "$C_OUT"
+	if pair_tables "$P" $T "$P-send-eager" "$HDR_SEND" 64 5120 - -s 64 -n 20; then
 		summary "$C_OUT" client "Client TX Mem=System" "Server RX Mem=System" "Send Size=64" \
 			"List Size=256" "IDC=Enabled" "Rendezvous PUTs" "Bidirectional=Disabled" \
 			"Max RDMA Buf" "RDMA Buf Align=64" "Hugepages=Disabled" '!HRP' '!Client RX Mem'
 	fi
 
 	section "[$P] $T rendezvous -R -s 4096:16384 -n 10 -l 32"
-	if run_pair $T "$P-send-rdzv" --provider "$P" -- --provider "$P" -R -s 4096:16384 -n 10 -l 32; then
-		table "$C_OUT" client "$HDR_SEND" 4096,8192,16384 320
-		table "$S_OUT" server "$HDR_SEND" 4096,8192,16384 - "$C_OUT"
+	if pair_tables "$P" $T "$P-send-rdzv" "$HDR_SEND" 4096,8192,16384 320 - -R -s 4096:16384 -n 10 -l 32; then
 		# -R turns IDC off (the originals' rule)
 		summary "$C_OUT" client "Min Send Size=4096" "Max Send Size=16384" "IDC=Disabled"
 	fi
 
 	section "[$P] $T --no-idc -s 1:64 -n 10"
-	if run_pair $T "$P-send-noidc" --provider "$P" -- --provider "$P" --no-idc -s 1:64 -n 10; then
-		table "$C_OUT" client "$HDR_SEND" "$(csvl 1 64)" 2560
-		table "$S_OUT" server "$HDR_SEND" "$(csvl 1 64)" - "$C_OUT"
+	if pair_tables "$P" $T "$P-send-noidc" "$HDR_SEND" "$(csvl 1 64)" 2560 - --no-idc -s 1:64 -n 10; then
 		summary "$S_OUT" server "IDC=Disabled"
 	fi
 
@@ -134,9 +134,7 @@ bw_send() {
 	fi
 
 	section "[$P] $T bidirectional -b -s 1:4096 -n 10"
-	if run_pair $T "$P-send-bidir" --provider "$P" -- --provider "$P" -b -s 1:4096 -n 10; then
-		table "$C_OUT" client "$HDR_SEND" "$(csvl 1 4096)" 2560
-		table "$S_OUT" server "$HDR_SEND" "$(csvl 1 4096)" 2560 "$C_OUT"
+	if pair_tables "$P" $T "$P-send-bidir" "$HDR_SEND" "$(csvl 1 4096)" 2560 2560 -b -s 1:4096 -n 10; then
 		summary "$C_OUT" client "Client TX Mem=System" "Client RX Mem=System" \
 			"Server TX Mem=System" "Server RX Mem=System" "Min Send Size=1" \
 			"Max Send Size=4096" "Bidirectional=Enabled"
@@ -145,9 +143,7 @@ bw_send() {
 	fi
 
 	section "[$P] $T duration -D 1 -s 4096"
-	if run_pair $T "$P-send-dur" --provider "$P" -- --provider "$P" -D 1 -s 4096; then
-		table "$C_OUT" client "$HDR_SEND" 4096 '*256'
-		table "$S_OUT" server "$HDR_SEND" 4096 - "$C_OUT"
+	if pair_tables "$P" $T "$P-send-dur" "$HDR_SEND" 4096 '*256' - -D 1 -s 4096; then
 		summary "$S_OUT" server "Test Type=Duration" "Duration=1 seconds"
 	fi
 
