@@ -1,9 +1,14 @@
-# Unit tests: each tests/unit/test_*.c is one cmocka program.
+# Unit tests: each tests/unit/test_*.c is one cmocka program, linked with
+# the test aids of tests/unit/support/ (argv_cfg.c: a command line through
+# the option parser).
 find_library(CMOCKA_LIB cmocka REQUIRED)
+add_library(cxd_unit_support OBJECT
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/argv_cfg.c)
+target_link_libraries(cxd_unit_support PRIVATE cxdcore)
 file(GLOB CXD_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
 foreach(src ${CXD_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
-  add_executable(${name} ${src})
+  add_executable(${name} ${src} $<TARGET_OBJECTS:cxd_unit_support>)
   target_link_libraries(${name} PRIVATE cxdcore ${CMOCKA_LIB})
   add_test(NAME unit.${name} COMMAND ${name})
   set_tests_properties(unit.${name} PROPERTIES LABELS unit TIMEOUT 60)
@@ -34,7 +39,8 @@ endif()
 add_executable(test_cxi_knobs_ext_stand_in
                ${CMAKE_SOURCE_DIR}/tests/unit/test_cxi_knobs.c
                ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_knobs.c
-               ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_env.c)
+               ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_env.c
+               $<TARGET_OBJECTS:cxd_unit_support>)
 target_include_directories(test_cxi_knobs_ext_stand_in BEFORE PRIVATE
                            ${CMAKE_SOURCE_DIR}/tests/stand_in)
 target_link_libraries(test_cxi_knobs_ext_stand_in PRIVATE cxdcore

@@ -24,7 +24,8 @@
 #   check COND_DESC CMD...      pass if CMD succeeds, else fail.
 #   json_get FILE KEY           prints d[k1][k2]... for KEY "a.b.0.c".
 #   table_rows FILE             the data rows of a bandwidth/latency table.
-#   finish                      summary; exit 1 if any check failed.
+#   finish                      summary; exit 1 if any check failed, or if
+#                               none ran at all (0 checks is not a pass).
 #   on_exit CMD                 extra cleanup, run by the trap (last first).
 #   judge CASE RC SECS BOUND ERRFILE [RE]  verdict on a faulted run's survivor.
 #   leftovers PGID... / no_leftovers CASE PGID...  processes left behind.
@@ -32,6 +33,11 @@
 #                               BUILD/cxd_tools.txt); die if it is missing.
 #   tools_with OPT...           the tools whose own -h lists every OPT.
 #   tool_has TOOL OPT           does TOOL's -h list the long option OPT?
+#   E2E_PY                      tests/e2e/py/, the tests' Python helpers.
+#   py_check WHAT FILE SCRIPT ARGS...  a check by tests/e2e/py/SCRIPT: its
+#                               last line is the verdict; FILE shown on failure.
+#   fake_peer PORT MODE ARGS... tests/e2e/py/fake_peer.py: a hostile or
+#                               stray control-channel peer on 127.0.0.1.
 
 set -u
 
@@ -45,6 +51,8 @@ BUILD=$E2E_BUILD
 # The control protocol's version, for tests that write raw frames.
 PROTO_VERSION=$(awk '/^#define CXD_PROTO_VERSION/ { print $3 }' \
 	"$(dirname "${BASH_SOURCE[0]}")/../../lib/wire/proto.h")
+# The Python helpers (checkers, fake peers): files, not heredocs.
+E2E_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")/py" && pwd)
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/cxd-e2e.XXXXXX")
 E2E_NAME=$(basename "$0" .sh)
 E2E_PASS=0
@@ -163,6 +171,10 @@ finish() {
 		done <"$TMPD/not-found"
 		: >"$TMPD/not-found"
 	fi
+	# A script that checked nothing proved nothing (a skip exits 77
+	# before it gets here).
+	[ $((E2E_PASS + E2E_FAIL)) -gt 0 ] ||
+		fail "no check ran: $E2E_NAME passed nothing and failed nothing"
 	if [ "$E2E_FAIL" -gt 0 ]; then
 		echo "$E2E_NAME: $E2E_PASS passed, $E2E_FAIL FAILED:"
 		local f
@@ -334,6 +346,13 @@ run_capture() {
 	return 0
 }
 
+# fake_peer PORT MODE ARGS...: a fake control-channel peer (the modes are
+# described in tests/e2e/py/fake_peer.py); it writes raw frames, so it
+# gets the protocol version.
+fake_peer() {
+	PROTO_VERSION=$PROTO_VERSION python3 "$E2E_PY/fake_peer.py" "$@"
+}
+
 # A TCP port on 127.0.0.1 that nobody listens on (bound then released).
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
@@ -343,17 +362,27 @@ free_port() {
 # json_get FILE KEY: KEY is a dotted path, list indexes as numbers.
 json_get() {
 	if command -v python3 >/dev/null 2>&1; then
-		python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split('.') if sys.argv[2] else []:
-    d = d[int(k)] if isinstance(d, list) else d[k]
-print(json.dumps(d) if isinstance(d, (dict, list)) else d)
-PY
+		python3 "$E2E_PY/json_get.py" "$1" "$2"
 	else
 		local path=".${2}"
 		path=$(echo "$path" | sed -E 's/\.([0-9]+)/[\1]/g')
 		jq -r "$path" "$1"
+	fi
+}
+
+# py_check WHAT FILE SCRIPT ARGS...: a check made by tests/e2e/py/SCRIPT
+# ARGS...: exit 0 passes "WHAT: <what it printed>"; otherwise it fails
+# "WHAT: <its last line>" and FILE (if not "") is shown.
+py_check() {
+	local what=$1 file=$2 script=$3 out
+	shift 3
+	E2E_SEQ=$((E2E_SEQ + 1))
+	out=$TMPD/$E2E_SEQ.py_check
+	if python3 "$E2E_PY/$script" "$@" >"$out" 2>&1; then
+		pass "$what: $(cat "$out")"
+	else
+		fail "$what: $(tail -1 "$out")"
+		[ -z "$file" ] || show "$file"
 	fi
 }
 

@@ -20,74 +20,13 @@ HDR_READ='RDMA Size[B]       Reads  BW[MB/s]  PktRate[Mpkt/s]'
 HDR_SEND='Send Size[B]       Sends  BW[MB/s]  PktRate[Mpkt/s]'
 HDR_LOOP='RDMA Size[B]      Writes  BW[Gb/s]  PktRate[Mpkt/s]'
 
-# The table checker: header line exactly once, the separator above it as
-# long as the header, one row per expected size in order, the count
-# column, PktRate against BW (within the printed rounding), and, given a
-# peer's output, the same BW and PktRate on every row.
-cat >"$TMPD/tcheck.py" <<'PY'
-import math, re, sys
-# FILE HEADER SIZES COUNT [PEER] ; COUNT: a number, "-", or "*N" (a
-# positive multiple of N); SIZES: comma list; GBITS=1 for a Gb/s column.
-f, header, sizes, count = sys.argv[1:5]
-peer = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
-gbits = len(sys.argv) > 6 and sys.argv[6] == "1"
-row_re = re.compile(r"^\s*(\d+)\s+(-|\d+)\s+(\d+\.\d{2})\s+(\d+\.\d{6})\s*$")
-
-def rows(path):
-    return [m.groups() for m in map(row_re.match, open(path).read().splitlines()) if m]
-
-lines = open(f).read().splitlines()
-errs = []
-n = lines.count(header)
-if n != 1:
-    errs.append(f"header line {header!r} appears {n} times, want 1")
-else:
-    i = lines.index(header)
-    if i == 0 or lines[i - 1] != "-" * len(header):
-        errs.append(f"line above the header is {lines[i - 1] if i else None!r}, want {len(header)} dashes")
-    if lines[-1] != "-" * len(header):
-        errs.append(f"last line {lines[-1]!r}, want the separator")
-got = rows(f)
-want_sizes = [int(s) for s in sizes.split(",")]
-if [int(r[0]) for r in got] != want_sizes:
-    errs.append(f"sizes {[r[0] for r in got]}, want {want_sizes}")
-for size, cnt, bw, pkt in got:
-    size, bw, pkt = int(size), float(bw), float(pkt)
-    if count.startswith("*"):
-        if cnt == "-" or int(cnt) <= 0 or int(cnt) % int(count[1:]):
-            errs.append(f"size {size}: count {cnt} not a positive multiple of {count[1:]}")
-    elif cnt != count:
-        errs.append(f"size {size}: count {cnt}, want {count}")
-    if bw <= 0 or pkt <= 0:
-        errs.append(f"size {size}: BW {bw} / PktRate {pkt} not > 0")
-    # PktRate = count*ceil(size/2048)/elapsed and BW = size*count/elapsed
-    # (MB/s; Gb/s = MB/s*8/1000): BW/size*pk = PktRate. BW has 2 decimals,
-    # PktRate 6: allow half a unit of each.
-    pk = math.ceil(size / 2048)
-    scale = 8 / 1000 if gbits else 1
-    want_bw = pkt * size / pk * scale
-    tol = 0.005 + 0.5e-6 * size / pk * scale + 1e-9 * want_bw
-    if abs(bw - want_bw) > tol:
-        errs.append(f"size {size}: BW {bw} vs PktRate*size/ceil(size/2048) = {want_bw:.4f}")
-if peer:
-    prow = rows(peer)
-    if [(r[0], r[2], r[3]) for r in prow] != [(r[0], r[2], r[3]) for r in got]:
-        errs.append(f"BW/PktRate differ from the peer's: {[r[2:] for r in got][:3]} vs {[r[2:] for r in prow][:3]}")
-if errs:
-    sys.exit("; ".join(errs[:5]))
-print(f"{len(got)} rows, header and separators ok" + (", same BW/PktRate as the peer" if peer else ""))
-PY
-
-# table FILE WHO HEADER SIZES COUNT [PEER] [GBITS]
-table() {
-	local f=$1 who=$2; shift 2
-	if python3 "$TMPD/tcheck.py" "$f" "$@" >"$TMPD/tcheck" 2>&1; then
-		pass "$who table: $(cat "$TMPD/tcheck")"
-	else
-		fail "$who table: $(tail -1 "$TMPD/tcheck")"
-		show "$f"
-	fi
-}
+# The checkers (tests/e2e/py/bw_*.py; their usage is in each file):
+# table FILE WHO HEADER SIZES COUNT [PEER] [GBITS]: the text table;
+# json FILE WHO TOOL PROV SIZES COUNT [CLIENT_JSON]: --json;
+# csv FILE WHO SIZES COUNT [PEER_CSV]: --csv.
+table() { py_check "$2 table" "$1" bw_table.py "$1" "${@:3}"; }
+json() { py_check "$2 JSON" "$1" bw_json.py "$1" "${@:3}"; }
+csv() { py_check "$2 CSV" "$1" bw_csv.py "$@"; }
 
 # summary FILE WHO LINE...: each "Key : value" line present (regex on the
 # value); LINE "!Key" must be absent. Also checks the listed keys appear in
@@ -117,126 +56,25 @@ summary() {
 	fi
 }
 
-# JSON checker: FILE TOOL PROV SIZES COUNT [CLIENT_JSON]: keys, sizes,
-# count (null on a uni-directional server), bw and pkt rate from count,
-# size and elapsed; a server's figures equal the client's.
-cat >"$TMPD/jcheck.py" <<'PY'
-import json, math, sys
-f, tool, prov, sizes, count = sys.argv[1:6]
-client = sys.argv[6] if len(sys.argv) > 6 else ""
-try:
-    d = json.load(open(f))
-except Exception as e:
-    sys.exit(f"not one JSON document: {e}")
-errs = []
-for k in ("tool", "provider", "results"):
-    if k not in d:
-        errs.append(f"key {k!r} missing")
-if d.get("tool") != tool:
-    errs.append(f"tool {d.get('tool')!r}")
-if prov not in str(d.get("provider")):
-    errs.append(f"provider {d.get('provider')!r}, want {prov}")
-res = d.get("results") or []
-if [r.get("size") for r in res] != [int(s) for s in sizes.split(",")]:
-    errs.append(f"sizes {[r.get('size') for r in res]}")
-peer = {r["size"]: r for r in json.load(open(client))["results"]} if client else {}
-for r in res:
-    try:
-        for k in ("size", "count", "bw_mb_s", "pkt_rate_mpkt_s", "elapsed_us"):
-            if k not in r:
-                raise KeyError(k)
-        s = r["size"]
-        if client:
-            if r["count"] is not None:
-                errs.append(f"size {s}: server count {r['count']!r}, want null")
-            if (r["bw_mb_s"], r["pkt_rate_mpkt_s"]) != (peer[s]["bw_mb_s"], peer[s]["pkt_rate_mpkt_s"]):
-                errs.append(f"size {s}: server figures differ from the client's")
-            continue
-        if r["count"] != int(count):
-            errs.append(f"size {s}: count {r['count']}, want {count}")
-        el = r["elapsed_us"]
-        for key, want in (("bw_mb_s", s * r["count"] / el),
-                          ("pkt_rate_mpkt_s", r["count"] * math.ceil(s / 2048) / el)):
-            if not (r[key] > 0 and abs(r[key] - want) <= 1e-6 * want):
-                errs.append(f"size {s}: {key} {r[key]} vs {want}")
-        if "bw_gb_s" in r and abs(r["bw_gb_s"] - r["bw_mb_s"] * 8 / 1000) > 1e-9 * r["bw_gb_s"]:
-            errs.append(f"size {s}: bw_gb_s {r['bw_gb_s']} != bw_mb_s*8/1000")
-    except (KeyError, TypeError, ZeroDivisionError) as e:
-        errs.append(f"size {r.get('size')}: {e!r}")
-if errs:
-    sys.exit("; ".join(errs[:5]))
-print(f"{len(res)} results: keys, sizes" + (", count null, figures = client's" if client else ", count, bw and pkt rate from elapsed_us"))
-PY
-
-# json FILE WHO TOOL PROV SIZES COUNT [CLIENT_JSON]
-json() {
-	local f=$1 who=$2; shift 2
-	if python3 "$TMPD/jcheck.py" "$f" "$@" >"$TMPD/jcheck" 2>&1; then
-		pass "$who JSON: $(cat "$TMPD/jcheck")"
-	else
-		fail "$who JSON: $(tail -1 "$TMPD/jcheck")"
-		show "$f"
-	fi
-}
-
-# csv FILE WHO SIZES COUNT [PEER_CSV]: header + one row per size, fields as
-# the header; bw and pkt rate from count, size and elapsed_us (plus the
-# peer's figures: bidirectional runs report the sum).
-csv() {
-	if python3 - "$@" >"$TMPD/ccheck" 2>&1 <<'PY'; then
-import csv, sys
-f, who, sizes, count = sys.argv[1:5]
-peer = sys.argv[5] if len(sys.argv) > 5 else None
-
-def load(path):
-    rows = [r for r in csv.reader(open(path)) if r]
-    hdr = rows[0] if rows else []
-    for k in ("size", "count", "elapsed_us", "bw_mb_s", "pkt_rate_mpkt_s"):
-        if k not in hdr:
-            sys.exit(f"{path}: header {hdr} lacks {k}")
-    if any(len(r) != len(hdr) for r in rows[1:]):
-        sys.exit("rows with another field count than the header")
-    return hdr, [dict(zip(hdr, r)) for r in rows[1:]]
-
-def own(r):
-    s, c, el = int(r["size"]), int(r["count"]), float(r["elapsed_us"])
-    if el <= 0:
-        sys.exit(f"size {s}: elapsed_us {el} not > 0")
-    return s * c / el, c * -(-s // 2048) / el
-
-hdr, data = load(f)
-if [int(r["size"]) for r in data] != [int(s) for s in sizes.split(",")]:
-    sys.exit(f"sizes {[r['size'] for r in data]}, want {sizes}")
-if any(r["count"] != count for r in data):
-    sys.exit(f"counts {[r['count'] for r in data]}, want {count}")
-others = load(peer)[1] if peer else [None] * len(data)
-for r, o in zip(data, others):
-    # bw_mb_s has 2 decimals, pkt_rate_mpkt_s 6: half a unit of each
-    bw, pkt = own(r)
-    if o is not None:
-        pbw, ppkt = own(o)
-        bw, pkt = bw + pbw, pkt + ppkt
-    for key, want, tol in (("bw_mb_s", bw, 0.005), ("pkt_rate_mpkt_s", pkt, 0.5e-6)):
-        if abs(float(r[key]) - want) > tol + 2e-5 * want:
-            sys.exit(f"size {r['size']}: {key} {r[key]} vs {want:.6f} from count, size, elapsed_us")
-print(f"{len(data)} rows, header {','.join(hdr)}, figures from count/size/elapsed" + (" summed with the peer's" if peer else ""))
-PY
-		pass "$2 CSV: $(cat "$TMPD/ccheck")"
-	else
-		fail "$2 CSV: $(tail -1 "$TMPD/ccheck")"
-		show "$1"
-	fi
-}
-
 csvl() { pow2_range "$1" "$2" | paste -sd, -; }
+
+# pair_tables PROV TOOL NAME HEADER SIZES COUNT SERVER_COUNT CLIENT_ARGS...:
+# run_pair on PROV (the client with CLIENT_ARGS), then both tables: the
+# client's with COUNT, the server's with SERVER_COUNT ("-": a one-way
+# server) and the client's figures. 1 if the pair did not run.
+pair_tables() {
+	local prov=$1 tool=$2 name=$3 hdr=$4 sizes=$5 count=$6 scount=$7
+	shift 7
+	run_pair "$tool" "$name" --provider "$prov" -- --provider "$prov" "$@" || return 1
+	table "$C_OUT" client "$hdr" "$sizes" "$count"
+	table "$S_OUT" server "$hdr" "$sizes" "$scount" "$C_OUT"
+}
 
 # ------------------------------------------------------------ cxi_read_bw
 bw_read() {
 	local P=$1 T=cxi_read_bw
 	section "[$P] $T uni-directional -s 4096 -n 20"
-	if run_pair $T "$P-read-uni" --provider "$P" -- --provider "$P" -s 4096 -n 20; then
-		table "$C_OUT" client "$HDR_READ" 4096 5120
-		table "$S_OUT" server "$HDR_READ" 4096 - "$C_OUT"
+	if pair_tables "$P" $T "$P-read-uni" "$HDR_READ" 4096 5120 - -s 4096 -n 20; then
 		summary "$C_OUT" client "Client TX Mem=System" "Server RX Mem=System" \
 			"Test Type=Iteration" "Iterations=20" "Read Size=4096" "List Size=256" \
 			"Bidirectional=Disabled" "Max RDMA Buf" "RDMA Buf Align=64" "Hugepages=Disabled" \
@@ -246,18 +84,14 @@ bw_read() {
 	fi
 
 	section "[$P] $T bidirectional -b -s 1:4096 -n 10"
-	if run_pair $T "$P-read-bidir" --provider "$P" -- --provider "$P" -b -s 1:4096 -n 10; then
-		table "$C_OUT" client "$HDR_READ" "$(csvl 1 4096)" 2560
-		table "$S_OUT" server "$HDR_READ" "$(csvl 1 4096)" 2560 "$C_OUT"
+	if pair_tables "$P" $T "$P-read-bidir" "$HDR_READ" "$(csvl 1 4096)" 2560 2560 -b -s 1:4096 -n 10; then
 		summary "$S_OUT" server "Client TX Mem=System" "Client RX Mem=System" \
 			"Server TX Mem=System" "Server RX Mem=System" "Min Read Size=1" \
 			"Max Read Size=4096" "Bidirectional=Enabled" '!HRP' '!IDC'
 	fi
 
 	section "[$P] $T duration -D 1 -s 8192 -l 64"
-	if run_pair $T "$P-read-dur" --provider "$P" -- --provider "$P" -D 1 -s 8192 -l 64; then
-		table "$C_OUT" client "$HDR_READ" 8192 '*64'
-		table "$S_OUT" server "$HDR_READ" 8192 - "$C_OUT"
+	if pair_tables "$P" $T "$P-read-dur" "$HDR_READ" 8192 '*64' - -D 1 -s 8192 -l 64; then
 		summary "$C_OUT" client "Test Type=Duration" "Duration=1 seconds" "List Size=64" '!Iterations'
 	fi
 
@@ -275,26 +109,20 @@ bw_read() {
 bw_send() {
 	local P=$1 T=cxi_send_bw
 	section "[$P] $T eager -s 64 -n 20 (inject where the provider allows)"
-	if run_pair $T "$P-send-eager" --provider "$P" -- --provider "$P" -s 64 -n 20; then
-		table "$C_OUT" client "$HDR_SEND" 64 5120
-		table "$S_OUT" server "$HDR_SEND" 64 - "$C_OUT"
+	if pair_tables "$P" $T "$P-send-eager" "$HDR_SEND" 64 5120 - -s 64 -n 20; then
 		summary "$C_OUT" client "Client TX Mem=System" "Server RX Mem=System" "Send Size=64" \
 			"List Size=256" "IDC=Enabled" "Rendezvous PUTs" "Bidirectional=Disabled" \
 			"Max RDMA Buf" "RDMA Buf Align=64" "Hugepages=Disabled" '!HRP' '!Client RX Mem'
 	fi
 
 	section "[$P] $T rendezvous -R -s 4096:16384 -n 10 -l 32"
-	if run_pair $T "$P-send-rdzv" --provider "$P" -- --provider "$P" -R -s 4096:16384 -n 10 -l 32; then
-		table "$C_OUT" client "$HDR_SEND" 4096,8192,16384 320
-		table "$S_OUT" server "$HDR_SEND" 4096,8192,16384 - "$C_OUT"
+	if pair_tables "$P" $T "$P-send-rdzv" "$HDR_SEND" 4096,8192,16384 320 - -R -s 4096:16384 -n 10 -l 32; then
 		# -R turns IDC off (the originals' rule)
 		summary "$C_OUT" client "Min Send Size=4096" "Max Send Size=16384" "IDC=Disabled"
 	fi
 
 	section "[$P] $T --no-idc -s 1:64 -n 10"
-	if run_pair $T "$P-send-noidc" --provider "$P" -- --provider "$P" --no-idc -s 1:64 -n 10; then
-		table "$C_OUT" client "$HDR_SEND" "$(csvl 1 64)" 2560
-		table "$S_OUT" server "$HDR_SEND" "$(csvl 1 64)" - "$C_OUT"
+	if pair_tables "$P" $T "$P-send-noidc" "$HDR_SEND" "$(csvl 1 64)" 2560 - --no-idc -s 1:64 -n 10; then
 		summary "$S_OUT" server "IDC=Disabled"
 	fi
 
@@ -306,9 +134,7 @@ bw_send() {
 	fi
 
 	section "[$P] $T bidirectional -b -s 1:4096 -n 10"
-	if run_pair $T "$P-send-bidir" --provider "$P" -- --provider "$P" -b -s 1:4096 -n 10; then
-		table "$C_OUT" client "$HDR_SEND" "$(csvl 1 4096)" 2560
-		table "$S_OUT" server "$HDR_SEND" "$(csvl 1 4096)" 2560 "$C_OUT"
+	if pair_tables "$P" $T "$P-send-bidir" "$HDR_SEND" "$(csvl 1 4096)" 2560 2560 -b -s 1:4096 -n 10; then
 		summary "$C_OUT" client "Client TX Mem=System" "Client RX Mem=System" \
 			"Server TX Mem=System" "Server RX Mem=System" "Min Send Size=1" \
 			"Max Send Size=4096" "Bidirectional=Enabled"
@@ -317,9 +143,7 @@ bw_send() {
 	fi
 
 	section "[$P] $T duration -D 1 -s 4096"
-	if run_pair $T "$P-send-dur" --provider "$P" -- --provider "$P" -D 1 -s 4096; then
-		table "$C_OUT" client "$HDR_SEND" 4096 '*256'
-		table "$S_OUT" server "$HDR_SEND" 4096 - "$C_OUT"
+	if pair_tables "$P" $T "$P-send-dur" "$HDR_SEND" 4096 '*256' - -D 1 -s 4096; then
 		summary "$S_OUT" server "Test Type=Duration" "Duration=1 seconds"
 	fi
 

@@ -29,11 +29,7 @@ expect_err() { # WANT_RC REGEX WHAT (after run_capture)
 	if grep -qE "$2" "$ERR"; then pass "$3: says /$2/"; else fail "$3: stderr lacks /$2/"; show "$ERR"; fi
 }
 all_validated() { # FILE: every result row says validated
-	python3 - "$1" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]
-sys.exit(0 if r and all(x.get("validated") is True for x in r) else 1)
-PY
+	python3 "$E2E_PY/gpu_validated.py" "$1"
 }
 counts_ok() { # every process freed what it allocated, and used the copies
 	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); c[kv[1]] += kv[2] }

@@ -30,14 +30,7 @@ setup() {
 setup 2>"$TMPD/veth.err" || skip "veth setup failed: $(cat "$TMPD/veth.err")"
 # Reachable = a TCP connect to port 9 of A from B is answered (refused counts).
 reach() {
-	ip netns exec "$NSB" python3 -c '
-import socket, sys
-try:
-    socket.create_connection((sys.argv[1], 9), timeout=0.5).close()
-except ConnectionRefusedError:
-    pass
-except OSError:
-    sys.exit(1)' "$ADDR_A" 2>/dev/null
+	ip netns exec "$NSB" python3 "$E2E_PY/tcp_reach.py" "$ADDR_A" 2>/dev/null
 }
 for ((n = 0; n < 100; n++)); do reach && break; sleep 0.05; done
 reach && pass "namespaces $NSA/$NSB up, $ADDR_A reachable from $NSB" \
@@ -45,23 +38,8 @@ reach && pass "namespaces $NSA/$NSB up, $ADDR_A reachable from $NSB" \
 
 txb() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/tx_bytes"; }
 
-# payload_check NAME JSON TX_BYTES_DELTA WHO
-payload_check() {
-	if python3 - "$2" "$3" >"$TMPD/pc" 2>&1 <<'PY'; then
-import json, sys
-d = json.load(open(sys.argv[1])); tx = int(sys.argv[2])
-r = d["results"][0]
-payload = r["size"] * r["count"]
-msg = f"payload {payload} B (size {r['size']} x count {r['count']}), tx_bytes {tx} B, ratio {payload / tx:.3f}"
-if not (0.8 * tx <= payload <= tx):
-    sys.exit("want 0.8*tx <= payload <= tx: " + msg)
-print(msg)
-PY
-		pass "$1: $4 $(cat "$TMPD/pc")"
-	else
-		fail "$1: $4 $(tail -1 "$TMPD/pc")"
-	fi
-}
+# payload_check NAME JSON TX_BYTES_DELTA WHO: 0.8 * tx <= size * count <= tx
+payload_check() { py_check "$1: ${4%:}" "" netns_payload.py "$2" "$3"; }
 
 # ------------------------------------------------------------------ uni
 section "write over tcp, server in $NSA, client in $NSB, -s 65536 -n 200"
@@ -76,14 +54,7 @@ if start_server "$TOOL" --provider tcp --json; then
 	if expect_rc 0 "$RC" "client" && expect_rc 0 "$SERVER_RC" "server"; then
 		c=$(json_get "$OUT" results.0.count)
 		[ "$c" = 51200 ] && pass "client count 51200 (200 x 256)" || fail "client count '$c', want 51200"
-		python3 - "$OUT" >"$TMPD/bw" 2>&1 <<'PY' && pass "bw_mb_s*elapsed_us = size*count: $(cat "$TMPD/bw")" || fail "bw: $(tail -1 "$TMPD/bw")"
-import json, sys
-r = json.load(open(sys.argv[1]))["results"][0]
-claimed = r["bw_mb_s"] * r["elapsed_us"]; payload = r["size"] * r["count"]
-if abs(claimed - payload) > 0.001 * payload:
-    sys.exit(f"bw_mb_s*elapsed_us {claimed:.0f} vs size*count {payload}")
-print(f"{r['bw_mb_s']:.1f} MB/s over {r['elapsed_us']:.0f} us")
-PY
+		py_check "bw_mb_s*elapsed_us = size*count" "" netns_bw.py "$OUT"
 		payload_check "uni" "$OUT" $((b1 - b0)) "client veth:"
 		sp=$(json_get "$SERVER_OUT" provider 2>/dev/null)
 		cp=$(json_get "$OUT" provider 2>/dev/null)
@@ -106,19 +77,7 @@ if start_server "$TOOL" --provider tcp --json; then
 	if expect_rc 0 "$RC" "client -b" && expect_rc 0 "$SERVER_RC" "server -b"; then
 		payload_check "bidir" "$OUT" $((b1 - b0)) "client veth:"
 		payload_check "bidir" "$SERVER_OUT" $((a1 - a0)) "server veth:"
-		python3 - "$OUT" "$SERVER_OUT" >"$TMPD/bb" 2>&1 <<'PY' && pass "bidir: $(cat "$TMPD/bb")" || fail "bidir: $(tail -1 "$TMPD/bb")"
-import json, sys
-c = json.load(open(sys.argv[1]))["results"][0]
-s = json.load(open(sys.argv[2]))["results"][0]
-if c["count"] != 25600 or s["count"] != 25600:
-    sys.exit(f"counts client {c['count']} server {s['count']}, want 25600 each")
-if abs(c["bw_mb_s"] - s["bw_mb_s"]) > 0.001 * c["bw_mb_s"]:
-    sys.exit(f"summed BW differs: client {c['bw_mb_s']} server {s['bw_mb_s']}")
-own = c["size"] * c["count"] / c["elapsed_us"]; peer = s["size"] * s["count"] / s["elapsed_us"]
-if abs(c["bw_mb_s"] - (own + peer)) > 0.01 * c["bw_mb_s"]:
-    sys.exit(f"bw_mb_s {c['bw_mb_s']:.1f} != own {own:.1f} + peer {peer:.1f}")
-print(f"counts 25600/25600, both report {c['bw_mb_s']:.1f} MB/s = {own:.1f} + {peer:.1f}")
-PY
+		py_check "bidir" "" netns_bidir.py "$OUT" "$SERVER_OUT"
 	else
 		show "$OUT" "$ERR" "$SERVER_OUT" "$SERVER_ERR"
 	fi

@@ -13,35 +13,9 @@ for t in cxi_write_bw cxi_send_lat; do
 done
 
 # png_ok FILE MIN_KB MIN_W MIN_H: PNG signature, size and dimensions (IHDR).
-png_ok() {
-	"$PY" - "$@" <<'EOF'
-import os, struct, sys
-f, kb, w0, h0 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-b = open(f, "rb").read(24)
-if b[:8] != b"\x89PNG\r\n\x1a\n" or b[12:16] != b"IHDR":
-    sys.exit(f"{f}: not a PNG")
-w, h = struct.unpack(">II", b[16:24])
-n = os.path.getsize(f)
-print(f"{os.path.basename(f)}: {w}x{h}, {n} bytes")
-if n < kb * 1024 or w < w0 or h < h0:
-    sys.exit(f"{f}: {w}x{h} {n} bytes, want >= {w0}x{h0} and {kb} KB")
-EOF
-}
-
+png_ok() { "$PY" "$E2E_PY/png_ok.py" "$@"; }
 # svg_has FILE TEXT...: the SVG parses as XML and has each TEXT in a text node.
-svg_has() {
-	"$PY" - "$@" <<'EOF'
-import sys, xml.etree.ElementTree as ET
-root = ET.parse(sys.argv[1]).getroot()
-if not root.tag.endswith("svg"):
-    sys.exit(f"{sys.argv[1]}: root <{root.tag}>, not <svg>")
-text = "\n".join("".join(e.itertext()) for e in root.iter()
-                 if e.tag.endswith("text"))
-miss = [t for t in sys.argv[2:] if t not in text]
-if miss:
-    sys.exit(f"{sys.argv[1]}: no text {miss}")
-EOF
-}
+svg_has() { "$PY" "$E2E_PY/svg_has.py" "$@"; }
 
 # plot NAME ARGS...: runs cxi_plot (30 s bound); sets RC, output in $TMPD/NAME.*
 plot() { local n=$1; shift; run_capture "$n" 30 "$PLOT" "$@"; }
@@ -84,21 +58,7 @@ expect_rc 0 "$RC" "--hist-size 64"
 check "SVG: histogram of 64 B" svg_has "$TMPD/lat64.svg" "64 B, 300 samples"
 
 section "sweep heatmaps"
-"$PY" - "$TMPD/sweep.json" <<'EOF'
-import json, sys
-n = 4
-hosts = ["nodeA", "nodeA", "nodeB", "nodeC"]
-bw = [[None if i == j else 10000.0 + 10 * i + j for j in range(n)] for i in range(n)]
-lat = [[None if i == j else 2.0 + 0.01 * (i + j) for j in range(n)] for i in range(n)]
-bw[3][1] = 2500.0
-doc = {"tool": "cxi_sweep", "version": "0.1.0",
-       "ranks": [{"rank": i, "host": hosts[i], "address": f"fi_addr_{i}"}
-                 for i in range(n)],
-       "bw_mb_s": bw, "lat_us": lat,
-       "outliers": [{"src": 3, "dst": 1, "metric": "bw_mb_s",
-                     "value": 2500.0, "reference": 10015.0}]}
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+"$PY" "$E2E_PY/sweep_doc.py" "$TMPD/sweep.json"
 plot sweep_png "$TMPD/sweep.json" -o "$TMPD/sweep.png"
 expect_rc 0 "$RC" "sweep PNG"
 check "PNG >= 20 KB, >= 1000x500" png_ok "$TMPD/sweep.png" 20 1000 500

@@ -113,35 +113,14 @@ check "--local: no /dev/shm region of parent or child left" test -z "$(shm_of "$
 
 # ------------------------------------------------------------- 2. strays
 section "stray connections, then a real client"
-# A peer: probe (connect, close), trickle (a byte every 2 s), beats
-# (heartbeat frames only). Runs at most 14 s.
-stray() {
-	PROTO_VERSION=$PROTO_VERSION python3 - "$@" <<'PY'
-import os, socket, struct, sys, time
-port, kind = int(sys.argv[1]), sys.argv[2]
-ver = int(os.environ["PROTO_VERSION"])
-s = socket.create_connection(("127.0.0.1", port), timeout=5)
-if kind == "probe":
-    s.close(); sys.exit(0)
-hb = struct.pack(">IHHI", 0x43584447, ver, 7, 0)
-hello = struct.pack(">IHHI", 0x43584447, ver, 1, 40)  # the start of a HELLO
-end = time.time() + 14
-try:
-    for i in range(1000):
-        if time.time() >= end:
-            break
-        s.sendall(hello[i:i + 1] if kind == "trickle" else hb)
-        time.sleep(2 if kind == "trickle" else 0.5)
-except OSError as e:
-    print(f"server dropped us: {e}")
-PY
-}
+# Fake peers (tests/e2e/py/fake_peer.py): probe (connect, close), trickle
+# (a byte every 2 s), beats (heartbeat frames only). Each runs <= 14 s.
 if start_server "$TOOL" --provider tcp; then
 	want=0
 	for kind in probe trickle beats; do
 		want=$((want + 1))
 		t0=$(now)
-		stray "$SERVER_PORT" "$kind" >"$TMPD/stray.$kind" 2>&1 &
+		fake_peer "$SERVER_PORT" "$kind" >"$TMPD/stray.$kind" 2>&1 &
 		spid=$!
 		for ((n = 0; n < 240; n++)); do
 			[ "$(grep -c 'dropped a connection' "$SERVER_ERR")" -ge "$want" ] && break
@@ -236,13 +215,7 @@ if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null && ip netns add "cxdrobust$$
 	printf 'nameserver 127.0.0.1\noptions timeout:30 attempts:3\n' >"/etc/netns/$NS/resolv.conf"
 	ip -n "$NS" link set lo up
 	# A "DNS server" that reads queries and never answers.
-	start_bg mute-dns ip netns exec "$NS" python3 -c '
-import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 53))
-t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-t.bind(("127.0.0.1", 53)); t.listen(5)
-while True:
-    s.recv(4096)'
+	start_bg mute-dns ip netns exec "$NS" python3 "$E2E_PY/mute_dns.py"
 	for ((n = 0; n < 200; n++)); do
 		ip netns exec "$NS" ss -Huln 'sport = :53' 2>/dev/null | grep -q . && break
 		sleep 0.05

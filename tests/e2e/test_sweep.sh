@@ -38,34 +38,7 @@ SMALL=(-n 2 -l 4 --lat-iters 20)
 
 # check_json FILE N: prints problems, exit 1 if any.
 check_json() {
-	"$PY" - "$1" "$2" <<'PYEOF'
-import json, sys
-d = json.load(open(sys.argv[1])); n = int(sys.argv[2]); bad = []
-if d.get("tool") != "cxi_sweep": bad.append("tool is %r" % d.get("tool"))
-if [r["rank"] for r in d["ranks"]] != list(range(n)): bad.append("ranks")
-for key in ("bw_mb_s", "lat_us"):
-    m = d[key]
-    if len(m) != n or any(len(row) != n for row in m):
-        bad.append("%s is not %dx%d" % (key, n, n)); continue
-    for i in range(n):
-        for j in range(n):
-            v = m[i][j]
-            if i == j and v is not None: bad.append("%s[%d][%d] not null" % (key, i, j))
-            if i != j and not (isinstance(v, (int, float)) and v > 0):
-                bad.append("%s[%d][%d] = %r" % (key, i, j, v))
-seen = {}
-for r in d["rounds"]:
-    ranks = [x for p in r["pairs"] for x in p]
-    if len(ranks) != len(set(ranks)): bad.append("rank twice in round %d" % r["round"])
-    for a, b in r["pairs"]: seen[(a, b)] = seen.get((a, b), 0) + 1
-want = {(a, b) for a in range(n) for b in range(a + 1, n)}
-if set(seen) != want or any(c != 1 for c in seen.values()): bad.append("pairs not each once")
-# Rounds as run: the circle rounds, cut to max_pairs pairs each.
-k = d["options"]["max_pairs"]
-if len(d["rounds"]) < (n - 1 if n % 2 == 0 else n): bad.append("%d rounds" % len(d["rounds"]))
-if any(len(r["pairs"]) > k for r in d["rounds"]): bad.append("a round over max_pairs %d" % k)
-print("\n".join(bad)); sys.exit(1 if bad else 0)
-PYEOF
+	"$PY" "$E2E_PY/sweep_matrices.py" "$1" "$2"
 }
 
 section "matrices over tcp and shm"
@@ -190,16 +163,7 @@ run_capture shaped 120 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
 	-x CXD_TEST_NETNS -np "$N" "$TBIN" --provider tcp -d swp0 -D 1 -l 4 --lat-iters 20 \
 	--max-pairs 1 --min-bw 2 --max-lat 1000000 --json "$TMPD/shaped.json"
 expect_rc 3 "$RC" "shaped sweep (outliers found)"
-out=$("$PY" - "$TMPD/shaped.json" "$N" "$SANITIZED" <<'PYEOF'
-import json, sys
-d = json.load(open(sys.argv[1])); n = int(sys.argv[2]); loose = sys.argv[3] == "1"
-got = {(o["src"], o["dst"]) for o in d["outliers"] if o["metric"] == "bw_mb_s"}
-want = {(a, b) for a in range(n) for b in range(n) if a != b and 2 in (a, b)}
-print("flagged %s; rank 2's links %s" % (sorted(got), sorted(want)))
-# Sanitizer build: every shaped link must be found; extra dips are noted.
-sys.exit(0 if got == want or (loose and want <= got) else 1)
-PYEOF
-) && pass "rank 2's $((2 * (N - 1))) links are outliers$([ "$SANITIZED" = 1 ] && echo ' (sanitizer build: extras allowed)' || echo ', and only those')" || fail "$out"
+out=$("$PY" "$E2E_PY/sweep_outliers.py" "$TMPD/shaped.json" "$N" "$SANITIZED") && pass "rank 2's $((2 * (N - 1))) links are outliers$([ "$SANITIZED" = 1 ] && echo ' (sanitizer build: extras allowed)' || echo ', and only those')" || fail "$out"
 note "$out"
 show "$OUT"
 finish

@@ -81,56 +81,7 @@ for PROV in "${PROVIDERS[@]}"; do
 	if run_pair "$TOOL" "$PROV-json" --provider "$PROV" --json -- --provider "$PROV" -s 1:1024 -n 20 --json; then
 		for side in client server; do
 			if [ $side = client ]; then f=$C_OUT; else f=$S_OUT; fi
-			if python3 - "$f" "$PROV" "$side" "$C_OUT" >"$TMPD/jcheck" 2>&1 <<'PY'; then
-import json, sys
-f, prov, side = sys.argv[1:4]
-try:
-    d = json.load(open(f))
-except Exception as e:
-    sys.exit(f"not one JSON document: {e}")
-errs = []
-client = {}
-if side == "server":
-    client = {r["size"]: r for r in json.load(open(sys.argv[4]))["results"]}
-for k in ("tool", "version", "provider", "device", "options", "results"):
-    if k not in d:
-        errs.append(f"key '{k}' missing")
-if d.get("tool") != "cxi_write_bw":
-    errs.append(f"tool = {d.get('tool')!r}")
-if d.get("provider") and prov not in str(d.get("provider")):
-    errs.append(f"provider = {d.get('provider')!r}, want {prov}")
-res = d.get("results") or []
-if [r.get("size") for r in res] != [1 << i for i in range(11)]:
-    errs.append(f"sizes {[r.get('size') for r in res]}")
-for r in res:
-    for k in ("size", "count", "bw_mb_s", "pkt_rate_mpkt_s", "elapsed_us"):
-        if k not in r:
-            errs.append(f"result key '{k}' missing")
-    try:
-        if side == "server":
-            # uni-directional: the server has no count of its own (null, the
-            # JSON form of the table's '-') and reports the client's figures
-            if r.get("count") is not None:
-                errs.append(f"size {r['size']}: server count {r['count']!r}, want null")
-            if r.get("bw_mb_s") != client[r["size"]]["bw_mb_s"]:
-                errs.append(f"size {r['size']}: server bw {r.get('bw_mb_s')} != client's")
-            continue
-        if r["count"] != 5120:
-            errs.append(f"size {r['size']}: count {r['count']} != 5120")
-        exp = r["size"] * r["count"] / r["elapsed_us"]
-        if not (r["bw_mb_s"] > 0 and abs(r["bw_mb_s"] - exp) <= 0.001 * exp):
-            errs.append(f"size {r['size']}: bw_mb_s {r['bw_mb_s']} vs size*count/elapsed_us {exp:.4f}")
-    except (KeyError, TypeError, ZeroDivisionError) as e:
-        errs.append(f"size {r.get('size')}: {e!r}")
-if errs:
-    sys.exit("; ".join(errs[:6]))
-print(f"{len(res)} results, keys ok, " + ("count null, bw = client's" if side == "server" else "bw_mb_s = size*count/elapsed_us within 0.1%"))
-PY
-				pass "$side JSON: $(cat "$TMPD/jcheck")"
-			else
-				fail "$side JSON: $(tail -1 "$TMPD/jcheck")"
-				show "$f"
-			fi
+			py_check "$side JSON" "$f" write_bw_json.py "$f" "$PROV" "$side" "$C_OUT"
 		done
 		grep -q 'Listening on port' "$S_OUT" && fail "server --json: Listening line on stdout (want stderr)" \
 			|| pass "server --json: Listening line not on stdout"
@@ -138,28 +89,7 @@ PY
 
 	section "[$PROV] --csv -s 64:256 -n 10"
 	if run_pair "$TOOL" "$PROV-csv" --provider "$PROV" -- --provider "$PROV" -s 64:256 -n 10 --csv; then
-		if python3 - "$C_OUT" >"$TMPD/ccheck" 2>&1 <<'PY'; then
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r and not r[0].startswith("#")]
-if len(rows) < 2:
-    sys.exit(f"{len(rows)} CSV lines, want header + rows")
-hdr = [h.strip().lower() for h in rows[0]]
-si = next((i for i, h in enumerate(hdr) if "size" in h), None)
-if si is None:
-    sys.exit(f"no size column in header {rows[0]}")
-data = rows[1:]
-if any(len(r) != len(hdr) for r in data):
-    sys.exit("rows with a different field count than the header")
-sizes = [int(r[si]) for r in data]
-if sizes != [64, 128, 256]:
-    sys.exit(f"sizes {sizes}, want [64, 128, 256]")
-print(f"header {rows[0]}, {len(data)} rows, sizes ok")
-PY
-			pass "client CSV: $(cat "$TMPD/ccheck")"
-		else
-			fail "client CSV: $(tail -1 "$TMPD/ccheck")"
-			show "$C_OUT"
-		fi
+		py_check "client CSV" "$C_OUT" write_bw_csv.py "$C_OUT"
 	fi
 
 	section "[$PROV] --local -s 1:64 -n 20"

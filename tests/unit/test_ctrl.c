@@ -203,6 +203,51 @@ static int server_to_raw(struct cxd_ctrl *c, int *lfd)
 	return fd;
 }
 
+/* Our side of a connection with a raw peer. */
+struct raw {
+	struct cxd_ctrl c; /* ours */
+	int fd;            /* the raw peer's socket (-1: closed) */
+	int lfd;           /* our listening socket, if we serve; else -1 */
+	uint32_t port;     /* the raw server's port, if we are its client */
+};
+
+/* Our client, connected to a raw server. */
+static void raw_server(struct raw *r)
+{
+	r->lfd = -1;
+	r->fd = client_to_raw(&r->c, &r->port);
+}
+
+/* Our server, a raw client connected to it. */
+static void raw_client(struct raw *r)
+{
+	r->port = 0;
+	r->fd = server_to_raw(&r->c, &r->lfd);
+}
+
+static void raw_close(struct raw *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	cxd_ctrl_close(&r->c);
+	if (r->lfd >= 0)
+		close(r->lfd);
+}
+
+/* cxd_ctrl_recv (type 0) or cxd_ctrl_expect (type) with room for cap
+ * payload bytes; the status only. */
+static int recv_cap(struct cxd_ctrl *c, uint16_t type, uint32_t cap, int ms)
+{
+	uint8_t buf[CXD_MAX_PAYLOAD];
+	uint16_t got;
+	uint32_t len;
+
+	assert_true(cap <= sizeof(buf));
+	if (type == 0)
+		return cxd_ctrl_recv(c, &got, buf, cap, &len, ms);
+	return cxd_ctrl_expect(c, type, buf, cap, &len, ms);
+}
+
 /* ---- Exchanges */
 
 static void exchange(struct pair *p)
@@ -347,17 +392,13 @@ static void test_heartbeats_skipped(void **state)
 				       2000), 0);
 	assert_int_equal(type, CXD_MSG_BARRIER);
 	/* Only a heartbeat is left: nothing to receive within the bound. */
-	assert_int_equal(cxd_ctrl_recv(&p.srv, &type, buf, sizeof(buf), &len,
-				       100), -ETIMEDOUT);
+	assert_int_equal(recv_cap(&p.srv, 0, sizeof(buf), 100), -ETIMEDOUT);
 	pair_close(&p);
 }
 
 /* The thread keeps a silent side alive past the idle limit. */
 static void test_heartbeat_thread(void **state)
 {
-	uint8_t buf[16];
-	uint16_t type;
-	uint32_t len;
 	struct pair p;
 	uint64_t before;
 
@@ -369,16 +410,15 @@ static void test_heartbeat_thread(void **state)
 	 * this were a plain store. */
 	cxd_ctrl_set_phase(&p.cli, "the heartbeat test");
 	before = p.srv.last_rx_ns;
-	assert_int_equal(cxd_ctrl_recv(&p.srv, &type, buf, sizeof(buf), &len,
-				       CXD_IDLE_TIMEOUT_MS + 1500), -ETIMEDOUT);
+	assert_int_equal(recv_cap(&p.srv, 0, 16, CXD_IDLE_TIMEOUT_MS + 1500),
+			 -ETIMEDOUT);
 	/* The total bound expired, not the idle one: heartbeats came in. */
 	assert_contains(p.srv.err, "sent nothing usable");
 	assert_true(p.srv.last_rx_ns > before);
 	/* The main thread can still send while the heartbeat runs. */
 	assert_int_equal(cxd_ctrl_send(&p.cli, CXD_MSG_BARRIER, "\0\0\0\2",
 				       4), 0);
-	assert_int_equal(cxd_ctrl_expect(&p.srv, CXD_MSG_BARRIER, buf,
-					 sizeof(buf), &len, 2000), 0);
+	assert_int_equal(recv_cap(&p.srv, CXD_MSG_BARRIER, 16, 2000), 0);
 	cxd_ctrl_hb_stop(&p.cli);
 	assert_false(p.cli.hb_running);
 	cxd_ctrl_hb_stop(&p.cli);
@@ -469,204 +509,160 @@ static void test_garbage(void **state)
 {
 	struct writer w = { .reader = gettid(),
 			    .bytes = "GET / HTTP/1.0\r\n\r\n" };
-	uint8_t buf[64];
-	uint16_t type;
-	uint32_t len;
-	struct cxd_ctrl c;
+	struct raw r;
 	pthread_t t;
-	int lfd;
 
 	(void) state;
-	w.fd = server_to_raw(&c, &lfd);
-	cxd_ctrl_set_phase(&c, "the option exchange");
+	raw_client(&r);
+	w.fd = r.fd;
+	cxd_ctrl_set_phase(&r.c, "the option exchange");
 	/* The garbage arrives while recv is already waiting. */
 	assert_int_equal(pthread_create(&t, NULL, writer_main, &w), 0);
-	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
-				       2000), -EPROTO);
+	assert_int_equal(recv_cap(&r.c, 0, 64, 2000), -EPROTO);
 	pthread_join(t, NULL);
-	assert_contains(c.err, "the client 127.0.0.1:");
-	assert_contains(c.err, "sent garbage during the option exchange");
-	assert_contains(c.err, "bad magic 0x47455420");
-	close(w.fd);
-	cxd_ctrl_close(&c);
-	close(lfd);
+	assert_contains(r.c.err, "the client 127.0.0.1:");
+	assert_contains(r.c.err, "sent garbage during the option exchange");
+	assert_contains(r.c.err, "bad magic 0x47455420");
+	raw_close(&r);
 }
 
 /* Even one wrong byte is caught without waiting for a whole header. */
 static void test_garbage_short(void **state)
 {
-	struct cxd_ctrl c;
-	uint32_t port;
-	int fd;
+	struct raw r;
 
 	(void) state;
-	fd = client_to_raw(&c, &port);
-	raw_write(fd, "X", 1);
-	assert_int_equal(poll_until(&c, -1), -EPROTO);
-	assert_contains(c.err, "the server 127.0.0.1:");
-	assert_contains(c.err, "during the handshake");
-	close(fd);
-	cxd_ctrl_close(&c);
+	raw_server(&r);
+	raw_write(r.fd, "X", 1);
+	assert_int_equal(poll_until(&r.c, -1), -EPROTO);
+	assert_contains(r.c.err, "the server 127.0.0.1:");
+	assert_contains(r.c.err, "during the handshake");
+	raw_close(&r);
+}
+
+/* A raw server sends n bytes; our client's next expect (type) or recv
+ * (type 0) fails with rc, the message holding want. */
+static void server_sends(const void *bytes, size_t n, uint16_t type, int rc,
+			 const char *want)
+{
+	struct raw r;
+
+	raw_server(&r);
+	raw_write(r.fd, bytes, n);
+	assert_int_equal(recv_cap(&r.c, type, 64, 2000), rc);
+	assert_contains(r.c.err, want);
+	raw_close(&r);
 }
 
 static void test_oversized_frame(void **state)
 {
 	struct cxd_hdr h = { CXD_PROTO_MAGIC, CXD_PROTO_VERSION,
 			     CXD_MSG_RESULT, 5000 };
-	uint8_t hb[CXD_HDR_LEN], buf[64];
-	uint16_t type;
-	uint32_t len, port;
-	struct cxd_ctrl c;
-	int fd;
+	uint8_t hb[CXD_HDR_LEN];
 
 	(void) state;
-	fd = client_to_raw(&c, &port);
 	cxd_hdr_encode(&h, hb);
-	raw_write(fd, hb, sizeof(hb));
-	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
-				       2000), -EPROTO);
-	assert_contains(c.err, "frame length 5000 exceeds 4096");
-	close(fd);
-	cxd_ctrl_close(&c);
+	server_sends(hb, sizeof(hb), 0, -EPROTO,
+		     "frame length 5000 exceeds 4096");
 }
 
 static void test_bad_version_and_type(void **state)
 {
 	uint8_t frame[CXD_HDR_LEN] = { 'C', 'X', 'D', 'G', 0, 7, 0, 1,
 				       0, 0, 0, 0 };
-	uint8_t buf[64];
-	uint32_t len, port;
-	struct cxd_ctrl c;
-	int fd;
 
 	(void) state;
-	fd = client_to_raw(&c, &port);
-	raw_write(fd, frame, sizeof(frame));
-	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_HELLO, buf, sizeof(buf),
-					 &len, 2000), -EPROTO);
-	assert_contains(c.err, "protocol version 7, expected 2");
-	close(fd);
-	cxd_ctrl_close(&c);
-
+	server_sends(frame, sizeof(frame), CXD_MSG_HELLO, -EPROTO,
+		     "protocol version 7, expected 2");
 	frame[5] = CXD_PROTO_VERSION;
 	frame[7] = 99;
-	fd = client_to_raw(&c, &port);
-	raw_write(fd, frame, sizeof(frame));
-	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_HELLO, buf, sizeof(buf),
-					 &len, 2000), -EPROTO);
-	assert_contains(c.err, "unknown message type 99");
-	close(fd);
-	cxd_ctrl_close(&c);
+	server_sends(frame, sizeof(frame), CXD_MSG_HELLO, -EPROTO,
+		     "unknown message type 99");
 }
 
 static void test_payload_over_cap_and_wrong_type(void **state)
 {
-	uint8_t payload[100] = { 0 }, buf[16];
-	uint16_t type;
-	uint32_t len, port;
-	struct cxd_ctrl c;
-	int fd;
+	uint8_t payload[100] = { 0 };
+	struct raw r;
 
 	(void) state;
-	fd = client_to_raw(&c, &port);
-	cxd_ctrl_set_phase(&c, "the run");
-	raw_frame(fd, CXD_MSG_RESULT, payload, sizeof(payload));
-	raw_frame(fd, CXD_MSG_HELLO, NULL, 0);
-	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
-				       2000), -EPROTO);
-	assert_contains(c.err, "100-byte RESULT message during the run");
-	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_BARRIER, buf, sizeof(buf),
-					 &len, 2000), -EPROTO);
-	assert_contains(c.err, "sent HELLO during the run, expected BARRIER");
-	close(fd);
-	cxd_ctrl_close(&c);
+	raw_server(&r);
+	cxd_ctrl_set_phase(&r.c, "the run");
+	raw_frame(r.fd, CXD_MSG_RESULT, payload, sizeof(payload));
+	raw_frame(r.fd, CXD_MSG_HELLO, NULL, 0);
+	assert_int_equal(recv_cap(&r.c, 0, 16, 2000), -EPROTO);
+	assert_contains(r.c.err, "100-byte RESULT message during the run");
+	assert_int_equal(recv_cap(&r.c, CXD_MSG_BARRIER, 16, 2000), -EPROTO);
+	assert_contains(r.c.err, "sent HELLO during the run, expected BARRIER");
+	raw_close(&r);
 }
 
 static void test_peer_closes(void **state)
 {
-	uint8_t buf[16];
-	uint16_t type;
-	uint32_t len;
-	struct cxd_ctrl c;
-	int fd, lfd;
+	struct raw r;
+	int ret = 0;
 
 	(void) state;
-	fd = server_to_raw(&c, &lfd);
-	raw_write(fd, "CXDG", 4); /* half a header, then gone */
-	close(fd);
-	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len,
-				       2000), -ECONNRESET);
-	assert_contains(c.err, "the client 127.0.0.1:");
-	assert_contains(c.err, "closed the connection during the handshake");
+	raw_client(&r);
+	raw_write(r.fd, "CXDG", 4); /* half a header, then gone */
+	close(r.fd);
+	r.fd = -1;
+	assert_int_equal(recv_cap(&r.c, 0, 16, 2000), -ECONNRESET);
+	assert_contains(r.c.err, "the client 127.0.0.1:");
+	assert_contains(r.c.err, "closed the connection during the handshake");
 	/* Sending to a closed peer fails too (possibly not the first time). */
-	int ret = 0;
 	for (int i = 0; i < 100 && ret == 0; i++)
-		ret = cxd_ctrl_send(&c, CXD_MSG_BARRIER, "\0\0\0\1", 4);
+		ret = cxd_ctrl_send(&r.c, CXD_MSG_BARRIER, "\0\0\0\1", 4);
 	assert_int_equal(ret, -ECONNRESET);
-	cxd_ctrl_close(&c);
-	close(lfd);
+	raw_close(&r);
 }
 
 static void test_peer_silent(void **state)
 {
-	uint8_t buf[16];
-	uint16_t type;
-	uint32_t len, port;
-	struct cxd_ctrl c;
-	int fd;
+	struct raw r;
 
 	(void) state;
-	fd = client_to_raw(&c, &port);
-	cxd_ctrl_set_phase(&c, "the option exchange");
+	raw_server(&r);
+	cxd_ctrl_set_phase(&r.c, "the option exchange");
 	/* No total bound: only the idle limit can end this (~5 s). */
-	assert_int_equal(cxd_ctrl_recv(&c, &type, buf, sizeof(buf), &len, -1),
-			 -ETIMEDOUT);
-	assert_contains(c.err, "the server 127.0.0.1:");
-	assert_contains(c.err, "stopped responding during the option "
+	assert_int_equal(recv_cap(&r.c, 0, 16, -1), -ETIMEDOUT);
+	assert_contains(r.c.err, "the server 127.0.0.1:");
+	assert_contains(r.c.err, "stopped responding during the option "
 			"exchange (nothing received for 5 s)");
 	/* poll reports the same silence. */
-	assert_int_equal(cxd_ctrl_poll(&c), -ETIMEDOUT);
-	close(fd);
-	cxd_ctrl_close(&c);
+	assert_int_equal(cxd_ctrl_poll(&r.c), -ETIMEDOUT);
+	raw_close(&r);
 }
 
 static void test_peer_error(void **state)
 {
-	uint8_t payload[64], buf[16];
-	uint32_t len, port;
-	struct cxd_ctrl c;
+	uint8_t payload[64];
 	char want[128];
+	struct raw r;
 	ssize_t n;
-	int fd;
 
 	(void) state;
-	fd = client_to_raw(&c, &port);
+	raw_server(&r);
 	n = cxd_enc_text("max size 1G exceeds the server's limit", payload,
 			 sizeof(payload));
 	assert_true(n > 0);
-	raw_frame(fd, CXD_MSG_ERROR, payload, (uint32_t) n);
-	assert_int_equal(cxd_ctrl_expect(&c, CXD_MSG_ACCEPT, buf, sizeof(buf),
-					 &len, 2000), -EREMOTEIO);
+	raw_frame(r.fd, CXD_MSG_ERROR, payload, (uint32_t) n);
+	assert_int_equal(recv_cap(&r.c, CXD_MSG_ACCEPT, 16, 2000), -EREMOTEIO);
 	snprintf(want, sizeof(want), "the server 127.0.0.1:%u reported: max "
-		 "size 1G exceeds the server's limit", port);
-	assert_string_equal(c.err, want);
-	close(fd);
-	cxd_ctrl_close(&c);
+		 "size 1G exceeds the server's limit", r.port);
+	assert_string_equal(r.c.err, want);
+	raw_close(&r);
 }
 
 /* send_error from our side arrives as -EREMOTEIO on the other. */
 static void test_send_error(void **state)
 {
-	uint8_t buf[16];
-	uint16_t type;
-	uint32_t len;
 	struct pair p;
 
 	(void) state;
 	assert_int_equal(pair_open(&p, "127.0.0.1", "127.0.0.1"), 0);
 	cxd_ctrl_send_error(&p.srv, "cannot open device cxi0");
-	assert_int_equal(cxd_ctrl_recv(&p.cli, &type, buf, sizeof(buf), &len,
-				       2000), -EREMOTEIO);
+	assert_int_equal(recv_cap(&p.cli, 0, 16, 2000), -EREMOTEIO);
 	assert_contains(p.cli.err, "reported: cannot open device cxi0");
 	pair_close(&p);
 	cxd_ctrl_send_error(&p.srv, "after close: ignored");

@@ -18,6 +18,7 @@
 #include "fabric/cxi_knobs.h"
 #include "fabric/fabric.h"
 #include "cxd/opts.h"
+#include "support/argv_cfg.h"
 
 /* A stand-in environment: NULL-terminated name/value pairs. */
 static const char *table_env(void *ctx, const char *name)
@@ -34,22 +35,17 @@ struct run {
 	const struct cxd_tool *tool;
 	struct cxd_cfg cfg;
 	struct cxd_cxi_plan plan;
-	char err[256];
+	char err[CXD_ERR_LEN];
 };
 
-/* Parse argv for the tool as the command line would; 0 or -EINVAL. */
+/* Parse argv (NULL-terminated, or NULL) for the tool as the command line
+ * would (support/argv_cfg.h); it must parse. */
 static void setup_run(struct run *r, const char *tool, const char *const *argv)
 {
-	char *args[16] = { (char *) tool };
-	int argc = 1;
-
 	memset(r, 0, sizeof(*r));
 	r->tool = cxd_tool_find(tool);
 	assert_non_null(r->tool);
-	for (; argv && *argv; argv++)
-		args[argc++] = (char *) *argv;
-	assert_int_equal(cxd_opts_parse(r->tool, argc, args, &r->cfg, r->err,
-					sizeof(r->err)), 0);
+	assert_int_equal(argv_cfg_list(&r->cfg, r->err, tool, argv), 0);
 }
 
 static int plan_for(struct run *r, const char *prov,
@@ -67,6 +63,44 @@ static const struct cxd_cxi_env *env_of(const struct cxd_cxi_plan *p,
 			return &p->env[i];
 	return NULL;
 }
+
+/* cxd_cxi_prepare for provider PROV ("": not picked yet). */
+static int prepare_for(struct run *r, struct cxd_cxi_envsnap *snap,
+		       const char *prov)
+{
+	return cxd_cxi_prepare(snap, &r->plan, r->tool, &r->cfg.run,
+			       &r->cfg.local, prov, NULL, r->err,
+			       sizeof(r->err));
+}
+
+/* The plan on cxi for TOOL ARGS..., nothing reported, no environment. */
+static void cxi_plan(struct run *r, const char *tool, const char *const *argv)
+{
+	setup_run(r, tool, argv);
+	assert_int_equal(plan_for(r, "cxi", NULL, NULL), 0);
+}
+
+/* The plan sets variable NAME to VALUE. */
+static void expect_env(const struct run *r, const char *name,
+		       const char *value)
+{
+	const struct cxd_cxi_env *e = env_of(&r->plan, name);
+
+	if (e == NULL)
+		fail_msg("%s: no %s in the plan", r->tool->name, name);
+	assert_string_equal(e->value, value);
+}
+
+/* A NULL-terminated list of words, for setup_run and cxi_plan. */
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* A stand-in environment for plan_for: NAME, VALUE, ... */
+#define ENV(...) ((const char *[]){ __VA_ARGS__, NULL })
+
+/* fi_getinfo's answer where the provider chooses the memory keys. */
+static const struct cxd_cxi_reported prov_keys = {
+	.mr_mode = FI_MR_PROV_KEY,
+};
 
 /* Every knob at once changes nothing on tcp and shm. */
 static void test_other_providers_untouched(void **state)
@@ -104,12 +138,10 @@ static void test_other_providers_untouched(void **state)
 
 static void test_write_defaults(void **state)
 {
-	static const char *const a[] = { "-s", "1:65536", NULL };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_write_bw", ARGS("-s", "1:65536"));
 	assert_true(r.plan.cxi);
 	assert_int_equal(r.plan.n_env, 0);
 	assert_int_equal(r.plan.msg_order, 0);
@@ -126,21 +158,17 @@ static void test_write_defaults(void **state)
 
 static void test_write_unrestricted(void **state)
 {
-	static const char *const a[] = { "--unrestricted", "-s", "8", NULL };
-	static const char *const b[] = { "-s", "4096", NULL };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_write_bw", ARGS("--unrestricted", "-s", "8"));
 	assert_int_equal(r.plan.msg_order, FI_ORDER_RMA_WAW);
 	assert_int_equal(cxd_cxi_write_flags(&r.plan, 8), 0);
 	assert_string_equal(r.plan.restricted_s, "Disabled");
 	assert_string_equal(r.plan.hrp_s, "Disabled - Not Applicable");
 	assert_string_equal(r.plan.idc_s, "Enabled");
 	/* Restricted, but every size above the HRP and IDC limits. */
-	setup_run(&r, "cxi_write_bw", b);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_write_bw", ARGS("-s", "4096"));
 	assert_int_equal(r.plan.hrp_flags, 0);
 	assert_string_equal(r.plan.hrp_s, "Disabled");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -177,8 +205,7 @@ static void test_idc_limits(void **state)
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		setup_run(&r, c[i].tool, c[i].args);
-		assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+		cxi_plan(&r, c[i].tool, c[i].args);
 		if (strcmp(r.plan.idc_s, c[i].want) != 0)
 			fail_msg("%s case %zu: IDC %s, want %s", c[i].tool, i,
 				 r.plan.idc_s, c[i].want);
@@ -188,14 +215,13 @@ static void test_idc_limits(void **state)
 /* Restricted writes need an optimized MR without remote events. */
 static void test_write_not_optimized(void **state)
 {
-	static const char *const a[] = { "-s", "8", NULL };
-	const char *off[] = { "FI_CXI_OPTIMIZED_MRS", "false", NULL };
 	struct cxd_cxi_reported events = { .caps = FI_RMA_EVENT };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, off), 0);
+	setup_run(&r, "cxi_write_bw", ARGS("-s", "8"));
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_OPTIMIZED_MRS", "false")), 0);
 	assert_string_equal(r.plan.restricted_s, "Disabled (user set "
 			    "FI_CXI_OPTIMIZED_MRS=false)");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -208,15 +234,11 @@ static void test_write_not_optimized(void **state)
 
 static void test_no_hrp_no_idc_no_ll(void **state)
 {
-	static const char *const a[] = { "--no-hrp", "--no-idc", "-s", "8",
-		NULL };
-	static const char *const b[] = { "--no-ll", "--no-idc", NULL };
 	const struct cxd_cxi_env *e;
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_write_bw", ARGS("--no-hrp", "--no-idc", "-s", "8"));
 	assert_int_equal(r.plan.hrp_flags, 0);
 	assert_string_equal(r.plan.hrp_s, "Disabled");
 	assert_string_equal(r.plan.idc_s, "Disabled");
@@ -225,8 +247,7 @@ static void test_no_hrp_no_idc_no_ll(void **state)
 	assert_string_equal(e->value, "1");
 	assert_false(e->user_set);
 
-	setup_run(&r, "cxi_send_lat", b);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_send_lat", ARGS("--no-ll", "--no-idc"));
 	e = env_of(&r.plan, "FI_CXI_LLRING_MODE");
 	assert_non_null(e);
 	assert_string_equal(e->value, "never");
@@ -238,16 +259,14 @@ static void test_no_hrp_no_idc_no_ll(void **state)
 /* The user's value stays, and the summary says which one is in force. */
 static void test_user_already_set(void **state)
 {
-	static const char *const a[] = { "--no-ll", NULL };
-	const char *env[] = { "FI_CXI_LLRING_MODE", "always", NULL };
-	const char *env2[] = { "FI_CXI_LLRING_MODE", "never", NULL };
 	const struct cxd_cxi_env *e;
 	char buf[160];
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_lat", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, env), 0);
+	setup_run(&r, "cxi_write_lat", ARGS("--no-ll"));
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_LLRING_MODE", "always")), 0);
 	e = env_of(&r.plan, "FI_CXI_LLRING_MODE");
 	assert_non_null(e);
 	assert_true(e->user_set);
@@ -259,7 +278,8 @@ static void test_user_already_set(void **state)
 
 	/* No --no-ll, but the user turned LL off himself. */
 	setup_run(&r, "cxi_write_lat", NULL);
-	assert_int_equal(plan_for(&r, "cxi", NULL, env2), 0);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_LLRING_MODE", "never")), 0);
 	assert_int_equal(r.plan.n_env, 0);
 	assert_string_equal(r.plan.ll_s,
 			    "Disabled (user set FI_CXI_LLRING_MODE=never)");
@@ -270,13 +290,12 @@ static void test_user_already_set(void **state)
 /* cxd_cxi_apply_env against the real environment: never overrides. */
 static void test_apply_env_never_overrides(void **state)
 {
-	static const char *const a[] = { "--no-ll", "--no-idc", NULL };
 	struct run r;
 
 	(void) state;
 	setenv("FI_CXI_LLRING_MODE", "idle", 1);
 	unsetenv("FI_CXI_DISABLE_NON_INJECT_RMA_IDC");
-	setup_run(&r, "cxi_write_lat", a);
+	setup_run(&r, "cxi_write_lat", ARGS("--no-ll", "--no-idc"));
 	assert_int_equal(cxd_cxi_plan(r.tool, &r.cfg.run, &r.cfg.local, "cxi",
 				      NULL, cxd_cxi_getenv, NULL, &r.plan,
 				      r.err, sizeof(r.err)), 0);
@@ -309,29 +328,24 @@ static void test_snapshot(void **state)
 
 static void test_rendezvous(void **state)
 {
-	static const char *const a[] = { "-R", NULL };
-	const char *user[] = { "FI_CXI_RDZV_THRESHOLD", "1000", NULL };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_send_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
-	assert_string_equal(env_of(&r.plan, "FI_CXI_RDZV_THRESHOLD")->value,
-			    "0");
-	assert_string_equal(env_of(&r.plan, "FI_CXI_RDZV_GET_MIN")->value, "0");
-	assert_string_equal(env_of(&r.plan, "FI_CXI_RDZV_EAGER_SIZE")->value,
-			    "0");
+	cxi_plan(&r, "cxi_send_bw", ARGS("-R"));
+	expect_env(&r, "FI_CXI_RDZV_THRESHOLD", "0");
+	expect_env(&r, "FI_CXI_RDZV_GET_MIN", "0");
+	expect_env(&r, "FI_CXI_RDZV_EAGER_SIZE", "0");
 	/* The provider keeps sends up to 192 B eager whatever we ask. */
 	assert_string_equal(r.plan.rdzv_s, "Enabled (sends > 192 B)");
 	assert_string_equal(r.plan.idc_s, "Disabled");
 
-	assert_int_equal(plan_for(&r, "cxi", NULL, user), 0);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_RDZV_THRESHOLD", "1000")), 0);
 	assert_true(env_of(&r.plan, "FI_CXI_RDZV_THRESHOLD")->user_set);
 	assert_string_equal(r.plan.rdzv_s, "Enabled (sends > 1000 B) (user "
 			    "set FI_CXI_RDZV_THRESHOLD=1000)");
 
-	setup_run(&r, "cxi_send_bw", NULL);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_send_bw", NULL);
 	assert_int_equal(r.plan.n_env, 0);
 	assert_string_equal(r.plan.rdzv_s, "Disabled (the provider uses it "
 			    "above 18433 B)");
@@ -344,8 +358,7 @@ static void test_atomics(void **state)
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_atomic_bw", NULL);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_atomic_bw", NULL);
 	assert_int_equal(r.plan.amo_flags, CXD_CXI_UNRELIABLE | CXD_CXI_HRP);
 	assert_string_equal(r.plan.restricted_s, "Enabled");
 	assert_string_equal(r.plan.hrp_s, "Enabled");
@@ -353,13 +366,11 @@ static void test_atomics(void **state)
 	assert_string_equal(r.plan.idc_s, "Enabled");
 	assert_int_equal(r.plan.key_rx, 2);
 
-	setup_run(&r, "cxi_atomic_lat", NULL); /* no HRP on latency tools */
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_atomic_lat", NULL); /* no HRP on latency tools */
 	assert_int_equal(r.plan.amo_flags, CXD_CXI_UNRELIABLE);
 
 	for (int i = 0; i < 2; i++) {
-		setup_run(&r, "cxi_atomic_bw", i ? cswap : fetch);
-		assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+		cxi_plan(&r, "cxi_atomic_bw", i ? cswap : fetch);
 		assert_int_equal(r.plan.amo_flags, 0);
 		assert_string_equal(r.plan.restricted_s, "Disabled (fetching "
 				    "and compare AMOs are unrestricted on "
@@ -370,16 +381,12 @@ static void test_atomics(void **state)
 
 static void test_matching(void **state)
 {
-	static const char *const a[] = { "--matching", NULL };
 	const char *forced[] = { "FI_CXI_OPTIMIZED_MRS", "1", NULL };
-	struct cxd_cxi_reported prov_key = { .mr_mode = FI_MR_PROV_KEY };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_atomic_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
-	assert_string_equal(env_of(&r.plan, "FI_CXI_OPTIMIZED_MRS")->value,
-			    "0");
+	cxi_plan(&r, "cxi_atomic_bw", ARGS("--matching"));
+	expect_env(&r, "FI_CXI_OPTIMIZED_MRS", "0");
 	assert_non_null(env_of(&r.plan, "FI_CXI_DISABLE_NON_INJECT_AMO_IDC"));
 	assert_true(r.plan.key_tx > CXD_CXI_OPT_KEY_MAX);
 	assert_true(r.plan.key_rx > CXD_CXI_OPT_KEY_MAX);
@@ -393,58 +400,51 @@ static void test_matching(void **state)
 	assert_string_equal(r.plan.matching_s,
 			    "Enabled (user set FI_CXI_OPTIMIZED_MRS=1)");
 	/* ... provider keys follow the user's variable. */
-	assert_int_equal(plan_for(&r, "cxi", &prov_key, forced), 0);
+	assert_int_equal(plan_for(&r, "cxi", &prov_keys, forced), 0);
 	assert_string_equal(r.plan.matching_s,
 			    "Disabled (user set FI_CXI_OPTIMIZED_MRS=1)");
 }
 
 static void test_read_unrestricted(void **state)
 {
-	static const char *const a[] = { "--unrestricted", NULL };
-	const char *forced[] = { "FI_CXI_OPTIMIZED_MRS", "on", NULL };
-	struct cxd_cxi_reported prov_key = { .mr_mode = FI_MR_PROV_KEY };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_read_bw", NULL);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_read_bw", NULL);
 	assert_string_equal(r.plan.restricted_s, "Enabled");
 	assert_int_equal(r.plan.n_env, 0);
-	setup_run(&r, "cxi_read_bw", a);
-	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
+	cxi_plan(&r, "cxi_read_bw", ARGS("--unrestricted"));
 	/* Reads have no ordering switch: standard MRs make them so. */
 	assert_int_equal(r.plan.msg_order, 0);
-	assert_string_equal(env_of(&r.plan, "FI_CXI_OPTIMIZED_MRS")->value,
-			    "0");
+	expect_env(&r, "FI_CXI_OPTIMIZED_MRS", "0");
 	assert_true(r.plan.key_rx > CXD_CXI_OPT_KEY_MAX);
 	assert_string_equal(r.plan.restricted_s, "Disabled");
 	/* Provider keys and the user keeping optimized MRs on. */
-	assert_int_equal(plan_for(&r, "cxi", &prov_key, forced), 0);
+	assert_int_equal(plan_for(&r, "cxi", &prov_keys,
+				  ENV("FI_CXI_OPTIMIZED_MRS", "on")), 0);
 	assert_string_equal(r.plan.restricted_s, "Enabled (user set "
 			    "FI_CXI_OPTIMIZED_MRS=on)");
 }
 
 static void test_auth_key(void **state)
 {
-	static const char *const v5[] = { "-v", "5", NULL };
-	const char *slurm[] = { "SLINGSHOT_VNIS", "1024,1025", NULL };
-	const char *dflt[] = { "FI_CXI_DEFAULT_VNI", "77", NULL };
 	const char *bad[] = { "SLINGSHOT_VNIS", "abc", NULL };
-	const char *big[] = { "SLINGSHOT_VNIS", "70000", NULL };
 	struct cxd_cxi_reported rep = { .have_key = true, .svc_id = 3,
 					.vni = 9 };
 	struct run r;
 
 	(void) state;
-	setup_run(&r, "cxi_write_bw", v5);
+	setup_run(&r, "cxi_write_bw", ARGS("-v", "5"));
 	assert_true(r.cfg.local.svc_id_set);
-	assert_int_equal(plan_for(&r, "cxi", NULL, slurm), 0);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("SLINGSHOT_VNIS", "1024,1025")), 0);
 	assert_true(r.plan.auth_key);
 	assert_int_equal(r.plan.svc_id, 5);
 	assert_int_equal(r.plan.vni, 1024);
 	assert_int_equal(r.plan.addr_vni, 1024);
 	assert_string_equal(r.plan.svc_s, "5 (VNI 1024 from SLINGSHOT_VNIS)");
-	assert_int_equal(plan_for(&r, "cxi", NULL, dflt), 0);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("FI_CXI_DEFAULT_VNI", "77")), 0);
 	assert_int_equal(r.plan.vni, 77);
 	assert_int_equal(plan_for(&r, "cxi", NULL, NULL), 0);
 	assert_int_equal(r.plan.vni, CXD_CXI_DEFAULT_VNI);
@@ -452,7 +452,8 @@ static void test_auth_key(void **state)
 			    "default)");
 	assert_int_equal(plan_for(&r, "cxi", NULL, bad), -EINVAL);
 	assert_non_null(strstr(r.err, "SLINGSHOT_VNIS='abc'"));
-	assert_int_equal(plan_for(&r, "cxi", NULL, big), -EINVAL);
+	assert_int_equal(plan_for(&r, "cxi", NULL,
+				  ENV("SLINGSHOT_VNIS", "70000")), -EINVAL);
 	assert_non_null(strstr(r.err, "'70000'"));
 
 	/* Without -v the provider chooses; fi_getinfo may say what. */
@@ -477,25 +478,17 @@ static void test_prepare(void **state)
 	setup_run(&r, "cxi_send_lat", a);
 	setenv("FI_PROVIDER", "tcp", 1);
 	memset(&snap, 0, sizeof(snap));
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, ""), 0);
 	assert_false(r.plan.cxi);
 	assert_null(getenv("FI_CXI_LLRING_MODE"));
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "tcp;ofi_rxm", NULL,
-					 r.err, sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, "tcp;ofi_rxm"), 0);
 	assert_false(r.plan.cxi);
 	unsetenv("FI_PROVIDER");
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, ""), 0);
 	assert_true(r.plan.cxi);
 	assert_string_equal(getenv("FI_CXI_LLRING_MODE"), "never");
 	/* Planned again after fi_getinfo: ours is still not the user's. */
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "cxi", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, "cxi"), 0);
 	assert_false(env_of(&r.plan, "FI_CXI_LLRING_MODE")->user_set);
 	assert_string_equal(r.plan.ll_s, "Disabled");
 	unsetenv("FI_CXI_LLRING_MODE");
@@ -504,7 +497,6 @@ static void test_prepare(void **state)
 /* A bad SLINGSHOT_VNIS with -v fails a cxi run, not a guess at one. */
 static void test_prepare_bad_vni(void **state)
 {
-	static const char *const a[] = { "-v", "4", NULL };
 	struct cxd_cxi_envsnap snap;
 	struct run r;
 
@@ -512,18 +504,12 @@ static void test_prepare_bad_vni(void **state)
 	unsetenv("FI_PROVIDER");
 	setenv("SLINGSHOT_VNIS", "x1", 1);
 	memset(&snap, 0, sizeof(snap));
-	setup_run(&r, "cxi_write_bw", a);
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "", NULL, r.err,
-					 sizeof(r.err)), 0);
+	setup_run(&r, "cxi_write_bw", ARGS("-v", "4"));
+	assert_int_equal(prepare_for(&r, &snap, ""), 0);
 	assert_string_equal(r.err, "");
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "cxi", NULL, r.err,
-					 sizeof(r.err)), -EINVAL);
+	assert_int_equal(prepare_for(&r, &snap, "cxi"), -EINVAL);
 	assert_non_null(strstr(r.err, "SLINGSHOT_VNIS='x1'"));
-	assert_int_equal(cxd_cxi_prepare(&snap, &r.plan, r.tool, &r.cfg.run,
-					 &r.cfg.local, "tcp", NULL, r.err,
-					 sizeof(r.err)), 0);
+	assert_int_equal(prepare_for(&r, &snap, "tcp"), 0);
 	unsetenv("SLINGSHOT_VNIS");
 }
 

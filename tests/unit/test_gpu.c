@@ -1,9 +1,10 @@
 /*
- * The memory interface (lib/gpu*.c, lib/mem.c): the default-type rule on
- * fake device trees, loading a runtime and its refusals, the stand-in GPU
- * (linked into this test only), buffers through the runtime's copies, the
- * FI_HMEM check against the real providers, the --validate pattern, the
- * GPU and --validate options, and the GPU fields of the address message.
+ * The memory interface (lib/gpu/, lib/fabric/mem.c): the default-type
+ * rule on fake device trees, loading a runtime and its refusals, the
+ * stand-in GPU (linked into this test only), buffers through the runtime's
+ * copies, the FI_HMEM check against the real providers, the --validate
+ * pattern, the GPU and --validate options, and the GPU fields of the
+ * address message.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -25,6 +26,7 @@
 #include "wire/proto.h"
 #include "cxd/session.h"
 #include "run/run.h"
+#include "support/argv_cfg.h"
 
 static char root[64];
 
@@ -213,17 +215,6 @@ static void test_pattern(void **state)
 	assert_true(same_size < 100);
 }
 
-static int parse(const char *tool, struct cxd_cfg *cfg, char *err,
-		 const char *a1, const char *a2, const char *a3)
-{
-	char *argv[5] = { (char *) tool, (char *) a1, (char *) a2,
-			  (char *) a3, NULL };
-	int argc = a1 ? (a2 ? (a3 ? 4 : 3) : 2) : 1;
-
-	return cxd_opts_parse(cxd_tool_find(tool), argc, argv, cfg, err,
-			      CXD_ERR_LEN);
-}
-
 static void test_options(void **state)
 {
 	const struct cxd_tool *t;
@@ -232,24 +223,23 @@ static void test_options(void **state)
 
 	(void) state;
 	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++) {
-		assert_int_equal(parse(t->name, &cfg, err, "--validate", NULL,
-				       NULL), 0);
+		argv_cfg_ok(&cfg, t->name, "--validate", NULL);
 		assert_true(cxd_run_has(&cfg.run, CXD_RUN_VALIDATE));
 		assert_int_equal(cxd_run_validate(t, &cfg.run, err,
 						  sizeof(err)), 0);
 		/* -t on exactly the tools with GPU memory. */
-		assert_int_equal(parse(t->name, &cfg, err, "-t", "1", NULL) == 0,
+		assert_int_equal(argv_cfg(&cfg, err, t->name, "-t", "1",
+					  NULL) == 0,
 				 cxd_tool_has(t, CXD_F_GPU));
 	}
-	assert_int_equal(parse("cxi_write_bw", &cfg, err, "-r", "2", "-gamd"),
-			 0);
+	argv_cfg_ok(&cfg, "cxi_write_bw", "-r", "2", "-gamd", NULL);
 	assert_int_equal(cfg.local.rx_gpu, 2);
 	assert_int_equal(cfg.local.tx_gpu, -1);
 	assert_int_equal(cfg.local.gpu_type, CXD_GPU_AMD);
-	assert_int_equal(parse("cxi_write_bw", &cfg, err, "-g", "TPU", NULL),
+	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "-g", "TPU", NULL),
 			 -EINVAL);
 	assert_non_null(strstr(err, "TPU"));
-	assert_int_equal(parse("cxi_read_bw", &cfg, err, "-t", "-1", NULL),
+	assert_int_equal(argv_cfg(&cfg, err, "cxi_read_bw", "-t", "-1", NULL),
 			 -EINVAL);
 	assert_non_null(strstr(err, "Invalid src gpu device"));
 	cfg.run.flags = CXD_RUN_VALIDATE << 1;

@@ -63,15 +63,30 @@ static int feed(struct rig *r, uint16_t type, const uint8_t *p, ssize_t len)
 	return cxd_hs_step(&r->hs, type, p, (uint32_t) len, &r->reply);
 }
 
-static int send_hello(struct rig *r, const char *prog, const char *ver)
+/* A HELLO from program prog at version ver, encoded into b[256]. */
+static ssize_t hello_bytes(const char *prog, const char *ver, uint8_t *b)
 {
 	struct cxd_hello h;
-	uint8_t b[256];
 
 	memset(&h, 0, sizeof(h));
 	snprintf(h.program, sizeof(h.program), "%s", prog);
 	snprintf(h.version, sizeof(h.version), "%s", ver);
-	return feed(r, CXD_MSG_HELLO, b, cxd_enc_hello(&h, b, sizeof(b)));
+	return cxd_enc_hello(&h, b, 256);
+}
+
+static int send_hello(struct rig *r, const char *prog, const char *ver)
+{
+	uint8_t b[256];
+
+	return feed(r, CXD_MSG_HELLO, b, hello_bytes(prog, ver, b));
+}
+
+/* A server past the hello: rig_init, then the same tool's HELLO taken. */
+static void rig_hello(struct rig *r, const char *tool_name, const char *prov,
+		      uint64_t max_mem)
+{
+	rig_init(r, tool_name, prov, max_mem);
+	assert_int_equal(send_hello(r, tool_name, "0.1.0"), 0);
 }
 
 static int send_run(struct rig *r)
@@ -98,6 +113,50 @@ static void assert_failed(const struct rig *r, const char *msg)
 {
 	assert_int_equal(r->hs.state, CXD_HS_FAILED);
 	assert_string_equal(r->hs.err, msg);
+}
+
+/* The RUN is refused: the run needs `need` bytes, the limit is `limit`. */
+static void assert_over_max_mem(struct rig *r, uint64_t need, uint64_t limit)
+{
+	char want[160];
+
+	assert_int_equal(send_run(r), -E2BIG);
+	snprintf(want, sizeof(want), "this run needs %llu bytes of buffer "
+		 "memory on the server, over its limit of %llu (--max-mem)",
+		 (unsigned long long) need, (unsigned long long) limit);
+	assert_failed(r, want);
+}
+
+/* A fresh server of the tool: its first frame (type, p, len) fails it
+ * with rc and msg, and nothing is sent back. */
+static void first_frame_fails(const char *tool, uint16_t type,
+			      const uint8_t *p, ssize_t len, int rc,
+			      const char *msg)
+{
+	struct rig r;
+
+	rig_init(&r, tool, "", 0);
+	assert_int_equal(feed(&r, type, p, len), rc);
+	assert_failed(&r, msg);
+	assert_int_equal(r.reply.type, 0);
+}
+
+/* The same, the first frame a HELLO from program prog at version ver. */
+static void hello_fails(const char *tool, const char *prog, const char *ver,
+			const char *msg)
+{
+	uint8_t b[256];
+
+	first_frame_fails(tool, CXD_MSG_HELLO, b, hello_bytes(prog, ver, b),
+			  -EPROTO, msg);
+}
+
+/* The RUN is refused with rc and msg, and the ACCEPT says so. */
+static void assert_run_refused(struct rig *r, int rc, const char *msg)
+{
+	assert_int_equal(send_run(r), rc);
+	assert_failed(r, msg);
+	assert_accept(r, rc);
 }
 
 static void test_good_path(void **state)
@@ -165,72 +224,53 @@ static void test_wrong_order(void **state)
 	assert_failed(&r, "the client " PEER " sent RUN during the handshake, "
 		      "expected HELLO");
 
-	rig_init(&r, "cxi_write_bw", "", 0);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
+	rig_hello(&r, "cxi_write_bw", "", 0);
 	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), -EPROTO);
 	assert_failed(&r, "the client " PEER " sent HELLO during the option "
 		      "exchange, expected RUN");
 
-	rig_init(&r, "cxi_write_bw", "", 0);
-	assert_int_equal(feed(&r, CXD_MSG_ADDR, NULL, 0), -EPROTO);
-	assert_failed(&r, "the client " PEER " sent ADDR during the handshake, "
-		      "expected HELLO");
+	first_frame_fails("cxi_write_bw", CXD_MSG_ADDR, NULL, 0, -EPROTO,
+			  "the client " PEER " sent ADDR during the handshake, "
+			  "expected HELLO");
 }
 
 static void test_peer_error(void **state)
 {
 	uint8_t b[64];
-	struct rig r;
 
 	(void) state;
-	rig_init(&r, "cxi_read_bw", "", 0);
-	assert_int_equal(feed(&r, CXD_MSG_ERROR, b,
-			      cxd_enc_text("out of memory", b, sizeof(b))),
-			 -EREMOTEIO);
-	assert_failed(&r, "the client " PEER " reported: out of memory");
-
-	rig_init(&r, "cxi_read_bw", "", 0);
+	first_frame_fails("cxi_read_bw", CXD_MSG_ERROR, b,
+			  cxd_enc_text("out of memory", b, sizeof(b)),
+			  -EREMOTEIO,
+			  "the client " PEER " reported: out of memory");
 	b[0] = 0xff;
-	assert_int_equal(feed(&r, CXD_MSG_ERROR, b, 1), -EREMOTEIO);
-	assert_failed(&r, "the client " PEER " reported: (unreadable error "
-		      "text)");
+	first_frame_fails("cxi_read_bw", CXD_MSG_ERROR, b, 1, -EREMOTEIO,
+			  "the client " PEER " reported: (unreadable error "
+			  "text)");
 }
 
-static void test_bad_program(void **state)
+/* Another program, or another MAJ.MIN of this one. */
+static void test_bad_program_or_version(void **state)
 {
-	struct rig r;
-
 	(void) state;
-	rig_init(&r, "cxi_write_bw", "", 0);
-	assert_int_equal(send_hello(&r, "cxi_read_bw", "0.1.0"), -EPROTO);
-	assert_failed(&r, "Client and server program names do not match! The "
-		      "client " PEER " runs 'cxi_read_bw', this side runs "
-		      "'cxi_write_bw'");
-	assert_int_equal(r.reply.type, 0);
-}
-
-static void test_bad_version(void **state)
-{
-	struct rig r;
-
-	(void) state;
-	rig_init(&r, "cxi_send_lat", "", 0);
-	assert_int_equal(send_hello(&r, "cxi_send_lat", "0.2.0"), -EPROTO);
-	assert_failed(&r, "Client and server program versions do not match! "
-		      "The client " PEER " has cxi_send_lat 0.2.0, this side "
-		      CXD_SUITE_VERSION);
+	hello_fails("cxi_write_bw", "cxi_read_bw", "0.1.0",
+		    "Client and server program names do not match! The "
+		    "client " PEER " runs 'cxi_read_bw', this side runs "
+		    "'cxi_write_bw'");
+	hello_fails("cxi_send_lat", "cxi_send_lat", "0.2.0",
+		    "Client and server program versions do not match! "
+		    "The client " PEER " has cxi_send_lat 0.2.0, this side "
+		    CXD_SUITE_VERSION);
 }
 
 static void test_malformed_hello(void **state)
 {
 	static const uint8_t junk[] = { 0, 200, 'x' };
-	struct rig r;
 
 	(void) state;
-	rig_init(&r, "cxi_write_bw", "", 0);
-	assert_int_equal(feed(&r, CXD_MSG_HELLO, junk, sizeof(junk)), -EPROTO);
-	assert_failed(&r, "the client " PEER " sent a malformed hello during "
-		      "the handshake");
+	first_frame_fails("cxi_write_bw", CXD_MSG_HELLO, junk, sizeof(junk),
+			  -EPROTO, "the client " PEER " sent a malformed "
+			  "hello during the handshake");
 }
 
 static void test_invalid_options(void **state)
@@ -239,25 +279,19 @@ static void test_invalid_options(void **state)
 	struct rig r;
 
 	(void) state;
-	rig_init(&r, "cxi_write_bw", "", 0);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
+	rig_hello(&r, "cxi_write_bw", "", 0);
 	r.run.iters = 0;
-	assert_int_equal(send_run(&r), -EINVAL);
-	assert_failed(&r, "Invalid iteration count: 0");
-	assert_accept(&r, -EINVAL);
+	assert_run_refused(&r, -EINVAL, "Invalid iteration count: 0");
 	assert_false(r.hs.have_run);
 	assert_int_equal(r.local_calls, 0);
 
 	/* Atomics: the size must be the type's. */
-	rig_init(&r, "cxi_atomic_bw", "", 0);
-	assert_int_equal(send_hello(&r, "cxi_atomic_bw", "0.1.0"), 0);
+	rig_hello(&r, "cxi_atomic_bw", "", 0);
 	r.run.amo_type = CXD_T_UINT32;
-	assert_int_equal(send_run(&r), -EINVAL);
-	assert_failed(&r, "Invalid size: 8 for atomic type UINT32");
-	assert_accept(&r, -EINVAL);
+	assert_run_refused(&r, -EINVAL,
+			   "Invalid size: 8 for atomic type UINT32");
 
-	rig_init(&r, "cxi_write_bw", "", 0);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
+	rig_hello(&r, "cxi_write_bw", "", 0);
 	assert_int_equal(feed(&r, CXD_MSG_RUN, junk, sizeof(junk)), -EPROTO);
 	assert_failed(&r, "the client " PEER " sent malformed run options");
 	assert_accept(&r, -EPROTO);
@@ -268,15 +302,11 @@ static void test_provider_rules(void **state)
 	struct rig r;
 
 	(void) state;
-	rig_init(&r, "cxi_write_bw", "verbs", 0);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
-	assert_int_equal(send_run(&r), -EINVAL);
-	assert_failed(&r, "the client chose provider 'tcp' but this server "
-		      "was started with --provider verbs");
-	assert_accept(&r, -EINVAL);
+	rig_hello(&r, "cxi_write_bw", "verbs", 0);
+	assert_run_refused(&r, -EINVAL, "the client chose provider 'tcp' but "
+			   "this server was started with --provider verbs");
 
-	rig_init(&r, "cxi_write_bw", "", 0);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
+	rig_hello(&r, "cxi_write_bw", "", 0);
 	r.run.provider[0] = '\0';
 	assert_int_equal(send_run(&r), -EINVAL);
 	assert_failed(&r, "the client named no provider");
@@ -289,25 +319,18 @@ static void test_max_mem(void **state)
 	struct rig r;
 
 	(void) state;
-	rig_init(&r, "cxi_write_bw", "", need - 1);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
-	assert_int_equal(send_run(&r), -E2BIG);
-	assert_failed(&r, "this run needs 16777216 bytes of buffer memory on "
-		      "the server, over its limit of 16777215 (--max-mem)");
+	rig_hello(&r, "cxi_write_bw", "", need - 1);
+	assert_over_max_mem(&r, 16777216, 16777215);
 	assert_accept(&r, -E2BIG);
 	assert_true(r.hs.have_run); /* as session.c had it: options taken */
 	assert_int_equal(r.local_calls, 0);
 
 	/* Exactly the limit is fine; -b doubles the server's share. */
-	rig_init(&r, "cxi_write_bw", "", need);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
+	rig_hello(&r, "cxi_write_bw", "", need);
 	assert_int_equal(send_run(&r), 0);
-	rig_init(&r, "cxi_write_bw", "", need);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
+	rig_hello(&r, "cxi_write_bw", "", need);
 	r.run.flags |= CXD_RUN_BIDIR;
-	assert_int_equal(send_run(&r), -E2BIG);
-	assert_failed(&r, "this run needs 33554432 bytes of buffer memory on "
-		      "the server, over its limit of 16777216 (--max-mem)");
+	assert_over_max_mem(&r, 33554432, 16777216);
 }
 
 /* --max-mem limits what is mapped: a 2M-page run counts whole pages. */
@@ -316,14 +339,11 @@ static void test_max_mem_hugepages(void **state)
 	struct rig r;
 
 	(void) state;
-	rig_init(&r, "cxi_write_bw", "", 4096);
-	assert_int_equal(send_hello(&r, "cxi_write_bw", "0.1.0"), 0);
+	rig_hello(&r, "cxi_write_bw", "", 4096);
 	r.run.min_size = r.run.max_size = 8;
 	r.run.list_size = 1;
 	r.run.hugepages = CXD_HP_2M;
-	assert_int_equal(send_run(&r), -E2BIG);
-	assert_failed(&r, "this run needs 2097152 bytes of buffer memory on "
-		      "the server, over its limit of 4096 (--max-mem)");
+	assert_over_max_mem(&r, 2097152, 4096);
 }
 
 static void test_local_check(void **state)
@@ -331,12 +351,9 @@ static void test_local_check(void **state)
 	struct rig r;
 
 	(void) state;
-	rig_init(&r, "cxi_read_lat", "", 0);
-	r.local_ret = -ENOMEM;
-	assert_int_equal(send_hello(&r, "cxi_read_lat", "0.1.0"), 0);
-	assert_int_equal(send_run(&r), -ENOMEM);
-	assert_failed(&r, "Insufficient 2M huge pages (test)");
-	assert_accept(&r, -ENOMEM);
+	rig_hello(&r, "cxi_read_lat", "", 0);
+	r.local_ret = -ENOMEM; /* asked at the RUN, after the hello */
+	assert_run_refused(&r, -ENOMEM, "Insufficient 2M huge pages (test)");
 	assert_int_equal(r.local_calls, 1);
 }
 
@@ -344,13 +361,12 @@ static void test_local_check(void **state)
 static void test_oversized(void **state)
 {
 	static uint8_t big[CXD_MAX_PAYLOAD + 1];
-	struct rig r;
 
 	(void) state;
-	rig_init(&r, "cxi_write_bw", "", 0);
-	assert_int_equal(feed(&r, CXD_MSG_HELLO, big, sizeof(big)), -EPROTO);
-	assert_failed(&r, "the client " PEER " sent a 4097-byte HELLO message "
-		      "during the handshake, more than the 4096 expected");
+	first_frame_fails("cxi_write_bw", CXD_MSG_HELLO, big, sizeof(big),
+			  -EPROTO, "the client " PEER " sent a 4097-byte "
+			  "HELLO message during the handshake, more than the "
+			  "4096 expected");
 }
 
 static void test_version_mismatch(void **state)
@@ -405,8 +421,7 @@ int main(void)
 		cmocka_unit_test(test_revision_differs),
 		cmocka_unit_test(test_wrong_order),
 		cmocka_unit_test(test_peer_error),
-		cmocka_unit_test(test_bad_program),
-		cmocka_unit_test(test_bad_version),
+		cmocka_unit_test(test_bad_program_or_version),
 		cmocka_unit_test(test_malformed_hello),
 		cmocka_unit_test(test_invalid_options),
 		cmocka_unit_test(test_provider_rules),

@@ -287,110 +287,115 @@ static void test_text_round_trip(void **state)
 	assert_string_equal(out, "a?b?c");
 }
 
-/* ---- Truncation and trailing bytes, for every message type */
+/* ---- Every message type: one sample each, encoded and decoded */
 
-typedef int (*dec_fn)(const uint8_t *p, size_t len);
+enum kind { K_HELLO, K_RUN, K_ACCEPT, K_ADDR, K_BARRIER, K_RESULT, K_TEXT,
+	    K_COUNT };
 
-static int dec_hello(const uint8_t *p, size_t len)
-{
-	struct cxd_hello m;
-
-	return cxd_dec_hello(p, len, &m);
-}
-
-static int dec_run(const uint8_t *p, size_t len)
-{
-	struct cxd_run_opts m;
-
-	return cxd_dec_run(p, len, &m);
-}
-
-static int dec_accept(const uint8_t *p, size_t len)
-{
-	struct cxd_accept m;
-
-	return cxd_dec_accept(p, len, &m);
-}
-
-static int dec_addr(const uint8_t *p, size_t len)
-{
-	struct cxd_addr_msg m;
-
-	return cxd_dec_addr(p, len, &m);
-}
-
-static int dec_barrier(const uint8_t *p, size_t len)
-{
+/* A message of every type (accept, seq and text as the caller likes), or
+ * room to decode one into. */
+struct samples {
+	struct cxd_hello h;
+	struct cxd_run_opts r;
+	struct cxd_accept a;
+	struct cxd_addr_msg ad;
 	uint32_t seq;
-
-	return cxd_dec_barrier(p, len, &seq);
-}
-
-static int dec_result(const uint8_t *p, size_t len)
-{
-	struct cxd_result_msg m;
-
-	return cxd_dec_result(p, len, &m);
-}
-
-static int dec_text(const uint8_t *p, size_t len)
-{
+	struct cxd_result_msg res;
 	char t[CXD_TEXT_LEN];
+	const void *of[K_COUNT]; /* each kind's message */
+};
 
-	return cxd_dec_text(p, len, t, sizeof(t));
+static void samples_fill(struct samples *s, int status, const char *reason,
+			 uint32_t seq, const char *text)
+{
+	memset(s, 0, sizeof(*s));
+	sample_hello(&s->h);
+	sample_run(&s->r);
+	s->a.status = status;
+	snprintf(s->a.reason, sizeof(s->a.reason), "%s", reason);
+	sample_addr(&s->ad);
+	s->seq = seq;
+	sample_result(&s->res);
+	s->of[K_HELLO] = &s->h;
+	s->of[K_RUN] = &s->r;
+	s->of[K_ACCEPT] = &s->a;
+	s->of[K_ADDR] = &s->ad;
+	s->of[K_BARRIER] = &s->seq;
+	s->of[K_RESULT] = &s->res;
+	snprintf(s->t, sizeof(s->t), "%s", text);
+	s->of[K_TEXT] = s->t;
+}
+
+/*
+ * Kind k's codec: with in NULL, encodes m into out (cap n) and returns
+ * what the encoder does; else decodes in[0..n) into scratch space and
+ * returns what the decoder does.
+ */
+static ssize_t codec(enum kind k, const void *m, uint8_t *out,
+		     const uint8_t *in, size_t n)
+{
+	struct samples u; /* what a decoder writes */
+
+	switch (k) {
+	case K_HELLO:
+		return in ? cxd_dec_hello(in, n, &u.h) : cxd_enc_hello(m, out, n);
+	case K_RUN:
+		return in ? cxd_dec_run(in, n, &u.r) : cxd_enc_run(m, out, n);
+	case K_ACCEPT:
+		return in ? cxd_dec_accept(in, n, &u.a) :
+			    cxd_enc_accept(m, out, n);
+	case K_ADDR:
+		return in ? cxd_dec_addr(in, n, &u.ad) : cxd_enc_addr(m, out, n);
+	case K_BARRIER:
+		return in ? cxd_dec_barrier(in, n, &u.seq) :
+			    cxd_enc_barrier(*(const uint32_t *) m, out, n);
+	case K_RESULT:
+		return in ? cxd_dec_result(in, n, &u.res) :
+			    cxd_enc_result(m, out, n);
+	case K_TEXT:
+		return in ? cxd_dec_text(in, n, u.t, sizeof(u.t)) :
+			    cxd_enc_text(m, out, n);
+	default:
+		fail_msg("no message kind %d", (int) k);
+		return -1;
+	}
 }
 
 /* Every proper prefix fails, the whole succeeds, one more byte fails. */
-static void check_prefixes(const uint8_t *valid, size_t n, dec_fn dec)
+static void check_prefixes(const uint8_t *valid, size_t n, enum kind k)
 {
 	uint8_t *copy;
 
-	assert_int_equal(dec(valid, n), 0);
+	assert_int_equal(codec(k, NULL, NULL, valid, n), 0);
 	for (size_t len = 0; len < n; len++) {
 		/* A heap copy of exactly len bytes: ASan catches over-reads. */
 		copy = malloc(len ? len : 1);
 		assert_non_null(copy);
 		memcpy(copy, valid, len);
-		assert_int_equal(dec(copy, len), -EPROTO);
+		assert_int_equal(codec(k, NULL, NULL, copy, len), -EPROTO);
 		free(copy);
 	}
 	copy = malloc(n + 1);
 	assert_non_null(copy);
 	memcpy(copy, valid, n);
 	copy[n] = 0;
-	assert_int_equal(dec(copy, n + 1), -EPROTO);
+	assert_int_equal(codec(k, NULL, NULL, copy, n + 1), -EPROTO);
 	free(copy);
 }
 
 static void test_truncated_and_trailing(void **state)
 {
 	uint8_t b[CXD_MAX_PAYLOAD];
-	struct cxd_hello h;
-	struct cxd_run_opts r;
-	struct cxd_accept a = { .status = -1, .reason = "no" };
-	struct cxd_addr_msg ad;
-	struct cxd_result_msg res;
-	ssize_t n;
+	struct samples s;
 
 	(void) state;
-	sample_hello(&h);
-	n = cxd_enc_hello(&h, b, sizeof(b));
-	check_prefixes(b, (size_t) n, dec_hello);
-	sample_run(&r);
-	n = cxd_enc_run(&r, b, sizeof(b));
-	check_prefixes(b, (size_t) n, dec_run);
-	n = cxd_enc_accept(&a, b, sizeof(b));
-	check_prefixes(b, (size_t) n, dec_accept);
-	sample_addr(&ad);
-	n = cxd_enc_addr(&ad, b, sizeof(b));
-	check_prefixes(b, (size_t) n, dec_addr);
-	n = cxd_enc_barrier(7, b, sizeof(b));
-	check_prefixes(b, (size_t) n, dec_barrier);
-	sample_result(&res);
-	n = cxd_enc_result(&res, b, sizeof(b));
-	check_prefixes(b, (size_t) n, dec_result);
-	n = cxd_enc_text("bye", b, sizeof(b));
-	check_prefixes(b, (size_t) n, dec_text);
+	samples_fill(&s, -1, "no", 7, "bye");
+	for (int k = 0; k < K_COUNT; k++) {
+		ssize_t n = codec((enum kind) k, s.of[k], b, NULL, sizeof(b));
+
+		assert_true(n > 0);
+		check_prefixes(b, (size_t) n, (enum kind) k);
+	}
 }
 
 /* ---- Malformed strings and addresses */
@@ -476,78 +481,29 @@ static void test_addr_len_over_max(void **state)
 
 /* ---- Encoders never pass cap */
 
-static void check_enospc(ssize_t (*enc)(const void *m, uint8_t *b,
-					 size_t cap), const void *m)
+static void check_enospc(enum kind k, const void *m)
 {
 	uint8_t b[CXD_MAX_PAYLOAD + 16];
-	ssize_t full = enc(m, b, CXD_MAX_PAYLOAD);
+	ssize_t full = codec(k, m, b, NULL, CXD_MAX_PAYLOAD);
 
 	assert_true(full > 0);
 	for (size_t cap = 0; cap < (size_t) full; cap++) {
 		memset(b, 0xee, sizeof(b));
-		assert_int_equal(enc(m, b, cap), -ENOSPC);
+		assert_int_equal(codec(k, m, b, NULL, cap), -ENOSPC);
 		for (size_t i = cap; i < sizeof(b); i++)
 			assert_int_equal(b[i], 0xee);
 	}
-	assert_int_equal(enc(m, b, (size_t) full), full);
-}
-
-static ssize_t enc_hello(const void *m, uint8_t *b, size_t cap)
-{
-	return cxd_enc_hello(m, b, cap);
-}
-
-static ssize_t enc_run(const void *m, uint8_t *b, size_t cap)
-{
-	return cxd_enc_run(m, b, cap);
-}
-
-static ssize_t enc_accept(const void *m, uint8_t *b, size_t cap)
-{
-	return cxd_enc_accept(m, b, cap);
-}
-
-static ssize_t enc_addr(const void *m, uint8_t *b, size_t cap)
-{
-	return cxd_enc_addr(m, b, cap);
-}
-
-static ssize_t enc_barrier(const void *m, uint8_t *b, size_t cap)
-{
-	return cxd_enc_barrier(*(const uint32_t *) m, b, cap);
-}
-
-static ssize_t enc_result(const void *m, uint8_t *b, size_t cap)
-{
-	return cxd_enc_result(m, b, cap);
-}
-
-static ssize_t enc_text(const void *m, uint8_t *b, size_t cap)
-{
-	return cxd_enc_text(m, b, cap);
+	assert_int_equal(codec(k, m, b, NULL, (size_t) full), full);
 }
 
 static void test_encoder_enospc(void **state)
 {
-	struct cxd_hello h;
-	struct cxd_run_opts r;
-	struct cxd_accept a = { .status = 0, .reason = "fine" };
-	struct cxd_addr_msg ad;
-	struct cxd_result_msg res;
-	uint32_t seq = 3;
+	struct samples s;
 
 	(void) state;
-	sample_hello(&h);
-	sample_run(&r);
-	sample_addr(&ad);
-	sample_result(&res);
-	check_enospc(enc_hello, &h);
-	check_enospc(enc_run, &r);
-	check_enospc(enc_accept, &a);
-	check_enospc(enc_addr, &ad);
-	check_enospc(enc_barrier, &seq);
-	check_enospc(enc_result, &res);
-	check_enospc(enc_text, "some error text");
+	samples_fill(&s, 0, "fine", 3, "some error text");
+	for (int k = 0; k < K_COUNT; k++)
+		check_enospc((enum kind) k, s.of[k]);
 }
 
 int main(void)

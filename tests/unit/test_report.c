@@ -66,6 +66,20 @@ static void render_end(struct render *r)
 	r->f = NULL;
 }
 
+/* Begins the report, hands it the n results given (pointers to struct
+ * cxd_result), in order, and ends it: r->buf then holds everything. */
+static void render_run(struct render *r, int n, ...)
+{
+	va_list ap;
+
+	render_begin(r);
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		render_result(r, va_arg(ap, const struct cxd_result *));
+	va_end(ap);
+	render_end(r);
+}
+
 static void render_free(struct render *r)
 {
 	free(r->buf);
@@ -266,9 +280,7 @@ static void test_text_server_dash(void **state)
 	(void) state;
 	res.count_shown = false;
 	render_open(&r, "cxi_read_bw", CXD_FMT_TEXT, true);
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	assert_string_equal(r.buf, SEP51
 			    "    CXI RDMA Read Bandwidth Test\n"
 			    SEP51
@@ -291,10 +303,7 @@ static void test_text_atomic_bw_verify(void **state)
 	bad.verify = 0;
 	render_open(&r, "cxi_atomic_bw", CXD_FMT_TEXT, false);
 	cxd_kv_set(&r.info, "Atomic Op", "NON-FETCHING CSWAP EQ");
-	render_begin(&r);
-	render_result(&r, &ok);
-	render_result(&r, &bad);
-	render_end(&r);
+	render_run(&r, 2, &ok, &bad);
 	assert_string_equal(r.buf, SEP48
 			    "    CXI Atomic Memory Operation Bandwidth Test\n"
 			    "Atomic Op        : NON-FETCHING CSWAP EQ\n"
@@ -320,9 +329,7 @@ static void test_text_loopback(void **state)
 	r.cfg.role = CXD_LOCAL;
 	cxd_kv_set(&r.info, "Cmds per iter", "8192");
 	cxd_kv_set(&r.info, "Found 4 GPU(s)", "%s", "");
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	assert_string_equal(r.buf, SEP51
 			    "    CXI Loopback Bandwidth Test\n"
 			    "Cmds per iter    : 8192\n"
@@ -345,9 +352,7 @@ static void test_text_lat_rows(void **state)
 
 	(void) state;
 	render_open(&r, "cxi_write_lat", CXD_FMT_TEXT, false);
-	render_begin(&r);
-	render_result(&r, &ra);
-	render_end(&r);
+	render_run(&r, 1, &ra);
 	assert_non_null(strstr(r.buf, SEP72 "RDMA Size[B]      Writes     "
 			       "Min[us]     Max[us]    Mean[us]  StdDev[us]\n"
 			       "           8           5        2.07        "
@@ -356,9 +361,7 @@ static void test_text_lat_rows(void **state)
 
 	/* send_lat: 10-wide size column, values truncated not rounded. */
 	render_open(&r, "cxi_send_lat", CXD_FMT_TEXT, false);
-	render_begin(&r);
-	render_result(&r, &rb);
-	render_end(&r);
+	render_run(&r, 1, &rb);
 	assert_non_null(strstr(r.buf, "\n         8         100        1.60"
 			       "        2.65        1.64        0.13\n"));
 	render_free(&r);
@@ -371,21 +374,19 @@ static void test_text_report_all(void **state)
 {
 	static const uint64_t smp[] = { 2008, 2012, 2008, 2007, 2008 };
 	struct cxd_lat_stats *s = lat_stats(5, 2070, 2120, 2090, 10);
-	struct cxd_result res = lat_res(8, s);
+	struct cxd_result res = lat_res(8, s), second;
 	struct render r;
 
 	(void) state;
 	res.samples = smp;
 	res.nsamples = 5;
+	second = res;
 	render_open(&r, "cxi_write_lat", CXD_FMT_TEXT, false);
 	r.cfg.run.flags |= CXD_RUN_REPORT_ALL;
 	cxd_kv_set(&r.info, "Results Reported", "All");
-	render_begin(&r);
-	render_result(&r, &res);
-	res.size = 16;
-	res.nsamples = 2;
-	render_result(&r, &res);
-	render_end(&r);
+	second.size = 16;
+	second.nsamples = 2;
+	render_run(&r, 2, &res, &second);
 	assert_string_equal(r.buf, SEP72
 			    "    CXI RDMA Write Latency Test\n"
 			    "Results Reported : All\n"
@@ -428,9 +429,7 @@ static void test_text_report_all_index(void **state)
 	res.nsamples = 2;
 	render_open(&r, "cxi_read_lat", CXD_FMT_TEXT, false);
 	r.cfg.run.flags |= CXD_RUN_REPORT_ALL;
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	assert_non_null(strstr(r.buf, "\n   ReadNum  Latency[us]\n"
 			       "         0     1234.567\n"
 			       "         1        0.005\n"));
@@ -442,15 +441,13 @@ static void test_text_report_all_index(void **state)
 /* The man page's write_lat server: one block per size, no header. */
 static void test_text_lat_server(void **state)
 {
-	struct cxd_result res = lat_res(8, NULL);
+	struct cxd_result res = lat_res(8, NULL), second = res;
 	struct render r;
 
 	(void) state;
 	render_open(&r, "cxi_write_lat", CXD_FMT_TEXT, true);
 	cxd_kv_set(&r.info, "Device", "cxi0");
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	assert_string_equal(r.buf, SEP72
 			    "    CXI RDMA Write Latency Test\n"
 			    "Device           : cxi0\n"
@@ -460,11 +457,8 @@ static void test_text_lat_server(void **state)
 	render_free(&r);
 
 	render_open(&r, "cxi_write_lat", CXD_FMT_TEXT, true);
-	render_begin(&r);
-	render_result(&r, &res);
-	res.size = 16;
-	render_result(&r, &res);
-	render_end(&r);
+	second.size = 16;
+	render_run(&r, 2, &res, &second);
 	assert_string_equal(r.buf, SEP72
 			    "    CXI RDMA Write Latency Test\n"
 			    SEP72
@@ -645,9 +639,7 @@ static void test_json_lat(void **state)
 	r.cfg.run.flags = CXD_RUN_REPORT_ALL;
 	r.cfg.run.warmup = 10;
 	r.cfg.run.latency_gap_us = 1000;
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	doc = parse_doc(r.buf);
 	check_identity(doc, "cxi_send_lat", "client");
 	opts = get(doc, "options");
@@ -669,7 +661,7 @@ static void test_json_lat(void **state)
 
 static void test_json_lat_server_and_verify(void **state)
 {
-	struct cxd_result res = lat_res(8, NULL);
+	struct cxd_result res = lat_res(8, NULL), failed = res, passed = res;
 	json_object *doc, *rows, *row;
 	struct render r;
 
@@ -679,13 +671,9 @@ static void test_json_lat_server_and_verify(void **state)
 	r.cfg.run.cswap_op = CXD_CSWAP_NE;
 	r.cfg.run.amo_type = CXD_T_FLOAT;
 	r.cfg.run.flags = CXD_RUN_FETCHING;
-	render_begin(&r);
-	render_result(&r, &res);
-	res.verify = 0;
-	render_result(&r, &res);
-	res.verify = 1;
-	render_result(&r, &res);
-	render_end(&r);
+	failed.verify = 0;
+	passed.verify = 1;
+	render_run(&r, 3, &res, &failed, &passed);
 	doc = parse_doc(r.buf);
 	assert_string_equal(json_object_get_string(get(doc, "role")), "server");
 	assert_false(has(get(doc, "options"), "hugepages"));
@@ -737,10 +725,7 @@ static void test_json_lat_gaps_and_responder(void **state)
 	res.gaps = g;
 	none = lat_res(16, s); /* no gap figures: no keys */
 	render_open(&r, "cxi_write_lat", CXD_FMT_JSON, false);
-	render_begin(&r);
-	render_result(&r, &res);
-	render_result(&r, &none);
-	render_end(&r);
+	render_run(&r, 2, &res, &none);
 	doc = parse_doc(r.buf);
 	row = json_object_array_get_idx(get(doc, "results"), 0);
 	assert_true(json_object_get_double(get(row, "gap_min_us")) == 100.0);
@@ -761,10 +746,7 @@ static void test_json_lat_gaps_and_responder(void **state)
 	none = lat_res(16, NULL);
 	none.count_shown = false;
 	render_open(&r, "cxi_send_lat", CXD_FMT_JSON, true);
-	render_begin(&r);
-	render_result(&r, &res);
-	render_result(&r, &none);
-	render_end(&r);
+	render_run(&r, 2, &res, &none);
 	doc = parse_doc(r.buf);
 	row = json_object_array_get_idx(get(doc, "results"), 0);
 	assert_true(json_object_get_boolean(get(row, "see_client")));
@@ -778,9 +760,7 @@ static void test_json_lat_gaps_and_responder(void **state)
 
 	/* The text server still prints only the seed's line. */
 	render_open(&r, "cxi_send_lat", CXD_FMT_TEXT, true);
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	assert_null(strstr(r.buf, "42"));
 	assert_non_null(strstr(r.buf, "See client for results.\n"));
 	render_free(&r);
@@ -796,9 +776,7 @@ static void test_json_loopback(void **state)
 
 	(void) state;
 	render_open(&r, "cxi_gpu_loopback_bw", CXD_FMT_JSON, false);
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	doc = parse_doc(r.buf);
 	row = json_object_array_get_idx(get(doc, "results"), 0);
 	assert_true(json_object_get_double(get(row, "bw_gb_s")) == 189.49);
@@ -819,10 +797,7 @@ static void test_csv_bw(void **state)
 	b.elapsed_ns = 1234567;
 	render_open(&r, "cxi_read_bw", CXD_FMT_CSV, true);
 	cxd_kv_set(&r.info, "Device", "cxi0");
-	render_begin(&r);
-	render_result(&r, &a);
-	render_result(&r, &b);
-	render_end(&r);
+	render_run(&r, 2, &a, &b);
 	assert_string_equal(r.buf,
 			    "size,count,elapsed_us,bw_mb_s,pkt_rate_mpkt_s\n"
 			    "1024,256000,5000000.000,29314.66,28.627597\n"
@@ -831,9 +806,7 @@ static void test_csv_bw(void **state)
 
 	render_open(&r, "cxi_gpu_loopback_bw", CXD_FMT_CSV, false);
 	a = bw_res(131072, 1810432, 23686.25, 11.56597);
-	render_begin(&r);
-	render_result(&r, &a);
-	render_end(&r);
+	render_run(&r, 1, &a);
 	assert_string_equal(r.buf, "size,count,elapsed_us,bw_mb_s,"
 			    "pkt_rate_mpkt_s,bw_gb_s\n"
 			    "131072,1810432,5000000.000,23686.25,11.565970,"
@@ -853,9 +826,7 @@ static void test_csv_lat(void **state)
 		cxd_stats_add(s, v);
 	res = lat_res(8, s);
 	render_open(&r, "cxi_write_lat", CXD_FMT_CSV, false);
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	assert_string_equal(r.buf, "size,count,min_us,max_us,mean_us,"
 			    "stddev_us,p50_us,p90_us,p99_us,p999_us\n"
 			    "8,100,0.001,0.100,0.050,0.028,0.050,0.090,"
@@ -865,9 +836,7 @@ static void test_csv_lat(void **state)
 	/* The server has only the header. */
 	res = lat_res(8, NULL);
 	render_open(&r, "cxi_write_lat", CXD_FMT_CSV, true);
-	render_begin(&r);
-	render_result(&r, &res);
-	render_end(&r);
+	render_run(&r, 1, &res);
 	assert_string_equal(r.buf, "size,count,min_us,max_us,mean_us,"
 			    "stddev_us,p50_us,p90_us,p99_us,p999_us\n");
 	render_free(&r);
@@ -891,7 +860,8 @@ static void test_free_without_end(void **state)
 	render_free(&r);
 }
 
-/* figures.c: the formulas every format shares (MB = 10^6, Gb = 10^9). */
+/* lib/report/figures.c: the formulas every format shares (MB = 10^6,
+ * Gb = 10^9). */
 static void test_figures(void **state)
 {
 	struct cxd_span mine = { .count = 1000, .elapsed_ns = 1000000 };

@@ -18,6 +18,7 @@
 
 #include "cxd/opts.h"
 #include "cxd/session.h"
+#include "support/argv_cfg.h"
 
 #define ROUNDS 40 /* x 5 failing scenarios = 200 failing runs */
 #ifdef __SANITIZE_ADDRESS__
@@ -31,44 +32,30 @@ struct scenario {
 	const char *tool;
 	bool listen;           /* false: nobody listens */
 	const char *server[6];
-	const char *client[10];
+	const char *client[12];
 	int want_server, want_client;
 };
 
+/* A client's words start with the server's address. */
 static const struct scenario scenarios[] = {
 	{ "nobody listening", "cxi_write_bw", false, { NULL },
-	  { "--provider", "tcp", "-n", "1", NULL }, 0, 1 },
+	  { "127.0.0.1", "--provider", "tcp", "-n", "1", NULL }, 0, 1 },
 	{ "over the server's --max-mem", "cxi_write_bw", true,
-	  { "--max-mem", "4096", NULL }, { "--provider", "tcp", NULL }, 1, 1 },
-	{ "provider mismatch", "cxi_read_bw", true, { "--provider", "shm", NULL },
-	  { "--provider", "tcp", "-n", "1", NULL }, 1, 1 },
+	  { "--max-mem", "4096", NULL },
+	  { "127.0.0.1", "--provider", "tcp", NULL }, 1, 1 },
+	{ "provider mismatch", "cxi_read_bw", true,
+	  { "--provider", "shm", NULL },
+	  { "127.0.0.1", "--provider", "tcp", "-n", "1", NULL }, 1, 1 },
 	{ "no such domain", "cxi_send_bw", true, { NULL },
-	  { "--provider", "tcp", "-d", "nosuchdomain0", "-n", "1", NULL },
-	  1, 1 },
+	  { "127.0.0.1", "--provider", "tcp", "-d", "nosuchdomain0", "-n", "1",
+	    NULL }, 1, 1 },
 	{ "atomic type the provider lacks", "cxi_atomic_bw", true, { NULL },
-	  { "--provider", "tcp", "-T", "DOUBLE_COMPLEX", "-n", "1", NULL },
-	  1, 1 },
+	  { "127.0.0.1", "--provider", "tcp", "-T", "DOUBLE_COMPLEX", "-n", "1",
+	    NULL }, 1, 1 },
 	{ "a good run", "cxi_write_lat", true, { NULL },
-	  { "--provider", "tcp", "-n", "2", "--warmup", "0",
+	  { "127.0.0.1", "--provider", "tcp", "-n", "2", "--warmup", "0",
 	    "--latency-gap", "0", NULL }, 0, 0 },
 };
-
-static int parse(const char *tool_name, const char *const *extra,
-		 const char *first, struct cxd_cfg *cfg)
-{
-	const struct cxd_tool *tool = cxd_tool_find(tool_name);
-	char *argv[16];
-	char err[CXD_ERR_LEN];
-	int argc = 0;
-
-	argv[argc++] = (char *) tool_name;
-	if (first)
-		argv[argc++] = (char *) first;
-	for (; *extra && argc < 15; extra++)
-		argv[argc++] = (char *) *extra;
-	argv[argc] = NULL;
-	return cxd_opts_parse(tool, argc, argv, cfg, err, sizeof(err));
-}
 
 struct server_arg {
 	const struct cxd_tool *tool;
@@ -93,15 +80,16 @@ static int run_one(size_t i, char *why, size_t len)
 	const struct scenario *sc = &scenarios[i];
 	const struct cxd_tool *tool = cxd_tool_find(sc->tool);
 	struct server_arg srv = { .tool = tool, .rc = 0 };
+	char err[CXD_ERR_LEN];
 	struct cxd_cfg ccfg;
 	pthread_t th;
 	uint32_t port = 1;
 	int fds[2], rc;
 
-	if (tool == NULL || parse(sc->tool, sc->client, "127.0.0.1", &ccfg))
+	if (tool == NULL || argv_cfg_list(&ccfg, err, sc->tool, sc->client))
 		return snprintf(why, len, "%s: bad client options", sc->name);
 	if (sc->listen) {
-		if (parse(sc->tool, sc->server, NULL, &srv.cfg) != 0)
+		if (argv_cfg_list(&srv.cfg, err, sc->tool, sc->server) != 0)
 			return snprintf(why, len, "%s: bad server options",
 					sc->name);
 		srv.cfg.local.port = 0;

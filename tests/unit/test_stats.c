@@ -19,6 +19,37 @@ static struct cxd_lat_stats *new_stats(void)
 	return s;
 }
 
+/* Resets s and adds the samples: refill(s, SAMPLES(1, 2, 3)). */
+#define SAMPLES(...) sizeof((const uint64_t[]){ __VA_ARGS__ }) / \
+		     sizeof(uint64_t), (const uint64_t[]){ __VA_ARGS__ }
+static void refill(struct cxd_lat_stats *s, size_t n, const uint64_t *v)
+{
+	cxd_stats_reset(s);
+	for (size_t i = 0; i < n; i++)
+		cxd_stats_add(s, v[i]);
+}
+
+/* Percentile p of s is exactly want, for each pair:
+ * expect_pcts(s, PCTS({ 50, 2012 }, { 99, 1234567 })). */
+struct pct {
+	double p;
+	uint64_t want;
+};
+#define PCTS(...) sizeof((const struct pct[]){ __VA_ARGS__ }) / \
+		  sizeof(struct pct), (const struct pct[]){ __VA_ARGS__ }
+static void expect_pcts(const struct cxd_lat_stats *s, size_t n,
+			const struct pct *w)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t got = cxd_stats_percentile_ns(s, w[i].p);
+
+		if (got != w[i].want)
+			fail_msg("p%g: %llu, want %llu", w[i].p,
+				 (unsigned long long) got,
+				 (unsigned long long) w[i].want);
+	}
+}
+
 static void test_empty(void **state)
 {
 	struct cxd_lat_stats *s = new_stats();
@@ -27,8 +58,7 @@ static void test_empty(void **state)
 	assert_int_equal(s->n, 0);
 	assert_int_equal(cxd_stats_mean_ns(s), 0);
 	assert_int_equal(cxd_stats_stddev_ns(s), 0);
-	assert_int_equal(cxd_stats_percentile_ns(s, 50), 0);
-	assert_int_equal(cxd_stats_percentile_ns(s, 100), 0);
+	expect_pcts(s, PCTS({ 50, 0 }, { 100, 0 }));
 	free(s);
 }
 
@@ -53,20 +83,14 @@ static void test_truncation(void **state)
 	struct cxd_lat_stats *s = new_stats();
 
 	(void) state;
-	cxd_stats_add(s, 1);
-	cxd_stats_add(s, 2);
+	refill(s, SAMPLES(1, 2));
 	assert_int_equal(cxd_stats_mean_ns(s), 1);
-	cxd_stats_reset(s);
-	for (int i = 0; i < 7; i++)
-		cxd_stats_add(s, 2070);
+	refill(s, SAMPLES(2070, 2070, 2070, 2070, 2070, 2070, 2070));
 	assert_int_equal(cxd_stats_mean_ns(s), 2070);
 	assert_int_equal(cxd_stats_stddev_ns(s), 0);
-	assert_int_equal(cxd_stats_percentile_ns(s, 50), 2070);
-	assert_int_equal(cxd_stats_percentile_ns(s, 99.9), 2070);
+	expect_pcts(s, PCTS({ 50, 2070 }, { 99.9, 2070 }));
 	/* {2080, 2100}: population stddev 10, sample stddev would be 14. */
-	cxd_stats_reset(s);
-	cxd_stats_add(s, 2080);
-	cxd_stats_add(s, 2100);
+	refill(s, SAMPLES(2080, 2100));
 	assert_int_equal(cxd_stats_stddev_ns(s), 10);
 	free(s);
 }
@@ -79,14 +103,8 @@ static void test_exact_percentiles(void **state)
 	/* Added in reverse: order must not matter. */
 	for (uint64_t v = 100; v >= 1; v--)
 		cxd_stats_add(s, v);
-	assert_int_equal(cxd_stats_percentile_ns(s, 50), 50);
-	assert_int_equal(cxd_stats_percentile_ns(s, 90), 90);
-	assert_int_equal(cxd_stats_percentile_ns(s, 99), 99);
-	assert_int_equal(cxd_stats_percentile_ns(s, 99.9), 100);
-	assert_int_equal(cxd_stats_percentile_ns(s, 100), 100);
-	assert_int_equal(cxd_stats_percentile_ns(s, 0.5), 1);
-	assert_int_equal(cxd_stats_percentile_ns(s, 1), 1);
-	assert_int_equal(cxd_stats_percentile_ns(s, 1.01), 2);
+	expect_pcts(s, PCTS({ 50, 50 }, { 90, 90 }, { 99, 99 }, { 99.9, 100 },
+			    { 100, 100 }, { 0.5, 1 }, { 1, 1 }, { 1.01, 2 }));
 	free(s);
 }
 
@@ -98,11 +116,9 @@ static void test_rank_rounding(void **state)
 	(void) state;
 	for (uint64_t v = 0; v < 1000; v++)
 		cxd_stats_add(s, v % 250);
-	/* Values 0..249 four times each: rank 999 is value 249. */
-	assert_int_equal(cxd_stats_percentile_ns(s, 99.9), 249);
-	/* rank 500 -> the 500th smallest: 124. */
-	assert_int_equal(cxd_stats_percentile_ns(s, 50), 124);
-	assert_int_equal(cxd_stats_percentile_ns(s, 10), 24);
+	/* Values 0..249 four times each: rank 999 is value 249; rank 500,
+	 * the 500th smallest: 124. */
+	expect_pcts(s, PCTS({ 99.9, 249 }, { 50, 124 }, { 10, 24 }));
 	free(s);
 }
 
@@ -154,12 +170,8 @@ static void test_extreme_ranks(void **state)
 	struct cxd_lat_stats *s = new_stats();
 
 	(void) state;
-	cxd_stats_add(s, 2008);
-	cxd_stats_add(s, 2012);
-	cxd_stats_add(s, 1234567);
-	assert_int_equal(cxd_stats_percentile_ns(s, 10), 2008);
-	assert_int_equal(cxd_stats_percentile_ns(s, 99), 1234567);
-	assert_int_equal(cxd_stats_percentile_ns(s, 50), 2012);
+	refill(s, SAMPLES(2008, 2012, 1234567));
+	expect_pcts(s, PCTS({ 10, 2008 }, { 99, 1234567 }, { 50, 2012 }));
 	free(s);
 }
 
@@ -173,9 +185,7 @@ static void test_stddev_exact_mean(void **state)
 		cxd_stats_add(s, v);
 	assert_int_equal(cxd_stats_mean_ns(s), 50);
 	assert_int_equal(cxd_stats_stddev_ns(s), 28); /* 28.866 */
-	cxd_stats_reset(s);
-	cxd_stats_add(s, 2090);
-	cxd_stats_add(s, 2091);
+	refill(s, SAMPLES(2090, 2091));
 	assert_int_equal(cxd_stats_stddev_ns(s), 0); /* 0.5, not 1.4 */
 	free(s);
 }
@@ -186,8 +196,7 @@ static void test_clamp(void **state)
 	struct cxd_lat_stats *s = new_stats();
 
 	(void) state;
-	cxd_stats_add(s, 100001);
-	cxd_stats_add(s, 100002);
+	refill(s, SAMPLES(100001, 100002));
 	assert_int_equal(cxd_hist_bucket(100001), cxd_hist_bucket(100002));
 	for (double p = 1; p <= 100; p += 7) {
 		uint64_t got = cxd_stats_percentile_ns(s, p);
