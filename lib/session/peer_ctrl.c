@@ -203,16 +203,9 @@ static void ctrl_close(struct cxd_sess *s)
 }
 
 const struct cxd_peer_ops cxd_peer_ctrl = {
-	.both_roles = false,
-	.separate = true,
-	.barrier = ctrl_barrier,
-	.share = ctrl_share,
-	.swap_addr = ctrl_swap_addr,
-	.result = cxd_sess_report,
-	.check = ctrl_check,
-	.why = ctrl_why,
-	.tell = ctrl_tell,
-	.watch = ctrl_watch,
-	.src_host = ctrl_src_host,
-	.close = ctrl_close,
+	.both_roles = false, .separate = true,
+	.barrier = ctrl_barrier, .share = ctrl_share,
+	.swap_addr = ctrl_swap_addr, .result = cxd_sess_report,
+	.check = ctrl_check, .why = ctrl_why, .tell = ctrl_tell,
+	.watch = ctrl_watch, .src_host = ctrl_src_host, .close = ctrl_close,
 };

@@ -63,12 +63,9 @@ void cxd_peer_no_close(struct cxd_sess *s)
 }
 
 const struct cxd_peer_ops cxd_peer_self = {
-	.both_roles = true,
-	.separate = false,
-	.barrier = self_barrier,
-	.share = self_share,
-	.swap_addr = self_swap_addr,
-	.result = cxd_sess_report,
+	.both_roles = true, .separate = false,
+	.barrier = self_barrier, .share = self_share,
+	.swap_addr = self_swap_addr, .result = cxd_sess_report,
 	CXD_PEER_QUIET_HOOKS,
 };
 

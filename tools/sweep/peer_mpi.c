@@ -77,17 +77,16 @@ static int mpi_result(struct cxd_sess *s, struct cxd_report *rep,
 	return 0;
 }
 
+/*
+ * Every rank writes and is written to (both roles). A partner that dies
+ * ends the job (the launcher aborts every rank), one that stalls is named
+ * by pair_swap's bound, and sw_die's message reaches the launcher's
+ * output: nothing to poll, tell or watch. With no control connection to
+ * follow, the provider picks the local interface (-d names one).
+ */
 const struct cxd_peer_ops sw_peer_mpi = {
-	.both_roles = true, /* every rank writes and is written to */
-	.separate = true,
-	.barrier = mpi_barrier,
-	.share = mpi_share,
-	.swap_addr = mpi_swap_addr,
-	.result = mpi_result,
-	/* A partner that dies ends the job (the launcher aborts every rank),
-	 * one that stalls is named by pair_swap's bound, sw_die's message
-	 * reaches the launcher's output: nothing to poll, tell or watch; no
-	 * control connection to follow, so the provider picks the local
-	 * interface (-d). */
+	.both_roles = true, .separate = true,
+	.barrier = mpi_barrier, .share = mpi_share,
+	.swap_addr = mpi_swap_addr, .result = mpi_result,
 	CXD_PEER_QUIET_HOOKS,
 };
