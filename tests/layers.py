@@ -10,6 +10,8 @@ of dependency are counted:
   includes file A includes a header that lives in folder F of lib/
            (the public headers of include/cxd/ declare the library's
            face and belong to no layer).
+Besides, files in lib/run/ and lib/ops/ may not use the control channel
+or one way of reaching the peer directly (PEER_BLIND): only s->via.
 Usage: layers.py BUILD_DIR [SRC_DIR] [--graph]   exit 1 on any violation.
 """
 import collections
@@ -24,6 +26,11 @@ import sys
 LAYERS = ["base", "opts", "wire", "ctrl", "gpu", "fabric", "report",
           "session", "ops", "run", "sweep", ".", "tools", "tools/sweep"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
+# The runners and the operations reach the peer only through s->via
+# (lib/session/peer.h), never the control channel or one way directly.
+PEER_BLIND = ("run", "ops")
+PEER_WAYS = ("lib/ctrl/", "lib/session/peer_", "lib/session/sess_connect",
+             "tools/sweep/")
 
 
 def folder_of(path):
@@ -136,7 +143,7 @@ def main(argv):
         return 2
     calls = call_edges(objs)
     incs = include_edges(srcdir, list(objs))
-    bad, unknown = [], set()
+    bad, blind, unknown = [], [], set()
     graph = collections.defaultdict(set)
     nedges = 0
     for unit in sorted(objs):
@@ -156,19 +163,25 @@ def main(argv):
             nedges += 1
             if RANK[fd] > RANK[fu]:
                 bad.append("%s (%s) -> %s (%s): %s" % (unit, fu, dst, fd, why))
+            elif fu in PEER_BLIND and dst.startswith(PEER_WAYS):
+                blind.append("%s -> %s: %s (runners and operations use s->via)"
+                           % (unit, dst, why))
     loops = cycles(objs, graph)
     if "--graph" in argv:
         for unit in sorted(graph):
             print(unit, "->", " ".join(sorted(graph[unit])))
     for b in bad:
         print("upward:", b)
+    for b in blind:
+        print("around the peer interface:", b)
     for c in loops:
         print("cycle:", " <-> ".join(c))
     for f in sorted(unknown):
         print("folder not in LAYERS (tests/layers.py):", f)
-    print("layers: %d files, %d dependencies, %d upward, %d cycles"
-          % (len(objs), nedges, len(bad), len(loops)))
-    return 1 if bad or loops or unknown else 0
+    print("layers: %d files, %d dependencies, %d upward, %d cycles, "
+          "%d around the peer interface"
+          % (len(objs), nedges, len(bad), len(loops), len(blind)))
+    return 1 if bad or loops or blind or unknown else 0
 
 
 if __name__ == "__main__":

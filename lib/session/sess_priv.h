@@ -20,7 +20,7 @@ int cxd_sess_pick_provider(struct cxd_sess *s, bool same_host);
 /* Huge pages this side's buffers need are free (s->err says if not). */
 int cxd_sess_check_hugepages(struct cxd_sess *s);
 /* Open the fabric and buffers, swap addresses (client first), add the
- * peer. A loopback describes itself to itself. */
+ * peer (the way s->via says: a loopback is its own peer). */
 int cxd_sess_exchange_addrs(struct cxd_sess *s);
 /* sess_mem.c: this side's buffers (host or GPU memory). Before the
  * fabric opens: load the GPU runtime, check indices and FI_HMEM (caps

@@ -115,10 +115,10 @@ uint64_t cxd_data_len(const struct cxd_tool *tool,
 
 void cxd_plan_memory(const struct cxd_tool *tool,
 		     const struct cxd_run_opts *run, bool is_client,
-		     bool loopback, uint64_t *tx_p, uint64_t *rx_p)
+		     bool both_roles, uint64_t *tx_p, uint64_t *rx_p)
 {
 	bool me = cxd_side_active(tool, run, is_client);
-	bool peer = loopback || cxd_side_active(tool, run, !is_client);
+	bool peer = both_roles || cxd_side_active(tool, run, !is_client);
 	bool two_sided = tool->ops->two_sided;
 	uint64_t len = cxd_data_len(tool, run);
 

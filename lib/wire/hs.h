@@ -91,7 +91,8 @@ bool cxd_version_mismatch(const char *a, const char *b);
 
 /*
  * The buffer plan of one side, as the originals size it: here so that the
- * server can judge --max-mem before any session exists.
+ * server can judge --max-mem before any session exists. both_roles: this
+ * process is also the target (the loopback tool, a sweep rank).
  */
 bool cxd_side_active(const struct cxd_tool *tool,
 		     const struct cxd_run_opts *run, bool client_side);
@@ -99,6 +100,6 @@ uint64_t cxd_data_len(const struct cxd_tool *tool,
 		      const struct cxd_run_opts *run);
 void cxd_plan_memory(const struct cxd_tool *tool,
 		     const struct cxd_run_opts *run, bool is_client,
-		     bool loopback, uint64_t *tx_p, uint64_t *rx_p);
+		     bool both_roles, uint64_t *tx_p, uint64_t *rx_p);
 
 #endif
