@@ -150,9 +150,7 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 	s->via = &cxd_peer_ctrl; /* the loopback tool's is set on opening */
 	s->ctrl.fd = -1;
 	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
-	s->timeout_ms = (uint64_t) (cfg->local.timeout_s ?
-				    cfg->local.timeout_s :
-				    CXD_DEFAULT_TIMEOUT_S) * 1000;
+	s->timeout_ms = (uint64_t) cfg->local.timeout_s * 1000; /* >= 1 s */
 }
 
 int cxd_main_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)

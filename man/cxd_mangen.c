@@ -6,8 +6,8 @@
  * Template lines: "@OPTIONS@" (the option list), "@ATOMICS@" (each atomic
  * operation with the types it takes, from the AMO tables), "@INCLUDE file@"
  * (another template from the same folder); inline "@WORD@" tokens, see
- * token() and put_number(). NAME is looked up with cxd_tool_find, which also knows the
- * sweep's row (cxd_tool_at lists the nine pair tools only).
+ * token() and put_number(). NAME is looked up with cxd_tool_find, which
+ * also knows the sweep's row (cxd_tool_at lists the nine pair tools only).
  */
 #include <ctype.h>
 #include <stddef.h>

@@ -62,7 +62,6 @@ struct cxd_local_opts {
 	int local_child;             /* --local: the server child's pid, or 0 */
 	unsigned given;              /* CXD_GIVEN_*: options on the command line */
 };
-#define CXD_DEFAULT_TIMEOUT_S 5 /* --timeout's default (opts_table.c) */
 #define CXD_GIVEN_BIND (1u << 0)
 #define CXD_GIVEN_MAX_MEM (1u << 1)
 #define CXD_GIVEN_ITERS (1u << 2)

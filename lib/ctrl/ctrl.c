@@ -232,7 +232,8 @@ static int ctrl_setup(struct cxd_ctrl *c, int fd, char *err, size_t errlen)
 	pthread_mutex_init(&c->send_lock, NULL);
 	c->fd = fd;
 	c->rx_have = 0;
-	c->last_rx_ns = cxd_now_ns(); /* the connection itself is a sign of life */
+	/* The connection itself is a sign of life. */
+	c->last_rx_ns = cxd_now_ns();
 	return 0;
 }
 
@@ -245,8 +246,8 @@ int cxd_ctrl_accept(int lfd, int timeout_ms, struct cxd_ctrl *c, char *err,
 
 	ctrl_reset(c, "client");
 	for (;;) {
-		n = poll(&p, 1,
-			 timeout_ms < 0 ? -1 : cxd_ms_left(deadline, cxd_now_ns()));
+		n = poll(&p, 1, timeout_ms < 0 ? -1 :
+			 cxd_ms_left(deadline, cxd_now_ns()));
 		if (n < 0 && errno == EINTR && cxd_sig_pending()) {
 			cxd_ctrl_seterr(err, errlen, "interrupted by %s while "
 					"waiting for a client",

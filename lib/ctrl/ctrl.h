@@ -30,7 +30,7 @@ struct cxd_ctrl {
 	_Atomic(const char *) phase;
 	struct sockaddr_storage local_addr, peer_addr;
 	socklen_t local_len, peer_len;
-	uint64_t last_rx_ns; /* CLOCK_MONOTONIC of the last byte received */
+	uint64_t last_rx_ns; /* cxd_now_ns() of the last byte received */
 	/* Partial frame kept between non-blocking reads. */
 	uint8_t rx[CXD_HDR_LEN + CXD_MAX_PAYLOAD];
 	uint32_t rx_have;

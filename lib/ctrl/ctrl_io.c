@@ -149,7 +149,8 @@ static void rx_drop(struct cxd_ctrl *c, uint32_t n)
 static int rx_garbage(struct cxd_ctrl *c, const char *why)
 {
 	cxd_ctrl_seterr(c->err, sizeof(c->err),
-			"%s sent garbage during %s: %s", who_of(c), phase_of(c), why);
+			"%s sent garbage during %s: %s", who_of(c),
+			phase_of(c), why);
 	return -EPROTO;
 }
 
@@ -261,7 +262,8 @@ static int rx_wait(struct cxd_ctrl *c, uint64_t total, int timeout_ms)
 	if (n < 0 && errno != EINTR) {
 		e = errno;
 		cxd_ctrl_seterr(c->err, sizeof(c->err),
-				"cannot wait for %s: %s", who_of(c), strerror(e));
+				"cannot wait for %s: %s", who_of(c),
+				strerror(e));
 		return -e;
 	}
 	if (n < 0 && cxd_sig_pending())

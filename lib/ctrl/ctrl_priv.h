@@ -1,6 +1,7 @@
 /*
- * Internal to the control channel, its lowest layer: deadlines,
- * messages and the bounded fd wait (ctrl_base.c, resolve.c). The layers
+ * Internal to the control channel, its lowest layer: the peer's name,
+ * messages and the bounded fd wait (ctrl_base.c, resolve.c); deadlines
+ * come from base/clock.h. The layers
  * above, each using only those below it:
  *   ctrl_io.c    framing, sending, receiving      (ctrl_io.h)
  *   ctrl_watch.c the heartbeat thread, watchdog   (uses ctrl_io.h)

@@ -199,7 +199,7 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Seconds of silence from the peer, or of no progress,\n"
 		  "before the run is ended; each iteration is also\n"
 		  "allowed 1 s per MB in flight",
-	  DEFAULT(CXD_DEFAULT_TIMEOUT_S) },
+	  DEFAULT(5) },
 	{ OPT(0, "json", NULL), .kind = K_FORMAT, .val = CXD_FMT_JSON,
 	  .deny = CXD_F_SWEEP,
 	  .help = "Print the results as one JSON document" },

@@ -23,7 +23,7 @@ int cxd_validate_prepare(struct cxd_sess *s, uint64_t size);
  * the operations the peer and this side initiated. Exchanges verdicts
  * with the peer; a mismatch fails the run naming size, offset, bytes. */
 int cxd_validate_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
-		   uint64_t peer_ops, struct cxd_result *res);
+			uint64_t peer_ops, struct cxd_result *res);
 
 /* summary.c: the summary block's lines, in s->info. */
 void cxd_summary_build(struct cxd_sess *s);

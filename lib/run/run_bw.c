@@ -86,7 +86,7 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 	cxd_sess_enter(s, "the timed loop");
 	/* Both sides: a passive side's progress calls may move data too. */
 	cxd_post_inflight(s, size * s->run->list_size *
-			 (cxd_run_has(s->run, CXD_RUN_BIDIR) ? 2 : 1));
+			  (cxd_run_has(s->run, CXD_RUN_BIDIR) ? 2 : 1));
 	if (ret == 0 && s->active)
 		ret = timed_loop(s, size, &me);
 	/* A passive side waits here while its peer runs the loop. */

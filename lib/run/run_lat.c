@@ -126,8 +126,9 @@ static int lat_share(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	ret = cxd_sess_share(s, &m, peer);
 	if (ret == 0 && cxd_tool_is(s->tool, CXD_TRAIT_PING_PONG) &&
 	    peer->count != m.count)
-		return cxd_sess_fail(s, -EPROTO, "%s did %llu exchanges of %llu "
-				     "bytes, this side %llu", cxd_sess_who(s),
+		return cxd_sess_fail(s, -EPROTO, "%s did %llu exchanges of "
+				     "%llu bytes, this side %llu",
+				     cxd_sess_who(s),
 				     (unsigned long long) peer->count,
 				     (unsigned long long) size,
 				     (unsigned long long) m.count);
@@ -177,7 +178,7 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 	/* Every latency operation uses offset 0, warmup included: the
 	 * counts only tell whether any data arrived to check. */
 	ret = cxd_validate_finish(s, size, own_count(s, lr) + s->run->warmup,
-			     peer.count + s->run->warmup, &res);
+				  peer.count + s->run->warmup, &res);
 	return ret ? ret : cxd_sess_emit(s, rep, &res);
 }
 

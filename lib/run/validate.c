@@ -185,7 +185,7 @@ static int check(struct cxd_sess *s, uint64_t size, uint64_t ops)
 }
 
 int cxd_validate_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
-		   uint64_t peer_ops, struct cxd_result *res)
+			uint64_t peer_ops, struct cxd_result *res)
 {
 	struct cxd_result_msg m = { .size = size }, peer;
 	int mine, ret;

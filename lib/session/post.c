@@ -16,7 +16,7 @@ void cxd_post_inflight(struct cxd_sess *s, uint64_t bytes)
 }
 
 int cxd_post_stalled(struct cxd_sess *s, uint64_t *last_change_ns,
-		    const char *what)
+		     const char *what)
 {
 	uint64_t now = cxd_now_ns(), allow;
 	char alive[192] = "";
@@ -63,7 +63,8 @@ static int tx_error(struct cxd_sess *s)
 			     cxd_sess_who(s), cxd_sess_phase(s), msg);
 }
 
-int cxd_post_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress)
+int cxd_post_spin_check(struct cxd_sess *s, struct cxd_spin *w,
+			uint64_t progress)
 {
 	if (w->changed == 0 || progress != w->last) {
 		w->last = progress;

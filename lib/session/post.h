@@ -22,7 +22,8 @@ int cxd_post_list(struct cxd_sess *s, uint64_t size, uint64_t n);
 /* One latency sample: an operation at offset 0, waited for. */
 int cxd_post_one(struct cxd_sess *s, uint64_t size);
 /* How long an iteration with bytes in flight may go without progress. */
-static inline uint64_t cxd_post_allow_ms(const struct cxd_sess *s, uint64_t bytes)
+static inline uint64_t cxd_post_allow_ms(const struct cxd_sess *s,
+					 uint64_t bytes)
 {
 	return s->timeout_ms + bytes / (CXD_FLOOR_RATE / 1000);
 }
@@ -31,15 +32,15 @@ static inline uint64_t cxd_post_allow_ms(const struct cxd_sess *s, uint64_t byte
 void cxd_post_inflight(struct cxd_sess *s, uint64_t bytes);
 /* A stalled wait: check the peer, then decide whether to give up. */
 int cxd_post_stalled(struct cxd_sess *s, uint64_t *last_change_ns,
-		    const char *what);
+		     const char *what);
 
 /*
  * A bounded busy-wait, written once for every waiting loop: each round
- * asks cxd_post_spin_due about its own round counter (a local, so it stays in
- * a register: an increment and a test); every 1024th round says yes, and
- * the loop calls cxd_post_spin_check with its progress figure (completions
- * seen, a counter), which checks signals, the peer and the stall limit
- * (cxd_post_stalled) and fails the wait past it.
+ * asks cxd_post_spin_due about its own round counter (a local, so it
+ * stays in a register: an increment and a test); every 1024th round says
+ * yes, and the loop calls cxd_post_spin_check with its progress figure
+ * (completions seen, a counter), which checks signals, the peer and the
+ * stall limit (cxd_post_stalled) and fails the wait past it.
  */
 struct cxd_spin {
 	const char *what; /* "operation", "message": for the stall message */
@@ -54,7 +55,8 @@ static inline bool cxd_post_spin_due(unsigned *rounds)
 	return (++*rounds & 1023) == 0;
 }
 
-int cxd_post_spin_check(struct cxd_sess *s, struct cxd_spin *w, uint64_t progress);
+int cxd_post_spin_check(struct cxd_sess *s, struct cxd_spin *w,
+			uint64_t progress);
 
 /*
  * Post n operations at successive offsets with post, all but the last

@@ -31,7 +31,7 @@ int cxd_sess_barrier(struct cxd_sess *s, const char *phase)
 }
 
 int cxd_sess_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
-		     struct cxd_result_msg *peer)
+		   struct cxd_result_msg *peer)
 {
 	memset(peer, 0, sizeof(*peer));
 	return s->via->share(s, mine, peer);

@@ -1,8 +1,9 @@
 /*
- * hs, the handshake: the pre-fabric protocol as pure functions: no sockets, no clock, no
- * allocation. The server's side is a state machine fed one received frame
- * at a time, so that a fuzzer can drive it with hostile byte streams and
- * sess_connect.c can drive it from the control channel with the same messages:
+ * hs, the handshake: the pre-fabric protocol as pure functions, with no
+ * sockets, no clock and no allocation. The server's side is a state
+ * machine fed one received frame at a time, so that a fuzzer can drive it
+ * with hostile byte streams and sess_connect.c can drive it from the
+ * control channel with the same messages:
  *
  *   HELLO  --HELLO-->  reply HELLO  --> RUN
  *   RUN    --RUN---->  reply ACCEPT --> DONE (status 0) or FAILED

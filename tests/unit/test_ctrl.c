@@ -15,11 +15,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "ctrl/ctrl.h"
 
 /* A connected pair: srv is the server's view (its peer is the client). */
@@ -32,19 +32,10 @@ struct pair {
 /* Every wait below is on an event, bounded by this. */
 #define EVENT_WAIT_MS 2000
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
-}
-
+/* Milliseconds left before end (base/clock.h's clock). */
 static int ms_until(uint64_t end)
 {
-	uint64_t now = now_ms();
-
-	return now >= end ? 0 : (int) (end - now);
+	return cxd_ms_left(end, cxd_now_ns());
 }
 
 /*
@@ -55,7 +46,7 @@ static int ms_until(uint64_t end)
  */
 static int poll_until(struct cxd_ctrl *c, long have)
 {
-	uint64_t end = now_ms() + EVENT_WAIT_MS, before = c->last_rx_ns;
+	uint64_t end = cxd_deadline_in(EVENT_WAIT_MS), before = c->last_rx_ns;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
 	int ret;
 
@@ -74,7 +65,7 @@ static int poll_until(struct cxd_ctrl *c, long have)
  * then a write from another thread lands while it waits. */
 static void wait_blocked(pid_t tid)
 {
-	uint64_t end = now_ms() + EVENT_WAIT_MS;
+	uint64_t end = cxd_deadline_in(EVENT_WAIT_MS);
 	char path[64], stat[256];
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int) tid);

@@ -338,14 +338,16 @@ static ssize_t codec(enum kind k, const void *m, uint8_t *out,
 
 	switch (k) {
 	case K_HELLO:
-		return in ? cxd_dec_hello(in, n, &u.h) : cxd_enc_hello(m, out, n);
+		return in ? cxd_dec_hello(in, n, &u.h) :
+			    cxd_enc_hello(m, out, n);
 	case K_RUN:
 		return in ? cxd_dec_run(in, n, &u.r) : cxd_enc_run(m, out, n);
 	case K_ACCEPT:
 		return in ? cxd_dec_accept(in, n, &u.a) :
 			    cxd_enc_accept(m, out, n);
 	case K_ADDR:
-		return in ? cxd_dec_addr(in, n, &u.ad) : cxd_enc_addr(m, out, n);
+		return in ? cxd_dec_addr(in, n, &u.ad) :
+			    cxd_enc_addr(m, out, n);
 	case K_BARRIER:
 		return in ? cxd_dec_barrier(in, n, &u.seq) :
 			    cxd_enc_barrier(*(const uint32_t *) m, out, n);

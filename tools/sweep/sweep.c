@@ -53,9 +53,7 @@ static int parse(struct sw *w, int argc, char **argv)
 	w->lat_pct = w->cfg.sweep.lat_pct;
 	w->lat_iters = w->cfg.sweep.lat_iters;
 	/* The pair runners' liveness floor (--timeout), as in the pair tools. */
-	w->s.timeout_ms = (uint64_t) (w->cfg.local.timeout_s ?
-				      w->cfg.local.timeout_s :
-				      CXD_DEFAULT_TIMEOUT_S) * 1000;
+	w->s.timeout_ms = (uint64_t) w->cfg.local.timeout_s * 1000;
 	w->bw_run = w->cfg.run;
 	w->lat_run = w->cfg.run;
 	w->lat_run.min_size = w->lat_run.max_size = CXD_SWEEP_LAT_SIZE;

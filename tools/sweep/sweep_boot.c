@@ -1,6 +1,5 @@
 /* cxi_sweep: MPI bootstrap, the fabric for every rank, bounded waits. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <sched.h>
@@ -13,7 +12,6 @@
 #include <mpi.h>
 #include <rdma/fabric.h>
 
-#include "base/stats.h"
 #include "base/testaid.h"
 #include "sweep_mpi.h"
 
