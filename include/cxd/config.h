@@ -92,10 +92,18 @@ struct cxd_out_opts {
 struct cxd_sweep_opts {
 	char json[CXD_HOST_LEN]; /* "" = no JSON file */
 	char csv[CXD_HOST_LEN];
-	uint64_t bw_pct;    /* flag bandwidth below this % of the median */
-	uint64_t lat_pct;   /* flag latency above this % of the median */
+	char baseline[CXD_HOST_LEN]; /* "" = none; an earlier --json file */
+	char topology[CXD_HOST_LEN]; /* "" = none */
+	char suspects[CXD_HOST_LEN]; /* "" = no suspects file */
+	char metrics[CXD_HOST_LEN];  /* "" = no OpenMetrics file */
+	uint64_t bw_pct;    /* flag bandwidth below this % of the typical
+			     * link; 0 = from the run's noise */
+	uint64_t lat_pct;   /* flag latency above this %; 0 = from noise */
 	uint64_t lat_iters; /* 8-byte writes timed per direction */
 	uint64_t max_pairs; /* pairs measured at once; 0 = all of a round */
+	uint64_t repeat;    /* measurements per direction of each link */
+	double expect_bw;   /* MB/s floor per link; 0 = none */
+	double expect_lat;  /* us ceiling per link; 0 = none */
 };
 
 struct cxd_cfg {

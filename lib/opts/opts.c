@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -29,6 +30,25 @@ static int set_number(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		cfg->run.flags |= CXD_RUN_DURATION;
 	if (o->off == CXD_CFG_OFF(local.svc_id))
 		cfg->local.svc_id_set = true;
+	return 0;
+}
+
+static int set_real(const struct opt *o, const char *v, struct cxd_cfg *cfg,
+		    char *err, size_t len)
+{
+	char label[48], *end = NULL;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno || end == v || *end != '\0' || !(d > 0) ||
+	    d > (double) o->max) {
+		cxd_opt_label(o, label, sizeof(label));
+		return fail(err, len, "%s: '%s' (%s takes a number above 0, "
+			    "at most %llu)", o->what, v, label,
+			    (unsigned long long) o->max);
+	}
+	*(double *) ((char *) cfg + o->off) = d;
 	return 0;
 }
 
@@ -134,6 +154,8 @@ static int apply(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		return set_number(o, v, cfg, err, len);
 	case K_SIZE: case K_SIZE1:
 		return set_size(o, v, cfg, err, len);
+	case K_REAL:
+		return set_real(o, v, cfg, err, len);
 	case K_STR:
 		return set_name(o, v, cfg, err, len);
 	case K_FLAG:

@@ -25,6 +25,9 @@
 #define SIZE(k) .kind = (k), .min = 1, .max = CXD_MAX_MSG_SIZE
 /* A string field; .val gives its capacity when it is not CXD_NAME_LEN. */
 #define NAME(field) .kind = K_STR, .off = CXD_CFG_OFF(field)
+/* A decimal number (a double field) above 0, at most hi. */
+#define REAL(field, hi) \
+	.kind = K_REAL, .off = CXD_CFG_OFF(field), .min = 0, .max = (hi)
 /* One of a list of names, stored as its index. */
 #define CHOICE(k, field) .kind = (k), .off = CXD_CFG_OFF(field)
 /* A run flag (CXD_RUN_*) set by the switch. */
@@ -215,13 +218,42 @@ const struct opt cxd_opt_table[] = {
 	{ OPT(0, "min-bw", "PCT"), NUM(K_U64, sweep.bw_pct, 1, 100),
 	  .need = CXD_F_SWEEP, .what = "Invalid bandwidth threshold",
 	  .help = "Flag links whose bandwidth is below PCT % of\n"
-		  "the median of all links",
-	  DEFAULT(50) },
+		  "the typical link",
+	  SAID("from the run's noise, at least 10 % below") },
 	{ OPT(0, "max-lat", "PCT"), NUM(K_U64, sweep.lat_pct, 100, 1000000),
 	  .need = CXD_F_SWEEP, .what = "Invalid latency threshold",
 	  .help = "Flag links whose latency is above PCT % of\n"
-		  "the median of all links",
-	  DEFAULT(300) },
+		  "the typical link",
+	  SAID("from the run's noise, at least 25 % above") },
+	{ OPT(0, "repeat", "COUNT"), NUM(K_U64, sweep.repeat, 2, 100),
+	  .need = CXD_F_SWEEP, .what = "Invalid repeat count",
+	  .help = "Measure each direction of each link COUNT times:\n"
+		  "the median is its figure, the spread the noise",
+	  DEFAULT(3) },
+	{ OPT(0, "expect-bw", "MB_S"), REAL(sweep.expect_bw, 1000000000),
+	  .need = CXD_F_SWEEP, .what = "Invalid expected bandwidth",
+	  .help = "Flag links below MB_S MB/s (an absolute floor)",
+	  SAID("none") },
+	{ OPT(0, "expect-lat", "US"), REAL(sweep.expect_lat, 1000000000),
+	  .need = CXD_F_SWEEP, .what = "Invalid expected latency",
+	  .help = "Flag links whose latency is above US microseconds",
+	  SAID("none") },
+	{ OPT(0, "baseline", "FILE"), NAME(sweep.baseline), .val = CXD_HOST_LEN,
+	  .need = CXD_F_SWEEP, .what = "Invalid baseline file name",
+	  .help = "Judge each link against its figure in FILE, an\n"
+		  "earlier run's --json output" },
+	{ OPT(0, "topology", "FILE"), NAME(sweep.topology), .val = CXD_HOST_LEN,
+	  .need = CXD_F_SWEEP, .what = "Invalid topology file name",
+	  .help = "Read each host's switch and group from FILE\n"
+		  "(lines: NAME SWITCH [GROUP]) to name a bad\n"
+		  "switch or group" },
+	{ OPT(0, "suspects", "FILE"), NAME(sweep.suspects), .val = CXD_HOST_LEN,
+	  .need = CXD_F_SWEEP, .what = "Invalid suspects file name",
+	  .help = "Write the suspect hosts to FILE, one per line" },
+	{ OPT(0, "metrics", "FILE"), NAME(sweep.metrics), .val = CXD_HOST_LEN,
+	  .need = CXD_F_SWEEP, .what = "Invalid metrics file name",
+	  .help = "Write per-link figures, suspects and the verdict\n"
+		  "to FILE in OpenMetrics text (Prometheus)" },
 	{ OPT(0, "lat-iters", "ITERS"),
 	  NUM(K_U64, sweep.lat_iters, 1, 1000000),
 	  .need = CXD_F_SWEEP, .what = "Invalid latency iteration count",

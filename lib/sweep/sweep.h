@@ -36,28 +36,16 @@ enum cxd_metric { CXD_M_BW, CXD_M_LAT };
 struct cxd_outlier {
 	int src, dst;
 	enum cxd_metric metric;
-	double value;     /* first measurement */
-	double reference; /* the median it was judged against */
+	double value;     /* first measurement (median of the repeats) */
+	double reference; /* what it was judged against (first rule) */
+	double limit;     /* the bound it broke (first rule) */
 	double retest;    /* the second measurement; NAN before it */
+	unsigned why;     /* the rules it broke (enum cxd_reason bits) */
 };
 
 /* Median of the finite values of v (NAN entries, e.g. the diagonal, are
  * skipped); NAN when there is none. */
 double cxd_sweep_median(const double *v, size_t n);
-/* The rule: bandwidth below pct % of the reference, latency above it. */
-bool cxd_sweep_is_outlier(enum cxd_metric m, double value, double reference,
-			  uint64_t pct);
-/*
- * Flag the links of an n x n matrix (row-major, [src * n + dst]) by the
- * rule against the matrix's median. Appends to out (room for cap),
- * returns how many were flagged in total (may exceed cap).
- */
-size_t cxd_sweep_flag(const double *m, int n, enum cxd_metric metric,
-		      uint64_t pct, struct cxd_outlier *out, size_t cap);
-/* After the retest (o->retest filled): keep the outliers whose retest
- * also breaks the rule against the same reference; returns the count. */
-size_t cxd_sweep_confirm(struct cxd_outlier *o, size_t n, uint64_t pct_bw,
-			 uint64_t pct_lat);
 /* The pairs (a < b) that the outliers involve, each once; returns the
  * count (room for n needed). */
 size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
@@ -66,33 +54,7 @@ size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
 struct cxd_sweep_rank {
 	char host[256];
 	char addr[160];
+	char nic[CXD_NAME_LEN]; /* the domain opened: cxi0, an interface */
 };
-
-/* Everything rank 0 writes out. */
-struct cxd_sweep_res {
-	int n;
-	const struct cxd_sweep_rank *ranks;
-	const double *bw, *lat; /* n x n, NAN on the diagonal */
-	const struct cxd_outlier *out;
-	size_t nout;
-	/* The rounds as run: round r's count[r] pairs at pairs + r * stride,
-	 * which took round_s[r] seconds. */
-	int nrounds, stride, pairs_at_once;
-	const int *round_count;
-	const struct cxd_pair *round_pairs;
-	const double *round_s;
-	double total_s;
-	char provider[CXD_NAME_LEN];
-	char libfabric[32];
-	const struct cxd_cfg *cfg;
-	uint64_t bw_pct, lat_pct, lat_iters; /* resolved */
-};
-
-int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
-			 char *err, size_t errlen);
-int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
-			char *err, size_t errlen);
-/* min/median/max per metric, worst links by host, one-line verdict. */
-void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out);
 
 #endif

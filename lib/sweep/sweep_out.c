@@ -1,4 +1,4 @@
-/* cxi_sweep's outputs on rank 0: JSON (for cxi_plot), CSV, text report. */
+/* cxi_sweep's outputs on rank 0: JSON (for cxi_plot and --baseline), CSV. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,16 +7,21 @@
 
 #include <json-c/json.h>
 
-#include "sweep.h"
-
-static const char *metric_name(enum cxd_metric m)
-{
-	return m == CXD_M_BW ? "bw_mb_s" : "lat_us";
-}
+#include "sweep_json.h"
 
 static json_object *num_or_null(double v)
 {
 	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *pct_or_null(uint64_t pct)
+{
+	return pct ? json_object_new_int64((int64_t) pct) : NULL;
+}
+
+static json_object *str_or_null(const char *s)
+{
+	return s[0] ? json_object_new_string(s) : NULL;
 }
 
 static json_object *matrix(const double *m, int n)
@@ -37,6 +42,7 @@ static json_object *matrix(const double *m, int n)
 static json_object *options(const struct cxd_sweep_res *r)
 {
 	const struct cxd_run_opts *run = &r->cfg->run;
+	const struct cxd_sweep_opts *sw = &r->cfg->sweep;
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "size", json_object_new_int64((int64_t)
@@ -53,10 +59,18 @@ static json_object *options(const struct cxd_sweep_res *r)
 			       json_object_new_int(CXD_SWEEP_LAT_SIZE));
 	json_object_object_add(o, "lat_iters",
 			       json_object_new_int64((int64_t) r->lat_iters));
-	json_object_object_add(o, "min_bw_pct",
-			       json_object_new_int64((int64_t) r->bw_pct));
-	json_object_object_add(o, "max_lat_pct",
-			       json_object_new_int64((int64_t) r->lat_pct));
+	json_object_object_add(o, "repeat",
+			       json_object_new_int64((int64_t) r->repeat));
+	json_object_object_add(o, "min_bw_pct", pct_or_null(sw->bw_pct));
+	json_object_object_add(o, "max_lat_pct", pct_or_null(sw->lat_pct));
+	json_object_object_add(o, "expect_bw_mb_s",
+			       num_or_null(sw->expect_bw > 0 ? sw->expect_bw :
+					   NAN));
+	json_object_object_add(o, "expect_lat_us",
+			       num_or_null(sw->expect_lat > 0 ? sw->expect_lat :
+					   NAN));
+	json_object_object_add(o, "baseline", str_or_null(sw->baseline));
+	json_object_object_add(o, "topology", str_or_null(sw->topology));
 	json_object_object_add(o, "max_pairs",
 			       json_object_new_int(r->pairs_at_once));
 	json_object_object_add(o, "device",
@@ -76,8 +90,34 @@ static json_object *ranks(const struct cxd_sweep_res *r)
 				       json_object_new_string(r->ranks[i].host));
 		json_object_object_add(o, "address",
 				       json_object_new_string(r->ranks[i].addr));
+		json_object_object_add(o, "nic",
+				       json_object_new_string(r->ranks[i].nic));
+		if (r->tmap) {
+			int sw = r->tmap->sw[i], g = r->tmap->grp[i];
+
+			json_object_object_add(o, "switch",
+					       json_object_new_string(
+						       r->topo->sw[sw]));
+			json_object_object_add(o, "group", g < 0 ? NULL :
+					       json_object_new_string(
+						       r->topo->grp[g]));
+		}
+		json_object_object_add(o, "suspect", json_object_new_boolean(
+					       cxd_judge_rank_suspect(r->sus,
+						r->nsus, i, r->tmap)));
 		json_object_array_add(a, o);
 	}
+	return a;
+}
+
+static json_object *reasons(unsigned why)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned bit = CXD_R_PEERS; bit <= CXD_R_EXPECT; bit <<= 1)
+		if (why & bit)
+			json_object_array_add(a, json_object_new_string(
+						      cxd_reason_name(bit)));
 	return a;
 }
 
@@ -92,10 +132,14 @@ static json_object *outliers(const struct cxd_sweep_res *r)
 		json_object_object_add(o, "src", json_object_new_int(x->src));
 		json_object_object_add(o, "dst", json_object_new_int(x->dst));
 		json_object_object_add(o, "metric",
-				       json_object_new_string(metric_name(x->metric)));
+				       json_object_new_string(cxd_metric_key(x->metric)));
 		json_object_object_add(o, "value", num_or_null(x->value));
 		json_object_object_add(o, "reference",
 				       num_or_null(x->reference));
+		json_object_object_add(o, "limit", num_or_null(x->limit));
+		json_object_object_add(o, "reason", json_object_new_string(
+					       cxd_reason_name(x->why)));
+		json_object_object_add(o, "reasons", reasons(x->why));
 		json_object_object_add(o, "retest", num_or_null(x->retest));
 		json_object_array_add(a, o);
 	}
@@ -145,7 +189,16 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "ranks", ranks(r));
 	json_object_object_add(d, "bw_mb_s", matrix(r->bw, r->n));
 	json_object_object_add(d, "lat_us", matrix(r->lat, r->n));
+	json_object_object_add(d, "bw_spread_pct", matrix(r->spread[0], r->n));
+	json_object_object_add(d, "lat_spread_pct", matrix(r->spread[1], r->n));
+	json_object_object_add(d, "resolution", cxd_sweep_json_resolution(r));
 	json_object_object_add(d, "outliers", outliers(r));
+	json_object_object_add(d, "suspects", cxd_sweep_json_suspects(r));
+	if (r->base)
+		json_object_object_add(d, "baseline",
+				       cxd_sweep_json_baseline(r));
+	json_object_object_add(d, "verdict", json_object_new_string(
+				       cxd_verdict_name(r->verdict)));
 	json_object_object_add(d, "rounds", rounds(r));
 	json_object_object_add(d, "seconds", json_object_new_double(r->total_s));
 	ret = json_object_to_file_ext(path, d, JSON_C_TO_STRING_PRETTY |
@@ -187,96 +240,4 @@ int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
 		return -EIO;
 	}
 	return 0;
-}
-
-static void min_max(const double *m, int n, double *lo, double *hi)
-{
-	*lo = INFINITY;
-	*hi = -INFINITY;
-	for (size_t k = 0; k < (size_t) n * n; k++) {
-		if (!isfinite(m[k]))
-			continue;
-		*lo = m[k] < *lo ? m[k] : *lo;
-		*hi = m[k] > *hi ? m[k] : *hi;
-	}
-}
-
-static void stat_line(FILE *out, const char *name, const char *unit,
-		      const double *m, int n)
-{
-	double lo, hi, med = cxd_sweep_median(m, (size_t) n * n);
-
-	min_max(m, n, &lo, &hi);
-	fprintf(out, "%-14s min %10.2f  median %10.2f  max %10.2f %s\n", name,
-		lo, med, hi, unit);
-}
-
-#define WORST_SHOWN 3
-
-/* The WORST_SHOWN links with the lowest (bw) or highest (lat) figure. */
-static void worst_links(const struct cxd_sweep_res *r, FILE *out,
-			enum cxd_metric m)
-{
-	const double *v = m == CXD_M_BW ? r->bw : r->lat;
-	size_t nn = (size_t) r->n * r->n, pick[WORST_SHOWN];
-	int k = 0;
-
-	for (; k < WORST_SHOWN; k++) {
-		size_t best = nn;
-
-		for (size_t i = 0; i < nn; i++) {
-			bool taken = false;
-
-			for (int j = 0; j < k; j++)
-				taken |= pick[j] == i;
-			if (taken || !isfinite(v[i]))
-				continue;
-			if (best == nn || (m == CXD_M_BW ? v[i] < v[best] :
-						     v[i] > v[best]))
-				best = i;
-		}
-		if (best == nn)
-			break;
-		pick[k] = best;
-	}
-	fprintf(out, "%s", m == CXD_M_BW ? "Lowest bandwidth:" :
-					   "Highest latency: ");
-	for (int j = 0; j < k; j++)
-		fprintf(out, "%s %s(%zu)->%s(%zu) %.2f", j ? "," : "",
-			r->ranks[pick[j] / r->n].host, pick[j] / r->n,
-			r->ranks[pick[j] % r->n].host, pick[j] % r->n,
-			v[pick[j]]);
-	fprintf(out, "\n");
-}
-
-void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
-{
-	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pairs, "
-		"provider %s, %.1f s\n", r->n, r->nrounds, r->pairs_at_once,
-		r->provider, r->total_s);
-	stat_line(out, "Bandwidth", "MB/s", r->bw, r->n);
-	stat_line(out, "Latency (8 B)", "us", r->lat, r->n);
-	worst_links(r, out, CXD_M_BW);
-	worst_links(r, out, CXD_M_LAT);
-	if (r->nout)
-		fprintf(out, "Outliers (confirmed by a retest):\n");
-	for (size_t i = 0; i < r->nout; i++) {
-		const struct cxd_outlier *x = &r->out[i];
-		bool bw = x->metric == CXD_M_BW;
-
-		fprintf(out, "  %s (rank %d) -> %s (rank %d): %s %.2f %s, "
-			"retest %.2f, median %.2f\n", r->ranks[x->src].host,
-			x->src, r->ranks[x->dst].host, x->dst,
-			bw ? "bandwidth" : "latency", x->value,
-			bw ? "MB/s" : "us", x->retest, x->reference);
-	}
-	if (r->nout)
-		fprintf(out, "Verdict: FAIL: %zu link measurement(s) out of "
-			"tolerance (bandwidth < %llu %% or latency > %llu %% "
-			"of the median)\n", r->nout,
-			(unsigned long long) r->bw_pct,
-			(unsigned long long) r->lat_pct);
-	else
-		fprintf(out, "Verdict: PASS: all %d links within tolerance\n",
-			r->n * (r->n - 1));
 }

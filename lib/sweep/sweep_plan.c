@@ -1,4 +1,4 @@
-/* cxi_sweep: the round schedule and the outlier rule (pure functions). */
+/* cxi_sweep: the round schedule, medians, the retest list (pure). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,54 +72,6 @@ double cxd_sweep_median(const double *v, size_t n)
 	med = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
 	free(c);
 	return med;
-}
-
-bool cxd_sweep_is_outlier(enum cxd_metric m, double value, double reference,
-			  uint64_t pct)
-{
-	double limit = reference * (double) pct / 100.0;
-
-	/* A link that could not be measured is not silently "fine". */
-	if (!isfinite(value))
-		return true;
-	if (!isfinite(reference))
-		return false;
-	return m == CXD_M_BW ? value < limit : value > limit;
-}
-
-size_t cxd_sweep_flag(const double *m, int n, enum cxd_metric metric,
-		      uint64_t pct, struct cxd_outlier *out, size_t cap)
-{
-	double ref = cxd_sweep_median(m, (size_t) n * (size_t) n);
-	size_t k = 0;
-
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++) {
-			double v = m[(size_t) i * n + j];
-
-			if (i == j || !cxd_sweep_is_outlier(metric, v, ref, pct))
-				continue;
-			if (k < cap)
-				out[k] = (struct cxd_outlier){ i, j, metric, v,
-							       ref, NAN };
-			k++;
-		}
-	return k;
-}
-
-size_t cxd_sweep_confirm(struct cxd_outlier *o, size_t n, uint64_t pct_bw,
-			 uint64_t pct_lat)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		uint64_t pct = o[i].metric == CXD_M_BW ? pct_bw : pct_lat;
-
-		if (cxd_sweep_is_outlier(o[i].metric, o[i].retest,
-					 o[i].reference, pct))
-			o[k++] = o[i];
-	}
-	return k;
 }
 
 size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,

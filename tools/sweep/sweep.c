@@ -24,7 +24,13 @@ static int usage_or_help(struct sw *w, int ret, const char *err)
 		cxd_opts_help(w->tool, stdout);
 		printf("\nLaunch it with mpirun or srun, one rank per node: it "
 		       "measures every pair\nof ranks (bandwidth both ways, "
-		       "8-byte latency) and names the outliers.\n");
+		       "8-byte latency, each --repeat times),\njudges each "
+		       "link against the typical link by the run's own noise "
+		       "(and\nagainst --baseline, --expect-bw, --expect-lat), "
+		       "retests the outliers and\nnames the suspects.\n"
+		       "Exit status: 0 pass, 3 outliers found, 4 "
+		       "inconclusive (too noisy to\nvouch for the links), 2 "
+		       "usage, 1 a failure.\n");
 	} else if (w->rank == 0 && ret == CXD_OPTS_VERSION) {
 		uint32_t v = fi_version();
 
@@ -49,9 +55,8 @@ static int parse(struct sw *w, int argc, char **argv)
 	if (ret != 0)
 		return usage_or_help(w, ret, err);
 	/* Defaults applied by cxd_opts_parse (the option table's). */
-	w->bw_pct = w->cfg.sweep.bw_pct;
-	w->lat_pct = w->cfg.sweep.lat_pct;
 	w->lat_iters = w->cfg.sweep.lat_iters;
+	w->repeat = w->cfg.sweep.repeat;
 	/* The pair runners' liveness floor (--timeout), as in the pair tools. */
 	w->s.timeout_ms = (uint64_t) w->cfg.local.timeout_s * 1000;
 	w->bw_run = w->cfg.run;
@@ -66,6 +71,37 @@ static int parse(struct sw *w, int argc, char **argv)
 		       w->cfg.run.duration_s : 0) + CXD_SWEEP_WAIT_S) *
 		     1000000000ULL;
 	return -1;
+}
+
+/* The whole sweep: rounds, then the verdict; rank 0's exit status. */
+int sw_run(struct sw *w)
+{
+	size_t nk = (size_t) w->n * w->repeat;
+	uint64_t t0 = cxd_now_ns();
+	struct sw_plan pl;
+	int ret;
+
+	if (w->n < 2)
+		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
+	w->s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
+	w->s.via_arg = w;
+	sw_bootstrap(w);
+	ret = sw_place_ranks(w);
+	if (ret)
+		return ret;
+	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
+	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));
+	w->rep[0] = sw_alloc(w, nk, sizeof(double));
+	w->rep[1] = sw_alloc(w, nk, sizeof(double));
+	w->spread[0] = sw_alloc(w, (size_t) w->n, sizeof(double));
+	w->spread[1] = sw_alloc(w, (size_t) w->n, sizeof(double));
+	sw_reset_rows(w);
+	sw_main_plan(w, &pl);
+	w->round_s = sw_alloc(w, (size_t) pl.nrounds, sizeof(double));
+	sw_run_plan(w, &pl, w->round_s);
+	ret = sw_verdict(w, &pl, t0);
+	sw_plan_free(&pl);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -83,7 +119,9 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return ret;
 	}
-	ret = sw_run(&w);
+	ret = sw_read_inputs(&w);
+	if (ret == 0)
+		ret = sw_run(&w);
 	sw_free(&w);
 	MPI_Finalize();
 	return ret;

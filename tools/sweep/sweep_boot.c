@@ -125,6 +125,16 @@ void sw_free(struct sw *w)
 	free(w->bw_row);
 	free(w->lat_row);
 	free(w->round_s);
+	for (int m = 0; m < 2; m++) {
+		free(w->rep[m]);
+		free(w->spread[m]);
+	}
+	if (w->has_base)
+		cxd_base_free(&w->base);
+	if (w->has_topo)
+		cxd_topo_free(&w->topo);
+	free((int *) w->tmap.sw);
+	free((int *) w->tmap.grp);
 }
 
 void *sw_alloc(struct sw *w, size_t n, size_t sz)
@@ -223,6 +233,9 @@ static void open_fabric(struct sw *w)
 	if (cxd_sess_open_local(s, &mine) != 0)
 		sw_die(w, "%s", s->err);
 	cxd_fabric_straddr(s->fab, mine.addr, me.addr, sizeof(me.addr));
+	snprintf(me.nic, sizeof(me.nic), "%s",
+		 s->fab->info->domain_attr->name ?
+		 s->fab->info->domain_attr->name : "?");
 	w->ranks = sw_alloc(w, (size_t) w->n, sizeof(*w->ranks));
 	w->addrs = sw_alloc(w, (size_t) w->n, sizeof(*w->addrs));
 	w->fiaddr = sw_alloc(w, (size_t) w->n, sizeof(*w->fiaddr));

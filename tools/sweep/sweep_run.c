@@ -12,10 +12,9 @@
 
 enum { TAG_DONE = 21, TAG_GO, TAG_END };
 
-#define EXIT_OUTLIERS 3
-
-/* One pair: latency each way, then bandwidth each way; the lower rank
- * leads first. Results land in this rank's rows for the links it led. */
+/* One pair: latency each way, then bandwidth each way, --repeat times;
+ * the lower rank leads first. Results land in this rank's repeats for
+ * the links it led. */
 static void measure_pair(struct sw *w, int p)
 {
 	struct cxd_sess *s = &w->s;
@@ -31,8 +30,10 @@ static void measure_pair(struct sw *w, int p)
 	s->fab->peer = w->fiaddr[p];
 	/* Latency first: its untimed warmup opens the provider's connection
 	 * (tcp connects on first use), which bandwidth must not pay for. */
-	for (int step = 0; ret == 0 && step < 4; step++) {
-		bool lat = step < 2;
+	/* Repeats interleaved, so a passing disturbance hits one of them. */
+	for (int step = 0; ret == 0 && step < 4 * (int) w->repeat; step++) {
+		bool lat = step % 4 < 2;
+		size_t k = (size_t) p * w->repeat + (size_t) step / 4;
 
 		s->is_client = s->active = (step % 2 == 0) == first;
 		s->tool = lat ? w->lat_tool : w->bw_tool;
@@ -40,7 +41,7 @@ static void measure_pair(struct sw *w, int p)
 		w->last = NAN;
 		ret = s->tool->run(s, NULL);
 		if (ret == 0 && s->is_client)
-			(lat ? w->lat_row : w->bw_row)[p] = w->last;
+			w->rep[lat ? CXD_M_LAT : CXD_M_BW][k] = w->last;
 	}
 	if (ret)
 		sw_die(w, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
@@ -193,7 +194,7 @@ static void plan_end(struct sw *w, const struct sw_plan *pl, int since)
 	free(req);
 }
 
-static void run_plan(struct sw *w, const struct sw_plan *pl, double *secs)
+void sw_run_plan(struct sw *w, const struct sw_plan *pl, double *secs)
 {
 	int since = 0;
 
@@ -222,7 +223,7 @@ static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds)
 				 sizeof(struct cxd_pair));
 }
 
-static void plan_free(struct sw_plan *pl)
+void sw_plan_free(struct sw_plan *pl)
 {
 	free(pl->count);
 	free(pl->pairs);
@@ -230,7 +231,7 @@ static void plan_free(struct sw_plan *pl)
 
 /* The circle rounds, each cut into rounds of at most pairs_at_once pairs
  * (--max-pairs, or fewer when ranks outnumber a host's CPUs). */
-static void main_plan(struct sw *w, struct sw_plan *pl)
+void sw_main_plan(struct sw *w, struct sw_plan *pl)
 {
 	int nr = cxd_sweep_nrounds(w->n), per = w->n / 2, k = 0;
 	struct cxd_pair *tmp = sw_alloc(w, (size_t) per + 1, sizeof(*tmp));
@@ -253,8 +254,8 @@ static void main_plan(struct sw *w, struct sw_plan *pl)
 
 /* Retests: the suspect pairs, packed greedily into rounds of disjoint
  * pairs, at most pairs_at_once each (at most one round per pair). */
-static void retest_plan(struct sw *w, const struct cxd_pair *p, int np,
-			struct sw_plan *pl)
+void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
+		    struct sw_plan *pl)
 {
 	bool *placed = sw_alloc(w, (size_t) np, sizeof(bool));
 	bool *busy = sw_alloc(w, (size_t) w->n, sizeof(bool));
@@ -281,154 +282,12 @@ static void retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 	free(busy);
 }
 
-static void gather_rows(struct sw *w, double *bw, double *lat)
+void sw_reset_rows(struct sw *w)
 {
-	MPI_Request q;
+	size_t nk = (size_t) w->n * w->repeat;
 
-	MPI_Igather(w->bw_row, w->n, MPI_DOUBLE, bw, w->n, MPI_DOUBLE, 0,
-		    MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "gathering the bandwidths");
-	MPI_Igather(w->lat_row, w->n, MPI_DOUBLE, lat, w->n, MPI_DOUBLE, 0,
-		    MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "gathering the latencies");
-}
-
-static void reset_rows(struct sw *w)
-{
 	for (int i = 0; i < w->n; i++)
 		w->bw_row[i] = w->lat_row[i] = NAN;
-}
-
-/* Rank 0: judge the first pass; returns the outliers (count in *n_p). */
-static struct cxd_outlier *judge(struct sw *w, const double *bw,
-				 const double *lat, size_t *n_p)
-{
-	size_t cap = 2 * (size_t) w->n * w->n, k;
-	struct cxd_outlier *o = sw_alloc(w, cap, sizeof(*o));
-
-	k = cxd_sweep_flag(bw, w->n, CXD_M_BW, w->bw_pct, o, cap);
-	k += cxd_sweep_flag(lat, w->n, CXD_M_LAT, w->lat_pct, o + k, cap - k);
-	*n_p = k;
-	return o;
-}
-
-/* Every rank: retest the suspect pairs once; rank 0 keeps the outliers
- * that the retest confirms. */
-static size_t retest(struct sw *w, struct cxd_outlier *o, size_t nout)
-{
-	struct cxd_pair *p = sw_alloc(w, nout + 1, sizeof(*p));
-	size_t nn = (size_t) w->n * w->n;
-	double *bw = NULL, *lat = NULL;
-	struct sw_plan pl;
-	MPI_Request q;
-	int np = 0;
-
-	if (w->rank == 0)
-		np = (int) cxd_sweep_retest_pairs(o, nout, p);
-	MPI_Ibcast(&np, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the retest list");
-	if (np == 0) {
-		free(p);
-		return 0;
-	}
-	if (w->rank != 0)
-		p = realloc(p, (size_t) np * sizeof(*p));
-	if (p == NULL)
-		sw_die(w, "out of memory");
-	MPI_Ibcast(p, np * 2, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the retest list");
-	retest_plan(w, p, np, &pl);
-	reset_rows(w);
-	run_plan(w, &pl, NULL);
-	if (w->rank == 0) {
-		bw = sw_alloc(w, nn, sizeof(double));
-		lat = sw_alloc(w, nn, sizeof(double));
-	}
-	gather_rows(w, bw, lat);
-	for (size_t i = 0; w->rank == 0 && i < nout; i++) {
-		size_t k = (size_t) o[i].src * w->n + o[i].dst;
-
-		o[i].retest = o[i].metric == CXD_M_BW ? bw[k] : lat[k];
-	}
-	if (w->rank == 0)
-		nout = cxd_sweep_confirm(o, nout, w->bw_pct, w->lat_pct);
-	plan_free(&pl);
-	free(p);
-	free(bw);
-	free(lat);
-	return nout;
-}
-
-static int report(struct sw *w, const struct sw_plan *pl, const double *bw,
-		  const double *lat, const struct cxd_outlier *o, size_t nout,
-		  double secs)
-{
-	struct cxd_sweep_res r = { .n = w->n, .ranks = w->ranks, .bw = bw,
-				   .lat = lat, .out = o, .nout = nout,
-				   .nrounds = pl->nrounds, .stride = pl->stride,
-				   .pairs_at_once = w->pairs_at_once,
-				   .round_count = pl->count,
-				   .round_pairs = pl->pairs,
-				   .round_s = w->round_s, .total_s = secs,
-				   .cfg = &w->cfg, .bw_pct = w->bw_pct,
-				   .lat_pct = w->lat_pct,
-				   .lat_iters = w->lat_iters };
-	char err[CXD_ERR_LEN] = "";
-	uint32_t v = fi_version();
-	int ret = 0;
-
-	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
-	snprintf(r.libfabric, sizeof(r.libfabric), "%u.%u", FI_MAJOR(v),
-		 FI_MINOR(v));
-	cxd_sweep_write_text(&r, stdout);
-	fflush(stdout);
-	if (w->cfg.sweep.json[0])
-		ret = cxd_sweep_write_json(&r, w->cfg.sweep.json, err,
-					   sizeof(err));
-	if (ret == 0 && w->cfg.sweep.csv[0])
-		ret = cxd_sweep_write_csv(&r, w->cfg.sweep.csv, err,
-					  sizeof(err));
-	if (ret) {
-		fprintf(stderr, "cxi_sweep: %s\n", err);
-		return 1;
-	}
-	return nout ? EXIT_OUTLIERS : 0;
-}
-
-int sw_run(struct sw *w)
-{
-	size_t nn = (size_t) w->n * w->n, nout = 0;
-	uint64_t t0 = cxd_now_ns();
-	struct cxd_outlier *o = NULL;
-	double *bw = NULL, *lat = NULL;
-	struct sw_plan pl;
-	int ret = 0;
-
-	if (w->n < 2)
-		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
-	w->s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
-	w->s.via_arg = w;
-	sw_bootstrap(w);
-	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));
-	reset_rows(w);
-	main_plan(w, &pl);
-	w->round_s = sw_alloc(w, (size_t) pl.nrounds, sizeof(double));
-	run_plan(w, &pl, w->round_s);
-	if (w->rank == 0) {
-		bw = sw_alloc(w, nn, sizeof(double));
-		lat = sw_alloc(w, nn, sizeof(double));
-	}
-	gather_rows(w, bw, lat);
-	if (w->rank == 0)
-		o = judge(w, bw, lat, &nout);
-	nout = retest(w, o, nout);
-	if (w->rank == 0)
-		ret = report(w, &pl, bw, lat, o, nout,
-			     (double) (cxd_now_ns() - t0) / 1e9);
-	plan_free(&pl);
-	free(o);
-	free(bw);
-	free(lat);
-	return ret;
+	for (size_t k = 0; k < nk; k++)
+		w->rep[0][k] = w->rep[1][k] = NAN;
 }

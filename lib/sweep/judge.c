@@ -1,0 +1,169 @@
+/* cxi_sweep's verdict: noise, tolerance, the rules, the outliers. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "judge.h"
+
+size_t cxd_judge_rel_diffs(const double *x, size_t k, double *out)
+{
+	double med = cxd_sweep_median(x, k);
+	size_t n = 0;
+
+	if (!isfinite(med) || med <= 0)
+		return 0;
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = i + 1; j < k; j++)
+			if (isfinite(x[i]) && isfinite(x[j]))
+				out[n++] = fabs(x[i] - x[j]) / med;
+	return n;
+}
+
+double cxd_judge_sigma(double median_rel_diff)
+{
+	/* median |X - Y| = 0.6745 * sqrt(2) * sigma for normal X, Y */
+	return median_rel_diff / 0.9539;
+}
+
+double cxd_judge_typical(const double *m, int n)
+{
+	double *rows = malloc((size_t) (n > 0 ? n : 1) * sizeof(*rows));
+	double typ;
+
+	if (rows == NULL)
+		return NAN;
+	for (int i = 0; i < n; i++)
+		rows[i] = cxd_sweep_median(m + (size_t) i * n, (size_t) n);
+	typ = cxd_sweep_median(rows, (size_t) n);
+	free(rows);
+	return typ;
+}
+
+struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct)
+{
+	bool bw = m == CXD_M_BW;
+	double floor = bw ? CXD_JUDGE_BW_FLOOR : CXD_JUDGE_LAT_FLOOR;
+	double poor = bw ? CXD_JUDGE_BW_POOR : CXD_JUDGE_LAT_POOR;
+	struct cxd_tol t = { .noise = noise };
+
+	if (pct) {
+		t.explicit_ = true;
+		t.tol = bw ? 1.0 - (double) pct / 100.0 :
+			     (double) pct / 100.0 - 1.0;
+		return t;
+	}
+	t.tol = floor;
+	if (isfinite(noise) && CXD_JUDGE_NOISE_K * noise > floor)
+		t.tol = CXD_JUDGE_NOISE_K * noise;
+	/* Unknown noise (nothing repeated) is no licence to judge finely. */
+	t.poor = !isfinite(noise) || t.tol > poor;
+	return t;
+}
+
+/* v against ref with relative tolerance tol: below (bw) or above (lat). */
+static bool breaks(enum cxd_metric m, double v, double ref, double tol)
+{
+	if (!isfinite(ref))
+		return false;
+	return m == CXD_M_BW ? v < ref * (1.0 - tol) : v > ref * (1.0 + tol);
+}
+
+static double base_of(const struct cxd_rules *r, enum cxd_metric m, int src,
+		      int dst)
+{
+	if (r->base[m] == NULL)
+		return NAN;
+	return r->base[m][(size_t) src * r->n + dst];
+}
+
+static double base_tol(const struct cxd_rules *r, enum cxd_metric m)
+{
+	return r->base_tol[m] > r->tol[m].tol ? r->base_tol[m] :
+						r->tol[m].tol;
+}
+
+unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
+			int src, int dst, double v)
+{
+	unsigned bits = 0;
+	double e = r->expect[m];
+
+	if (!isfinite(v))
+		return CXD_R_PEERS;
+	if (breaks(m, v, r->typical[m], r->tol[m].tol))
+		bits |= CXD_R_PEERS;
+	if (breaks(m, v, base_of(r, m, src, dst), base_tol(r, m)))
+		bits |= CXD_R_BASELINE;
+	if (e > 0 && (m == CXD_M_BW ? v < e : v > e))
+		bits |= CXD_R_EXPECT;
+	return bits;
+}
+
+void cxd_judge_limit(const struct cxd_rules *r, enum cxd_metric m, int src,
+		     int dst, unsigned bits, double *ref, double *limit)
+{
+	double sign = m == CXD_M_BW ? -1.0 : 1.0;
+
+	if (bits & CXD_R_EXPECT) {
+		*ref = *limit = r->expect[m];
+	} else if (bits & CXD_R_BASELINE) {
+		*ref = base_of(r, m, src, dst);
+		*limit = *ref * (1.0 + sign * base_tol(r, m));
+	} else {
+		*ref = r->typical[m];
+		*limit = *ref * (1.0 + sign * r->tol[m].tol);
+	}
+}
+
+const char *cxd_reason_name(unsigned bits)
+{
+	return bits & CXD_R_EXPECT ? "expected" :
+	       bits & CXD_R_BASELINE ? "baseline" : "peers";
+}
+
+size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
+		      enum cxd_metric metric, struct cxd_outlier *out,
+		      size_t cap)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < r->n; i++)
+		for (int j = 0; j < r->n; j++) {
+			double v = m[(size_t) i * r->n + j];
+			unsigned bits;
+			struct cxd_outlier o = { i, j, metric, v, NAN, NAN,
+						 NAN, 0 };
+
+			if (i == j)
+				continue;
+			bits = cxd_judge_link(r, metric, i, j, v);
+			if (bits == 0)
+				continue;
+			o.why = bits;
+			cxd_judge_limit(r, metric, i, j, bits, &o.reference,
+					&o.limit);
+			if (k < cap)
+				out[k] = o;
+			k++;
+		}
+	return k;
+}
+
+size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
+			 size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned bits = cxd_judge_link(r, o[i].metric, o[i].src,
+					       o[i].dst, o[i].retest);
+
+		/* Keep the rules both measurements broke. */
+		if ((bits & o[i].why) == 0)
+			continue;
+		o[i].why &= bits;
+		cxd_judge_limit(r, o[i].metric, o[i].src, o[i].dst, o[i].why,
+				&o[i].reference, &o[i].limit);
+		o[k++] = o[i];
+	}
+	return k;
+}

@@ -1,0 +1,114 @@
+/*
+ * cxi_sweep's verdict (pure): the run's noise and resolution, the typical
+ * link, the rules a link is judged by (its peers, a baseline, an expected
+ * figure), and the suspects named from the outliers.
+ */
+#ifndef CXD_SWEEP_JUDGE_H
+#define CXD_SWEEP_JUDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sweep.h"
+
+/* With no --min-bw/--max-lat a link is judged against its peers by the
+ * run's own noise: NOISE_K sigmas, never under the floor. A tolerance over
+ * the "poor" mark means the run cannot tell a lane-down link (-25 %) from
+ * a healthy one, and the verdict says so. */
+#define CXD_JUDGE_NOISE_K 4.0
+#define CXD_JUDGE_BW_FLOOR 0.10
+#define CXD_JUDGE_LAT_FLOOR 0.25
+#define CXD_JUDGE_BW_POOR 0.20
+#define CXD_JUDGE_LAT_POOR 1.00
+
+/* Relative pairwise differences of k repeats: |x_i - x_j| / median. */
+size_t cxd_judge_rel_diffs(const double *x, size_t k, double *out);
+/* Median of relative pairwise differences -> sigma: for normal noise the
+ * median of |X - Y| is 0.954 sigma. NAN in, NAN out. */
+double cxd_judge_sigma(double median_rel_diff);
+/* The typical link: the median over ranks of each rank's median link (its
+ * row). A slow rank spoils its own row only, so this holds while fewer
+ * than half of the ranks are slow, where a median over links does not
+ * (at 4 ranks one slow rank owns half the links). */
+double cxd_judge_typical(const double *m, int n);
+
+/* One metric's rule against the run's peers. */
+struct cxd_tol {
+	double noise;   /* relative sigma from the repeats; NAN: unknown */
+	double tol;     /* relative tolerance judged by (0.1 = 10 %) */
+	bool explicit_; /* --min-bw/--max-lat gave it */
+	bool poor;      /* from the noise, and too wide to catch a lane down */
+};
+
+/* pct: --min-bw (bandwidth) or --max-lat (latency), 0 when not given. */
+struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct);
+
+enum cxd_reason {
+	CXD_R_PEERS = 1,    /* against the typical link */
+	CXD_R_BASELINE = 2, /* against the same link in --baseline */
+	CXD_R_EXPECT = 4,   /* against --expect-bw/--expect-lat */
+};
+
+/* What a link is judged against; pointers may be NULL. */
+struct cxd_rules {
+	int n;
+	double typical[2];       /* per metric (enum cxd_metric) */
+	struct cxd_tol tol[2];
+	const double *base[2];   /* n x n, NAN where no match; NULL: none */
+	double base_tol[2];      /* the baseline's own tolerance, 0: none */
+	double expect[2];        /* absolute floor (bw) / ceiling (lat); 0 */
+};
+
+/* Which rules value v of link (src, dst) breaks (CXD_R_* bits); a value
+ * that could not be measured breaks CXD_R_PEERS. */
+unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
+			int src, int dst, double v);
+/* The reference and limit of the first rule in bits (expect, baseline,
+ * peers): what the report shows beside the value. */
+void cxd_judge_limit(const struct cxd_rules *r, enum cxd_metric m, int src,
+		     int dst, unsigned bits, double *ref, double *limit);
+const char *cxd_reason_name(unsigned bits); /* the first rule's name */
+
+/* Flag every link of m (n x n) by the rules; as cxd_sweep_flag. */
+size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
+		      enum cxd_metric metric, struct cxd_outlier *out,
+		      size_t cap);
+/* Keep the outliers whose retest breaks a rule too; returns the count. */
+size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
+			 size_t n);
+
+/* Suspects: a rank most of whose links are out (or a switch or group,
+ * from --topology), or the whole fabric. */
+enum cxd_suspect_kind { CXD_S_RANK, CXD_S_SWITCH, CXD_S_GROUP,
+			CXD_S_FABRIC };
+
+struct cxd_suspect {
+	enum cxd_suspect_kind kind;
+	enum cxd_metric metric;
+	int id;          /* rank, or switch/group index in the topology */
+	int bad, links;  /* out of the links it carries */
+	int bad_in, in;  /* switch/group: links inside it */
+};
+
+/* Topology: for each rank its switch and group index (-1: none). */
+struct cxd_topo_map {
+	const int *sw, *grp;
+	int nsw, ngrp;
+};
+
+/*
+ * Name the suspects of o (confirmed outliers) for n ranks: a switch or
+ * group whose outgoing links are mostly out stands for its ranks; a rank
+ * with most of its links out is named alone; when half the ranks or more
+ * would be named, the fabric is (a change everywhere). topo may be NULL.
+ * Returns the count written (room for cap).
+ */
+size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
+			  const struct cxd_topo_map *topo,
+			  struct cxd_suspect *out, size_t cap);
+/* Is rank r covered by a suspect (itself, its switch or its group)? */
+bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,
+			    const struct cxd_topo_map *topo);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * Suspects from the outliers: an admin drains a node or replaces a cable,
+ * so the report names the one thing most links point at (a rank, a
+ * switch, a group, or the whole fabric) rather than every pair.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+
+/* Links of metric m leaving / inside the set in[] (a rank mask). */
+static void count_set(const struct cxd_outlier *o, size_t nout,
+		      enum cxd_metric m, const bool *in, int n,
+		      struct cxd_suspect *s)
+{
+	int size = 0;
+
+	for (int i = 0; i < n; i++)
+		size += in[i];
+	s->links = 2 * size * (n - size);
+	s->in = size * (size - 1);
+	s->bad = s->bad_in = 0;
+	for (size_t i = 0; i < nout; i++) {
+		bool a, b;
+
+		if (o[i].metric != m)
+			continue;
+		a = in[o[i].src];
+		b = in[o[i].dst];
+		s->bad += a != b;
+		s->bad_in += a && b;
+	}
+}
+
+/* Most of its links out: a strict majority, at least two. */
+static bool mostly_out(const struct cxd_suspect *s)
+{
+	return s->bad >= 2 && 2 * s->bad > s->links;
+}
+
+static void mask_of(const int *idx, int id, int n, bool *in)
+{
+	for (int i = 0; i < n; i++)
+		in[i] = idx[i] == id;
+}
+
+struct ctx {
+	const struct cxd_outlier *o;
+	size_t nout;
+	int n;
+	enum cxd_metric m;
+	bool *in, *covered;
+	struct cxd_suspect *out;
+	size_t cap, k;
+};
+
+static void add(struct ctx *c, const struct cxd_suspect *s)
+{
+	for (int i = 0; i < c->n; i++)
+		c->covered[i] |= c->in[i];
+	if (c->k < c->cap)
+		c->out[c->k] = *s;
+	c->k++;
+}
+
+/* Sets of two ranks or more (switches or groups) mostly cut off, whose
+ * ranks are not named yet; want: the sets' own suspect flags or NULL. */
+static void sets(struct ctx *c, enum cxd_suspect_kind kind, const int *idx,
+		 int nset, bool *flag)
+{
+	for (int id = 0; id < nset; id++) {
+		struct cxd_suspect s = { kind, c->m, id, 0, 0, 0, 0 };
+		int size = 0, fresh = 0;
+
+		mask_of(idx, id, c->n, c->in);
+		for (int i = 0; i < c->n; i++) {
+			size += c->in[i];
+			fresh += c->in[i] && !c->covered[i];
+		}
+		if (size < 2 || 2 * size >= c->n || fresh == 0)
+			continue;
+		count_set(c->o, c->nout, c->m, c->in, c->n, &s);
+		if (!mostly_out(&s))
+			continue;
+		if (flag)
+			flag[id] = true;
+		add(c, &s);
+	}
+}
+
+/* A group all of whose switches (two or more) are suspect replaces them:
+ * its links to other groups are the common factor. */
+static void groups(struct ctx *c, const struct cxd_topo_map *t,
+		   const bool *sw_bad, size_t first_sw)
+{
+	for (int g = 0; g < t->ngrp; g++) {
+		int sws = 0, bad = 0;
+
+		for (int s = 0; s < t->nsw; s++) {
+			bool has = false;
+
+			for (int i = 0; i < c->n; i++)
+				has |= t->grp[i] == g && t->sw[i] == s;
+			sws += has;
+			bad += has && sw_bad[s];
+		}
+		if (sws < 2 || bad < sws)
+			continue;
+		/* Drop the group's switches, name the group. */
+		size_t w = first_sw;
+
+		for (size_t j = first_sw; j < c->k && j < c->cap; j++) {
+			int r = 0;
+
+			while (r < c->n && t->sw[r] != c->out[j].id)
+				r++;
+			if (r < c->n && t->grp[r] == g)
+				continue;
+			c->out[w++] = c->out[j];
+		}
+		c->k = w;
+		struct cxd_suspect s = { CXD_S_GROUP, c->m, g, 0, 0, 0, 0 };
+
+		mask_of(t->grp, g, c->n, c->in);
+		count_set(c->o, c->nout, c->m, c->in, c->n, &s);
+		add(c, &s);
+	}
+}
+
+static void ranks(struct ctx *c)
+{
+	for (int r = 0; r < c->n; r++) {
+		struct cxd_suspect s = { CXD_S_RANK, c->m, r, 0, 0, 0, 0 };
+
+		if (c->covered[r])
+			continue;
+		memset(c->in, 0, (size_t) c->n * sizeof(bool));
+		c->in[r] = true;
+		count_set(c->o, c->nout, c->m, c->in, c->n, &s);
+		if (mostly_out(&s) || (c->n == 2 && s.bad == 2))
+			add(c, &s);
+	}
+}
+
+/* Half the ranks or more under suspicion: not a node but a change that
+ * touched everything (firmware, settings, cabling, a baseline from
+ * another system). */
+static void fabric(struct ctx *c, size_t first)
+{
+	int named = 0, bad = 0;
+
+	for (int i = 0; i < c->n; i++)
+		named += c->covered[i];
+	if (c->n < 3 || 2 * named < c->n)
+		return;
+	for (size_t i = 0; i < c->nout; i++)
+		bad += c->o[i].metric == c->m;
+	c->k = first;
+	if (c->k < c->cap)
+		c->out[c->k] = (struct cxd_suspect){ CXD_S_FABRIC, c->m, 0, bad,
+						     c->n * (c->n - 1), 0, 0 };
+	c->k++;
+}
+
+static void one_metric(struct ctx *c, const struct cxd_topo_map *t)
+{
+	size_t first = c->k;
+
+	memset(c->covered, 0, (size_t) c->n * sizeof(bool));
+	if (t != NULL && t->nsw > 0) {
+		bool *sw_bad = calloc((size_t) t->nsw, sizeof(bool));
+
+		if (sw_bad != NULL) {
+			sets(c, CXD_S_SWITCH, t->sw, t->nsw, sw_bad);
+			groups(c, t, sw_bad, first);
+			free(sw_bad);
+		}
+	}
+	if (t != NULL && t->ngrp > 0)
+		sets(c, CXD_S_GROUP, t->grp, t->ngrp, NULL);
+	ranks(c);
+	fabric(c, first);
+}
+
+size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
+			  const struct cxd_topo_map *topo,
+			  struct cxd_suspect *out, size_t cap)
+{
+	struct ctx c = { o, nout, n, CXD_M_BW, NULL, NULL, out, cap, 0 };
+
+	c.in = calloc((size_t) n + 1, sizeof(bool));
+	c.covered = calloc((size_t) n + 1, sizeof(bool));
+	if (c.in && c.covered) {
+		one_metric(&c, topo);
+		c.m = CXD_M_LAT;
+		one_metric(&c, topo);
+	}
+	free(c.in);
+	free(c.covered);
+	return c.k;
+}
+
+bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,
+			    const struct cxd_topo_map *topo)
+{
+	for (size_t i = 0; i < ns; i++) {
+		switch (s[i].kind) {
+		case CXD_S_RANK:
+			if (s[i].id == r)
+				return true;
+			break;
+		case CXD_S_SWITCH:
+			if (topo && topo->sw[r] == s[i].id)
+				return true;
+			break;
+		case CXD_S_GROUP:
+			if (topo && topo->grp[r] == s[i].id)
+				return true;
+			break;
+		default: /* the fabric: no one node to drain */
+			break;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,193 @@
+/*
+ * cxi_sweep's files for site tooling: OpenMetrics text for Prometheus'
+ * node_exporter textfile collector (--metrics), and the suspect hosts one
+ * per line for scontrol (--suspects). Base units as Prometheus asks:
+ * bytes per second (MB = 10^6 B) and seconds.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "sweep_json.h"
+
+static int closed(FILE *f, const char *what, const char *path, char *err,
+		  size_t len)
+{
+	int bad = ferror(f);
+
+	if (fclose(f) != 0 || bad) {
+		snprintf(err, len, "cannot write the %s file '%s'", what, path);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* A label value: backslash, quote and newline escaped. */
+static void label(FILE *f, const char *name, const char *v)
+{
+	fprintf(f, "%s=\"", name);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+static void head(FILE *f, const char *name, const char *help)
+{
+	fprintf(f, "# TYPE %s gauge\n# HELP %s %s\n", name, name, help);
+}
+
+static void end_rank(FILE *f, const char *side, int rank,
+		     const struct cxd_sweep_rank *x)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "%s_host", side);
+	label(f, key, x->host);
+	snprintf(key, sizeof(key), "%s_nic", side);
+	fputc(',', f);
+	label(f, key, x->nic);
+	fprintf(f, ",%s_rank=\"%d\"", side, rank);
+}
+
+static void links(const struct cxd_sweep_res *r, FILE *f, enum cxd_metric m)
+{
+	const double *v = m == CXD_M_BW ? r->bw : r->lat;
+	double scale = m == CXD_M_BW ? 1e6 : 1e-6;
+
+	if (m == CXD_M_BW)
+		head(f, "cxi_sweep_link_bandwidth_bytes_per_second",
+		     "One way bandwidth of a link, the median of its repeats.");
+	else
+		head(f, "cxi_sweep_link_latency_seconds",
+		     "8-byte write latency of a link, the median of its "
+		     "repeats.");
+	for (int i = 0; i < r->n; i++)
+		for (int j = 0; j < r->n; j++) {
+			double x = v[(size_t) i * r->n + j];
+
+			if (i == j || !isfinite(x))
+				continue;
+			fprintf(f, "%s{", m == CXD_M_BW ?
+				"cxi_sweep_link_bandwidth_bytes_per_second" :
+				"cxi_sweep_link_latency_seconds");
+			end_rank(f, "src", i, &r->ranks[i]);
+			fputc(',', f);
+			end_rank(f, "dst", j, &r->ranks[j]);
+			fprintf(f, "} %.9g\n", x * scale);
+		}
+}
+
+static void outliers(const struct cxd_sweep_res *r, FILE *f)
+{
+	head(f, "cxi_sweep_link_outlier", "1 for a link out of tolerance "
+	     "(confirmed by a retest); reason: the rule it broke.");
+	for (size_t i = 0; i < r->nout; i++) {
+		const struct cxd_outlier *o = &r->out[i];
+
+		fprintf(f, "cxi_sweep_link_outlier{");
+		end_rank(f, "src", o->src, &r->ranks[o->src]);
+		fputc(',', f);
+		end_rank(f, "dst", o->dst, &r->ranks[o->dst]);
+		fprintf(f, ",metric=\"%s\",reason=\"%s\"} 1\n",
+			o->metric == CXD_M_BW ? "bandwidth" : "latency",
+			cxd_reason_name(o->why));
+	}
+}
+
+static void ranks(const struct cxd_sweep_res *r, FILE *f)
+{
+	head(f, "cxi_sweep_rank_suspect", "1 when the verdict names this "
+	     "rank (alone, or by its switch or group) as a suspect.");
+	for (int i = 0; i < r->n; i++) {
+		fprintf(f, "cxi_sweep_rank_suspect{");
+		label(f, "host", r->ranks[i].host);
+		fputc(',', f);
+		label(f, "nic", r->ranks[i].nic);
+		fprintf(f, ",rank=\"%d\"} %d\n", i,
+			cxd_judge_rank_suspect(r->sus, r->nsus, i, r->tmap));
+	}
+}
+
+static void summary(const struct cxd_sweep_res *r, FILE *f)
+{
+	static const char *const mname[2] = { "bandwidth", "latency" };
+	enum cxd_verdict v[] = { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
+
+	head(f, "cxi_sweep_tolerance_ratio", "Relative tolerance links were "
+	     "judged by against the typical link (0.1: 10 %).");
+	for (int m = 0; m < 2; m++)
+		fprintf(f, "cxi_sweep_tolerance_ratio{metric=\"%s\"} %.6g\n",
+			mname[m], r->rules->tol[m].tol);
+	head(f, "cxi_sweep_noise_ratio", "Relative noise (sigma) between "
+	     "repeats of a link.");
+	for (int m = 0; m < 2; m++)
+		if (isfinite(r->rules->tol[m].noise))
+			fprintf(f, "cxi_sweep_noise_ratio{metric=\"%s\"} "
+				"%.6g\n", mname[m], r->rules->tol[m].noise);
+	head(f, "cxi_sweep_verdict", "1 for the sweep's verdict, 0 for the "
+	     "others.");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		fprintf(f, "cxi_sweep_verdict{verdict=\"%s\"} %d\n",
+			cxd_verdict_name(v[i]), r->verdict == v[i]);
+	head(f, "cxi_sweep_ranks", "Ranks in the sweep.");
+	fprintf(f, "cxi_sweep_ranks %d\n", r->n);
+	head(f, "cxi_sweep_duration_seconds", "How long the sweep took.");
+	fprintf(f, "cxi_sweep_duration_seconds %.3f\n", r->total_s);
+	head(f, "cxi_sweep_end_time_seconds", "When the sweep ended (Unix "
+	     "time): a stale file shows.");
+	fprintf(f, "cxi_sweep_end_time_seconds %lld\n",
+		(long long) time(NULL));
+}
+
+int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
+			    char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		snprintf(err, errlen, "cannot write the metrics file '%s': %s",
+			 path, strerror(errno));
+		return -EIO;
+	}
+	summary(r, f);
+	ranks(r, f);
+	links(r, f, CXD_M_BW);
+	links(r, f, CXD_M_LAT);
+	outliers(r, f);
+	fprintf(f, "# EOF\n");
+	return closed(f, "metrics", path, err, errlen);
+}
+
+int cxd_sweep_write_suspects(const struct cxd_sweep_res *r, const char *path,
+			     char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		snprintf(err, errlen, "cannot write the suspects file '%s': %s",
+			 path, strerror(errno));
+		return -EIO;
+	}
+	/* Each host once, even with several suspect NICs or metrics. */
+	for (int i = 0; i < r->n; i++) {
+		bool seen = false;
+
+		if (!cxd_judge_rank_suspect(r->sus, r->nsus, i, r->tmap))
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(r->ranks[j].host, r->ranks[i].host) == 0 &&
+			       cxd_judge_rank_suspect(r->sus, r->nsus, j,
+						      r->tmap);
+		if (!seen)
+			fprintf(f, "%s\n", r->ranks[i].host);
+	}
+	return closed(f, "suspects", path, err, errlen);
+}

@@ -1,0 +1,128 @@
+/* cxi_sweep's verdict in JSON: resolution, suspects, baseline ratios. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sweep_json.h"
+
+static const char *const res_key[2] = { "bw", "lat" };
+
+const char *cxd_metric_key(enum cxd_metric m)
+{
+	return m == CXD_M_BW ? "bw_mb_s" : "lat_us";
+}
+
+const char *cxd_verdict_name(enum cxd_verdict v)
+{
+	return v == CXD_V_PASS ? "PASS" : v == CXD_V_FAIL ? "FAIL" :
+	       "INCONCLUSIVE";
+}
+
+static json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r)
+{
+	json_object *o = json_object_new_object();
+
+	for (int m = 0; m < 2; m++) {
+		const struct cxd_tol *t = &r->rules->tol[m];
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "typical", num(r->rules->typical[m]));
+		json_object_object_add(x, "noise_pct", num(100 * t->noise));
+		json_object_object_add(x, "tolerance_pct", num(100 * t->tol));
+		json_object_object_add(x, "explicit",
+				       json_object_new_boolean(t->explicit_));
+		json_object_object_add(x, "poor",
+				       json_object_new_boolean(t->poor));
+		json_object_object_add(o, res_key[m], x);
+	}
+	return o;
+}
+
+static const char *const kind_name[] = { "rank", "switch", "group",
+					 "fabric" };
+
+json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
+{
+	json_object *a = json_object_new_array();
+	char name[512];
+
+	for (size_t i = 0; i < r->nsus; i++) {
+		const struct cxd_suspect *s = &r->sus[i];
+		json_object *o = json_object_new_object(), *ranks;
+
+		json_object_object_add(o, "kind",
+				       json_object_new_string(kind_name[s->kind]));
+		cxd_suspect_name(r, s, name, sizeof(name));
+		json_object_object_add(o, "name", json_object_new_string(name));
+		if (s->kind == CXD_S_RANK) {
+			json_object_object_add(o, "rank",
+					       json_object_new_int(s->id));
+			json_object_object_add(o, "host", json_object_new_string(
+						       r->ranks[s->id].host));
+			json_object_object_add(o, "nic", json_object_new_string(
+						       r->ranks[s->id].nic));
+		}
+		ranks = json_object_new_array();
+		for (int k = 0; k < r->n; k++)
+			if (cxd_judge_rank_suspect(s, 1, k, r->tmap))
+				json_object_array_add(ranks,
+						      json_object_new_int(k));
+		json_object_object_add(o, "ranks", ranks);
+		json_object_object_add(o, "metric", json_object_new_string(
+					       cxd_metric_key(s->metric)));
+		json_object_object_add(o, "bad", json_object_new_int(s->bad));
+		json_object_object_add(o, "links",
+				       json_object_new_int(s->links));
+		if (s->kind == CXD_S_SWITCH || s->kind == CXD_S_GROUP) {
+			json_object_object_add(o, "bad_inside",
+					       json_object_new_int(s->bad_in));
+			json_object_object_add(o, "inside",
+					       json_object_new_int(s->in));
+		}
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* This run over the baseline, per link: the third heatmap. */
+static json_object *ratio(const struct cxd_sweep_res *r, enum cxd_metric m)
+{
+	const double *now = m == CXD_M_BW ? r->bw : r->lat;
+	const double *was = r->rules->base[m];
+	json_object *rows = json_object_new_array();
+
+	for (int i = 0; i < r->n; i++) {
+		json_object *row = json_object_new_array();
+
+		for (int j = 0; j < r->n; j++) {
+			size_t k = (size_t) i * r->n + j;
+
+			json_object_array_add(row, was && was[k] > 0 ?
+					      num(now[k] / was[k]) : NULL);
+		}
+		json_object_array_add(rows, row);
+	}
+	return rows;
+}
+
+json_object *cxd_sweep_json_baseline(const struct cxd_sweep_res *r)
+{
+	const struct cxd_baseline *b = r->base;
+	json_object *o = json_object_new_object();
+	json_object *notes = json_object_new_array();
+
+	json_object_object_add(o, "file", json_object_new_string(b->path));
+	json_object_object_add(o, "ranks", json_object_new_int(b->n));
+	json_object_object_add(o, "matched", json_object_new_int(b->matched));
+	json_object_object_add(o, "matched_by", json_object_new_string(b->by));
+	for (int i = 0; i < b->nnotes; i++)
+		json_object_array_add(notes, json_object_new_string(b->notes[i]));
+	json_object_object_add(o, "differences", notes);
+	json_object_object_add(o, "bw_ratio", ratio(r, CXD_M_BW));
+	json_object_object_add(o, "lat_ratio", ratio(r, CXD_M_LAT));
+	return o;
+}

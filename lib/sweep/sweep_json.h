@@ -1,0 +1,16 @@
+/* The JSON parts of cxi_sweep's verdict (sweep_json.c), for sweep_out.c. */
+#ifndef CXD_SWEEP_JSON_H
+#define CXD_SWEEP_JSON_H
+
+#include <json-c/json.h>
+
+#include "sweep_out.h"
+
+json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r);
+json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r);
+json_object *cxd_sweep_json_baseline(const struct cxd_sweep_res *r);
+const char *cxd_verdict_name(enum cxd_verdict v);
+/* "bw_mb_s" or "lat_us": the matrices' keys. */
+const char *cxd_metric_key(enum cxd_metric m);
+
+#endif

@@ -1,0 +1,61 @@
+/* cxi_sweep's results on rank 0: text report, JSON, CSV, metrics. */
+#ifndef CXD_SWEEP_OUT_H
+#define CXD_SWEEP_OUT_H
+
+#include <stdio.h>
+
+#include "baseline.h"
+#include "judge.h"
+#include "topo.h"
+
+enum cxd_verdict { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
+
+/* Everything rank 0 writes out. */
+struct cxd_sweep_res {
+	int n;
+	const struct cxd_sweep_rank *ranks;
+	const double *bw, *lat; /* n x n medians of the repeats, NAN diagonal */
+	const double *spread[2]; /* n x n: (max - min) / median of repeats, % */
+	const struct cxd_outlier *out;
+	size_t nout;
+	const struct cxd_rules *rules;
+	const struct cxd_suspect *sus;
+	size_t nsus;
+	const struct cxd_topo *topo;     /* NULL: no --topology */
+	const struct cxd_topo_map *tmap;
+	const struct cxd_baseline *base; /* NULL: no --baseline */
+	/* The rounds as run: round r's count[r] pairs at pairs + r * stride,
+	 * which took round_s[r] seconds. */
+	int nrounds, stride, pairs_at_once;
+	const int *round_count;
+	const struct cxd_pair *round_pairs;
+	const double *round_s;
+	double total_s;
+	char provider[CXD_NAME_LEN];
+	char libfabric[32];
+	const struct cxd_cfg *cfg;
+	uint64_t lat_iters, repeat; /* resolved */
+	enum cxd_verdict verdict;
+};
+
+/* PASS, FAIL (confirmed outliers) or INCONCLUSIVE (none, but a metric's
+ * resolution is too poor to vouch for the links). */
+enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r);
+
+int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
+			 char *err, size_t errlen);
+int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
+			char *err, size_t errlen);
+/* OpenMetrics text (Prometheus' textfile collector reads it). */
+int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
+			    char *err, size_t errlen);
+/* The hosts of the suspects, one per line (scontrol ... state=drain). */
+int cxd_sweep_write_suspects(const struct cxd_sweep_res *r, const char *path,
+			     char *err, size_t errlen);
+/* The report: figures, resolution, baseline, outliers, suspects, verdict. */
+void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out);
+/* "vm3 (rank 2, swp0)", "switch x1 (ranks 2, 3)", "the fabric". */
+void cxd_suspect_name(const struct cxd_sweep_res *r,
+		      const struct cxd_suspect *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,281 @@
+/* cxi_sweep's text report: figures, resolution, outliers, suspects. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_out.h"
+
+static const char *const noun[2] = { "bandwidth", "latency" };
+static const char *const unit[2] = { "MB/s", "us" };
+
+enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r)
+{
+	if (r->nout)
+		return CXD_V_FAIL;
+	for (int m = 0; m < 2; m++)
+		if (r->rules->tol[m].poor)
+			return CXD_V_INCONCLUSIVE;
+	return CXD_V_PASS;
+}
+
+static int count_in(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
+		    char *buf, size_t len)
+{
+	size_t n = 0;
+	int k = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < r->n; i++) {
+		if (!cxd_judge_rank_suspect(s, 1, i, r->tmap))
+			continue;
+		if (n < len)
+			n += (size_t) snprintf(buf + n, len - n, "%s%d",
+					       k ? ", " : "", i);
+		k++;
+	}
+	return k;
+}
+
+void cxd_suspect_name(const struct cxd_sweep_res *r,
+		      const struct cxd_suspect *s, char *buf, size_t len)
+{
+	const struct cxd_sweep_rank *x = &r->ranks[s->id];
+	char ranks[128];
+	int k;
+
+	switch (s->kind) {
+	case CXD_S_RANK:
+		snprintf(buf, len, "%s (rank %d, %s)", x->host, s->id, x->nic);
+		break;
+	case CXD_S_SWITCH:
+	case CXD_S_GROUP:
+		k = count_in(r, s, ranks, sizeof(ranks));
+		snprintf(buf, len, "%s %s (%s %s)", s->kind == CXD_S_SWITCH ?
+			 "switch" : "group", s->kind == CXD_S_SWITCH ?
+			 r->topo->sw[s->id] : r->topo->grp[s->id],
+			 k == 1 ? "rank" : "ranks", ranks);
+		break;
+	default:
+		snprintf(buf, len, "the whole fabric");
+		break;
+	}
+}
+
+static void stat_line(FILE *out, const char *name, const char *u,
+		      const double *m, int n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	double med = cxd_sweep_median(m, (size_t) n * n);
+
+	for (size_t k = 0; k < (size_t) n * n; k++) {
+		if (!isfinite(m[k]))
+			continue;
+		lo = m[k] < lo ? m[k] : lo;
+		hi = m[k] > hi ? m[k] : hi;
+	}
+	fprintf(out, "%-14s min %10.2f  median %10.2f  max %10.2f %s\n", name,
+		lo, med, hi, u);
+}
+
+#define WORST_SHOWN 3
+
+/* The WORST_SHOWN links with the lowest (bw) or highest (lat) figure. */
+static void worst_links(const struct cxd_sweep_res *r, FILE *out,
+			enum cxd_metric m)
+{
+	const double *v = m == CXD_M_BW ? r->bw : r->lat;
+	size_t nn = (size_t) r->n * r->n, pick[WORST_SHOWN];
+	int k = 0;
+
+	for (; k < WORST_SHOWN; k++) {
+		size_t best = nn;
+
+		for (size_t i = 0; i < nn; i++) {
+			bool taken = false;
+
+			for (int j = 0; j < k; j++)
+				taken |= pick[j] == i;
+			if (taken || !isfinite(v[i]))
+				continue;
+			if (best == nn || (m == CXD_M_BW ? v[i] < v[best] :
+						     v[i] > v[best]))
+				best = i;
+		}
+		if (best == nn)
+			break;
+		pick[k] = best;
+	}
+	fprintf(out, "%s", m == CXD_M_BW ? "Lowest bandwidth:" :
+					   "Highest latency: ");
+	for (int j = 0; j < k; j++)
+		fprintf(out, "%s %s(%zu)->%s(%zu) %.2f", j ? "," : "",
+			r->ranks[pick[j] / r->n].host, pick[j] / r->n,
+			r->ranks[pick[j] % r->n].host, pick[j] % r->n,
+			v[pick[j]]);
+	fprintf(out, "\n");
+}
+
+static void resolution(const struct cxd_sweep_res *r, FILE *out)
+{
+	for (int m = 0; m < 2; m++) {
+		const struct cxd_tol *t = &r->rules->tol[m];
+
+		fprintf(out, "%s %-9s noise %5.1f %% between repeats; links "
+			"judged within %.0f %% of the typical link (%.2f %s)%s"
+			"\n", m ? "          " : "Resolution:", noun[m],
+			100 * t->noise, 100 * t->tol, r->rules->typical[m],
+			unit[m], t->explicit_ ? m ? " (--max-lat)" :
+			" (--min-bw)" : "");
+	}
+	for (int m = 0; m < 2; m++)
+		if (r->rules->tol[m].poor)
+			fprintf(out, "Resolution is poor for %s: this run "
+				"cannot tell apart links that differ by less "
+				"than %.0f %% (a busy host or a noisy fabric)"
+				"; rerun on idle nodes, with more --repeat or "
+				"with -D\n", noun[m], 100 * r->rules->tol[m].tol);
+}
+
+static void baseline(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_baseline *b = r->base;
+
+	if (b == NULL)
+		return;
+	fprintf(out, "Baseline: %s: %d of %d ranks matched by %s\n", b->path,
+		b->matched, r->n, b->by);
+	for (int i = 0; i < b->nnotes; i++)
+		fprintf(out, "  differs: %s\n", b->notes[i]);
+}
+
+/* Is the outlier's link explained by a suspect (one of its ends)? */
+static bool explained(const struct cxd_sweep_res *r,
+		      const struct cxd_outlier *x)
+{
+	for (size_t i = 0; i < r->nsus; i++)
+		if (r->sus[i].metric == x->metric &&
+		    (r->sus[i].kind == CXD_S_FABRIC ||
+		     cxd_judge_rank_suspect(&r->sus[i], 1, x->src, r->tmap) ||
+		     cxd_judge_rank_suspect(&r->sus[i], 1, x->dst, r->tmap)))
+			return true;
+	return false;
+}
+
+static void outlier_line(const struct cxd_sweep_res *r,
+			 const struct cxd_outlier *x, FILE *out)
+{
+	int m = x->metric;
+
+	fprintf(out, "  %s (rank %d) -> %s (rank %d): %s %.2f %s, retest "
+		"%.2f, %s %.2f (%s %.2f)\n", r->ranks[x->src].host, x->src,
+		r->ranks[x->dst].host, x->dst, noun[m], x->value, unit[m],
+		x->retest, m ? "above" : "below", x->limit,
+		x->why & CXD_R_EXPECT ? "expected" : x->why & CXD_R_BASELINE ?
+		"baseline" : "typical", x->reference);
+}
+
+#define SHOWN 20
+
+static void outliers(const struct cxd_sweep_res *r, FILE *out)
+{
+	size_t shown = 0, hidden = 0;
+
+	for (size_t i = 0; i < r->nout; i++) {
+		if (explained(r, &r->out[i])) {
+			hidden++;
+			continue;
+		}
+		if (shown++ == 0)
+			fprintf(out, "Outliers (confirmed by a retest):\n");
+		if (shown <= SHOWN)
+			outlier_line(r, &r->out[i], out);
+	}
+	if (shown > SHOWN)
+		fprintf(out, "  ... and %zu more (all in --json)\n",
+			shown - SHOWN);
+	if (hidden)
+		fprintf(out, "%zu outlying link measurement%s explained by the "
+			"suspects below (all in --json)\n", hidden,
+			hidden == 1 ? "" : "s");
+}
+
+static void suspects(const struct cxd_sweep_res *r, FILE *out)
+{
+	char name[512];
+
+	if (r->nsus)
+		fprintf(out, "Suspects:\n");
+	for (size_t i = 0; i < r->nsus; i++) {
+		const struct cxd_suspect *s = &r->sus[i];
+		const char *what = s->metric == CXD_M_BW ? "slow" :
+				   "high in latency";
+
+		cxd_suspect_name(r, s, name, sizeof(name));
+		if (s->kind == CXD_S_RANK)
+			fprintf(out, "  %s: %d of %d links %s: suspect its "
+				"NIC, cable or switch port\n", name, s->bad,
+				s->links, what);
+		else if (s->kind == CXD_S_FABRIC)
+			fprintf(out, "  %s: %d of %d links %s, on most ranks: "
+				"a change everywhere (firmware, settings, "
+				"cabling), not one node\n", name, s->bad,
+				s->links, what);
+		else
+			fprintf(out, "  %s: %d of %d links leaving it %s, %d "
+				"of %d inside it: suspect %s\n", name, s->bad,
+				s->links, what, s->bad_in, s->in,
+				2 * s->bad_in > s->in ? "the switch itself" :
+				s->kind == CXD_S_SWITCH ?
+				"the switch's uplinks" :
+				"the group's global links");
+	}
+}
+
+static void verdict(const struct cxd_sweep_res *r, FILE *out)
+{
+	char name[512];
+
+	switch (r->verdict) {
+	case CXD_V_FAIL:
+		fprintf(out, "Verdict: FAIL: %zu link measurement%s out of "
+			"tolerance", r->nout, r->nout == 1 ? "" : "s");
+		for (size_t i = 0; i < r->nsus; i++) {
+			cxd_suspect_name(r, &r->sus[i], name, sizeof(name));
+			fprintf(out, "%s %s", i ? "," : "; suspect:", name);
+		}
+		fprintf(out, "\n");
+		break;
+	case CXD_V_INCONCLUSIVE:
+		fprintf(out, "Verdict: INCONCLUSIVE: no link stands out, but "
+			"the run's noise hides differences under %.0f %% "
+			"(bandwidth) / %.0f %% (latency)\n",
+			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol);
+		break;
+	default:
+		fprintf(out, "Verdict: PASS: all %d links within %.0f %% "
+			"(bandwidth) and %.0f %% (latency) of the typical "
+			"link%s%s\n", r->n * (r->n - 1),
+			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol,
+			r->base ? " and of the baseline" : "",
+			r->rules->expect[0] > 0 || r->rules->expect[1] > 0 ?
+			", and within the expected figures" : "");
+	}
+}
+
+void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
+{
+	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
+		"provider %s, %llu repeats per direction, %.1f s\n", r->n,
+		r->nrounds, r->pairs_at_once, r->pairs_at_once == 1 ? "" : "s",
+		r->provider, (unsigned long long) r->repeat, r->total_s);
+	stat_line(out, "Bandwidth", "MB/s", r->bw, r->n);
+	stat_line(out, "Latency (8 B)", "us", r->lat, r->n);
+	worst_links(r, out, CXD_M_BW);
+	worst_links(r, out, CXD_M_LAT);
+	resolution(r, out);
+	baseline(r, out);
+	outliers(r, out);
+	suspects(r, out);
+	verdict(r, out);
+}

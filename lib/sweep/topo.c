@@ -1,0 +1,184 @@
+/* --topology FILE: read, check, place every rank. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+static int bad(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+void cxd_addr_node(const char *addr, char *out, size_t len)
+{
+	const char *p = strstr(addr, "://"), *colon;
+	size_t n;
+
+	p = p ? p + 3 : addr;
+	colon = strrchr(p, ':');
+	/* An IPv6 address keeps its colons inside brackets. */
+	if (colon && strchr(p, '[') && colon < strrchr(p, ']'))
+		colon = NULL;
+	n = colon ? (size_t) (colon - p) : strlen(p);
+	snprintf(out, len, "%.*s", (int) n, p);
+}
+
+/* Index of name in list (count *n), added when new; -1: no memory. */
+static int intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
+{
+	char (*grown)[CXD_TOPO_NAME];
+
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*list)[i], name) == 0)
+			return i;
+	grown = realloc(*list, (size_t) (*n + 1) * sizeof(**list));
+	if (grown == NULL)
+		return -1;
+	*list = grown;
+	snprintf((*list)[*n], CXD_TOPO_NAME, "%s", name);
+	return (*n)++;
+}
+
+static int parse_line(struct cxd_topo *t, char *s, int line, char *err,
+		      size_t len)
+{
+	char *f[4], *save = NULL;
+	struct cxd_topo_line *grown, *l;
+	int nf = 0;
+
+	for (char *tok = strtok_r(s, " \t\r\n", &save); tok && nf < 4;
+	     tok = strtok_r(NULL, " \t\r\n", &save))
+		f[nf++] = tok;
+	if (nf == 0 || f[0][0] == '#')
+		return 0;
+	if (nf < 2 || (nf == 4 && f[3][0] != '#'))
+		return bad(err, len, "%s:%d: expected 'NAME SWITCH [GROUP]', "
+			   "got %d field%s", t->path, line, nf,
+			   nf == 1 ? "" : "s or more");
+	for (int i = 0; i < nf && i < 3; i++)
+		if (strlen(f[i]) >= CXD_TOPO_NAME)
+			return bad(err, len, "%s:%d: a name of over %d "
+				   "characters", t->path, line,
+				   CXD_TOPO_NAME - 1);
+	for (int i = 0; i < t->nl; i++)
+		if (strcmp(t->l[i].name, f[0]) == 0)
+			return bad(err, len, "%s:%d: '%s' is placed twice "
+				   "(first at line %d)", t->path, line, f[0],
+				   t->l[i].line);
+	grown = realloc(t->l, (size_t) (t->nl + 1) * sizeof(*t->l));
+	if (grown == NULL)
+		return bad(err, len, "%s: out of memory", t->path);
+	t->l = grown;
+	l = &t->l[t->nl++];
+	memset(l, 0, sizeof(*l));
+	snprintf(l->name, sizeof(l->name), "%s", f[0]);
+	l->line = line;
+	l->sw = intern(&t->sw, &t->nsw, f[1]);
+	l->grp = nf >= 3 && f[2][0] != '#' ? intern(&t->grp, &t->ngrp, f[2]) :
+					     -1;
+	if (l->sw < 0 || (nf >= 3 && f[2][0] != '#' && l->grp < 0))
+		return bad(err, len, "%s: out of memory", t->path);
+	return 0;
+}
+
+int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
+		  size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char buf[1024];
+	int line = 0, ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	if (f == NULL)
+		return bad(err, len, "cannot read the topology file '%s': %s",
+			   path, strerror(errno));
+	while (ret == 0 && fgets(buf, sizeof(buf), f)) {
+		line++;
+		if (strchr(buf, '\n') == NULL && !feof(f))
+			ret = bad(err, len, "%s:%d: line too long", path, line);
+		else
+			ret = parse_line(t, buf, line, err, len);
+	}
+	if (ret == 0 && ferror(f))
+		ret = bad(err, len, "cannot read the topology file '%s'", path);
+	if (ret == 0 && t->nl == 0)
+		ret = bad(err, len, "%s: no line places a host (the format: "
+			  "NAME SWITCH [GROUP])", path);
+	fclose(f);
+	if (ret)
+		cxd_topo_free(t);
+	return ret;
+}
+
+/* The line placing rank r: host:nic, then its address, then its host. */
+static struct cxd_topo_line *find(struct cxd_topo *t,
+				  const struct cxd_sweep_rank *r)
+{
+	char key[CXD_TOPO_NAME + CXD_NAME_LEN + 2];
+	const char *tries[3] = { key, NULL, r->host };
+	char node[sizeof(r->addr)];
+
+	snprintf(key, sizeof(key), "%s:%s", r->host, r->nic);
+	cxd_addr_node(r->addr, node, sizeof(node));
+	tries[1] = node;
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < t->nl; i++)
+			if (strcmp(t->l[i].name, tries[k]) == 0)
+				return &t->l[i];
+	return NULL;
+}
+
+int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
+		   int n, int *sw, int *grp, FILE *warn, char *err,
+		   size_t len)
+{
+	int unused = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct cxd_topo_line *l = find(t, &r[i]);
+
+		if (l == NULL)
+			return bad(err, len, "%s: no line places rank %d (host "
+				   "%s, nic %s, address %s)", t->path, i,
+				   r[i].host, r[i].nic, r[i].addr);
+		l->used = 1;
+		sw[i] = l->sw;
+		grp[i] = l->grp;
+	}
+	/* A site's file covers the machine, a sweep often a partition:
+	 * lines for other hosts are normal, but a typo should be seen. */
+	for (int i = 0; i < t->nl && warn; i++) {
+		if (t->l[i].used)
+			continue;
+		if (unused++ < 3)
+			fprintf(warn, "cxi_sweep: %s:%d: '%s' is not in this "
+				"run (line ignored)\n", t->path, t->l[i].line,
+				t->l[i].name);
+	}
+	if (warn && unused > 3)
+		fprintf(warn, "cxi_sweep: %s: %d more lines name hosts not in "
+			"this run\n", t->path, unused - 3);
+	return 0;
+}
+
+void cxd_topo_free(struct cxd_topo *t)
+{
+	free(t->l);
+	free(t->sw);
+	free(t->grp);
+	t->l = NULL;
+	t->sw = t->grp = NULL;
+	t->nl = t->nsw = t->ngrp = 0;
+}

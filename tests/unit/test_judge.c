@@ -1,0 +1,393 @@
+/* cxi_sweep's verdict: noise, rules, suspects, topology and baseline. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sweep/baseline.h"
+#include "sweep/judge.h"
+#include "sweep/topo.h"
+
+#define N 6
+
+/* An N x N fabric at 24 MB/s whose links to and from slow[] run at
+ * rate * 24 (both ends slow: the slower counts). */
+static void fabric(double *m, const int *slow, int nslow, double rate)
+{
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++) {
+			bool s = false;
+
+			for (int k = 0; k < nslow; k++)
+				s |= slow[k] == i || slow[k] == j;
+			m[i * N + j] = i == j ? NAN : s ? 24 * rate : 24;
+		}
+}
+
+static struct cxd_rules rules_for(const double *bw, double noise)
+{
+	struct cxd_rules r = { .n = N };
+
+	r.typical[CXD_M_BW] = cxd_judge_typical(bw, N);
+	r.tol[CXD_M_BW] = cxd_judge_tol(CXD_M_BW, noise, 0);
+	r.typical[CXD_M_LAT] = NAN;
+	r.tol[CXD_M_LAT] = cxd_judge_tol(CXD_M_LAT, noise, 0);
+	return r;
+}
+
+static void test_noise(void **state)
+{
+	double x[3] = { 100, 101, 99 }, d[3];
+
+	(void) state;
+	assert_int_equal(cxd_judge_rel_diffs(x, 3, d), 3);
+	/* |100-101|, |100-99|, |101-99| over 100 */
+	assert_true(fabs(d[0] - 0.01) < 1e-12 && fabs(d[2] - 0.02) < 1e-12);
+	assert_true(fabs(cxd_judge_sigma(0.01) - 0.010483) < 1e-5);
+	x[1] = NAN;
+	assert_int_equal(cxd_judge_rel_diffs(x, 3, d), 1);
+}
+
+/* At 4 ranks one slow rank owns half the links: the median of links
+ * falls between, the median of rows does not. */
+static void test_typical(void **state)
+{
+	double m[16];
+
+	(void) state;
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			m[i * 4 + j] = i == j ? NAN : i == 2 || j == 2 ? 18 : 24;
+	assert_true(cxd_sweep_median(m, 16) < 24);
+	assert_true(cxd_judge_typical(m, 4) == 24);
+}
+
+static void test_tolerance(void **state)
+{
+	struct cxd_tol t;
+
+	(void) state;
+	t = cxd_judge_tol(CXD_M_BW, 0.005, 0); /* quiet: the floor */
+	assert_true(fabs(t.tol - 0.10) < 1e-12 && !t.poor && !t.explicit_);
+	t = cxd_judge_tol(CXD_M_BW, 0.04, 0);  /* 4 sigma */
+	assert_true(fabs(t.tol - 0.16) < 1e-12 && !t.poor);
+	t = cxd_judge_tol(CXD_M_BW, 0.08, 0);  /* cannot see a lane down */
+	assert_true(t.poor);
+	t = cxd_judge_tol(CXD_M_BW, NAN, 0);
+	assert_true(t.poor);
+	t = cxd_judge_tol(CXD_M_BW, 0.08, 93); /* --min-bw 93: as said */
+	assert_true(fabs(t.tol - 0.07) < 1e-12 && t.explicit_ && !t.poor);
+	t = cxd_judge_tol(CXD_M_LAT, 0.01, 300);
+	assert_true(fabs(t.tol - 2.0) < 1e-12);
+	t = cxd_judge_tol(CXD_M_LAT, 0.01, 0);
+	assert_true(fabs(t.tol - 0.25) < 1e-12);
+}
+
+/* One rank a quarter slow (a lane down): its ten links and only those;
+ * the retest keeps those it confirms. */
+static void test_flag_lane_down(void **state)
+{
+	int slow[] = { 2 };
+	double m[N * N];
+	struct cxd_outlier o[N * N];
+	struct cxd_rules r;
+	size_t k;
+
+	(void) state;
+	fabric(m, slow, 1, 0.75);
+	r = rules_for(m, 0.004);
+	k = cxd_judge_flag(&r, m, CXD_M_BW, o, N * N);
+	assert_int_equal(k, 10);
+	for (size_t i = 0; i < k; i++) {
+		assert_true(o[i].src == 2 || o[i].dst == 2);
+		assert_int_equal(o[i].why, CXD_R_PEERS);
+		assert_true(o[i].reference == 24);
+		assert_true(fabs(o[i].limit - 21.6) < 1e-9);
+		o[i].retest = i == 0 ? 23.9 : 18; /* the first was a blip */
+	}
+	assert_int_equal(cxd_judge_confirm(&r, o, k), 9);
+	/* A healthy fabric with the same noise: nothing. */
+	fabric(m, slow, 0, 1);
+	m[7] = 22; /* 8 % low: inside the 10 % floor */
+	r = rules_for(m, 0.004);
+	assert_int_equal(cxd_judge_flag(&r, m, CXD_M_BW, o, N * N), 0);
+	/* Not measured is never fine. */
+	m[8] = NAN;
+	assert_int_equal(cxd_judge_flag(&r, m, CXD_M_BW, o, N * N), 1);
+}
+
+/* Everything at half its baseline: the peers see nothing, the baseline
+ * every link; an absolute floor too. */
+static void test_baseline_and_expect(void **state)
+{
+	double now[N * N], was[N * N];
+	struct cxd_outlier o[N * N];
+	struct cxd_rules r;
+
+	(void) state;
+	fabric(now, NULL, 0, 1);
+	fabric(was, NULL, 0, 1);
+	for (int i = 0; i < N * N; i++)
+		now[i] /= 2;
+	r = rules_for(now, 0.004);
+	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 0);
+	r.base[CXD_M_BW] = was;
+	r.base_tol[CXD_M_BW] = 0.12; /* the baseline's own, the wider */
+	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 30);
+	assert_int_equal(o[0].why, CXD_R_BASELINE);
+	assert_string_equal(cxd_reason_name(o[0].why), "baseline");
+	assert_true(o[0].reference == 24);
+	assert_true(fabs(o[0].limit - 24 * 0.88) < 1e-9);
+	r.base[CXD_M_BW] = NULL;
+	r.expect[CXD_M_BW] = 12.5;
+	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 30);
+	assert_string_equal(cxd_reason_name(o[0].why), "expected");
+	r.expect[CXD_M_BW] = 11.5;
+	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 0);
+}
+
+static size_t suspects_of(const double *m, const struct cxd_topo_map *t,
+			  struct cxd_suspect *s)
+{
+	struct cxd_outlier o[N * N];
+	struct cxd_rules r = rules_for(m, 0.004);
+	size_t k = cxd_judge_flag(&r, m, CXD_M_BW, o, N * N);
+
+	return cxd_judge_suspects(o, k, N, t, s, 16);
+}
+
+static void test_suspect_rank(void **state)
+{
+	int one[] = { 2 }, two[] = { 2, 3 };
+	double m[N * N];
+	struct cxd_suspect s[16];
+
+	(void) state;
+	fabric(m, one, 1, 0.75);
+	assert_int_equal(suspects_of(m, NULL, s), 1);
+	assert_int_equal(s[0].kind, CXD_S_RANK);
+	assert_int_equal(s[0].id, 2);
+	assert_int_equal(s[0].bad, 10);
+	assert_int_equal(s[0].links, 10);
+	/* Two slow ranks: both named, each 10 of 10. */
+	fabric(m, two, 2, 0.75);
+	assert_int_equal(suspects_of(m, NULL, s), 2);
+	assert_int_equal(s[1].id, 3);
+	/* One bad link: the link is reported, nobody is a suspect. */
+	fabric(m, NULL, 0, 1);
+	m[1 * N + 4] = 5;
+	assert_int_equal(suspects_of(m, NULL, s), 0);
+}
+
+/* Ranks 2 and 3 behind a switch whose uplink is slow: fine between
+ * themselves, slow to everyone else. */
+static void test_suspect_switch(void **state)
+{
+	int sw[N] = { 0, 0, 1, 1, 0, 0 }, grp[N] = { 0, 0, 1, 1, 0, 0 };
+	struct cxd_topo_map t = { sw, grp, 2, 2 };
+	int two[] = { 2, 3 };
+	double m[N * N];
+	struct cxd_suspect s[16];
+
+	(void) state;
+	fabric(m, two, 2, 0.75);
+	m[2 * N + 3] = m[3 * N + 2] = 24;
+	assert_int_equal(suspects_of(m, NULL, s), 2); /* 8 of 10 each */
+	assert_int_equal(s[0].bad, 8);
+	assert_int_equal(suspects_of(m, &t, s), 1);
+	assert_int_equal(s[0].kind, CXD_S_SWITCH);
+	assert_int_equal(s[0].id, 1);
+	assert_int_equal(s[0].bad, 16);
+	assert_int_equal(s[0].links, 16);
+	assert_int_equal(s[0].bad_in, 0);
+	assert_int_equal(s[0].in, 2);
+	assert_true(cxd_judge_rank_suspect(s, 1, 3, &t));
+	assert_false(cxd_judge_rank_suspect(s, 1, 4, &t));
+	/* Two switches of one group, both cut off: the group is named. */
+	sw[2] = 1, sw[3] = 2, t.nsw = 3;
+	assert_int_equal(suspects_of(m, &t, s), 1);
+	assert_int_equal(s[0].kind, CXD_S_GROUP);
+	assert_int_equal(s[0].id, 1);
+}
+
+/* Every link slow (against a baseline): the fabric, not six nodes. */
+static void test_suspect_fabric(void **state)
+{
+	double now[N * N], was[N * N];
+	struct cxd_outlier o[N * N];
+	struct cxd_suspect s[16];
+	struct cxd_rules r;
+	size_t k;
+
+	(void) state;
+	fabric(now, NULL, 0, 1);
+	fabric(was, NULL, 0, 1);
+	for (int i = 0; i < N * N; i++)
+		now[i] /= 2;
+	r = rules_for(now, 0.004);
+	r.base[CXD_M_BW] = was;
+	k = cxd_judge_flag(&r, now, CXD_M_BW, o, N * N);
+	assert_int_equal(cxd_judge_suspects(o, k, N, NULL, s, 16), 1);
+	assert_int_equal(s[0].kind, CXD_S_FABRIC);
+	assert_int_equal(s[0].bad, 30);
+	assert_false(cxd_judge_rank_suspect(s, 1, 0, NULL));
+}
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/cxd_judge_XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t) strlen(text));
+	close(fd);
+	return path;
+}
+
+static const struct cxd_sweep_rank ranks[3] = {
+	{ "vm", "fi_sockaddr_in://10.0.0.1:4001", "swp0" },
+	{ "vm", "fi_sockaddr_in://10.0.0.2:4002", "swp0" },
+	{ "vm", "fi_sockaddr_in://10.0.0.3:4003", "swp0" },
+};
+
+static void test_topology(void **state)
+{
+	struct cxd_topo t;
+	char err[256];
+	int sw[3], grp[3];
+	char *p;
+
+	(void) state;
+	p = write_tmp("# site\n10.0.0.1 s0 g0\n10.0.0.2 s0 g0 # two\n\n"
+		      "10.0.0.3 s1 g1\nnid9 s1\n");
+	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.nl, 4);
+	assert_int_equal(cxd_topo_place(&t, ranks, 3, sw, grp, NULL, err,
+					sizeof(err)), 0);
+	assert_int_equal(sw[0], 0);
+	assert_int_equal(sw[2], 1);
+	assert_int_equal(grp[2], 1);
+	assert_string_equal(t.sw[1], "s1");
+	cxd_topo_free(&t);
+	unlink(p);
+	/* A rank no line places: named. */
+	p = write_tmp("10.0.0.1 s0\n10.0.0.2 s0\n");
+	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	assert_int_not_equal(cxd_topo_place(&t, ranks, 3, sw, grp, NULL, err,
+					    sizeof(err)), 0);
+	assert_non_null(strstr(err, "no line places rank 2"));
+	cxd_topo_free(&t);
+	unlink(p);
+	/* Malformed and duplicate lines: file and line named. */
+	p = write_tmp("10.0.0.1 s0\nlonely\n");
+	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, ":2: expected 'NAME SWITCH [GROUP]'"));
+	unlink(p);
+	p = write_tmp("a s0\nb s1\na s2\n");
+	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, ":3: 'a' is placed twice"));
+	unlink(p);
+	assert_int_not_equal(cxd_topo_load("/nonexistent/topo", &t, err,
+					   sizeof(err)), 0);
+	assert_non_null(strstr(err, "/nonexistent/topo"));
+}
+
+static void test_addr_node(void **state)
+{
+	char node[64];
+
+	(void) state;
+	cxd_addr_node("fi_sockaddr_in://10.1.2.3:4567", node, sizeof(node));
+	assert_string_equal(node, "10.1.2.3");
+	cxd_addr_node("fi_sockaddr_in6://[fe80::1]:99", node, sizeof(node));
+	assert_string_equal(node, "[fe80::1]");
+	cxd_addr_node("fi_shm://1234", node, sizeof(node));
+	assert_string_equal(node, "1234");
+}
+
+#define BASE_JSON(prov, size) \
+	"{ \"tool\": \"cxi_sweep\", \"provider\": \"" prov "\",\n" \
+	"  \"options\": { \"size\": " size " },\n" \
+	"  \"ranks\": [ { \"host\": \"vm\", \"address\": " \
+	"\"fi_sockaddr_in://10.0.0.3:5\" },\n" \
+	"    { \"host\": \"vm\", \"address\": \"fi_sockaddr_in://10.0.0.1:6\" }," \
+	"\n    { \"host\": \"vm\", \"address\": \"fi_sockaddr_in://10.0.0.9:7\" }" \
+	" ],\n  \"bw_mb_s\": [[null, 1, 2], [3, null, 5], [6, 7, null]],\n" \
+	"  \"lat_us\": [[null, 1, 2], [3, null, 5], [6, 7, null]],\n" \
+	"  \"resolution\": { \"bw\": { \"tolerance_pct\": 12.5 } } }\n"
+
+/* Ranks move between launches: links are matched by address here (the
+ * host names repeat), never by rank number. */
+static void test_baseline_match(void **state)
+{
+	struct cxd_baseline b;
+	double *bw, *lat;
+	char err[256];
+	char *p;
+
+	(void) state;
+	p = write_tmp(BASE_JSON("tcp", "65536"));
+	assert_int_equal(cxd_base_load(p, &b, err, sizeof(err)), 0);
+	assert_true(fabs(b.tol[0] - 0.125) < 1e-12);
+	assert_int_equal(cxd_base_match(&b, ranks, 3, "tcp", 65536, &bw, &lat),
+			 0);
+	assert_int_equal(b.matched, 2); /* 10.0.0.2 is not in the file */
+	assert_int_equal(b.map[0], 1);
+	assert_int_equal(b.map[2], 0);
+	assert_true(bw[0 * 3 + 2] == 3);  /* file rank 1 -> file rank 0 */
+	assert_true(bw[2 * 3 + 0] == 1);
+	assert_true(isnan(bw[0 * 3 + 1]));
+	assert_int_equal(b.nnotes, 2);
+	free(bw);
+	free(lat);
+	cxd_base_free(&b);
+	/* Another size: bandwidth is not compared, latency is. */
+	assert_int_equal(cxd_base_load(p, &b, err, sizeof(err)), 0);
+	assert_int_equal(cxd_base_match(&b, ranks, 3, "tcp", 1024, &bw, &lat),
+			 0);
+	assert_null(bw);
+	assert_non_null(lat);
+	assert_non_null(strstr(b.notes[0], "transfer size 65536 B there"));
+	free(lat);
+	cxd_base_free(&b);
+	unlink(p);
+	/* Not a sweep's JSON, not JSON, missing. */
+	p = write_tmp("{ \"tool\": \"cxi_write_bw\" }");
+	assert_int_not_equal(cxd_base_load(p, &b, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "is not a cxi_sweep --json file"));
+	unlink(p);
+	p = write_tmp("{ nope");
+	assert_int_not_equal(cxd_base_load(p, &b, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "not valid JSON"));
+	unlink(p);
+	assert_int_not_equal(cxd_base_load("/nonexistent/b.json", &b, err,
+					   sizeof(err)), 0);
+	assert_non_null(strstr(err, "No such file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_typical),
+		cmocka_unit_test(test_tolerance),
+		cmocka_unit_test(test_flag_lane_down),
+		cmocka_unit_test(test_baseline_and_expect),
+		cmocka_unit_test(test_suspect_rank),
+		cmocka_unit_test(test_suspect_switch),
+		cmocka_unit_test(test_suspect_fabric),
+		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_addr_node),
+		cmocka_unit_test(test_baseline_match),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
