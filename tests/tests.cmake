@@ -77,9 +77,11 @@ if(TARGET test_gpu)
 endif()
 
 # The sweep judges links by their speed: nothing else may load the cores.
-if(TEST e2e.test_sweep)
-  set_tests_properties(e2e.test_sweep PROPERTIES RUN_SERIAL TRUE)
-endif()
+foreach(t e2e.test_sweep e2e.test_sweep_verdict)
+  if(TEST ${t})
+    set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)
+  endif()
+endforeach()
 
 # The layer rule (README "Where things are"): no dependency from a lower
 # folder of lib/ to a higher one, no two files depending on each other.

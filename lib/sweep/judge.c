@@ -89,7 +89,7 @@ unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
 
 	if (!isfinite(v))
 		return CXD_R_PEERS;
-	if (breaks(m, v, r->typical[m], r->tol[m].tol))
+	if (!r->tol[m].poor && breaks(m, v, r->typical[m], r->tol[m].tol))
 		bits |= CXD_R_PEERS;
 	if (breaks(m, v, base_of(r, m, src, dst), base_tol(r, m)))
 		bits |= CXD_R_BASELINE;
@@ -131,7 +131,7 @@ size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
 			double v = m[(size_t) i * r->n + j];
 			unsigned bits;
 			struct cxd_outlier o = { i, j, metric, v, NAN, NAN,
-						 NAN, 0 };
+						 NAN, NAN, 0 };
 
 			if (i == j)
 				continue;
@@ -148,22 +148,42 @@ size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
 	return k;
 }
 
-size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
-			 size_t n)
+double cxd_judge_busy(const double *busy, int n, int src, int dst)
 {
-	size_t k = 0;
+	double a, b;
+
+	if (busy == NULL)
+		return NAN;
+	a = busy[(size_t) src * n + dst];
+	b = busy[(size_t) dst * n + src];
+	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+}
+
+size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
+			 size_t n, const double *busy, size_t *nbusy)
+{
+	size_t k = 0, nb = 0;
+	struct cxd_outlier *held = malloc((n ? n : 1) * sizeof(*held));
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned bits = cxd_judge_link(r, o[i].metric, o[i].src,
 					       o[i].dst, o[i].retest);
 
+		o[i].busy = cxd_judge_busy(busy, r->n, o[i].src, o[i].dst);
 		/* Keep the rules both measurements broke. */
 		if ((bits & o[i].why) == 0)
 			continue;
 		o[i].why &= bits;
 		cxd_judge_limit(r, o[i].metric, o[i].src, o[i].dst, o[i].why,
 				&o[i].reference, &o[i].limit);
-		o[k++] = o[i];
+		if (o[i].busy > CXD_JUDGE_BUSY_MAX && held)
+			held[nb++] = o[i];
+		else
+			o[k++] = o[i];
 	}
+	for (size_t i = 0; i < nb; i++)
+		o[k + i] = held[i];
+	free(held);
+	*nbusy = nb;
 	return k;
 }

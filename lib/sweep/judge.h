@@ -21,6 +21,9 @@
 #define CXD_JUDGE_LAT_FLOOR 0.25
 #define CXD_JUDGE_BW_POOR 0.20
 #define CXD_JUDGE_LAT_POOR 1.00
+/* A pair during which either rank waited for a CPU this share of the time
+ * measured the host: its links are not judged on that measurement. */
+#define CXD_JUDGE_BUSY_MAX 0.25
 
 /* Relative pairwise differences of k repeats: |x_i - x_j| / median. */
 size_t cxd_judge_rel_diffs(const double *x, size_t k, double *out);
@@ -35,6 +38,8 @@ double cxd_judge_typical(const double *m, int n);
 
 /* One metric's rule against the run's peers. */
 struct cxd_tol {
+	/* A poor tolerance judges no link against its peers: differences
+	 * under it are the host's or the fabric's noise, not a link's. */
 	double noise;   /* relative sigma from the repeats; NAN: unknown */
 	double tol;     /* relative tolerance judged by (0.1 = 10 %) */
 	bool explicit_; /* --min-bw/--max-lat gave it */
@@ -74,9 +79,17 @@ const char *cxd_reason_name(unsigned bits); /* the first rule's name */
 size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
 		      enum cxd_metric metric, struct cxd_outlier *out,
 		      size_t cap);
-/* Keep the outliers whose retest breaks a rule too; returns the count. */
+/*
+ * After the retest: the outliers whose retest breaks a rule too come
+ * first (the count is returned); those whose retest ran while a rank
+ * waited for a CPU over CXD_JUDGE_BUSY_MAX of the time follow (*nbusy):
+ * not judged, the host was busy. busy: n x n, rank i's share of waiting
+ * during its retest with j at [i * n + j] (NAN: unknown), or NULL.
+ */
 size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
-			 size_t n);
+			 size_t n, const double *busy, size_t *nbusy);
+/* The link's busy share: the larger of its two ranks'. */
+double cxd_judge_busy(const double *busy, int n, int src, int dst);
 
 /* Suspects: a rank most of whose links are out (or a switch or group,
  * from --topology), or the whole fabric. */

@@ -40,6 +40,7 @@ struct cxd_outlier {
 	double reference; /* what it was judged against (first rule) */
 	double limit;     /* the bound it broke (first rule) */
 	double retest;    /* the second measurement; NAN before it */
+	double busy;      /* share of the retest a rank waited for a CPU */
 	unsigned why;     /* the rules it broke (enum cxd_reason bits) */
 };
 

@@ -121,12 +121,12 @@ static json_object *reasons(unsigned why)
 	return a;
 }
 
-static json_object *outliers(const struct cxd_sweep_res *r)
+static json_object *outliers(const struct cxd_outlier *list, size_t n)
 {
 	json_object *a = json_object_new_array();
 
-	for (size_t i = 0; i < r->nout; i++) {
-		const struct cxd_outlier *x = &r->out[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct cxd_outlier *x = &list[i];
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "src", json_object_new_int(x->src));
@@ -141,6 +141,8 @@ static json_object *outliers(const struct cxd_sweep_res *r)
 					       cxd_reason_name(x->why)));
 		json_object_object_add(o, "reasons", reasons(x->why));
 		json_object_object_add(o, "retest", num_or_null(x->retest));
+		json_object_object_add(o, "cpu_wait_pct",
+				       num_or_null(100 * x->busy));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -192,7 +194,9 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "bw_spread_pct", matrix(r->spread[0], r->n));
 	json_object_object_add(d, "lat_spread_pct", matrix(r->spread[1], r->n));
 	json_object_object_add(d, "resolution", cxd_sweep_json_resolution(r));
-	json_object_object_add(d, "outliers", outliers(r));
+	json_object_object_add(d, "outliers", outliers(r->out, r->nout));
+	/* Retested while a rank waited for a CPU: not judged. */
+	json_object_object_add(d, "unjudged", outliers(r->busy, r->nbusy));
 	json_object_object_add(d, "suspects", cxd_sweep_json_suspects(r));
 	if (r->base)
 		json_object_object_add(d, "baseline",

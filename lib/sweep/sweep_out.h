@@ -18,6 +18,9 @@ struct cxd_sweep_res {
 	const double *spread[2]; /* n x n: (max - min) / median of repeats, % */
 	const struct cxd_outlier *out;
 	size_t nout;
+	/* Outliers whose retest ran on a busy host: not judged. */
+	const struct cxd_outlier *busy;
+	size_t nbusy;
 	const struct cxd_rules *rules;
 	const struct cxd_suspect *sus;
 	size_t nsus;
@@ -39,7 +42,8 @@ struct cxd_sweep_res {
 };
 
 /* PASS, FAIL (confirmed outliers) or INCONCLUSIVE (none, but a metric's
- * resolution is too poor to vouch for the links). */
+ * resolution is too poor to vouch for the links, or a link could not be
+ * retested on a quiet host). */
 enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r);
 
 int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,

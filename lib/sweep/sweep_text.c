@@ -13,6 +13,8 @@ enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r)
 {
 	if (r->nout)
 		return CXD_V_FAIL;
+	if (r->nbusy)
+		return CXD_V_INCONCLUSIVE;
 	for (int m = 0; m < 2; m++)
 		if (r->rules->tol[m].poor)
 			return CXD_V_INCONCLUSIVE;
@@ -200,6 +202,25 @@ static void outliers(const struct cxd_sweep_res *r, FILE *out)
 			hidden == 1 ? "" : "s");
 }
 
+static void busy(const struct cxd_sweep_res *r, FILE *out)
+{
+	if (r->nbusy)
+		fprintf(out, "Not judged (a rank waited for a CPU over %.0f %% "
+			"of the retest: the host was busy, not the link):\n",
+			100 * CXD_JUDGE_BUSY_MAX);
+	for (size_t i = 0; i < r->nbusy && i < SHOWN; i++)
+		fprintf(out, "  %s (rank %d) -> %s (rank %d): %s %.2f %s, "
+			"retest %.2f, CPU wait %.0f %%\n",
+			r->ranks[r->busy[i].src].host, r->busy[i].src,
+			r->ranks[r->busy[i].dst].host, r->busy[i].dst,
+			noun[r->busy[i].metric], r->busy[i].value,
+			unit[r->busy[i].metric], r->busy[i].retest,
+			100 * r->busy[i].busy);
+	if (r->nbusy > SHOWN)
+		fprintf(out, "  ... and %zu more (all in --json)\n",
+			r->nbusy - SHOWN);
+}
+
 static void suspects(const struct cxd_sweep_res *r, FILE *out)
 {
 	char name[512];
@@ -247,10 +268,16 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "\n");
 		break;
 	case CXD_V_INCONCLUSIVE:
-		fprintf(out, "Verdict: INCONCLUSIVE: no link stands out, but "
-			"the run's noise hides differences under %.0f %% "
-			"(bandwidth) / %.0f %% (latency)\n",
-			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol);
+		if (r->nbusy)
+			fprintf(out, "Verdict: INCONCLUSIVE: %zu link "
+				"measurement%s could not be retested on a quiet "
+				"host\n", r->nbusy, r->nbusy == 1 ? "" : "s");
+		else
+			fprintf(out, "Verdict: INCONCLUSIVE: no link stands "
+				"out, but the run's noise hides differences "
+				"under %.0f %% (bandwidth) / %.0f %% (latency)"
+				"\n", 100 * r->rules->tol[0].tol,
+				100 * r->rules->tol[1].tol);
 		break;
 	default:
 		fprintf(out, "Verdict: PASS: all %d links within %.0f %% "
@@ -276,6 +303,7 @@ void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
 	resolution(r, out);
 	baseline(r, out);
 	outliers(r, out);
+	busy(r, out);
 	suspects(r, out);
 	verdict(r, out);
 }

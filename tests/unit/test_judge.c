@@ -111,7 +111,22 @@ static void test_flag_lane_down(void **state)
 		assert_true(fabs(o[i].limit - 21.6) < 1e-9);
 		o[i].retest = i == 0 ? 23.9 : 18; /* the first was a blip */
 	}
-	assert_int_equal(cxd_judge_confirm(&r, o, k), 9);
+	{
+		double busy[N * N];
+		size_t nb = 99;
+
+		for (int i = 0; i < N * N; i++)
+			busy[i] = 0.01;
+		/* The retest of pair 2-5 ran while rank 5 waited for a CPU:
+		 * both its links are held back, not judged. */
+		busy[5 * N + 2] = 0.6;
+		assert_int_equal(cxd_judge_confirm(&r, o, k, busy, &nb), 7);
+		assert_int_equal(nb, 2);
+		assert_int_equal(o[7].src, 2);
+		assert_int_equal(o[7].dst, 5);
+		assert_int_equal(o[8].src, 5);
+		assert_true(o[8].busy == 0.6);
+	}
 	/* A healthy fabric with the same noise: nothing. */
 	fabric(m, slow, 0, 1);
 	m[7] = 22; /* 8 % low: inside the 10 % floor */
@@ -120,6 +135,12 @@ static void test_flag_lane_down(void **state)
 	/* Not measured is never fine. */
 	m[8] = NAN;
 	assert_int_equal(cxd_judge_flag(&r, m, CXD_M_BW, o, N * N), 1);
+	/* Too noisy to judge against the peers: nothing but the unmeasured
+	 * (the verdict then says inconclusive). */
+	fabric(m, slow, 1, 0.75);
+	r = rules_for(m, 0.08);
+	assert_true(r.tol[CXD_M_BW].poor);
+	assert_int_equal(cxd_judge_flag(&r, m, CXD_M_BW, o, N * N), 0);
 }
 
 /* Everything at half its baseline: the peers see nothing, the baseline

@@ -83,14 +83,13 @@ int sw_run(struct sw *w)
 
 	if (w->n < 2)
 		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
-	w->s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
-	w->s.via_arg = w;
 	sw_bootstrap(w);
 	ret = sw_place_ranks(w);
 	if (ret)
 		return ret;
 	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
 	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));
+	w->busy_row = sw_alloc(w, (size_t) w->n, sizeof(double));
 	w->rep[0] = sw_alloc(w, nk, sizeof(double));
 	w->rep[1] = sw_alloc(w, nk, sizeof(double));
 	w->spread[0] = sw_alloc(w, (size_t) w->n, sizeof(double));

@@ -114,6 +114,8 @@ void sw_init(struct sw *w)
 	w->partner = -1;
 	w->s.ctrl.fd = -1;
 	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
+	w->s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
+	w->s.via_arg = w;
 }
 
 void sw_free(struct sw *w)
@@ -124,6 +126,7 @@ void sw_free(struct sw *w)
 	free(w->fiaddr);
 	free(w->bw_row);
 	free(w->lat_row);
+	free(w->busy_row);
 	free(w->round_s);
 	for (int m = 0; m < 2; m++) {
 		free(w->rep[m]);

@@ -107,10 +107,11 @@ static void gather(struct sw *w, const double *mine, int len, double *all,
 /* Rank 0's view of the first pass. */
 struct view {
 	double *m[2], *spread[2], *noise; /* n x n; noise: 2 per rank */
+	double *busy;                     /* n x n: see cxd_judge_confirm */
 	double *base[2];
 	struct cxd_rules rules;
 	struct cxd_outlier *o;
-	size_t nout;
+	size_t nout, nbusy;
 	struct cxd_suspect *sus;
 	size_t nsus;
 };
@@ -124,14 +125,17 @@ static void gather_all(struct sw *w, struct view *v)
 		v->m[m] = sw_alloc(w, nn, sizeof(double));
 		v->spread[m] = sw_alloc(w, nn, sizeof(double));
 	}
-	if (w->rank == 0)
+	if (w->rank == 0) {
 		v->noise = sw_alloc(w, 2 * (size_t) w->n, sizeof(double));
+		v->busy = sw_alloc(w, nn, sizeof(double));
+	}
 	row_stats(w);
 	gather(w, row[0], w->n, v->m[0], "gathering the bandwidths");
 	gather(w, row[1], w->n, v->m[1], "gathering the latencies");
 	gather(w, w->spread[0], w->n, v->spread[0], "gathering the spreads");
 	gather(w, w->spread[1], w->n, v->spread[1], "gathering the spreads");
 	gather(w, w->noise, 2, v->noise, "gathering the noise");
+	gather(w, w->busy_row, w->n, v->busy, "gathering the CPU waits");
 }
 
 /* The noise of the run: the median over ranks of each rank's noise. */
@@ -216,7 +220,8 @@ static void retest(struct sw *w, struct view *v)
 		x->retest = again.m[x->metric][(size_t) x->src * w->n + x->dst];
 	}
 	if (w->rank == 0)
-		v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout);
+		v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout,
+					    again.busy, &v->nbusy);
 	sw_plan_free(&pl);
 	free(p);
 	for (int m = 0; m < 2; m++) {
@@ -224,6 +229,7 @@ static void retest(struct sw *w, struct view *v)
 		free(again.spread[m]);
 	}
 	free(again.noise);
+	free(again.busy);
 }
 
 static int write_files(struct sw *w, const struct cxd_sweep_res *r)
@@ -253,6 +259,7 @@ static int report(struct sw *w, const struct sw_plan *pl, struct view *v,
 		.n = w->n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
 		.spread = { v->spread[0], v->spread[1] },
 		.out = v->o, .nout = v->nout, .rules = &v->rules,
+		.busy = v->o + v->nout, .nbusy = v->nbusy,
 		.sus = v->sus, .nsus = v->nsus,
 		.topo = w->has_topo ? &w->topo : NULL,
 		.tmap = w->has_topo ? &w->tmap : NULL,
@@ -304,6 +311,7 @@ int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
 		free(v.base[m]);
 	}
 	free(v.noise);
+	free(v.busy);
 	free(v.o);
 	free(v.sus);
 	return ret;

@@ -41,6 +41,8 @@ struct sw {
 	double *bw_row, *lat_row; /* this rank's links to each rank: medians */
 	double *spread[2];     /* (max - min) / median of the repeats, % */
 	double noise[2];       /* median relative difference of repeats */
+	double *busy_row;      /* share of each pair's time spent waiting
+				* for a CPU (this rank's side), NAN unknown */
 	/* rank 0: --baseline and --topology, read before any traffic */
 	struct cxd_baseline base;
 	struct cxd_topo topo;

@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <rdma/fabric.h>
 
+#include "base/cpu_wait.h"
 #include "sweep_mpi.h"
 
 enum { TAG_DONE = 21, TAG_GO, TAG_END };
@@ -19,6 +20,7 @@ static void measure_pair(struct sw *w, int p)
 {
 	struct cxd_sess *s = &w->s;
 	bool first = w->rank < p;
+	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
 	int ret = 0;
 
 	w->partner = p;
@@ -46,6 +48,9 @@ static void measure_pair(struct sw *w, int p)
 	if (ret)
 		sw_die(w, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
 		    w->round, s->err);
+	c1 = cxd_cpu_wait_ns();
+	w->busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
+			 (double) (c1 - c0) / (double) (cxd_now_ns() - t0);
 }
 
 static int partner_in(const struct sw_plan *pl, int r, int rank)
@@ -287,7 +292,7 @@ void sw_reset_rows(struct sw *w)
 	size_t nk = (size_t) w->n * w->repeat;
 
 	for (int i = 0; i < w->n; i++)
-		w->bw_row[i] = w->lat_row[i] = NAN;
+		w->bw_row[i] = w->lat_row[i] = w->busy_row[i] = NAN;
 	for (size_t k = 0; k < nk; k++)
 		w->rep[0][k] = w->rep[1][k] = NAN;
 }

@@ -1,0 +1,66 @@
+"""The sweep's verdict in one namespace scenario (test_sweep_verdict.sh).
+
+    sweep_verdict.py FILE SCENARIO N
+
+lane:    rank 2 a quarter slow: exactly its 2(N-1) links flagged against
+         their peers, rank 2 the one suspect.
+healthy: nothing flagged, nobody suspect.
+half:    every link at half the baseline's rate: every link flagged against
+         the baseline, the fabric the suspect (not N hosts), ratios ~0.5.
+switch:  ranks 2 and 3 behind a slow uplink: exactly the links leaving
+         their switch flagged, the switch the suspect.
+No scenario may flag latency: the shaping does not touch it, so a latency
+outlier would be a busy host called a bad fabric.
+"""
+import json, sys
+
+d = json.load(open(sys.argv[1]))
+scen, n = sys.argv[2], int(sys.argv[3])
+bw = {(o["src"], o["dst"]) for o in d["outliers"] if o["metric"] == "bw_mb_s"}
+lat = [(o["src"], o["dst"]) for o in d["outliers"] if o["metric"] == "lat_us"]
+sus = [(s["kind"], s["name"]) for s in d["suspects"]]
+res = d["resolution"]
+links = {(a, b) for a in range(n) for b in range(n) if a != b}
+print("verdict %s; resolution bw %.0f %% (noise %.1f %%), lat %.0f %%; "
+      "%d bw outliers; suspects %s" % (
+          d["verdict"], res["bw"]["tolerance_pct"], res["bw"]["noise_pct"],
+          res["lat"]["tolerance_pct"], len(bw), sus))
+problems = []
+if lat:
+    problems.append("latency outliers %s" % lat)
+if scen == "lane":
+    want = {l for l in links if 2 in l}
+    if bw != want:
+        problems.append("flagged %s, want rank 2's %s" % (sorted(bw), sorted(want)))
+    if [s["rank"] for s in d["suspects"] if s["kind"] == "rank"] != [2] or len(sus) != 1:
+        problems.append("suspects %s, want rank 2 alone" % sus)
+    if d["verdict"] != "FAIL":
+        problems.append("verdict %s" % d["verdict"])
+elif scen == "healthy":
+    if bw or sus or d["verdict"] == "FAIL":
+        problems.append("a healthy fabric flagged %s, suspects %s" % (sorted(bw), sus))
+elif scen == "half":
+    if bw != links:
+        problems.append("flagged %d of %d links" % (len(bw), len(links)))
+    if any("baseline" not in o["reasons"] for o in d["outliers"]):
+        problems.append("an outlier not judged by the baseline")
+    if [s["kind"] for s in d["suspects"]] != ["fabric"]:
+        problems.append("suspects %s, want the fabric" % sus)
+    ratios = [r for row in d["baseline"]["bw_ratio"] for r in row if r is not None]
+    if len(ratios) != len(links) or not all(0.35 < r < 0.65 for r in ratios):
+        problems.append("baseline ratios %s" % sorted(ratios))
+elif scen == "switch":
+    inside = {2, 3}
+    want = {(a, b) for (a, b) in links if (a in inside) != (b in inside)}
+    if bw != want:
+        problems.append("flagged %s, want the %d links leaving the switch"
+                        % (sorted(bw), len(want)))
+    if [s["kind"] for s in d["suspects"]] != ["switch"]:
+        problems.append("suspects %s, want the switch" % sus)
+    elif sorted(d["suspects"][0]["ranks"]) != [2, 3]:
+        problems.append("the switch's ranks %s" % d["suspects"][0]["ranks"])
+else:
+    problems.append("unknown scenario " + scen)
+if problems:
+    print("; ".join(problems))
+    sys.exit(1)

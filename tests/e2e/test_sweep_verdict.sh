@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# cxi_sweep's verdict with its default options, on a fabric of network
+# namespaces where every link is shaped (tc tbf) so links are link-bound:
+# six ranks, one namespace each (CXD_TEST_NETNS), ranks 0, 1, 4, 5 on
+# bridge A, ranks 2 and 3 on bridge B, the bridges joined by an uplink.
+#   healthy  every rank's link at R: nothing flagged (its JSON is the
+#            baseline of "half")
+#   lane     rank 2 at 3/4 R (one lane of four down): exactly its 10 links
+#            flagged, rank 2 the one suspect, --suspects and --metrics
+#   half     every link at R/2, --baseline healthy: every link flagged
+#            against the baseline, the fabric the suspect
+#   switch   the uplink at 3/4 R, --topology: the 16 links leaving bridge
+#            B flagged, switch B the suspect (ranks 2 and 3 alone without)
+# Then bad input: missing and malformed baseline and topology files, a
+# topology that misses a rank, bad numbers: a message naming it, exit 2.
+# Root, ip and tc for the fabric; mpirun for all (skipped, 77, without).
+#   bash tests/e2e/test_sweep_verdict.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+BIN=$BUILD/cxi_sweep
+TBIN=$BUILD/standin/cxi_sweep
+SYSPY=/usr/bin/python3
+command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
+[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
+[ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
+
+section "bad input: a message naming it, exit 2"
+bad() { # NAME REGEX ARGS...: the sweep refuses before any traffic
+	local name=$1 re=$2
+	shift 2
+	run_capture "bad-$name" 60 "${MPIRUN[@]}" -np 2 "$BIN" --provider shm \
+		-n 2 -l 4 --lat-iters 5 "$@"
+	if [ "$RC" = 2 ] && grep -q -- "$re" "$ERR"; then
+		pass "$name: exit 2, '$(grep -m1 -- "$re" "$ERR" | cut -c1-110)'"
+	else
+		fail "$name: exit $RC, want 2 and /$re/"; show "$ERR"
+	fi
+}
+echo '{ "tool": "cxi_sweep", "ranks": [' >"$TMPD/cut.json"
+printf 'nid1 s0\nnid2\n' >"$TMPD/short.topo"
+printf '# one host only\nnobody s0 g0\n' >"$TMPD/other.topo"
+echo '{ "tool": "cxi_write_bw" }' >"$TMPD/pair.json"
+bad baseline-missing "cannot read the baseline '$TMPD/none.json'" --baseline "$TMPD/none.json"
+bad baseline-cut "'$TMPD/cut.json': not valid JSON" --baseline "$TMPD/cut.json"
+bad baseline-other "'$TMPD/pair.json' is not a cxi_sweep --json file" --baseline "$TMPD/pair.json"
+bad topology-line "$TMPD/short.topo:2: expected 'NAME SWITCH \[GROUP\]'" --topology "$TMPD/short.topo"
+bad topology-rank "$TMPD/other.topo: no line places rank 0" --topology "$TMPD/other.topo"
+bad expect-bw "Invalid expected bandwidth: 'fast'" --expect-bw fast
+bad expect-lat "Invalid expected latency: '-1'" --expect-lat -1
+bad repeat "Invalid repeat count: '1'" --repeat 1
+
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
+	note "the shaped fabric skipped: needs root, ip and tc"
+	finish
+fi
+N=6 P=cxv$$
+RATE=80 # Mbit/s: 10 MB/s a link, far below what tcp over veth does here
+mk_bridge() { # NAME: a bridge, removed at exit
+	ip link add "$1" type bridge && ip link set "$1" up && on_exit "ip link del $1"
+}
+mk_bridge "${P}A" 2>"$TMPD/br.err" || { note "no bridge: $(cat "$TMPD/br.err")"; finish; }
+mk_bridge "${P}B"
+# The uplink: a veth pair between the bridges (switch A <-> switch B).
+ip link add "${P}ua" type veth peer name "${P}ub"
+ip link set "${P}ua" master "${P}A" up
+ip link set "${P}ub" master "${P}B" up
+for ((i = 0; i < N; i++)); do
+	br=${P}A
+	[ "$i" = 2 ] || [ "$i" = 3 ] && br=${P}B
+	ip netns add "${P}n$i"
+	on_exit "ip netns del ${P}n$i"
+	ip link add "${P}h$i" type veth peer name swp0 netns "${P}n$i"
+	ip link set "${P}h$i" master "$br" up
+	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev swp0
+	ip -n "${P}n$i" link set swp0 up
+	ip -n "${P}n$i" link set lo up
+done
+# shape DEV NS RATE_MBIT: egress of DEV (in namespace NS, "" = here)
+shape() {
+	local dev=$1 ns=$2 rate=$3 tc=(tc)
+	[ -n "$ns" ] && tc=(tc -n "$ns")
+	"${tc[@]}" qdisc replace dev "$dev" root tbf rate "${rate}mbit" burst 32kb \
+		latency 50ms
+}
+unshape() { tc qdisc del dev "$1" root 2>/dev/null || true; }
+# rank_rate I MBIT: rank i's link both ways (its side and the bridge's)
+rank_rate() { shape swp0 "${P}n$1" "$2" && shape "${P}h$1" "" "$2"; }
+all_ranks() { for ((i = 0; i < N; i++)); do rank_rate "$i" "$1" || return 1; done; }
+all_ranks "$RATE" || die "tc tbf failed"
+
+# One pair at a time (the 2 cores must not blur the links), 1 MB per
+# measurement (0.1 s at R), the default verdict options.
+SWEEP=(env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" -x CXD_TEST_NETNS -np "$N" "$TBIN"
+	--provider tcp -d swp0 -s 65536 -n 16 -l 4 --lat-iters 20 --max-pairs 1)
+# scenario NAME WANT_RC ARGS...: run, check the exit, the JSON, show the report
+scenario() {
+	local name=$1 want=$2 t0
+	shift 2
+	t0=$(now)
+	run_capture "$name" 240 "${SWEEP[@]}" --json "$TMPD/$name.json" "$@"
+	note "$name: exit $RC in $(elapsed_since "$t0") s"
+	sed -n '/^Resolution/,$p' "$OUT" | sed 's/^/       | /'
+	case " $want " in
+	*" $RC "*) pass "$name: exit $RC" ;;
+	*) fail "$name: exit $RC, want $want"; show "$ERR"; return 1 ;;
+	esac
+	py_check "$name: verdict" "$OUT" sweep_verdict.py "$TMPD/$name.json" "$name" "$N"
+}
+
+section "healthy: every link at $RATE Mbit/s"
+# 0, or 4 where this host's noise is too high to vouch (never 3).
+scenario healthy "0 4"
+
+section "lane: rank 2 at 3/4 of the rate"
+rank_rate 2 $((RATE * 3 / 4))
+if scenario lane 3 --suspects "$TMPD/lane.sus" --metrics "$TMPD/lane.prom"; then
+	check "--suspects names rank 2's host, once" \
+		test "$(cat "$TMPD/lane.sus")" = "$(hostname)"
+	if "$SYSPY" -c 'import prometheus_client' 2>/dev/null; then
+		out=$("$SYSPY" "$E2E_PY/openmetrics_check.py" "$TMPD/lane.prom" "$N" FAIL 2) &&
+			pass "--metrics parsed by prometheus_client: $out" ||
+			fail "--metrics: $out"
+	else
+		note "prometheus_client missing (Debian: python3-prometheus-client): metrics not parsed"
+	fi
+fi
+rank_rate 2 "$RATE"
+
+section "half: every link at half the rate, against the healthy baseline"
+all_ranks $((RATE / 2))
+if [ -s "$TMPD/healthy.json" ]; then
+	scenario half 3 --baseline "$TMPD/healthy.json" --suspects "$TMPD/half.sus"
+	check "--suspects names no host (the fabric, not a node)" test ! -s "$TMPD/half.sus"
+else
+	fail "no healthy baseline to compare with"
+fi
+all_ranks "$RATE"
+
+section "switch: the uplink to bridge B at 3/4 of the rate"
+shape "${P}ua" "" $((RATE * 3 / 4))
+shape "${P}ub" "" $((RATE * 3 / 4))
+{
+	echo "# test fabric: NAME SWITCH GROUP"
+	for ((i = 0; i < N; i++)); do
+		sw=A
+		[ "$i" = 2 ] || [ "$i" = 3 ] && sw=B
+		echo "169.254.79.$((i + 1)) switch$sw group$sw"
+	done
+	echo "169.254.79.99 switchA groupA"
+} >"$TMPD/fabric.topo"
+scenario switch 3 --topology "$TMPD/fabric.topo"
+check "a topology line naming no rank is warned about" \
+	grep -q "fabric.topo:8: '169.254.79.99' is not in this run" "$ERR"
+finish
