@@ -136,8 +136,7 @@ static int put_number(struct gen *g, const char *w, size_t n)
 		int per_tool;
 	} nums[] = {
 		{ "PORT", c->local.port, 0 },
-		{ "SWEEP_MIN_BW", c->sweep.bw_pct, 0 },
-		{ "SWEEP_MAX_LAT", c->sweep.lat_pct, 0 },
+		{ "SWEEP_REPEAT", c->sweep.repeat, 0 },
 		{ "SWEEP_LAT_ITERS", c->sweep.lat_iters, 0 },
 		{ "SWEEP_LAT_SIZE", CXD_SWEEP_LAT_SIZE, 0 },
 		{ "ITERS", c->run.iters, 1 },

@@ -6,10 +6,11 @@ set -euo pipefail
 
 DEB_PKGS=(libfabric-dev libfabric-bin cmake make gcc pkg-config libcmocka-dev
           libjson-c-dev iproute2 iperf3 valgrind clang libclang-rt-14-dev procps python3
-          mandoc dpkg-dev file rpm python3-matplotlib
+          mandoc dpkg-dev file rpm python3-matplotlib python3-prometheus-client
           openmpi-bin libopenmpi-dev)
 RPM_PKGS=(libfabric-devel cmake gcc make pkgconf-pkg-config libcmocka-devel
           json-c-devel iproute iperf3 valgrind clang python3 mandoc rpm-build python3-matplotlib
+          python3-prometheus_client
           openmpi-devel)
 
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then

@@ -54,8 +54,8 @@ json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 		const struct cxd_suspect *s = &r->sus[i];
 		json_object *o = json_object_new_object(), *ranks;
 
-		json_object_object_add(o, "kind",
-				       json_object_new_string(kind_name[s->kind]));
+		json_object_object_add(o, "kind", json_object_new_string(
+					       kind_name[s->kind]));
 		cxd_suspect_name(r, s, name, sizeof(name));
 		json_object_object_add(o, "name", json_object_new_string(name));
 		if (s->kind == CXD_S_RANK) {

@@ -131,8 +131,8 @@ static json_object *outliers(const struct cxd_outlier *list, size_t n)
 
 		json_object_object_add(o, "src", json_object_new_int(x->src));
 		json_object_object_add(o, "dst", json_object_new_int(x->dst));
-		json_object_object_add(o, "metric",
-				       json_object_new_string(cxd_metric_key(x->metric)));
+		json_object_object_add(o, "metric", json_object_new_string(
+					       cxd_metric_key(x->metric)));
 		json_object_object_add(o, "value", num_or_null(x->value));
 		json_object_object_add(o, "reference",
 				       num_or_null(x->reference));

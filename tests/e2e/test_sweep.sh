@@ -5,11 +5,8 @@
 #      in a round, no round over max_pairs.
 #   2. A rank killed (SIGKILL) or frozen (SIGSTOP) mid-sweep ends the whole
 #      job, bounded, the frozen one named; no rank is left running.
-#   3. A genuinely slow link: 6 ranks, each in its own network namespace
-#      (CXD_TEST_NETNS, joined by a bridge), rank 2's veth shaped with
-#      tc tbf both ways: exactly rank 2's links are bandwidth outliers.
-# Skipped (77) without MPI or cxi_sweep; part 3 also needs root and tc.
-# About 75-90 s on 2 heavily loaded cores (load average 10-30).
+# The verdict on shaped links (a slow rank, a slow fabric, a slow switch)
+# is test_sweep_verdict.sh's. Skipped (77) without MPI or cxi_sweep.
 #   bash tests/e2e/test_sweep.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 BIN=$BUILD/cxi_sweep
@@ -25,16 +22,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
 # Under ASan: Open MPI's own allocations outlive MPI_Finalize, some in
 # components it has already unloaded (no name a suppression could match),
-# so leak checking is off for the ranks; ASan and UBSan still run. And the
-# timing-derived verdict is judged less strictly (below): instrumented
-# ranks on 2 loaded cores make unshaped links dip too.
-SANITIZED=0
+# so leak checking is off for the ranks; ASan and UBSan still run.
 if grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
-	SANITIZED=1
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	MPIRUN+=(-x ASAN_OPTIONS)
 fi
-SMALL=(-n 2 -l 4 --lat-iters 20)
+SMALL=(-n 2 -l 4 --lat-iters 20 --repeat 2)
 
 # check_json FILE N: prints problems, exit 1 if any.
 check_json() {
@@ -49,8 +42,9 @@ for prov in tcp shm; do
 		run_capture "$name" 120 "${MPIRUN[@]}" -np "$n" "$BIN" \
 			--provider "$prov" "${SMALL[@]}" --json "$TMPD/$name.json" \
 			--csv "$TMPD/$name.csv"
-		# 3 = outliers found: on oversubscribed cores noise may do that.
-		if [ "$RC" = 0 ] || [ "$RC" = 3 ]; then
+		# 3 = outliers found, 4 = too noisy to say: on oversubscribed
+		# cores noise may do either.
+		if [ "$RC" = 0 ] || [ "$RC" = 3 ] || [ "$RC" = 4 ]; then
 			pass "$name: exit $RC in $(elapsed_since "$t0") s"
 		else
 			fail "$name: exit $RC"; show "$ERR"; continue
@@ -130,40 +124,4 @@ wait_until 5 no_small_rank
 check "no rank left running" \
 	test "$(pgrep -f -- "^$TBIN --provider tcp -n 2 -l 4" | wc -l)" -eq 0
 
-section "a slow link stands out"
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
-	note "skipped: needs root, ip and tc"
-	finish
-fi
-N=6 P=cxsw$$
-ip link add "br$P" type bridge 2>"$TMPD/br.err" || { note "no bridge: $(cat "$TMPD/br.err")"; finish; }
-on_exit "ip link del br$P"
-ip link set "br$P" up
-for ((i = 0; i < N; i++)); do
-	ip netns add "${P}n$i"
-	on_exit "ip netns del ${P}n$i"
-	ip link add "${P}h$i" type veth peer name swp0 netns "${P}n$i"
-	ip link set "${P}h$i" master "br$P" up
-	ip -n "${P}n$i" addr add "169.254.78.$((i + 1))/24" dev swp0
-	ip -n "${P}n$i" link set swp0 up
-done
-# Rank 2's link at 4 Mbit/s each way (egress in its namespace and on
-# the bridge side): about 0.5 MB/s against several MB/s for the others.
-tc -n "${P}n2" qdisc add dev swp0 root tbf rate 4mbit burst 16kb latency 100ms &&
-	tc qdisc add dev "${P}h2" root tbf rate 4mbit burst 16kb latency 100ms ||
-	die "tc tbf failed"
-# One pair at a time (--max-pairs 1) so the 2 cores do not blur links,
-# and a second per direction (-D 1): a few hundred microseconds of data
-# (-n 2) let one scheduling hiccup cut a healthy link to a twentieth.
-# Even so, ranks starved of the 2 cores for a whole second measured a
-# healthy link at 6 % of the median, twice; the shaped link sits near
-# 0.1 %, so the bar is 2 % (ctest also runs this script alone). Latency
-# is not judged here (--max-lat): on shared cores it is noise.
-run_capture shaped 120 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
-	-x CXD_TEST_NETNS -np "$N" "$TBIN" --provider tcp -d swp0 -D 1 -l 4 --lat-iters 20 \
-	--max-pairs 1 --min-bw 2 --max-lat 1000000 --json "$TMPD/shaped.json"
-expect_rc 3 "$RC" "shaped sweep (outliers found)"
-out=$("$PY" "$E2E_PY/sweep_outliers.py" "$TMPD/shaped.json" "$N" "$SANITIZED") && pass "rank 2's $((2 * (N - 1))) links are outliers$([ "$SANITIZED" = 1 ] && echo ' (sanitizer build: extras allowed)' || echo ', and only those')" || fail "$out"
-note "$out"
-show "$OUT"
 finish
