@@ -113,6 +113,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sw_init(&w);
+	w.s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
+	w.s.via_arg = &w;
 	ret = parse(&w, argc, argv);
 	if (ret >= 0) {
 		MPI_Finalize();

@@ -114,8 +114,6 @@ void sw_init(struct sw *w)
 	w->partner = -1;
 	w->s.ctrl.fd = -1;
 	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
-	w->s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
-	w->s.via_arg = w;
 }
 
 void sw_free(struct sw *w)
