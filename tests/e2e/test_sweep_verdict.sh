@@ -93,7 +93,11 @@ all_ranks "$RATE" || die "tc tbf failed"
 # measurement (0.1 s at R), the default verdict options.
 SWEEP=(env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" -x CXD_TEST_NETNS -np "$N" "$TBIN"
 	--provider tcp -d swp0 -s 65536 -n 16 -l 4 --lat-iters 20 --max-pairs 1)
-# scenario NAME WANT_RC ARGS...: run, check the exit, the JSON, show the report
+# scenario NAME WANT_RC ARGS...: run, check the exit, the JSON, show the
+# report. Where the healthy run found this host too noisy to vouch for a
+# link (exit 4, NOISY=1), a fault may be inconclusive too (4) but never
+# pass, and what it flags must be truly slow.
+NOISY=0
 scenario() {
 	local name=$1 want=$2 t0
 	shift 2
@@ -101,6 +105,12 @@ scenario() {
 	run_capture "$name" 240 "${SWEEP[@]}" --json "$TMPD/$name.json" "$@"
 	note "$name: exit $RC in $(elapsed_since "$t0") s"
 	sed -n '/^Resolution/,$p' "$OUT" | sed 's/^/       | /'
+	if [ "$NOISY" = 1 ] && [ "$RC" = 4 ] && [ "$want" = 3 ]; then
+		pass "$name: exit 4, inconclusive on this noisy host (not PASS)"
+		py_check "$name: nothing healthy flagged" "$OUT" sweep_verdict.py \
+			"$TMPD/$name.json" "$name-noisy" "$N"
+		return 1
+	fi
 	case " $want " in
 	*" $RC "*) pass "$name: exit $RC" ;;
 	*) fail "$name: exit $RC, want $want"; show "$ERR"; return 1 ;;
@@ -111,6 +121,7 @@ scenario() {
 section "healthy: every link at $RATE Mbit/s"
 # 0, or 4 where this host's noise is too high to vouch (never 3).
 scenario healthy "0 4"
+[ "$RC" = 4 ] && NOISY=1 && note "this host is too noisy to vouch for a link: faults may be inconclusive below"
 
 section "lane: rank 2 at 3/4 of the rate"
 rank_rate 2 $((RATE * 3 / 4))
