@@ -1,0 +1,214 @@
+# shellcheck shell=bash
+# A private single-node Slurm for the e2e tests. Source it after lib.sh:
+#     . "$(dirname "$0")/lib.sh" "$@"
+#     . "$(dirname "$0")/slurm_lib.sh"
+#     slurm_start 16        # skips (77) with the reason where Slurm cannot run
+#     srun --mpi=pmix -n 4 ...
+#
+# Everything lives under $TMPD/slurm: its own munged (own key and socket:
+# the host's munge key and daemon are neither read nor touched), a
+# slurm.conf naming this host as the one node with CPUS CPUs
+# (SlurmdParameters=config_overrides lets it claim more than the host has,
+# OverSubscribe=FORCE lets ranks share them), its own state, spool and log
+# dirs, and two ports that were free. SLURM_CONF is exported, so srun,
+# sinfo and squeue find it; the caller's SLURM_* variables (a test run
+# inside a site's job) are dropped first.
+#
+#   slurm_need            skip (77) unless root, Slurm, munge and the pmix
+#                         plugin are there.
+#   slurm_start CPUS      slurm_need, then munged, slurmctld and slurmd
+#                         (foreground, pid files, in lib.sh's process
+#                         groups), waits (<= SLURM_WAIT_S, 30 s) for the node
+#                         to be idle; dies with the daemons' logs otherwise.
+#   slurm_jobs            the jobs still known to slurmctld, one a line.
+#   slurm_stop            cancels the jobs, stops the daemons (SIGTERM; what
+#                         is left after 5 s gets SIGKILL); prints what was
+#                         left ("PID NAME;" each), nothing when all ended.
+#   slurm_stray           pids of job processes (tasks, slurmstepd) left.
+#   SLURM_DIR, SLURM_LOGS (files to show on failure).
+#
+# Teardown (lib.sh's EXIT trap, also when the test fails): the daemons'
+# groups are killed by lib.sh; then every process carrying this run's
+# marker in its environment (slurmstepd, the tasks) is killed; TMPD with
+# the dirs is removed by lib.sh.
+
+SLURM_WAIT_S=${SLURM_WAIT_S:-30}
+SLURM_DIR=$TMPD/slurm
+# Inherited by slurmd, so by every slurmstepd and task: how teardown finds
+# what the daemons leave.
+SLURM_MARK="CXD_SLURM_RUN=$TMPD"
+SLURM_LOGS=()
+
+slurm_need() {
+	local c
+	[ "$(id -u)" -eq 0 ] || skip "Slurm tests need root (slurmd runs jobs as any user)"
+	for c in srun sinfo squeue scancel slurmctld slurmd munged munge; do
+		command -v "$c" >/dev/null ||
+			skip "$c not found (Debian: slurm-wlm, munge; scripts/deps.sh)"
+	done
+}
+
+# munged insists that every dir above its socket is searchable by all
+# (the key stays readable by root only).
+_slurm_munge() {
+	local m=$SLURM_DIR/munge
+	chmod go+x "$TMPD" "$SLURM_DIR"
+	mkdir -m 711 "$m"
+	mkdir -m 755 "$m/run"
+	head -c 1024 /dev/urandom >"$m/key"
+	chmod 400 "$m/key"
+	start_bg munged munged -F --socket="$m/run/socket" \
+		--key-file="$m/key" --pid-file="$m/munged.pid" \
+		--seed-file="$m/seed" --num-threads=2
+	SLURM_LOGS+=("$BG_ERR")
+	SLURM_MUNGED=$BG_PID
+	_slurm_munge_up() { munge -n -S "$m/run/socket" >/dev/null 2>&1; }
+	wait_until 10 _slurm_munge_up ||
+		die "munged did not answer within 10 s: $(tail -3 "$BG_ERR")"
+}
+
+# _slurm_conf CPUS CTLD_PORT SLURMD_PORT
+_slurm_conf() {
+	local d=$SLURM_DIR host
+	host=$(hostname -s)
+	mkdir -p "$d/state" "$d/spool" "$d/tmp" "$d/log"
+	cat >"$d/slurm.conf" <<-EOF
+	ClusterName=cxdtest
+	SlurmctldHost=$host(127.0.0.1)
+	SlurmctldPort=$2
+	SlurmdPort=$3
+	SlurmUser=root
+	SlurmdUser=root
+	AuthType=auth/munge
+	CredType=cred/munge
+	AuthInfo=socket=$d/munge/run/socket
+	StateSaveLocation=$d/state
+	SlurmdSpoolDir=$d/spool
+	TmpFS=$d/tmp
+	SlurmctldPidFile=$d/slurmctld.pid
+	SlurmdPidFile=$d/slurmd.pid
+	SlurmctldLogFile=$d/log/slurmctld.log
+	SlurmdLogFile=$d/log/slurmd.log
+	MailProg=/bin/true
+	ProctrackType=proctrack/linuxproc
+	TaskPlugin=task/none
+	SelectType=select/cons_tres
+	SelectTypeParameters=CR_Core
+	SchedulerType=sched/builtin
+	MpiDefault=none
+	ReturnToService=2
+	SlurmdParameters=config_overrides
+	JobCompType=jobcomp/none
+	AccountingStorageType=accounting_storage/none
+	JobAcctGatherType=jobacct_gather/none
+	NodeName=$host NodeAddr=127.0.0.1 CPUs=$1 State=UNKNOWN
+	PartitionName=cxd Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:$1
+	EOF
+}
+
+_slurm_idle() {
+	timeout -k 1 3 sinfo -h -N -o %T 2>/dev/null | grep -qx idle
+}
+
+# _slurm_wait_idle: 0 once the node is idle; 1 when SLURM_WAIT_S pass or
+# a daemon dies first.
+_slurm_wait_idle() {
+	local n=$((SLURM_WAIT_S * 5))
+	while [ "$n" -gt 0 ]; do
+		_slurm_idle && return 0
+		pid_alive "$SLURM_CTLD" && pid_alive "$SLURM_SLURMD" || return 1
+		sleep 0.2
+		n=$((n - 1))
+	done
+	return 1
+}
+
+# _slurm_kill_stray: kill -9 what carries this run's marker (teardown).
+_slurm_kill_stray() {
+	local p
+	for p in $(slurm_stray); do kill -CONT "$p"; kill -9 "$p"; done
+}
+
+# slurm_stray: this run's daemons and slurmstepds (they carry the marker)
+# and their descendants (the tasks: their environment is built by
+# slurmstepd, from srun's, so it lacks the marker).
+slurm_stray() {
+	local f p list=()
+	# grep -z: the environment's entries end with NUL, not newline.
+	for f in $(grep -lzxF "$SLURM_MARK" /proc/[0-9]*/environ 2>/dev/null); do
+		p=${f#/proc/}
+		p=${p%/environ}
+		[ "$p" != "$$" ] && [ "$p" != "$BASHPID" ] && list+=("$p")
+	done
+	while [ ${#list[@]} -gt 0 ]; do
+		p=${list[0]}
+		list=("${list[@]:1}")
+		pid_alive "$p" || continue
+		echo "$p"
+		# shellcheck disable=SC2207
+		list+=($(pgrep -P "$p"))
+	done
+	return 0
+}
+
+slurm_jobs() {
+	timeout -k 1 5 squeue -h -o '%i %T %j' 2>/dev/null
+}
+
+_slurm_gone() { [ -z "$(slurm_stray)" ]; }
+
+slurm_stop() {
+	local p left=
+	timeout -k 1 5 scancel --full --signal=KILL --partition=cxd \
+		>/dev/null 2>&1
+	kill -TERM "$SLURM_CTLD" "$SLURM_SLURMD" "$SLURM_MUNGED" 2>/dev/null
+	wait_until 5 _slurm_gone
+	for p in $(slurm_stray); do
+		left+="$p $(cat "/proc/$p/comm" 2>/dev/null);"
+	done
+	_slurm_kill_stray
+	wait_pid "$SLURM_MUNGED" 5
+	pid_alive "$SLURM_MUNGED" && left+="$SLURM_MUNGED munged;"
+	echo "$left"
+}
+
+slurm_start() {
+	local cpus=$1 try ctld_port slurmd_port
+	slurm_need
+	local v
+	for v in $(compgen -e | grep -E '^(SLURM|SALLOC|SBATCH|SRUN)_'); do
+		unset "$v"
+	done
+	export SLURM_CONF=$SLURM_DIR/slurm.conf
+	mkdir -p "$SLURM_DIR"
+	on_exit _slurm_kill_stray
+	_slurm_munge
+	# A free port may be taken before the daemon binds it: then it
+	# exits at once, and another pair is tried.
+	for try in 1 2 3; do
+		ctld_port=$(free_port)
+		slurmd_port=$(free_port)
+		[ "$ctld_port" != "$slurmd_port" ] || continue
+		_slurm_conf "$cpus" "$ctld_port" "$slurmd_port"
+		start_bg slurmctld env "$SLURM_MARK" slurmctld -D -i -f "$SLURM_CONF"
+		SLURM_CTLD=$BG_PID
+		SLURM_LOGS+=("$BG_ERR")
+		start_bg slurmd env "$SLURM_MARK" slurmd -D -f "$SLURM_CONF"
+		SLURM_SLURMD=$BG_PID
+		SLURM_LOGS+=("$BG_ERR")
+		_slurm_wait_idle && break
+		kill -9 -- "-$SLURM_CTLD" "-$SLURM_SLURMD" 2>/dev/null
+		grep -qi 'address already in use' "${SLURM_LOGS[@]}" || break
+	done
+	_slurm_idle || {
+		fail "Slurm did not come up (node idle) within ${SLURM_WAIT_S} s"
+		show "${SLURM_LOGS[@]}" "$SLURM_DIR/log/slurmctld.log" \
+			"$SLURM_DIR/log/slurmd.log"
+		finish
+	}
+	SLURM_LOGS+=("$SLURM_DIR/log/slurmctld.log" "$SLURM_DIR/log/slurmd.log")
+	# srun reads the plugin list from the configuration: asked only now.
+	timeout -k 1 10 srun --mpi=list 2>&1 | grep -qw pmix ||
+		skip "this Slurm has no pmix MPI plugin (srun --mpi=list)"
+	pass "Slurm up: node $(hostname -s) idle, $cpus CPUs, ports $ctld_port/$slurmd_port"
+}

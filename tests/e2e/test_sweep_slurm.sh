@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# cxi_sweep launched by Slurm, as on almost every Slingshot system:
+# srun --mpi=pmix on a private one-node Slurm (tests/e2e/slurm_lib.sh:
+# its own munged, slurmctld and slurmd, started here, torn down on exit).
+#   1. 4 ranks over tcp and shm, 8 over tcp: N x N matrices complete
+#      (tests/e2e/py/sweep_matrices.py, as test_sweep.sh), a verdict line.
+#   2. A rank killed (SIGKILL) mid-sweep ends the job step, bounded,
+#      non-zero; no rank or slurmstepd is left, Slurm forgets the job.
+# Skipped (77) without root, Slurm, munge, the pmix plugin or cxi_sweep.
+# About 25 s on 2 loaded cores.
+#   bash tests/e2e/test_sweep_slurm.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+. "$(dirname "$0")/slurm_lib.sh"
+BIN=$BUILD/cxi_sweep
+# The test copy (CXD_TEST_STOP_AT): for the killed rank.
+TBIN=$BUILD/standin/cxi_sweep
+PY=/usr/bin/python3
+[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
+[ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
+[ -x "$PY" ] || PY=python3
+# Open MPI's shared-memory transport between ranks, as test_sweep.sh's
+# mpirun has it (--mca btl self,vader).
+export OMPI_MCA_btl=self,vader
+SRUN=(srun --mpi=pmix)
+SMALL=(-n 2 -l 4 --lat-iters 20)
+
+slurm_start 16
+
+section "matrices over tcp and shm under srun"
+for run in tcp-4 shm-4 tcp-8; do
+	prov=${run%-*} n=${run#*-}
+	t0=$(now)
+	run_capture "$run" 120 "${SRUN[@]}" -n "$n" "$BIN" --provider "$prov" \
+		"${SMALL[@]}" --json "$TMPD/$run.json"
+	# 3: outliers found, 4: inconclusive (noisy host): on oversubscribed
+	# cores noise may do either.
+	case $RC in
+	0 | 3 | 4) pass "$run: exit $RC in $(elapsed_since "$t0") s" ;;
+	*) fail "$run: exit $RC"; show "$OUT" "$ERR"; continue ;;
+	esac
+	if out=$("$PY" "$E2E_PY/sweep_matrices.py" "$TMPD/$run.json" "$n"); then
+		pass "$run: ${n}x$n matrices complete and positive"
+	else
+		fail "$run: $out"
+	fi
+	check "$run: text report has a verdict" grep -q "^Verdict: " "$OUT"
+done
+
+section "a killed rank under srun ends the job"
+# Rank 2 (srun --multi-prog: its own line) stops itself on entering its
+# first timed loop and is killed there, its partner's run under way. -D
+# 10: a direction lasts 10 s, so the sweep is far from over.
+DUR="--provider tcp -D 10 -l 16"
+cat >"$TMPD/multi.conf" <<EOF
+0-1,3 $TBIN $DUR
+2 env CXD_TEST_STOP_AT='timed loop' $TBIN $DUR
+EOF
+ranks() { pgrep -f -- "^$TBIN $DUR"; }
+start_bg kill "${SRUN[@]}" -n 4 --multi-prog "$TMPD/multi.conf"
+SRUN_PID=$BG_PID
+victim=""
+# the rank that stopped itself: sets victim
+find_stopped() {
+	local p
+	for p in $(ranks); do
+		pid_stopped "$p" && { victim=$p; return 0; }
+	done
+	return 1
+}
+if ! wait_until 30 find_stopped; then
+	fail "no rank stopped in its timed loop within 30 s"
+	show "$BG_OUT" "$BG_ERR"
+else
+	kill -9 "$victim"
+	t0=$(now)
+	wait_pid "$SRUN_PID" 30
+	if [ "$WAIT_RC" = 124 ]; then
+		fail "srun still running 30 s after a rank was killed"
+	else
+		pass "srun ended $(elapsed_since "$t0") s after the kill (exit $WAIT_RC)"
+		[ "$WAIT_RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
+	fi
+	no_rank() { [ -z "$(ranks)" ]; }
+	wait_until 5 no_rank
+	check "no rank left running" no_rank
+	check "srun names the killed task" \
+		grep -Eq "task 2: Killed|task 2.*signal 9" "$BG_ERR" "$BG_OUT"
+	show "$BG_ERR"
+	no_job() { [ -z "$(slurm_jobs)" ]; }
+	wait_until 10 no_job
+	check "Slurm has no job left" no_job
+fi
+
+section "a frozen rank is named, the job ended by MPI_Abort"
+# Rank 2 freezes itself (SIGSTOP) on entering its first pre-run barrier:
+# its partner gives up within 5 s and names it, and MPI_Abort, through
+# Slurm's PMIx server, must end every task, the frozen one included.
+FRZ="--provider tcp ${SMALL[*]}"
+printf '%s\n' "0-1,3 $TBIN $FRZ" \
+	"2 env CXD_TEST_STOP_AT='pre-run barrier' $TBIN $FRZ" >"$TMPD/frozen.conf"
+t0=$(now)
+run_capture frozen 60 "${SRUN[@]}" -n 4 --multi-prog "$TMPD/frozen.conf"
+if [ "$RC" = 124 ]; then
+	fail "srun still running 60 s after rank 2 froze"
+else
+	pass "srun ended in $(elapsed_since "$t0") s (exit $RC)"
+	[ "$RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
+fi
+check "the message names rank 2" grep -q "rank 2 (.*) did not answer" "$ERR"
+frozen_ranks() { pgrep -f -- "^$TBIN $FRZ"; }
+no_frozen() { [ -z "$(frozen_ranks)" ]; }
+wait_until 5 no_frozen
+check "no rank left running" no_frozen
+show "$ERR"
+
+section "Slurm stopped"
+left=$(slurm_stop)
+check "daemons, slurmstepd and tasks all gone${left:+: left $left}" \
+	test -z "$left"
+finish
