@@ -80,6 +80,10 @@ endif()
 if(TEST e2e.test_sweep)
   set_tests_properties(e2e.test_sweep PROPERTIES RUN_SERIAL TRUE)
 endif()
+# The same sweep launched by Slurm (a private one-node Slurm it starts).
+if(TEST e2e.test_sweep_slurm)
+  set_tests_properties(e2e.test_sweep_slurm PROPERTIES RUN_SERIAL TRUE)
+endif()
 
 # The layer rule (README "Where things are"): no dependency from a lower
 # folder of lib/ to a higher one, no two files depending on each other.
