@@ -14,34 +14,36 @@
 # sinfo and squeue find it; the caller's SLURM_* variables (a test run
 # inside a site's job) are dropped first.
 #
-#   slurm_need            skip (77) unless root, Slurm, munge and the pmix
-#                         plugin are there.
+#   slurm_need            skip (77) unless root, Slurm and munge are there.
 #   slurm_start CPUS      slurm_need, then munged, slurmctld and slurmd
 #                         (foreground, pid files, in lib.sh's process
 #                         groups), waits (<= SLURM_WAIT_S, 30 s) for the node
-#                         to be idle; dies with the daemons' logs otherwise.
+#                         to be idle; dies with the daemons' logs otherwise;
+#                         skips if srun --mpi=list has no pmix.
 #   slurm_jobs            the jobs still known to slurmctld, one a line.
-#   slurm_stop            cancels the jobs, stops the daemons (SIGTERM; what
-#                         is left after 5 s gets SIGKILL); prints what was
-#                         left ("PID NAME;" each), nothing when all ended.
-#   slurm_stray           pids of job processes (tasks, slurmstepd) left.
+#   slurm_stop            cancels the jobs, stops the daemons: SIGTERM, and
+#                         SIGKILL for what is there 10 s later (listed in
+#                         SLURM_LATE, "PID NAME;" each); SLURM_LEFT: what
+#                         is left even then (empty: all gone).
+#   slurm_stray           this Slurm's daemons, slurmstepds and tasks (pids).
 #   SLURM_DIR, SLURM_LOGS (files to show on failure).
 #
 # Teardown (lib.sh's EXIT trap, also when the test fails): the daemons'
-# groups are killed by lib.sh; then every process carrying this run's
-# marker in its environment (slurmstepd, the tasks) is killed; TMPD with
-# the dirs is removed by lib.sh.
+# groups are killed by lib.sh; then what slurm_stray finds (slurmstepd
+# leaves slurmd's group, and the tasks are its children) is killed; TMPD
+# with the dirs is removed by lib.sh.
 
 SLURM_WAIT_S=${SLURM_WAIT_S:-30}
 SLURM_DIR=$TMPD/slurm
-# Inherited by slurmd, so by every slurmstepd and task: how teardown finds
-# what the daemons leave.
+# In the daemons' environment, so in every slurmstepd's (not the tasks':
+# slurmstepd builds theirs from srun's): how teardown finds them.
 SLURM_MARK="CXD_SLURM_RUN=$TMPD"
 SLURM_LOGS=()
 
 slurm_need() {
 	local c
-	[ "$(id -u)" -eq 0 ] || skip "Slurm tests need root (slurmd runs jobs as any user)"
+	[ "$(id -u)" -eq 0 ] ||
+		skip "Slurm tests need root (slurmd runs jobs as any user)"
 	for c in srun sinfo squeue scancel slurmctld slurmd munged munge; do
 		command -v "$c" >/dev/null ||
 			skip "$c not found (Debian: slurm-wlm, munge; scripts/deps.sh)"
@@ -102,7 +104,7 @@ _slurm_conf() {
 	AccountingStorageType=accounting_storage/none
 	JobAcctGatherType=jobacct_gather/none
 	NodeName=$host NodeAddr=127.0.0.1 CPUs=$1 State=UNKNOWN
-	PartitionName=cxd Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:$1
+	PartitionName=cxd Nodes=$host Default=YES OverSubscribe=FORCE:$1
 	EOF
 }
 
@@ -133,7 +135,7 @@ _slurm_kill_stray() {
 # and their descendants (the tasks: their environment is built by
 # slurmstepd, from srun's, so it lacks the marker).
 slurm_stray() {
-	local f p list=()
+	local f p seen=" " list=()
 	# grep -z: the environment's entries end with NUL, not newline.
 	for f in $(grep -lzxF "$SLURM_MARK" /proc/[0-9]*/environ 2>/dev/null); do
 		p=${f#/proc/}
@@ -143,6 +145,8 @@ slurm_stray() {
 	while [ ${#list[@]} -gt 0 ]; do
 		p=${list[0]}
 		list=("${list[@]:1}")
+		[[ $seen == *" $p "* ]] && continue
+		seen+="$p "
 		pid_alive "$p" || continue
 		echo "$p"
 		# shellcheck disable=SC2207
@@ -155,21 +159,29 @@ slurm_jobs() {
 	timeout -k 1 5 squeue -h -o '%i %T %j' 2>/dev/null
 }
 
-_slurm_gone() { [ -z "$(slurm_stray)" ]; }
+_slurm_gone() { [ -z "$(slurm_stray)" ] && ! pid_alive "$SLURM_MUNGED"; }
+
+# _slurm_list: "PID NAME;" for each process of this Slurm still there.
+_slurm_list() {
+	local p
+	for p in $(slurm_stray); do
+		printf '%s %s;' "$p" "$(cat "/proc/$p/comm" 2>/dev/null)"
+	done
+	pid_alive "$SLURM_MUNGED" && printf '%s munged;' "$SLURM_MUNGED"
+	return 0
+}
 
 slurm_stop() {
-	local p left=
-	timeout -k 1 5 scancel --full --signal=KILL --partition=cxd \
-		>/dev/null 2>&1
+	no_job() { [ -z "$(slurm_jobs)" ]; }
+	timeout -k 1 5 scancel --partition=cxd >/dev/null 2>&1
+	wait_until 10 no_job
 	kill -TERM "$SLURM_CTLD" "$SLURM_SLURMD" "$SLURM_MUNGED" 2>/dev/null
-	wait_until 5 _slurm_gone
-	for p in $(slurm_stray); do
-		left+="$p $(cat "/proc/$p/comm" 2>/dev/null);"
-	done
+	wait_until 10 _slurm_gone
+	SLURM_LATE=$(_slurm_list)
 	_slurm_kill_stray
-	wait_pid "$SLURM_MUNGED" 5
-	pid_alive "$SLURM_MUNGED" && left+="$SLURM_MUNGED munged;"
-	echo "$left"
+	kill -9 "$SLURM_MUNGED" 2>/dev/null
+	wait_until 5 _slurm_gone
+	SLURM_LEFT=$(_slurm_list)
 }
 
 slurm_start() {
@@ -210,5 +222,6 @@ slurm_start() {
 	# srun reads the plugin list from the configuration: asked only now.
 	timeout -k 1 10 srun --mpi=list 2>&1 | grep -qw pmix ||
 		skip "this Slurm has no pmix MPI plugin (srun --mpi=list)"
-	pass "Slurm up: node $(hostname -s) idle, $cpus CPUs, ports $ctld_port/$slurmd_port"
+	pass "Slurm up: node $(hostname -s) idle, $cpus CPUs," \
+		"ports $ctld_port/$slurmd_port"
 }
