@@ -17,28 +17,29 @@
 #   slurm_need            skip (77) unless root, Slurm and munge are there.
 #   slurm_start CPUS      slurm_need, then munged, slurmctld and slurmd
 #                         (foreground, pid files, in lib.sh's process
-#                         groups), waits (<= SLURM_WAIT_S, 30 s) for the node
-#                         to be idle; dies with the daemons' logs otherwise;
-#                         skips if srun --mpi=list has no pmix.
+#                         groups), waits (<= CXD_SLURM_WAIT_S, 30 s) for
+#                         the node to be idle (else fails, showing the
+#                         daemons' logs); skips if srun --mpi=list has no
+#                         pmix.
 #   slurm_jobs            the jobs still known to slurmctld, one a line.
 #   slurm_stop            cancels the jobs, stops the daemons: SIGTERM, and
 #                         SIGKILL for what is there 10 s later (listed in
-#                         SLURM_LATE, "PID NAME;" each); SLURM_LEFT: what
-#                         is left even then (empty: all gone).
+#                         CXD_SLURM_LATE, "PID NAME;" each); CXD_SLURM_LEFT:
+#                         what is left even then (empty: all gone).
 #   slurm_stray           this Slurm's daemons, slurmstepds and tasks (pids).
-#   SLURM_DIR, SLURM_LOGS (files to show on failure).
+#   CXD_SLURM_DIR, CXD_SLURM_LOGS (files to show on failure).
 #
 # Teardown (lib.sh's EXIT trap, also when the test fails): the daemons'
 # groups are killed by lib.sh; then what slurm_stray finds (slurmstepd
 # leaves slurmd's group, and the tasks are its children) is killed; TMPD
 # with the dirs is removed by lib.sh.
 
-SLURM_WAIT_S=${SLURM_WAIT_S:-30}
-SLURM_DIR=$TMPD/slurm
+CXD_SLURM_WAIT_S=${CXD_SLURM_WAIT_S:-30}
+CXD_SLURM_DIR=$TMPD/slurm
 # In the daemons' environment, so in every slurmstepd's (not the tasks':
 # slurmstepd builds theirs from srun's): how teardown finds them.
-SLURM_MARK="CXD_SLURM_RUN=$TMPD"
-SLURM_LOGS=()
+_slurm_mark="CXD_SLURM_RUN=$TMPD"
+CXD_SLURM_LOGS=()
 
 slurm_need() {
 	local c
@@ -53,8 +54,8 @@ slurm_need() {
 # munged insists that every dir above its socket is searchable by all
 # (the key stays readable by root only).
 _slurm_munge() {
-	local m=$SLURM_DIR/munge
-	chmod go+x "$TMPD" "$SLURM_DIR"
+	local m=$CXD_SLURM_DIR/munge
+	chmod go+x "$TMPD" "$CXD_SLURM_DIR"
 	mkdir -m 711 "$m"
 	mkdir -m 755 "$m/run"
 	head -c 1024 /dev/urandom >"$m/key"
@@ -62,8 +63,8 @@ _slurm_munge() {
 	start_bg munged munged -F --socket="$m/run/socket" \
 		--key-file="$m/key" --pid-file="$m/munged.pid" \
 		--seed-file="$m/seed" --num-threads=2
-	SLURM_LOGS+=("$BG_ERR")
-	SLURM_MUNGED=$BG_PID
+	CXD_SLURM_LOGS+=("$BG_ERR")
+	_slurm_munged=$BG_PID
 	_slurm_munge_up() { munge -n -S "$m/run/socket" >/dev/null 2>&1; }
 	wait_until 10 _slurm_munge_up ||
 		die "munged did not answer within 10 s: $(tail -3 "$BG_ERR")"
@@ -71,7 +72,7 @@ _slurm_munge() {
 
 # _slurm_conf CPUS CTLD_PORT SLURMD_PORT
 _slurm_conf() {
-	local d=$SLURM_DIR host
+	local d=$CXD_SLURM_DIR host
 	host=$(hostname -s)
 	mkdir -p "$d/state" "$d/spool" "$d/tmp" "$d/log"
 	cat >"$d/slurm.conf" <<-EOF
@@ -112,13 +113,13 @@ _slurm_idle() {
 	timeout -k 1 3 sinfo -h -N -o %T 2>/dev/null | grep -qx idle
 }
 
-# _slurm_wait_idle: 0 once the node is idle; 1 when SLURM_WAIT_S pass or
+# _slurm_wait_idle: 0 once the node is idle; 1 when CXD_SLURM_WAIT_S pass or
 # a daemon dies first.
 _slurm_wait_idle() {
-	local n=$((SLURM_WAIT_S * 5))
+	local n=$((CXD_SLURM_WAIT_S * 5))
 	while [ "$n" -gt 0 ]; do
 		_slurm_idle && return 0
-		pid_alive "$SLURM_CTLD" && pid_alive "$SLURM_SLURMD" || return 1
+		pid_alive "$_slurm_ctld" && pid_alive "$_slurm_slurmd" || return 1
 		sleep 0.2
 		n=$((n - 1))
 	done
@@ -137,7 +138,7 @@ _slurm_kill_stray() {
 slurm_stray() {
 	local f p seen=" " list=()
 	# grep -z: the environment's entries end with NUL, not newline.
-	for f in $(grep -lzxF "$SLURM_MARK" /proc/[0-9]*/environ 2>/dev/null); do
+	for f in $(grep -lzxF "$_slurm_mark" /proc/[0-9]*/environ 2>/dev/null); do
 		p=${f#/proc/}
 		p=${p%/environ}
 		[ "$p" != "$$" ] && [ "$p" != "$BASHPID" ] && list+=("$p")
@@ -159,7 +160,7 @@ slurm_jobs() {
 	timeout -k 1 5 squeue -h -o '%i %T %j' 2>/dev/null
 }
 
-_slurm_gone() { [ -z "$(slurm_stray)" ] && ! pid_alive "$SLURM_MUNGED"; }
+_slurm_gone() { [ -z "$(slurm_stray)" ] && ! pid_alive "$_slurm_munged"; }
 
 # _slurm_list: "PID NAME;" for each process of this Slurm still there.
 _slurm_list() {
@@ -167,7 +168,7 @@ _slurm_list() {
 	for p in $(slurm_stray); do
 		printf '%s %s;' "$p" "$(cat "/proc/$p/comm" 2>/dev/null)"
 	done
-	pid_alive "$SLURM_MUNGED" && printf '%s munged;' "$SLURM_MUNGED"
+	pid_alive "$_slurm_munged" && printf '%s munged;' "$_slurm_munged"
 	return 0
 }
 
@@ -175,24 +176,23 @@ slurm_stop() {
 	no_job() { [ -z "$(slurm_jobs)" ]; }
 	timeout -k 1 5 scancel --partition=cxd >/dev/null 2>&1
 	wait_until 10 no_job
-	kill -TERM "$SLURM_CTLD" "$SLURM_SLURMD" "$SLURM_MUNGED" 2>/dev/null
+	kill -TERM "$_slurm_ctld" "$_slurm_slurmd" "$_slurm_munged" 2>/dev/null
 	wait_until 10 _slurm_gone
-	SLURM_LATE=$(_slurm_list)
+	CXD_SLURM_LATE=$(_slurm_list)
 	_slurm_kill_stray
-	kill -9 "$SLURM_MUNGED" 2>/dev/null
+	kill -9 "$_slurm_munged" 2>/dev/null
 	wait_until 5 _slurm_gone
-	SLURM_LEFT=$(_slurm_list)
+	CXD_SLURM_LEFT=$(_slurm_list)
 }
 
 slurm_start() {
-	local cpus=$1 try ctld_port slurmd_port
+	local cpus=$1 try ctld_port slurmd_port v
 	slurm_need
-	local v
 	for v in $(compgen -e | grep -E '^(SLURM|SALLOC|SBATCH|SRUN)_'); do
 		unset "$v"
 	done
-	export SLURM_CONF=$SLURM_DIR/slurm.conf
-	mkdir -p "$SLURM_DIR"
+	export SLURM_CONF=$CXD_SLURM_DIR/slurm.conf
+	mkdir -p "$CXD_SLURM_DIR"
 	on_exit _slurm_kill_stray
 	_slurm_munge
 	# A free port may be taken before the daemon binds it: then it
@@ -202,23 +202,24 @@ slurm_start() {
 		slurmd_port=$(free_port)
 		[ "$ctld_port" != "$slurmd_port" ] || continue
 		_slurm_conf "$cpus" "$ctld_port" "$slurmd_port"
-		start_bg slurmctld env "$SLURM_MARK" slurmctld -D -i -f "$SLURM_CONF"
-		SLURM_CTLD=$BG_PID
-		SLURM_LOGS+=("$BG_ERR")
-		start_bg slurmd env "$SLURM_MARK" slurmd -D -f "$SLURM_CONF"
-		SLURM_SLURMD=$BG_PID
-		SLURM_LOGS+=("$BG_ERR")
+		start_bg slurmctld env "$_slurm_mark" slurmctld -D -i -f "$SLURM_CONF"
+		_slurm_ctld=$BG_PID
+		CXD_SLURM_LOGS+=("$BG_ERR")
+		start_bg slurmd env "$_slurm_mark" slurmd -D -f "$SLURM_CONF"
+		_slurm_slurmd=$BG_PID
+		CXD_SLURM_LOGS+=("$BG_ERR")
 		_slurm_wait_idle && break
-		kill -9 -- "-$SLURM_CTLD" "-$SLURM_SLURMD" 2>/dev/null
-		grep -qi 'address already in use' "${SLURM_LOGS[@]}" || break
+		kill -9 -- "-$_slurm_ctld" "-$_slurm_slurmd" 2>/dev/null
+		grep -qi 'address already in use' "${CXD_SLURM_LOGS[@]}" || break
 	done
 	_slurm_idle || {
-		fail "Slurm did not come up (node idle) within ${SLURM_WAIT_S} s"
-		show "${SLURM_LOGS[@]}" "$SLURM_DIR/log/slurmctld.log" \
-			"$SLURM_DIR/log/slurmd.log"
+		fail "Slurm did not come up (node idle) within ${CXD_SLURM_WAIT_S} s"
+		show "${CXD_SLURM_LOGS[@]}" "$CXD_SLURM_DIR/log/slurmctld.log" \
+			"$CXD_SLURM_DIR/log/slurmd.log"
 		finish
 	}
-	SLURM_LOGS+=("$SLURM_DIR/log/slurmctld.log" "$SLURM_DIR/log/slurmd.log")
+	CXD_SLURM_LOGS+=("$CXD_SLURM_DIR/log/slurmctld.log"
+		"$CXD_SLURM_DIR/log/slurmd.log")
 	# srun reads the plugin list from the configuration: asked only now.
 	timeout -k 1 10 srun --mpi=list 2>&1 | grep -qw pmix ||
 		skip "this Slurm has no pmix MPI plugin (srun --mpi=list)"

@@ -118,7 +118,9 @@ show "$ERR"
 
 section "Slurm stopped"
 slurm_stop
-[ -z "$SLURM_LATE" ] || note "still there 10 s after SIGTERM: $SLURM_LATE"
-check "daemons, slurmstepd and tasks all gone${SLURM_LEFT:+: left $SLURM_LEFT}" \
-	test -z "$SLURM_LEFT"
+[ -z "$CXD_SLURM_LATE" ] ||
+	note "still there 10 s after SIGTERM: $CXD_SLURM_LATE"
+left=$CXD_SLURM_LEFT
+check "daemons, slurmstepd and tasks all gone${left:+: left $left}" \
+	test -z "$left"
 finish
