@@ -9,9 +9,10 @@ DEB_PKGS=(libfabric-dev libfabric-bin cmake make gcc pkg-config libcmocka-dev
           mandoc dpkg-dev file rpm python3-matplotlib
           openmpi-bin libopenmpi-dev)
 # Optional: Slurm for tests/e2e/test_sweep_slurm.sh (srun --mpi=pmix; the
-# pmix plugin is in slurm-wlm-basic-plugins, a dependency of slurmd). If
+# pmix plugin is in slurm-wlm-basic-plugins, a dependency of slurmd, and
+# dlopens the unversioned libpmix.so, which only libpmix-dev ships). If
 # they cannot be installed, that test skips with the reason.
-DEB_OPT_PKGS=(slurmd slurmctld slurm-client munge)
+DEB_OPT_PKGS=(slurmd slurmctld slurm-client munge libpmix-dev)
 RPM_PKGS=(libfabric-devel cmake gcc make pkgconf-pkg-config libcmocka-devel
           json-c-devel iproute iperf3 valgrind clang python3 mandoc rpm-build python3-matplotlib
           openmpi-devel)
