@@ -27,6 +27,10 @@ PY=/usr/bin/python3
 export OMPI_MCA_btl=self,vader
 SRUN=(srun --mpi=pmix)
 SMALL=(-n 2 -l 4 --lat-iters 20)
+# tcp over loopback (-d lo): left to choose, the provider takes the first
+# interface it lists, which on a shared host may be another test's veth,
+# gone by the time the endpoint binds (seen: "fi_endpoint failed: Cannot
+# assign requested address").
 
 slurm_start 16
 
@@ -34,8 +38,10 @@ section "matrices over tcp and shm under srun"
 for run in tcp-4 shm-4 tcp-8; do
 	prov=${run%-*} n=${run#*-}
 	t0=$(now)
+	dev=()
+	[ "$prov" = tcp ] && dev=(-d lo)
 	run_capture "$run" 120 "${SRUN[@]}" -n "$n" "$BIN" --provider "$prov" \
-		"${SMALL[@]}" --json "$TMPD/$run.json"
+		"${dev[@]}" "${SMALL[@]}" --json "$TMPD/$run.json"
 	# 3: outliers found, 4: inconclusive (noisy host): on oversubscribed
 	# cores noise may do either.
 	case $RC in
@@ -56,7 +62,7 @@ section "a killed rank under srun ends the job"
 # partner's run under way. -D 10: a direction lasts 10 s, so the sweep is
 # far from over. (Rank 2 would wait out round 0's 20 s first: time in
 # which a starved healthy pair could end the sweep on 2 loaded cores.)
-DUR="--provider tcp -D 10 -l 16"
+DUR="--provider tcp -d lo -D 10 -l 16"
 cat >"$TMPD/multi.conf" <<EOF
 0-2 $TBIN $DUR
 3 env CXD_TEST_STOP_AT='timed loop' $TBIN $DUR
@@ -101,7 +107,7 @@ section "a frozen rank is named, the job ended by MPI_Abort"
 # Rank 3 freezes itself (SIGSTOP) on entering its first pre-run barrier
 # (round 0): its partner gives up within 5 s and names it, and MPI_Abort,
 # through Slurm's PMIx server, must end every task, the frozen one too.
-FRZ="--provider tcp ${SMALL[*]}"
+FRZ="--provider tcp -d lo ${SMALL[*]}"
 printf '%s\n' "0-2 $TBIN $FRZ" \
 	"3 env CXD_TEST_STOP_AT='pre-run barrier' $TBIN $FRZ" >"$TMPD/frozen.conf"
 t0=$(now)
