@@ -21,7 +21,10 @@
 #                         the node to be idle (else fails, showing the
 #                         daemons' logs); skips if srun --mpi=list has no
 #                         pmix.
-#   slurm_jobs            the jobs still known to slurmctld, one a line.
+#   slurm_jobs            the jobs still known to slurmctld, one a line;
+#                         slurm_no_job: it answers and knows none.
+#   slurm_wait SECS CMD.. wait_until with a wall-clock deadline (for CMDs
+#                         that are Slurm commands, which may take seconds).
 #   slurm_stop            cancels the jobs, stops the daemons: SIGTERM, and
 #                         SIGKILL for what is there 10 s later (listed in
 #                         CXD_SLURM_LATE, "PID NAME;" each); CXD_SLURM_LEFT:
@@ -66,7 +69,7 @@ _slurm_munge() {
 	CXD_SLURM_LOGS+=("$BG_ERR")
 	_slurm_munged=$BG_PID
 	_slurm_munge_up() { munge -n -S "$m/run/socket" >/dev/null 2>&1; }
-	wait_until 10 _slurm_munge_up ||
+	slurm_wait 10 _slurm_munge_up ||
 		die "munged did not answer within 10 s: $(tail -3 "$BG_ERR")"
 }
 
@@ -113,17 +116,23 @@ _slurm_idle() {
 	timeout -k 1 3 sinfo -h -N -o %T 2>/dev/null | grep -qx idle
 }
 
-# _slurm_wait_idle: 0 once the node is idle; 1 when CXD_SLURM_WAIT_S pass or
-# a daemon dies first.
-_slurm_wait_idle() {
-	local n=$((CXD_SLURM_WAIT_S * 5))
-	while [ "$n" -gt 0 ]; do
-		_slurm_idle && return 0
-		pid_alive "$_slurm_ctld" && pid_alive "$_slurm_slurmd" || return 1
+# slurm_wait SECS CMD...: runs CMD every 0.2 s until it succeeds (0) or
+# SECS of wall time have passed (1): a Slurm command may itself take
+# seconds, so the bound is a deadline, not a count of tries.
+slurm_wait() {
+	local end=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$end" ] || return 1
 		sleep 0.2
-		n=$((n - 1))
 	done
-	return 1
+}
+
+# _slurm_up: the node is idle, or a daemon died (then _slurm_idle says
+# which of the two).
+_slurm_up() {
+	_slurm_idle ||
+		! pid_alive "$_slurm_ctld" || ! pid_alive "$_slurm_slurmd"
 }
 
 # _slurm_kill_stray: kill -9 what carries this run's marker (teardown).
@@ -156,8 +165,15 @@ slurm_stray() {
 	return 0
 }
 
+# slurm_jobs: non-zero when squeue fails (no answer is not "no job").
 slurm_jobs() {
-	timeout -k 1 5 squeue -h -o '%i %T %j' 2>/dev/null
+	timeout -k 1 3 squeue -h -o '%i %T %j' 2>/dev/null
+}
+
+# slurm_no_job: slurmctld answers and knows no job.
+slurm_no_job() {
+	local j
+	j=$(slurm_jobs) && [ -z "$j" ]
 }
 
 _slurm_gone() { [ -z "$(slurm_stray)" ] && ! pid_alive "$_slurm_munged"; }
@@ -173,15 +189,14 @@ _slurm_list() {
 }
 
 slurm_stop() {
-	no_job() { [ -z "$(slurm_jobs)" ]; }
 	timeout -k 1 5 scancel --partition=cxd >/dev/null 2>&1
-	wait_until 10 no_job
+	slurm_wait 10 slurm_no_job
 	kill -TERM "$_slurm_ctld" "$_slurm_slurmd" "$_slurm_munged" 2>/dev/null
-	wait_until 10 _slurm_gone
+	slurm_wait 10 _slurm_gone
 	CXD_SLURM_LATE=$(_slurm_list)
 	_slurm_kill_stray
 	kill -9 "$_slurm_munged" 2>/dev/null
-	wait_until 5 _slurm_gone
+	slurm_wait 5 _slurm_gone
 	CXD_SLURM_LEFT=$(_slurm_list)
 }
 
@@ -208,7 +223,7 @@ slurm_start() {
 		start_bg slurmd env "$_slurm_mark" slurmd -D -f "$SLURM_CONF"
 		_slurm_slurmd=$BG_PID
 		CXD_SLURM_LOGS+=("$BG_ERR")
-		_slurm_wait_idle && break
+		slurm_wait "$CXD_SLURM_WAIT_S" _slurm_up && _slurm_idle && break
 		kill -9 -- "-$_slurm_ctld" "-$_slurm_slurmd" 2>/dev/null
 		grep -qi 'address already in use' "${CXD_SLURM_LOGS[@]}" || break
 	done

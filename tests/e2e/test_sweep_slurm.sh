@@ -98,9 +98,8 @@ else
 	check "srun names the killed task" \
 		grep -Eq "task 3: Killed|task 3.*signal 9" "$BG_ERR" "$BG_OUT"
 	show "$BG_ERR"
-	no_job() { [ -z "$(slurm_jobs)" ]; }
-	wait_until 30 no_job
-	check "Slurm has no job left" no_job
+	slurm_wait 30 slurm_no_job
+	check "Slurm has no job left" slurm_no_job
 fi
 
 section "a frozen rank is named, the job ended by MPI_Abort"
