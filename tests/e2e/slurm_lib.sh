@@ -201,7 +201,7 @@ slurm_stop() {
 }
 
 slurm_start() {
-	local cpus=$1 try ctld_port slurmd_port v
+	local cpus=$1 try ctld_port slurmd_port v why
 	slurm_need
 	for v in $(compgen -e | grep -E '^(SLURM|SALLOC|SBATCH|SRUN)_'); do
 		unset "$v"
@@ -213,6 +213,7 @@ slurm_start() {
 	# A free port may be taken before the daemon binds it: then it
 	# exits at once, and another pair is tried.
 	for try in 1 2 3; do
+		why="no two free ports"
 		ctld_port=$(free_port)
 		slurmd_port=$(free_port)
 		[ "$ctld_port" != "$slurmd_port" ] || continue
@@ -223,12 +224,16 @@ slurm_start() {
 		start_bg slurmd env "$_slurm_mark" slurmd -D -f "$SLURM_CONF"
 		_slurm_slurmd=$BG_PID
 		CXD_SLURM_LOGS+=("$BG_ERR")
-		slurm_wait "$CXD_SLURM_WAIT_S" _slurm_up && _slurm_idle && break
+		slurm_wait "$CXD_SLURM_WAIT_S" _slurm_up && _slurm_idle &&
+			{ why=; break; }
+		why="node not idle within $CXD_SLURM_WAIT_S s"
+		pid_alive "$_slurm_ctld" || why="slurmctld exited"
+		pid_alive "$_slurm_slurmd" || why="slurmd exited"
 		kill -9 -- "-$_slurm_ctld" "-$_slurm_slurmd" 2>/dev/null
 		grep -qi 'address already in use' "${CXD_SLURM_LOGS[@]}" || break
 	done
-	_slurm_idle || {
-		fail "Slurm did not come up (node idle) within ${CXD_SLURM_WAIT_S} s"
+	[ -z "$why" ] || {
+		fail "Slurm did not come up: $why"
 		show "${CXD_SLURM_LOGS[@]}" "$CXD_SLURM_DIR/log/slurmctld.log" \
 			"$CXD_SLURM_DIR/log/slurmd.log"
 		finish
