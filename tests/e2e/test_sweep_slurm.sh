@@ -10,7 +10,7 @@
 #      MPI_Abort through Slurm's PMIx server ends every task.
 #   4. slurm_stop: daemons, slurmstepd and tasks all gone.
 # Skipped (77) without root, Slurm, munge, the pmix plugin or cxi_sweep.
-# About 35-65 s on 2 loaded cores (load average 60-240); run alone (ctest
+# About 25-65 s on 2 loaded cores (load average 60-240); run alone (ctest
 # RUN_SERIAL), not in the lf2 and asan tiers: it tests the launcher.
 #   bash tests/e2e/test_sweep_slurm.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
