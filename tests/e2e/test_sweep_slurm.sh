@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# cxi_sweep launched by Slurm, as on almost every Slingshot system:
+# srun --mpi=pmix on a private one-node Slurm (tests/e2e/slurm_lib.sh:
+# its own munged, slurmctld and slurmd, started here, torn down on exit).
+#   1. 4 ranks over tcp and shm, 8 over tcp: N x N matrices complete
+#      (tests/e2e/py/sweep_matrices.py, as test_sweep.sh), a verdict line.
+#   2. A rank killed (SIGKILL) mid-sweep ends the job step, bounded,
+#      non-zero, the task named; no rank left, Slurm forgets the job.
+#   3. A rank frozen (SIGSTOP) before a round: its partner names it, and
+#      MPI_Abort through Slurm's PMIx server ends every task.
+#   4. slurm_stop: daemons, slurmstepd and tasks all gone.
+# Skipped (77) without root, Slurm, munge, the pmix plugin or cxi_sweep.
+# About 25-65 s on 2 loaded cores (load average 60-240); run alone (ctest
+# RUN_SERIAL), not in the lf2 and asan tiers: it tests the launcher.
+#   bash tests/e2e/test_sweep_slurm.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+. "$(dirname "$0")/slurm_lib.sh"
+BIN=$BUILD/cxi_sweep
+# The test copy (CXD_TEST_STOP_AT): for the killed rank.
+TBIN=$BUILD/standin/cxi_sweep
+PY=/usr/bin/python3
+[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
+[ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
+[ -x "$PY" ] || PY=python3
+# Open MPI's shared-memory transport between ranks, as test_sweep.sh's
+# mpirun has it (--mca btl self,vader).
+export OMPI_MCA_btl=self,vader
+SRUN=(srun --mpi=pmix)
+SMALL=(-n 2 -l 4 --lat-iters 20)
+# tcp over loopback (-d lo): left to choose, the provider takes the first
+# interface it lists, which on a shared host may be another test's veth,
+# gone by the time the endpoint binds (seen: "fi_endpoint failed: Cannot
+# assign requested address").
+
+slurm_start 16
+
+section "matrices over tcp and shm under srun"
+for run in tcp-4 shm-4 tcp-8; do
+	prov=${run%-*} n=${run#*-}
+	t0=$(now)
+	dev=()
+	[ "$prov" = tcp ] && dev=(-d lo)
+	run_capture "$run" 120 "${SRUN[@]}" -n "$n" "$BIN" --provider "$prov" \
+		"${dev[@]}" "${SMALL[@]}" --json "$TMPD/$run.json"
+	# 3: outliers found, 4: inconclusive (noisy host): on oversubscribed
+	# cores noise may do either.
+	case $RC in
+	0 | 3 | 4) pass "$run: exit $RC in $(elapsed_since "$t0") s" ;;
+	*) fail "$run: exit $RC"; show "$OUT" "$ERR"; continue ;;
+	esac
+	if out=$("$PY" "$E2E_PY/sweep_matrices.py" "$TMPD/$run.json" "$n"); then
+		pass "$run: ${n}x$n matrices complete and positive"
+	else
+		fail "$run: $out"
+	fi
+	check "$run: text report has a verdict" grep -q "^Verdict: " "$OUT"
+done
+
+section "a killed rank under srun ends the job"
+# Rank 3 (srun --multi-prog: its own line) stops itself on entering its
+# first timed loop, in round 0 (ranks 0 and 3), and is killed there, its
+# partner's run under way. -D 10: a direction lasts 10 s, so the sweep is
+# far from over. (Rank 2 would wait out round 0's 20 s first: time in
+# which a starved healthy pair could end the sweep on 2 loaded cores.)
+DUR="--provider tcp -d lo -D 10 -l 16"
+cat >"$TMPD/multi.conf" <<EOF
+0-2 $TBIN $DUR
+3 env CXD_TEST_STOP_AT='timed loop' $TBIN $DUR
+EOF
+ranks() { pgrep -f -- "^$TBIN $DUR"; }
+start_bg kill "${SRUN[@]}" -n 4 --multi-prog "$TMPD/multi.conf"
+SRUN_PID=$BG_PID
+victim=""
+# the rank that stopped itself: sets victim
+find_stopped() {
+	local p
+	for p in $(ranks); do
+		pid_stopped "$p" && { victim=$p; return 0; }
+	done
+	return 1
+}
+if ! wait_until 30 find_stopped; then
+	fail "no rank stopped in its timed loop within 30 s"
+	show "$BG_OUT" "$BG_ERR"
+else
+	kill -9 "$victim"
+	t0=$(now)
+	wait_pid "$SRUN_PID" 30
+	if [ "$WAIT_RC" = 124 ]; then
+		fail "srun still running 30 s after a rank was killed"
+	else
+		pass "srun ended $(elapsed_since "$t0") s after the kill (exit $WAIT_RC)"
+		[ "$WAIT_RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
+	fi
+	no_rank() { [ -z "$(ranks)" ]; }
+	wait_until 5 no_rank
+	check "no rank left running" no_rank
+	check "srun names the killed task" \
+		grep -Eq "task 3: Killed|task 3.*signal 9" "$BG_ERR" "$BG_OUT"
+	show "$BG_ERR"
+	slurm_wait 30 slurm_no_job
+	check "Slurm has no job left" slurm_no_job
+fi
+
+section "a frozen rank is named, the job ended by MPI_Abort"
+# Rank 3 freezes itself (SIGSTOP) on entering its first pre-run barrier
+# (round 0): its partner gives up within 5 s and names it, and MPI_Abort,
+# through Slurm's PMIx server, must end every task, the frozen one too.
+FRZ="--provider tcp -d lo ${SMALL[*]}"
+printf '%s\n' "0-2 $TBIN $FRZ" \
+	"3 env CXD_TEST_STOP_AT='pre-run barrier' $TBIN $FRZ" >"$TMPD/frozen.conf"
+t0=$(now)
+run_capture frozen 60 "${SRUN[@]}" -n 4 --multi-prog "$TMPD/frozen.conf"
+if [ "$RC" = 124 ]; then
+	fail "srun still running 60 s after rank 3 froze"
+else
+	pass "srun ended in $(elapsed_since "$t0") s (exit $RC)"
+	[ "$RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
+fi
+check "the message names rank 3" grep -q "rank 3 (.*) did not answer" "$ERR"
+frozen_ranks() { pgrep -f -- "^$TBIN $FRZ"; }
+no_frozen() { [ -z "$(frozen_ranks)" ]; }
+wait_until 5 no_frozen
+check "no rank left running" no_frozen
+show "$ERR"
+
+section "Slurm stopped"
+slurm_stop
+[ -z "$CXD_SLURM_LATE" ] ||
+	note "still there 10 s after SIGTERM: $CXD_SLURM_LATE"
+left=$CXD_SLURM_LEFT
+check "daemons, slurmstepd and tasks all gone${left:+: left $left}" \
+	test -z "$left"
+finish
