@@ -7,7 +7,8 @@ set -euo pipefail
 DEB_PKGS=(libfabric-dev libfabric-bin cmake make gcc pkg-config libcmocka-dev
           libjson-c-dev iproute2 iperf3 valgrind clang libclang-rt-14-dev procps python3
           mandoc dpkg-dev file rpm python3-matplotlib
-          openmpi-bin libopenmpi-dev)
+          openmpi-bin libopenmpi-dev
+          libamdhip64-dev libze-dev python3-pip)
 RPM_PKGS=(libfabric-devel cmake gcc make pkgconf-pkg-config libcmocka-devel
           json-c-devel iproute iperf3 valgrind clang python3 mandoc rpm-build python3-matplotlib
           openmpi-devel)
@@ -18,7 +19,8 @@ if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; 
 		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 		[ "$st" = installed ] || missing+=("$p")
 	done
-	[ ${#missing[@]} -eq 0 ] && exit 0
+	# The CUDA runtime for the GPU tests comes from PyPI (cuda-wheel.sh).
+	[ ${#missing[@]} -eq 0 ] && exec bash "$(dirname "$0")/cuda-wheel.sh"
 
 	cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 	if [ "$(id -u)" -ne 0 ]; then
@@ -32,7 +34,7 @@ if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; 
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends "${missing[@]}"
-	exit 0
+	exec bash "$(dirname "$0")/cuda-wheel.sh"
 fi
 
 # Not Debian: check the essentials directly and name the dnf packages.
