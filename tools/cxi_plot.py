@@ -149,29 +149,31 @@ def fmt_num(v, _pos=None):
     return f"{v:g}" if v > 0 else ""
 
 
-def log_ticks(axis, ticker, lo, hi):
-    """A log axis labelled at 1-2-5 steps while they stay readable, at
-    powers of ten past three decades: always a few labels, never a crowd."""
-    decades = math.log10(max(hi, lo * 1.0001) / lo)
-    subs = (1.0, 2.0, 5.0) if decades <= 3 else (1.0,)
-    if decades < 0.7:  # within one step: label every integer multiple
-        subs = tuple(float(k) for k in range(1, 10))
+def log_ticks(axis, ticker):
+    """A log axis labelled at steps that keep a few labels and no crowd:
+    powers of ten past three decades shown, 1-2-5 down to one decade,
+    1-2-3-5 or every multiple on narrower ones."""
+    lo, hi = sorted(axis.get_view_interval())
+    decades = math.log10(hi / lo) if lo > 0 else 9
+    subs = (1.0,) if decades > 3 else (1.0, 2.0, 5.0) if decades > 1 \
+        else (1.0, 2.0, 3.0, 5.0) if decades > 0.5 \
+        else tuple(float(k) for k in range(1, 10))
     axis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
     axis.set_major_formatter(ticker.FuncFormatter(fmt_num))
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
-def value_axis(ax, ticker, values):
-    """Log scale (small and large sizes differ by decades), readable ticks."""
-    vals = [v for v in values if v > 0]
+def value_axis(ax, ticker):
+    """Log scale (small and large sizes differ by decades), readable ticks;
+    after the lines are drawn, so that the view limits are known."""
     ax.set_yscale("log")
-    if vals:
-        log_ticks(ax.yaxis, ticker, min(vals), max(vals))
+    ax.autoscale_view()
+    log_ticks(ax.yaxis, ticker)
 
 
 def size_axis(ax, ticker, label=True):
     ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_locator(ticker.LogLocator(base=2, numticks=12))
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=2, numticks=16))
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(fmt_size))
     if label:
         ax.set_xlabel("Message size [bytes]")
@@ -186,11 +188,9 @@ def col(rows, key):
 def draw_bw(plt, ticker, runs, title):
     fig, (ax_bw, ax_rate) = plt.subplots(2, 1, figsize=(10, 8), sharex=True,
                                          layout="constrained")
-    seen = {"bw_mb_s": [], "pkt_rate_mpkt_s": []}
     for i, run in enumerate(runs):
         for ax, key in ((ax_bw, "bw_mb_s"), (ax_rate, "pkt_rate_mpkt_s")):
             x, y = col(run["rows"], key)
-            seen[key] += y
             ax.plot(x, y, marker="o", color=f"C{i % 10}",
                     label=run["label"])
     atomic = [r["doc"]["tool"].startswith("cxi_atomic") for r in runs]
@@ -200,8 +200,8 @@ def draw_bw(plt, ticker, runs, title):
     ax_rate.set_ylabel(rate)
     size_axis(ax_bw, ticker, label=False)  # shared: named once, below
     size_axis(ax_rate, ticker)
-    value_axis(ax_bw, ticker, seen["bw_mb_s"])
-    value_axis(ax_rate, ticker, seen["pkt_rate_mpkt_s"])
+    value_axis(ax_bw, ticker)
+    value_axis(ax_rate, ticker)
     ax_bw.set_title("Bandwidth against message size")
     ax_rate.set_title(rate.split(" [")[0] + " against message size")
     ax_bw.legend(**OUTSIDE)
@@ -226,17 +226,16 @@ def hist_runs(runs, want):
 
 def draw_lat_lines(ax, runs, ticker):
     from matplotlib.lines import Line2D
-    used, seen = set(), []
+    used = set()
     for i, run in enumerate(runs):
         c = f"C{i % 10}"
         for key, _name, style, mark in PERCENTILES:
             x, y = col(run["rows"], key)
             if y:
                 used.add(key)
-                seen += y
                 ax.plot(x, y, color=c, linestyle=style, marker=mark)
     size_axis(ax, ticker)
-    value_axis(ax, ticker, seen)
+    value_axis(ax, ticker)
     ax.set_ylabel("Latency [us]")
     ax.set_title("Latency percentiles against message size")
     # Two legends: colour names the run, line style the percentile.
@@ -263,7 +262,8 @@ def draw_hist(ax, ticker, hists):
                 label=f"{run['label']}: {size} B, {len(vals)} samples"
                 if len(hists) > 1 else f"{size} B, {len(vals)} samples")
     ax.set_xscale("log")
-    log_ticks(ax.xaxis, ticker, lo, hi)
+    ax.autoscale_view()
+    log_ticks(ax.xaxis, ticker)
     ax.set_xlabel("Latency [us]")
     ax.set_ylabel("Samples")
     ax.set_title("Latency histogram (--report-all)")
@@ -319,8 +319,8 @@ def default_title(kind, runs):
         words.append(f"over {same['provider']}")
     if same.get("peer"):
         words.append(f"to {same['peer']}")
-    if same.get("device"):
-        words.append(f"on {same['device']}")
+    if same.get("device") not in (None, same.get("provider")):
+        words.append(f"on {same['device']}")  # shm's device is "shm"
     return " ".join(words)
 
 

@@ -55,6 +55,11 @@ check "bandwidth: the legend inside the figure, readable rate ticks" \
 plot bw_title "$TMPD/bw_tcp.json" "$TMPD/bw_shm.json" -o "$TMPD/bw3.svg"
 check "SVG: the title says what the runs share (tool, peer)" svg_has \
 	"$TMPD/bw3.svg" "cxi_write_bw to 127.0.0.1"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for i, r in enumerate(d["results"]): r["pkt_rate_mpkt_s"] = 0.045 + 0.001 * i
+json.dump(d, open(sys.argv[2], "w"))' "$TMPD/bw_tcp.json" "$TMPD/narrow.json"
+check "a rate within one step of the scale still gets >= 3 tick labels" \
+	layout_ok "$TMPD/narrow.json" -o "$TMPD/narrow.png"
 cp "$TMPD/bw_tcp.json" "$TMPD/bw_again.json"
 plot bw_same "$TMPD/bw_tcp.json" "$TMPD/bw_again.json" -o "$TMPD/bw4.svg"
 check "SVG: runs alike in all else are told apart by file name" svg_has \
