@@ -2,7 +2,9 @@
 # GPU memory (-t/-r/-g) through the stand-in GPU of the test builds
 # (BUILD/standin/, tests/support/gpu_standin.c), every refusal, and
 # --validate on every tool over shm and tcp, host and stand-in memory,
-# including a deliberately corrupted buffer. About 40 s on 2 cores.
+# including a deliberately corrupted buffer; and every GPU tool against
+# the vendors' real runtimes without a device (their own error, once).
+# About 45 s on 2 cores.
 #   bash tests/e2e/test_gpu.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 SB=$BUILD/standin
