@@ -118,13 +118,15 @@ static int interrupted(struct cxd_sess *s, int sig)
 static int end_session(struct cxd_sess *s, int ret)
 {
 	bool quiet = s->out_errno == EPIPE;
+	/* --local's server child, connected: the client speaks for both. */
+	bool mute = s->cfg->local.local_child < 0 && s->ctrl.fd >= 0;
 
 	if (ret && cxd_sig_pending())
 		return interrupted(s, cxd_sig_pending());
 	if (ret) {
 		if (!s->out_errno)
 			fflush(stdout);
-		if (!quiet)
+		if (!quiet && !mute)
 			fprintf(stderr, "%s: %s\n", s->tool->name,
 				s->err[0] ? s->err : strerror(-ret));
 		if (quiet)
@@ -229,6 +231,7 @@ static void serve_child(const struct cxd_tool *tool, struct cxd_cfg cfg,
 	if (devnull >= 0)
 		dup2(devnull, STDOUT_FILENO);
 	cfg.role = CXD_SERVER;
+	cfg.local.local_child = -1; /* this is the child */
 	cfg.local.port = 0;
 	cfg.out.format = CXD_FMT_TEXT;
 	snprintf(cfg.local.bind, sizeof(cfg.local.bind), "127.0.0.1");
@@ -290,13 +293,26 @@ static void gpu_note(const struct cxd_tool *tool, const struct cxd_cfg *cfg)
 }
 
 /* A closed 0, 1 or 2 would be reused by the next socket, and results
- * would go into the protocol: park /dev/null there first. */
+ * would go into the protocol: park /dev/null there first, read-only, so
+ * that writing to it still fails with EBADF as on the closed descriptor
+ * (the run is refused: its results could not be written). */
 static void valid_std_fds(void)
 {
 	for (int fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
-		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) < 0)
+		    open("/dev/null", O_RDONLY) < 0)
 			break;
+}
+
+/* -h or --version into a closed or full stdout: an error, as coreutils. */
+static int written(const struct cxd_tool *tool)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return EXIT_SUCCESS;
+	fprintf(stderr, "%s: write error: %s\n", tool->name,
+		strerror(errno ? errno : EIO));
+	return EXIT_FAILURE;
 }
 
 int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
@@ -310,11 +326,11 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 	ret = cxd_opts_parse(tool, argc, argv, &cfg, err, sizeof(err));
 	if (ret == CXD_OPTS_HELP) {
 		cxd_opts_help(tool, stdout);
-		return EXIT_SUCCESS;
+		return written(tool);
 	}
 	if (ret == CXD_OPTS_VERSION) {
 		print_version(tool);
-		return EXIT_SUCCESS;
+		return written(tool);
 	}
 	if (ret != 0) {
 		fprintf(stderr, "%s: %s\nTry '%s --help' for more "

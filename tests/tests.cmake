@@ -94,3 +94,6 @@ if(Python3_FOUND)
                    ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
   set_tests_properties(unit.layers PROPERTIES LABELS unit TIMEOUT 60)
 endif()
+
+# The GPU declarations against the vendors' headers.
+include(${CMAKE_SOURCE_DIR}/tests/gpu_headers/gpu_headers.cmake)

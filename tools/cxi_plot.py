@@ -4,8 +4,11 @@
 Bandwidth runs: bandwidth and packet (or atomic op) rate against size.
 Latency runs: min/p50/p90/p99/p99.9/max against size, and the histogram of
 every latency when the run used --report-all. Several runs of one kind share
-a chart, one colour per run. A cxi_sweep document: its bandwidth and latency
-matrices as heatmaps, outliers outlined.
+a chart, one colour per run, labelled by what tells them apart (tool,
+provider, peer, device, sizes; the file name only when nothing else does).
+A cxi_sweep document: its bandwidth and latency matrices as heatmaps,
+outliers outlined, suspect ranks' rows and columns framed, and the ratio to
+a baseline run when the document has one.
 
 Exit status: 0 drawn, 1 the chart could not be written (or no matplotlib),
 2 bad command line or input (the message names the file and the problem).
@@ -17,14 +20,23 @@ import math
 import os
 import sys
 
+# The sweep's heatmaps: beside this file in the source tree, in
+# PREFIX/share/cxd once installed (as PREFIX/bin/cxi_plot).
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "share", "cxd")]
+sys.dont_write_bytecode = True  # no __pycache__ in an installed tree
+import cxi_plot_sweep  # noqa: E402
+
 PROG = "cxi_plot"
 FORMATS = (".png", ".svg")
 OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.01, 1),
            "fontsize": "small"}
-PERCENTILES = (("min_us", "min", ":"), ("p50_us", "p50", "-"),
-               ("p90_us", "p90", "--"), ("p99_us", "p99", "-."),
-               ("p999_us", "p99.9", (0, (5, 1, 1, 1, 1, 1))),
-               ("max_us", "max", (0, (1, 3))))
+# key, name, line style, marker: min and max both dotted, told apart by
+# their markers
+PERCENTILES = (("min_us", "min", ":", "v"), ("p50_us", "p50", "-", "."),
+               ("p90_us", "p90", "--", "."), ("p99_us", "p99", "-.", "."),
+               ("p999_us", "p99.9", (0, (5, 1, 1, 1, 1, 1)), "."),
+               ("max_us", "max", (0, (1, 2)), "^"))
 
 
 class InputError(Exception):
@@ -47,7 +59,11 @@ def load(path):
         raise InputError(f"{path} is not the --json output of a cxd tool "
                          "(no \"tool\": \"cxi_...\" key)")
     if tool == "cxi_sweep":
-        return {"kind": "sweep", "path": path, "doc": check_sweep(path, doc)}
+        try:
+            return {"kind": "sweep", "path": path,
+                    "doc": cxi_plot_sweep.check_sweep(path, doc)}
+        except ValueError as e:
+            raise InputError(str(e)) from e
     kind = "lat" if tool.endswith("_lat") else "bw" if tool.endswith("_bw") \
         else None
     if kind is None:
@@ -62,8 +78,7 @@ def load(path):
         why = ("a latency server's report (the figures are in the "
                "client's)" if kind == "lat" else "rows without bw_mb_s")
         raise InputError(f"{path}: nothing to plot: {why}")
-    return {"kind": kind, "path": path, "doc": doc, "rows": rows,
-            "label": run_label(path, doc)}
+    return {"kind": kind, "path": path, "doc": doc, "rows": rows}
 
 
 def number(v):
@@ -71,47 +86,33 @@ def number(v):
         and math.isfinite(v)
 
 
-def run_label(path, doc):
-    """Tool, the peer's host and the file: enough to tell runs apart."""
-    peer = doc.get("peer") or ""
-    host = peer.rsplit(":", 1)[0] if ":" in peer else peer
-    name = os.path.splitext(os.path.basename(path))[0]
-    parts = [doc["tool"]] + ([host] if host else []) + [f"({name})"]
-    return " ".join(parts)
+def run_facts(run):
+    """What a run is, in the words a legend or title would use."""
+    doc, rows = run["doc"], run["rows"]
+    peer = str(doc.get("peer") or "")
+    lo, hi = min(r["size"] for r in rows), max(r["size"] for r in rows)
+    sizes = f"{fmt_size(lo)} B" if lo == hi else \
+        f"{fmt_size(lo)}-{fmt_size(hi)} B"
+    return {"tool": doc["tool"], "provider": str(doc.get("provider", "")),
+            "peer": peer.rsplit(":", 1)[0] if ":" in peer else peer,
+            "device": str(doc.get("device", "")), "sizes": sizes}
 
 
-def check_matrix(path, doc, key, n):
-    m = doc.get(key)
-    if not isinstance(m, list) or len(m) != n or any(
-            not isinstance(r, list) or len(r) != n for r in m):
-        raise InputError(f"{path}: \"{key}\" is not a {n} x {n} matrix")
-    for i, row in enumerate(m):
-        for j, v in enumerate(row):
-            if v is not None and not number(v):
-                raise InputError(f"{path}: {key}[{i}][{j}] is not a number")
-    return m
-
-
-def check_sweep(path, doc):
-    ranks = doc.get("ranks")
-    if not isinstance(ranks, list) or len(ranks) < 2 or not all(
-            isinstance(r, dict) for r in ranks):
-        raise InputError(f"{path}: \"ranks\" must list at least 2 ranks")
-    n = len(ranks)
-    check_matrix(path, doc, "bw_mb_s", n)
-    check_matrix(path, doc, "lat_us", n)
-    outs = doc.get("outliers", [])
-    if not isinstance(outs, list):
-        raise InputError(f"{path}: \"outliers\" is not a list")
-    for o in outs:
-        ok = isinstance(o, dict) and o.get("metric") in ("bw_mb_s", "lat_us")
-        ok = ok and all(isinstance(o.get(k), int) and 0 <= o[k] < n
-                        for k in ("src", "dst"))
-        if not ok:
-            raise InputError(f"{path}: bad outlier entry {json.dumps(o)} "
-                             "(needs src, dst < ranks and metric bw_mb_s "
-                             "or lat_us)")
-    return doc
+def label_runs(runs):
+    """Each run's label: the facts that differ between the runs (the file
+    name when none does); the facts they share go in the title."""
+    facts = [run_facts(r) for r in runs]
+    same = {k: v for k, v in facts[0].items()
+            if v and all(f[k] == v for f in facts)}
+    differ = [k for k in facts[0] if k not in same] if len(runs) > 1 \
+        else ["tool", "provider"]
+    if "provider" in differ and "device" in differ:
+        differ.remove("device")  # each provider names its own devices
+    for run, f in zip(runs, facts):
+        words = [f[k] for k in differ if f[k]]
+        run["label"] = " ".join(words) if words else \
+            os.path.splitext(os.path.basename(run["path"]))[0]
+    return same
 
 
 def one_kind(runs):
@@ -148,11 +149,34 @@ def fmt_num(v, _pos=None):
     return f"{v:g}" if v > 0 else ""
 
 
-def size_axis(ax, ticker):
+def log_ticks(axis, ticker):
+    """A log axis labelled at steps that keep a few labels and no crowd:
+    powers of ten past three decades shown, 1-2-5 down to one decade,
+    1-2-3-5 or every multiple on narrower ones."""
+    lo, hi = sorted(axis.get_view_interval())
+    decades = math.log10(hi / lo) if lo > 0 else 9
+    subs = (1.0,) if decades > 3 else (1.0, 2.0, 5.0) if decades > 1 \
+        else (1.0, 2.0, 3.0, 5.0) if decades > 0.5 \
+        else tuple(float(k) for k in range(1, 10))
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(ticker.FuncFormatter(fmt_num))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def value_axis(ax, ticker):
+    """Log scale (small and large sizes differ by decades), readable ticks;
+    after the lines are drawn, so that the view limits are known."""
+    ax.set_yscale("log")
+    ax.autoscale_view()
+    log_ticks(ax.yaxis, ticker)
+
+
+def size_axis(ax, ticker, label=True):
     ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_locator(ticker.LogLocator(base=2, numticks=12))
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=2, numticks=16))
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(fmt_size))
-    ax.set_xlabel("Message size [bytes]")
+    if label:
+        ax.set_xlabel("Message size [bytes]")
     ax.grid(True, which="major", alpha=0.3)
 
 
@@ -162,22 +186,22 @@ def col(rows, key):
 
 
 def draw_bw(plt, ticker, runs, title):
-    fig, (ax_bw, ax_rate) = plt.subplots(2, 1, figsize=(10, 8), sharex=True)
+    fig, (ax_bw, ax_rate) = plt.subplots(2, 1, figsize=(10, 8), sharex=True,
+                                         layout="constrained")
     for i, run in enumerate(runs):
-        c = f"C{i % 10}"
-        x, y = col(run["rows"], "bw_mb_s")
-        ax_bw.plot(x, y, marker="o", color=c, label=run["label"])
-        x, y = col(run["rows"], "pkt_rate_mpkt_s")
-        ax_rate.plot(x, y, marker="o", color=c, label=run["label"])
+        for ax, key in ((ax_bw, "bw_mb_s"), (ax_rate, "pkt_rate_mpkt_s")):
+            x, y = col(run["rows"], key)
+            ax.plot(x, y, marker="o", color=f"C{i % 10}",
+                    label=run["label"])
     atomic = [r["doc"]["tool"].startswith("cxi_atomic") for r in runs]
     rate = ("OpRate [Mop/s]" if all(atomic) else "PktRate [Mpkt/s]"
             if not any(atomic) else "Rate [M/s] (packets; ops for atomics)")
     ax_bw.set_ylabel("BW [MB/s] (MB = 10^6 bytes)")
     ax_rate.set_ylabel(rate)
-    for ax in (ax_bw, ax_rate):
-        size_axis(ax, ticker)
-        ax.set_yscale("log")  # small and large sizes differ by decades
-        ax.yaxis.set_major_formatter(ticker.FuncFormatter(fmt_num))
+    size_axis(ax_bw, ticker, label=False)  # shared: named once, below
+    size_axis(ax_rate, ticker)
+    value_axis(ax_bw, ticker)
+    value_axis(ax_rate, ticker)
     ax_bw.set_title("Bandwidth against message size")
     ax_rate.set_title(rate.split(" [")[0] + " against message size")
     ax_bw.legend(**OUTSIDE)
@@ -205,23 +229,23 @@ def draw_lat_lines(ax, runs, ticker):
     used = set()
     for i, run in enumerate(runs):
         c = f"C{i % 10}"
-        for key, _name, style in PERCENTILES:
+        for key, _name, style, mark in PERCENTILES:
             x, y = col(run["rows"], key)
             if y:
                 used.add(key)
-                ax.plot(x, y, color=c, linestyle=style, marker=".")
+                ax.plot(x, y, color=c, linestyle=style, marker=mark)
     size_axis(ax, ticker)
-    ax.set_yscale("log")
+    value_axis(ax, ticker)
     ax.set_ylabel("Latency [us]")
     ax.set_title("Latency percentiles against message size")
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(fmt_num))
     # Two legends: colour names the run, line style the percentile.
     runs_leg = ax.legend(handles=[
         Line2D([], [], color=f"C{i % 10}", label=r["label"])
         for i, r in enumerate(runs)], **OUTSIDE)
     ax.add_artist(runs_leg)
-    ax.legend(handles=[Line2D([], [], color="black", linestyle=s, label=n)
-                       for k, n, s in PERCENTILES if k in used],
+    ax.legend(handles=[Line2D([], [], color="black", linestyle=s, marker=m,
+                              label=n)
+                       for k, n, s, m in PERCENTILES if k in used],
               loc="lower left", bbox_to_anchor=(1.01, 0), fontsize="small",
               title="percentile")
 
@@ -235,12 +259,11 @@ def draw_hist(ax, ticker, hists):
     for i, run, size, vals in hists:
         ax.hist(vals, bins=bins, histtype="step", linewidth=1.5,
                 color=f"C{i % 10}",
-                label=f"{run['label']}: {size} B, {len(vals)} "
-                "samples")
+                label=f"{run['label']}: {size} B, {len(vals)} samples"
+                if len(hists) > 1 else f"{size} B, {len(vals)} samples")
     ax.set_xscale("log")
-    ax.xaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(fmt_num))
-    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.autoscale_view()
+    log_ticks(ax.xaxis, ticker)
     ax.set_xlabel("Latency [us]")
     ax.set_ylabel("Samples")
     ax.set_title("Latency histogram (--report-all)")
@@ -254,75 +277,12 @@ def draw_lat(plt, ticker, runs, title, hist_size):
         raise InputError(f"no run has --report-all latencies for size "
                          f"{hist_size} (--hist-size)")
     nplots = 2 if hists else 1
-    fig, axes = plt.subplots(nplots, 1, figsize=(10, 4.5 * nplots + 1))
+    fig, axes = plt.subplots(nplots, 1, figsize=(10, 4.5 * nplots + 1),
+                             layout="constrained")
     axes = axes if nplots > 1 else [axes]
     draw_lat_lines(axes[0], runs, ticker)
     if hists:
         draw_hist(axes[1], ticker, hists)
-    fig.suptitle(title)
-    return fig
-
-
-def rank_labels(doc):
-    out = []
-    for i, r in enumerate(doc["ranks"]):
-        rank = r.get("rank", i)
-        host = r.get("host")
-        out.append(f"{rank} {host}" if host else f"{rank}")
-    return out
-
-
-def heatmap(fig, ax, doc, key, cmap, what):
-    import matplotlib
-    import matplotlib.patches
-    import numpy as np
-    n = len(doc["ranks"])
-    m = np.ma.masked_invalid(np.array(
-        [[math.nan if v is None else v for v in row] for row in doc[key]],
-        dtype=float))
-    cm = matplotlib.colormaps[cmap].copy()
-    cm.set_bad("lightgrey")
-    im = ax.imshow(m, cmap=cm, interpolation="nearest")
-    fig.colorbar(im, ax=ax, shrink=0.8, label=what)
-    labels = rank_labels(doc)
-    ax.set_xticks(range(n), labels=labels, rotation=90, fontsize="small")
-    ax.set_yticks(range(n), labels=labels, fontsize="small")
-    ax.set_xlabel("destination rank")
-    ax.set_ylabel("source rank")
-    masked = np.ma.getmaskarray(m)
-    if n <= 16:  # values in the cells while they stay readable
-        for i in range(n):
-            for j in range(n):
-                if not masked[i, j]:
-                    v = float(m[i, j])
-                    dark = im.norm(v) < 0.5 if cmap == "viridis" \
-                        else im.norm(v) > 0.5
-                    ax.text(j, i, f"{v:.0f}" if v >= 100 else f"{v:.3g}",
-                            ha="center", va="center", fontsize=7,
-                            color="white" if dark else "black")
-    marked = 0
-    for o in doc.get("outliers", []):
-        if o["metric"] != key:
-            continue
-        marked += 1
-        ax.add_patch(matplotlib.patches.Rectangle(
-            (o["dst"] - 0.5, o["src"] - 0.5), 1, 1, fill=False,
-            edgecolor="red", linewidth=2.5,
-            label="outlier" if marked == 1 else None))
-    if marked:
-        ax.legend(loc="upper right", bbox_to_anchor=(1.0, 1.12),
-                  fontsize="small")
-    ax.set_title(f"{what}: {marked} outlier{'s' if marked != 1 else ''}",
-                 loc="left")
-
-
-def draw_sweep(plt, doc, title):
-    n = len(doc["ranks"])
-    side = min(7 + n * 0.15, 24)
-    fig, (a, b) = plt.subplots(1, 2, figsize=(2 * side, side * 0.85),
-                               layout="constrained")
-    heatmap(fig, a, doc, "bw_mb_s", "viridis", "Bandwidth [MB/s]")
-    heatmap(fig, b, doc, "lat_us", "viridis_r", "Latency [us]")
     fig.suptitle(title)
     return fig
 
@@ -348,16 +308,20 @@ def parse_args(argv):
 
 def default_title(kind, runs):
     if kind == "sweep":
-        d = runs[0]["doc"]
-        k = len(d.get("outliers", []))
-        return f"cxi_sweep: {len(d['ranks'])} ranks, {k} " \
-            f"outlier{'s' if k != 1 else ''}"
+        return cxi_plot_sweep.sweep_title(runs[0]["doc"])
+    same = label_runs(runs)
     tools = []
     for r in runs:
         if r["doc"]["tool"] not in tools:
             tools.append(r["doc"]["tool"])
-    prov = sorted({str(r["doc"].get("provider", "?")) for r in runs})
-    return f"{', '.join(tools)} over {', '.join(prov)}"
+    words = [", ".join(tools)]
+    if same.get("provider"):
+        words.append(f"over {same['provider']}")
+    if same.get("peer"):
+        words.append(f"to {same['peer']}")
+    if same.get("device") not in (None, same.get("provider")):
+        words.append(f"on {same['device']}")  # shm's device is "shm"
+    return " ".join(words)
 
 
 def main(argv):
@@ -385,10 +349,11 @@ def main(argv):
         return 1
     # SVG keeps its text as text, so labels can be searched and checked.
     matplotlib.rcParams["svg.fonttype"] = "none"
-    title = args.title or default_title(kind, runs)
+    title = default_title(kind, runs)  # labels the runs too
+    title = args.title or title
     try:
         if kind == "sweep":
-            fig = draw_sweep(plt, runs[0]["doc"], title)
+            fig = cxi_plot_sweep.draw_sweep(plt, runs[0]["doc"], title)
         elif kind == "lat":
             fig = draw_lat(plt, ticker, runs, title, args.hist_size)
         else:

@@ -59,7 +59,7 @@ struct cxd_local_opts {
 	int gpu_type;                /* enum cxd_gpu_type */
 	uint64_t max_mem;            /* server: largest buffer a client may ask */
 	uint32_t timeout_s;          /* --timeout: liveness floor, seconds */
-	int local_child;             /* --local: the server child's pid, or 0 */
+	int local_child;             /* --local: server child's pid; -1 in it */
 	unsigned given;              /* CXD_GIVEN_*: options on the command line */
 };
 #define CXD_GIVEN_BIND (1u << 0)

@@ -1,8 +1,6 @@
 /*
- * CUDA (libcudart) and HIP (libamdhip64), loaded with dlopen. Their
- * runtime APIs match call for call ("cudaMalloc"/"hipMalloc"), so one
- * table of function pointers serves both; the few types are declared
- * here, as no GPU header may be needed to build.
+ * CUDA (libcudart) and HIP (libamdhip64), loaded with dlopen, through one
+ * table of function pointers (gpu_rt.h declares it).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -12,26 +10,12 @@
 
 #include "cxd/config.h"
 #include "gpu.h"
+#include "gpu_rt.h"
 
-#define MEMCPY_H2D 1 /* cudaMemcpyHostToDevice == hipMemcpyHostToDevice */
-#define MEMCPY_D2H 2
+#define SYM_NAME(field, sym) #sym,
+static const char *const fn_names[] = { CXD_RT_SYMBOLS(SYM_NAME) };
 
-struct rt_fns {
-	int (*count)(int *n);
-	int (*set_device)(int dev);
-	int (*malloc)(void **p, size_t len);
-	int (*free)(void *p);
-	int (*memset)(void *p, int v, size_t len);
-	int (*memcpy)(void *dst, const void *src, size_t len, int kind);
-	int (*sync)(void);
-};
-
-static const char *const fn_names[] = {
-	"GetDeviceCount", "SetDevice", "Malloc", "Free", "Memset", "Memcpy",
-	"DeviceSynchronize",
-};
-
-static const struct rt_fns *fns(const struct cxd_gpu *g)
+static const struct cxd_rt_fns *fns(const struct cxd_gpu *g)
 {
 	return g->priv;
 }
@@ -69,13 +53,13 @@ static int rt_fill(const struct cxd_gpu *g, void *p, uint8_t v, size_t len)
 static int rt_to_host(const struct cxd_gpu *g, void *dst, const void *src,
 		      size_t len)
 {
-	return fns(g)->memcpy(dst, src, len, MEMCPY_D2H) == 0 ? 0 : -EIO;
+	return fns(g)->memcpy(dst, src, len, CXD_RT_MEMCPY_D2H) == 0 ? 0 : -EIO;
 }
 
 static int rt_from_host(const struct cxd_gpu *g, void *dst, const void *src,
 			size_t len)
 {
-	return fns(g)->memcpy(dst, src, len, MEMCPY_H2D) == 0 ? 0 : -EIO;
+	return fns(g)->memcpy(dst, src, len, CXD_RT_MEMCPY_H2D) == 0 ? 0 : -EIO;
 }
 
 static void rt_close(const struct cxd_gpu *g)
@@ -90,12 +74,13 @@ static const struct cxd_gpu_ops rt_ops = {
 };
 
 /* Resolve prefix + each name into the table, in declaration order. */
-static int bind_fns(void *lib, const char *prefix, struct rt_fns *t,
+static int bind_fns(void *lib, const char *prefix, struct cxd_rt_fns *t,
 		    char *missing, size_t len)
 {
 	void *slots[sizeof(fn_names) / sizeof(fn_names[0])];
 	char sym[64];
 
+	_Static_assert(sizeof(slots) == sizeof(*t), "one symbol per pointer");
 	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
 		snprintf(sym, sizeof(sym), "%s%s", prefix, fn_names[i]);
 		slots[i] = dlsym(lib, sym);
@@ -104,15 +89,36 @@ static int bind_fns(void *lib, const char *prefix, struct rt_fns *t,
 			return -ENOENT;
 		}
 	}
-	/* dlsym gives object pointers; POSIX lets them hold functions. */
-	memcpy(&t->count, &slots[0], sizeof(void *));
-	memcpy(&t->set_device, &slots[1], sizeof(void *));
-	memcpy(&t->malloc, &slots[2], sizeof(void *));
-	memcpy(&t->free, &slots[3], sizeof(void *));
-	memcpy(&t->memset, &slots[4], sizeof(void *));
-	memcpy(&t->memcpy, &slots[5], sizeof(void *));
-	memcpy(&t->sync, &slots[6], sizeof(void *));
+	/* Same order, all pointers: POSIX lets dlsym's result hold code. */
+	memcpy(t, slots, sizeof(*t));
 	return 0;
+}
+
+/*
+ * Ask for the device count now: when the runtime cannot tell (no driver,
+ * no device node), its own name and sentence for the error are the most
+ * useful thing to print.
+ */
+static int probe(const struct cxd_gpu *g, const char *prefix, char *err,
+		 size_t errlen)
+{
+	const struct cxd_rt_fns *t = fns(g);
+	const char *name, *text;
+	int n = 0;
+	cxd_rt_err e = t->count(&n);
+
+	if (e == CXD_RT_SUCCESS)
+		return 0;
+	name = t->err_name(e);
+	text = t->err_text(e);
+	name = name ? name : "an unnamed error";
+	if (text == NULL || strcmp(text, name) == 0)
+		text = "";
+	snprintf(err, errlen, "No GPUs found: the %s runtime (%s) could not "
+		 "count its devices: %sGetDeviceCount returned %s (%u)%s%s",
+		 g->runtime, g->lib_name, prefix, name, e, *text ? ": " : "",
+		 text);
+	return -ENODEV;
 }
 
 static int open_rt(struct cxd_gpu *g, const char *runtime, const char *prefix,
@@ -120,7 +126,7 @@ static int open_rt(struct cxd_gpu *g, const char *runtime, const char *prefix,
 		   char *err, size_t errlen)
 {
 	char missing[64] = "";
-	struct rt_fns *t;
+	struct cxd_rt_fns *t;
 
 	for (; *libs && g->lib == NULL; libs++) {
 		g->lib = dlopen(*libs, RTLD_NOW | RTLD_LOCAL);
@@ -145,7 +151,7 @@ static int open_rt(struct cxd_gpu *g, const char *runtime, const char *prefix,
 	g->ops = &rt_ops;
 	g->runtime = runtime;
 	g->iface = iface;
-	return 0;
+	return probe(g, prefix, err, errlen);
 }
 
 int cxd_gpu_open_cuda(struct cxd_gpu *g, char *err, size_t errlen)

@@ -1,9 +1,8 @@
 /*
- * Intel GPUs through Level Zero (libze_loader), loaded with dlopen. The
- * few types and descriptor layouts used are declared here (no GPU header
- * is needed to build): a context on the first GPU driver, and per device
- * a synchronous immediate command list for fill and copies, so every call
- * has finished when it returns.
+ * Intel GPUs through Level Zero (libze_loader), loaded with dlopen (the
+ * calls and descriptors: gpu_ze.h): a context on the first GPU driver,
+ * and per device a synchronous immediate command list for fill and
+ * copies, so every call has finished when it returns.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -13,60 +12,19 @@
 
 #include "cxd/config.h"
 #include "gpu.h"
+#include "gpu_ze.h"
 
 #define ZE_MAX_DEV 16
-#define ZE_INIT_GPU_ONLY 1u
-#define ZE_STYPE_CONTEXT_DESC 0xdu
-#define ZE_STYPE_QUEUE_DESC 0xeu
-#define ZE_STYPE_DEVICE_MEM_DESC 0x15u
-#define ZE_QUEUE_MODE_SYNCHRONOUS 1u
 
-typedef void *ze_h; /* every handle is an opaque pointer */
-
-struct ze_context_desc { uint32_t stype; const void *next; uint32_t flags; };
-struct ze_queue_desc {
-	uint32_t stype;
-	const void *next;
-	uint32_t ordinal, index, flags, mode, priority;
-};
-struct ze_mem_desc {
-	uint32_t stype;
-	const void *next;
-	uint32_t flags, ordinal;
-};
-
-struct ze_fns {
-	int (*init)(uint32_t flags);
-	int (*driver_get)(uint32_t *n, ze_h *drivers);
-	int (*device_get)(ze_h driver, uint32_t *n, ze_h *devs);
-	int (*context_create)(ze_h driver, const struct ze_context_desc *d,
-			      ze_h *ctx);
-	int (*list_create)(ze_h ctx, ze_h dev, const struct ze_queue_desc *d,
-			   ze_h *list);
-	int (*mem_alloc)(ze_h ctx, const struct ze_mem_desc *d, size_t len,
-			 size_t align, ze_h dev, void **p);
-	int (*mem_free)(ze_h ctx, void *p);
-	int (*fill)(ze_h list, void *p, const void *pat, size_t pat_len,
-		    size_t len, ze_h ev, uint32_t nwait, ze_h *wait);
-	int (*copy)(ze_h list, void *dst, const void *src, size_t len,
-		    ze_h ev, uint32_t nwait, ze_h *wait);
-	int (*list_destroy)(ze_h list);
-	int (*context_destroy)(ze_h ctx);
-};
-
-static const char *const ze_names[] = {
-	"zeInit", "zeDriverGet", "zeDeviceGet", "zeContextCreate",
-	"zeCommandListCreateImmediate", "zeMemAllocDevice", "zeMemFree",
-	"zeCommandListAppendMemoryFill", "zeCommandListAppendMemoryCopy",
-	"zeCommandListDestroy", "zeContextDestroy",
-};
+#define SYM_NAME(field, sym) #sym,
+static const char *const ze_names[] = { CXD_ZE_SYMBOLS(SYM_NAME) };
 
 struct ze_state {
-	struct ze_fns f;
-	ze_h ctx;
+	struct cxd_ze_fns f;
+	cxd_ze_context_h ctx;
 	uint32_t ndev;
-	ze_h dev[ZE_MAX_DEV];
-	ze_h list[ZE_MAX_DEV];
+	cxd_ze_device_h dev[ZE_MAX_DEV];
+	cxd_ze_list_h list[ZE_MAX_DEV];
 	int cur; /* the selected device */
 };
 
@@ -85,8 +43,8 @@ static int ze_count(const struct cxd_gpu *g, int *n_p)
 static int ze_select(const struct cxd_gpu *g, int dev)
 {
 	struct ze_state *z = zs(g);
-	struct ze_queue_desc qd = { .stype = ZE_STYPE_QUEUE_DESC,
-				    .mode = ZE_QUEUE_MODE_SYNCHRONOUS };
+	cxd_ze_queue_desc_t qd = { .stype = CXD_ZE_STYPE_QUEUE_DESC,
+				   .mode = CXD_ZE_QUEUE_MODE_SYNCHRONOUS };
 
 	if (dev < 0 || (uint32_t) dev >= z->ndev)
 		return -ENODEV;
@@ -100,7 +58,7 @@ static int ze_select(const struct cxd_gpu *g, int dev)
 static int ze_alloc(const struct cxd_gpu *g, void **p_p, size_t len)
 {
 	struct ze_state *z = zs(g);
-	struct ze_mem_desc md = { .stype = ZE_STYPE_DEVICE_MEM_DESC };
+	cxd_ze_mem_desc_t md = { .stype = CXD_ZE_STYPE_DEVICE_MEM_DESC };
 
 	*p_p = NULL;
 	return z->f.mem_alloc(z->ctx, &md, len ? len : 1, 4096, z->dev[z->cur],
@@ -147,7 +105,7 @@ static const struct cxd_gpu_ops ze_ops = {
 	.from_host = ze_copy, .close = ze_close,
 };
 
-static int bind_ze(void *lib, struct ze_fns *f, char *missing, size_t len)
+static int bind_ze(void *lib, struct cxd_ze_fns *f, char *missing, size_t len)
 {
 	void *slots[sizeof(ze_names) / sizeof(ze_names[0])];
 
@@ -164,21 +122,52 @@ static int bind_ze(void *lib, struct ze_fns *f, char *missing, size_t len)
 	return 0;
 }
 
-/* The first driver's GPUs, as libfabric's own ZE support numbers them. */
-static int ze_devices(struct ze_state *z)
+/* The vendor's name of a result, for messages. */
+static const char *ze_result_name(cxd_ze_result r)
 {
-	struct ze_context_desc cd = { .stype = ZE_STYPE_CONTEXT_DESC };
-	uint32_t nd = 1;
-	ze_h driver = NULL;
+#define RESULT_CASE(v, name) case v: return "ZE_RESULT_" #name;
+	switch (r) {
+	CXD_ZE_RESULTS(RESULT_CASE)
+	default: return "an unnamed ze_result_t";
+	}
+#undef RESULT_CASE
+}
 
-	if (z->f.init(ZE_INIT_GPU_ONLY) != 0 ||
-	    z->f.driver_get(&nd, &driver) != 0 || nd == 0)
+static int ze_failed(const struct cxd_gpu *g, const char *call,
+		     cxd_ze_result r, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "No GPUs found: the Level Zero loader (%s) "
+		 "could not count its devices: %s returned %s (0x%x)",
+		 g->lib_name, call, ze_result_name(r), r);
+	return -ENODEV;
+}
+
+/* The first driver's GPUs, as libfabric's own ZE support numbers them. */
+static int ze_devices(const struct cxd_gpu *g, struct ze_state *z, char *err,
+		      size_t errlen)
+{
+	cxd_ze_context_desc_t cd = { .stype = CXD_ZE_STYPE_CONTEXT_DESC };
+	uint32_t nd = 1;
+	cxd_ze_driver_h driver = NULL;
+	cxd_ze_result r;
+
+	r = z->f.init(CXD_ZE_INIT_GPU_ONLY);
+	if (r != 0)
+		return ze_failed(g, "zeInit", r, err, errlen);
+	r = z->f.driver_get(&nd, &driver);
+	if (r != 0)
+		return ze_failed(g, "zeDriverGet", r, err, errlen);
+	if (nd == 0)
 		return 0; /* no driver: no device */
 	z->ndev = ZE_MAX_DEV;
-	if (z->f.device_get(driver, &z->ndev, z->dev) != 0)
-		z->ndev = 0;
-	if (z->ndev && z->f.context_create(driver, &cd, &z->ctx) != 0)
-		z->ndev = 0;
+	r = z->f.device_get(driver, &z->ndev, z->dev);
+	if (r != 0)
+		return ze_failed(g, "zeDeviceGet", r, err, errlen);
+	r = z->ndev ? z->f.context_create(driver, &cd, &z->ctx) : 0;
+	if (r != 0) {
+		z->ndev = 0; /* nothing to destroy */
+		return ze_failed(g, "zeContextCreate", r, err, errlen);
+	}
 	return 0;
 }
 
@@ -206,10 +195,9 @@ int cxd_gpu_open_ze(struct cxd_gpu *g, char *err, size_t errlen)
 			 "libraries: %s lacks %s", g->lib_name, missing);
 		return -ENOENT;
 	}
-	ze_devices(z);
 	g->priv = z;
 	g->ops = &ze_ops;
 	g->runtime = "Level Zero";
 	g->iface = FI_HMEM_ZE;
-	return 0;
+	return ze_devices(g, z, err, errlen);
 }

@@ -2,7 +2,9 @@
 # GPU memory (-t/-r/-g) through the stand-in GPU of the test builds
 # (BUILD/standin/, tests/support/gpu_standin.c), every refusal, and
 # --validate on every tool over shm and tcp, host and stand-in memory,
-# including a deliberately corrupted buffer. About 40 s on 2 cores.
+# including a deliberately corrupted buffer; and every GPU tool against
+# the vendors' real runtimes without a device (their own error, once).
+# About 45 s on 2 cores.
 #   bash tests/e2e/test_gpu.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 SB=$BUILD/standin
@@ -124,6 +126,33 @@ has_line "$OUT" 'GPU Type' && fail "-g alone: a GPU Type line" || pass "-g alone
 run_capture atomic-t 20 "$BUILD/cxi_atomic_bw" --local -t 0
 expect_err 2 "unknown option" "atomic tools have no -t"
 unset CXD_GPU_STANDIN
+
+section "the real runtimes, no device: their own error, once, exit 1"
+# scripts/deps.sh installs them: Debian's libamdhip64 and libze_loader,
+# NVIDIA's libcudart.so.12 from its PyPI wheel into CXD_CUDA_DIR.
+CUDA_LIB=${CXD_CUDA_DIR:-/opt/cxd-cuda}/lib
+REAL=(
+	"NVIDIA|$CUDA_LIB/libcudart.so.12|cudaGetDeviceCount returned cudaError[A-Za-z]+ \([0-9]+\): [A-Za-z]"
+	"AMD|libamdhip64.so.5|hipGetDeviceCount returned hipError[A-Za-z]+ \([0-9]+\)"
+	"INTEL|libze_loader.so.1|zeInit returned ZE_RESULT_[A-Z_]+ \(0x[0-9a-f]+\)"
+)
+for r in "${REAL[@]}"; do
+	IFS='|' read -r ty lib want <<<"$r"
+	if ! [ -e "$lib" ] && ! ldconfig -p | grep -q "${lib##*/}"; then
+		note "$ty: no ${lib##*/} (scripts/deps.sh installs it): skipped"; continue
+	fi
+	for t in "${GPU_TOOLS[@]}" cxi_gpu_loopback_bw; do
+		local_opt=--local; [ "$t" = cxi_gpu_loopback_bw ] && local_opt=
+		# shellcheck disable=SC2086
+		LD_LIBRARY_PATH=$CUDA_LIB run_capture "real-$ty-$t" 30 "$BUILD/$t" $local_opt -t 0 -g "$ty" -n 2
+		expect_rc 1 "$RC" "$t -g $ty: exit 1" || show "$ERR"
+		n=$(grep -cE "No GPUs found: .*$want" "$ERR")
+		if [ "$n" = 1 ] && [ "$(grep -c . "$ERR")" = 1 ]; then
+			pass "$t -g $ty: the runtime's own error, once"
+		else fail "$t -g $ty: want one line /$want/, got $n of $(grep -c . "$ERR")"; show "$ERR"; fi
+	done
+	note "$(cat "$ERR")"
+done
 
 for PROV in shm tcp; do
 	section "[$PROV] --validate on every tool, host memory"

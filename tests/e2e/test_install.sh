@@ -25,8 +25,13 @@ for f in share/man/man7/cxd.7 share/doc/cxd/README.md; do
 done
 if [ -f "$SRC/tools/cxi_plot.py" ]; then
 	[ -x "$P/bin/cxi_plot" ] || missing+=" bin/cxi_plot"
+	[ -s "$P/share/cxd/cxi_plot_sweep.py" ] || missing+=" share/cxd/cxi_plot_sweep.py"
 fi
 [ -z "$missing" ] && pass "tools, man pages and docs in place" || fail "missing:$missing"
+if [ -x "$P/bin/cxi_plot" ]; then
+	check "the installed cxi_plot finds its sweep module" \
+		sh -c '"$1" --help >/dev/null' sh "$P/bin/cxi_plot"
+fi
 if [ -e "$BUILD/cxi_sweep" ]; then
 	[ -x "$P/bin/cxi_sweep" ] && [ -s "$P/share/man/man1/cxi_sweep.1" ] &&
 		pass "cxi_sweep and its page installed (built with MPI)" ||
@@ -36,7 +41,7 @@ else
 		pass "no cxi_sweep installed (not built: no MPI)" ||
 		fail "cxi_sweep or its page installed, but it was not built"
 fi
-extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/)')
+extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/|share/cxd/cxi_plot_sweep\.py$)')
 [ -z "$extra" ] && pass "nothing else installed" || fail "unexpected files: $extra"
 
 section "no test aids in the installed tools"

@@ -26,8 +26,22 @@ timeout -k 2 30 "$BIN" --local --provider tcp -n 5 >&- 2>"$TMPD/closed.err"
 rc=$?
 secs=$(elapsed_since "$t0")
 record "stdout closed (>&-)" "$rc" "$secs" "$(lastline "$TMPD/closed.err")"
-expect_rc 0 "$rc" "stdout closed"
+expect_rc 1 "$rc" "stdout closed"
+check "stdout closed: 'cannot write the results: Bad file descriptor', once" \
+	test "$(grep -c 'cannot write the results: Bad file descriptor' "$TMPD/closed.err")" = 1
 check "stdout closed: no protocol garbage" absent -i garbage "$TMPD/closed.err"
+timeout -k 2 10 "$BIN" -h >&- 2>"$TMPD/help.err"
+expect_rc 1 $? "-h, stdout closed"
+check "-h, stdout closed: 'write error: Bad file descriptor'" \
+	grep -q 'write error: Bad file descriptor' "$TMPD/help.err"
+if start_server "$TOOL" --provider tcp; then
+	timeout -k 2 30 "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider tcp -n 5 \
+		>&- 2>"$TMPD/closed2.err"
+	expect_rc 1 $? "stdout closed, separate server"
+	wait_server 10
+	check "stdout closed: the server was told ('cannot write the results')" \
+		grep -q 'client.*reported: cannot write the results: Bad file' "$SERVER_ERR"
+fi
 
 t0=$(now)
 timeout -k 2 30 "$BIN" --local --provider tcp -n 5 >/dev/full 2>"$TMPD/full.err"
