@@ -252,6 +252,8 @@ int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res)
 		return -EINVAL;
 	if (rep->format == CXD_FMT_JSON)
 		return cxd_json_result(rep, res);
+	if (res->win && cxd_report_windows(rep, res, NULL) != 0)
+		return -ENOMEM;
 	if (rep->format == CXD_FMT_CSV)
 		csv_result(rep, res);
 	else
@@ -278,8 +280,14 @@ int cxd_report_end(struct cxd_report *rep)
 			ret = -ENOMEM;
 		else
 			fprintf(rep->out, "%s\n", doc);
-	} else if (rep->format == CXD_FMT_TEXT)
+	} else if (rep->format == CXD_FMT_TEXT) {
+		if (rep->ntrail)
+			text_sep(rep);
+		cxd_report_trailer(rep);
 		text_sep(rep);
+	} else {
+		cxd_report_trailer(rep);
+	}
 	if (ret == 0)
 		errno = 0;
 	if ((fflush(rep->out) != 0 || ferror(rep->out)) && ret == 0)
