@@ -184,23 +184,68 @@ static void cat(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-void cxd_ctrs_moved(const struct cxd_ctrs *c, char *buf, size_t len)
+static bool moved(const struct cxd_ctr *k, bool host)
 {
-	unsigned moved = 0, bad = 0;
+	return k->host == host && cxd_ctr_ok(k) && k->after != k->before;
+}
 
-	buf[0] = '\0';
+static unsigned count_moved(const struct cxd_ctrs *c, bool host)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < c->n; i++)
+		n += moved(&c->c[i], host);
+	return n;
+}
+
+/* The moved counters of one scope (the device's, or the host's), after
+ * *n already listed. */
+static void list_moved(const struct cxd_ctrs *c, bool host, char *buf,
+		       size_t len, unsigned *n)
+{
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct cxd_ctr *k = &c->c[i];
 
-		if (!cxd_ctr_ok(k) || k->after == k->before)
+		if (!moved(k, host))
 			continue;
 		/* A counter that went back was reset: say so, not a delta. */
 		if (k->after < k->before)
-			cat(buf, len, "%s%s reset", moved++ ? ", " : "",
+			cat(buf, len, "%s%s reset", (*n)++ ? ", " : "",
 			    k->name);
 		else
-			cat(buf, len, "%s%s +%" PRIu64, moved++ ? ", " : "",
+			cat(buf, len, "%s%s +%" PRIu64, (*n)++ ? ", " : "",
 			    k->name, cxd_ctr_delta(k));
+	}
+}
+
+void cxd_ctrs_moved_only(const struct cxd_ctrs *c, bool with_host, char *buf,
+			 size_t len)
+{
+	unsigned n = 0;
+
+	buf[0] = '\0';
+	list_moved(c, false, buf, len, &n);
+	if (with_host)
+		list_moved(c, true, buf, len, &n);
+}
+
+void cxd_ctrs_moved(const struct cxd_ctrs *c, char *buf, size_t len)
+{
+	unsigned dev = count_moved(c, false), host = count_moved(c, true);
+	unsigned n = 0, bad = 0;
+
+	buf[0] = '\0';
+	list_moved(c, false, buf, len, &n);
+	/* Host-wide counters (all TCP of this network namespace) may move
+	 * for others' traffic: said apart, never as the link's. */
+	if (host && dev == 0)
+		cat(buf, len, "none on %s", c->dev[0] ? c->dev : "the device");
+	if (host) {
+		cat(buf, len, "; ");
+		n = 0;
+		list_moved(c, true, buf, len, &n);
+		cat(buf, len, " (host-wide: every connection of this "
+		    "network namespace)");
 	}
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct cxd_ctr *k = &c->c[i];
@@ -208,15 +253,13 @@ void cxd_ctrs_moved(const struct cxd_ctrs *c, char *buf, size_t len)
 
 		if (cxd_ctr_ok(k))
 			continue;
-		if (bad++)
-			cat(buf, len, ", ");
-		else
-			cat(buf, len, "%sunavailable: ", moved ? "; " : "");
+		cat(buf, len, bad++ ? ", " : buf[0] ? "; unavailable: " :
+		    "unavailable: ");
 		cat(buf, len, "%s (%s)", k->name, strerror(e));
 	}
-	if (moved == 0 && bad == 0)
-		cat(buf, len, c->n ? "none" : "none (%s)",
-		    c->note[0] ? c->note : "no counters for this device");
+	if (buf[0] == '\0')
+		snprintf(buf, len, c->n ? "none" : "none (%s)",
+			 c->note[0] ? c->note : "no counters for this device");
 }
 
 bool cxd_ctr_errorish(const char *name)

@@ -27,6 +27,8 @@ struct cxd_ctr {
 	char row[CXD_CTR_KEY], col[CXD_CTR_KEY];
 	uint64_t before, after;
 	int err_before, err_after; /* 0, or the errno that hid it */
+	bool host; /* host-wide (all TCP of this network namespace), not
+		      the device's own */
 };
 
 /* The device's counters; one of these per run (about 20 KB). */
@@ -66,6 +68,10 @@ void cxd_ctrs_moved(const struct cxd_ctrs *c, char *buf, size_t len);
  * path names a file that is not there, read as unavailable. */
 void cxd_ctr_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Only those that moved: "" when none did (the sweep's verdicts);
+ * with_host: the host-wide ones too. */
+void cxd_ctrs_moved_only(const struct cxd_ctrs *c, bool with_host, char *buf,
+			 size_t len);
 
 /* Adding counters (ctr_net.c, ctr_nic.c): a row of the plan. */
 struct cxd_ctr *cxd_ctrs_add(struct cxd_ctrs *c, const char *name,

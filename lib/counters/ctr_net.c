@@ -60,8 +60,13 @@ void cxd_ctrs_tcp(struct cxd_ctrs *c, const char *root)
 	char path[CXD_CTR_PATH];
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		cxd_ctr_fmt(path, sizeof(path), "%s/proc/net/%s", root, t[i].file);
-		cxd_ctrs_add(c, t[i].name, path, t[i].row, t[i].col);
+		struct cxd_ctr *k;
+
+		cxd_ctr_fmt(path, sizeof(path), "%s/proc/net/%s", root,
+			    t[i].file);
+		k = cxd_ctrs_add(c, t[i].name, path, t[i].row, t[i].col);
+		if (k)
+			k->host = true;
 	}
 }
 

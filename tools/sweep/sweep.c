@@ -17,6 +17,7 @@
 #include "cxd/session.h"
 #include "sweep/sweep.h"
 #include "sweep_mpi.h"
+#include "health.h"
 
 static int usage_or_help(struct sw *w, int ret, const char *err)
 {
@@ -83,7 +84,8 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return ret;
 	}
-	ret = sw_run(&w);
+	ret = w.cfg.local.given & CXD_GIVEN_HEALTH ? sw_health(&w) :
+						      sw_run(&w);
 	sw_free(&w);
 	MPI_Finalize();
 	return ret;
