@@ -184,18 +184,12 @@ static void cat(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Moved: an error count that changed (segments sent is a count of
+ * work, the denominator of the retransmissions). */
 static bool moved(const struct cxd_ctr *k, bool host)
 {
-	return k->host == host && cxd_ctr_ok(k) && k->after != k->before;
-}
-
-static unsigned count_moved(const struct cxd_ctrs *c, bool host)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < c->n; i++)
-		n += moved(&c->c[i], host);
-	return n;
+	return k->host == host && cxd_ctr_ok(k) && k->after != k->before &&
+	       strcmp(k->name, "tcp segments sent") != 0;
 }
 
 /* The moved counters of one scope (the device's, or the host's), after
@@ -231,22 +225,10 @@ void cxd_ctrs_moved_only(const struct cxd_ctrs *c, bool with_host, char *buf,
 
 void cxd_ctrs_moved(const struct cxd_ctrs *c, char *buf, size_t len)
 {
-	unsigned dev = count_moved(c, false), host = count_moved(c, true);
 	unsigned n = 0, bad = 0;
 
 	buf[0] = '\0';
 	list_moved(c, false, buf, len, &n);
-	/* Host-wide counters (all TCP of this network namespace) may move
-	 * for others' traffic: said apart, never as the link's. */
-	if (host && dev == 0)
-		cat(buf, len, "none on %s", c->dev[0] ? c->dev : "the device");
-	if (host) {
-		cat(buf, len, "; ");
-		n = 0;
-		list_moved(c, true, buf, len, &n);
-		cat(buf, len, " (host-wide: every connection of this "
-		    "network namespace)");
-	}
 	for (unsigned i = 0; i < c->n; i++) {
 		const struct cxd_ctr *k = &c->c[i];
 		int e = k->err_before ? k->err_before : k->err_after;
@@ -260,6 +242,44 @@ void cxd_ctrs_moved(const struct cxd_ctrs *c, char *buf, size_t len)
 	if (buf[0] == '\0')
 		snprintf(buf, len, c->n ? "none" : "none (%s)",
 			 c->note[0] ? c->note : "no counters for this device");
+}
+
+static const struct cxd_ctr *find(const struct cxd_ctrs *c, const char *name)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		if (strcmp(c->c[i].name, name) == 0)
+			return &c->c[i];
+	return NULL;
+}
+
+void cxd_ctrs_host(const struct cxd_ctrs *c, char *buf, size_t len)
+{
+	const struct cxd_ctr *r = find(c, "tcp retransmits");
+	const struct cxd_ctr *s = find(c, "tcp segments sent");
+	unsigned n = 1;
+
+	buf[0] = '\0';
+	if (r == NULL || s == NULL)
+		return;
+	if (!cxd_ctr_ok(r) || !cxd_ctr_ok(s)) {
+		snprintf(buf, len, "unavailable (%s)", strerror(
+			 r->err_before ? r->err_before : r->err_after ?
+			 r->err_after : s->err_before ? s->err_before :
+			 s->err_after));
+		return;
+	}
+	snprintf(buf, len, "+%" PRIu64 " of %" PRIu64 " segments sent "
+		 "(%.2f %%), all TCP of this network namespace",
+		 cxd_ctr_delta(r), cxd_ctr_delta(s), cxd_ctr_delta(s) ?
+		 100.0 * (double) cxd_ctr_delta(r) /
+		 (double) cxd_ctr_delta(s) : 0.0);
+	for (unsigned i = 0; i < c->n; i++) {
+		const struct cxd_ctr *k = &c->c[i];
+
+		if (k != r && k != s && moved(k, true))
+			cat(buf, len, "%s%s +%" PRIu64, n++ == 1 ? "; " : ", ",
+			    k->name, cxd_ctr_delta(k));
+	}
 }
 
 bool cxd_ctr_errorish(const char *name)

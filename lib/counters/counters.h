@@ -59,10 +59,16 @@ static inline uint64_t cxd_ctr_delta(const struct cxd_ctr *k)
 	return k->after - k->before;
 }
 /*
- * One line: "none", or "tcp RetransSegs +1234, veth0 tx_dropped +5";
+ * The device's line: "none", or "veth0 tx_dropped +5, veth0 rx_errors +1";
  * counters that could not be read are named as unavailable, never as 0.
  */
 void cxd_ctrs_moved(const struct cxd_ctrs *c, char *buf, size_t len);
+/*
+ * The host's TCP (tcp only, else ""): "+1234 of 81000 segments sent
+ * (1.52 %), all TCP of this network namespace; tcp timeouts +3". Apart
+ * from the device's line: any connection of the namespace moves it.
+ */
+void cxd_ctrs_host(const struct cxd_ctrs *c, char *buf, size_t len);
 
 /* snprintf for paths and names built from parts of any length: a cut
  * path names a file that is not there, read as unavailable. */

@@ -52,6 +52,7 @@ void cxd_ctrs_tcp(struct cxd_ctrs *c, const char *root)
 {
 	static const struct { const char *name, *file, *row, *col; } t[] = {
 		{ "tcp retransmits", "snmp", "Tcp", "RetransSegs" },
+		{ "tcp segments sent", "snmp", "Tcp", "OutSegs" },
 		{ "tcp bad segments", "snmp", "Tcp", "InErrs" },
 		{ "tcp timeouts", "netstat", "TcpExt", "TCPTimeouts" },
 		{ "tcp lost retransmits", "netstat", "TcpExt",

@@ -206,5 +206,10 @@ int cxd_report_counters(struct cxd_report *rep, const struct cxd_ctrs *c)
 	cxd_ctrs_moved(c, line, sizeof(line));
 	if (rep->doc)
 		ret = json_counters(rep, c, line);
-	return ret ? ret : trail(rep, "Link errors", line);
+	if (ret == 0)
+		ret = trail(rep, "Link errors", line);
+	cxd_ctrs_host(c, line, sizeof(line));
+	if (ret == 0 && line[0])
+		ret = trail(rep, "TCP retransmits", line);
+	return ret;
 }
