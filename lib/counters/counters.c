@@ -8,35 +8,6 @@
 
 #include "counters.h"
 
-void cxd_ctr_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
-struct cxd_ctr *cxd_ctrs_add(struct cxd_ctrs *c, const char *name,
-			     const char *path, const char *row,
-			     const char *col)
-{
-	struct cxd_ctr *k;
-
-	if (c->n >= CXD_CTR_MAX) {
-		c->left++;
-		return NULL;
-	}
-	k = &c->c[c->n++];
-	memset(k, 0, sizeof(*k));
-	snprintf(k->name, sizeof(k->name), "%s", name);
-	snprintf(k->path, sizeof(k->path), "%s", path);
-	snprintf(k->row, sizeof(k->row), "%s", row ? row : "");
-	snprintf(k->col, sizeof(k->col), "%s", col ? col : "");
-	k->err_before = k->err_after = ENODATA; /* not read yet */
-	return k;
-}
-
 static bool has(const char *list, const char *word)
 {
 	size_t n = strlen(word);
@@ -56,6 +27,7 @@ void cxd_ctrs_plan(struct cxd_ctrs *c, const char *prov, const char *domain,
 	if (has(prov, "shm") || has(prov, "sm2")) {
 		snprintf(c->note, sizeof(c->note), "%s: no network device "
 			 "(memory of this host)", prov);
+		snprintf(c->kind, sizeof(c->kind), "mem");
 		return;
 	}
 	if (has(prov, "cxi")) {
@@ -165,11 +137,6 @@ void cxd_ctrs_read(struct cxd_ctrs *c, bool after)
 	}
 }
 
-bool cxd_ctr_ok(const struct cxd_ctr *k)
-{
-	return k->err_before == 0 && k->err_after == 0;
-}
-
 static void cat(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void cat(char *buf, size_t len, const char *fmt, ...)
@@ -239,8 +206,13 @@ void cxd_ctrs_moved(const struct cxd_ctrs *c, char *buf, size_t len)
 		    "unavailable: ");
 		cat(buf, len, "%s (%s)", k->name, strerror(e));
 	}
-	if (buf[0] == '\0')
-		snprintf(buf, len, c->n ? "none" : "none (%s)",
+	/* No counter found is no evidence: "none" only where no device
+	 * exists (shm), else unavailable, with why. */
+	if (buf[0] == '\0' && c->n)
+		snprintf(buf, len, "none");
+	else if (buf[0] == '\0')
+		snprintf(buf, len, "%s (%s)", strcmp(c->kind, "mem") ?
+			 "unavailable" : "none",
 			 c->note[0] ? c->note : "no counters for this device");
 }
 
@@ -280,18 +252,4 @@ void cxd_ctrs_host(const struct cxd_ctrs *c, char *buf, size_t len)
 			cat(buf, len, "%s%s +%" PRIu64, n++ == 1 ? "; " : ", ",
 			    k->name, cxd_ctr_delta(k));
 	}
-}
-
-bool cxd_ctr_errorish(const char *name)
-{
-	static const char *const words[] = {
-		"err", "drop", "discard", "uncor", "corrected", "replay",
-		"timeout", "nack", "retr", "down", "fail", "bad", "crc",
-		"symbol", "lost", "overrun", "flap", "pause",
-	};
-
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strstr(name, words[i]))
-			return true;
-	return false;
 }

@@ -34,7 +34,7 @@ struct cxd_ctr {
 /* The device's counters; one of these per run (about 20 KB). */
 struct cxd_ctrs {
 	char dev[64];    /* "veth0", "cxi0", "mlx5_0": "" when none */
-	char kind[8];    /* "net", "cxi", "ib"; "" when none */
+	char kind[8];    /* "net", "cxi", "ib"; "mem" (shm); "" unknown */
 	char netdev[64]; /* the Ethernet side (RoCE), or dev when "net" */
 	char note[128];  /* why none ("shm: no network device") */
 	unsigned n;      /* counters kept */

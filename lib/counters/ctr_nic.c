@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "counters.h"
 
@@ -78,7 +79,9 @@ void cxd_ctrs_cxi(struct cxd_ctrs *c, const char *root, const char *dev)
 		cxd_ctr_fmt(dir, sizeof(dir), "%s/sys/class/cxi/%s/device/%s",
 			 root, dev, aer[i].file);
 		cxd_ctr_fmt(pre, sizeof(pre), "%s pcie %s", dev, aer[i].key);
-		cxd_ctrs_add(c, pre, dir, "=", aer[i].key);
+		/* Kernels without AER statistics have no such files. */
+		if (access(dir, F_OK) == 0)
+			cxd_ctrs_add(c, pre, dir, "=", aer[i].key);
 	}
 	if (c->n == 0)
 		cxd_ctr_fmt(c->note, sizeof(c->note), "cxi: no counters found "
@@ -104,7 +107,9 @@ static void ib_port(struct cxd_ctrs *c, const char *base, const char *port)
 			 port, ib_port_counters[i]);
 		cxd_ctr_fmt(name, sizeof(name), "%s/%s %s", c->dev, port,
 			 ib_port_counters[i]);
-		cxd_ctrs_add(c, name, path, NULL, NULL);
+		/* Older kernels and some HCAs lack a few: absent, not hidden. */
+		if (access(path, F_OK) == 0)
+			cxd_ctrs_add(c, name, path, NULL, NULL);
 	}
 	cxd_ctr_fmt(path, sizeof(path), "%s/ports/%s/hw_counters", base, port);
 	cxd_ctr_fmt(name, sizeof(name), "%s/%s", c->dev, port);

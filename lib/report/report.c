@@ -250,8 +250,16 @@ int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res)
 {
 	if (rep == NULL || res == NULL)
 		return -EINVAL;
-	if (rep->format == CXD_FMT_JSON)
-		return cxd_json_result(rep, res);
+	if (rep->format == CXD_FMT_JSON) {
+		int ret = cxd_json_result(rep, res);
+		size_t n = json_object_array_length(rep->results);
+
+		/* The windows go into the size's object, just added. */
+		if (ret == 0 && res->win)
+			ret = cxd_report_windows(rep, res,
+				json_object_array_get_idx(rep->results, n - 1));
+		return ret;
+	}
 	if (res->win && cxd_report_windows(rep, res, NULL) != 0)
 		return -ENOMEM;
 	if (rep->format == CXD_FMT_CSV)

@@ -256,7 +256,5 @@ int cxd_json_result(struct cxd_report *rep, const struct cxd_result *res)
 	if (ret == 0 && res->verify >= 0)
 		ret = cxd_jadd(o, "verified",
 			   json_object_new_boolean(res->verify != 0), false);
-	if (ret == 0 && res->win)
-		ret = cxd_report_windows(rep, res, o);
 	return ret;
 }
