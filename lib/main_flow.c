@@ -88,7 +88,8 @@ static int run_session(struct cxd_sess *s)
 		ret = cxd_sess_barrier(s, "the ready barrier");
 	}
 	if (ret == 0) {
-		/* Link error counters: before the first size, after the last. */
+		/* Link error counters: before the first size, after the
+		 * last. */
 		ctrs = cxd_run_counters_begin(s);
 		ret = s->tool->run(s, rep);
 		cret = cxd_run_counters_end(ctrs, ret ? NULL : rep);

@@ -13,7 +13,8 @@ static bool has(const char *list, const char *word)
 	size_t n = strlen(word);
 
 	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-		if ((p == list || p[-1] == ';') && (p[n] == '\0' || p[n] == ';'))
+		if ((p == list || p[-1] == ';') &&
+		    (p[n] == '\0' || p[n] == ';'))
 			return true;
 	return false;
 }

@@ -82,7 +82,8 @@ void cxd_dev_facts(const struct cxd_ctrs *c, const char *root,
 
 	memset(f, 0, sizeof(*f));
 	if (strcmp(c->kind, "cxi") == 0) {
-		cxd_ctr_fmt(dev, sizeof(dev), "%s/sys/class/cxi/%s/device", root, d);
+		cxd_ctr_fmt(dev, sizeof(dev), "%s/sys/class/cxi/%s/device",
+			    root, d);
 		cxd_ctr_fmt(a, sizeof(a), "%s/port/link", dev);
 		cxd_ctr_fmt(b, sizeof(b), "%s/port/0/link/state", dev);
 		slurp2(a, b, f->link, sizeof(f->link));
@@ -90,7 +91,8 @@ void cxd_dev_facts(const struct cxd_ctrs *c, const char *root,
 		cxd_ctr_fmt(b, sizeof(b), "%s/port/0/link/speed", dev);
 		slurp2(a, b, f->speed, sizeof(f->speed));
 	} else if (strcmp(c->kind, "ib") == 0) {
-		cxd_ctr_fmt(dev, sizeof(dev), "%s/sys/class/infiniband/%s", root, d);
+		cxd_ctr_fmt(dev, sizeof(dev), "%s/sys/class/infiniband/%s",
+			    root, d);
 		cxd_ctr_fmt(a, sizeof(a), "%s/ports/1/state", dev);
 		slurp(a, f->link, sizeof(f->link));
 		cxd_ctr_fmt(a, sizeof(a), "%s/ports/1/rate", dev);

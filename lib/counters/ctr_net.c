@@ -36,9 +36,11 @@ void cxd_ctrs_netdev(struct cxd_ctrs *c, const char *root, const char *ifname)
 	cxd_ctr_fmt(c->netdev, sizeof(c->netdev), "%s", ifname);
 	for (size_t i = 0; i < sizeof(netdev_stats) / sizeof(*netdev_stats);
 	     i++) {
-		cxd_ctr_fmt(path, sizeof(path), "%s/sys/class/net/%s/statistics/%s",
-			 root, ifname, netdev_stats[i]);
-		cxd_ctr_fmt(name, sizeof(name), "%s %s", ifname, netdev_stats[i]);
+		cxd_ctr_fmt(path, sizeof(path),
+			    "%s/sys/class/net/%s/statistics/%s", root, ifname,
+			    netdev_stats[i]);
+		cxd_ctr_fmt(name, sizeof(name), "%s %s", ifname,
+			    netdev_stats[i]);
 		cxd_ctrs_add(c, name, path, NULL, NULL);
 	}
 	/* Link flaps: every carrier up or down since the device came. */

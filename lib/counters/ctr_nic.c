@@ -107,7 +107,7 @@ static void ib_port(struct cxd_ctrs *c, const char *base, const char *port)
 			 port, ib_port_counters[i]);
 		cxd_ctr_fmt(name, sizeof(name), "%s/%s %s", c->dev, port,
 			 ib_port_counters[i]);
-		/* Older kernels and some HCAs lack a few: absent, not hidden. */
+		/* Some kernels and HCAs lack a few: absent, not hidden. */
 		if (access(path, F_OK) == 0)
 			cxd_ctrs_add(c, name, path, NULL, NULL);
 	}
@@ -141,9 +141,11 @@ void cxd_ctrs_ib(struct cxd_ctrs *c, const char *root, const char *dev)
 	DIR *d;
 
 	/* verbs domains: "mlx5_0", "mlx5_0-xrc", "mlx5_0-dgram". */
-	cxd_ctr_fmt(c->dev, sizeof(c->dev), "%.*s", (int) strcspn(dev, "-"), dev);
+	cxd_ctr_fmt(c->dev, sizeof(c->dev), "%.*s", (int) strcspn(dev, "-"),
+		    dev);
 	cxd_ctr_fmt(c->kind, sizeof(c->kind), "ib");
-	cxd_ctr_fmt(base, sizeof(base), "%s/sys/class/infiniband/%s", root, c->dev);
+	cxd_ctr_fmt(base, sizeof(base), "%s/sys/class/infiniband/%s", root,
+		    c->dev);
 	cxd_ctr_fmt(c->note, sizeof(c->note), "verbs: no counters found under "
 		 "/sys/class/infiniband/%s", c->dev);
 	d = open_dir(c, base, "ports");

@@ -125,20 +125,24 @@ int cxd_opts_interval(const struct cxd_tool *tool, const struct cxd_cfg *cfg,
 	if (iv == 0)
 		return 0;
 	if (cfg->role == CXD_SERVER && !cxd_tool_is(tool, CXD_TRAIT_LOOPBACK))
-		return cxd_opt_fail(err, len, "Invalid interval: --interval %llu "
+		return cxd_opt_fail(err, len, "Invalid interval: "
+				    "--interval %llu "
 				    "is a client option (the client times "
 				    "the run)", (unsigned long long) iv);
 	if (!cxd_run_has(&cfg->run, CXD_RUN_DURATION))
-		return cxd_opt_fail(err, len, "Invalid interval: --interval %llu "
+		return cxd_opt_fail(err, len, "Invalid interval: "
+				    "--interval %llu "
 				    "needs a duration run (-D SEC)",
 				    (unsigned long long) iv);
 	if (iv > d)
-		return cxd_opt_fail(err, len, "Invalid interval: --interval %llu "
+		return cxd_opt_fail(err, len, "Invalid interval: "
+				    "--interval %llu "
 				    "is longer than the run (-D %llu)",
 				    (unsigned long long) iv,
 				    (unsigned long long) d);
 	if (d / iv > CXD_MAX_WINDOWS)
-		return cxd_opt_fail(err, len, "Invalid interval: --interval %llu "
+		return cxd_opt_fail(err, len, "Invalid interval: "
+				    "--interval %llu "
 				    "cuts -D %llu into more than %llu windows",
 				    (unsigned long long) iv,
 				    (unsigned long long) d, CXD_MAX_WINDOWS);

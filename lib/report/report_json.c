@@ -90,9 +90,10 @@ static int json_options_run(const struct cxd_report *rep, json_object *o)
 	if (rep->lat) {
 		ret |= cxd_jadd(o, "warmup", jint(r->warmup), false);
 		ret |= cxd_jadd(o, "latency_gap_us", jint(r->latency_gap_us),
-			    false);
+				false);
 		ret |= cxd_jadd(o, "report_all",
-			    json_object_new_boolean(rep->report_all), false);
+				json_object_new_boolean(rep->report_all),
+				false);
 	}
 	if (cxd_tool_has(rep->tool, CXD_F_BUF)) {
 		ret |= cxd_jadd(o, "buf_sz", jint(r->buf_sz), false);
@@ -179,7 +180,7 @@ static int json_bw(const struct cxd_report *rep, const struct cxd_result *res,
 
 	cxd_result_figures(res, &f);
 	ret |= cxd_jadd(o, "count", res->count_shown ? jint(res->count) : NULL,
-		    !res->count_shown);
+			!res->count_shown);
 	ret |= cxd_jadd(o, "elapsed_us", cxd_jdbl(f.elapsed_us), true);
 	ret |= cxd_jadd(o, "bw_mb_s", cxd_jdbl(f.bw_mb_s), true);
 	ret |= cxd_jadd(o, "pkt_rate_mpkt_s", cxd_jdbl(f.rate_m_s), true);
@@ -222,9 +223,11 @@ static int json_lat(const struct cxd_result *res, json_object *o)
 
 	cxd_result_figures(res, &f);
 	for (size_t i = 0; ret == 0 && i < CXD_LAT_FIGURES; i++)
-		ret = cxd_jadd(o, cxd_lat_keys[i], cxd_jdbl(f.lat_ns[i] / 1000.0), false);
+		ret = cxd_jadd(o, cxd_lat_keys[i],
+			       cxd_jdbl(f.lat_ns[i] / 1000.0), false);
 	for (size_t i = 0; ret == 0 && f.has_gaps && i < CXD_GAP_FIGURES; i++)
-		ret = cxd_jadd(o, gap_keys[i], cxd_jdbl(f.gap_ns[i] / 1000.0), false);
+		ret = cxd_jadd(o, gap_keys[i],
+			       cxd_jdbl(f.gap_ns[i] / 1000.0), false);
 	if (ret == 0 && res->samples != NULL)
 		ret = json_samples(res, o);
 	return ret;
@@ -241,7 +244,8 @@ int cxd_json_result(struct cxd_report *rep, const struct cxd_result *res)
 	}
 	ret = cxd_jadd(o, "size", jint(res->size), false);
 	if (ret == 0 && rep->lat && res->lat == NULL) {
-		ret = cxd_jadd(o, "see_client", json_object_new_boolean(1), false);
+		ret = cxd_jadd(o, "see_client", json_object_new_boolean(1),
+			       false);
 		/* A ping-pong responder counts the iterations it answered. */
 		if (ret == 0 && res->count_shown)
 			ret = cxd_jadd(o, "count", jint(res->count), false);
@@ -252,9 +256,11 @@ int cxd_json_result(struct cxd_report *rep, const struct cxd_result *res)
 		ret = json_bw(rep, res, o);
 	if (ret == 0 && res->validated >= 0)
 		ret = cxd_jadd(o, "validated",
-			   json_object_new_boolean(res->validated == 1), false);
+			       json_object_new_boolean(res->validated == 1),
+			       false);
 	if (ret == 0 && res->verify >= 0)
 		ret = cxd_jadd(o, "verified",
-			   json_object_new_boolean(res->verify != 0), false);
+			       json_object_new_boolean(res->verify != 0),
+			       false);
 	return ret;
 }

@@ -132,7 +132,8 @@ static void test_ib(void **state)
 	put("sys/class/infiniband/mlx5_0/ports/1/hw_counters/rx_write_requests",
 	    "0\n");
 	put("sys/class/infiniband/mlx5_0/ports/1/state", "4: ACTIVE\n");
-	put("sys/class/infiniband/mlx5_0/ports/1/rate", "100 Gb/sec (4X EDR)\n");
+	put("sys/class/infiniband/mlx5_0/ports/1/rate",
+	    "100 Gb/sec (4X EDR)\n");
 	put("sys/class/infiniband/mlx5_0/device/net/ens1f0/x", "");
 	put("sys/class/net/ens1f0/statistics/rx_errors", "0\n");
 	cxd_ctrs_plan(c, "verbs;ofi_rxm", "mlx5_0-xrc", NULL, root);
