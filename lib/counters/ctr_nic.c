@@ -25,24 +25,22 @@
 #include "counters.h"
 
 /* A directory that exists but cannot be listed is named, unreadable. */
-static DIR *open_dir(struct cxd_ctrs *c, const char *path, const char *what)
+static DIR *open_dir(struct cxd_ctrs *c, const char *path, const char *label)
 {
 	DIR *d = opendir(path);
-	char name[CXD_CTR_NAME];
 
-	if (d == NULL && errno != ENOENT && errno != ENOTDIR) {
-		cxd_ctr_fmt(name, sizeof(name), "%s %s", c->dev, what);
-		cxd_ctrs_add(c, name, path, NULL, NULL);
-	}
+	if (d == NULL && errno != ENOENT && errno != ENOTDIR)
+		cxd_ctrs_add(c, label, path, NULL, NULL);
 	return d;
 }
 
-/* Every file of dir whose name passes (errorish or all), as PRE NAME. */
+/* Every file of dir whose name passes (errorish or all), as PRE NAME;
+ * label names the directory when it cannot be listed. */
 static void add_dir(struct cxd_ctrs *c, const char *dir, const char *pre,
-		    bool errors_only)
+		    const char *label, bool errors_only)
 {
 	char path[CXD_CTR_PATH], name[CXD_CTR_NAME];
-	DIR *d = open_dir(c, dir, pre);
+	DIR *d = open_dir(c, dir, label);
 	struct dirent *e;
 
 	while (d && (e = readdir(d)) != NULL) {
@@ -65,16 +63,27 @@ void cxd_ctrs_cxi(struct cxd_ctrs *c, const char *root, const char *dev)
 		{ "aer_dev_nonfatal", "TOTAL_ERR_NONFATAL" },
 		{ "aer_dev_fatal", "TOTAL_ERR_FATAL" },
 	};
-	char dir[CXD_CTR_PATH], pre[CXD_CTR_NAME];
+	char dir[CXD_CTR_PATH], pre[CXD_CTR_NAME], label[CXD_CTR_NAME];
+	unsigned n0;
 
 	cxd_ctr_fmt(c->dev, sizeof(c->dev), "%s", dev);
 	cxd_ctr_fmt(c->kind, sizeof(c->kind), "cxi");
 	cxd_ctr_fmt(dir, sizeof(dir), "%s/sys/class/cxi/%s/device/telemetry",
 		 root, dev);
-	add_dir(c, dir, dev, true);
+	cxd_ctr_fmt(label, sizeof(label), "%s telemetry", dev);
+	n0 = c->n;
+	add_dir(c, dir, dev, label, true);
+	/* Drivers without the sysfs files: debugfs (the CXI driver's
+	 * debugging notes, .../cxi/cxiN/telemetry; LDMS cxi_sampler's
+	 * tel_path). Root only: as another user it is named unavailable. */
+	cxd_ctr_fmt(dir, sizeof(dir), "%s/sys/kernel/debug/cxi/%s/telemetry",
+		    root, dev);
+	if (c->n == n0)
+		add_dir(c, dir, dev, label, true);
 	cxd_ctr_fmt(dir, sizeof(dir), "%s/run/cxi/%s", root, dev);
 	cxd_ctr_fmt(pre, sizeof(pre), "%s rh", dev);
-	add_dir(c, dir, pre, false);
+	cxd_ctr_fmt(label, sizeof(label), "%s retry handler", dev);
+	add_dir(c, dir, pre, label, false);
 	for (size_t i = 0; i < sizeof(aer) / sizeof(aer[0]); i++) {
 		cxd_ctr_fmt(dir, sizeof(dir), "%s/sys/class/cxi/%s/device/%s",
 			 root, dev, aer[i].file);
@@ -99,7 +108,7 @@ static const char *const ib_port_counters[] = {
 
 static void ib_port(struct cxd_ctrs *c, const char *base, const char *port)
 {
-	char path[CXD_CTR_PATH], name[CXD_CTR_NAME];
+	char path[CXD_CTR_PATH], name[CXD_CTR_NAME], label[CXD_CTR_NAME];
 
 	for (size_t i = 0; i < sizeof(ib_port_counters) /
 			       sizeof(ib_port_counters[0]); i++) {
@@ -113,7 +122,8 @@ static void ib_port(struct cxd_ctrs *c, const char *base, const char *port)
 	}
 	cxd_ctr_fmt(path, sizeof(path), "%s/ports/%s/hw_counters", base, port);
 	cxd_ctr_fmt(name, sizeof(name), "%s/%s", c->dev, port);
-	add_dir(c, path, name, true);
+	cxd_ctr_fmt(label, sizeof(label), "%s/%s hw_counters", c->dev, port);
+	add_dir(c, path, name, label, true);
 }
 
 /* RoCE: the netdev the RDMA device sits on. */
@@ -136,7 +146,7 @@ static void ib_netdev(struct cxd_ctrs *c, const char *root, const char *base)
 
 void cxd_ctrs_ib(struct cxd_ctrs *c, const char *root, const char *dev)
 {
-	char base[CXD_CTR_PATH];
+	char base[CXD_CTR_PATH], label[CXD_CTR_NAME];
 	struct dirent *e;
 	DIR *d;
 
@@ -148,7 +158,8 @@ void cxd_ctrs_ib(struct cxd_ctrs *c, const char *root, const char *dev)
 		    c->dev);
 	cxd_ctr_fmt(c->note, sizeof(c->note), "verbs: no counters found under "
 		 "/sys/class/infiniband/%s", c->dev);
-	d = open_dir(c, base, "ports");
+	cxd_ctr_fmt(label, sizeof(label), "%s ports", c->dev);
+	d = open_dir(c, base, label);
 	if (d)
 		closedir(d);
 	cxd_ctr_fmt(base + strlen(base), sizeof(base) - strlen(base), "/ports");

@@ -239,6 +239,25 @@ static void test_shm_and_missing(void **state)
 	free(c);
 }
 
+/* Older drivers: telemetry only in debugfs. */
+static void test_cxi_debugfs(void **state)
+{
+	struct cxd_ctrs *c = new_ctrs();
+	char line[512];
+
+	(void) state;
+	put("sys/kernel/debug/cxi/cxi1/telemetry/hni_llr_rx_replay_event",
+	    "3@1700000000.000000001\n");
+	cxd_ctrs_plan(c, "cxi", "cxi1", NULL, root);
+	cxd_ctrs_read(c, false);
+	put("sys/kernel/debug/cxi/cxi1/telemetry/hni_llr_rx_replay_event",
+	    "9@1700000002.000000001\n");
+	cxd_ctrs_read(c, true);
+	cxd_ctrs_moved(c, line, sizeof(line));
+	assert_string_equal(line, "cxi1 hni_llr_rx_replay_event +6");
+	free(c);
+}
+
 /* Five 1 s windows of 1000-byte operations, the third slow; a 0.3 s tail
  * is too short to judge and left out. */
 static void test_windows(void **state)
@@ -332,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_ib),
 		cmocka_unit_test(test_tcp),
 		cmocka_unit_test(test_shm_and_missing),
+		cmocka_unit_test(test_cxi_debugfs),
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_window_stretch),
 		cmocka_unit_test(test_interval_rules),
