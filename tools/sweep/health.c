@@ -20,7 +20,6 @@ struct sw_ctrs {
 struct sw_health_rec {
 	char dev[64], link[32], speed[48], pcie[80], why[128];
 	char moved[SW_MOVED_LEN];
-	char host[SW_MOVED_LEN];   /* and host-wide ones, shown only */
 	char unread[SW_MOVED_LEN]; /* counters this user may not read */
 	int down, degraded, erroring;
 };
@@ -127,9 +126,9 @@ static void my_record(struct sw *w, struct sw_health_rec *r)
 		snprintf(r->pcie, sizeof(r->pcie), "-");
 	snprintf(r->why, sizeof(r->why), "%s", c->dev[0] ? f.why : c->note);
 	/* Erroring: the device's own counters; the host's TCP counters
-	 * move for any connection of the host, so they are only shown. */
+	 * move for any connection of the host, so they are only shown
+	 * (sw_counters_moved, which has both). */
 	cxd_ctrs_moved_only(c, false, r->moved, sizeof(r->moved));
-	cxd_ctrs_moved_only(c, true, r->host, sizeof(r->host));
 	unreadable(c, r->unread, sizeof(r->unread));
 	r->down = f.down;
 	r->degraded = f.degraded;
@@ -180,9 +179,9 @@ static int health_report(struct sw *w, struct sw_health_rec *all)
 			printf(" (%s)", r->why);
 		if (r->erroring)
 			printf(" (in %d s: %s)", SW_HEALTH_S, r->moved);
-		if (!r->erroring && r->host[0])
+		if (!r->erroring && sw_counters_moved(w, i)[0])
 			printf(" (host-wide in %d s: %s)", SW_HEALTH_S,
-			       r->host);
+			       sw_counters_moved(w, i));
 		if (r->unread[0])
 			printf(" [unavailable: %s]", r->unread);
 		printf("\n");
@@ -209,13 +208,16 @@ int sw_health(struct sw *w)
 	w->s.via = &sw_peer_mpi;
 	w->s.via_arg = w;
 	sw_bootstrap(w); /* the device in use, and every rank's host */
+	sw_counters_begin(w);
 	my_record(w, &mine);
+	sw_counters_end(w);
 	if (w->rank == 0)
 		all = sw_alloc(w, (size_t) w->n, sizeof(*all));
 	gather(w, &mine, all, sizeof(mine), "the health gathering");
 	if (w->rank == 0)
 		ret = health_report(w, all);
 	free(all);
+	sw_counters_free(w);
 	/* Every rank leaves with rank 0's verdict. */
 	MPI_Ibcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
 	sw_coll_wait(w, &q, "the health verdict");
