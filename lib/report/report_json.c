@@ -20,7 +20,7 @@ const char *const cxd_lat_keys[CXD_LAT_FIGURES] = {
  * shortest text that reads back to the same double instead. Non-finite
  * values are not JSON: null.
  */
-json_object *cxd_jdbl(double d)
+static json_object *jdbl(double d)
 {
 	char buf[40];
 
@@ -43,7 +43,7 @@ static json_object *jint(uint64_t v)
 }
 
 /* Adds and reports allocation failure; a NULL value is a JSON null. */
-int cxd_jadd(json_object *o, const char *key, json_object *v, bool null_ok)
+static int jadd(json_object *o, const char *key, json_object *v, bool null_ok)
 {
 	if (v == NULL && !null_ok)
 		return -ENOMEM;
@@ -56,7 +56,7 @@ int cxd_jadd(json_object *o, const char *key, json_object *v, bool null_ok)
 
 static int jadd_str(json_object *o, const char *key, const char *s)
 {
-	return cxd_jadd(o, key, json_object_new_string(s), false);
+	return jadd(o, key, json_object_new_string(s), false);
 }
 
 static const char *hp_name(uint32_t hp)
@@ -77,31 +77,30 @@ static int json_options_run(const struct cxd_report *rep, json_object *o)
 	int ret = 0;
 
 	if (cxd_run_has(r, CXD_RUN_DURATION))
-		ret |= cxd_jadd(o, "duration_s", jint(r->duration_s), false);
+		ret |= jadd(o, "duration_s", jint(r->duration_s), false);
 	else
-		ret |= cxd_jadd(o, "iterations", jint(r->iters), false);
-	ret |= cxd_jadd(o, "min_size", jint(r->min_size), false);
-	ret |= cxd_jadd(o, "max_size", jint(r->max_size), false);
+		ret |= jadd(o, "iterations", jint(r->iters), false);
+	ret |= jadd(o, "min_size", jint(r->min_size), false);
+	ret |= jadd(o, "max_size", jint(r->max_size), false);
 	if (!rep->lat)
-		ret |= cxd_jadd(o, "list_size", jint(r->list_size), false);
+		ret |= jadd(o, "list_size", jint(r->list_size), false);
 	if (cxd_tool_has(rep->tool, CXD_F_BIDIR))
-		ret |= cxd_jadd(o, "bidirectional", json_object_new_boolean(
+		ret |= jadd(o, "bidirectional", json_object_new_boolean(
 				    cxd_run_has(r, CXD_RUN_BIDIR)), false);
 	if (rep->lat) {
-		ret |= cxd_jadd(o, "warmup", jint(r->warmup), false);
-		ret |= cxd_jadd(o, "latency_gap_us", jint(r->latency_gap_us),
-				false);
-		ret |= cxd_jadd(o, "report_all",
-				json_object_new_boolean(rep->report_all),
-				false);
+		ret |= jadd(o, "warmup", jint(r->warmup), false);
+		ret |= jadd(o, "latency_gap_us", jint(r->latency_gap_us),
+			    false);
+		ret |= jadd(o, "report_all",
+			    json_object_new_boolean(rep->report_all), false);
 	}
 	if (cxd_tool_has(rep->tool, CXD_F_BUF)) {
-		ret |= cxd_jadd(o, "buf_sz", jint(r->buf_sz), false);
-		ret |= cxd_jadd(o, "buf_align", jint(r->buf_align), false);
+		ret |= jadd(o, "buf_sz", jint(r->buf_sz), false);
+		ret |= jadd(o, "buf_align", jint(r->buf_align), false);
 	}
 	if (cxd_tool_has(rep->tool, CXD_F_HP))
 		ret |= jadd_str(o, "hugepages", hp_name(r->hugepages));
-	ret |= cxd_jadd(o, "validate", json_object_new_boolean(
+	ret |= jadd(o, "validate", json_object_new_boolean(
 			    cxd_run_has(r, CXD_RUN_VALIDATE)), false);
 	if (cxd_tool_has(rep->tool, CXD_F_ATOMIC)) {
 		ret |= jadd_str(o, "atomic_op", cxd_amo_op_name(r->amo_op));
@@ -110,7 +109,7 @@ static int json_options_run(const struct cxd_report *rep, json_object *o)
 					cxd_cswap_op_name(r->cswap_op));
 		ret |= jadd_str(o, "atomic_type",
 				cxd_amo_type_name(r->amo_type));
-		ret |= cxd_jadd(o, "fetching", json_object_new_boolean(
+		ret |= jadd(o, "fetching", json_object_new_boolean(
 				    cxd_run_has(r, CXD_RUN_FETCHING)), false);
 	}
 	return ret ? -ENOMEM : 0;
@@ -121,7 +120,7 @@ static int json_child(json_object *parent, const char *key,
 		      json_object **child)
 {
 	*child = json_object_new_object();
-	return cxd_jadd(parent, key, *child, false);
+	return jadd(parent, key, *child, false);
 }
 
 static int json_identity(const struct cxd_report *rep, json_object *d)
@@ -142,7 +141,7 @@ static int json_identity(const struct cxd_report *rep, json_object *d)
 	ret |= jadd_str(d, "local_endpoint", info->local_ep);
 	ret |= jadd_str(d, "remote_endpoint", info->remote_ep);
 	ret |= jadd_str(d, "peer", info->peer);
-	ret |= cxd_jadd(d, "inject_size", jint(info->inject_size), false);
+	ret |= jadd(d, "inject_size", jint(info->inject_size), false);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -158,7 +157,7 @@ int cxd_json_begin(struct cxd_report *rep)
 	ret = json_identity(rep, rep->doc);
 	if (ret == 0)
 		ret = json_child(rep->doc, "summary", &sum);
-	rep->jsum = sum;
+	rep->jsum = sum; /* lines known after the sizes go there too */
 	for (unsigned i = 0; ret == 0 && i < info->nsummary; i++)
 		ret = jadd_str(sum, info->summary[i].key, info->summary[i].val);
 	if (ret == 0)
@@ -167,7 +166,7 @@ int cxd_json_begin(struct cxd_report *rep)
 		ret = json_options_run(rep, opts);
 	if (ret == 0) {
 		rep->results = json_object_new_array();
-		ret = cxd_jadd(rep->doc, "results", rep->results, false);
+		ret = jadd(rep->doc, "results", rep->results, false);
 	}
 	return ret;
 }
@@ -179,23 +178,23 @@ static int json_bw(const struct cxd_report *rep, const struct cxd_result *res,
 	int ret = 0;
 
 	cxd_result_figures(res, &f);
-	ret |= cxd_jadd(o, "count", res->count_shown ? jint(res->count) : NULL,
-			!res->count_shown);
-	ret |= cxd_jadd(o, "elapsed_us", cxd_jdbl(f.elapsed_us), true);
-	ret |= cxd_jadd(o, "bw_mb_s", cxd_jdbl(f.bw_mb_s), true);
-	ret |= cxd_jadd(o, "pkt_rate_mpkt_s", cxd_jdbl(f.rate_m_s), true);
+	ret |= jadd(o, "count", res->count_shown ? jint(res->count) : NULL,
+		    !res->count_shown);
+	ret |= jadd(o, "elapsed_us", jdbl(f.elapsed_us), true);
+	ret |= jadd(o, "bw_mb_s", jdbl(f.bw_mb_s), true);
+	ret |= jadd(o, "pkt_rate_mpkt_s", jdbl(f.rate_m_s), true);
 	if (rep->gb_col)
-		ret |= cxd_jadd(o, "bw_gb_s", cxd_jdbl(f.bw_gb_s), true);
+		ret |= jadd(o, "bw_gb_s", jdbl(f.bw_gb_s), true);
 	return ret ? -ENOMEM : 0;
 }
 
 static int json_samples(const struct cxd_result *res, json_object *o)
 {
 	json_object *arr = json_object_new_array();
-	int ret = cxd_jadd(o, "latencies_us", arr, false);
+	int ret = jadd(o, "latencies_us", arr, false);
 
 	for (uint64_t i = 0; ret == 0 && i < res->nsamples; i++) {
-		json_object *v = cxd_jdbl(res->samples[i] / 1000.0);
+		json_object *v = jdbl(res->samples[i] / 1000.0);
 
 		if (v == NULL || json_object_array_add(arr, v) != 0) {
 			json_object_put(v);
@@ -219,15 +218,13 @@ static int json_lat(const struct cxd_result *res, json_object *o)
 		"gap_min_us", "gap_p50_us", "gap_mean_us", "gap_max_us",
 	};
 	struct cxd_figures f;
-	int ret = cxd_jadd(o, "count", jint(res->count), false);
+	int ret = jadd(o, "count", jint(res->count), false);
 
 	cxd_result_figures(res, &f);
 	for (size_t i = 0; ret == 0 && i < CXD_LAT_FIGURES; i++)
-		ret = cxd_jadd(o, cxd_lat_keys[i],
-			       cxd_jdbl(f.lat_ns[i] / 1000.0), false);
+		ret = jadd(o, cxd_lat_keys[i], jdbl(f.lat_ns[i] / 1000.0), false);
 	for (size_t i = 0; ret == 0 && f.has_gaps && i < CXD_GAP_FIGURES; i++)
-		ret = cxd_jadd(o, gap_keys[i],
-			       cxd_jdbl(f.gap_ns[i] / 1000.0), false);
+		ret = jadd(o, gap_keys[i], jdbl(f.gap_ns[i] / 1000.0), false);
 	if (ret == 0 && res->samples != NULL)
 		ret = json_samples(res, o);
 	return ret;
@@ -242,25 +239,33 @@ int cxd_json_result(struct cxd_report *rep, const struct cxd_result *res)
 		json_object_put(o);
 		return -ENOMEM;
 	}
-	ret = cxd_jadd(o, "size", jint(res->size), false);
+	ret = jadd(o, "size", jint(res->size), false);
 	if (ret == 0 && rep->lat && res->lat == NULL) {
-		ret = cxd_jadd(o, "see_client", json_object_new_boolean(1),
-			       false);
+		ret = jadd(o, "see_client", json_object_new_boolean(1), false);
 		/* A ping-pong responder counts the iterations it answered. */
 		if (ret == 0 && res->count_shown)
-			ret = cxd_jadd(o, "count", jint(res->count), false);
+			ret = jadd(o, "count", jint(res->count), false);
 	}
 	else if (ret == 0 && rep->lat)
 		ret = json_lat(res, o);
 	else if (ret == 0)
 		ret = json_bw(rep, res, o);
 	if (ret == 0 && res->validated >= 0)
-		ret = cxd_jadd(o, "validated",
-			       json_object_new_boolean(res->validated == 1),
-			       false);
+		ret = jadd(o, "validated",
+			   json_object_new_boolean(res->validated == 1), false);
 	if (ret == 0 && res->verify >= 0)
-		ret = cxd_jadd(o, "verified",
-			       json_object_new_boolean(res->verify != 0),
-			       false);
+		ret = jadd(o, "verified",
+			   json_object_new_boolean(res->verify != 0), false);
 	return ret;
+}
+
+/* For report_after.c: the same number and key rules. */
+json_object *cxd_jdbl(double d)
+{
+	return jdbl(d);
+}
+
+int cxd_jadd(json_object *o, const char *key, json_object *v, bool null_ok)
+{
+	return jadd(o, key, v, null_ok);
 }
