@@ -66,7 +66,8 @@ static int output_failed(struct cxd_sess *s, int e)
 static int run_session(struct cxd_sess *s)
 {
 	struct cxd_report *rep = NULL;
-	int ret;
+	struct cxd_ctrs *ctrs;
+	int ret, cret;
 
 	cxd_summary_build(s);
 	ret = cxd_report_begin(&rep, s->tool, s->cfg, &s->info, stdout);
@@ -86,8 +87,14 @@ static int run_session(struct cxd_sess *s)
 		s->via->watch(s, on_fatal, s);
 		ret = cxd_sess_barrier(s, "the ready barrier");
 	}
-	if (ret == 0)
+	if (ret == 0) {
+		/* Link error counters: before the first size, after the
+		 * last. */
+		ctrs = cxd_run_counters_begin(s);
 		ret = s->tool->run(s, rep);
+		cret = cxd_run_counters_end(ctrs, ret ? NULL : rep);
+		ret = ret ? ret : cret;
+	}
 	if (ret == 0)
 		ret = cxd_sess_barrier(s, "the final barrier");
 	if (ret) {

@@ -23,8 +23,9 @@ import sys
 
 # Lowest first. "." is lib/ itself (tools.c, main_flow.c), "tools" the
 # programs' mains, "tools/sweep" the MPI side of cxi_sweep.
-LAYERS = ["base", "opts", "wire", "ctrl", "gpu", "fabric", "report",
-          "session", "ops", "run", "sweep", ".", "tools", "tools/sweep"]
+LAYERS = ["base", "opts", "wire", "ctrl", "gpu", "fabric", "counters",
+          "report", "session", "ops", "run", "sweep", ".", "tools",
+          "tools/sweep"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 # The runners and the operations reach the peer only through s->via
 # (lib/session/peer.h), never the control channel or one way directly.

@@ -60,11 +60,13 @@ struct cxd_local_opts {
 	uint64_t max_mem;            /* server: largest buffer a client may ask */
 	uint32_t timeout_s;          /* --timeout: liveness floor, seconds */
 	int local_child;             /* --local: server child's pid; -1 in it */
+	uint64_t interval_s;         /* --interval: window length, 0 = none */
 	unsigned given;              /* CXD_GIVEN_*: options on the command line */
 };
 #define CXD_GIVEN_BIND (1u << 0)
 #define CXD_GIVEN_MAX_MEM (1u << 1)
 #define CXD_GIVEN_ITERS (1u << 2)
+#define CXD_GIVEN_HEALTH (1u << 3) /* cxi_sweep --health */
 
 /* The run: the client's values win, the server copies them. */
 struct cxd_run_opts {
@@ -84,6 +86,9 @@ struct cxd_run_opts {
 struct cxd_out_opts {
 	int format; /* enum cxd_format */
 };
+
+/* --interval: windows a run may hold (kept in memory for JSON). */
+#define CXD_MAX_WINDOWS 100000ULL
 
 /* cxi_sweep's latency runs: bytes per write (not an option). */
 #define CXD_SWEEP_LAT_SIZE 8

@@ -33,6 +33,24 @@ struct cxd_summary_info {
 	unsigned nsummary;
 };
 
+/* --interval: one window of a duration run, from the timed loop's start. */
+struct cxd_window {
+	double start_s, end_s;
+	uint64_t count;  /* operations (bandwidth) or samples (latency) */
+	double bw_mb_s;  /* this side's posts; MB = 10^6 bytes */
+	uint64_t p50_ns, p99_ns, max_ns, mean_ns; /* latency */
+};
+
+/* A size's windows; the worst is the lowest bandwidth or the highest
+ * median latency, dist_pct its distance from the median window. */
+struct cxd_windows {
+	bool lat;
+	uint64_t n, cap;
+	struct cxd_window *w;
+	uint64_t worst;
+	double worst_v, median_v, dist_pct;
+};
+
 /* One record per size. */
 struct cxd_result {
 	uint64_t size;
@@ -48,6 +66,7 @@ struct cxd_result {
 	uint64_t nsamples;
 	int verify; /* atomic target check: 1 ok, 0 mismatch, -1 not done */
 	int validated; /* --validate: 1 checked and right, -1 not asked */
+	const struct cxd_windows *win; /* --interval, or NULL */
 };
 
 /* figures.c: every figure of a result is computed there. */
@@ -90,6 +109,12 @@ int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
 int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res);
 /* Closing separator (text) or the whole document (JSON); frees rep. */
 int cxd_report_end(struct cxd_report *rep);
+/* report_after.c: what is known only after the sizes. The device's
+ * counters ("Link errors" line, JSON "counters"); call before end. */
+struct cxd_ctrs;
+int cxd_report_counters(struct cxd_report *rep, const struct cxd_ctrs *c);
+/* The worst window's words, for a summary line. */
+void cxd_window_words(const struct cxd_windows *w, char *buf, size_t len);
 /* Frees without printing (error paths). */
 void cxd_report_free(struct cxd_report *rep);
 

@@ -20,4 +20,9 @@ void cxd_testaid_phase(const char *prog, const char *phase)
 int cxd_testaid_netns(int rank, char *err, size_t errlen)
 	__attribute__((weak));
 
+/* Counters (lib/counters): a directory standing in for "/" when the
+ * files of /sys, /proc and /run are read, so that tests can show a NIC
+ * this host lacks, or a counter this user may not read. NULL: "/". */
+const char *cxd_testaid_sysroot(void) __attribute__((weak));
+
 #endif

@@ -171,6 +171,9 @@ static int apply(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 	case K_LOCAL:
 		cfg->role = CXD_LOCAL;
 		return 0;
+	case K_GIVEN:
+		cfg->local.given |= o->val;
+		return 0;
 	case K_HELP:
 		return CXD_OPTS_HELP;
 	case K_VERSION:
@@ -315,6 +318,9 @@ int cxd_opts_parse(const struct cxd_tool *tool, int argc, char **argv,
 		cfg->run.min_size = cxd_amo_type_size(cfg->run.amo_type);
 		cfg->run.max_size = cfg->run.min_size;
 	}
+	ret = cxd_opts_interval(tool, cfg, err, errlen);
+	if (ret != 0)
+		return ret;
 	/* The originals keep every latency only in iteration mode. */
 	if (cxd_run_has(&cfg->run, CXD_RUN_DURATION))
 		cfg->run.flags &= ~CXD_RUN_REPORT_ALL;

@@ -114,3 +114,37 @@ int cxd_run_validate(const struct cxd_tool *tool,
 		ret = check_atomic(run, err, errlen);
 	return ret;
 }
+
+/* Windows need a duration to cut; the client (who runs the loop) cuts
+ * them; their rows are kept, so their number is bounded. */
+int cxd_opts_interval(const struct cxd_tool *tool, const struct cxd_cfg *cfg,
+		      char *err, size_t len)
+{
+	uint64_t iv = cfg->local.interval_s, d = cfg->run.duration_s;
+
+	if (iv == 0)
+		return 0;
+	if (cfg->role == CXD_SERVER && !cxd_tool_is(tool, CXD_TRAIT_LOOPBACK))
+		return cxd_opt_fail(err, len, "Invalid interval: "
+				    "--interval %llu "
+				    "is a client option (the client times "
+				    "the run)", (unsigned long long) iv);
+	if (!cxd_run_has(&cfg->run, CXD_RUN_DURATION))
+		return cxd_opt_fail(err, len, "Invalid interval: "
+				    "--interval %llu "
+				    "needs a duration run (-D SEC)",
+				    (unsigned long long) iv);
+	if (iv > d)
+		return cxd_opt_fail(err, len, "Invalid interval: "
+				    "--interval %llu "
+				    "is longer than the run (-D %llu)",
+				    (unsigned long long) iv,
+				    (unsigned long long) d);
+	if (d / iv > CXD_MAX_WINDOWS)
+		return cxd_opt_fail(err, len, "Invalid interval: "
+				    "--interval %llu "
+				    "cuts -D %llu into more than %llu windows",
+				    (unsigned long long) iv,
+				    (unsigned long long) d, CXD_MAX_WINDOWS);
+	return 0;
+}

@@ -14,7 +14,8 @@
 enum opt_kind {
 	K_U64, K_U32, K_INT, K_FLAG, K_STR, K_SIZE, K_SIZE1, K_DURATION,
 	K_HP, K_GPUTYPE, K_AMO_OP, K_CSWAP, K_AMO_TYPE, K_FORMAT, K_LOCAL,
-	K_HELP, K_VERSION, K_REAL
+	K_HELP, K_VERSION, K_REAL,
+	K_GIVEN /* a switch that sets .val in local.given */
 };
 
 struct opt {
@@ -42,6 +43,10 @@ struct opt {
 
 /* Room for getopt tables built on the stack (checked in opts_table.c). */
 #define CXD_OPT_MAX 64
+
+/* opts_check.c: --interval against -D and the role. */
+int cxd_opts_interval(const struct cxd_tool *tool, const struct cxd_cfg *cfg,
+		      char *err, size_t len);
 
 extern const struct opt cxd_opt_table[];
 extern const unsigned cxd_opt_count;

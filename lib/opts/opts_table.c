@@ -89,6 +89,12 @@ const struct opt cxd_opt_table[] = {
 	  .what = "Invalid duration",
 	  .help = "Stop after SEC seconds rather than after a\n"
 		  "count of iterations" },
+	{ OPT(0, "interval", "SEC"), NUM(K_U64, local.interval_s, 1, MAXD),
+	  .deny = CXD_F_SWEEP, .what = "Invalid interval",
+	  .help = "With -D: measure every SEC seconds as a window\n"
+		  "of its own (rows on stderr, or \"windows\" in\n"
+		  "JSON) and name the worst one",
+	  SAID("no windows") },
 	{ OPT(0, "warmup", "WARMUP"), NUM(K_U64, run.warmup, 0, 1000000000),
 	  .need = CXD_F_LATOPTS, .what = "Invalid warmup count",
 	  .help = "Untimed iterations done before timing starts",
@@ -264,6 +270,11 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Measure at most PAIRS pairs at a time (1 = one\n"
 		  "link at a time)",
 	  SAID("all pairs of a round") },
+	{ OPT(0, "health", NULL), .kind = K_GIVEN, .val = CXD_GIVEN_HEALTH,
+	  .need = CXD_F_SWEEP,
+	  .help = "Only check every rank's NIC (link, speed, PCIe,\n"
+		  "error counters) and name the hosts that are down,\n"
+		  "degraded or erroring; no traffic is sent" },
 	{ OPT('h', "help", NULL), .kind = K_HELP,
 	  .help = "List the options (this text) and exit" },
 	{ OPT('V', "version", NULL), .kind = K_VERSION,

@@ -250,8 +250,18 @@ int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res)
 {
 	if (rep == NULL || res == NULL)
 		return -EINVAL;
-	if (rep->format == CXD_FMT_JSON)
-		return cxd_json_result(rep, res);
+	if (rep->format == CXD_FMT_JSON) {
+		int ret = cxd_json_result(rep, res);
+		size_t n = json_object_array_length(rep->results);
+
+		/* The windows go into the size's object, just added. */
+		if (ret == 0 && res->win)
+			ret = cxd_report_windows(rep, res,
+				json_object_array_get_idx(rep->results, n - 1));
+		return ret;
+	}
+	if (res->win && cxd_report_windows(rep, res, NULL) != 0)
+		return -ENOMEM;
 	if (rep->format == CXD_FMT_CSV)
 		csv_result(rep, res);
 	else
@@ -278,8 +288,14 @@ int cxd_report_end(struct cxd_report *rep)
 			ret = -ENOMEM;
 		else
 			fprintf(rep->out, "%s\n", doc);
-	} else if (rep->format == CXD_FMT_TEXT)
+	} else if (rep->format == CXD_FMT_TEXT) {
+		if (rep->ntrail)
+			text_sep(rep);
+		cxd_report_trailer(rep);
 		text_sep(rep);
+	} else {
+		cxd_report_trailer(rep);
+	}
 	if (ret == 0)
 		errno = 0;
 	if ((fflush(rep->out) != 0 || ferror(rep->out)) && ret == 0)

@@ -148,7 +148,7 @@ static int json_identity(const struct cxd_report *rep, json_object *d)
 int cxd_json_begin(struct cxd_report *rep)
 {
 	const struct cxd_summary_info *info = rep->info;
-	json_object *sum, *opts;
+	json_object *sum = NULL, *opts;
 	int ret;
 
 	rep->doc = json_object_new_object();
@@ -157,6 +157,7 @@ int cxd_json_begin(struct cxd_report *rep)
 	ret = json_identity(rep, rep->doc);
 	if (ret == 0)
 		ret = json_child(rep->doc, "summary", &sum);
+	rep->jsum = sum; /* lines known after the sizes go there too */
 	for (unsigned i = 0; ret == 0 && i < info->nsummary; i++)
 		ret = jadd_str(sum, info->summary[i].key, info->summary[i].val);
 	if (ret == 0)
@@ -256,4 +257,15 @@ int cxd_json_result(struct cxd_report *rep, const struct cxd_result *res)
 		ret = jadd(o, "verified",
 			   json_object_new_boolean(res->verify != 0), false);
 	return ret;
+}
+
+/* For report_after.c: the same number and key rules. */
+json_object *cxd_jdbl(double d)
+{
+	return jdbl(d);
+}
+
+int cxd_jadd(json_object *o, const char *key, json_object *v, bool null_ok)
+{
+	return jadd(o, key, v, null_ok);
 }

@@ -25,6 +25,12 @@ int cxd_validate_prepare(struct cxd_sess *s, uint64_t size);
 int cxd_validate_finish(struct cxd_sess *s, uint64_t size, uint64_t own_ops,
 			uint64_t peer_ops, struct cxd_result *res);
 
+/* evidence.c: the link error counters of the device in use, read before
+ * the first size (begin: NULL when out of memory, then none are shown)
+ * and after the last (end: into the report, and freed). */
+struct cxd_ctrs *cxd_run_counters_begin(struct cxd_sess *s);
+int cxd_run_counters_end(struct cxd_ctrs *c, struct cxd_report *rep);
+
 /* summary.c: the summary block's lines, in s->info. */
 void cxd_summary_build(struct cxd_sess *s);
 

@@ -7,6 +7,7 @@
 #include "cxd/session.h"
 #include "run.h"
 #include "session/post.h"
+#include "windows.h"
 
 static void prepare_size(struct cxd_sess *s, uint64_t size)
 {
@@ -16,31 +17,43 @@ static void prepare_size(struct cxd_sess *s, uint64_t size)
 	s->ops->post_for(s, size);
 }
 
-static bool done(const struct cxd_sess *s, uint64_t iters, uint64_t start)
+/* Duration runs read the clock anyway: a window closes when it shows a
+ * boundary passed (wr->next is UINT64_MAX without --interval). */
+static bool done(const struct cxd_sess *s, uint64_t iters, uint64_t start,
+		 struct cxd_winrec *wr)
 {
-	if (cxd_run_has(s->run, CXD_RUN_DURATION))
-		return cxd_now_ns() - start >= s->run->duration_s * 1000000000ULL;
-	return iters >= s->run->iters;
+	uint64_t now;
+
+	if (!cxd_run_has(s->run, CXD_RUN_DURATION))
+		return iters >= s->run->iters;
+	now = cxd_now_ns();
+	if (now >= wr->next)
+		cxd_win_pass(wr, now, iters * s->run->list_size, NULL);
+	return now - start >= s->run->duration_s * 1000000000ULL;
 }
 
 /* The timed loop: nothing here but posting and completion polling. Kept
  * out of line: bench/callgrind_share.py measures from its entry. */
 static __attribute__((noinline)) int
-timed_loop(struct cxd_sess *s, uint64_t size, struct cxd_span *sp)
+timed_loop(struct cxd_sess *s, uint64_t size, struct cxd_span *sp,
+	   struct cxd_winrec *wr)
 {
-	uint64_t iters = 0, start;
+	uint64_t iters = 0, start, end;
 	int ret;
 
 	prepare_size(s, size);
 	start = cxd_now_ns();
+	cxd_win_start(wr, size, start);
 	do {
 		ret = s->ops->bw_iter(s, size);
 		if (ret)
 			return ret;
 		iters++;
-	} while (!done(s, iters, start));
-	sp->elapsed_ns = cxd_now_ns() - start;
+	} while (!done(s, iters, start, wr));
+	end = cxd_now_ns();
+	sp->elapsed_ns = end - start;
 	sp->count = iters * s->run->list_size;
+	cxd_win_finish(wr, end, sp->count, NULL);
 	return 0;
 }
 
@@ -73,7 +86,7 @@ static int share(struct cxd_sess *s, uint64_t size, const struct cxd_span *me,
 }
 
 static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
-		    struct cxd_progress *prog)
+		    struct cxd_progress *prog, struct cxd_winrec *wr)
 {
 	struct cxd_span me = { 0, 0 };
 	struct cxd_result_msg peer;
@@ -88,7 +101,7 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 	cxd_post_inflight(s, size * s->run->list_size *
 			  (cxd_run_has(s->run, CXD_RUN_BIDIR) ? 2 : 1));
 	if (ret == 0 && s->active)
-		ret = timed_loop(s, size, &me);
+		ret = timed_loop(s, size, &me, wr);
 	/* A passive side waits here while its peer runs the loop. */
 	if (ret == 0)
 		ret = cxd_sess_barrier(s, "the timed loop");
@@ -97,6 +110,8 @@ static int one_size(struct cxd_sess *s, uint64_t size, struct cxd_report *rep,
 	if (ret)
 		return ret;
 	combine(s, size, &me, &peer, &res);
+	if (s->active && wr->step)
+		res.win = &wr->win;
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
 	cxd_progress_clear(prog);
@@ -117,21 +132,30 @@ void cxd_runner_progress(struct cxd_sess *s, struct cxd_progress *p)
 int cxd_runner_bw(struct cxd_sess *s, struct cxd_report *rep)
 {
 	struct cxd_progress prog;
-	int ret = 0;
+	struct cxd_winrec wr;
+	int ret = cxd_win_init(s, &wr, false);
 
 	cxd_runner_progress(s, &prog);
 	for (uint64_t size = s->run->min_size;
 	     ret == 0 && size <= s->run->max_size; size *= 2) {
 		cxd_progress_size(&prog, size, cxd_now_ns());
-		ret = one_size(s, size, rep, &prog);
+		ret = one_size(s, size, rep, &prog, &wr);
 	}
 	cxd_progress_clear(&prog); /* before an error message */
+	cxd_win_free(&wr);
 	return ret;
 }
 
 int cxd_runner_loopback(struct cxd_sess *s, struct cxd_report *rep)
 {
+	struct cxd_winrec wr;
+	int ret = cxd_win_init(s, &wr, false);
+
 	/* Every write goes to offset 0 of the target, as the original. */
 	s->wrap = 0;
-	return one_size(s, s->run->min_size, rep, &(struct cxd_progress){ 0 });
+	if (ret == 0)
+		ret = one_size(s, s->run->min_size, rep,
+			       &(struct cxd_progress){ 0 }, &wr);
+	cxd_win_free(&wr);
+	return ret;
 }

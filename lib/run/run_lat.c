@@ -7,12 +7,14 @@
 #include "base/stats.h"
 #include "run.h"
 #include "session/post.h"
+#include "windows.h"
 
 struct lat_run {
 	struct cxd_lat_stats *stats;
 	struct cxd_lat_stats *gaps; /* the inter-iteration gaps kept */
 	uint64_t *samples; /* --report-all: every measured latency */
 	uint64_t nsamples;
+	struct cxd_winrec win; /* --interval */
 	uint64_t answered; /* responder: data exchanges, warmup included */
 	struct cxd_progress prog;
 };
@@ -69,18 +71,23 @@ static __attribute__((noinline)) int lat_loop(struct cxd_sess *s,
 		if (timed) {
 			uint64_t ns = (t1 - t0) >> half;
 
-			if (start == 0)
+			if (start == 0) {
 				start = t0; /* duration counts from here */
+				cxd_win_start(&lr->win, size, start);
+			}
 			cxd_stats_add(lr->stats, ns);
 			if (lr->samples && measured < lr->nsamples)
 				lr->samples[measured] = ns;
 			measured++;
 		}
+		if (t1 >= lr->win.next) /* UINT64_MAX without --interval */
+			cxd_win_pass(&lr->win, t1, 0, lr->stats);
 		t2 = gap ? gap_wait(t1, gap) : t1;
 		if (timed)
 			cxd_stats_add(lr->gaps, t2 - t1);
 		t0 = t2;
 	}
+	cxd_win_finish(&lr->win, t0, 0, lr->stats);
 	/* Ping-pong tools: one unmeasured exchange tells the peer to stop. */
 	return cxd_tool_is(s->tool, CXD_TRAIT_PING_PONG) ?
 	       s->ops->lat_one(s, size, true) : 0;
@@ -171,6 +178,7 @@ static int lat_size(struct cxd_sess *s, uint64_t size, struct lat_run *lr,
 		res.gaps = lr->gaps;
 		res.samples = lr->samples;
 		res.nsamples = lr->samples ? lr->stats->n : 0;
+		res.win = lr->win.step ? &lr->win.win : NULL;
 	}
 	if (s->ops->finish && (ret = s->ops->finish(s, &res)) != 0)
 		return ret;
@@ -189,10 +197,12 @@ int cxd_runner_lat(struct cxd_sess *s, struct cxd_report *rep)
 
 	lr.stats = malloc(sizeof(*lr.stats));
 	lr.gaps = malloc(sizeof(*lr.gaps));
-	if (lr.stats == NULL || lr.gaps == NULL) {
+	if (lr.stats == NULL || lr.gaps == NULL ||
+	    cxd_win_init(s, &lr.win, true) != 0) {
 		free(lr.stats);
 		free(lr.gaps);
-		return cxd_sess_fail(s, -ENOMEM, "out of memory");
+		return s->err[0] ? -ENOMEM :
+		       cxd_sess_fail(s, -ENOMEM, "out of memory");
 	}
 	if (s->is_client && cxd_run_has(s->run, CXD_RUN_REPORT_ALL)) {
 		lr.nsamples = s->run->iters;
@@ -211,6 +221,7 @@ int cxd_runner_lat(struct cxd_sess *s, struct cxd_report *rep)
 	}
 	cxd_progress_clear(&lr.prog); /* before an error message */
 	free(lr.samples);
+	cxd_win_free(&lr.win);
 	free(lr.gaps);
 	free(lr.stats);
 	return ret;

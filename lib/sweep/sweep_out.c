@@ -102,6 +102,9 @@ static json_object *ranks(const struct cxd_sweep_res *r)
 					       json_object_new_string(
 						       r->topo->grp[g]));
 		}
+		json_object_object_add(o, "counters_moved", r->moved ?
+				       json_object_new_string(r->moved[i]) :
+				       NULL);
 		json_object_object_add(o, "suspect", json_object_new_boolean(
 					       cxd_judge_rank_suspect(r->sus,
 						r->nsus, i, r->tmap)));

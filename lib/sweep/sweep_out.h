@@ -27,6 +27,9 @@ struct cxd_sweep_res {
 	const struct cxd_topo *topo;     /* NULL: no --topology */
 	const struct cxd_topo_map *tmap;
 	const struct cxd_baseline *base; /* NULL: no --baseline */
+	/* Per rank, the link error counters that moved during the sweep
+	 * ("" none); NULL: not read. Evidence beside the outliers. */
+	const char *const *moved;
 	/* The rounds as run: round r's count[r] pairs at pairs + r * stride,
 	 * which took round_s[r] seconds. */
 	int nrounds, stride, pairs_at_once;

@@ -164,6 +164,20 @@ static bool explained(const struct cxd_sweep_res *r,
 	return false;
 }
 
+static const char *moved(const struct cxd_sweep_res *r, int rank)
+{
+	return r->moved && r->moved[rank] ? r->moved[rank] : "";
+}
+
+/* The counters that moved on either end: the outlier's evidence. */
+static void evidence(const struct cxd_sweep_res *r, int a, int b, FILE *out)
+{
+	if (moved(r, a)[0])
+		fprintf(out, "      counters on rank %d: %s\n", a, moved(r, a));
+	if (b >= 0 && moved(r, b)[0])
+		fprintf(out, "      counters on rank %d: %s\n", b, moved(r, b));
+}
+
 static void outlier_line(const struct cxd_sweep_res *r,
 			 const struct cxd_outlier *x, FILE *out)
 {
@@ -175,6 +189,7 @@ static void outlier_line(const struct cxd_sweep_res *r,
 		x->retest, m ? "above" : "below", x->limit,
 		x->why & CXD_R_EXPECT ? "expected" : x->why & CXD_R_BASELINE ?
 		"baseline" : "typical", x->reference);
+	evidence(r, x->src, x->dst, out);
 }
 
 #define SHOWN 20
@@ -233,10 +248,12 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 				   "high in latency";
 
 		cxd_suspect_name(r, s, name, sizeof(name));
-		if (s->kind == CXD_S_RANK)
+		if (s->kind == CXD_S_RANK) {
 			fprintf(out, "  %s: %d of %d links %s: suspect its "
 				"NIC, cable or switch port\n", name, s->bad,
 				s->links, what);
+			evidence(r, s->id, -1, out);
+		}
 		else if (s->kind == CXD_S_FABRIC)
 			fprintf(out, "  %s: %d of %d links %s, on most ranks: "
 				"a change everywhere (firmware, settings, "

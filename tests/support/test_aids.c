@@ -11,6 +11,8 @@
  *                           endpoint opens, so one host can give each rank
  *                           its own, shapeable link; sockets MPI opened
  *                           already stay where they were
+ *   CXD_TEST_SYSROOT=DIR    link error counters and device facts are read
+ *                           under DIR (DIR/sys/class/net/...) instead of /
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,4 +60,9 @@ int cxd_testaid_netns(int rank, char *err, size_t errlen)
 	snprintf(err, errlen, "CXD_TEST_NETNS: cannot enter %s: %s", path,
 		 strerror(e));
 	return -e;
+}
+
+const char *cxd_testaid_sysroot(void)
+{
+	return getenv("CXD_TEST_SYSROOT");
 }

@@ -17,6 +17,7 @@
 #include "cxd/session.h"
 #include "sweep/sweep.h"
 #include "sweep_mpi.h"
+#include "health.h"
 
 static int usage_or_help(struct sw *w, int ret, const char *err)
 {
@@ -87,6 +88,7 @@ int sw_run(struct sw *w)
 	ret = sw_place_ranks(w);
 	if (ret)
 		return ret;
+	sw_counters_begin(w); /* link errors around the sweep: evidence */
 	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
 	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));
 	w->busy_row = sw_alloc(w, (size_t) w->n, sizeof(double));
@@ -122,7 +124,9 @@ int main(int argc, char **argv)
 	}
 	ret = sw_read_inputs(&w);
 	if (ret == 0)
-		ret = sw_run(&w);
+		ret = w.cfg.local.given & CXD_GIVEN_HEALTH ? sw_health(&w) :
+							      sw_run(&w);
+	sw_counters_free(&w);
 	sw_free(&w);
 	MPI_Finalize();
 	return ret;

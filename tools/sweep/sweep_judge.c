@@ -13,6 +13,7 @@
 #include <mpi.h>
 #include <rdma/fabric.h>
 
+#include "health.h"
 #include "sweep_mpi.h"
 
 enum { EXIT_OUTLIERS = 3, EXIT_INCONCLUSIVE = 4 };
@@ -269,18 +270,23 @@ static int report(struct sw *w, const struct sw_plan *pl, struct view *v,
 		.round_count = pl->count, .round_pairs = pl->pairs,
 		.round_s = w->round_s, .total_s = secs, .cfg = &w->cfg,
 		.lat_iters = w->lat_iters, .repeat = w->repeat };
+	const char **moved = sw_alloc(w, (size_t) w->n, sizeof(char *));
 	uint32_t ver = fi_version();
+	int ret;
 
+	for (int i = 0; i < w->n; i++)
+		moved[i] = sw_counters_moved(w, i);
+	r.moved = moved;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
 	snprintf(r.libfabric, sizeof(r.libfabric), "%u.%u", FI_MAJOR(ver),
 		 FI_MINOR(ver));
 	r.verdict = cxd_sweep_verdict(&r);
 	cxd_sweep_write_text(&r, stdout);
 	fflush(stdout);
-	if (write_files(w, &r))
-		return 1;
-	return r.verdict == CXD_V_FAIL ? EXIT_OUTLIERS :
-	       r.verdict == CXD_V_INCONCLUSIVE ? EXIT_INCONCLUSIVE : 0;
+	ret = write_files(w, &r) ? 1 : r.verdict == CXD_V_FAIL ? EXIT_OUTLIERS :
+	      r.verdict == CXD_V_INCONCLUSIVE ? EXIT_INCONCLUSIVE : 0;
+	free(moved);
+	return ret;
 }
 
 int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
@@ -294,6 +300,7 @@ int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
 		judge(w, &v);
 	}
 	retest(w, &v);
+	sw_counters_end(w);
 	if (w->rank == 0) {
 		size_t cap = 4 * (size_t) w->n + 8;
 

@@ -51,6 +51,7 @@ struct sw {
 	double *round_s;
 	char peer_host[256];
 	char who[320];          /* "the peer rank 3 (nid0042)" */
+	struct sw_ctrs *ctrs;   /* health.c: counters around the sweep */
 };
 
 void sw_init(struct sw *w);

@@ -1,0 +1,225 @@
+/*
+ * cxi_sweep's NIC evidence (health.h): each rank reads what its host
+ * exposes for the device its endpoint uses (lib/counters), and rank 0
+ * gathers a fixed-size record per rank. No traffic is sent.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/testaid.h"
+#include "counters/counters.h"
+#include "health.h"
+
+struct sw_ctrs {
+	struct cxd_ctrs mine;
+	char *moved; /* rank 0: n x SW_MOVED_LEN */
+};
+
+/* One rank's pre-flight record, gathered as bytes. */
+struct sw_health_rec {
+	char dev[64], link[32], speed[48], pcie[80], why[128];
+	char moved[SW_MOVED_LEN];
+	char unread[SW_MOVED_LEN]; /* counters this user may not read */
+	int down, degraded, erroring;
+};
+
+static const char *sysroot(void)
+{
+	const char *r = cxd_testaid_sysroot ? cxd_testaid_sysroot() : NULL;
+
+	return r ? r : "";
+}
+
+static void plan(struct sw *w, struct cxd_ctrs *c)
+{
+	const struct fi_info *fi = w->s.fab->info;
+	bool ip = fi->addr_format == FI_SOCKADDR_IN ||
+		  fi->addr_format == FI_SOCKADDR_IN6;
+
+	cxd_ctrs_plan(c, fi->fabric_attr->prov_name, fi->domain_attr->name,
+		      ip ? fi->src_addr : NULL, sysroot());
+}
+
+static void gather(struct sw *w, const void *mine, void *all, int len,
+		   const char *what)
+{
+	MPI_Request q;
+
+	MPI_Igather(mine, len, MPI_BYTE, all, len, MPI_BYTE, 0,
+		    MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, what);
+}
+
+void sw_counters_begin(struct sw *w)
+{
+	if (w->ctrs == NULL)
+		w->ctrs = sw_alloc(w, 1, sizeof(*w->ctrs));
+	plan(w, &w->ctrs->mine);
+	cxd_ctrs_read(&w->ctrs->mine, false);
+}
+
+void sw_counters_end(struct sw *w)
+{
+	char mine[SW_MOVED_LEN] = "";
+
+	if (w->ctrs == NULL)
+		sw_die(w, "sw_counters_end without sw_counters_begin");
+	cxd_ctrs_read(&w->ctrs->mine, true);
+	cxd_ctrs_moved_only(&w->ctrs->mine, true, mine, sizeof(mine));
+	if (w->rank == 0 && w->ctrs->moved == NULL)
+		w->ctrs->moved = sw_alloc(w, (size_t) w->n, SW_MOVED_LEN);
+	gather(w, mine, w->ctrs->moved, SW_MOVED_LEN,
+	       "the counter gathering");
+}
+
+const char *sw_counters_moved(const struct sw *w, int rank)
+{
+	if (w->ctrs == NULL || w->ctrs->moved == NULL || rank < 0 ||
+	    rank >= w->n)
+		return "";
+	return w->ctrs->moved + (size_t) rank * SW_MOVED_LEN;
+}
+
+void sw_counters_free(struct sw *w)
+{
+	if (w->ctrs)
+		free(w->ctrs->moved);
+	free(w->ctrs);
+	w->ctrs = NULL;
+}
+
+/* Only the counters this user may not read (named, never taken as 0). */
+static void unreadable(const struct cxd_ctrs *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < c->n && used + 1 < len; i++)
+		if (!cxd_ctr_ok(&c->c[i]))
+			used += (size_t) snprintf(buf + used, len - used,
+						  "%s%s", used ? ", " : "",
+						  c->c[i].name);
+	if (used >= len)
+		buf[len - 1] = '\0';
+}
+
+static void my_record(struct sw *w, struct sw_health_rec *r)
+{
+	struct cxd_ctrs *c = sw_alloc(w, 1, sizeof(*c));
+	struct cxd_dev_facts f;
+
+	memset(r, 0, sizeof(*r));
+	plan(w, c);
+	cxd_ctrs_read(c, false);
+	cxd_dev_facts(c, sysroot(), &f);
+	for (int i = 0; i < SW_HEALTH_S * 10; i++)
+		sw_nap(100000000L); /* errors that keep coming show here */
+	cxd_ctrs_read(c, true);
+	snprintf(r->dev, sizeof(r->dev), "%s", c->dev[0] ? c->dev : "-");
+	snprintf(r->link, sizeof(r->link), "%s", f.link[0] ? f.link : "-");
+	snprintf(r->speed, sizeof(r->speed), "%s", f.speed[0] ? f.speed : "-");
+	if (f.pcie_width[0])
+		snprintf(r->pcie, sizeof(r->pcie), "x%s %s", f.pcie_width,
+			 f.pcie_speed);
+	else
+		snprintf(r->pcie, sizeof(r->pcie), "-");
+	snprintf(r->why, sizeof(r->why), "%s", c->dev[0] ? f.why : c->note);
+	/* Erroring: the device's own counters; the host's TCP counters
+	 * move for any connection of the host, so they are only shown
+	 * (sw_counters_moved, which has both). */
+	cxd_ctrs_moved_only(c, false, r->moved, sizeof(r->moved));
+	unreadable(c, r->unread, sizeof(r->unread));
+	r->down = f.down;
+	r->degraded = f.degraded;
+	r->erroring = r->moved[0] != '\0';
+	free(c);
+}
+
+/* Rank 0: a rank's link speed unlike most ranks' is degraded too. */
+static const char *usual_speed(const struct sw_health_rec *all, int n)
+{
+	int best = 0, bestc = 0;
+
+	for (int i = 0; i < n; i++) {
+		int c = 0;
+
+		for (int j = 0; j < n; j++)
+			c += strcmp(all[i].speed, all[j].speed) == 0;
+		if (c > bestc) {
+			best = i;
+			bestc = c;
+		}
+	}
+	return all[best].speed;
+}
+
+static int health_report(struct sw *w, struct sw_health_rec *all)
+{
+	const char *usual = usual_speed(all, w->n);
+	int bad = 0;
+
+	printf("%-5s %-24s %-10s %-10s %-16s %-14s %s\n", "Rank", "Host",
+	       "Device", "Link", "Speed", "PCIe", "Verdict");
+	for (int i = 0; i < w->n; i++) {
+		struct sw_health_rec *r = &all[i];
+		const char *v = r->down ? "DOWN" : r->degraded ? "DEGRADED" :
+				r->erroring ? "ERRORING" : "ok";
+
+		if (!r->down && !r->degraded && strcmp(r->speed, usual)) {
+			r->degraded = 1;
+			v = "DEGRADED";
+			snprintf(r->why, sizeof(r->why), "speed %s where most "
+				 "ranks have %s", r->speed, usual);
+		}
+		bad += r->down || r->degraded || r->erroring;
+		printf("%-5d %-24s %-10s %-10s %-16s %-14s %s", i,
+		       w->ranks[i].host, r->dev, r->link, r->speed, r->pcie, v);
+		if (r->down || r->degraded)
+			printf(" (%s)", r->why);
+		if (r->erroring)
+			printf(" (in %d s: %s)", SW_HEALTH_S, r->moved);
+		if (!r->erroring && sw_counters_moved(w, i)[0])
+			printf(" (host-wide in %d s: %s)", SW_HEALTH_S,
+			       sw_counters_moved(w, i));
+		if (r->unread[0])
+			printf(" [unavailable: %s]", r->unread);
+		printf("\n");
+	}
+	if (bad == 0)
+		printf("Health: all %d ranks' NICs are up, at full width, "
+		       "and no error counter moved\n", w->n);
+	for (int i = 0; i < w->n; i++)
+		if (all[i].down || all[i].degraded || all[i].erroring)
+			printf("Health: %s (rank %d): NIC %s %s\n",
+			       w->ranks[i].host, i, all[i].dev,
+			       all[i].down ? "is down" : all[i].degraded ?
+			       "is degraded" : "is erroring");
+	fflush(stdout);
+	return bad ? 1 : 0;
+}
+
+int sw_health(struct sw *w)
+{
+	struct sw_health_rec mine, *all = NULL;
+	MPI_Request q;
+	int ret = 0;
+
+	w->s.via = &sw_peer_mpi;
+	w->s.via_arg = w;
+	sw_bootstrap(w); /* the device in use, and every rank's host */
+	sw_counters_begin(w);
+	my_record(w, &mine);
+	sw_counters_end(w);
+	if (w->rank == 0)
+		all = sw_alloc(w, (size_t) w->n, sizeof(*all));
+	gather(w, &mine, all, sizeof(mine), "the health gathering");
+	if (w->rank == 0)
+		ret = health_report(w, all);
+	free(all);
+	sw_counters_free(w);
+	/* Every rank leaves with rank 0's verdict. */
+	MPI_Ibcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the health verdict");
+	return ret;
+}

@@ -1,0 +1,35 @@
+/*
+ * cxi_sweep's NIC evidence: the pre-flight check (--health) and the link
+ * error counters around a sweep, for the outliers' verdicts.
+ */
+#ifndef CXD_SWEEP_HEALTH_H
+#define CXD_SWEEP_HEALTH_H
+
+#include "sweep_mpi.h"
+
+/* Room for one rank's "what moved" text, gathered at rank 0. */
+#define SW_MOVED_LEN 256
+
+/*
+ * --health: every rank reads its device's facts (link state, speed,
+ * PCIe width and speed) and error counters twice, SW_HEALTH_S apart,
+ * before any traffic; rank 0 prints one line per rank and names the
+ * hosts whose NIC is down, degraded or erroring. Exit status: 0 when
+ * none is, 1 when some are (rank 0 decides).
+ */
+#define SW_HEALTH_S 1
+int sw_health(struct sw *w);
+
+/*
+ * Around a sweep (after sw_bootstrap; collective, every wait bounded):
+ * begin snapshots this rank's device counters; end reads them again
+ * and rank 0 gathers a SW_MOVED_LEN text per rank of what moved.
+ * moved (rank 0, after end): "" when nothing moved on that rank, else
+ * e.g. "tcp retransmits +1234, swp0 tx_dropped +56". free: in sw_free.
+ */
+void sw_counters_begin(struct sw *w);
+void sw_counters_end(struct sw *w);
+const char *sw_counters_moved(const struct sw *w, int rank);
+void sw_counters_free(struct sw *w);
+
+#endif
