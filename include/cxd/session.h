@@ -90,6 +90,10 @@ struct cxd_sess {
 	uint32_t barrier_seq;
 	uint64_t timeout_ms;     /* --timeout */
 	uint64_t inflight_bytes; /* at most, in one iteration of this size */
+	/* The stall being timed (its start) and this process's CPU wait
+	 * when it was first seen: time spent waiting for a CPU is the
+	 * host's, not the fabric's, and extends the stall limit. */
+	uint64_t stall_ref, stall_wait0;
 	int out_errno;           /* writing the results failed with this */
 	void *op_state;
 	struct cxd_cxi_envsnap env0; /* environment before our setenv */

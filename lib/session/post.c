@@ -6,6 +6,7 @@
 
 #include "post.h"
 #include "cxd/session.h"
+#include "base/cpu_wait.h"
 #include "base/signals.h"
 #include "sess_priv.h"
 
@@ -15,11 +16,32 @@ void cxd_post_inflight(struct cxd_sess *s, uint64_t bytes)
 	cxd_ctrl_allow(&s->ctrl, cxd_post_allow_ms(s, bytes));
 }
 
+/*
+ * How long of this stall the process spent waiting for a CPU (a busy
+ * host, not a stopped fabric), at most the limit again: the wait stays
+ * bounded however busy the host.
+ */
+static uint64_t host_wait_ns(struct cxd_sess *s, uint64_t since,
+			     uint64_t limit_ns)
+{
+	uint64_t w = cxd_cpu_wait_ns();
+
+	if (w == UINT64_MAX)
+		return 0;
+	if (s->stall_ref != since) {
+		s->stall_ref = since;
+		s->stall_wait0 = w;
+		return 0;
+	}
+	w -= s->stall_wait0;
+	return w < limit_ns ? w : limit_ns;
+}
+
 int cxd_post_stalled(struct cxd_sess *s, uint64_t *last_change_ns,
 		     const char *what)
 {
-	uint64_t now = cxd_now_ns(), allow;
-	char alive[192] = "";
+	uint64_t now = cxd_now_ns(), allow, waited;
+	char alive[192] = "", busy[96] = "";
 	int ret;
 
 	cxd_sess_beat(s);
@@ -34,19 +56,24 @@ int cxd_post_stalled(struct cxd_sess *s, uint64_t *last_change_ns,
 	if (ret)
 		return ret;
 	allow = cxd_post_allow_ms(s, s->inflight_bytes);
-	if (now - *last_change_ns <= allow * 1000000ULL)
+	waited = host_wait_ns(s, *last_change_ns, allow * 1000000ULL);
+	if (now - *last_change_ns <= allow * 1000000ULL + waited)
 		return 0;
 	/* The peer answered the check above: it is the data path. */
 	if (s->via->separate)
 		snprintf(alive, sizeof(alive), " although %s is alive",
 			 cxd_sess_who(s));
+	if (waited)
+		snprintf(busy, sizeof(busy), ", and %.1f s more while this "
+			 "process waited for a CPU", (double) waited / 1e9);
 	return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
 			     "during %s%s: the fabric path stopped moving "
 			     "data (the limit for %llu bytes in flight is "
-			     "--timeout %llu s plus 1 s per MB)", what,
-			     (double) allow / 1e3, cxd_sess_phase(s), alive,
+			     "--timeout %llu s plus 1 s per MB%s)", what,
+			     (double) (now - *last_change_ns) / 1e9,
+			     cxd_sess_phase(s), alive,
 			     (unsigned long long) s->inflight_bytes,
-			     (unsigned long long) s->timeout_ms / 1000);
+			     (unsigned long long) s->timeout_ms / 1000, busy);
 }
 
 static int tx_error(struct cxd_sess *s)

@@ -23,7 +23,7 @@
 #define CXD_JUDGE_LAT_POOR 1.00
 /* A pair during which either rank waited for a CPU this share of the time
  * measured the host: its links are not judged on that measurement. */
-#define CXD_JUDGE_BUSY_MAX 0.25
+#define CXD_JUDGE_BUSY_MAX 0.50
 
 /* Relative pairwise differences of k repeats: |x_i - x_j| / median. */
 size_t cxd_judge_rel_diffs(const double *x, size_t k, double *out);

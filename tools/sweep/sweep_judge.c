@@ -305,7 +305,10 @@ int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
 		size_t cap = 4 * (size_t) w->n + 8;
 
 		v.sus = sw_alloc(w, cap, sizeof(*v.sus));
-		v.nsus = cxd_judge_suspects(v.o, v.nout, w->n,
+		/* Outliers not judged broke a rule twice too: what they
+		 * point at counts, or a busy retest could single out the
+		 * rank whose links happened to be retested quietly. */
+		v.nsus = cxd_judge_suspects(v.o, v.nout + v.nbusy, w->n,
 					    w->has_topo ? &w->tmap : NULL,
 					    v.sus, cap);
 		if (v.nsus > cap)
