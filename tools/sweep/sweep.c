@@ -16,6 +16,7 @@
 
 #include "cxd/session.h"
 #include "sweep/sweep.h"
+#include "congest.h"
 #include "sweep_mpi.h"
 
 static int usage_or_help(struct sw *w, int ret, const char *err)
@@ -46,6 +47,8 @@ static int parse(struct sw *w, int argc, char **argv)
 	if (ret == 0)
 		ret = cxd_run_validate(w->bw_tool, &w->cfg.run, err,
 				       sizeof(err));
+	if (ret == 0) /* --congestion's options */
+		ret = sw_congest_check(w, err, sizeof(err));
 	if (ret != 0)
 		return usage_or_help(w, ret, err);
 	/* Defaults applied by cxd_opts_parse (the option table's). */
@@ -83,7 +86,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return ret;
 	}
-	ret = sw_run(&w);
+	ret = w.cfg.sweep.cg_flags ? sw_congest(&w) : sw_run(&w);
 	sw_free(&w);
 	MPI_Finalize();
 	return ret;
