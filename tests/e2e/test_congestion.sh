@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# cxi_sweep --congestion and --tclass, end to end:
+#   1. bad input exits 2 naming the value: a victim fraction outside
+#      (0,1), fewer than 4 ranks, an unknown traffic class;
+#   2. --tclass travels from a pair tool's client to its server, and the
+#      summary says what the provider does with it;
+#   3. a real bottleneck: 8 ranks in their own network namespaces on two
+#      bridges joined by one trunk shaped with tc tbf. Victims 0,1 and 2,3
+#      (--placement first); aggressors 4..7, rank 4 the incast root. Ranks
+#      1 and 4 sit behind the trunk: victim link 0->1 and the incast cross
+#      it, victims 2<->3 cross no shaped port. The first must show a large
+#      impact, the others about 1. While it runs, the data sockets' IP TOS
+#      is read (ss --tos): tcp puts no mark for any class, so a tc prio
+#      qdisc on the trunk would have nothing to sort by.
+# Skipped (77) without MPI or cxi_sweep; part 3 needs root, ip and tc.
+#   bash tests/e2e/test_congestion.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+BIN=$BUILD/cxi_sweep
+TBIN=$BUILD/standin/cxi_sweep # CXD_TEST_NETNS
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
+[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
+
+section "bad input: exit 2, the value named"
+bad() { # NAME NP WANT ARGS...
+	local name=$1 np=$2 want=$3
+	shift 3
+	run_capture "$name" 60 "${MPIRUN[@]}" -np "$np" "$BIN" --provider tcp "$@"
+	expect_rc 2 "$RC" "$name"
+	check "$name: says $want" grep -qF -- "$want" "$ERR"
+}
+bad frac 4 "'1.5'" --congestion --victims 1.5
+bad ranks 3 "at least 4 ranks" --congestion
+bad class 4 "'fast'" --congestion --aggressor-tclass fast
+
+section "--tclass: the client's choice reaches the server"
+run_capture tc-bad 10 "$BUILD/cxi_write_bw" --tclass fast
+expect_rc 2 "$RC" "cxi_write_bw --tclass fast"
+check "names the class" grep -qF "'fast'" "$ERR"
+start_server cxi_write_lat --provider tcp
+run_capture tc-client 30 "$BUILD/cxi_write_lat" --provider tcp \
+	--tclass low_latency -n 5 -p "$SERVER_PORT" 127.0.0.1
+expect_rc 0 "$RC" "client with --tclass low_latency"
+wait_pid "$SERVER_PID" 10
+check "server's summary has the client's class" \
+	grep -qE "^Traffic Class +: low_latency \(tcp.*no IP TOS" "$SERVER_OUT"
+
+section "a shaped trunk between two bridges"
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null ||
+	! command -v tc >/dev/null || ! command -v ss >/dev/null; then
+	note "skipped: needs root, ip, tc and ss"
+	finish
+fi
+N=8 P=cxcg$$
+BEHIND=" 1 4 " # ranks on bridge B, behind the trunk
+for b in A B; do
+	ip link add "$P$b" type bridge 2>"$TMPD/br.err" ||
+		{ note "no bridge: $(cat "$TMPD/br.err")"; finish; }
+	on_exit "ip link del $P$b"
+	ip link set "$P$b" up
+done
+ip link add "${P}tA" type veth peer name "${P}tB"
+ip link set "${P}tA" master "${P}A" up
+ip link set "${P}tB" master "${P}B" up
+for ((i = 0; i < N; i++)); do
+	br=A
+	[[ $BEHIND == *" $i "* ]] && br=B
+	ip netns add "${P}n$i"
+	on_exit "ip netns del ${P}n$i"
+	ip link add "${P}h$i" type veth peer name cg0 netns "${P}n$i"
+	ip link set "${P}h$i" master "$P$br" up
+	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev cg0
+	ip -n "${P}n$i" link set cg0 up
+done
+# The trunk at 8 Mbit/s each way, with up to 50 ms of queue.
+for t in tA tB; do
+	tc qdisc add dev "$P$t" root tbf rate 8mbit burst 16kb latency 50ms ||
+		die "tc tbf failed"
+done
+# The TOS of the data sockets behind the trunk, sampled while it runs.
+( while sleep 0.5; do for r in 1 4; do
+	ip netns exec "${P}n$r" ss -tn --tos state established; done; done ) \
+	>"$TMPD/tos.txt" 2>&1 &
+SAMPLER=$!
+on_exit "kill $SAMPLER"
+t0=$(now)
+run_capture shaped 240 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
+	-x CXD_TEST_NETNS -np "$N" "$TBIN" --congestion --provider tcp -d cg0 \
+	--placement first --victims 0.5 -s 16384 -l 4 -n 2 --lat-iters 30 \
+	--tclass low_latency --aggressor-tclass bulk_data \
+	--json "$TMPD/cg.json"
+kill "$SAMPLER" 2>/dev/null
+expect_rc 0 "$RC" "congestion run on the shaped trunk ($(elapsed_since "$t0") s)"
+show "$OUT"
+check "verdict says 8 ranks on one host is a hint" \
+	grep -qE "^Verdict: .*a hint only: 8 ranks on 1 host" "$OUT"
+check "classes reported" \
+	grep -qF "classes: victims low_latency, aggressors bulk_data" "$OUT"
+py_check "incast: 0->1 crosses the shaped trunk, 2<->3 no shaped port" \
+	"$TMPD/cg.json" congest_impact.py "$TMPD/cg.json" 0-1 2-3,3-2 incast 3 3
+tos=$(grep -oE "tos:0x[0-9a-f]+|tos:[0-9]+" "$TMPD/tos.txt" | sort | uniq -c)
+note "IP TOS of the sockets behind the trunk: $(echo $tos)"
+check "data sockets were seen" test -n "$tos"
+check "no TOS mark on any (tcp maps no class to DSCP)" \
+	test -z "$(echo "$tos" | grep -vE 'tos:(0x0|0)$')"
+[ -n "${CXD_SHOTS:-}" ] && cp "$OUT" "$TMPD/cg.json" "$CXD_SHOTS/"
+finish
