@@ -75,7 +75,8 @@ for ((i = 0; i < N; i++)); do
 	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev cg0
 	ip -n "${P}n$i" link set cg0 up
 done
-# The trunk at 8 Mbit/s each way, with up to 50 ms of queue.
+# The trunk at 8 Mbit/s each way, with up to 50 ms of queue. --timeout 20:
+# ranks starved of the 2 shared cores for over 5 s were seen (load 240).
 for t in tA tB; do
 	tc qdisc add dev "$P$t" root tbf rate 8mbit burst 16kb latency 50ms ||
 		die "tc tbf failed"
@@ -90,6 +91,7 @@ t0=$(now)
 run_capture shaped 240 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
 	-x CXD_TEST_NETNS -np "$N" "$TBIN" --congestion --provider tcp -d cg0 \
 	--placement first --victims 0.5 -s 16384 -l 4 -n 2 --lat-iters 30 \
+	--timeout 20 \
 	--tclass low_latency --aggressor-tclass bulk_data \
 	--json "$TMPD/cg.json"
 kill "$SAMPLER" 2>/dev/null

@@ -48,7 +48,7 @@ static int cg_result(struct cxd_sess *s, struct cxd_report *rep,
 
 /* A victim pair, as the sweep measures a pair: latency each way (its
  * warmup opens tcp's connection), then bandwidth each way. */
-static void measure(struct cg *cg)
+static void measure_pair(struct cg *cg)
 {
 	struct sw *w = cg->w;
 	struct cxd_sess *s = &w->s;
@@ -74,6 +74,65 @@ static void measure(struct cg *cg)
 	if (ret)
 		sw_die(w, "victim pair with rank %d (%s), %s phase: %s", p,
 		       w->ranks[p].host, cxd_cg_phase_name(cg->phase), s->err);
+}
+
+enum { TAG_TURN = 41 };
+
+/* The victims of pair turn t: pairs t * per to (t + 1) * per - 1. */
+static int turn_ranks(const struct cg *cg, int t, int *r)
+{
+	int per = cg->w->pairs_at_once, k = 0;
+
+	for (int i = 2 * t * per; i < cg->sp.nv && i < 2 * (t + 1) * per; i++)
+		r[k++] = cg->sp.victims[i];
+	return k;
+}
+
+/*
+ * Victim pairs measure in turns of at most pairs_at_once pairs (the
+ * sweep's rule: fewer at once where ranks outnumber CPUs), each turn
+ * after the previous one's tokens arrive; all at once on a real system.
+ */
+static void measure(struct cg *cg)
+{
+	struct sw *w = cg->w;
+	int me = 0, per = w->pairs_at_once, k, tok = cg->phase;
+	int *r = sw_alloc(w, (size_t) 2 * per + 2, sizeof(int));
+	MPI_Request *q = sw_alloc(w, (size_t) 2 * per + 2, sizeof(*q));
+	int *in = sw_alloc(w, (size_t) 2 * per + 2, sizeof(int));
+
+	while (cg->sp.victims[me] != w->rank)
+		me++;
+	me /= 2 * per; /* my turn */
+	k = me > 0 ? turn_ranks(cg, me - 1, r) : 0;
+	for (int i = 0; i < k; i++)
+		MPI_Irecv(&in[i], 1, MPI_INT, r[i], TAG_TURN, MPI_COMM_WORLD,
+			  &q[i]);
+	if (sw_wait(w, q, k, (uint64_t) me * 4 * w->wait_ns, false) != 0)
+		sw_die(w, "the victims before this rank's turn did not finish "
+		       "the %s phase in time", cxd_cg_phase_name(cg->phase));
+	measure_pair(cg);
+	k = turn_ranks(cg, me + 1, r);
+	for (int i = 0; i < k; i++)
+		MPI_Isend(&tok, 1, MPI_INT, r[i], TAG_TURN, MPI_COMM_WORLD,
+			  &q[i]);
+	if (sw_wait(w, q, k, w->wait_ns, false) != 0)
+		sw_die(w, "the victims of the next turn did not take their "
+		       "token");
+	free(r);
+	free(q);
+	free(in);
+}
+
+/* Ranks on this host against its CPUs (the sweep's test, per host). */
+static bool crowded(const struct sw *w)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int here = 0;
+
+	for (int i = 0; i < w->n; i++)
+		here += strcmp(w->ranks[i].host, w->ranks[w->rank].host) == 0;
+	return here > (cpus > 0 ? cpus : 1);
 }
 
 /* A barrier's end, keeping this endpoint progressing (an aggressor's
@@ -307,6 +366,7 @@ int sw_congest(struct sw *w)
 	w->s.via = &cg.ops; /* a pair's partner over MPI; our result hook */
 	w->s.via_arg = w;
 	sw_bootstrap(w);
+	cg.crowded = crowded(w);
 	/* An unreported first pass alone: it opens the provider's
 	 * connections and pages the buffers in, which the first measured
 	 * phase would otherwise pay for (seen: isolated slower than loaded). */

@@ -18,6 +18,7 @@ struct cg {
 	int place;
 	uint64_t seed;
 	bool victim, aggr_only;
+	bool crowded; /* this host has more ranks than CPUs: nap, never spin */
 	int partner, aidx; /* victim partner, or place among aggressors */
 	int phase;
 	struct cxd_cg_link mine; /* victims: the link this rank leads */

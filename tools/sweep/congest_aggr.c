@@ -1,10 +1,11 @@
 /*
  * cxi_sweep --congestion: the aggressors' traffic, posted through the
  * pair tools' operation hooks (write, read) on the sweep's endpoint.
- * Waits sleep between polls rather than spin: ranks may outnumber cores,
- * and a victim starved of CPU would read as a congested fabric.
+ * Where ranks outnumber a host's CPUs, waits sleep between polls rather
+ * than spin: a victim starved of CPU would read as a congested fabric.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <rdma/fi_domain.h>
@@ -12,7 +13,9 @@
 #include "congest.h"
 #include "session/post.h"
 
-#define POLL_NS 100000L /* between completion polls; links stay busy */
+/* Between completion polls on a crowded host: a shaped or shared link
+ * drains far slower than this, and the sockets' buffers keep it busy. */
+#define POLL_NS 1000000L
 
 static void aim_at(struct cg *cg, int rank, bool read)
 {
@@ -36,13 +39,16 @@ static void aim_at(struct cg *cg, int rank, bool read)
 }
 
 /* The counter reaches the target, napping between polls; bounded by the
- * pair tools' stall rule (--timeout plus 1 s per MB in flight). */
-static int drain(struct cxd_sess *s)
+ * pair tools' stall rule (--timeout plus 1 s per MB in flight). With CPUs
+ * to spare, the pair tools' spinning wait. */
+static int drain(struct cxd_sess *s, bool crowded)
 {
 	uint64_t last = 0, changed = cxd_now_ns(), v;
 	uint64_t limit = cxd_post_allow_ms(s, s->run->min_size *
 					   s->run->list_size) * 1000000ULL;
 
+	if (!crowded)
+		return cxd_post_wait(s);
 	while ((v = fi_cntr_read(s->fab->tx_cntr)) < s->cntr_target) {
 		if (fi_cntr_readerr(s->fab->tx_cntr) != s->cntr_errs) {
 			cxd_fabric_tx_error(s->fab, s->err, sizeof(s->err));
@@ -103,7 +109,8 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 						     1000000000ULL));
 		if (t < 0) {
 			(void) s->ops->progress(s);
-			sw_nap(POLL_NS);
+			if (cg->crowded)
+				sw_nap(POLL_NS);
 			continue;
 		}
 		if (it == 0 || cg->phase == CXD_CG_ALLTOALL)
@@ -111,7 +118,7 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 		ret = cxd_post_batch(s, w->bw_run.min_size,
 				     w->bw_run.list_size);
 		if (ret == 0)
-			ret = drain(s);
+			ret = drain(s, cg->crowded);
 	}
 	if (ret)
 		sw_die(w, "aggressor in the %s phase: %s",
