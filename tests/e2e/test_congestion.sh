@@ -11,7 +11,8 @@
 #      it, victims 2<->3 cross no shaped port. The first must show a large
 #      impact, the others about 1. While it runs, the data sockets' IP TOS
 #      is read (ss --tos): tcp puts no mark for any class, so a tc prio
-#      qdisc on the trunk would have nothing to sort by.
+#      qdisc on the trunk would have nothing to sort by;
+#   4. cxi_plot draws the run's JSON (skipped without matplotlib).
 # Skipped (77) without MPI or cxi_sweep; part 3 needs root, ip and tc.
 #   bash tests/e2e/test_congestion.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
@@ -108,5 +109,19 @@ note "IP TOS of the sockets behind the trunk: $(echo $tos)"
 check "data sockets were seen" test -n "$tos"
 check "no TOS mark on any (tcp maps no class to DSCP)" \
 	test -z "$(echo "$tos" | grep -vE 'tos:(0x0|0)$')"
-[ -n "${CXD_SHOTS:-}" ] && cp "$OUT" "$TMPD/cg.json" "$CXD_SHOTS/"
+section "the chart (cxi_plot)"
+if "$PY" -c 'import matplotlib' 2>/dev/null; then
+	run_capture plot 60 "$PY" "$(dirname "$0")/../../tools/cxi_plot.py" \
+		"$TMPD/cg.json" -o "$TMPD/cg.png"
+	expect_rc 0 "$RC" "cxi_plot of the congestion JSON"
+	check "PNG >= 20 KB, >= 1000x400" \
+		"$PY" "$E2E_PY/png_ok.py" "$TMPD/cg.png" 20 1000 400
+else
+	note "no chart: matplotlib missing"
+fi
+# CXD_SHOTS=DIR keeps the run's report, JSON and chart.
+if [ -n "${CXD_SHOTS:-}" ]; then
+	cp "$OUT" "$TMPD/cg.json" "$TMPD/tos.txt" "$CXD_SHOTS/"
+	cp "$TMPD/cg.png" "$CXD_SHOTS/" 2>/dev/null
+fi
 finish
