@@ -80,6 +80,10 @@ endif()
 if(TEST e2e.test_sweep)
   set_tests_properties(e2e.test_sweep PROPERTIES RUN_SERIAL TRUE)
 endif()
+# Congestion impact compares loaded with isolated timings: the same.
+if(TEST e2e.test_congestion)
+  set_tests_properties(e2e.test_congestion PROPERTIES RUN_SERIAL TRUE)
+endif()
 
 # The layer rule (README "Where things are"): no dependency from a lower
 # folder of lib/ to a higher one, no two files depending on each other.
