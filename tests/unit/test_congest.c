@@ -80,7 +80,8 @@ static void test_split_placement(void **state)
 	bool differs = false;
 
 	(void) state;
-	assert_int_equal(cxd_cg_split(8, 0.5, CXD_CG_FIRST, 0, &a, err, 256), 0);
+	assert_int_equal(cxd_cg_split(8, 0.5, CXD_CG_FIRST, 0, &a, err, 256),
+			 0);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(a.victims[i], i);
 	assert_int_equal(a.aggressors[0], 4);

@@ -55,13 +55,7 @@ static void measure_pair(struct cg *cg)
 	int p = cg->partner, ret = 0;
 	bool first = w->rank < p;
 
-	w->partner = p;
-	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
-	snprintf(w->who, sizeof(w->who), "the victim rank %d (%.100s)", p,
-		 w->ranks[p].host);
-	s->who = w->who;
-	s->peer = w->addrs[p];
-	s->fab->peer = w->fiaddr[p];
+	cg_aim(cg, p, "victim");
 	for (int step = 0; ret == 0 && step < 4; step++) {
 		bool lat = step < 2;
 
@@ -275,7 +269,8 @@ static int report(struct cg *cg, double secs)
 int sw_congest_check(struct sw *w, char *err, size_t len)
 {
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
-	bool on = o->cg_flags & CXD_CG_ON, only = o->cg_flags & CXD_CG_AGGR_ONLY;
+	bool on = o->cg_flags & CXD_CG_ON;
+	bool only = o->cg_flags & CXD_CG_AGGR_ONLY;
 	double f;
 	int p;
 
