@@ -2,8 +2,9 @@
 # cxi_sweep --congestion and --tclass, end to end:
 #   1. bad input exits 2 naming the value: a victim fraction outside
 #      (0,1), fewer than 4 ranks, an unknown traffic class;
-#   2. --tclass travels from a pair tool's client to its server, and the
-#      summary says what the provider does with it;
+#   2. --aggressors-only runs each pattern for -D seconds; --tclass travels
+#      from a pair tool's client to its server, and the summary says what
+#      the provider does with it;
 #   3. a real bottleneck: 8 ranks in their own network namespaces on two
 #      bridges joined by one trunk shaped with tc tbf. Victims 0,1 and 2,3
 #      (--placement first); aggressors 4..7, rank 4 the incast root. Ranks
@@ -37,6 +38,13 @@ bad() { # NAME NP WANT ARGS...
 bad frac 4 "'1.5'" --congestion --victims 1.5
 bad ranks 3 "at least 4 ranks" --congestion
 bad class 4 "'fast'" --congestion --aggressor-tclass fast
+
+section "--aggressors-only: each pattern for -D seconds"
+run_capture aggr 60 "${MPIRUN[@]}" -np 4 "$BIN" --provider shm \
+	--aggressors-only -D 1 -s 16384 -l 4 --tclass bulk_data
+expect_rc 0 "$RC" "--aggressors-only -D 1, 4 ranks"
+check "the three patterns, one after the other" test "$(grep -cE \
+	'^(incast|all_to_all|read_broadcast): 1 s, every rank' "$OUT")" = 3
 
 section "--tclass: the client's choice reaches the server"
 run_capture tc-bad 10 "$BUILD/cxi_write_bw" --tclass fast
@@ -77,10 +85,10 @@ for ((i = 0; i < N; i++)); do
 	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev cg0
 	ip -n "${P}n$i" link set cg0 up
 done
-# The trunk at 8 Mbit/s each way, with up to 50 ms of queue. --timeout 20:
+# The trunk at 8 Mbit/s each way, with up to 100 ms of queue. --timeout 20:
 # ranks starved of the 2 shared cores for over 5 s were seen (load 240).
 for t in tA tB; do
-	tc qdisc add dev "$P$t" root tbf rate 8mbit burst 16kb latency 50ms ||
+	tc qdisc add dev "$P$t" root tbf rate 8mbit burst 16kb latency 100ms ||
 		die "tc tbf failed"
 done
 # The TOS of the data sockets behind the trunk, sampled while it runs.

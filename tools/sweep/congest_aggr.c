@@ -47,18 +47,22 @@ static void aim_at(struct cg *cg, int rank, bool read)
 	s->ops->post_for(s, w->bw_run.min_size);
 }
 
-/* The counter reaches the target, napping between polls; bounded by the
- * pair tools' stall rule (--timeout plus 1 s per MB in flight). With CPUs
- * to spare, the pair tools' spinning wait. */
-static int drain(struct cxd_sess *s, bool crowded)
+/*
+ * Lists in flight per aggressor: a rank that waits for the CPU (or for
+ * its target's progress) still leaves data queued at the bottleneck.
+ */
+#define DEPTH 4
+
+/* Until at most left operations are outstanding, napping between polls
+ * on a crowded host; bounded by the pair tools' stall rule (--timeout
+ * plus 1 s per MB in flight). */
+static int drain(struct cxd_sess *s, bool crowded, uint64_t left)
 {
 	uint64_t last = 0, changed = cxd_now_ns(), v;
-	uint64_t limit = cxd_post_allow_ms(s, s->run->min_size *
+	uint64_t limit = cxd_post_allow_ms(s, DEPTH * s->run->min_size *
 					   s->run->list_size) * 1000000ULL;
 
-	if (!crowded)
-		return cxd_post_wait(s);
-	while ((v = fi_cntr_read(s->fab->tx_cntr)) < s->cntr_target) {
+	while ((v = fi_cntr_read(s->fab->tx_cntr)) + left < s->cntr_target) {
 		if (fi_cntr_readerr(s->fab->tx_cntr) != s->cntr_errs) {
 			cxd_fabric_tx_error(s->fab, s->err, sizeof(s->err));
 			return -EIO;
@@ -73,7 +77,8 @@ static int drain(struct cxd_sess *s, bool crowded)
 					     (unsigned long long) (limit /
 								   1000000));
 		}
-		sw_nap(POLL_NS);
+		if (crowded)
+			sw_nap(POLL_NS);
 	}
 	return 0;
 }
@@ -105,6 +110,7 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 	struct sw *w = cg->w;
 	struct cxd_sess *s = &w->s;
 	uint64_t bound = cxd_now_ns() + 4 * w->wait_ns + CXD_CG_SETTLE_NS;
+	uint64_t n = w->bw_run.list_size;
 	bool read = cg->phase == CXD_CG_READBCAST;
 	int ret = 0;
 
@@ -124,11 +130,12 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 		}
 		if (it == 0 || cg->phase == CXD_CG_ALLTOALL)
 			aim_at(cg, t, read);
-		ret = cxd_post_batch(s, w->bw_run.min_size,
-				     w->bw_run.list_size);
+		ret = cxd_post_batch(s, w->bw_run.min_size, n);
 		if (ret == 0)
-			ret = drain(s, cg->crowded);
+			ret = drain(s, cg->crowded, (DEPTH - 1) * n);
 	}
+	if (ret == 0) /* nothing left in flight when the phase ends */
+		ret = drain(s, cg->crowded, 0);
 	if (ret)
 		sw_die(w, "aggressor in the %s phase: %s",
 		       cxd_cg_phase_name(cg->phase), s->err);
