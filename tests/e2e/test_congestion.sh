@@ -119,6 +119,7 @@ fi
 kill "$SAMPLER" 2>/dev/null
 expect_rc 0 "$RC" "congestion run on the trunk ($(elapsed_since "$t0") s)"
 show "$OUT"
+CG_OUT=$OUT
 check "verdict says 8 ranks on one host is a hint" \
 	grep -qE "^Verdict: .*a hint only: 8 ranks on 1 host" "$OUT"
 check "classes reported" \
@@ -142,7 +143,7 @@ else
 fi
 # CXD_SHOTS=DIR keeps the run's report, JSON and chart.
 if [ -n "${CXD_SHOTS:-}" ]; then
-	cp "$OUT" "$TMPD/cg.json" "$TMPD/tos.txt" "$CXD_SHOTS/"
+	cp "$CG_OUT" "$TMPD/cg.json" "$TMPD/tos.txt" "$CXD_SHOTS/"
 	cp "$TMPD/cg.png" "$CXD_SHOTS/" 2>/dev/null
 fi
 finish
