@@ -81,6 +81,7 @@ struct cxd_cg_res {
 	uint64_t seed;
 	double frac;
 	unsigned victim_tc, aggr_tc; /* enum cxd_tclass */
+	char victim_tc_s[160], aggr_tc_s[160]; /* what the provider does */
 	char provider[CXD_NAME_LEN];
 	const struct cxd_cfg *cfg;
 	double total_s;

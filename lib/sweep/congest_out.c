@@ -106,9 +106,10 @@ void cxd_cg_write_text(const struct cxd_cg_res *r, FILE *out)
 		cxd_cg_place_name(r->place));
 	if (r->place == CXD_CG_RANDOM)
 		fprintf(out, ", seed %llu", (unsigned long long) r->seed);
-	fprintf(out, "); classes: victims %s, aggressors %s; provider %s\n",
-		cxd_tclass_name(r->victim_tc), cxd_tclass_name(r->aggr_tc),
-		r->provider);
+	fprintf(out, "); provider %s\nTraffic classes: victims %s, "
+		"aggressors %s\n", r->provider, r->victim_tc_s[0] ?
+		r->victim_tc_s : cxd_tclass_name(r->victim_tc), r->aggr_tc_s[0] ?
+		r->aggr_tc_s : cxd_tclass_name(r->aggr_tc));
 	fprintf(out, "Impact = loaded / isolated (bandwidth: isolated / "
 		"loaded): above 1 is worse\n\nVictim set (mean over %zu "
 		"links):\n", r->nlinks);

@@ -122,8 +122,8 @@ show "$OUT"
 CG_OUT=$OUT
 check "verdict says 8 ranks on one host is a hint" \
 	grep -qE "^Verdict: .*a hint only: 8 ranks on 1 host" "$OUT"
-check "classes reported" \
-	grep -qF "classes: victims low_latency, aggressors bulk_data" "$OUT"
+check "classes reported, with what tcp does with them" grep -qE \
+	"^Traffic classes: victims low_latency \(tcp.*no IP TOS.*aggressors bulk_data \(tcp" "$OUT"
 py_check "incast: 0->1 crosses the shaped trunk, 2<->3 no shaped port" \
 	"$TMPD/cg.json" "${JUDGE[0]}" "$TMPD/cg.json" "${JUDGE[@]:1}"
 tos=$(grep -oE "tos:0x[0-9a-f]+|tos:[0-9]+" "$TMPD/tos.txt" | sort | uniq -c)

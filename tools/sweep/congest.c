@@ -255,6 +255,10 @@ static int report(struct cg *cg, double secs)
 	r.aggr_tc = w->cfg.sweep.aggr_tclass ? w->cfg.sweep.aggr_tclass :
 		    w->cfg.run.tclass;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
+	cxd_fabric_tclass_note(w->s.fab, r.victim_tc, r.victim_tc_s,
+			       sizeof(r.victim_tc_s));
+	cxd_fabric_tclass_note(w->s.fab, r.aggr_tc, r.aggr_tc_s,
+			       sizeof(r.aggr_tc_s));
 	cxd_cg_write_text(&r, stdout);
 	fflush(stdout);
 	if (w->cfg.sweep.json[0])
