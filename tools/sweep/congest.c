@@ -168,7 +168,7 @@ static void phase(struct cg *cg, int ph)
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
 		if (ph != CXD_CG_ALONE)
 			cg_aggress(cg, &stop, 0);
-		else if (sw_wait(w, &stop, 1, 4 * w->wait_ns, false) != 0)
+		else if (sw_wait(w, &stop, 1, cg->bound_ns, false) != 0)
 			sw_die(w, "the victims did not finish alone in time");
 	} else {
 		if (ph != CXD_CG_ALONE)
@@ -176,7 +176,7 @@ static void phase(struct cg *cg, int ph)
 		measure(cg);
 		/* the pair is done (its last step was an exchange): sleep */
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
-		if (sw_wait(w, &stop, 1, 4 * w->wait_ns, false) != 0)
+		if (sw_wait(w, &stop, 1, cg->bound_ns, false) != 0)
 			sw_die(w, "the aggressors did not stop in time");
 	}
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
@@ -366,6 +366,9 @@ int sw_congest(struct sw *w)
 	w->s.via_arg = w;
 	sw_bootstrap(w);
 	cg.crowded = crowded(w);
+	/* A pair's four steps are each bounded by wait_ns; turns add up. */
+	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pairs_at_once - 1) /
+				  w->pairs_at_once + 1) * 4 * w->wait_ns;
 	/* An unreported first pass alone: it opens the provider's
 	 * connections and pages the buffers in, which the first measured
 	 * phase would otherwise pay for (seen: isolated slower than loaded). */

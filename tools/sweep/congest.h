@@ -21,6 +21,7 @@ struct cg {
 	bool crowded; /* this host has more ranks than CPUs: nap, never spin */
 	int partner, aidx; /* victim partner, or place among aggressors */
 	int phase;
+	uint64_t bound_ns; /* the victims' part of a phase, all turns */
 	struct cxd_cg_link mine; /* victims: the link this rank leads */
 	const struct cxd_tool *read_tool;
 };

@@ -109,7 +109,7 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 {
 	struct sw *w = cg->w;
 	struct cxd_sess *s = &w->s;
-	uint64_t bound = cxd_now_ns() + 4 * w->wait_ns + CXD_CG_SETTLE_NS;
+	uint64_t bound = cxd_now_ns() + cg->bound_ns + CXD_CG_SETTLE_NS;
 	uint64_t n = w->bw_run.list_size;
 	bool read = cg->phase == CXD_CG_READBCAST;
 	int ret = 0;
@@ -120,7 +120,7 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 		if (stop && cxd_now_ns() > bound)
 			sw_die(w, "the victims did not finish the %s phase "
 			       "within %llu s", cxd_cg_phase_name(cg->phase),
-			       (unsigned long long) ((4 * w->wait_ns) /
+			       (unsigned long long) (cg->bound_ns /
 						     1000000000ULL));
 		if (t < 0) {
 			(void) s->ops->progress(s);
