@@ -2,7 +2,8 @@
 # cxi_sweep --congestion and --tclass, end to end:
 #   1. bad input exits 2 naming the value: a victim fraction outside
 #      (0,1), fewer than 4 ranks, an unknown traffic class;
-#   2. --aggressors-only runs each pattern for -D seconds; --tclass travels
+#   2. --aggressors-only runs each pattern for -D seconds; a frozen
+#      incast root is named and the job ends; --tclass travels
 #      from a pair tool's client to its server, and the summary says what
 #      the provider does with it;
 #   3. a real bottleneck: 8 ranks in their own network namespaces on two
@@ -45,6 +46,31 @@ run_capture aggr 60 "${MPIRUN[@]}" -np 4 "$BIN" --provider shm \
 expect_rc 0 "$RC" "--aggressors-only -D 1, 4 ranks"
 check "the three patterns, one after the other" test "$(grep -cE \
 	'^(incast|all_to_all|read_broadcast): 1 s, every rank' "$OUT")" = 3
+
+section "a frozen aggressor is named, the job ends"
+# --aggressors-only says when incast starts; then its root, rank 0, is
+# stopped: the ranks writing to it must give up within their stall limit
+# (--timeout 5 s plus 1 s per MB in flight: about 9 s here).
+start_bg frozen "${MPIRUN[@]}" -np 4 "$BIN" --provider tcp \
+	--aggressors-only -D 30 -s 65536 -l 16
+FROZEN_PID=$BG_PID
+wait_until 30 grep -q "^incast: " "$BG_OUT"
+rank0=""
+for p in $(pgrep -f "$BIN --provider tcp --aggressors-only"); do
+	tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+		grep -qx OMPI_COMM_WORLD_RANK=0 && rank0=$p
+done
+[ -n "$rank0" ] && kill -STOP "$rank0"
+t0=$(now)
+wait_pid "$FROZEN_PID" 25
+[ -n "$rank0" ] && kill -CONT "$rank0" 2>/dev/null
+check "rank 0 found and stopped in the incast" test -n "$rank0"
+check "the job ends, non-zero, within 25 s ($(elapsed_since "$t0") s)" \
+	test "$WAIT_RC" != 124 -a "$WAIT_RC" != 0
+check "the stalled aggressor is named" \
+	grep -qE "no operation to the aggressor rank 0 .* completed" "$BG_ERR"
+sleep 1
+no_leftovers "frozen aggressor" "$FROZEN_PID"
 
 section "--tclass: the client's choice reaches the server"
 run_capture tc-bad 10 "$BUILD/cxi_write_bw" --tclass fast
