@@ -15,7 +15,8 @@
 #      is read (ss --tos): tcp puts no mark for any class, so a tc prio
 #      qdisc on the trunk would have nothing to sort by;
 #   4. cxi_plot draws the run's JSON (skipped without matplotlib).
-# Skipped (77) without MPI or cxi_sweep; part 3 needs root, ip and tc.
+# Skipped (77) without MPI or cxi_sweep; part 3 needs root, ip, tc, ss.
+# 48 s at load 12 (the shaped run 27 s); run alone (RUN_SERIAL).
 #   bash tests/e2e/test_congestion.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 BIN=$BUILD/cxi_sweep
@@ -50,9 +51,9 @@ check "the three patterns, one after the other" test "$(grep -cE \
 section "a frozen aggressor is named, the job ends"
 # --aggressors-only says when incast starts; then its root, rank 0, is
 # stopped: the ranks writing to it must give up within their stall limit
-# (--timeout 5 s plus 1 s per MB in flight: about 9 s here).
+# (--timeout 5 s plus 1 s per MB in flight: about 6 s here).
 start_bg frozen "${MPIRUN[@]}" -np 4 "$BIN" --provider tcp \
-	--aggressors-only -D 30 -s 65536 -l 16
+	--aggressors-only -D 30 -s 65536 -l 4
 FROZEN_PID=$BG_PID
 wait_until 30 grep -q "^incast: " "$BG_OUT"
 rank0=""
@@ -111,10 +112,10 @@ for ((i = 0; i < N; i++)); do
 	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev cg0
 	ip -n "${P}n$i" link set cg0 up
 done
-# The trunk at 8 Mbit/s each way, with up to 100 ms of queue. --timeout 20:
+# The trunk at 8 Mbit/s each way, with up to 50 ms of queue. --timeout 20:
 # ranks starved of the 2 shared cores for over 5 s were seen (load 240).
 for t in tA tB; do
-	tc qdisc add dev "$P$t" root tbf rate 8mbit burst 16kb latency 100ms ||
+	tc qdisc add dev "$P$t" root tbf rate 8mbit burst 16kb latency 50ms ||
 		die "tc tbf failed"
 done
 # The TOS of the data sockets behind the trunk, sampled while it runs.
@@ -129,7 +130,7 @@ shaped() {
 	run_capture "$1" 240 env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" \
 		-x CXD_TEST_NETNS -np "$N" "$TBIN" --congestion --provider tcp \
 		-d cg0 --placement first --victims 0.5 -s 16384 -l 4 -n 2 \
-		--lat-iters 30 --timeout 20 --tclass low_latency \
+		--lat-iters 15 --timeout 20 --tclass low_latency \
 		--aggressor-tclass bulk_data --json "$TMPD/$1.json"
 }
 # The shaped link's impact is tens of times; the others' are ratios of
