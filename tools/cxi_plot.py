@@ -58,6 +58,9 @@ def load(path):
     if not isinstance(tool, str) or not tool.startswith("cxi_"):
         raise InputError(f"{path} is not the --json output of a cxd tool "
                          "(no \"tool\": \"cxi_...\" key)")
+    if tool == "cxi_sweep" and "congestion" in doc:
+        return {"kind": "congestion", "path": path,
+                "doc": check_congestion(path, doc)}
     if tool == "cxi_sweep":
         try:
             return {"kind": "sweep", "path": path,
@@ -118,13 +121,14 @@ def label_runs(runs):
 def one_kind(runs):
     kinds = sorted({r["kind"] for r in runs})
     if len(kinds) > 1:
-        names = {"bw": "bandwidth", "lat": "latency", "sweep": "sweep"}
+        names = {"bw": "bandwidth", "lat": "latency", "sweep": "sweep",
+                 "congestion": "cxi_sweep --congestion"}
         firsts = [next(r["path"] for r in runs if r["kind"] == k)
                   for k in kinds]
         raise InputError("cannot share a chart: " + ", ".join(
             f"{p} is a {names[k]} run" for p, k in zip(firsts, kinds)) +
             "; plot each kind into its own file")
-    if kinds[0] == "sweep" and len(runs) > 1:
+    if kinds[0] in ("sweep", "congestion") and len(runs) > 1:
         raise InputError("one cxi_sweep document per chart (got "
                          f"{len(runs)})")
     return kinds[0]
@@ -287,6 +291,65 @@ def draw_lat(plt, ticker, runs, title, hist_size):
     return fig
 
 
+# ---- cxi_sweep --congestion (its own block) ----------------------------
+
+CG_METRICS = [("lat_mean_us", "lat mean"), ("lat_p99_us", "lat p99"),
+              ("lat_p99.9_us", "lat p99.9"), ("bw_mb_s", "bandwidth")]
+
+
+def check_congestion(path, doc):
+    c = doc["congestion"]
+    ok = isinstance(c, dict) and isinstance(c.get("set"), dict) \
+        and isinstance(c.get("links"), list)
+    pats = [p for p in (c.get("set") or {}) if p != "isolated"] if ok else []
+    if not pats or not all(isinstance(c["set"][p].get("impact"), dict)
+                           for p in pats):
+        raise InputError(f"{path}: \"congestion\" has no impact figures "
+                         "(\"set\" with patterns and their \"impact\")")
+    return doc
+
+
+def cg_bars(ax, groups, series, values, what):
+    """Grouped bars of impact factors on a log axis, 1 marked."""
+    width = 0.8 / max(len(series), 1)
+    for i, name in enumerate(series):
+        xs = [g + (i - (len(series) - 1) / 2) * width
+              for g in range(len(groups))]
+        ys = [values[g][i] for g in range(len(groups))]
+        ax.bar([x for x, y in zip(xs, ys) if number(y)],
+               [y for y in ys if number(y)], width, label=name)
+    ax.axhline(1.0, color="black", linewidth=1, linestyle="--")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(groups, rotation=20, ha="right")
+    ax.set_ylabel("impact (loaded / isolated; bandwidth inverted)")
+    ax.set_title(what)
+    ax.legend(fontsize="small")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+
+
+def draw_congestion(plt, doc, title):
+    c = doc["congestion"]
+    pats = [p for p in c["set"] if p != "isolated"]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(15, 6), layout="constrained")
+    cg_bars(a, pats, [m[1] for m in CG_METRICS],
+            [[c["set"][p]["impact"].get(k) for k, _ in CG_METRICS]
+             for p in pats], f"victim set ({len(c['links'])} links)")
+    links = [f"{l['src']}->{l['dst']}" for l in c["links"]]
+    cg_bars(b, links, pats,
+            [[l["phases"][p]["impact"].get("lat_mean_us") for p in pats]
+             for l in c["links"]], "per victim link: mean latency")
+    fig.suptitle(title)
+    return fig
+
+
+def congestion_title(doc):
+    c = doc["congestion"]
+    return f"cxi_sweep --congestion: {len(c.get('victims', []))} victims, " \
+        f"{len(c.get('aggressors', []))} aggressors over " \
+        f"{c.get('provider', '?')}"
+
+
 # ---- command line ------------------------------------------------------
 
 
@@ -307,6 +370,8 @@ def parse_args(argv):
 
 
 def default_title(kind, runs):
+    if kind == "congestion":
+        return congestion_title(runs[0]["doc"])
     if kind == "sweep":
         return cxi_plot_sweep.sweep_title(runs[0]["doc"])
     same = label_runs(runs)
@@ -352,7 +417,9 @@ def main(argv):
     title = default_title(kind, runs)  # labels the runs too
     title = args.title or title
     try:
-        if kind == "sweep":
+        if kind == "congestion":
+            fig = draw_congestion(plt, runs[0]["doc"], title)
+        elif kind == "sweep":
             fig = cxi_plot_sweep.draw_sweep(plt, runs[0]["doc"], title)
         elif kind == "lat":
             fig = draw_lat(plt, ticker, runs, title, args.hist_size)

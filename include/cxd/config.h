@@ -81,6 +81,7 @@ struct cxd_run_opts {
 	uint32_t hugepages; /* enum cxd_hugepage */
 	uint32_t amo_op, cswap_op, amo_type;
 	char provider[CXD_NAME_LEN]; /* the client's resolved choice */
+	uint32_t tclass;    /* enum cxd_tclass (base/tclass.h); 0: default */
 };
 
 struct cxd_out_opts {
@@ -109,7 +110,15 @@ struct cxd_sweep_opts {
 	uint64_t repeat;    /* measurements per direction of each link */
 	double expect_bw;   /* MB/s floor per link; 0 = none */
 	double expect_lat;  /* us ceiling per link; 0 = none */
+	/* --congestion (tools/sweep/congest*.c, lib/sweep/congest*.c) */
+	uint32_t cg_flags;     /* CXD_CG_* */
+	uint32_t aggr_tclass;  /* aggressors' enum cxd_tclass; 0: --tclass */
+	uint64_t seed;         /* random placement; 0: drawn and printed */
+	char placement[16];    /* random, first, last, spread; "": random */
+	char victims[16];      /* victims' share of the ranks, (0,1) */
 };
+#define CXD_CG_ON (1u << 0)        /* --congestion */
+#define CXD_CG_AGGR_ONLY (1u << 1) /* --aggressors-only */
 
 struct cxd_cfg {
 	int role; /* enum cxd_role */

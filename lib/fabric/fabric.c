@@ -1,5 +1,6 @@
 /* libfabric setup from a tool's capabilities: provider choice, objects, MRs. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 
+#include "base/tclass.h"
 #include "cxi_knobs.h"
 #include "fabric.h"
 
@@ -145,6 +147,45 @@ static int cxi_hints(const struct cxd_cxi_plan *plan, struct fi_info *hints)
 	return 0;
 }
 
+/* --tclass: our index to libfabric's label (fi_endpoint(3)). */
+static uint32_t tclass_fi(unsigned tc)
+{
+	static const uint32_t fi[CXD_TC_COUNT] = {
+		FI_TC_UNSPEC, FI_TC_LOW_LATENCY, FI_TC_BULK_DATA,
+		FI_TC_DEDICATED_ACCESS, FI_TC_BEST_EFFORT, FI_TC_SCAVENGER,
+	};
+
+	return tc < CXD_TC_COUNT ? fi[tc] : FI_TC_UNSPEC;
+}
+
+/*
+ * Read in libfabric 2.6's provider sources: tcp's only
+ * use of the class is to leave Nagle on (no TCP_NODELAY) for bulk_data,
+ * unless FI_TCP_NODELAY says otherwise; it sets no IP TOS/DSCP mark. shm
+ * ignores it. cxi maps it to the NIC's traffic classes.
+ */
+void cxd_fabric_tclass_note(const struct cxd_fabric *fab, unsigned tclass,
+			    char *buf, size_t len)
+{
+	const char *prov = fab->info->fabric_attr->prov_name;
+	const char *what = "passed to the provider";
+	bool tcp = strncmp(prov, "tcp", 3) == 0; /* "tcp;ofi_rxm" too */
+
+	if (strcmp(prov, "cxi") == 0)
+		what = "the NIC's traffic class";
+	else if (tcp && tclass == CXD_TC_BULK_DATA)
+		what = "no IP TOS/DSCP mark; Nagle left on";
+	else if (tcp)
+		what = "no effect: no IP TOS/DSCP mark";
+	else if (strcmp(prov, "shm") == 0)
+		what = "no effect: shm ignores it";
+	if (tclass == CXD_TC_UNSPEC)
+		snprintf(buf, len, "%s", cxd_tclass_name(tclass));
+	else
+		snprintf(buf, len, "%s (%s: %s)", cxd_tclass_name(tclass),
+			 prov, what);
+}
+
 /* IP providers take the control connection's local address as source,
  * so the data path uses the interface that reaches the peer, unless the
  * user named a domain (an interface) with -d. */
@@ -163,6 +204,8 @@ static int get_info(const struct cxd_fabric_req *req, struct fi_info **info_p,
 	hints->fabric_attr->prov_name = strdup(req->provider);
 	if (named)
 		hints->domain_attr->name = strdup(req->domain);
+	hints->tx_attr->tclass = hints->domain_attr->tclass =
+		tclass_fi(req->tclass);
 	ret = cxi_hints(req->cxi, hints);
 	if (ret != 0) {
 		fi_freeinfo(hints);

@@ -40,6 +40,7 @@ struct cxd_fabric_req {
 	const char *src_host; /* local numeric address for IP providers */
 	uint64_t caps;
 	const struct cxd_cxi_plan *cxi; /* cxi: auth key, msg_order; or NULL */
+	unsigned tclass;      /* enum cxd_tclass (base/tclass.h); 0: none */
 };
 
 /*
@@ -51,6 +52,10 @@ int cxd_fabric_pick(uint64_t caps, bool same_host, char *out, size_t len,
 int cxd_fabric_open(const struct cxd_fabric_req *req,
 		    struct cxd_fabric **fab_p, char *err, size_t errlen);
 void cxd_fabric_close(struct cxd_fabric *fab);
+/* What the opened provider does with the traffic class asked for, in
+ * words for the summary ("low_latency (tcp: ...)"). */
+void cxd_fabric_tclass_note(const struct cxd_fabric *fab, unsigned tclass,
+			    char *buf, size_t len);
 /* Register buf for local and remote access; key_hint is used when the
  * provider lets the application pick keys. */
 int cxd_fabric_mr_reg(struct cxd_fabric *fab, void *buf, size_t len,

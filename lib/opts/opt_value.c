@@ -63,6 +63,7 @@ static enum width width_of(const struct opt *o)
 {
 	switch (o->kind) {
 	case K_U32: case K_HP: case K_AMO_OP: case K_CSWAP: case K_AMO_TYPE:
+	case K_TCLASS:
 		return W_U32;
 	case K_INT: case K_GPUTYPE:
 		return W_INT;

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "base/amo.h"
+#include "base/tclass.h"
 #include "opt_value.h"
 
 #define fail cxd_opt_fail
@@ -123,6 +124,11 @@ static int set_enum(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		idx = cxd_amo_op_parse(v);
 		choices = "one of the Atomic Ops listed by --help";
 		break;
+	case K_TCLASS:
+		idx = cxd_tclass_parse(v);
+		choices = "low_latency, bulk_data, dedicated_access, "
+			  "best_effort or scavenger";
+		break;
 	case K_CSWAP:
 		idx = cxd_cswap_op_parse(v);
 		choice_list(cswaps, sizeof(cswaps), CXD_CSWAP_OP_COUNT,
@@ -158,8 +164,9 @@ static int apply(const struct opt *o, const char *v, struct cxd_cfg *cfg,
 		return set_real(o, v, cfg, err, len);
 	case K_STR:
 		return set_name(o, v, cfg, err, len);
-	case K_FLAG:
-		cfg->run.flags |= o->val;
+	case K_FLAG: /* a run flag, or a bit of the field the row names */
+		*(o->off ? (uint32_t *) ((char *) cfg + o->off) :
+		  &cfg->run.flags) |= o->val;
 		return 0;
 	case K_FORMAT:
 		if (cfg->out.format != CXD_FMT_TEXT &&

@@ -14,7 +14,7 @@
 enum opt_kind {
 	K_U64, K_U32, K_INT, K_FLAG, K_STR, K_SIZE, K_SIZE1, K_DURATION,
 	K_HP, K_GPUTYPE, K_AMO_OP, K_CSWAP, K_AMO_TYPE, K_FORMAT, K_LOCAL,
-	K_HELP, K_VERSION, K_REAL,
+	K_HELP, K_VERSION, K_REAL, K_TCLASS,
 	K_GIVEN /* a switch that sets .val in local.given */
 };
 
@@ -42,7 +42,7 @@ struct opt {
 #define CXD_CFG_OFF(f) offsetof(struct cxd_cfg, f)
 
 /* Room for getopt tables built on the stack (checked in opts_table.c). */
-#define CXD_OPT_MAX 64
+#define CXD_OPT_MAX 96
 
 /* opts_check.c: --interval against -D and the role. */
 int cxd_opts_interval(const struct cxd_tool *tool, const struct cxd_cfg *cfg,

@@ -192,6 +192,13 @@ const struct opt cxd_opt_table[] = {
 		  "(FI_PROVIDER is honoured)",
 	  SAID("cxi if present, else shm when both ends\n"
 	       "are on this host, else tcp") },
+	{ OPT(0, "tclass", "NAME"), CHOICE(K_TCLASS, run.tclass),
+	  .what = "Invalid traffic class",
+	  .help = "libfabric traffic class of the endpoints:\n"
+		  "low_latency, bulk_data, dedicated_access,\n"
+		  "best_effort or scavenger (the summary says what\n"
+		  "the provider does with it)",
+	  SAID("none asked: the provider's") },
 	{ OPT(0, "local", NULL), .kind = K_LOCAL, .need = CXD_F_NET,
 	  .help = "Run server and client in one command on this host" },
 	{ OPT(0, "bind", "ADDR"), NAME(local.bind), .need = CXD_F_NET,
@@ -275,6 +282,40 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Only check every rank's NIC (link, speed, PCIe,\n"
 		  "error counters) and name the hosts that are down,\n"
 		  "degraded or erroring; no traffic is sent" },
+	/* cxi_sweep --congestion (tools/sweep/congest.c). */
+	{ OPT(0, "congestion", NULL), .kind = K_FLAG,
+	  .off = CXD_CFG_OFF(sweep.cg_flags), .val = CXD_CG_ON,
+	  .need = CXD_F_SWEEP,
+	  .help = "Congestion impact instead of the all-pairs sweep:\n"
+		  "victim pairs measured alone, then under each\n"
+		  "aggressor pattern (incast, all-to-all, read\n"
+		  "broadcast); impact = loaded / isolated" },
+	{ OPT(0, "aggressors-only", NULL), .kind = K_FLAG,
+	  .off = CXD_CFG_OFF(sweep.cg_flags), .val = CXD_CG_AGGR_ONLY,
+	  .need = CXD_F_SWEEP,
+	  .help = "Every rank an aggressor: run each pattern for -D\n"
+		  "seconds, for victims measured by other means" },
+	{ OPT(0, "victims", "FRAC"), NAME(sweep.victims), .val = 16,
+	  .need = CXD_F_SWEEP, .what = "Invalid victim fraction",
+	  .help = "--congestion: share of the ranks that are\n"
+		  "victims, above 0 and below 1",
+	  SAID("0.2") },
+	{ OPT(0, "placement", "HOW"), NAME(sweep.placement), .val = 16,
+	  .need = CXD_F_SWEEP, .what = "Invalid placement",
+	  .help = "--congestion: which ranks are victims: random,\n"
+		  "first, last or spread (every k-th rank)",
+	  SAID("random, its seed printed") },
+	{ OPT(0, "seed", "SEED"), NUM(K_U64, sweep.seed, 1, UINT64_MAX),
+	  .need = CXD_F_SWEEP, .what = "Invalid seed",
+	  .help = "--congestion: seed of the random placement, to\n"
+		  "repeat an earlier split",
+	  SAID("drawn from the clock") },
+	{ OPT(0, "aggressor-tclass", "NAME"),
+	  CHOICE(K_TCLASS, sweep.aggr_tclass), .need = CXD_F_SWEEP,
+	  .what = "Invalid traffic class",
+	  .help = "--congestion: the aggressors' traffic class\n"
+		  "(names as --tclass)",
+	  SAID("the class of --tclass") },
 	{ OPT('h', "help", NULL), .kind = K_HELP,
 	  .help = "List the options (this text) and exit" },
 	{ OPT('V', "version", NULL), .kind = K_VERSION,

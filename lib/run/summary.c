@@ -277,6 +277,12 @@ void cxd_summary_build(struct cxd_sess *s)
 		cxd_kv_set(info, "Service ID", "%u - Not Applicable",
 			   s->cfg->local.svc_id);
 	info->inject_size = s->fab->inject_size;
+	if (s->run->tclass) { /* only when asked: the originals have no line */
+		char tc[CXD_KV_VAL];
+
+		cxd_fabric_tclass_note(s->fab, s->run->tclass, tc, sizeof(tc));
+		cxd_kv_set(info, "Traffic Class", "%s", tc);
+	}
 	if (cxd_tool_has(s->tool, CXD_F_GPU)) /* -t -r */
 		add_memory(s);
 	add_test_type(s);

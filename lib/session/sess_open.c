@@ -64,6 +64,7 @@ static int open_side(struct cxd_sess *s)
 	req.src_host = host;
 	req.caps = s->ops->caps;
 	req.cxi = &s->cxi;
+	req.tclass = s->run->tclass;
 	ret = cxd_sess_mem_open(s, &req.caps);
 	if (ret == 0) {
 		ret = cxd_fabric_open(&req, &s->fab, s->err, sizeof(s->err));

@@ -170,7 +170,7 @@ static const struct field run_f[] = {
 	U64(run_opts, buf_align), U32(run_opts, flags),
 	U32(run_opts, hugepages), U32(run_opts, amo_op),
 	U32(run_opts, cswap_op),  U32(run_opts, amo_type),
-	STR(run_opts, provider),
+	STR(run_opts, provider),  U32(run_opts, tclass),
 };
 
 /* ACCEPT: status travels as its two's-complement u32. */

@@ -9,7 +9,7 @@
 #include "cxd/config.h"
 
 #define CXD_PROTO_MAGIC 0x43584447u /* "CXDG" */
-#define CXD_PROTO_VERSION 2 /* 2: GPU fields in the address message, validation verdicts */
+#define CXD_PROTO_VERSION 3 /* 2: GPU fields in the address message, validation verdicts; 3: --tclass */
 #define CXD_HDR_LEN 12
 #define CXD_MAX_PAYLOAD 4096
 #define CXD_MAX_FABRIC_ADDR 256

@@ -53,7 +53,7 @@ out_of_range() {
 kind() {
 	case $1 in
 	device | provider | bind) echo name ;;
-	use-hp | gpu-type | atomic-op | cswap-op | atomic-type) echo enum ;;
+	use-hp | gpu-type | atomic-op | cswap-op | atomic-type | tclass) echo enum ;;
 	*) echo number ;;
 	esac
 }

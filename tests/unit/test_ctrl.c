@@ -564,7 +564,7 @@ static void test_bad_version_and_type(void **state)
 
 	(void) state;
 	server_sends(frame, sizeof(frame), CXD_MSG_HELLO, -EPROTO,
-		     "protocol version 7, expected 2");
+		     "protocol version 7, expected 3");
 	frame[5] = CXD_PROTO_VERSION;
 	frame[7] = 99;
 	server_sends(frame, sizeof(frame), CXD_MSG_HELLO, -EPROTO,

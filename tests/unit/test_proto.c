@@ -73,7 +73,7 @@ static void test_hdr_errors(void **state)
 	expect_hdr_error(0x12345678, CXD_PROTO_VERSION, 1, 0,
 			 "bad magic 0x12345678 (not a cxi diagnostics peer?)");
 	expect_hdr_error(CXD_PROTO_MAGIC, 7, 1, 0,
-			 "protocol version 7, expected 2");
+			 "protocol version 7, expected 3");
 	expect_hdr_error(CXD_PROTO_MAGIC, CXD_PROTO_VERSION, 0, 0, "unknown message type 0");
 	expect_hdr_error(CXD_PROTO_MAGIC, CXD_PROTO_VERSION, 99, 0,
 			 "unknown message type 99");
@@ -127,6 +127,7 @@ static void sample_run(struct cxd_run_opts *m)
 	m->amo_op = 10;
 	m->cswap_op = 5;
 	m->amo_type = 12;
+	m->tclass = 5; /* --tclass, after the provider name */
 	snprintf(m->provider, sizeof(m->provider), "tcp;ofi_rxm");
 }
 
@@ -178,7 +179,7 @@ static void test_run_round_trip(void **state)
 	(void) state;
 	sample_run(&in);
 	n = cxd_enc_run(&in, b, sizeof(b));
-	assert_int_equal(n, 9 * 8 + 5 * 4 + 2 + 11);
+	assert_int_equal(n, 9 * 8 + 5 * 4 + 2 + 11 + 4);
 	/* Declaration order, big-endian: iters first, duration_s second. */
 	assert_int_equal(b[7], 1000 & 0xff);
 	assert_int_equal(b[8], 0x01);

@@ -16,6 +16,7 @@
 
 #include "cxd/session.h"
 #include "sweep/sweep.h"
+#include "congest.h"
 #include "sweep_mpi.h"
 #include "health.h"
 
@@ -53,6 +54,8 @@ static int parse(struct sw *w, int argc, char **argv)
 	if (ret == 0)
 		ret = cxd_run_validate(w->bw_tool, &w->cfg.run, err,
 				       sizeof(err));
+	if (ret == 0) /* --congestion's options */
+		ret = sw_congest_check(w, err, sizeof(err));
 	if (ret != 0)
 		return usage_or_help(w, ret, err);
 	/* Defaults applied by cxd_opts_parse (the option table's). */
@@ -125,7 +128,7 @@ int main(int argc, char **argv)
 	ret = sw_read_inputs(&w);
 	if (ret == 0)
 		ret = w.cfg.local.given & CXD_GIVEN_HEALTH ? sw_health(&w) :
-							      sw_run(&w);
+		      w.cfg.sweep.cg_flags ? sw_congest(&w) : sw_run(&w);
 	sw_counters_free(&w);
 	sw_free(&w);
 	MPI_Finalize();

@@ -1,0 +1,388 @@
+/*
+ * cxi_sweep --congestion: a GPCNeT-like congestion impact on the sweep's
+ * launch. Ranks split into victim pairs and aggressors; the victims
+ * measure 8-byte latency and bandwidth each way alone, then while the
+ * aggressors run each pattern (incast, all-to-all, read broadcast). MPI
+ * bootstraps and paces the phases; all traffic is libfabric's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rdma/fabric.h>
+
+#include "base/stats.h"
+#include "base/tclass.h"
+#include "congest.h"
+
+static struct cg *cg_of(const struct cxd_sess *s)
+{
+	return (struct cg *) (void *) ((char *) s->via -
+				       offsetof(struct cg, ops));
+}
+
+/* The leading side keeps its figures for the link it leads. */
+static int cg_result(struct cxd_sess *s, struct cxd_report *rep,
+		     const struct cxd_result *res)
+{
+	struct cg *cg = cg_of(s);
+	double *v = cg->mine.v[cg->phase];
+
+	(void) rep;
+	if (!s->is_client)
+		return 0;
+	if (res->lat) {
+		v[CXD_CGM_MEAN] = (double) cxd_stats_mean_ns(res->lat) / 1e3;
+		v[CXD_CGM_P99] =
+			(double) cxd_stats_percentile_ns(res->lat, 99) / 1e3;
+		v[CXD_CGM_P999] =
+			(double) cxd_stats_percentile_ns(res->lat, 99.9) / 1e3;
+	} else {
+		v[CXD_CGM_BW] = res->bw_mb_s;
+	}
+	return 0;
+}
+
+/* A victim pair, as the sweep measures a pair: latency each way (its
+ * warmup opens tcp's connection), then bandwidth each way. */
+static void measure_pair(struct cg *cg)
+{
+	struct sw *w = cg->w;
+	struct cxd_sess *s = &w->s;
+	int p = cg->partner, ret = 0;
+	bool first = w->rank < p;
+
+	cg_aim(cg, p, "victim");
+	for (int step = 0; ret == 0 && step < 4; step++) {
+		bool lat = step < 2;
+
+		s->is_client = s->active = (step % 2 == 0) == first;
+		s->tool = lat ? w->lat_tool : w->bw_tool;
+		s->ops = s->tool->ops;
+		s->run = lat ? &w->lat_run : &w->bw_run;
+		ret = s->tool->run(s, NULL);
+	}
+	if (ret)
+		sw_die(w, "victim pair with rank %d (%s), %s phase: %s", p,
+		       w->ranks[p].host, cxd_cg_phase_name(cg->phase), s->err);
+}
+
+enum { TAG_TURN = 41 };
+
+/* The victims of pair turn t: pairs t * per to (t + 1) * per - 1. */
+static int turn_ranks(const struct cg *cg, int t, int *r)
+{
+	int per = cg->w->pairs_at_once, k = 0;
+
+	for (int i = 2 * t * per; i < cg->sp.nv && i < 2 * (t + 1) * per; i++)
+		r[k++] = cg->sp.victims[i];
+	return k;
+}
+
+/*
+ * Victim pairs measure in turns of at most pairs_at_once pairs (the
+ * sweep's rule: fewer at once where ranks outnumber CPUs), each turn
+ * after the previous one's tokens arrive; all at once on a real system.
+ */
+static void measure(struct cg *cg)
+{
+	struct sw *w = cg->w;
+	int me = 0, per = w->pairs_at_once, k, tok = cg->phase;
+	int *r = sw_alloc(w, (size_t) 2 * per + 2, sizeof(int));
+	MPI_Request *q = sw_alloc(w, (size_t) 2 * per + 2, sizeof(*q));
+	int *in = sw_alloc(w, (size_t) 2 * per + 2, sizeof(int));
+
+	while (cg->sp.victims[me] != w->rank)
+		me++;
+	me /= 2 * per; /* my turn */
+	k = me > 0 ? turn_ranks(cg, me - 1, r) : 0;
+	for (int i = 0; i < k; i++)
+		MPI_Irecv(&in[i], 1, MPI_INT, r[i], TAG_TURN, MPI_COMM_WORLD,
+			  &q[i]);
+	if (sw_wait(w, q, k, (uint64_t) me * 4 * w->wait_ns, false) != 0)
+		sw_die(w, "the victims before this rank's turn did not finish "
+		       "the %s phase in time", cxd_cg_phase_name(cg->phase));
+	measure_pair(cg);
+	k = turn_ranks(cg, me + 1, r);
+	for (int i = 0; i < k; i++)
+		MPI_Isend(&tok, 1, MPI_INT, r[i], TAG_TURN, MPI_COMM_WORLD,
+			  &q[i]);
+	if (sw_wait(w, q, k, w->wait_ns, false) != 0)
+		sw_die(w, "the victims of the next turn did not take their "
+		       "token");
+	free(r);
+	free(q);
+	free(in);
+}
+
+/* Ranks on this host against its CPUs (the sweep's test, per host). */
+static bool crowded(const struct sw *w)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int here = 0;
+
+	for (int i = 0; i < w->n; i++)
+		here += strcmp(w->ranks[i].host, w->ranks[w->rank].host) == 0;
+	return here > (cpus > 0 ? cpus : 1);
+}
+
+/* A barrier's end, keeping this endpoint progressing (an aggressor's
+ * last operations need their target's), napping rather than spinning. */
+static int cg_wait_progress(struct sw *w, MPI_Request *q, uint64_t bound)
+{
+	uint64_t t0 = cxd_now_ns();
+	int flag = 0;
+
+	for (;;) {
+		MPI_Test(q, &flag, MPI_STATUS_IGNORE);
+		if (flag)
+			return 0;
+		(void) w->s.ops->progress(&w->s);
+		if (cxd_now_ns() - t0 > bound)
+			return -ETIMEDOUT;
+		sw_nap(100000L);
+	}
+}
+
+/*
+ * One phase. Every rank starts it together; aggressors run their pattern
+ * until every victim is done (the stop barrier completes), victims wait
+ * for the queues to fill, then measure. A last barrier, progressing the
+ * endpoint, lets the aggressors' last operations complete.
+ */
+static void phase(struct cg *cg, int ph)
+{
+	struct sw *w = cg->w;
+	MPI_Request q, stop;
+	uint64_t d_ns = w->cfg.run.duration_s * 1000000000ULL;
+
+	cg->phase = w->round = ph;
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the start of a congestion phase");
+	if (cg->aggr_only) {
+		cg_aggress(cg, NULL, cxd_now_ns() + d_ns);
+	} else if (!cg->victim) {
+		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
+		if (ph != CXD_CG_ALONE)
+			cg_aggress(cg, &stop, 0);
+		else if (sw_wait(w, &stop, 1, cg->bound_ns, false) != 0)
+			sw_die(w, "the victims did not finish alone in time");
+	} else {
+		if (ph != CXD_CG_ALONE)
+			sw_nap(CXD_CG_SETTLE_NS);
+		measure(cg);
+		/* the pair is done (its last step was an exchange): sleep */
+		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
+		if (sw_wait(w, &stop, 1, cg->bound_ns, false) != 0)
+			sw_die(w, "the aggressors did not stop in time");
+	}
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	if (cg_wait_progress(w, &q, w->wait_ns) != 0)
+		sw_die(w, "the end of the %s phase did not come in time: a "
+		       "rank stalled", cxd_cg_phase_name(ph));
+}
+
+/* Rank 0 draws the seed (or takes --seed); every rank splits alike. */
+static void split(struct cg *cg)
+{
+	struct sw *w = cg->w;
+	char err[CXD_ERR_LEN] = "";
+	MPI_Request q;
+
+	cg->seed = w->cfg.sweep.seed;
+	if (w->rank == 0 && cg->seed == 0)
+		cg->seed = (cxd_now_ns() ^ ((uint64_t) getpid() << 32)) | 1;
+	MPI_Ibcast(&cg->seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the seed");
+	if (cg->aggr_only) {
+		cg->sp.n = cg->sp.na = w->n;
+		cg->sp.aggressors = sw_alloc(w, (size_t) w->n, sizeof(int));
+		for (int i = 0; i < w->n; i++)
+			cg->sp.aggressors[i] = i;
+		cg->aidx = w->rank;
+		return;
+	}
+	if (cxd_cg_split(w->n, cg->frac, cg->place, cg->seed, &cg->sp, err,
+			 sizeof(err)) != 0)
+		sw_die(w, "%s", err);
+	cg->victim = cxd_cg_role(&cg->sp, w->rank, &cg->partner, &cg->aidx);
+}
+
+static int nhosts(const struct sw *w)
+{
+	int k = 0;
+
+	for (int i = 0; i < w->n; i++) {
+		int j = 0;
+
+		while (strcmp(w->ranks[j].host, w->ranks[i].host) != 0)
+			j++;
+		k += j == i;
+	}
+	return k;
+}
+
+/* Every victim's link to rank 0, which writes the report. */
+static int report(struct cg *cg, double secs)
+{
+	struct sw *w = cg->w;
+	struct cxd_cg_link *all = NULL, *l;
+	struct cxd_cg_res r = { .sp = &cg->sp, .ranks = w->ranks,
+				.place = cg->place, .seed = cg->seed,
+				.frac = cg->frac, .cfg = &w->cfg,
+				.victim_tc = w->cfg.run.tclass,
+				.total_s = secs };
+	char err[CXD_ERR_LEN] = "";
+	MPI_Request q;
+	int n = 0, ret = 0;
+
+	if (w->rank == 0)
+		all = sw_alloc(w, (size_t) w->n, sizeof(*all));
+	MPI_Igather(&cg->mine, sizeof(cg->mine), MPI_BYTE, all,
+		    sizeof(cg->mine), MPI_BYTE, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "gathering the victims' figures");
+	if (w->rank != 0)
+		return 0;
+	for (l = all; l < all + w->n; l++)
+		if (l->src >= 0)
+			all[n++] = *l;
+	r.links = all;
+	r.nlinks = (size_t) n;
+	r.nhosts = nhosts(w);
+	r.aggr_tc = w->cfg.sweep.aggr_tclass ? w->cfg.sweep.aggr_tclass :
+		    w->cfg.run.tclass;
+	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
+	cxd_fabric_tclass_note(w->s.fab, r.victim_tc, r.victim_tc_s,
+			       sizeof(r.victim_tc_s));
+	cxd_fabric_tclass_note(w->s.fab, r.aggr_tc, r.aggr_tc_s,
+			       sizeof(r.aggr_tc_s));
+	cxd_cg_write_text(&r, stdout);
+	fflush(stdout);
+	if (w->cfg.sweep.json[0])
+		ret = cxd_cg_write_json(&r, w->cfg.sweep.json, err,
+					sizeof(err));
+	free(all);
+	if (ret)
+		fprintf(stderr, "cxi_sweep: %s\n", err);
+	return ret ? 1 : 0;
+}
+
+int sw_congest_check(struct sw *w, char *err, size_t len)
+{
+	const struct cxd_sweep_opts *o = &w->cfg.sweep;
+	bool on = o->cg_flags & CXD_CG_ON;
+	bool only = o->cg_flags & CXD_CG_AGGR_ONLY;
+	double f;
+	int p;
+
+	if (!on && !only && (o->victims[0] || o->placement[0] || o->seed ||
+			     o->aggr_tclass)) {
+		snprintf(err, len, "--victims, --placement, --seed and "
+			 "--aggressor-tclass belong to --congestion");
+		return -EINVAL;
+	}
+	if (on && only) {
+		snprintf(err, len, "--congestion and --aggressors-only exclude "
+			 "each other (the latter runs no victims)");
+		return -EINVAL;
+	}
+	if (only && (o->victims[0] || o->placement[0] || o->seed)) {
+		snprintf(err, len, "--aggressors-only runs no victims: "
+			 "--victims, --placement and --seed do not apply");
+		return -EINVAL;
+	}
+	if (only && !(w->cfg.run.flags & CXD_RUN_DURATION)) {
+		snprintf(err, len, "--aggressors-only needs -D SEC: how long "
+			 "each pattern runs");
+		return -EINVAL;
+	}
+	if (on && (cxd_cg_parse_frac(o->victims, &f, err, len) ||
+		   cxd_cg_parse_place(o->placement, &p, err, len)))
+		return -EINVAL;
+	if ((on && w->n < CXD_CG_MIN_RANKS) || (only && w->n < 2)) {
+		snprintf(err, len, "%s needs at least %d ranks; this job has "
+			 "%d (mpirun -np N)", on ? "--congestion" :
+			 "--aggressors-only", on ? CXD_CG_MIN_RANKS : 2, w->n);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --aggressors-only: say what runs when, for the site's own victims. */
+static void announce(const struct cg *cg, int ph)
+{
+	static const char *const what[CXD_CG_NPHASES] = {
+		"", "every rank writes to rank 0",
+		"every rank writes to every other, in turn",
+		"every rank reads from rank 0",
+	};
+
+	if (cg->w->rank != 0)
+		return;
+	printf("%s: %llu s, %s\n", cxd_cg_phase_name(ph),
+	       (unsigned long long) cg->w->cfg.run.duration_s, what[ph]);
+	fflush(stdout);
+}
+
+static void setup(struct cg *cg, struct sw *w)
+{
+	memset(cg, 0, sizeof(*cg));
+	cg->w = w;
+	cg->ops = sw_peer_mpi;
+	cg->ops.result = cg_result;
+	cg->aggr_only = w->cfg.sweep.cg_flags & CXD_CG_AGGR_ONLY;
+	cg->read_tool = cxd_tool_find("cxi_read_bw");
+	cg->mine.src = cg->mine.dst = -1;
+	for (int p = 0; p < CXD_CG_NPHASES; p++)
+		for (int m = 0; m < CXD_CGM_COUNT; m++)
+			cg->mine.v[p][m] = NAN;
+	(void) cxd_cg_parse_frac(w->cfg.sweep.victims, &cg->frac, w->s.err,
+				 sizeof(w->s.err));
+	(void) cxd_cg_parse_place(w->cfg.sweep.placement, &cg->place,
+				  w->s.err, sizeof(w->s.err));
+}
+
+int sw_congest(struct sw *w)
+{
+	uint64_t t0 = cxd_now_ns();
+	struct cg cg;
+	int ret;
+
+	setup(&cg, w);
+	split(&cg);
+	if (!cg.victim && w->cfg.sweep.aggr_tclass)
+		w->bw_run.tclass = w->lat_run.tclass = w->cfg.sweep.aggr_tclass;
+	if (cg.victim) {
+		cg.mine.src = w->rank;
+		cg.mine.dst = cg.partner;
+	}
+	if (w->rank == 0 && cg.place == CXD_CG_RANDOM && !cg.aggr_only)
+		printf("cxi_sweep --congestion: random placement, seed %llu "
+		       "(--seed repeats it)\n", (unsigned long long) cg.seed);
+	w->s.via = &cg.ops; /* a pair's partner over MPI; our result hook */
+	w->s.via_arg = w;
+	sw_bootstrap(w);
+	cg.crowded = crowded(w);
+	/* A pair's four steps are each bounded by wait_ns; turns add up. */
+	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pairs_at_once - 1) /
+				  w->pairs_at_once + 1) * 4 * w->wait_ns;
+	/* An unreported first pass alone: it opens the provider's
+	 * connections and pages the buffers in, which the first measured
+	 * phase would otherwise pay for (seen: isolated slower than loaded). */
+	if (!cg.aggr_only)
+		phase(&cg, CXD_CG_ALONE);
+	for (int ph = cg.aggr_only ? CXD_CG_INCAST : CXD_CG_ALONE;
+	     ph < CXD_CG_NPHASES; ph++) {
+		if (cg.aggr_only)
+			announce(&cg, ph);
+		phase(&cg, ph);
+	}
+	ret = cg.aggr_only ? 0 :
+	      report(&cg, (double) (cxd_now_ns() - t0) / 1e9);
+	cxd_cg_free(&cg.sp);
+	w->s.via = &sw_peer_mpi; /* cg.ops ends here; sw_free closes */
+	return ret;
+}

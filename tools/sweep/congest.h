@@ -1,0 +1,40 @@
+/* cxi_sweep --congestion: victims and aggressors on the sweep's launch
+ * (congest.c drives the phases, congest_aggr.c the aggressors' traffic). */
+#ifndef CXD_SWEEP_CONGEST_H
+#define CXD_SWEEP_CONGEST_H
+
+#include <stddef.h>
+
+#include "sweep/congest.h"
+#include "sweep_mpi.h"
+
+#define CXD_CG_SETTLE_NS 300000000L /* aggressors fill queues first */
+
+struct cg {
+	struct sw *w;
+	struct cxd_peer_ops ops; /* sw_peer_mpi with our result hook */
+	struct cxd_cg_split sp;
+	double frac;
+	int place;
+	uint64_t seed;
+	bool victim, aggr_only;
+	bool crowded; /* this host has more ranks than CPUs: nap, never spin */
+	int partner, aidx; /* victim partner, or place among aggressors */
+	int phase;
+	uint64_t bound_ns; /* the victims' part of a phase, all turns */
+	struct cxd_cg_link mine; /* victims: the link this rank leads */
+	const struct cxd_tool *read_tool;
+};
+
+/* The option checks of the mode (exit 2 on failure), after parsing;
+ * 0 or -EINVAL with a sentence in err. */
+int sw_congest_check(struct sw *w, char *err, size_t len);
+/* The whole congestion run; returns the exit status. */
+int sw_congest(struct sw *w);
+/* The rank this side works with next: messages name it by role. */
+void cg_aim(struct cg *cg, int rank, const char *role);
+/* An aggressor's traffic in phase cg->phase until *stop completes (or,
+ * stop NULL, for until_ns), then its operations drained. */
+void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns);
+
+#endif

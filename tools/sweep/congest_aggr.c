@@ -1,0 +1,142 @@
+/*
+ * cxi_sweep --congestion: the aggressors' traffic, posted through the
+ * pair tools' operation hooks (write, read) on the sweep's endpoint.
+ * Where ranks outnumber a host's CPUs, waits sleep between polls rather
+ * than spin: a victim starved of CPU would read as a congested fabric.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <rdma/fi_domain.h>
+
+#include "congest.h"
+#include "session/post.h"
+
+/* Between completion polls on a crowded host: a shaped or shared link
+ * drains far slower than this, and the sockets' buffers keep it busy. */
+#define POLL_NS 1000000L
+
+void cg_aim(struct cg *cg, int rank, const char *role)
+{
+	struct sw *w = cg->w;
+	struct cxd_sess *s = &w->s;
+
+	w->partner = rank;
+	snprintf(w->peer_host, sizeof(w->peer_host), "%s",
+		 w->ranks[rank].host);
+	snprintf(w->who, sizeof(w->who), "the %s rank %d (%.100s)", role,
+		 rank, w->ranks[rank].host);
+	s->who = w->who;
+	s->peer = w->addrs[rank];
+	s->fab->peer = w->fiaddr[rank];
+}
+
+/* An aggressor's operation (write, or read) aimed at rank, sized. */
+static void aim_at(struct cg *cg, int rank, bool read)
+{
+	struct sw *w = cg->w;
+	struct cxd_sess *s = &w->s;
+
+	cg_aim(cg, rank, "aggressor");
+	s->tool = read ? cg->read_tool : w->bw_tool;
+	s->ops = s->tool->ops;
+	s->run = &w->bw_run;
+	s->gran = cxd_roundup(w->bw_run.min_size, w->bw_run.buf_align);
+	s->off = 0;
+	s->ops->post_for(s, w->bw_run.min_size);
+}
+
+/*
+ * Lists in flight per aggressor: a rank that waits for the CPU (or for
+ * its target's progress) still leaves data queued at the bottleneck.
+ */
+#define DEPTH 4
+
+/* Until at most left operations are outstanding, napping between polls
+ * on a crowded host; bounded by the pair tools' stall rule (--timeout
+ * plus 1 s per MB in flight). */
+static int drain(struct cxd_sess *s, bool crowded, uint64_t left)
+{
+	uint64_t last = 0, changed = cxd_now_ns(), v;
+	uint64_t limit = cxd_post_allow_ms(s, DEPTH * s->run->min_size *
+					   s->run->list_size) * 1000000ULL;
+
+	while ((v = fi_cntr_read(s->fab->tx_cntr)) + left < s->cntr_target) {
+		if (fi_cntr_readerr(s->fab->tx_cntr) != s->cntr_errs) {
+			cxd_fabric_tx_error(s->fab, s->err, sizeof(s->err));
+			return -EIO;
+		}
+		if (v != last) {
+			last = v;
+			changed = cxd_now_ns();
+		} else if (cxd_now_ns() - changed > limit) {
+			return cxd_sess_fail(s, -ETIMEDOUT, "no operation "
+					     "to %s completed in %llu ms",
+					     cxd_sess_who(s),
+					     (unsigned long long) (limit /
+								   1000000));
+		}
+		if (crowded)
+			sw_nap(POLL_NS);
+	}
+	return 0;
+}
+
+/* Whom this aggressor sends to (or reads from) now; -1: none, it only
+ * keeps its endpoint progressing (the root of incast and broadcast). */
+static int target(const struct cg *cg, uint64_t iter)
+{
+	int na = cg->sp.na, i = cg->aidx;
+
+	if (cg->phase == CXD_CG_ALLTOALL)
+		return cg->sp.aggressors[(i + 1 + (int) (iter %
+					  (uint64_t) (na - 1))) % na];
+	return i == 0 ? -1 : cg->sp.aggressors[0];
+}
+
+static bool stopped(MPI_Request *stop, uint64_t until_ns)
+{
+	int flag = 0;
+
+	if (stop == NULL)
+		return cxd_now_ns() >= until_ns;
+	MPI_Test(stop, &flag, MPI_STATUS_IGNORE);
+	return flag != 0;
+}
+
+void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
+{
+	struct sw *w = cg->w;
+	struct cxd_sess *s = &w->s;
+	uint64_t bound = cxd_now_ns() + cg->bound_ns + CXD_CG_SETTLE_NS;
+	uint64_t n = w->bw_run.list_size;
+	bool read = cg->phase == CXD_CG_READBCAST;
+	int ret = 0;
+
+	for (uint64_t it = 0; ret == 0 && !stopped(stop, until_ns); it++) {
+		int t = target(cg, it);
+
+		if (stop && cxd_now_ns() > bound)
+			sw_die(w, "the victims did not finish the %s phase "
+			       "within %llu s", cxd_cg_phase_name(cg->phase),
+			       (unsigned long long) (cg->bound_ns /
+						     1000000000ULL));
+		if (t < 0) {
+			(void) s->ops->progress(s);
+			if (cg->crowded)
+				sw_nap(POLL_NS);
+			continue;
+		}
+		if (it == 0 || cg->phase == CXD_CG_ALLTOALL)
+			aim_at(cg, t, read);
+		ret = cxd_post_batch(s, w->bw_run.min_size, n);
+		if (ret == 0)
+			ret = drain(s, cg->crowded, (DEPTH - 1) * n);
+	}
+	if (ret == 0) /* nothing left in flight when the phase ends */
+		ret = drain(s, cg->crowded, 0);
+	if (ret)
+		sw_die(w, "aggressor in the %s phase: %s",
+		       cxd_cg_phase_name(cg->phase), s->err);
+}
