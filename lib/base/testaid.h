@@ -20,4 +20,8 @@ void cxd_testaid_phase(const char *prog, const char *phase)
 int cxd_testaid_netns(int rank, char *err, size_t errlen)
 	__attribute__((weak));
 
+/* cxi_sweep: true when pairs are to exchange one message instead of
+ * measuring (the coordination cost curve, bench/sweep_cost.sh). */
+int cxd_testaid_coord_only(void) __attribute__((weak));
+
 #endif

@@ -11,6 +11,10 @@
  *                           endpoint opens, so one host can give each rank
  *                           its own, shapeable link; sockets MPI opened
  *                           already stay where they were
+ *   CXD_TEST_COORD_ONLY=1   cxi_sweep: a pair swaps one message instead of
+ *                           measuring, so a run times the coordination
+ *                           alone (bench/sweep_cost.sh); the figures it
+ *                           reports are placeholders, never a measurement
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,4 +62,11 @@ int cxd_testaid_netns(int rank, char *err, size_t errlen)
 	snprintf(err, errlen, "CXD_TEST_NETNS: cannot enter %s: %s", path,
 		 strerror(e));
 	return -e;
+}
+
+int cxd_testaid_coord_only(void)
+{
+	const char *on = getenv("CXD_TEST_COORD_ONLY");
+
+	return on != NULL && strcmp(on, "1") == 0;
 }

@@ -40,6 +40,7 @@ struct sw {
 	double *round_s;
 	char peer_host[256];
 	char who[320];          /* "the peer rank 3 (nid0042)" */
+	bool coord_only;        /* test copies: time the pacing alone */
 };
 
 void sw_init(struct sw *w);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/resource.h>
+
 #include <mpi.h>
 #include <rdma/fabric.h>
 
@@ -45,6 +47,21 @@ static void measure_pair(struct sw *w, int p)
 	if (ret)
 		sw_die(w, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
 		    w->round, s->err);
+}
+
+/* Test copies (CXD_TEST_COORD_ONLY): one message each way stands in for
+ * the measurement, so a run times the pacing alone. */
+static void sw_pair(struct sw *w, int p)
+{
+	if (!w->coord_only) {
+		measure_pair(w, p);
+		return;
+	}
+	w->partner = p;
+	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
+	if (sw_peer_mpi.barrier(&w->s, "the coordination exchange") != 0)
+		sw_die(w, "with rank %d: %s", p, w->s.err);
+	w->bw_row[p] = w->lat_row[p] = 1.0;
 }
 
 static int partner_in(const struct sw_plan *pl, int r, int rank)
@@ -138,7 +155,7 @@ static void lead_round(struct sw *w, const struct sw_plan *pl, int r)
 				  &req[i]);
 	}
 	if (partner >= 0)
-		measure_pair(w, partner);
+		sw_pair(w, partner);
 	if (sw_wait(w, req, k, w->wait_ns, false) != 0)
 		sw_die(w, "could not release the ranks of round %d", r);
 	collect_done(w, pl, r, t_go);
@@ -161,7 +178,7 @@ static void follow_round(struct sw *w, const struct sw_plan *pl, int r,
 		       w->ranks[0].host, r);
 	if (go != r)
 		sw_die(w, "rank 0 started round %d, expected %d", go, r);
-	measure_pair(w, partner_in(pl, r, w->rank));
+	sw_pair(w, partner_in(pl, r, w->rank));
 	MPI_Isend(&r, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &q);
 	if (sw_wait(w, &q, 1, w->wait_ns, false) != 0)
 		sw_die(w, "rank 0 (%s) did not take round %d's result",
@@ -193,8 +210,21 @@ static void plan_end(struct sw *w, const struct sw_plan *pl, int since)
 	free(req);
 }
 
+/* Test copies, coordination only: rank 0's wall and CPU time over the
+ * main pass, for bench/sweep_cost.sh. */
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
 static void run_plan(struct sw *w, const struct sw_plan *pl, double *secs)
 {
+	uint64_t t_all = cxd_now_ns();
+	double cpu = cpu_s();
 	int since = 0;
 
 	for (int r = 0; r < pl->nrounds; r++) {
@@ -211,6 +241,11 @@ static void run_plan(struct sw *w, const struct sw_plan *pl, double *secs)
 			secs[r] = (double) (cxd_now_ns() - t0) / 1e9;
 	}
 	plan_end(w, pl, since);
+	if (w->coord_only && secs && w->rank == 0)
+		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
+			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
+			"%.6f\n", w->n, pl->nrounds, w->pairs_at_once,
+			(double) (cxd_now_ns() - t_all) / 1e9, cpu_s() - cpu);
 }
 
 static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds)
