@@ -60,6 +60,11 @@ int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
 /* How a pair's two ranks reach each other (peer_mpi.c): MPI messages
  * to the partner, every wait bounded. */
 extern const struct cxd_peer_ops sw_peer_mpi;
+/* One pair's four runs with rank p (sweep_run.c); a failure ends the job. */
+void sw_measure_pair(struct sw *w, int p);
+/* Run a plan's rounds, paced pairwise (sweep_pace.c); secs: rank 0 gets
+ * each round's longest pair, in seconds (NULL: not wanted). */
+void sw_pace(struct sw *w, const struct sw_plan *pl, double *secs);
 /* The whole sweep; returns the exit status (rank 0 decides). */
 int sw_run(struct sw *w);
 void sw_free(struct sw *w);
