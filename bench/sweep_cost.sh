@@ -4,7 +4,9 @@
 # measuring), every circle round whole (--max-pairs N), N ranks
 # oversubscribed on this host. Rank 0 prints its wall and CPU time over
 # the main pass; the median of REPS runs per N is kept (the host is
-# shared, so single runs scatter).
+# shared, so single runs scatter). -D 120 only widens the bootstrap's
+# bounds (nothing is measured): hundreds of ranks starting on 2 shared
+# cores take longer than the default 30 s to meet in a collective.
 #   bench/sweep_cost.sh [BUILD_DIR] [REPS] [OUT.tsv] [N...]
 # SWEEP_BIN overrides the binary (e.g. a copy of an older build).
 # Columns: ranks rounds wall_s per_round_ms per_rank_us rank0_cpu_ms_per_round
@@ -30,7 +32,7 @@ runs() {
 	for i in $(seq "$REPS"); do
 		timeout 600 mpirun --oversubscribe --mca btl self,vader \
 			-x CXD_TEST_COORD_ONLY -np "$n" "$BIN" --provider tcp \
-			--max-pairs "$n" -n 1 -l 1 --lat-iters 1 \
+			--max-pairs "$n" -n 1 -l 1 --lat-iters 1 -D 120 \
 			>/dev/null 2>"$TMP/err"
 		awk '/coordination only:/ {
 			for (k = 1; k < NF; k++) v[$k] = $(k + 1)

@@ -66,6 +66,7 @@ size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
 struct cxd_sweep_rank {
 	char host[256];
 	char addr[160];
+	char nic[CXD_NAME_LEN];
 };
 
 /* Everything rank 0 writes out. */
@@ -87,6 +88,23 @@ struct cxd_sweep_res {
 	const struct cxd_cfg *cfg;
 	uint64_t bw_pct, lat_pct, lat_iters; /* resolved */
 };
+
+/*
+ * Memory at n ranks (sweep_mem.c), in bytes. Every rank: per peer its
+ * host, address and fabric address (CXD_SWEEP_PER_PEER_BYTES), plus the
+ * schedule (about 4 n^2 bytes with whole circle rounds). Rank 0 besides:
+ * the gathered matrices (4 of 8 n^2 bytes with the retest's) and, with
+ * --json, the document (CXD_SWEEP_JSON_VALUE_BYTES per value, measured
+ * with json-c: object, array slot and text).
+ */
+#define CXD_SWEEP_PER_PEER_BYTES 1024
+#define CXD_SWEEP_JSON_VALUE_BYTES 120
+uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once);
+uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, bool json);
+/* 0 when the run's full-matrix output (--json/--csv) fits avail bytes;
+ * else -1 with err giving the figures and the way out. */
+int cxd_sweep_mem_check(int n, int pairs_at_once, bool json, bool csv,
+			uint64_t avail, char *err, size_t errlen);
 
 int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			 char *err, size_t errlen);

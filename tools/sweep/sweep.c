@@ -25,6 +25,7 @@ static int usage_or_help(struct sw *w, int ret, const char *err)
 		printf("\nLaunch it with mpirun or srun, one rank per node: it "
 		       "measures every pair\nof ranks (bandwidth both ways, "
 		       "8-byte latency) and names the outliers.\n");
+		sw_help_scale(stdout);
 	} else if (w->rank == 0 && ret == CXD_OPTS_VERSION) {
 		uint32_t v = fi_version();
 
@@ -79,6 +80,8 @@ int main(int argc, char **argv)
 	}
 	sw_init(&w);
 	ret = parse(&w, argc, argv);
+	if (sw_agree_opts(&w, argc, argv) != 0)
+		ret = 2;
 	if (ret >= 0) {
 		MPI_Finalize();
 		return ret;

@@ -137,6 +137,16 @@ void *sw_alloc(struct sw *w, size_t n, size_t sz)
 	return p;
 }
 
+/* This rank's host name; a test copy's namespace may stand for a node. */
+void sw_host_name(struct sw *w, char *host, size_t len)
+{
+	int n = 0;
+
+	MPI_Get_processor_name(host, &n);
+	if (cxd_testaid_node_name)
+		cxd_testaid_node_name(w->rank, host, len);
+}
+
 struct host_cpus {
 	char host[256];
 	int cpus;
@@ -150,9 +160,8 @@ static void share_hosts(struct sw *w, bool *same_p)
 	struct host_cpus *all = sw_alloc(w, (size_t) w->n, sizeof(me));
 	int *host = sw_alloc(w, (size_t) w->n, sizeof(int));
 	int *cpus = sw_alloc(w, (size_t) w->n, sizeof(int));
-	int len = 0;
 
-	MPI_Get_processor_name(me.host, &len);
+	sw_host_name(w, me.host, sizeof(me.host));
 	allgather(w, &me, all, sizeof(me), "the host exchange");
 	*same_p = true;
 	for (int i = 0; i < w->n; i++) {
@@ -163,6 +172,11 @@ static void share_hosts(struct sw *w, bool *same_p)
 		host[i] = h;
 		cpus[h] = all[h].cpus > 0 ? all[h].cpus : 1;
 		*same_p &= h == 0;
+	}
+	/* This rank's place among its host's ranks (one per NIC). */
+	for (int i = 0; i < w->n; i++) {
+		w->nlocal += host[i] == host[w->rank];
+		w->local += i < w->rank && host[i] == host[w->rank];
 	}
 	w->pairs_at_once = w->cfg.sweep.max_pairs ?
 		(int) (w->cfg.sweep.max_pairs < (uint64_t) w->n ?
@@ -211,11 +225,9 @@ static void open_fabric(struct sw *w)
 	struct cxd_sess *s = &w->s;
 	struct cxd_sweep_rank me;
 	struct cxd_addr_msg mine;
-	int len = 0;
 
 	memset(&me, 0, sizeof(me));
-	MPI_Get_processor_name(me.host, &len);
-	test_netns(w);
+	sw_host_name(w, me.host, sizeof(me.host));
 	s->tool = w->bw_tool;
 	s->cfg = &w->cfg;
 	s->run = &w->bw_run;
@@ -224,6 +236,8 @@ static void open_fabric(struct sw *w)
 	if (cxd_sess_open_local(s, &mine) != 0)
 		sw_die(w, "%s", s->err);
 	cxd_fabric_straddr(s->fab, mine.addr, me.addr, sizeof(me.addr));
+	snprintf(me.nic, sizeof(me.nic), "%s",
+		 s->fab->info->domain_attr->name);
 	w->ranks = sw_alloc(w, (size_t) w->n, sizeof(*w->ranks));
 	w->addrs = sw_alloc(w, (size_t) w->n, sizeof(*w->addrs));
 	w->fiaddr = sw_alloc(w, (size_t) w->n, sizeof(*w->fiaddr));
@@ -239,8 +253,12 @@ static void open_fabric(struct sw *w)
 	}
 }
 
-void sw_bootstrap(struct sw *w)
+int sw_bootstrap(struct sw *w)
 {
+	test_netns(w);
 	pick_provider(w);
+	if (sw_pick_device(w) != 0 || sw_agree_memory(w) != 0)
+		return 2;
 	open_fabric(w);
+	return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <mpi.h>
 
@@ -34,6 +35,7 @@ struct sw {
 	fi_addr_t *fiaddr;
 	int partner;
 	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
+	int local, nlocal;     /* place among this host's ranks, and count */
 	int round;
 	double last;           /* the last measurement this side led */
 	double *bw_row, *lat_row; /* this rank's links to each rank */
@@ -44,11 +46,24 @@ struct sw {
 };
 
 void sw_init(struct sw *w);
-/* Provider choice, endpoint, every rank's address in the AV. */
-void sw_bootstrap(struct sw *w);
+/* Provider and device choice, endpoint, every rank's address in the AV;
+ * 2 (rank 0 has said why) when a rank's device cannot be had. */
+int sw_bootstrap(struct sw *w);
+/* -d auto or a list: this rank's device (sweep_nic.c); 0 or 2. */
+int sw_pick_device(struct sw *w);
+/* Collectives (sweep_agree.c): 0 when no rank has an error, else rank 0
+ * prints the first failing rank's, named with its host, and all get 2. */
+int sw_agree_err(struct sw *w, const char *err);
+int sw_agree_opts(struct sw *w, int argc, char **argv);
+/* -h's paragraphs on NICs and on memory at N ranks (sweep_agree.c). */
+void sw_help_scale(FILE *out);
+/* Rank 0: refuse a full-matrix output that its host cannot hold. */
+int sw_agree_memory(struct sw *w);
 /* A fatal error: names this rank and host, MPI_Abort ends every rank. */
 void sw_die(struct sw *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+/* This rank's host name (a test copy's namespace may stand for a node). */
+void sw_host_name(struct sw *w, char *host, size_t len);
 void *sw_alloc(struct sw *w, size_t n, size_t sz); /* zeroed, or sw_die */
 void sw_nap(long ns);
 /* Wait for a nonblocking collective (blocking ones spin), bounded. */

@@ -240,7 +240,8 @@ int sw_run(struct sw *w)
 		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
 	w->s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
 	w->s.via_arg = w;
-	sw_bootstrap(w);
+	if (sw_bootstrap(w) != 0)
+		return 2;
 	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
 	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));
 	reset_rows(w);
