@@ -25,4 +25,13 @@ int cxd_testaid_netns(int rank, char *err, size_t errlen)
  * this host lacks, or a counter this user may not read. NULL: "/". */
 const char *cxd_testaid_sysroot(void) __attribute__((weak));
 
+/* cxi_sweep: the name of the node a rank's namespace stands for, written
+ * over host (CXD_TEST_NETNS_PER: several ranks per namespace). */
+void cxd_testaid_node_name(int rank, char *host, size_t len)
+	__attribute__((weak));
+
+/* cxi_sweep: true when pairs are to exchange one message instead of
+ * measuring (the coordination cost curve, bench/sweep_cost.sh). */
+int cxd_testaid_coord_only(void) __attribute__((weak));
+
 #endif

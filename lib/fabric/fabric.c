@@ -1,6 +1,7 @@
 /* libfabric setup from a tool's capabilities: provider choice, objects, MRs. */
 #include <errno.h>
 #include <stdbool.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,55 @@ int cxd_fabric_pick(uint64_t caps, bool same_host, char *out, size_t len,
 		cxd_fabric_core_name(list->fabric_attr->prov_name, out, len);
 	fi_freeinfo(list);
 	return 0;
+}
+
+/* A loopback interface reaches no other node: not a NIC to hand out. */
+static bool is_loopback(const struct fi_info *i)
+{
+	const struct sockaddr *sa = i->src_addr;
+
+	if (sa == NULL || i->src_addrlen < sizeof(*sa))
+		return false;
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *) sa)->sin_addr
+			      .s_addr) >> 24) == 127;
+	if (sa->sa_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(
+			&((const struct sockaddr_in6 *) sa)->sin6_addr);
+	return false;
+}
+
+int cxd_fabric_devices(const char *prov, uint64_t caps,
+		       char (*names)[CXD_NAME_LEN], int max, char *err,
+		       size_t errlen)
+{
+	struct fi_info *hints = base_hints(caps), *list = NULL;
+	int n = 0, ret;
+
+	if (hints == NULL)
+		return -ENOMEM;
+	hints->fabric_attr->prov_name = strdup(prov);
+	ret = fi_getinfo(CXD_FI_VERSION, NULL, NULL, 0, hints, &list);
+	fi_freeinfo(hints);
+	if (ret != 0) {
+		snprintf(err, errlen, "provider '%s' lists no device here "
+			 "(fi_getinfo: %s)", prov, fi_strerror(-ret));
+		return ret;
+	}
+	for (struct fi_info *i = list; i; i = i->next) {
+		const char *d = i->domain_attr->name;
+		int k = 0;
+
+		while (k < n && k < max && strcmp(names[k], d) != 0)
+			k++;
+		if (k < n || is_loopback(i))
+			continue; /* seen (one entry per endpoint kind) */
+		if (n < max)
+			snprintf(names[n], CXD_NAME_LEN, "%s", d);
+		n++;
+	}
+	fi_freeinfo(list);
+	return n;
 }
 
 /* The entry for the named domain. Providers of libfabric 1.17 ignore a

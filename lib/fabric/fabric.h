@@ -10,6 +10,8 @@
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 
+#include "cxd/config.h"
+
 struct cxd_cxi_plan;
 struct cxd_cxi_reported;
 
@@ -85,6 +87,12 @@ void cxd_fabric_cxi_reported(const struct cxd_fabric *fab,
 			     struct cxd_cxi_reported *rep);
 /* Remove this process's own regions (an exit that skips fi_close). */
 void cxd_shm_remove_own(void);
+/* The provider's devices (domains) in the order it lists them, each
+ * once, loopback interfaces left out: up to max names, returns how many
+ * there are (may exceed max), or a negative errno with err set. */
+int cxd_fabric_devices(const char *prov, uint64_t caps,
+		       char (*names)[CXD_NAME_LEN], int max, char *err,
+		       size_t errlen);
 /* Short provider name: "tcp;ofi_rxm" -> "tcp". */
 void cxd_fabric_core_name(const char *prov, char *out, size_t len);
 

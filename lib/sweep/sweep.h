@@ -58,4 +58,21 @@ struct cxd_sweep_rank {
 	char nic[CXD_NAME_LEN]; /* the domain opened: cxi0, an interface */
 };
 
+/*
+ * Memory at n ranks (sweep_mem.c), in bytes. Every rank: per peer its
+ * host, address and fabric address (CXD_SWEEP_PER_PEER_BYTES), plus the
+ * schedule (about 4 n^2 bytes with whole circle rounds). Rank 0 besides:
+ * the gathered matrices (10 of 8 n^2 bytes with the retest's) and, with
+ * --json, the document (CXD_SWEEP_JSON_VALUE_BYTES per value, measured
+ * with json-c: object, array slot and text).
+ */
+#define CXD_SWEEP_PER_PEER_BYTES 1024
+#define CXD_SWEEP_JSON_VALUE_BYTES 120
+uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once);
+uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, bool json);
+/* 0 when the run's full-matrix output (--json/--csv) fits avail bytes;
+ * else -1 with err giving the figures and the way out. */
+int cxd_sweep_mem_check(int n, int pairs_at_once, bool json, bool csv,
+			uint64_t avail, char *err, size_t errlen);
+
 #endif

@@ -13,6 +13,14 @@
  *                           already stay where they were
  *   CXD_TEST_SYSROOT=DIR    link error counters and device facts are read
  *                           under DIR (DIR/sys/class/net/...) instead of /
+ *   CXD_TEST_NETNS_PER=K    with CXD_TEST_NETNS: K ranks per namespace
+ *                           (rank r enters PREFIX<r / K>), each namespace
+ *                           standing for a node named after it, so that
+ *                           ranks share a "node" and its NICs
+ *   CXD_TEST_COORD_ONLY=1   cxi_sweep: a pair swaps one message instead of
+ *                           measuring, so a run times the coordination
+ *                           alone (bench/sweep_cost.sh); the figures it
+ *                           reports are placeholders, never a measurement
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +48,22 @@ void cxd_testaid_phase(const char *prog, const char *phase)
 	raise(SIGSTOP);
 }
 
+static int per_ns(void)
+{
+	const char *per = getenv("CXD_TEST_NETNS_PER");
+	int k = per ? atoi(per) : 1;
+
+	return k > 0 ? k : 1;
+}
+
+void cxd_testaid_node_name(int rank, char *host, size_t len)
+{
+	const char *pre = getenv("CXD_TEST_NETNS");
+
+	if (pre != NULL && *pre != '\0' && getenv("CXD_TEST_NETNS_PER"))
+		snprintf(host, len, "%.100s%d", pre, rank / per_ns());
+}
+
 int cxd_testaid_netns(int rank, char *err, size_t errlen)
 {
 	const char *pre = getenv("CXD_TEST_NETNS");
@@ -48,7 +72,8 @@ int cxd_testaid_netns(int rank, char *err, size_t errlen)
 
 	if (pre == NULL || *pre == '\0')
 		return 0;
-	snprintf(path, sizeof(path), "/run/netns/%.200s%d", pre, rank);
+	snprintf(path, sizeof(path), "/run/netns/%.200s%d", pre,
+		 rank / per_ns());
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0 && setns(fd, CLONE_NEWNET) == 0) {
 		close(fd);
@@ -65,4 +90,11 @@ int cxd_testaid_netns(int rank, char *err, size_t errlen)
 const char *cxd_testaid_sysroot(void)
 {
 	return getenv("CXD_TEST_SYSROOT");
+}
+
+int cxd_testaid_coord_only(void)
+{
+	const char *on = getenv("CXD_TEST_COORD_ONLY");
+
+	return on != NULL && strcmp(on, "1") == 0;
 }

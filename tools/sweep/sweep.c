@@ -33,6 +33,7 @@ static int usage_or_help(struct sw *w, int ret, const char *err)
 		       "Exit status: 0 pass, 3 outliers found, 4 "
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
+		sw_help_scale(stdout);
 	} else if (w->rank == 0 && ret == CXD_OPTS_VERSION) {
 		uint32_t v = fi_version();
 
@@ -87,7 +88,8 @@ int sw_run(struct sw *w)
 
 	if (w->n < 2)
 		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
-	sw_bootstrap(w);
+	if (sw_bootstrap(w) != 0)
+		return 2;
 	ret = sw_place_ranks(w);
 	if (ret)
 		return ret;
@@ -102,7 +104,7 @@ int sw_run(struct sw *w)
 	sw_reset_rows(w);
 	sw_main_plan(w, &pl);
 	w->round_s = sw_alloc(w, (size_t) pl.nrounds, sizeof(double));
-	sw_run_plan(w, &pl, w->round_s);
+	sw_pace(w, &pl, w->round_s);
 	ret = sw_verdict(w, &pl, t0);
 	sw_plan_free(&pl);
 	return ret;
@@ -121,6 +123,8 @@ int main(int argc, char **argv)
 	w.s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
 	w.s.via_arg = &w;
 	ret = parse(&w, argc, argv);
+	if (sw_agree_opts(&w, argc, argv) != 0)
+		ret = 2;
 	if (ret >= 0) {
 		MPI_Finalize();
 		return ret;

@@ -112,6 +112,7 @@ void sw_init(struct sw *w)
 	w->bw_tool = cxd_tool_find("cxi_write_bw");
 	w->lat_tool = cxd_tool_find("cxi_write_lat");
 	w->partner = -1;
+	w->coord_only = cxd_testaid_coord_only && cxd_testaid_coord_only();
 	w->s.ctrl.fd = -1;
 	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
 }
@@ -147,6 +148,16 @@ void *sw_alloc(struct sw *w, size_t n, size_t sz)
 	return p;
 }
 
+/* This rank's host name; a test copy's namespace may stand for a node. */
+void sw_host_name(struct sw *w, char *host, size_t len)
+{
+	int n = 0;
+
+	MPI_Get_processor_name(host, &n);
+	if (cxd_testaid_node_name)
+		cxd_testaid_node_name(w->rank, host, len);
+}
+
 struct host_cpus {
 	char host[256];
 	int cpus;
@@ -160,9 +171,8 @@ static void share_hosts(struct sw *w, bool *same_p)
 	struct host_cpus *all = sw_alloc(w, (size_t) w->n, sizeof(me));
 	int *host = sw_alloc(w, (size_t) w->n, sizeof(int));
 	int *cpus = sw_alloc(w, (size_t) w->n, sizeof(int));
-	int len = 0;
 
-	MPI_Get_processor_name(me.host, &len);
+	sw_host_name(w, me.host, sizeof(me.host));
 	allgather(w, &me, all, sizeof(me), "the host exchange");
 	*same_p = true;
 	for (int i = 0; i < w->n; i++) {
@@ -173,6 +183,11 @@ static void share_hosts(struct sw *w, bool *same_p)
 		host[i] = h;
 		cpus[h] = all[h].cpus > 0 ? all[h].cpus : 1;
 		*same_p &= h == 0;
+	}
+	/* This rank's place among its host's ranks (one per NIC). */
+	for (int i = 0; i < w->n; i++) {
+		w->nlocal += host[i] == host[w->rank];
+		w->local += i < w->rank && host[i] == host[w->rank];
 	}
 	w->pairs_at_once = w->cfg.sweep.max_pairs ?
 		(int) (w->cfg.sweep.max_pairs < (uint64_t) w->n ?
@@ -221,11 +236,9 @@ static void open_fabric(struct sw *w)
 	struct cxd_sess *s = &w->s;
 	struct cxd_sweep_rank me;
 	struct cxd_addr_msg mine;
-	int len = 0;
 
 	memset(&me, 0, sizeof(me));
-	MPI_Get_processor_name(me.host, &len);
-	test_netns(w);
+	sw_host_name(w, me.host, sizeof(me.host));
 	s->tool = w->bw_tool;
 	s->cfg = &w->cfg;
 	s->run = &w->bw_run;
@@ -252,8 +265,13 @@ static void open_fabric(struct sw *w)
 	}
 }
 
-void sw_bootstrap(struct sw *w)
+void sw_boot_provider(struct sw *w)
 {
+	test_netns(w);
 	pick_provider(w);
+}
+
+void sw_boot_fabric(struct sw *w)
+{
 	open_fabric(w);
 }

@@ -179,7 +179,9 @@ static void set_rules(struct sw *w, struct view *v)
 
 static void judge(struct sw *w, struct view *v)
 {
-	size_t cap = 2 * (size_t) w->n * w->n;
+	/* Counted first: room for every link would be 2 n^2 outliers. */
+	size_t cap = cxd_judge_flag(&v->rules, v->m[0], CXD_M_BW, NULL, 0) +
+		     cxd_judge_flag(&v->rules, v->m[1], CXD_M_LAT, NULL, 0);
 
 	v->o = sw_alloc(w, cap, sizeof(*v->o));
 	v->nout = cxd_judge_flag(&v->rules, v->m[0], CXD_M_BW, v->o, cap);
@@ -213,7 +215,7 @@ static void retest(struct sw *w, struct view *v)
 	sw_coll_wait(w, &q, "the retest list");
 	sw_retest_plan(w, p, np, &pl);
 	sw_reset_rows(w);
-	sw_run_plan(w, &pl, NULL);
+	sw_pace(w, &pl, NULL);
 	gather_all(w, &again);
 	for (size_t i = 0; w->rank == 0 && i < v->nout; i++) {
 		struct cxd_outlier *x = &v->o[i];

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <mpi.h>
 
@@ -34,6 +35,7 @@ struct sw {
 	fi_addr_t *fiaddr;
 	int partner;
 	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
+	int local, nlocal;     /* place among this host's ranks, and count */
 	int round;
 	double last;           /* the last measurement this side led */
 	double *rep[2];        /* this rank's links, repeat k of link to p at
@@ -52,14 +54,32 @@ struct sw {
 	char peer_host[256];
 	char who[320];          /* "the peer rank 3 (nid0042)" */
 	struct sw_ctrs *ctrs;   /* health.c: counters around the sweep */
+	bool coord_only;        /* test copies: time the pacing alone */
 };
 
 void sw_init(struct sw *w);
-/* Provider choice, endpoint, every rank's address in the AV. */
-void sw_bootstrap(struct sw *w);
+/* Provider and device choice, endpoint, every rank's address in the AV;
+ * 2 (rank 0 has said why) when a rank's device cannot be had. */
+int sw_bootstrap(struct sw *w); /* sweep_start.c */
+/* Its steps (sweep_boot.c): the provider (and a test copy's namespace),
+ * then the endpoint and every rank's address. */
+void sw_boot_provider(struct sw *w);
+void sw_boot_fabric(struct sw *w);
+/* -d auto or a list: this rank's device (sweep_nic.c); 0 or 2. */
+int sw_pick_device(struct sw *w);
+/* Collectives (sweep_agree.c): 0 when no rank has an error, else rank 0
+ * prints the first failing rank's, named with its host, and all get 2. */
+int sw_agree_err(struct sw *w, const char *err);
+int sw_agree_opts(struct sw *w, int argc, char **argv);
+/* -h's paragraphs on NICs and on memory at N ranks (sweep_agree.c). */
+void sw_help_scale(FILE *out);
+/* Rank 0: refuse a full-matrix output that its host cannot hold. */
+int sw_agree_memory(struct sw *w);
 /* A fatal error: names this rank and host, MPI_Abort ends every rank. */
 void sw_die(struct sw *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+/* This rank's host name (a test copy's namespace may stand for a node). */
+void sw_host_name(struct sw *w, char *host, size_t len);
 void *sw_alloc(struct sw *w, size_t n, size_t sz); /* zeroed, or sw_die */
 void sw_nap(long ns);
 /* Wait for a nonblocking collective (blocking ones spin), bounded. */
@@ -71,13 +91,16 @@ int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
 /* How a pair's two ranks reach each other (peer_mpi.c): MPI messages
  * to the partner, every wait bounded. */
 extern const struct cxd_peer_ops sw_peer_mpi;
+/* One pair's runs with rank p, 4 x --repeat (sweep_run.c); a failure
+ * ends the job. */
+void sw_measure_pair(struct sw *w, int p);
+/* Run a plan's rounds, paced pairwise (sweep_pace.c); secs: rank 0 gets
+ * each round's longest pair, in seconds (NULL: not wanted). */
+void sw_pace(struct sw *w, const struct sw_plan *pl, double *secs);
 /* The whole sweep; returns the exit status (rank 0 decides). */
 int sw_run(struct sw *w);
 /* The circle rounds, cut to pairs_at_once pairs per round. */
 void sw_main_plan(struct sw *w, struct sw_plan *pl);
-/* Run the rounds of a plan (each rank its own pairs, every wait bounded);
- * secs: each round's time, or NULL. */
-void sw_run_plan(struct sw *w, const struct sw_plan *pl, double *secs);
 /* Retest rounds for np suspect pairs; sw_plan_free releases a plan. */
 void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 		    struct sw_plan *pl);

@@ -1,4 +1,4 @@
-/* cxi_sweep: rounds of pairs, the round barrier, retests, results. */
+/* cxi_sweep: a pair's measurement and the plans (main and retest). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,12 +11,10 @@
 #include "base/cpu_wait.h"
 #include "sweep_mpi.h"
 
-enum { TAG_DONE = 21, TAG_GO, TAG_END };
-
 /* One pair: latency each way, then bandwidth each way, --repeat times;
  * the lower rank leads first. Results land in this rank's repeats for
  * the links it led. */
-static void measure_pair(struct sw *w, int p)
+void sw_measure_pair(struct sw *w, int p)
 {
 	struct cxd_sess *s = &w->s;
 	bool first = w->rank < p;
@@ -51,172 +49,6 @@ static void measure_pair(struct sw *w, int p)
 	c1 = cxd_cpu_wait_ns();
 	w->busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
 			 (double) (c1 - c0) / (double) (cxd_now_ns() - t0);
-}
-
-static int partner_in(const struct sw_plan *pl, int r, int rank)
-{
-	const struct cxd_pair *p = pl->pairs + (size_t) r * pl->stride;
-
-	for (int i = 0; i < pl->count[r]; i++) {
-		if (p[i].a == rank)
-			return p[i].b;
-		if (p[i].b == rank)
-			return p[i].a;
-	}
-	return -1;
-}
-
-/*
- * Rank 0 runs the rounds: it releases the ranks of round r (GO), runs its
- * own pair if it has one, and collects DONE from the others of round r
- * before releasing round r + 1. Ranks outside a round take no part in
- * it: they sleep until their next GO. A rank still missing
- * CXD_SWEEP_LATE_S after its partner finished is stalled: it is named and
- * the sweep ends.
- */
-static void collect_done(struct sw *w, const struct sw_plan *pl, int r,
-			 uint64_t t_go)
-{
-	const struct cxd_pair *p = pl->pairs + (size_t) r * pl->stride;
-	int k = 2 * pl->count[r], left = 0, flag;
-	MPI_Request *req = sw_alloc(w, (size_t) k + 1, sizeof(*req));
-	uint64_t *at = sw_alloc(w, (size_t) k + 1, sizeof(*at));
-	uint64_t late = CXD_SWEEP_LATE_S * 1000000000ULL, now = cxd_now_ns();
-	int *who = sw_alloc(w, (size_t) k + 1, sizeof(int));
-	int *val = sw_alloc(w, (size_t) k + 1, sizeof(int));
-
-	for (int i = 0; i < k; i++) {
-		who[i] = i % 2 ? p[i / 2].b : p[i / 2].a;
-		req[i] = MPI_REQUEST_NULL;
-		if (who[i] == 0) {
-			at[i] = now; /* rank 0 finished its own pair */
-			continue;
-		}
-		MPI_Irecv(&val[i], 1, MPI_INT, who[i], TAG_DONE, MPI_COMM_WORLD,
-			  &req[i]);
-		left++;
-	}
-	while (left > 0) {
-		now = cxd_now_ns();
-		for (int i = 0; i < k; i++) {
-			if (at[i] != 0)
-				continue;
-			MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
-			if (flag) {
-				at[i] = now;
-				left--;
-			}
-		}
-		for (int i = 0; i < k; i++) {
-			uint64_t ref = at[i ^ 1]; /* the partner's arrival */
-
-			if (at[i] == 0 && ((ref && now - ref > late) ||
-					   now - t_go > 4 * w->wait_ns + late))
-				sw_die(w, "rank %d (%s) stalled in round %d: "
-				       "no word from it %s", who[i],
-				       w->ranks[who[i]].host, r, ref ?
-				       "5 s after its partner finished" :
-				       "for too long");
-		}
-		if (left > 0)
-			sw_nap(200000L);
-	}
-	free(req);
-	free(at);
-	free(who);
-	free(val);
-}
-
-/* Rank 0: round r from release to the last DONE. */
-static void lead_round(struct sw *w, const struct sw_plan *pl, int r)
-{
-	const struct cxd_pair *p = pl->pairs + (size_t) r * pl->stride;
-	int k = 2 * pl->count[r], partner = partner_in(pl, r, 0);
-	MPI_Request *req = sw_alloc(w, (size_t) k + 1, sizeof(*req));
-	uint64_t t_go = cxd_now_ns();
-
-	for (int i = 0; i < k; i++) {
-		int to = i % 2 ? p[i / 2].b : p[i / 2].a;
-
-		req[i] = MPI_REQUEST_NULL;
-		if (to != 0)
-			MPI_Isend(&r, 1, MPI_INT, to, TAG_GO, MPI_COMM_WORLD,
-				  &req[i]);
-	}
-	if (partner >= 0)
-		measure_pair(w, partner);
-	if (sw_wait(w, req, k, w->wait_ns, false) != 0)
-		sw_die(w, "could not release the ranks of round %d", r);
-	collect_done(w, pl, r, t_go);
-	free(req);
-}
-
-/* Any other rank: wait for GO (asleep), measure, report DONE. The wait
- * is bounded by the rounds it spans; a dead rank 0 ends the job anyway. */
-static void follow_round(struct sw *w, const struct sw_plan *pl, int r,
-			 int since)
-{
-	uint64_t bound = (uint64_t) (r - since + 1) *
-			 (4 * w->wait_ns + CXD_SWEEP_LATE_S * 1000000000ULL);
-	MPI_Request q;
-	int go = -1;
-
-	MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, &q);
-	if (sw_wait(w, &q, 1, bound, false) != 0)
-		sw_die(w, "rank 0 (%s) did not start round %d in time",
-		       w->ranks[0].host, r);
-	if (go != r)
-		sw_die(w, "rank 0 started round %d, expected %d", go, r);
-	measure_pair(w, partner_in(pl, r, w->rank));
-	MPI_Isend(&r, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &q);
-	if (sw_wait(w, &q, 1, w->wait_ns, false) != 0)
-		sw_die(w, "rank 0 (%s) did not take round %d's result",
-		       w->ranks[0].host, r);
-}
-
-/* After the last round: rank 0 releases everyone to the gathering (the
- * collectives spin, so nobody may enter them early). */
-static void plan_end(struct sw *w, const struct sw_plan *pl, int since)
-{
-	uint64_t bound = (uint64_t) (pl->nrounds - since + 1) *
-			 (4 * w->wait_ns + CXD_SWEEP_LATE_S * 1000000000ULL);
-	MPI_Request *req = sw_alloc(w, (size_t) w->n, sizeof(*req));
-	int end = pl->nrounds;
-
-	req[0] = MPI_REQUEST_NULL;
-	if (w->rank == 0) {
-		for (int i = 1; i < w->n; i++)
-			MPI_Isend(&end, 1, MPI_INT, i, TAG_END, MPI_COMM_WORLD,
-				  &req[i]);
-		if (sw_wait(w, req, w->n, w->wait_ns, false) != 0)
-			sw_die(w, "could not release the ranks at the end");
-	} else {
-		MPI_Irecv(&end, 1, MPI_INT, 0, TAG_END, MPI_COMM_WORLD, req);
-		if (sw_wait(w, req, 1, bound, false) != 0)
-			sw_die(w, "rank 0 (%s) did not end the rounds in time",
-			       w->ranks[0].host);
-	}
-	free(req);
-}
-
-void sw_run_plan(struct sw *w, const struct sw_plan *pl, double *secs)
-{
-	int since = 0;
-
-	for (int r = 0; r < pl->nrounds; r++) {
-		uint64_t t0 = cxd_now_ns();
-
-		w->round = r;
-		if (w->rank == 0) {
-			lead_round(w, pl, r);
-		} else if (partner_in(pl, r, w->rank) >= 0) {
-			follow_round(w, pl, r, since);
-			since = r;
-		}
-		if (secs)
-			secs[r] = (double) (cxd_now_ns() - t0) / 1e9;
-	}
-	plan_end(w, pl, since);
 }
 
 static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds)

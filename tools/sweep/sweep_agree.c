@@ -1,0 +1,151 @@
+/*
+ * cxi_sweep: faults that are one rank's but must be told once, by rank
+ * 0, with every rank leaving with the same status (2, a usage error):
+ * ranks started with different options, a device choice that fails on
+ * some node. Every rank takes part; each wait is bounded.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "sweep_mpi.h"
+
+enum { TAG_WHY = 41 };
+
+/* The pair wait (-D and slack) once the options are read, else its
+ * floor: a rank whose options did not parse still takes part. */
+static void agree_wait(struct sw *w, MPI_Request *q, const char *what)
+{
+	uint64_t bound = w->wait_ns ? w->wait_ns :
+			 CXD_SWEEP_WAIT_S * 1000000000ULL;
+
+	if (sw_wait(w, q, 1, bound, false) != 0)
+		sw_die(w, "%s did not finish within %llu s: a rank stalled or "
+		       "died", what, (unsigned long long) (bound / 1000000000ULL));
+}
+
+int sw_agree_err(struct sw *w, const char *err)
+{
+	char msg[CXD_ERR_LEN + 300] = "", host[256] = "";
+	int mine = err && *err ? w->rank : INT_MAX, first = INT_MAX;
+	MPI_Request q;
+
+	MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD,
+		       &q);
+	agree_wait(w, &q, "the check of every rank's setup");
+	if (first == INT_MAX)
+		return 0;
+	if (w->rank == first) {
+		sw_host_name(w, host, sizeof(host));
+		snprintf(msg, sizeof(msg), "rank %d (%s): %s", w->rank, host,
+			 err);
+	}
+	if (first != 0 && w->rank == first) {
+		MPI_Isend(msg, sizeof(msg), MPI_CHAR, 0, TAG_WHY,
+			  MPI_COMM_WORLD, &q);
+		agree_wait(w, &q, "telling rank 0 of a bad setup");
+	} else if (first != 0 && w->rank == 0) {
+		MPI_Irecv(msg, sizeof(msg), MPI_CHAR, first, TAG_WHY,
+			  MPI_COMM_WORLD, &q);
+		agree_wait(w, &q, "hearing of a bad setup");
+	}
+	if (w->rank == 0)
+		fprintf(stderr, "cxi_sweep: %s\n", msg);
+	return 2;
+}
+
+/* FNV-1a over the arguments after the program's name. */
+static uint64_t args_hash(int argc, char **argv, char *line, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t used = 0;
+
+	line[0] = '\0';
+	for (int i = 1; i < argc; i++) {
+		for (const char *c = argv[i]; ; c++) {
+			h = (h ^ (unsigned char) *c) * 1099511628211ULL;
+			if (*c == '\0')
+				break;
+		}
+		if (used < len)
+			used += (size_t) snprintf(line + used, len - used,
+						  "%s%s", i > 1 ? " " : "",
+						  argv[i]);
+	}
+	return h;
+}
+
+int sw_agree_opts(struct sw *w, int argc, char **argv)
+{
+	char line[200], err[CXD_ERR_LEN] = "";
+	uint64_t h = args_hash(argc, argv, line, sizeof(line)), h0 = h;
+	MPI_Request q;
+
+	MPI_Ibcast(&h0, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &q);
+	agree_wait(w, &q, "the comparison of options");
+	if (h != h0)
+		snprintf(err, sizeof(err), "started with other options than "
+			 "rank 0 (\"%s\"): every rank must get the same ones",
+			 line);
+	return sw_agree_err(w, err);
+}
+
+/* Bytes this host can still give: MemAvailable, or the cgroup's room
+ * (memory.max less memory.current) where that is smaller. */
+static uint64_t mem_available(void)
+{
+	unsigned long long kb = 0, max = 0, cur = 0;
+	char line[256];
+	uint64_t avail = UINT64_MAX;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			avail = (uint64_t) kb * 1024;
+	if (f)
+		fclose(f);
+	f = fopen("/sys/fs/cgroup/memory.max", "r");
+	if (f && fscanf(f, "%llu", &max) == 1) {
+		FILE *c = fopen("/sys/fs/cgroup/memory.current", "r");
+
+		if (c && fscanf(c, "%llu", &cur) == 1 && max > cur &&
+		    max - cur < avail)
+			avail = max - cur;
+		if (c)
+			fclose(c);
+	}
+	if (f)
+		fclose(f);
+	return avail;
+}
+
+int sw_agree_memory(struct sw *w)
+{
+	char err[CXD_ERR_LEN] = "";
+
+	if (w->rank == 0)
+		cxd_sweep_mem_check(w->n, w->pairs_at_once,
+				    w->cfg.sweep.json[0] != '\0',
+				    w->cfg.sweep.csv[0] != '\0',
+				    mem_available(), err, sizeof(err));
+	return sw_agree_err(w, err);
+}
+
+void sw_help_scale(FILE *out)
+{
+	fprintf(out, "\nOne rank per NIC: -d auto gives each rank of a host "
+		"the device at its place\namong the host's ranks, in the "
+		"provider's order; -d cxi0,cxi1 names them,\none per rank of "
+		"a host. Links between NICs of one host are measured too.\n");
+	fprintf(out, "\nMemory at N ranks: each rank holds about 1 kB per "
+		"rank (hosts, addresses)\nand the schedule, about 4 N^2 "
+		"bytes (400 MB at 10,000 ranks). Rank 0 also\ngathers the "
+		"matrices it judges, 80 N^2 bytes with the retest's (8 GB "
+		"at\n10,000), and --json builds its document in memory, "
+		"about %d N^2 bytes more\n(48 GB at 10,000). A run that "
+		"rank 0's host cannot hold is refused up front\n(exit 2) "
+		"with the figures.\n",
+		4 * CXD_SWEEP_JSON_VALUE_BYTES);
+}

@@ -1,0 +1,260 @@
+/*
+ * cxi_sweep: the pacing of the rounds, with no central release. Every
+ * rank walks the same plan (the circle method is deterministic) and
+ * takes part only in its own rounds: before each pair the two partners
+ * swap a hello naming the round, then measure, then move on. A rank that
+ * finishes early waits only for its next partner; rank 0 touches only the
+ * rounds it is in.
+ *
+ * When fewer pairs may run at once than a circle round holds (ranks
+ * outnumber a host's CPUs), a plan round's pairs sit in slots 0..k-1 and
+ * a slot is a token: the lower rank of the pair in slot j waits for the
+ * word from the lower rank of slot j's previous pair before its hello.
+ * Each slot's pairs thus run one after the other, so at most
+ * pairs_at_once pairs run at any time, and every wait points to an
+ * earlier round or to the partner: no cycle, no deadlock.
+ *
+ * Bounds: a pair of round k cannot start later than k + 1 pair lengths
+ * after the plan began (each round waits only on earlier ones), so that
+ * is every wait's deadline; a partner that stalls inside a pair is named
+ * within CXD_SWEEP_LATE_S by the pair's own waits (peer_mpi.c), and a
+ * rank that dies ends the job through the launcher.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <mpi.h>
+
+#include "sweep_mpi.h"
+
+enum { TAG_HELLO = 31, TAG_SLOT };
+
+#define PACE_NAP_MAX_NS 1000000L
+
+/* One round this rank is in: its partner, and as the slot's holder (the
+ * pair's lower rank) whom it waits for and whom it tells when done. */
+struct sw_step {
+	int round, partner;
+	int prev, next; /* holders of the slot's neighbours, -1: none */
+};
+
+struct sw_sched {
+	struct sw_step *step;
+	int nsteps;
+};
+
+/* The longest a pair may take: its runs (4 x --repeat), each bounded,
+ * and slack. */
+static uint64_t pair_bound_ns(const struct sw *w)
+{
+	return 4 * w->repeat * w->wait_ns +
+	       2 * CXD_SWEEP_LATE_S * 1000000000ULL;
+}
+
+/*
+ * This rank's steps in plan order. last[j]: the latest pair in slot j so
+ * far, as (round, holder); mine[j]: this rank's step there, if it holds
+ * it, so the next pair in the slot can be linked back.
+ */
+static void build_sched(struct sw *w, const struct sw_plan *pl, bool chain,
+			struct sw_sched *sc)
+{
+	int slots = pl->stride, *holder = sw_alloc(w, (size_t) slots,
+						    sizeof(int));
+	int *mine = sw_alloc(w, (size_t) slots, sizeof(int));
+
+	sc->step = sw_alloc(w, (size_t) pl->nrounds, sizeof(*sc->step));
+	sc->nsteps = 0;
+	for (int j = 0; j < slots; j++)
+		holder[j] = mine[j] = -1;
+	for (int r = 0; r < pl->nrounds; r++) {
+		const struct cxd_pair *p = pl->pairs + (size_t) r * pl->stride;
+
+		for (int j = 0; j < pl->count[r]; j++) {
+			bool in = p[j].a == w->rank || p[j].b == w->rank;
+			struct sw_step *s = sc->step + sc->nsteps;
+
+			if (chain && mine[j] >= 0)
+				sc->step[mine[j]].next = p[j].a;
+			mine[j] = -1;
+			if (in) {
+				s->round = r;
+				s->partner = p[j].a == w->rank ? p[j].b : p[j].a;
+				s->prev = s->next = -1;
+				if (chain && p[j].a == w->rank) {
+					s->prev = holder[j];
+					mine[j] = sc->nsteps;
+				}
+				sc->nsteps++;
+			}
+			holder[j] = p[j].a;
+		}
+	}
+	free(holder);
+	free(mine);
+}
+
+/*
+ * Wait for one request until the deadline (absolute, cxd_now_ns), asleep
+ * between tests. The naps grow to 1 ms, not sw_wait's 5 ms: each hello
+ * is on the path of every later round, so a long nap here delays the
+ * whole sweep (measured: 6-9 ms per round at 5 ms), while a rank's next
+ * partner is rarely more than a pair's length away.
+ */
+static int wait_until(struct sw *w, MPI_Request *q, uint64_t deadline)
+{
+	long nap = 20000L;
+	MPI_Status st;
+	int flag = 0;
+
+	(void) w;
+	for (;;) {
+		MPI_Test(q, &flag, &st);
+		if (flag)
+			return 0;
+		if (cxd_now_ns() > deadline)
+			return -ETIMEDOUT;
+		sw_nap(nap);
+		nap = nap < PACE_NAP_MAX_NS / 2 ? nap * 2 : PACE_NAP_MAX_NS;
+	}
+}
+
+/* The slot's word from its previous holder (none when that was us). */
+static void take_slot(struct sw *w, const struct sw_step *s,
+		      uint64_t deadline)
+{
+	MPI_Request q;
+	int r = -1;
+
+	if (s->prev < 0 || s->prev == w->rank)
+		return;
+	MPI_Irecv(&r, 1, MPI_INT, s->prev, TAG_SLOT, MPI_COMM_WORLD, &q);
+	if (wait_until(w, &q, deadline) != 0)
+		sw_die(w, "rank %d (%s) did not hand on its slot before round "
+		       "%d in time: it is stalled, or stuck behind a rank "
+		       "that is", s->prev, w->ranks[s->prev].host, s->round);
+	if (r >= s->round)
+		sw_die(w, "rank %d handed on round %d's slot, expected one "
+		       "before round %d", s->prev, r, s->round);
+}
+
+static void give_slot(struct sw *w, const struct sw_step *s)
+{
+	MPI_Request q;
+
+	if (s->next < 0 || s->next == w->rank)
+		return;
+	MPI_Isend(&s->round, 1, MPI_INT, s->next, TAG_SLOT, MPI_COMM_WORLD,
+		  &q);
+	if (sw_wait(w, &q, 1, w->wait_ns, false) != 0)
+		sw_die(w, "rank %d (%s) did not take the slot after round %d",
+		       s->next, w->ranks[s->next].host, s->round);
+}
+
+/* Both partners name the round they are about to run. */
+static void hello(struct sw *w, const struct sw_step *s, uint64_t deadline)
+{
+	int mine = s->round, theirs = -1, p = s->partner;
+	MPI_Request q[2];
+
+	MPI_Irecv(&theirs, 1, MPI_INT, p, TAG_HELLO, MPI_COMM_WORLD, &q[0]);
+	MPI_Isend(&mine, 1, MPI_INT, p, TAG_HELLO, MPI_COMM_WORLD, &q[1]);
+	if (wait_until(w, &q[0], deadline) != 0)
+		sw_die(w, "rank %d (%s) did not come to round %d in time: it "
+		       "is stalled, or stuck behind a rank that is", p,
+		       w->ranks[p].host, s->round);
+	if (sw_wait(w, &q[1], 1, w->wait_ns, false) != 0)
+		sw_die(w, "rank %d (%s) did not take the hello of round %d",
+		       p, w->ranks[p].host, s->round);
+	if (theirs != mine)
+		sw_die(w, "rank %d (%s) came to round %d, expected %d", p,
+		       w->ranks[p].host, theirs, mine);
+}
+
+/* Test copies (CXD_TEST_COORD_ONLY): one message each way stands in for
+ * the measurement, so a run times the pacing alone. */
+static void pair(struct sw *w, int p)
+{
+	if (!w->coord_only) {
+		sw_measure_pair(w, p);
+		return;
+	}
+	w->partner = p;
+	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
+	if (sw_peer_mpi.barrier(&w->s, "the coordination exchange") != 0)
+		sw_die(w, "with rank %d: %s", p, w->s.err);
+	for (uint64_t k = 0; k < w->repeat; k++)
+		w->rep[0][(size_t) p * w->repeat + k] =
+			w->rep[1][(size_t) p * w->repeat + k] = 1.0;
+}
+
+/* After the last round: everyone meets before the gathering (whose
+ * collectives spin, so nobody may enter them early). */
+static void plan_end(struct sw *w, uint64_t deadline)
+{
+	MPI_Request q;
+
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	if (wait_until(w, &q, deadline) != 0)
+		sw_die(w, "the other ranks did not finish their rounds in "
+		       "time: one of them is stalled");
+}
+
+/* The rounds' lengths: each pair's lower rank times it, rank 0 keeps
+ * the longest pair of each round. */
+static void round_times(struct sw *w, const struct sw_plan *pl,
+			double *mine, double *secs)
+{
+	MPI_Request q;
+
+	MPI_Ireduce(mine, secs, pl->nrounds, MPI_DOUBLE, MPI_MAX, 0,
+		    MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "collecting the rounds' times");
+}
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+void sw_pace(struct sw *w, const struct sw_plan *pl, double *secs)
+{
+	bool chain = w->pairs_at_once < w->n / 2;
+	uint64_t t0 = cxd_now_ns(), bound = pair_bound_ns(w);
+	double *mine = sw_alloc(w, (size_t) pl->nrounds, sizeof(double));
+	double cpu = cpu_s();
+	struct sw_sched sc;
+
+	build_sched(w, pl, chain, &sc);
+	for (int i = 0; i < sc.nsteps; i++) {
+		const struct sw_step *s = sc.step + i;
+		uint64_t deadline = t0 + (uint64_t) (s->round + 1) * bound;
+		uint64_t start;
+
+		w->round = s->round;
+		take_slot(w, s, deadline);
+		hello(w, s, deadline);
+		start = cxd_now_ns();
+		pair(w, s->partner);
+		if (w->rank < s->partner)
+			mine[s->round] = (double) (cxd_now_ns() - start) / 1e9;
+		give_slot(w, s);
+	}
+	plan_end(w, t0 + (uint64_t) (pl->nrounds + 1) * bound);
+	if (w->coord_only && secs && w->rank == 0)
+		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
+			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
+			"%.6f\n", w->n, pl->nrounds, w->pairs_at_once,
+			(double) (cxd_now_ns() - t0) / 1e9, cpu_s() - cpu);
+	if (secs)
+		round_times(w, pl, mine, secs);
+	free(sc.step);
+	free(mine);
+}
