@@ -253,12 +253,13 @@ static void open_fabric(struct sw *w)
 	}
 }
 
-int sw_bootstrap(struct sw *w)
+void sw_boot_provider(struct sw *w)
 {
 	test_netns(w);
 	pick_provider(w);
-	if (sw_pick_device(w) != 0 || sw_agree_memory(w) != 0)
-		return 2;
+}
+
+void sw_boot_fabric(struct sw *w)
+{
 	open_fabric(w);
-	return 0;
 }

@@ -46,9 +46,12 @@ struct sw {
 };
 
 void sw_init(struct sw *w);
-/* Provider and device choice, endpoint, every rank's address in the AV;
- * 2 (rank 0 has said why) when a rank's device cannot be had. */
+/* Provider and device choice, endpoint, every rank's address in the AV
+ * (sweep_nic.c); 2 (rank 0 has said why) when a rank's device cannot be
+ * had. Its steps (sweep_boot.c): the provider, then the endpoint. */
 int sw_bootstrap(struct sw *w);
+void sw_boot_provider(struct sw *w);
+void sw_boot_fabric(struct sw *w);
 /* -d auto or a list: this rank's device (sweep_nic.c); 0 or 2. */
 int sw_pick_device(struct sw *w);
 /* Collectives (sweep_agree.c): 0 when no rank has an error, else rank 0
@@ -75,11 +78,12 @@ int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
 /* How a pair's two ranks reach each other (peer_mpi.c): MPI messages
  * to the partner, every wait bounded. */
 extern const struct cxd_peer_ops sw_peer_mpi;
-/* One pair's four runs with rank p (sweep_run.c); a failure ends the job. */
-void sw_measure_pair(struct sw *w, int p);
-/* Run a plan's rounds, paced pairwise (sweep_pace.c); secs: rank 0 gets
- * each round's longest pair, in seconds (NULL: not wanted). */
-void sw_pace(struct sw *w, const struct sw_plan *pl, double *secs);
+/* Run a plan's rounds, paced pairwise (sweep_pace.c), measure(w, p) for
+ * each pair with rank p; secs: rank 0 gets each round's longest pair, in
+ * seconds (NULL: not wanted). */
+typedef void sw_measure_fn(struct sw *w, int p);
+void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
+	     double *secs);
 /* The whole sweep; returns the exit status (rank 0 decides). */
 int sw_run(struct sw *w);
 void sw_free(struct sw *w);

@@ -14,7 +14,7 @@
 
 /* One pair: latency each way, then bandwidth each way; the lower rank
  * leads first. Results land in this rank's rows for the links it led. */
-void sw_measure_pair(struct sw *w, int p)
+static void measure_pair(struct sw *w, int p)
 {
 	struct cxd_sess *s = &w->s;
 	bool first = w->rank < p;
@@ -171,7 +171,7 @@ static size_t retest(struct sw *w, struct cxd_outlier *o, size_t nout)
 	sw_coll_wait(w, &q, "the retest list");
 	retest_plan(w, p, np, &pl);
 	reset_rows(w);
-	sw_pace(w, &pl, NULL);
+	sw_pace(w, &pl, measure_pair, NULL);
 	if (w->rank == 0) {
 		bw = sw_alloc(w, nn, sizeof(double));
 		lat = sw_alloc(w, nn, sizeof(double));
@@ -247,7 +247,7 @@ int sw_run(struct sw *w)
 	reset_rows(w);
 	main_plan(w, &pl);
 	w->round_s = sw_alloc(w, (size_t) pl.nrounds, sizeof(double));
-	sw_pace(w, &pl, w->round_s);
+	sw_pace(w, &pl, measure_pair, w->round_s);
 	if (w->rank == 0) {
 		bw = sw_alloc(w, nn, sizeof(double));
 		lat = sw_alloc(w, nn, sizeof(double));
