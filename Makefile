@@ -112,8 +112,13 @@ else
 	$(CTEST) --test-dir $(LF2_DIR) --output-on-failure -j$(JOBS) -E '$(LF2_SKIP)'
 endif
 
+# Then cxi_sweep's coordination cost against N (some minutes: 3 runs of
+# each N up to 256 ranks) and its fit beside the checked-in "before" table.
 bench: build
 	bash bench/run.sh $(BUILD_DIR)
+	bash bench/sweep_cost.sh $(BUILD_DIR) 3 $(BUILD_DIR)/sweep_cost.tsv
+	/usr/bin/python3 bench/sweep_cost_plot.py bench/results/sweep_cost_before.tsv \
+		$(BUILD_DIR)/sweep_cost.tsv
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR)

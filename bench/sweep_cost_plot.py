@@ -65,18 +65,32 @@ def main():
               "%.3g ms x N^%.2f" % (name, *fits[name]["round_ms"],
                                     *fits[name]["cpu_ms"]))
     if a.pair_s is not None:
-        for name in runs:
-            ra, rb = fits[name]["round_ms"]
-            for nodes in (1000, 10000):
-                coord = ra * nodes ** rb / 1e3
-                total = (nodes - 1) * (a.pair_s + coord)
-                print("%s, %d nodes: %d rounds x (%.4f s pair + %.4f s "
-                      "coordination) = %.0f s (%.1f min)" % (
-                          name, nodes, nodes - 1, a.pair_s, coord, total,
-                          total / 60))
+        project(fits, a.pair_s)
     if a.png:
         plot(runs, fits, a.png)
     return 0
+
+
+def project(fits, pair_s):
+    """Two readings of the per-round coordination at N nodes:
+    host wall: this host's wall time per round, fitted and extrapolated;
+        here N ranks share 2 cores, so it grows with N whatever the
+        pacing (every rank is scheduled each round): an upper bound;
+    critical path: rank 0's CPU time per round, fitted and extrapolated;
+        with a core per rank that is the round's coordination on the
+        slowest rank (rank 0: before, it handled every round's
+        2 (N - 1) messages; after, its own hello and pair only)."""
+    for name in fits:
+        for nodes in (1000, 10000):
+            for how, key in (("host wall", "round_ms"),
+                             ("critical path", "cpu_ms")):
+                ra, rb = fits[name][key]
+                coord = ra * nodes ** rb / 1e3
+                total = (nodes - 1) * (pair_s + coord)
+                print("%-6s %5d nodes, %-13s: %d rounds x (%.4f s pair + "
+                      "%.4f s coordination) = %.0f s (%.1f min)" % (
+                          name, nodes, how, nodes - 1, pair_s, coord,
+                          total, total / 60))
 
 
 def plot(runs, fits, png):
@@ -89,10 +103,9 @@ def plot(runs, fits, png):
     for i, (key, label) in enumerate(what):
         for name, style in (("before", "o-"), ("after", "s-")):
             n = [r["n"] for r in runs[name]]
+            who = "central release" if name == "before" else "pairwise"
             ax[i].plot(n, [r[key] for r in runs[name]], style,
-                       label="%s: %.2g N^%.2f" % ((
-                           "central release" if name == "before"
-                           else "pairwise"),) + fits[name][key])
+                       label="%s: %.2g N^%.2f" % (who, *fits[name][key]))
         ax[i].set_xscale("log", base=2)
         ax[i].set_yscale("log")
         ax[i].set_xlabel("ranks N (oversubscribed on 2 cores)")

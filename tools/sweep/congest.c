@@ -364,7 +364,8 @@ int sw_congest(struct sw *w)
 		       "(--seed repeats it)\n", (unsigned long long) cg.seed);
 	w->s.via = &cg.ops; /* a pair's partner over MPI; our result hook */
 	w->s.via_arg = w;
-	sw_bootstrap(w);
+	if (sw_bootstrap(w) != 0)
+		return 2; /* rank 0 has said why */
 	cg.crowded = crowded(w);
 	/* A pair's four steps are each bounded by wait_ns; turns add up. */
 	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pairs_at_once - 1) /

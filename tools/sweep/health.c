@@ -207,7 +207,8 @@ int sw_health(struct sw *w)
 
 	w->s.via = &sw_peer_mpi;
 	w->s.via_arg = w;
-	sw_bootstrap(w); /* the device in use, and every rank's host */
+	if (sw_bootstrap(w) != 0) /* the device in use, every rank's host */
+		return 2;             /* rank 0 has said why */
 	sw_counters_begin(w);
 	my_record(w, &mine);
 	sw_counters_end(w);

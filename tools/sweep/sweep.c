@@ -104,7 +104,7 @@ int sw_run(struct sw *w)
 	sw_reset_rows(w);
 	sw_main_plan(w, &pl);
 	w->round_s = sw_alloc(w, (size_t) pl.nrounds, sizeof(double));
-	sw_pace(w, &pl, w->round_s);
+	sw_pace(w, &pl, sw_measure_pair, w->round_s);
 	ret = sw_verdict(w, &pl, t0);
 	sw_plan_free(&pl);
 	return ret;

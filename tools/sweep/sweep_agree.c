@@ -23,7 +23,8 @@ static void agree_wait(struct sw *w, MPI_Request *q, const char *what)
 
 	if (sw_wait(w, q, 1, bound, false) != 0)
 		sw_die(w, "%s did not finish within %llu s: a rank stalled or "
-		       "died", what, (unsigned long long) (bound / 1000000000ULL));
+		       "died", what,
+		       (unsigned long long) (bound / 1000000000ULL));
 }
 
 int sw_agree_err(struct sw *w, const char *err)

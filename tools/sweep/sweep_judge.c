@@ -215,7 +215,7 @@ static void retest(struct sw *w, struct view *v)
 	sw_coll_wait(w, &q, "the retest list");
 	sw_retest_plan(w, p, np, &pl);
 	sw_reset_rows(w);
-	sw_pace(w, &pl, NULL);
+	sw_pace(w, &pl, sw_measure_pair, NULL);
 	gather_all(w, &again);
 	for (size_t i = 0; w->rank == 0 && i < v->nout; i++) {
 		struct cxd_outlier *x = &v->o[i];

@@ -58,11 +58,10 @@ struct sw {
 };
 
 void sw_init(struct sw *w);
-/* Provider and device choice, endpoint, every rank's address in the AV;
- * 2 (rank 0 has said why) when a rank's device cannot be had. */
-int sw_bootstrap(struct sw *w); /* sweep_start.c */
-/* Its steps (sweep_boot.c): the provider (and a test copy's namespace),
- * then the endpoint and every rank's address. */
+/* Provider and device choice, endpoint, every rank's address in the AV
+ * (sweep_nic.c); 2 (rank 0 has said why) when a rank's device cannot be
+ * had. Its steps (sweep_boot.c): the provider, then the endpoint. */
+int sw_bootstrap(struct sw *w);
 void sw_boot_provider(struct sw *w);
 void sw_boot_fabric(struct sw *w);
 /* -d auto or a list: this rank's device (sweep_nic.c); 0 or 2. */
@@ -94,9 +93,12 @@ extern const struct cxd_peer_ops sw_peer_mpi;
 /* One pair's runs with rank p, 4 x --repeat (sweep_run.c); a failure
  * ends the job. */
 void sw_measure_pair(struct sw *w, int p);
-/* Run a plan's rounds, paced pairwise (sweep_pace.c); secs: rank 0 gets
- * each round's longest pair, in seconds (NULL: not wanted). */
-void sw_pace(struct sw *w, const struct sw_plan *pl, double *secs);
+/* Run a plan's rounds, paced pairwise (sweep_pace.c), measure(w, p) for
+ * each pair with rank p; secs: rank 0 gets each round's longest pair, in
+ * seconds (NULL: not wanted). */
+typedef void sw_measure_fn(struct sw *w, int p);
+void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
+	     double *secs);
 /* The whole sweep; returns the exit status (rank 0 decides). */
 int sw_run(struct sw *w);
 /* The circle rounds, cut to pairs_at_once pairs per round. */

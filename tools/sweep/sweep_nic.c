@@ -82,3 +82,12 @@ int sw_pick_device(struct sw *w)
 	(void) ret;
 	return sw_agree_err(w, err);
 }
+
+int sw_bootstrap(struct sw *w)
+{
+	sw_boot_provider(w);
+	if (sw_pick_device(w) != 0 || sw_agree_memory(w) != 0)
+		return 2;
+	sw_boot_fabric(w);
+	return 0;
+}

@@ -75,6 +75,7 @@ static void build_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 
 		for (int j = 0; j < pl->count[r]; j++) {
 			bool in = p[j].a == w->rank || p[j].b == w->rank;
+			int other = p[j].a == w->rank ? p[j].b : p[j].a;
 			struct sw_step *s = sc->step + sc->nsteps;
 
 			if (chain && mine[j] >= 0)
@@ -82,7 +83,7 @@ static void build_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 			mine[j] = -1;
 			if (in) {
 				s->round = r;
-				s->partner = p[j].a == w->rank ? p[j].b : p[j].a;
+				s->partner = other;
 				s->prev = s->next = -1;
 				if (chain && p[j].a == w->rank) {
 					s->prev = holder[j];
@@ -176,10 +177,10 @@ static void hello(struct sw *w, const struct sw_step *s, uint64_t deadline)
 
 /* Test copies (CXD_TEST_COORD_ONLY): one message each way stands in for
  * the measurement, so a run times the pacing alone. */
-static void pair(struct sw *w, int p)
+static void pair(struct sw *w, int p, sw_measure_fn *measure)
 {
 	if (!w->coord_only) {
-		sw_measure_pair(w, p);
+		measure(w, p);
 		return;
 	}
 	w->partner = p;
@@ -224,7 +225,8 @@ static double cpu_s(void)
 	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-void sw_pace(struct sw *w, const struct sw_plan *pl, double *secs)
+void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
+	     double *secs)
 {
 	bool chain = w->pairs_at_once < w->n / 2;
 	uint64_t t0 = cxd_now_ns(), bound = pair_bound_ns(w);
@@ -242,7 +244,7 @@ void sw_pace(struct sw *w, const struct sw_plan *pl, double *secs)
 		take_slot(w, s, deadline);
 		hello(w, s, deadline);
 		start = cxd_now_ns();
-		pair(w, s->partner);
+		pair(w, s->partner, measure);
 		if (w->rank < s->partner)
 			mine[s->round] = (double) (cxd_now_ns() - start) / 1e9;
 		give_slot(w, s);
