@@ -145,7 +145,7 @@ void sw_help_scale(FILE *out)
 		"bytes (400 MB at 10,000 ranks). Rank 0 also\ngathers the "
 		"matrices, 32 N^2 bytes with the retest's (3.2 GB at "
 		"10,000), and\n--json builds its document in memory, about "
-		"%d N^2 bytes more (24 GB at\n10,000). A --json or --csv "
+		"%d N^2 bytes more (48 GB at\n10,000). A --json or --csv "
 		"run that rank 0's host cannot hold is refused\nup front "
 		"(exit 2) with the figures.\n",
 		2 * CXD_SWEEP_JSON_VALUE_BYTES);
