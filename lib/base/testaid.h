@@ -30,6 +30,11 @@ const char *cxd_testaid_sysroot(void) __attribute__((weak));
 void cxd_testaid_node_name(int rank, char *host, size_t len)
 	__attribute__((weak));
 
+/* cxi_sweep: a pair's span on the monotonic clock, from its lower rank
+ * (CXD_TEST_PAIR_LOG: appended to that file, to count pairs at once). */
+void cxd_testaid_pair_span(int a, int b, unsigned long long t0,
+			   unsigned long long t1) __attribute__((weak));
+
 /* cxi_sweep: true when pairs are to exchange one message instead of
  * measuring (the coordination cost curve, bench/sweep_cost.sh). */
 int cxd_testaid_coord_only(void) __attribute__((weak));

@@ -8,6 +8,8 @@
 #      counters show both NICs of each node and the inter-bridge link
 #      carried traffic.
 #   2. -d nicA,nicB: the list, by local rank, against the provider order.
+#   4. --max-pairs 2 with 6 ranks: never more than 2 pairs at once, with
+#      no central release (each pair's span logged by the test copy).
 #   3. Bad input, exit 2 and one message from rank 0 naming rank and host:
 #      -d auto with 3 ranks on a 2-NIC node, a list of the wrong length,
 #      ranks started with different options.
@@ -34,6 +36,34 @@ expect_rc 2 "$RC" "a rank with -D 3 more"
 check "rank 0 names rank 2 and its options, once" test "$(grep -c \
 	'rank 2 (.*): started with other options than rank 0 (".* -D 3")' \
 	"$ERR")" -eq 1
+
+section "pairs at once, with no central release"
+# 6 ranks, --max-pairs 2: a circle round holds 3 pairs, so the slots must
+# hold the third back. Each pair's lower rank logs its span (monotonic
+# clock, CXD_TEST_PAIR_LOG): never more than 2 at once, all 15 pairs.
+# (With the slots off, 3 ran at once: checked by hand.)
+run_capture slots 120 env CXD_TEST_PAIR_LOG="$TMPD/spans" "${MPIRUN[@]}" \
+	-x CXD_TEST_PAIR_LOG -np 6 "$TBIN" --provider shm -n 2 -l 4 \
+	--lat-iters 20 --max-pairs 2
+if [ "$RC" = 0 ] || [ "$RC" = 3 ]; then pass "--max-pairs 2: exit $RC"; else
+	fail "--max-pairs 2: exit $RC"; show "$ERR"; fi
+out=$("$PY" -c 'import sys
+ev = []
+pairs = set()
+for line in open(sys.argv[1]):
+    a, b, t0, t1 = map(int, line.split())
+    pairs.add((a, b))
+    ev += [(t0, 1), (t1, -1)]
+live = most = 0
+for t, d in sorted(ev, key=lambda e: (e[0], e[1])):
+    live += d
+    most = max(most, live)
+print(len(pairs), sum(1 for e in ev if e[1] > 0), most)' "$TMPD/spans" 2>&1)
+read -r npairs nspans most <<<"$out"
+# (more spans than 15 when outliers were retested)
+check "all 15 pairs ran (pairs $npairs, spans $nspans)" \
+	test "$npairs" = 15 -a "$nspans" -ge 15
+check "at most 2 pairs at once (most: $most)" test "$most" -le 2
 
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null; then
 	note "the NIC parts skipped: they need root and ip"

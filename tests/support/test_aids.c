@@ -17,6 +17,9 @@
  *                           (rank r enters PREFIX<r / K>), each namespace
  *                           standing for a node named after it, so that
  *                           ranks share a "node" and its NICs
+ *   CXD_TEST_PAIR_LOG=FILE  cxi_sweep: each pair's lower rank appends
+ *                           "a b start_ns end_ns" (monotonic clock), so a
+ *                           test can count the pairs that ran at once
  *   CXD_TEST_COORD_ONLY=1   cxi_sweep: a pair swaps one message instead of
  *                           measuring, so a run times the coordination
  *                           alone (bench/sweep_cost.sh); the figures it
@@ -97,4 +100,23 @@ int cxd_testaid_coord_only(void)
 	const char *on = getenv("CXD_TEST_COORD_ONLY");
 
 	return on != NULL && strcmp(on, "1") == 0;
+}
+
+void cxd_testaid_pair_span(int a, int b, unsigned long long t0,
+			   unsigned long long t1)
+{
+	const char *path = getenv("CXD_TEST_PAIR_LOG");
+	char line[128];
+	int fd, n;
+
+	if (path == NULL || *path == '\0')
+		return;
+	n = snprintf(line, sizeof(line), "%d %d %llu %llu\n", a, b, t0, t1);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	/* One write with O_APPEND: lines of several ranks never mix. */
+	if (write(fd, line, (size_t) n) != n)
+		fprintf(stderr, "CXD_TEST_PAIR_LOG: short write\n");
+	close(fd);
 }

@@ -145,7 +145,7 @@ void sw_help_scale(FILE *out)
 		"bytes (400 MB at 10,000 ranks). Rank 0 also\ngathers the "
 		"matrices it judges, 80 N^2 bytes with the retest's (8 GB "
 		"at\n10,000), and --json builds its document in memory, "
-		"about %d N^2 bytes more\n(48 GB at 10,000). A run that "
+		"about %d N^2 bytes more\n(96 GB at 10,000). A run that "
 		"rank 0's host cannot hold is refused up front\n(exit 2) "
 		"with the figures.\n",
 		4 * CXD_SWEEP_JSON_VALUE_BYTES);

@@ -28,6 +28,7 @@
 
 #include <mpi.h>
 
+#include "base/testaid.h"
 #include "sweep_mpi.h"
 
 enum { TAG_HELLO = 31, TAG_SLOT };
@@ -247,6 +248,9 @@ void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 		pair(w, s->partner, measure);
 		if (w->rank < s->partner)
 			mine[s->round] = (double) (cxd_now_ns() - start) / 1e9;
+		if (w->rank < s->partner && cxd_testaid_pair_span)
+			cxd_testaid_pair_span(w->rank, s->partner, start,
+					      cxd_now_ns());
 		give_slot(w, s);
 	}
 	plan_end(w, t0 + (uint64_t) (pl->nrounds + 1) * bound);
