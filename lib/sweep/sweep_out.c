@@ -230,16 +230,18 @@ int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
 			 path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "src,dst,src_host,dst_host,bw_mb_s,lat_us\n");
+	/* The NICs last: scripts reading the first six columns go on. */
+	fprintf(f, "src,dst,src_host,dst_host,bw_mb_s,lat_us,src_nic,"
+		"dst_nic\n");
 	for (int i = 0; i < r->n; i++)
 		for (int j = 0; j < r->n; j++) {
 			size_t k = (size_t) i * r->n + j;
 
 			if (i == j)
 				continue;
-			fprintf(f, "%d,%d,%s,%s,%.2f,%.2f\n", i, j,
+			fprintf(f, "%d,%d,%s,%s,%.2f,%.2f,%s,%s\n", i, j,
 				r->ranks[i].host, r->ranks[j].host, r->bw[k],
-				r->lat[k]);
+				r->lat[k], r->ranks[i].nic, r->ranks[j].nic);
 		}
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad) {

@@ -178,15 +178,26 @@ static void evidence(const struct cxd_sweep_res *r, int a, int b, FILE *out)
 		fprintf(out, "      counters on rank %d: %s\n", b, moved(r, b));
 }
 
+/* "vm3:cxi1 (rank 5) -> vm4:cxi0 (rank 6)", and whether both NICs are
+ * in one node (a link that leaves no node is not the fabric's). */
+static void link_name(const struct cxd_sweep_res *r, int a, int b, FILE *out)
+{
+	const struct cxd_sweep_rank *x = &r->ranks[a], *y = &r->ranks[b];
+
+	fprintf(out, "  %s:%s (rank %d) -> %s:%s (rank %d)%s", x->host, x->nic,
+		a, y->host, y->nic, b, strcmp(x->host, y->host) == 0 ?
+		" [same node]" : "");
+}
+
 static void outlier_line(const struct cxd_sweep_res *r,
 			 const struct cxd_outlier *x, FILE *out)
 {
 	int m = x->metric;
 
-	fprintf(out, "  %s (rank %d) -> %s (rank %d): %s %.2f %s, retest "
-		"%.2f, %s %.2f (%s %.2f)\n", r->ranks[x->src].host, x->src,
-		r->ranks[x->dst].host, x->dst, noun[m], x->value, unit[m],
-		x->retest, m ? "above" : "below", x->limit,
+	link_name(r, x->src, x->dst, out);
+	fprintf(out, ": %s %.2f %s, retest %.2f, %s %.2f (%s %.2f)\n",
+		noun[m], x->value, unit[m], x->retest,
+		m ? "above" : "below", x->limit,
 		x->why & CXD_R_EXPECT ? "expected" : x->why & CXD_R_BASELINE ?
 		"baseline" : "typical", x->reference);
 	evidence(r, x->src, x->dst, out);
@@ -223,14 +234,13 @@ static void busy(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "Not judged (a rank waited for a CPU over %.0f %% "
 			"of the retest: the host was busy, not the link):\n",
 			100 * CXD_JUDGE_BUSY_MAX);
-	for (size_t i = 0; i < r->nbusy && i < SHOWN; i++)
-		fprintf(out, "  %s (rank %d) -> %s (rank %d): %s %.2f %s, "
-			"retest %.2f, CPU wait %.0f %%\n",
-			r->ranks[r->busy[i].src].host, r->busy[i].src,
-			r->ranks[r->busy[i].dst].host, r->busy[i].dst,
+	for (size_t i = 0; i < r->nbusy && i < SHOWN; i++) {
+		link_name(r, r->busy[i].src, r->busy[i].dst, out);
+		fprintf(out, ": %s %.2f %s, retest %.2f, CPU wait %.0f %%\n",
 			noun[r->busy[i].metric], r->busy[i].value,
 			unit[r->busy[i].metric], r->busy[i].retest,
 			100 * r->busy[i].busy);
+	}
 	if (r->nbusy > SHOWN)
 		fprintf(out, "  ... and %zu more (all in --json)\n",
 			r->nbusy - SHOWN);
