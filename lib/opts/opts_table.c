@@ -237,7 +237,7 @@ const struct opt cxd_opt_table[] = {
 	  .need = CXD_F_SWEEP, .what = "Invalid latency threshold",
 	  .help = "Flag links whose latency is above PCT % of\n"
 		  "the typical link",
-	  SAID("from the run's noise, at least 25 % above") },
+	  SAID("from the run's noise, at least 100 % above") },
 	{ OPT(0, "repeat", "COUNT"), NUM(K_U64, sweep.repeat, 2, 100),
 	  .need = CXD_F_SWEEP, .what = "Invalid repeat count",
 	  .help = "Measure each direction of each link COUNT times:\n"

@@ -18,9 +18,9 @@
  * a healthy one, and the verdict says so. */
 #define CXD_JUDGE_NOISE_K 4.0
 #define CXD_JUDGE_BW_FLOOR 0.10
-#define CXD_JUDGE_LAT_FLOOR 0.25
+#define CXD_JUDGE_LAT_FLOOR 1.00
 #define CXD_JUDGE_BW_POOR 0.20
-#define CXD_JUDGE_LAT_POOR 1.00
+#define CXD_JUDGE_LAT_POOR 2.00
 /* A pair during which either rank waited for a CPU this share of the time
  * measured the host: its links are not judged on that measurement. */
 #define CXD_JUDGE_BUSY_MAX 0.50

@@ -70,8 +70,8 @@ for T in cxi_atomic_bw cxi_atomic_lat; do
 done
 [ -s "$MAN/cxd.7" ] && pass "overview page cxd.7 exists" || fail "no $MAN/cxd.7"
 if [ -e "$BUILD/cxi_sweep" ]; then
-	grep -qs '^\.SH OUTLIERS$' "$MAN/cxi_sweep.1" && pass "cxi_sweep.1: OUTLIERS section" ||
-		fail "cxi_sweep.1 lacks OUTLIERS"
+	grep -qs '^\.SH VERDICT$' "$MAN/cxi_sweep.1" && pass "cxi_sweep.1: VERDICT section" ||
+		fail "cxi_sweep.1 lacks VERDICT"
 	# Exit 3 (outliers confirmed) is what scripts test for.
 	sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$MAN/cxi_sweep.1" 2>/dev/null | grep -qx '\.B 3' &&
 		pass "cxi_sweep.1: exit status 3 documented" || fail "cxi_sweep.1: no exit status 3"

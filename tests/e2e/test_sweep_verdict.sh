@@ -3,7 +3,7 @@
 # namespaces where every link is shaped (tc tbf) so links are link-bound:
 # six ranks, one namespace each (CXD_TEST_NETNS), ranks 0, 1, 4, 5 on
 # bridge A, ranks 2 and 3 on bridge B, the bridges joined by an uplink.
-#   healthy  every rank's link at R: nothing flagged (its JSON is the
+#   healthy  every rank's link at R (200 Mbit/s): nothing flagged (its JSON is the
 #            baseline of "half")
 #   lane     rank 2 at 3/4 R (one lane of four down): exactly its 10 links
 #            flagged, rank 2 the one suspect, --suspects and --metrics
@@ -55,7 +55,7 @@ if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v tc >/dev/n
 	finish
 fi
 N=6 P=cxv$$
-RATE=80 # Mbit/s: 10 MB/s a link, far below what tcp over veth does here
+RATE=200 # Mbit/s: 25 MB/s a link, far below what tcp over veth does here
 mk_bridge() { # NAME: a bridge, removed at exit
 	ip link add "$1" type bridge && ip link set "$1" up && on_exit "ip link del $1"
 }
@@ -89,10 +89,12 @@ rank_rate() { shape swp0 "${P}n$1" "$2" && shape "${P}h$1" "" "$2"; }
 all_ranks() { for ((i = 0; i < N; i++)); do rank_rate "$i" "$1" || return 1; done; }
 all_ranks "$RATE" || die "tc tbf failed"
 
-# One pair at a time (the 2 cores must not blur the links), 1 MB per
-# measurement (0.1 s at R), the default verdict options.
+# One pair at a time (the 2 cores must not blur the links), 1 MiB per
+# measurement (40 ms at R; one write in flight still fills the link, its
+# round trip is a fiftieth of a write's time on the wire) after 640 kB of
+# warm-up, the default verdict options.
 SWEEP=(env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" -x CXD_TEST_NETNS -np "$N" "$TBIN"
-	--provider tcp -d swp0 -s 65536 -n 16 -l 4 --lat-iters 20 --max-pairs 1)
+	--provider tcp -d swp0 -s 65536 -n 16 -l 1 --lat-iters 20 --max-pairs 1)
 # scenario NAME WANT_RC ARGS...: run, check the exit, the JSON, show the
 # report. Where the healthy run found this host too noisy to vouch for a
 # link (exit 4, NOISY=1), a fault may be inconclusive too (4) but never
