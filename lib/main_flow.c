@@ -314,11 +314,18 @@ static void valid_std_fds(void)
 /* -h or --version into a closed or full stdout: an error, as coreutils. */
 static int written(const struct cxd_tool *tool)
 {
+	int e;
+
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return EXIT_SUCCESS;
+	e = errno;
+	/* A long text flushes as it goes: the write that failed may be an
+	 * earlier one, its errno gone. Ask the descriptor again. */
+	if (e == 0 && write(STDOUT_FILENO, "", 0) < 0)
+		e = errno;
 	fprintf(stderr, "%s: write error: %s\n", tool->name,
-		strerror(errno ? errno : EIO));
+		strerror(e ? e : EIO));
 	return EXIT_FAILURE;
 }
 

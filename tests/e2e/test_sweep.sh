@@ -74,8 +74,11 @@ section "a killed rank ends the sweep"
 # Rank 2 stops itself on entering its first timed loop (CXD_TEST_STOP_AT)
 # and is killed there: mid-round, its partner's run under way. -D 10: a
 # direction lasts 10 s, so the sweep is far from over however fast the
-# provider is (-n 400 was over in a second on libfabric 2.6).
-DUR=(--provider tcp -D 10 -l 16)
+# provider is (-n 400 was over in a second on libfabric 2.6). Both pairs
+# of round 0 at once (--max-pairs 2): rank 2 is in round 0, and a pair
+# now lasts 4 x --repeat directions, 120 s, so rank 2 must not wait for
+# another pair to end.
+DUR=(--provider tcp -D 10 -l 16 --max-pairs 2 -d lo)
 start_bg kill "${MPIRUN[@]}" -np 2 "$TBIN" "${DUR[@]}" : \
 	-np 1 env CXD_TEST_STOP_AT="timed loop" "$TBIN" "${DUR[@]}" : -np 1 "$TBIN" "${DUR[@]}"
 MPI_PID=$BG_PID
