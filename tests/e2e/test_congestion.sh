@@ -23,10 +23,8 @@ BIN=$BUILD/cxi_sweep
 TBIN=$BUILD/standin/cxi_sweep # CXD_TEST_NETNS
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
+mpi_setup
 [ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
 
 section "bad input: exit 2, the value named"
 bad() { # NAME NP WANT ARGS...

@@ -13,20 +13,10 @@ BIN=$BUILD/cxi_sweep
 # The test copy (CXD_TEST_STOP_AT, CXD_TEST_NETNS): for the fault parts.
 TBIN=$BUILD/standin/cxi_sweep
 PY=/usr/bin/python3
-command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
+mpi_setup
 [ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
 [ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
 [ -x "$PY" ] || PY=python3
-# Open MPI refuses root without these; tests run as root in CI.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
-# Under ASan: Open MPI's own allocations outlive MPI_Finalize, some in
-# components it has already unloaded (no name a suppression could match),
-# so leak checking is off for the ranks; ASan and UBSan still run.
-if grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-	MPIRUN+=(-x ASAN_OPTIONS)
-fi
 SMALL=(-n 2 -l 4 --lat-iters 20 --repeat 2)
 
 # check_json FILE N: prints problems, exit 1 if any.

@@ -18,15 +18,9 @@
 . "$(dirname "$0")/lib.sh" "$@"
 TBIN=$BUILD/standin/cxi_sweep
 PY=/usr/bin/python3
-command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
+mpi_setup
 [ -x "$TBIN" ] || skip "$TBIN not built (CMake found no MPI)"
 [ -x "$PY" ] || PY=python3
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
-if grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-	MPIRUN+=(-x ASAN_OPTIONS)
-fi
 SMALL=(--provider tcp -n 2 -l 4 --lat-iters 20 --max-pairs 1)
 
 section "ranks that disagree on options"

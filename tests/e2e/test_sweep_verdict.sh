@@ -19,11 +19,9 @@
 BIN=$BUILD/cxi_sweep
 TBIN=$BUILD/standin/cxi_sweep
 SYSPY=/usr/bin/python3
-command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
+mpi_setup
 [ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
 [ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
 
 section "bad input: a message naming it, exit 2"
 bad() { # NAME REGEX ARGS...: the sweep refuses before any traffic
