@@ -55,7 +55,7 @@ static void measure_pair(struct cg *cg)
 	int p = cg->partner, ret = 0;
 	bool first = w->rank < p;
 
-	cg_aim(cg, p, "victim");
+	sw_aim(cg->w, p, "victim");
 	for (int step = 0; ret == 0 && step < 4; step++) {
 		bool lat = step < 2;
 

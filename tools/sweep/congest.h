@@ -31,8 +31,6 @@ struct cg {
 int sw_congest_check(struct sw *w, char *err, size_t len);
 /* The whole congestion run; returns the exit status. */
 int sw_congest(struct sw *w);
-/* The rank this side works with next: messages name it by role. */
-void cg_aim(struct cg *cg, int rank, const char *role);
 /* An aggressor's traffic in phase cg->phase until *stop completes (or,
  * stop NULL, for until_ns), then its operations drained. */
 void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns);

@@ -17,28 +17,13 @@
  * drains far slower than this, and the sockets' buffers keep it busy. */
 #define POLL_NS 1000000L
 
-void cg_aim(struct cg *cg, int rank, const char *role)
-{
-	struct sw *w = cg->w;
-	struct cxd_sess *s = &w->s;
-
-	w->partner = rank;
-	snprintf(w->peer_host, sizeof(w->peer_host), "%s",
-		 w->ranks[rank].host);
-	snprintf(w->who, sizeof(w->who), "the %s rank %d (%.100s)", role,
-		 rank, w->ranks[rank].host);
-	s->who = w->who;
-	s->peer = w->addrs[rank];
-	s->fab->peer = w->fiaddr[rank];
-}
-
 /* An aggressor's operation (write, or read) aimed at rank, sized. */
 static void aim_at(struct cg *cg, int rank, bool read)
 {
 	struct sw *w = cg->w;
 	struct cxd_sess *s = &w->s;
 
-	cg_aim(cg, rank, "aggressor");
+	sw_aim(cg->w, rank, "aggressor");
 	s->tool = read ? cg->read_tool : w->bw_tool;
 	s->ops = s->tool->ops;
 	s->run = &w->bw_run;

@@ -90,6 +90,9 @@ int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
 /* How a pair's two ranks reach each other (peer_mpi.c): MPI messages
  * to the partner, every wait bounded. */
 extern const struct cxd_peer_ops sw_peer_mpi;
+/* Point the session at rank p (its address, its name in messages: "the
+ * ROLE rank p (host)"), sweep_run.c. */
+void sw_aim(struct sw *w, int p, const char *role);
 /* One pair's runs with rank p, 4 x --repeat (sweep_run.c); a failure
  * ends the job. */
 void sw_measure_pair(struct sw *w, int p);

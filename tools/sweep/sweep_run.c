@@ -11,6 +11,19 @@
 #include "base/cpu_wait.h"
 #include "sweep_mpi.h"
 
+void sw_aim(struct sw *w, int p, const char *role)
+{
+	struct cxd_sess *s = &w->s;
+
+	w->partner = p;
+	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
+	snprintf(w->who, sizeof(w->who), "the %s rank %d (%.100s)", role, p,
+		 w->ranks[p].host);
+	s->who = w->who;
+	s->peer = w->addrs[p];
+	s->fab->peer = w->fiaddr[p];
+}
+
 /* One pair: latency each way, then bandwidth each way, --repeat times;
  * the lower rank leads first. Results land in this rank's repeats for
  * the links it led. */
@@ -21,13 +34,7 @@ void sw_measure_pair(struct sw *w, int p)
 	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
 	int ret = 0;
 
-	w->partner = p;
-	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
-	snprintf(w->who, sizeof(w->who), "the peer rank %d (%.100s)", p,
-		 w->ranks[p].host);
-	s->who = w->who;
-	s->peer = w->addrs[p];
-	s->fab->peer = w->fiaddr[p];
+	sw_aim(w, p, "peer");
 	/* Latency first: its untimed warmup opens the provider's connection
 	 * (tcp connects on first use), which bandwidth must not pay for. */
 	/* Repeats interleaved, so a passing disturbance hits one of them. */
