@@ -71,9 +71,10 @@ struct cxd_sweep_rank {
 #define CXD_SWEEP_JSON_VALUE_BYTES 240
 uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once);
 uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, bool json);
-/* 0 when the run's full-matrix output (--json/--csv) fits avail bytes;
- * else -1 with err giving the figures and the way out. */
-int cxd_sweep_mem_check(int n, int pairs_at_once, bool json, bool csv,
-			uint64_t avail, char *err, size_t errlen);
+/* 0 when rank 0's share (the matrices it judges, and --json's document
+ * when json) fits avail bytes; else -1 with err giving the figures and
+ * the way out. */
+int cxd_sweep_mem_check(int n, int pairs_at_once, bool json, uint64_t avail,
+			char *err, size_t errlen);
 
 #endif

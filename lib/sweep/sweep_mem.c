@@ -35,12 +35,11 @@ uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, bool json)
 	       (json ? 4 * CXD_SWEEP_JSON_VALUE_BYTES * nn : 0);
 }
 
-int cxd_sweep_mem_check(int n, int pairs_at_once, bool json, bool csv,
-			uint64_t avail, char *err, size_t errlen)
+int cxd_sweep_mem_check(int n, int pairs_at_once, bool json, uint64_t avail,
+			char *err, size_t errlen)
 {
 	uint64_t need = cxd_sweep_rank0_bytes(n, pairs_at_once, json);
 
-	(void) csv; /* written a line at a time from the gathered matrices */
 	if (need <= avail)
 		return 0;
 	snprintf(err, errlen, "the sweep at %d ranks needs about %.1f GB on "

@@ -37,21 +37,21 @@ static void test_refusal(void **state)
 
 	(void) state;
 	/* Fits: no refusal. */
-	assert_int_equal(cxd_sweep_mem_check(10000, 5000, true, false, need,
+	assert_int_equal(cxd_sweep_mem_check(10000, 5000, true, need,
 					     err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	/* Rank 0 gathers the matrices to judge them, files or not. */
-	assert_int_equal(cxd_sweep_mem_check(10000, 5000, false, false, 1,
+	assert_int_equal(cxd_sweep_mem_check(10000, 5000, false, 1,
 					     err, sizeof(err)), -1);
 	assert_null(strstr(err, "--json"));
 	/* One byte short: refused, with the figures and the way out. */
-	assert_int_equal(cxd_sweep_mem_check(10000, 5000, true, false,
+	assert_int_equal(cxd_sweep_mem_check(10000, 5000, true,
 					     need - 1, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "--json"));
 	assert_non_null(strstr(err, "10000 ranks"));
 	assert_non_null(strstr(err, "sweep fewer ranks at a time"));
 	assert_non_null(strstr(err, " GB on rank 0"));
-	assert_int_equal(cxd_sweep_mem_check(10000, 5000, false, true,
+	assert_int_equal(cxd_sweep_mem_check(10000, 5000, false,
 					     1000000000ULL, err, sizeof(err)),
 			 -1);
 	assert_non_null(strstr(err, "1.0 GB available"));

@@ -129,7 +129,6 @@ int sw_agree_memory(struct sw *w)
 	if (w->rank == 0)
 		cxd_sweep_mem_check(w->n, w->pairs_at_once,
 				    w->cfg.sweep.json[0] != '\0',
-				    w->cfg.sweep.csv[0] != '\0',
 				    mem_available(), err, sizeof(err));
 	return sw_agree_err(w, err);
 }
