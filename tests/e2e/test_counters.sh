@@ -141,7 +141,7 @@ else
 	run_capture health 60 env CXD_TEST_SYSROOT="$ROOTD" \
 		OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 		mpirun --oversubscribe --mca btl self,vader -np 2 "$SWEEP" \
-		--health --provider tcp
+		--health --provider tcp -d lo
 	n=$(grep -c 'Health: .* (rank [01]): NIC .* is down' "$OUT")
 	if [ "$RC" != 0 ] && [ "$n" = 2 ]; then
 		pass "exit $RC, both ranks named: $(grep -m1 'is down' "$OUT")"
