@@ -98,6 +98,7 @@ struct cxd_out_opts {
 struct cxd_sweep_opts {
 	char json[CXD_HOST_LEN]; /* "" = no JSON file */
 	char csv[CXD_HOST_LEN];
+	char matrix[CXD_HOST_LEN]; /* "" = none; binary, see sweep/matrix.h */
 	char baseline[CXD_HOST_LEN]; /* "" = none; an earlier --json file */
 	char topology[CXD_HOST_LEN]; /* "" = none */
 	char suspects[CXD_HOST_LEN]; /* "" = no suspects file */

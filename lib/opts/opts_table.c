@@ -228,6 +228,12 @@ const struct opt cxd_opt_table[] = {
 	{ OPT(0, "csv", "FILE"), NAME(sweep.csv), .val = CXD_HOST_LEN,
 	  .need = CXD_F_SWEEP, .what = "Invalid CSV file name",
 	  .help = "Write one line per measured link as CSV to FILE" },
+	{ OPT(0, "matrix", "FILE"), NAME(sweep.matrix), .val = CXD_HOST_LEN,
+	  .need = CXD_F_SWEEP, .what = "Invalid matrix file name",
+	  .help = "Write every link's bandwidth and latency to FILE\n"
+		  "in binary, each rank its own rows (MPI-IO): the\n"
+		  "full matrix at any scale, for cxi_plot and\n"
+		  "--baseline" },
 	{ OPT(0, "min-bw", "PCT"), NUM(K_U64, sweep.bw_pct, 1, 100),
 	  .need = CXD_F_SWEEP, .what = "Invalid bandwidth threshold",
 	  .help = "Flag links whose bandwidth is below PCT % of\n"
@@ -254,7 +260,7 @@ const struct opt cxd_opt_table[] = {
 	{ OPT(0, "baseline", "FILE"), NAME(sweep.baseline), .val = CXD_HOST_LEN,
 	  .need = CXD_F_SWEEP, .what = "Invalid baseline file name",
 	  .help = "Judge each link against its figure in FILE, an\n"
-		  "earlier run's --json output" },
+		  "earlier run's --json or --matrix output" },
 	{ OPT(0, "topology", "FILE"), NAME(sweep.topology), .val = CXD_HOST_LEN,
 	  .need = CXD_F_SWEEP, .what = "Invalid topology file name",
 	  .help = "Read each host's switch and group from FILE\n"

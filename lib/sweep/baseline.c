@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "baseline.h"
+#include "matrix.h"
 #include "topo.h"
 
 static const char *const metric_key[2] = { "bw", "lat" };
@@ -107,6 +108,73 @@ static void read_tol(struct cxd_baseline *b, json_object *d)
 	}
 }
 
+static int bad_bin(const struct cxd_baseline *b, char *err, size_t len,
+		   const char *what)
+{
+	snprintf(err, len, "the baseline '%s': %s", b->path, what);
+	return -EINVAL;
+}
+
+static int short_read(const struct cxd_baseline *b, char *err, size_t len)
+{
+	snprintf(err, len, "the baseline '%s' is cut short: a --matrix file "
+		 "of %d ranks holds %llu bytes", b->path, b->n,
+		 (unsigned long long) cxd_matrix_bytes(b->n));
+	return -EINVAL;
+}
+
+static int read_bin(struct cxd_baseline *b, FILE *f, char *err, size_t len)
+{
+	unsigned char head[CXD_MATRIX_HEAD], rec[CXD_MATRIX_REC];
+	struct cxd_matrix_head h;
+	char why[160];
+	size_t nn;
+
+	if (fread(head, 1, sizeof(head), f) != sizeof(head))
+		return bad_bin(b, err, len, "shorter than a --matrix head");
+	if (cxd_matrix_get_head(head, &h, why, sizeof(why)) != 0)
+		return bad_bin(b, err, len, why);
+	b->n = h.n;
+	nn = (size_t) h.n * h.n;
+	b->ranks = calloc((size_t) h.n, sizeof(*b->ranks));
+	b->bw = malloc(nn * sizeof(double));
+	b->lat = malloc(nn * sizeof(double));
+	if (b->ranks == NULL || b->bw == NULL || b->lat == NULL)
+		return bad_bin(b, err, len, "out of memory");
+	for (int i = 0; i < h.n; i++) {
+		if (fread(rec, 1, sizeof(rec), f) != sizeof(rec))
+			return short_read(b, err, len);
+		cxd_matrix_get_rank(rec, &b->ranks[i]);
+	}
+	if (fread(b->bw, sizeof(double), nn, f) != nn ||
+	    fread(b->lat, sizeof(double), nn, f) != nn)
+		return short_read(b, err, len);
+	snprintf(b->provider, sizeof(b->provider), "%s", h.provider);
+	b->size = h.size;
+	b->tol[0] = h.tol[0];
+	b->tol[1] = h.tol[1];
+	return 0;
+}
+
+/* An earlier run's --matrix file (binary, any scale). */
+static int load_bin(const char *path, struct cxd_baseline *b, char *err,
+		    size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	int ret;
+
+	if (f == NULL) {
+		snprintf(err, len, "cannot read the baseline '%s': %s", path,
+			 strerror(errno));
+		return -EINVAL;
+	}
+	ret = read_bin(b, f, err, len);
+	fclose(f);
+	if (ret)
+		cxd_base_free(b);
+	return ret;
+}
+
 int cxd_base_load(const char *path, struct cxd_baseline *b, char *err,
 		  size_t len)
 {
@@ -115,6 +183,8 @@ int cxd_base_load(const char *path, struct cxd_baseline *b, char *err,
 
 	memset(b, 0, sizeof(*b));
 	snprintf(b->path, sizeof(b->path), "%s", path);
+	if (cxd_matrix_is(path))
+		return load_bin(path, b, err, len);
 	d = json_object_from_file(path);
 	if (d == NULL) {
 		FILE *f = fopen(path, "r");

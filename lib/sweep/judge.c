@@ -72,7 +72,7 @@ static double base_of(const struct cxd_rules *r, enum cxd_metric m, int src,
 {
 	if (r->base[m] == NULL)
 		return NAN;
-	return r->base[m][(size_t) src * r->n + dst];
+	return r->base[m][(r->base_row ? 0 : (size_t) src * r->n) + dst];
 }
 
 static double base_tol(const struct cxd_rules *r, enum cxd_metric m)
@@ -120,6 +120,30 @@ const char *cxd_reason_name(unsigned bits)
 	       bits & CXD_R_BASELINE ? "baseline" : "peers";
 }
 
+size_t cxd_judge_flag_row(const struct cxd_rules *r, const double *row,
+			  enum cxd_metric metric, int src,
+			  struct cxd_outlier *out, size_t cap)
+{
+	size_t k = 0;
+
+	for (int j = 0; j < r->n; j++) {
+		struct cxd_outlier o = { src, j, metric, row[j], NAN, NAN,
+					 NAN, NAN, 0 };
+
+		if (j == src)
+			continue;
+		o.why = cxd_judge_link(r, metric, src, j, row[j]);
+		if (o.why == 0)
+			continue;
+		cxd_judge_limit(r, metric, src, j, o.why, &o.reference,
+				&o.limit);
+		if (k < cap)
+			out[k] = o;
+		k++;
+	}
+	return k;
+}
+
 size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
 		      enum cxd_metric metric, struct cxd_outlier *out,
 		      size_t cap)
@@ -127,24 +151,9 @@ size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
 	size_t k = 0;
 
 	for (int i = 0; i < r->n; i++)
-		for (int j = 0; j < r->n; j++) {
-			double v = m[(size_t) i * r->n + j];
-			unsigned bits;
-			struct cxd_outlier o = { i, j, metric, v, NAN, NAN,
-						 NAN, NAN, 0 };
-
-			if (i == j)
-				continue;
-			bits = cxd_judge_link(r, metric, i, j, v);
-			if (bits == 0)
-				continue;
-			o.why = bits;
-			cxd_judge_limit(r, metric, i, j, bits, &o.reference,
-					&o.limit);
-			if (k < cap)
-				out[k] = o;
-			k++;
-		}
+		k += cxd_judge_flag_row(r, m + (size_t) i * r->n, metric, i,
+					k < cap ? out + k : NULL,
+					k < cap ? cap - k : 0);
 	return k;
 }
 
@@ -169,7 +178,9 @@ size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
 		unsigned bits = cxd_judge_link(r, o[i].metric, o[i].src,
 					       o[i].dst, o[i].retest);
 
-		o[i].busy = cxd_judge_busy(busy, r->n, o[i].src, o[i].dst);
+		if (busy)
+			o[i].busy = cxd_judge_busy(busy, r->n, o[i].src,
+						   o[i].dst);
 		/* Keep the rules both measurements broke. */
 		if ((bits & o[i].why) == 0)
 			continue;

@@ -60,7 +60,10 @@ struct cxd_rules {
 	int n;
 	double typical[2];       /* per metric (enum cxd_metric) */
 	struct cxd_tol tol[2];
-	const double *base[2];   /* n x n, NAN where no match; NULL: none */
+	/* n x n, NAN where no match; NULL: none. With base_row, the row of
+	 * one rank only (a rank judging its own links). */
+	const double *base[2];
+	bool base_row;
 	double base_tol[2];      /* the baseline's own tolerance, 0: none */
 	double expect[2];        /* absolute floor (bw) / ceiling (lat); 0 */
 };
@@ -75,16 +78,22 @@ void cxd_judge_limit(const struct cxd_rules *r, enum cxd_metric m, int src,
 		     int dst, unsigned bits, double *ref, double *limit);
 const char *cxd_reason_name(unsigned bits); /* the first rule's name */
 
-/* Flag every link of m (n x n) by the rules; as cxd_sweep_flag. */
+/* Flag every link of m (n x n) by the rules: the count of outliers, the
+ * first cap of them written to out. */
 size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
 		      enum cxd_metric metric, struct cxd_outlier *out,
 		      size_t cap);
+/* The same for one rank's links: row[j] is link (src, j). */
+size_t cxd_judge_flag_row(const struct cxd_rules *r, const double *row,
+			  enum cxd_metric metric, int src,
+			  struct cxd_outlier *out, size_t cap);
 /*
  * After the retest: the outliers whose retest breaks a rule too come
  * first (the count is returned); those whose retest ran while a rank
  * waited for a CPU over CXD_JUDGE_BUSY_MAX of the time follow (*nbusy):
  * not judged, the host was busy. busy: n x n, rank i's share of waiting
- * during its retest with j at [i * n + j] (NAN: unknown), or NULL.
+ * during its retest with j at [i * n + j] (NAN: unknown), or NULL when
+ * each outlier's busy share is set already.
  */
 size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
 			 size_t n, const double *busy, size_t *nbusy);
@@ -109,6 +118,31 @@ struct cxd_topo_map {
 	const int *sw, *grp;
 	int nsw, ngrp;
 };
+
+/*
+ * What the suspects are named from: outlying links counted per rank (at
+ * both ends) and between switches and groups. Small enough to sum over
+ * ranks (n + nsw^2 + ngrp^2 per metric), where the outliers are not.
+ */
+struct cxd_tally {
+	int n, nsw, ngrp;
+	int *rank[2];      /* per metric: outliers with rank r at either end */
+	int *sw[2];        /* nsw x nsw: from switch a to switch b */
+	int *grp[2];       /* ngrp x ngrp */
+};
+
+/* Zeroed counts for n ranks (topo may be NULL); 0 or -ENOMEM. */
+int cxd_tally_init(struct cxd_tally *t, int n, const struct cxd_topo_map *topo);
+void cxd_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
+		   const struct cxd_outlier *o);
+/* Every count as one int array (to sum over ranks): rank, sw, grp per
+ * metric, in that order; its length in *len. */
+int *cxd_tally_counts(struct cxd_tally *t, size_t *len);
+void cxd_tally_free(struct cxd_tally *t);
+/* Suspects from the counts, as cxd_judge_suspects. */
+size_t cxd_judge_suspects_tally(const struct cxd_tally *t,
+				const struct cxd_topo_map *topo,
+				struct cxd_suspect *out, size_t cap);
 
 /*
  * Name the suspects of o (confirmed outliers) for n ranks: a switch or

@@ -3,33 +3,78 @@
  * so the report names the one thing most links point at (a rank, a
  * switch, a group, or the whole fabric) rather than every pair.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "judge.h"
 
-/* Links of metric m leaving / inside the set in[] (a rank mask). */
-static void count_set(const struct cxd_outlier *o, size_t nout,
-		      enum cxd_metric m, const bool *in, int n,
+int cxd_tally_init(struct cxd_tally *t, int n, const struct cxd_topo_map *topo)
+{
+	size_t nsw = topo ? (size_t) topo->nsw : 0;
+	size_t ngrp = topo ? (size_t) topo->ngrp : 0;
+	size_t per = (size_t) n + nsw * nsw + ngrp * ngrp;
+	int *all = calloc(2 * per + 1, sizeof(int));
+
+	*t = (struct cxd_tally){ n, (int) nsw, (int) ngrp, { 0 }, { 0 },
+				 { 0 } };
+	if (all == NULL)
+		return -ENOMEM;
+	for (int m = 0; m < 2; m++) {
+		t->rank[m] = all + m * per;
+		t->sw[m] = t->rank[m] + n;
+		t->grp[m] = t->sw[m] + nsw * nsw;
+	}
+	return 0;
+}
+
+void cxd_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
+		   const struct cxd_outlier *o)
+{
+	int m = o->metric;
+
+	t->rank[m][o->src]++;
+	t->rank[m][o->dst]++;
+	if (topo && t->nsw && topo->sw[o->src] >= 0 && topo->sw[o->dst] >= 0)
+		t->sw[m][topo->sw[o->src] * t->nsw + topo->sw[o->dst]]++;
+	if (topo && t->ngrp && topo->grp[o->src] >= 0 &&
+	    topo->grp[o->dst] >= 0)
+		t->grp[m][topo->grp[o->src] * t->ngrp + topo->grp[o->dst]]++;
+}
+
+int *cxd_tally_counts(struct cxd_tally *t, size_t *len)
+{
+	*len = 2 * ((size_t) t->n + (size_t) t->nsw * t->nsw +
+		    (size_t) t->ngrp * t->ngrp);
+	return t->rank[0];
+}
+
+void cxd_tally_free(struct cxd_tally *t)
+{
+	free(t->rank[0]);
+	t->rank[0] = NULL;
+}
+
+/* The outlying links of a set: leaving it (one end inside) and inside it;
+ * a set is a rank, or the ranks of switch or group id. */
+static void count_set(const struct cxd_tally *t, enum cxd_metric m,
+		      enum cxd_suspect_kind kind, int id, int size,
 		      struct cxd_suspect *s)
 {
-	int size = 0;
+	const int *c = kind == CXD_S_SWITCH ? t->sw[m] : t->grp[m];
+	int k = kind == CXD_S_SWITCH ? t->nsw : t->ngrp;
 
-	for (int i = 0; i < n; i++)
-		size += in[i];
-	s->links = 2 * size * (n - size);
+	s->links = 2 * size * (t->n - size);
 	s->in = size * (size - 1);
 	s->bad = s->bad_in = 0;
-	for (size_t i = 0; i < nout; i++) {
-		bool a, b;
-
-		if (o[i].metric != m)
-			continue;
-		a = in[o[i].src];
-		b = in[o[i].dst];
-		s->bad += a != b;
-		s->bad_in += a && b;
+	if (kind == CXD_S_RANK) {
+		s->bad = t->rank[m][id];
+		return;
 	}
+	for (int b = 0; b < k; b++)
+		if (b != id)
+			s->bad += c[id * k + b] + c[b * k + id];
+	s->bad_in = c[id * k + id];
 }
 
 /* Most of its links out: a strict majority, at least two. */
@@ -45,8 +90,7 @@ static void mask_of(const int *idx, int id, int n, bool *in)
 }
 
 struct ctx {
-	const struct cxd_outlier *o;
-	size_t nout;
+	const struct cxd_tally *t;
 	int n;
 	enum cxd_metric m;
 	bool *in, *covered;
@@ -79,7 +123,7 @@ static void sets(struct ctx *c, enum cxd_suspect_kind kind, const int *idx,
 		}
 		if (size < 2 || 2 * size >= c->n || fresh == 0)
 			continue;
-		count_set(c->o, c->nout, c->m, c->in, c->n, &s);
+		count_set(c->t, c->m, kind, id, size, &s);
 		if (!mostly_out(&s))
 			continue;
 		if (flag)
@@ -121,8 +165,12 @@ static void groups(struct ctx *c, const struct cxd_topo_map *t,
 		c->k = w;
 		struct cxd_suspect s = { CXD_S_GROUP, c->m, g, 0, 0, 0, 0 };
 
+		int size = 0;
+
 		mask_of(t->grp, g, c->n, c->in);
-		count_set(c->o, c->nout, c->m, c->in, c->n, &s);
+		for (int i = 0; i < c->n; i++)
+			size += c->in[i];
+		count_set(c->t, c->m, CXD_S_GROUP, g, size, &s);
 		add(c, &s);
 	}
 }
@@ -136,7 +184,7 @@ static void ranks(struct ctx *c)
 			continue;
 		memset(c->in, 0, (size_t) c->n * sizeof(bool));
 		c->in[r] = true;
-		count_set(c->o, c->nout, c->m, c->in, c->n, &s);
+		count_set(c->t, c->m, CXD_S_RANK, r, 1, &s);
 		if (mostly_out(&s) || (c->n == 2 && s.bad == 2))
 			add(c, &s);
 	}
@@ -147,14 +195,17 @@ static void ranks(struct ctx *c)
  * another system). */
 static void fabric(struct ctx *c, size_t first)
 {
-	int named = 0, bad = 0;
+	int named = 0;
+	long long ends = 0;
+	int bad;
 
-	for (int i = 0; i < c->n; i++)
+	for (int i = 0; i < c->n; i++) {
 		named += c->covered[i];
+		ends += c->t->rank[c->m][i];
+	}
 	if (c->n < 3 || 2 * named < c->n)
 		return;
-	for (size_t i = 0; i < c->nout; i++)
-		bad += c->o[i].metric == c->m;
+	bad = (int) (ends / 2); /* each link counted at both its ends */
 	c->k = first;
 	if (c->k < c->cap)
 		c->out[c->k] = (struct cxd_suspect){ CXD_S_FABRIC, c->m, 0, bad,
@@ -182,14 +233,14 @@ static void one_metric(struct ctx *c, const struct cxd_topo_map *t)
 	fabric(c, first);
 }
 
-size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
-			  const struct cxd_topo_map *topo,
-			  struct cxd_suspect *out, size_t cap)
+size_t cxd_judge_suspects_tally(const struct cxd_tally *t,
+				const struct cxd_topo_map *topo,
+				struct cxd_suspect *out, size_t cap)
 {
-	struct ctx c = { o, nout, n, CXD_M_BW, NULL, NULL, out, cap, 0 };
+	struct ctx c = { t, t->n, CXD_M_BW, NULL, NULL, out, cap, 0 };
 
-	c.in = calloc((size_t) n + 1, sizeof(bool));
-	c.covered = calloc((size_t) n + 1, sizeof(bool));
+	c.in = calloc((size_t) t->n + 1, sizeof(bool));
+	c.covered = calloc((size_t) t->n + 1, sizeof(bool));
 	if (c.in && c.covered) {
 		one_metric(&c, topo);
 		c.m = CXD_M_LAT;
@@ -198,6 +249,22 @@ size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
 	free(c.in);
 	free(c.covered);
 	return c.k;
+}
+
+size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
+			  const struct cxd_topo_map *topo,
+			  struct cxd_suspect *out, size_t cap)
+{
+	struct cxd_tally t;
+	size_t k;
+
+	if (cxd_tally_init(&t, n, topo) != 0)
+		return 0;
+	for (size_t i = 0; i < nout; i++)
+		cxd_tally_add(&t, topo, &o[i]);
+	k = cxd_judge_suspects_tally(&t, topo, out, cap);
+	cxd_tally_free(&t);
+	return k;
 }
 
 bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,

@@ -52,6 +52,39 @@ double cxd_sweep_median(const double *v, size_t n);
 size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
 			      struct cxd_pair *pairs);
 
+/*
+ * The k-th smallest (0-based) of values spread over many ranks, found
+ * without gathering them: bisection over the bit patterns of non-negative
+ * doubles (ordered as the numbers are), each step counting the values at
+ * or below the pivot on every rank and summing the counts. Exact after at
+ * most 64 steps.
+ */
+struct cxd_select {
+	uint64_t lo, hi, k;
+};
+
+void cxd_select_init(struct cxd_select *s, uint64_t k);
+bool cxd_select_done(const struct cxd_select *s);
+double cxd_select_pivot(const struct cxd_select *s);
+/* le: how many values (over all ranks) are <= the pivot. */
+void cxd_select_step(struct cxd_select *s, uint64_t le);
+double cxd_select_value(const struct cxd_select *s); /* once done */
+/* Finite values of v[0..n) at or below x. */
+uint64_t cxd_sweep_count_le(const double *v, size_t n, double x);
+uint64_t cxd_sweep_count_finite(const double *v, size_t n);
+
+/* A link's figure, named by its ends. */
+struct cxd_link_val {
+	double v;
+	int src, dst;
+};
+
+/* The k worst of v[0..n) (lowest bandwidth, highest latency), finite
+ * ones only, ties to the earlier entry: their indices in pick, their
+ * count returned. */
+int cxd_sweep_worst(const double *v, size_t n, bool low, size_t *pick,
+		    int k);
+
 struct cxd_sweep_rank {
 	char host[256];
 	char addr[160];
@@ -62,19 +95,28 @@ struct cxd_sweep_rank {
  * Memory at n ranks (sweep_mem.c), in bytes. Every rank: per peer its
  * host, address and fabric address (CXD_SWEEP_PER_PEER_BYTES), plus the
  * schedule (about 4 n^2 bytes with whole circle rounds). Rank 0 besides:
- * the gathered matrices (10 of 8 n^2 bytes with the retest's) and, with
- * --json, the document (CXD_SWEEP_JSON_VALUE_BYTES per value, 4 n^2
- * values: json-c's tree and text; measured at 256 ranks, 31 MB more
- * peak than without).
+ * a summary per rank (CXD_SWEEP_RANK0_PER_RANK: medians, noise, the worst
+ * links, the outliers listed), and only for what lists every link:
+ * --json, --csv and --metrics gather four n x n matrices (--json's
+ * document, CXD_SWEEP_JSON_VALUE_BYTES per value, four matrices: json-c's
+ * tree and text; measured at 256 ranks, 31 MB more peak than without);
+ * a --baseline is read whole (its matrices and their match to this run,
+ * and a JSON one's document).
  */
 #define CXD_SWEEP_PER_PEER_BYTES 1024
+#define CXD_SWEEP_RANK0_PER_RANK 9216
 #define CXD_SWEEP_JSON_VALUE_BYTES 240
+enum {
+	CXD_MEM_LINKS = 1,     /* --json, --csv or --metrics */
+	CXD_MEM_JSON = 2,      /* --json */
+	CXD_MEM_BASE_JSON = 4, /* --baseline of a --json file */
+	CXD_MEM_BASE_BIN = 8,  /* --baseline of a --matrix file */
+};
 uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once);
-uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, bool json);
-/* 0 when rank 0's share (the matrices it judges, and --json's document
- * when json) fits avail bytes; else -1 with err giving the figures and
- * the way out. */
-int cxd_sweep_mem_check(int n, int pairs_at_once, bool json, uint64_t avail,
-			char *err, size_t errlen);
+uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, unsigned what);
+/* 0 when rank 0's share fits avail bytes; else -1 with err giving the
+ * figures and the way out. */
+int cxd_sweep_mem_check(int n, int pairs_at_once, unsigned what,
+			uint64_t avail, char *err, size_t errlen);
 
 #endif

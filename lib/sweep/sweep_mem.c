@@ -24,29 +24,48 @@ uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once)
 					  0));
 }
 
-uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, bool json)
+uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, unsigned what)
 {
-	uint64_t nn = n > 0 ? (uint64_t) n * (uint64_t) n : 0;
+	uint64_t un = n > 0 ? (uint64_t) n : 0, nn = un * un, b;
 
-	/* Five matrices gathered (medians, spreads, CPU waits), five more
-	 * for the retest, and the JSON document's tree and text (four
-	 * matrices), both whole in memory while written. */
-	return cxd_sweep_rank_bytes(n, pairs_at_once) + 10 * 8 * nn +
-	       (json ? 4 * CXD_SWEEP_JSON_VALUE_BYTES * nn : 0);
+	b = cxd_sweep_rank_bytes(n, pairs_at_once) +
+	    un * CXD_SWEEP_RANK0_PER_RANK;
+	if (what & CXD_MEM_LINKS) /* medians and spreads, both metrics */
+		b += 4 * 8 * nn;
+	if (what & CXD_MEM_JSON)
+		b += 4 * CXD_SWEEP_JSON_VALUE_BYTES * nn;
+	if (what & (CXD_MEM_BASE_JSON | CXD_MEM_BASE_BIN)) /* read, matched */
+		b += 4 * 8 * nn;
+	if (what & CXD_MEM_BASE_JSON) /* its document, four matrices */
+		b += 4 * CXD_SWEEP_JSON_VALUE_BYTES * nn;
+	return b;
 }
 
-int cxd_sweep_mem_check(int n, int pairs_at_once, bool json, uint64_t avail,
-			char *err, size_t errlen)
+/* What holds the bulk of rank 0's share, in words. */
+static const char *bulk(unsigned what)
 {
-	uint64_t need = cxd_sweep_rank0_bytes(n, pairs_at_once, json);
+	if (what & CXD_MEM_JSON)
+		return "the --json document of every link";
+	if (what & (CXD_MEM_BASE_JSON | CXD_MEM_BASE_BIN))
+		return "the --baseline, read whole";
+	if (what & CXD_MEM_LINKS)
+		return "every link gathered for --csv or --metrics";
+	return "a summary of each rank and the schedule";
+}
+
+int cxd_sweep_mem_check(int n, int pairs_at_once, unsigned what,
+			uint64_t avail, char *err, size_t errlen)
+{
+	uint64_t need = cxd_sweep_rank0_bytes(n, pairs_at_once, what);
 
 	if (need <= avail)
 		return 0;
 	snprintf(err, errlen, "the sweep at %d ranks needs about %.1f GB on "
-		 "rank 0 (the %d x %d matrices it gathers, judges and "
-		 "retests%s), but rank 0's host has %.1f GB available: sweep "
-		 "fewer ranks at a time (a switch group or a partition)%s", n,
-		 (double) need / 1e9, n, n, json ? ", and the --json document" :
-		 "", (double) avail / 1e9, json ? ", or leave out --json" : "");
+		 "rank 0 (%s), but rank 0's host has %.1f GB available: %s"
+		 "sweep fewer ranks at a time (a switch group or a partition)",
+		 n, (double) need / 1e9, bulk(what), (double) avail / 1e9,
+		 what & (CXD_MEM_LINKS | CXD_MEM_BASE_JSON) ?
+		 "write every link with --matrix FILE instead (each rank "
+		 "writes its own rows; a --baseline may be one), or " : "");
 	return -1;
 }

@@ -192,6 +192,7 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			       json_object_new_string(r->provider));
 	json_object_object_add(d, "options", options(r));
 	json_object_object_add(d, "ranks", ranks(r));
+	/* rank 0 gathers the matrices whenever --json is given */
 	json_object_object_add(d, "bw_mb_s", matrix(r->bw, r->n));
 	json_object_object_add(d, "lat_us", matrix(r->lat, r->n));
 	json_object_object_add(d, "bw_spread_pct", matrix(r->spread[0], r->n));
@@ -200,6 +201,11 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "outliers", outliers(r->out, r->nout));
 	/* Retested while a rank waited for a CPU: not judged. */
 	json_object_object_add(d, "unjudged", outliers(r->busy, r->nbusy));
+	/* Above CXD_SWEEP_LISTED per rank, the lists are cut: the counts. */
+	json_object_object_add(d, "outliers_total",
+			       json_object_new_int64((int64_t) r->nout_all));
+	json_object_object_add(d, "unjudged_total",
+			       json_object_new_int64((int64_t) r->nbusy_all));
 	json_object_object_add(d, "suspects", cxd_sweep_json_suspects(r));
 	if (r->base)
 		json_object_object_add(d, "baseline",

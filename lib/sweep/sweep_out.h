@@ -10,17 +10,36 @@
 
 enum cxd_verdict { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
 
+#define CXD_SWEEP_WORST 3
+/* Outliers each rank sends rank 0 to be listed (confirmed, and again
+ * not judged); beyond, only counted (8 kB per rank at most). Every link
+ * is listed up to 33 ranks. */
+#define CXD_SWEEP_LISTED 64
+
+/* One metric over every link, computed where the rows are. */
+struct cxd_sweep_stat {
+	double min, med, max;
+	struct cxd_link_val worst[CXD_SWEEP_WORST]; /* lowest bw, highest lat */
+	int nworst;
+};
+
 /* Everything rank 0 writes out. */
 struct cxd_sweep_res {
 	int n;
 	const struct cxd_sweep_rank *ranks;
-	const double *bw, *lat; /* n x n medians of the repeats, NAN diagonal */
-	const double *spread[2]; /* n x n: (max - min) / median of repeats, % */
+	/* n x n medians of the repeats, NAN diagonal, and their spread
+	 * ((max - min) / median, %): gathered only for the files that hold
+	 * every link (--json, --csv, --metrics), else NULL. */
+	const double *bw, *lat;
+	const double *spread[2];
+	struct cxd_sweep_stat stat[2]; /* per metric */
+	/* The outliers listed (at most CXD_SWEEP_LISTED per rank) of
+	 * nout_all confirmed, and of nbusy_all whose retest ran on a busy
+	 * host (not judged). */
 	const struct cxd_outlier *out;
-	size_t nout;
-	/* Outliers whose retest ran on a busy host: not judged. */
+	size_t nout, nout_all;
 	const struct cxd_outlier *busy;
-	size_t nbusy;
+	size_t nbusy, nbusy_all;
 	const struct cxd_rules *rules;
 	const struct cxd_suspect *sus;
 	size_t nsus;

@@ -11,9 +11,9 @@ static const char *const unit[2] = { "MB/s", "us" };
 
 enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r)
 {
-	if (r->nout)
+	if (r->nout_all)
 		return CXD_V_FAIL;
-	if (r->nbusy)
+	if (r->nbusy_all)
 		return CXD_V_INCONCLUSIVE;
 	for (int m = 0; m < 2; m++)
 		if (r->rules->tol[m].poor)
@@ -65,56 +65,24 @@ void cxd_suspect_name(const struct cxd_sweep_res *r,
 }
 
 static void stat_line(FILE *out, const char *name, const char *u,
-		      const double *m, int n)
+		      const struct cxd_sweep_stat *st)
 {
-	double lo = INFINITY, hi = -INFINITY;
-	double med = cxd_sweep_median(m, (size_t) n * n);
-
-	for (size_t k = 0; k < (size_t) n * n; k++) {
-		if (!isfinite(m[k]))
-			continue;
-		lo = m[k] < lo ? m[k] : lo;
-		hi = m[k] > hi ? m[k] : hi;
-	}
 	fprintf(out, "%-14s min %10.2f  median %10.2f  max %10.2f %s\n", name,
-		lo, med, hi, u);
+		st->min, st->med, st->max, u);
 }
 
-#define WORST_SHOWN 3
-
-/* The WORST_SHOWN links with the lowest (bw) or highest (lat) figure. */
 static void worst_links(const struct cxd_sweep_res *r, FILE *out,
 			enum cxd_metric m)
 {
-	const double *v = m == CXD_M_BW ? r->bw : r->lat;
-	size_t nn = (size_t) r->n * r->n, pick[WORST_SHOWN];
-	int k = 0;
+	const struct cxd_sweep_stat *st = &r->stat[m];
 
-	for (; k < WORST_SHOWN; k++) {
-		size_t best = nn;
-
-		for (size_t i = 0; i < nn; i++) {
-			bool taken = false;
-
-			for (int j = 0; j < k; j++)
-				taken |= pick[j] == i;
-			if (taken || !isfinite(v[i]))
-				continue;
-			if (best == nn || (m == CXD_M_BW ? v[i] < v[best] :
-						     v[i] > v[best]))
-				best = i;
-		}
-		if (best == nn)
-			break;
-		pick[k] = best;
-	}
 	fprintf(out, "%s", m == CXD_M_BW ? "Lowest bandwidth:" :
 					   "Highest latency: ");
-	for (int j = 0; j < k; j++)
-		fprintf(out, "%s %s(%zu)->%s(%zu) %.2f", j ? "," : "",
-			r->ranks[pick[j] / r->n].host, pick[j] / r->n,
-			r->ranks[pick[j] % r->n].host, pick[j] % r->n,
-			v[pick[j]]);
+	for (int j = 0; j < st->nworst; j++)
+		fprintf(out, "%s %s(%d)->%s(%d) %.2f", j ? "," : "",
+			r->ranks[st->worst[j].src].host, st->worst[j].src,
+			r->ranks[st->worst[j].dst].host, st->worst[j].dst,
+			st->worst[j].v);
 	fprintf(out, "\n");
 }
 
@@ -226,11 +194,16 @@ static void outliers(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "%zu outlying link measurement%s explained by the "
 			"suspects below (all in --json)\n", hidden,
 			hidden == 1 ? "" : "s");
+	if (r->nout_all > r->nout)
+		fprintf(out, "%zu more outlying link measurements not listed "
+			"(at most %d per rank are gathered; --matrix keeps "
+			"every link)\n", r->nout_all - r->nout,
+			CXD_SWEEP_LISTED);
 }
 
 static void busy(const struct cxd_sweep_res *r, FILE *out)
 {
-	if (r->nbusy)
+	if (r->nbusy_all)
 		fprintf(out, "Not judged (a rank waited for a CPU over %.0f %% "
 			"of the retest: the host was busy, not the link):\n",
 			100 * CXD_JUDGE_BUSY_MAX);
@@ -241,9 +214,9 @@ static void busy(const struct cxd_sweep_res *r, FILE *out)
 			unit[r->busy[i].metric], r->busy[i].retest,
 			100 * r->busy[i].busy);
 	}
-	if (r->nbusy > SHOWN)
-		fprintf(out, "  ... and %zu more (all in --json)\n",
-			r->nbusy - SHOWN);
+	if (r->nbusy_all > SHOWN)
+		fprintf(out, "  ... and %zu more (in --json)\n",
+			r->nbusy_all - SHOWN);
 }
 
 static void suspects(const struct cxd_sweep_res *r, FILE *out)
@@ -287,7 +260,7 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 	switch (r->verdict) {
 	case CXD_V_FAIL:
 		fprintf(out, "Verdict: FAIL: %zu link measurement%s out of "
-			"tolerance", r->nout, r->nout == 1 ? "" : "s");
+			"tolerance", r->nout_all, r->nout_all == 1 ? "" : "s");
 		for (size_t i = 0; i < r->nsus; i++) {
 			cxd_suspect_name(r, &r->sus[i], name, sizeof(name));
 			fprintf(out, "%s %s", i ? "," : "; suspect:", name);
@@ -295,10 +268,11 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "\n");
 		break;
 	case CXD_V_INCONCLUSIVE:
-		if (r->nbusy)
+		if (r->nbusy_all)
 			fprintf(out, "Verdict: INCONCLUSIVE: %zu link "
 				"measurement%s could not be retested on a quiet "
-				"host\n", r->nbusy, r->nbusy == 1 ? "" : "s");
+				"host\n", r->nbusy_all,
+				r->nbusy_all == 1 ? "" : "s");
 		else
 			fprintf(out, "Verdict: INCONCLUSIVE: no link stands "
 				"out, but the run's noise hides differences "
@@ -323,8 +297,8 @@ void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
 		"provider %s, %llu repeats per direction, %.1f s\n", r->n,
 		r->nrounds, r->pairs_at_once, r->pairs_at_once == 1 ? "" : "s",
 		r->provider, (unsigned long long) r->repeat, r->total_s);
-	stat_line(out, "Bandwidth", "MB/s", r->bw, r->n);
-	stat_line(out, "Latency (8 B)", "us", r->lat, r->n);
+	stat_line(out, "Bandwidth", "MB/s", &r->stat[CXD_M_BW]);
+	stat_line(out, "Latency (8 B)", "us", &r->stat[CXD_M_LAT]);
 	worst_links(r, out, CXD_M_BW);
 	worst_links(r, out, CXD_M_LAT);
 	resolution(r, out);

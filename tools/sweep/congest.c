@@ -284,6 +284,15 @@ int sw_congest_check(struct sw *w, char *err, size_t len)
 			 "--aggressor-tclass belong to --congestion");
 		return -EINVAL;
 	}
+	if ((on || only || (w->cfg.local.given & CXD_GIVEN_HEALTH)) &&
+	    (o->csv[0] || o->matrix[0] || o->baseline[0] || o->topology[0] ||
+	     o->suspects[0] || o->metrics[0])) {
+		snprintf(err, len, "--csv, --matrix, --baseline, --topology, "
+			 "--suspects and --metrics belong to the all-pairs "
+			 "sweep, not to %s", on ? "--congestion" : only ?
+			 "--aggressors-only" : "--health");
+		return -EINVAL;
+	}
 	if (on && only) {
 		snprintf(err, len, "--congestion and --aggressors-only exclude "
 			 "each other (the latter runs no victims)");

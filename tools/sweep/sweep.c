@@ -91,6 +91,8 @@ int sw_run(struct sw *w)
 	if (sw_bootstrap(w) != 0)
 		return 2;
 	ret = sw_place_ranks(w);
+	if (ret == 0)
+		ret = sw_matrix_open(w);
 	if (ret)
 		return ret;
 	sw_counters_begin(w); /* link errors around the sweep: evidence */

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include "sweep/matrix.h"
 #include "sweep_mpi.h"
 
 enum { TAG_WHY = 41 };
@@ -126,9 +127,18 @@ int sw_agree_memory(struct sw *w)
 {
 	char err[CXD_ERR_LEN] = "";
 
+	const struct cxd_sweep_opts *o = &w->cfg.sweep;
+	unsigned what = 0;
+
+	if (o->json[0] || o->csv[0] || o->metrics[0])
+		what |= CXD_MEM_LINKS;
+	if (o->json[0])
+		what |= CXD_MEM_JSON;
+	if (o->baseline[0])
+		what |= cxd_matrix_is(o->baseline) ? CXD_MEM_BASE_BIN :
+						     CXD_MEM_BASE_JSON;
 	if (w->rank == 0)
-		cxd_sweep_mem_check(w->n, w->pairs_at_once,
-				    w->cfg.sweep.json[0] != '\0',
+		cxd_sweep_mem_check(w->n, w->pairs_at_once, what,
 				    mem_available(), err, sizeof(err));
 	return sw_agree_err(w, err);
 }
@@ -141,11 +151,15 @@ void sw_help_scale(FILE *out)
 		"a host. Links between NICs of one host are measured too.\n");
 	fprintf(out, "\nMemory at N ranks: each rank holds about 1 kB per "
 		"rank (hosts, addresses)\nand the schedule, about 4 N^2 "
-		"bytes (400 MB at 10,000 ranks). Rank 0 also\ngathers the "
-		"matrices it judges, 80 N^2 bytes with the retest's (8 GB "
-		"at\n10,000), and --json builds its document in memory, "
-		"about %d N^2 bytes more\n(96 GB at 10,000). A run that "
-		"rank 0's host cannot hold is refused up front\n(exit 2) "
-		"with the figures.\n",
+		"bytes (400 MB at 10,000 ranks). Each rank judges\nits own "
+		"links; rank 0 adds about %d kB per rank (medians, noise, "
+		"the\noutliers it lists). Only files that list every link "
+		"make rank 0 gather\nthe matrices: --csv and --metrics 32 "
+		"N^2 bytes (3.2 GB at 10,000), --json\nabout %d N^2 more "
+		"(96 GB). --matrix FILE writes every link at any scale:\n"
+		"each rank writes its own rows (MPI-IO), 16 N^2 bytes on "
+		"disk. A run that\nrank 0's host cannot hold is refused up "
+		"front (exit 2) with the figures.\n",
+		CXD_SWEEP_RANK0_PER_RANK / 1024,
 		4 * CXD_SWEEP_JSON_VALUE_BYTES);
 }

@@ -119,6 +119,8 @@ void sw_init(struct sw *w)
 
 void sw_free(struct sw *w)
 {
+	if (w->has_matrix) /* a run that ended before writing it */
+		MPI_File_close(&w->mfh);
 	cxd_sess_close(&w->s);
 	free(w->ranks);
 	free(w->addrs);

@@ -105,134 +105,268 @@ static void gather(struct sw *w, const double *mine, int len, double *all,
 	sw_coll_wait(w, &q, what);
 }
 
-/* Rank 0's view of the first pass. */
+static void bcast(struct sw *w, void *buf, int count, MPI_Datatype t,
+		  const char *what)
+{
+	MPI_Request q;
+
+	MPI_Ibcast(buf, count, t, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, what);
+}
+
+/*
+ * One rank's view. Every rank judges its own row by the rules rank 0
+ * sets from a compact summary (each rank's median link and noise); rank
+ * 0 holds n x n matrices only for the files that list every link
+ * (--json, --csv, --metrics) and for a --baseline (read whole).
+ */
 struct view {
-	double *m[2], *spread[2], *noise; /* n x n; noise: 2 per rank */
-	double *busy;                     /* n x n: see cxd_judge_confirm */
-	double *base[2];
-	struct cxd_rules rules;
-	struct cxd_outlier *o;
+	struct cxd_rules rules;  /* every rank; base: this rank's row */
+	struct cxd_rules report; /* rank 0: base n x n, for the ratios */
+	double *base_row[2];
+	double *base[2];         /* rank 0: n x n, NAN where unmatched */
+	struct cxd_outlier *o;   /* this rank's links: confirmed, busy */
 	size_t nout, nbusy;
+	struct cxd_topo_map tm;  /* --topology on every rank */
+	struct cxd_sweep_stat stat[2];
+	double *m[2], *spread[2]; /* rank 0, for the files only */
+	struct sw_listed l;
 	struct cxd_suspect *sus;
 	size_t nsus;
 };
 
-static void gather_all(struct sw *w, struct view *v)
+/* Rank 0 gathers every link only for a file that lists every link. */
+static bool wants_links(const struct sw *w)
+{
+	const struct cxd_sweep_opts *o = &w->cfg.sweep;
+
+	return o->json[0] || o->csv[0] || o->metrics[0];
+}
+
+static void gather_links(struct sw *w, struct view *v)
 {
 	size_t nn = (size_t) w->n * w->n;
 	double *row[2] = { w->bw_row, w->lat_row };
 
+	if (!wants_links(w))
+		return;
 	for (int m = 0; m < 2 && w->rank == 0; m++) {
 		v->m[m] = sw_alloc(w, nn, sizeof(double));
 		v->spread[m] = sw_alloc(w, nn, sizeof(double));
 	}
-	if (w->rank == 0) {
-		v->noise = sw_alloc(w, 2 * (size_t) w->n, sizeof(double));
-		v->busy = sw_alloc(w, nn, sizeof(double));
+	for (int m = 0; m < 2; m++) {
+		gather(w, row[m], w->n, v->m[m], "gathering the links");
+		gather(w, w->spread[m], w->n, v->spread[m],
+		       "gathering the spreads");
 	}
-	row_stats(w);
-	gather(w, row[0], w->n, v->m[0], "gathering the bandwidths");
-	gather(w, row[1], w->n, v->m[1], "gathering the latencies");
-	gather(w, w->spread[0], w->n, v->spread[0], "gathering the spreads");
-	gather(w, w->spread[1], w->n, v->spread[1], "gathering the spreads");
-	gather(w, w->noise, 2, v->noise, "gathering the noise");
-	gather(w, w->busy_row, w->n, v->busy, "gathering the CPU waits");
 }
 
 /* The noise of the run: the median over ranks of each rank's noise. */
-static double run_noise(const struct sw *w, const double *noise, int m)
+static double run_noise(const struct sw *w, const double *sum, int m)
 {
 	double *x = malloc((size_t) w->n * sizeof(double)), med;
 
 	if (x == NULL)
 		return NAN;
 	for (int i = 0; i < w->n; i++)
-		x[i] = noise[2 * i + m];
+		x[i] = sum[4 * i + 2 + m];
 	med = cxd_sweep_median(x, (size_t) w->n);
 	free(x);
 	return cxd_judge_sigma(med);
 }
 
+/* The typical link: the median over ranks of each rank's median link. */
+static double typical(const struct sw *w, const double *sum, int m)
+{
+	double *x = malloc((size_t) w->n * sizeof(double)), med;
+
+	if (x == NULL)
+		return NAN;
+	for (int i = 0; i < w->n; i++)
+		x[i] = sum[4 * i + m];
+	med = cxd_sweep_median(x, (size_t) w->n);
+	free(x);
+	return med;
+}
+
+/* Rank 0 sets the rules from each rank's median links and noise. */
 static void set_rules(struct sw *w, struct view *v)
 {
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
+	double mine[4] = { cxd_sweep_median(w->bw_row, (size_t) w->n),
+			   cxd_sweep_median(w->lat_row, (size_t) w->n),
+			   w->noise[0], w->noise[1] };
+	double *sum = w->rank == 0 ? sw_alloc(w, 4 * (size_t) w->n,
+					      sizeof(double)) : NULL;
 	struct cxd_rules *r = &v->rules;
 	uint64_t pct[2] = { o->bw_pct, o->lat_pct };
 
-	r->n = w->n;
-	for (int m = 0; m < 2; m++) {
-		r->typical[m] = cxd_judge_typical(v->m[m], w->n);
-		r->tol[m] = cxd_judge_tol(m, run_noise(w, v->noise, m), pct[m]);
+	gather(w, mine, 4, sum, "gathering each rank's typical link");
+	if (w->rank == 0) {
+		r->n = w->n;
+		for (int m = 0; m < 2; m++) {
+			r->typical[m] = typical(w, sum, m);
+			r->tol[m] = cxd_judge_tol(m, run_noise(w, sum, m),
+						  pct[m]);
+			r->base_tol[m] = w->has_base ? w->base.tol[m] : 0;
+		}
+		r->expect[CXD_M_BW] = o->expect_bw;
+		r->expect[CXD_M_LAT] = o->expect_lat;
 	}
-	r->expect[CXD_M_BW] = o->expect_bw;
-	r->expect[CXD_M_LAT] = o->expect_lat;
-	if (!w->has_base)
-		return;
-	if (cxd_base_match(&w->base, w->ranks, w->n, w->bw_run.provider,
-			   w->cfg.run.min_size, &v->base[0], &v->base[1]))
-		sw_die(w, "out of memory");
-	for (int m = 0; m < 2; m++) {
-		r->base[m] = v->base[m];
-		r->base_tol[m] = w->base.tol[m];
-	}
+	free(sum);
+	bcast(w, r, (int) sizeof(*r), MPI_BYTE, "the rules");
+	r->base[0] = r->base[1] = NULL; /* rank 0's pointers, not ours */
 }
 
+/* --baseline: rank 0 matches the file's ranks to this run's and hands
+ * each rank its row of the matched figures. */
+static void share_baseline(struct sw *w, struct view *v)
+{
+	int use[2] = { 0, 0 };
+
+	if (w->rank == 0 && w->has_base) {
+		if (cxd_base_match(&w->base, w->ranks, w->n,
+				   w->bw_run.provider, w->cfg.run.min_size,
+				   &v->base[0], &v->base[1]))
+			sw_die(w, "out of memory");
+		use[0] = v->base[0] != NULL;
+		use[1] = v->base[1] != NULL;
+	}
+	bcast(w, use, 2, MPI_INT, "the baseline");
+	for (int m = 0; m < 2; m++) {
+		MPI_Request q;
+
+		if (!use[m])
+			continue;
+		v->base_row[m] = sw_alloc(w, (size_t) w->n, sizeof(double));
+		MPI_Iscatter(v->base[m], w->n, MPI_DOUBLE, v->base_row[m],
+			     w->n, MPI_DOUBLE, 0, MPI_COMM_WORLD, &q);
+		sw_coll_wait(w, &q, "the baseline");
+		v->rules.base[m] = v->base_row[m];
+	}
+	v->rules.base_row = true;
+	v->report = v->rules;
+	v->report.base[0] = v->base[0];
+	v->report.base[1] = v->base[1];
+	v->report.base_row = false;
+}
+
+/* This rank's own links against the rules. */
 static void judge(struct sw *w, struct view *v)
 {
-	/* Counted first: room for every link would be 2 n^2 outliers. */
-	size_t cap = cxd_judge_flag(&v->rules, v->m[0], CXD_M_BW, NULL, 0) +
-		     cxd_judge_flag(&v->rules, v->m[1], CXD_M_LAT, NULL, 0);
+	const double *row[2] = { w->bw_row, w->lat_row };
+	size_t cap = 0;
 
-	v->o = sw_alloc(w, cap, sizeof(*v->o));
-	v->nout = cxd_judge_flag(&v->rules, v->m[0], CXD_M_BW, v->o, cap);
-	v->nout += cxd_judge_flag(&v->rules, v->m[1], CXD_M_LAT,
-				  v->o + v->nout, cap - v->nout);
+	for (int m = 0; m < 2; m++)
+		cap += cxd_judge_flag_row(&v->rules, row[m], m, w->rank,
+					  NULL, 0);
+	v->o = sw_alloc(w, cap + 1, sizeof(*v->o));
+	for (int m = 0; m < 2; m++)
+		v->nout += cxd_judge_flag_row(&v->rules, row[m], m, w->rank,
+					      v->o + v->nout, cap - v->nout);
 }
 
-/* Every rank: retest the suspect pairs once (all repeats again); rank 0
- * keeps the outliers whose retest breaks a rule too. */
+static int by_pair(const void *x, const void *y)
+{
+	const struct cxd_pair *a = x, *b = y;
+
+	return a->a != b->a ? a->a - b->a : a->b - b->b;
+}
+
+/* The pairs to retest: each rank's outliers' partners, gathered and made
+ * unique by rank 0, then known to all; returns the count. */
+static int retest_list(struct sw *w, const struct view *v,
+		       struct cxd_pair **out)
+{
+	bool *hit = sw_alloc(w, (size_t) w->n, sizeof(bool));
+	struct cxd_pair *mine = sw_alloc(w, (size_t) w->n, sizeof(*mine));
+	int k = 0, np = 0, *cnt = NULL, *disp = NULL, tot = 0;
+	struct cxd_pair *all = NULL;
+	MPI_Request q;
+
+	for (size_t i = 0; i < v->nout; i++)
+		hit[v->o[i].dst] = true;
+	for (int p = 0; p < w->n; p++)
+		if (hit[p])
+			mine[k++] = (struct cxd_pair){ w->rank < p ? w->rank : p,
+						       w->rank < p ? p :
+						       w->rank };
+	if (w->rank == 0) {
+		cnt = sw_alloc(w, (size_t) w->n, sizeof(int));
+		disp = sw_alloc(w, (size_t) w->n, sizeof(int));
+	}
+	k *= 2; /* two ints a pair */
+	MPI_Igather(&k, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the retest list");
+	for (int i = 0; w->rank == 0 && i < w->n; i++) {
+		disp[i] = tot;
+		tot += cnt[i];
+	}
+	if (w->rank == 0)
+		all = sw_alloc(w, (size_t) tot / 2 + 1, sizeof(*all));
+	MPI_Igatherv(mine, k, MPI_INT, all, cnt, disp, MPI_INT, 0,
+		     MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the retest list");
+	if (w->rank == 0 && tot) {
+		qsort(all, (size_t) tot / 2, sizeof(*all), by_pair);
+		for (int i = 0; i < tot / 2; i++)
+			if (np == 0 || by_pair(&all[i], &all[np - 1]) != 0)
+				all[np++] = all[i];
+	}
+	bcast(w, &np, 1, MPI_INT, "the retest list");
+	*out = sw_alloc(w, (size_t) np + 1, sizeof(**out));
+	if (w->rank == 0)
+		memcpy(*out, all, (size_t) np * sizeof(**out));
+	bcast(w, *out, 2 * np, MPI_INT, "the retest list");
+	free(hit);
+	free(mine);
+	free(all);
+	free(cnt);
+	free(disp);
+	return np;
+}
+
+/* The larger of two CPU-wait shares, either unknown (NAN). */
+static double busier(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+}
+
+/* Every rank: retest the suspect pairs once (all repeats again) and keep
+ * its outliers whose retest breaks a rule too. */
 static void retest(struct sw *w, struct view *v)
 {
-	struct cxd_pair *p = sw_alloc(w, v->nout + 1, sizeof(*p));
-	struct view again = { 0 };
+	struct cxd_pair *p;
+	int np = retest_list(w, v, &p);
+	const double *row[2] = { w->bw_row, w->lat_row };
+	double *busy_col;
 	struct sw_plan pl;
 	MPI_Request q;
-	int np = 0;
 
-	if (w->rank == 0)
-		np = (int) cxd_sweep_retest_pairs(v->o, v->nout, p);
-	MPI_Ibcast(&np, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the retest list");
 	if (np == 0) {
 		free(p);
 		return;
 	}
-	free(p);
-	p = sw_alloc(w, (size_t) np, sizeof(*p));
-	if (w->rank == 0)
-		cxd_sweep_retest_pairs(v->o, v->nout, p);
-	MPI_Ibcast(p, np * 2, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the retest list");
 	sw_retest_plan(w, p, np, &pl);
 	sw_reset_rows(w);
 	sw_pace(w, &pl, sw_measure_pair, NULL);
-	gather_all(w, &again);
-	for (size_t i = 0; w->rank == 0 && i < v->nout; i++) {
+	row_stats(w);
+	/* The partner's wait during the same pair, for each link. */
+	busy_col = sw_alloc(w, (size_t) w->n, sizeof(double));
+	MPI_Ialltoall(w->busy_row, 1, MPI_DOUBLE, busy_col, 1, MPI_DOUBLE,
+		      MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "exchanging the CPU waits");
+	for (size_t i = 0; i < v->nout; i++) {
 		struct cxd_outlier *x = &v->o[i];
 
-		x->retest = again.m[x->metric][(size_t) x->src * w->n + x->dst];
+		x->retest = row[x->metric][x->dst];
+		x->busy = busier(w->busy_row[x->dst], busy_col[x->dst]);
 	}
-	if (w->rank == 0)
-		v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout,
-					    again.busy, &v->nbusy);
+	v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout, NULL,
+				    &v->nbusy);
 	sw_plan_free(&pl);
 	free(p);
-	for (int m = 0; m < 2; m++) {
-		free(again.m[m]);
-		free(again.spread[m]);
-	}
-	free(again.noise);
-	free(again.busy);
+	free(busy_col);
 }
 
 static int write_files(struct sw *w, const struct cxd_sweep_res *r)
@@ -261,8 +395,10 @@ static int report(struct sw *w, const struct sw_plan *pl, struct view *v,
 	struct cxd_sweep_res r = {
 		.n = w->n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
 		.spread = { v->spread[0], v->spread[1] },
-		.out = v->o, .nout = v->nout, .rules = &v->rules,
-		.busy = v->o + v->nout, .nbusy = v->nbusy,
+		.stat = { v->stat[0], v->stat[1] },
+		.out = v->l.o, .nout = v->l.nout, .nout_all = v->l.nout_all,
+		.busy = v->l.o + v->l.nout, .nbusy = v->l.nbusy,
+		.nbusy_all = v->l.nbusy_all, .rules = &v->report,
 		.sus = v->sus, .nsus = v->nsus,
 		.topo = w->has_topo ? &w->topo : NULL,
 		.tmap = w->has_topo ? &w->tmap : NULL,
@@ -291,40 +427,64 @@ static int report(struct sw *w, const struct sw_plan *pl, struct view *v,
 	return ret;
 }
 
+/* Rank 0: the suspects, from the outlier counts of every rank. Outliers
+ * not judged broke a rule twice too: what they point at counts, or a
+ * busy retest could single out the rank whose links happened to be
+ * retested quietly. */
+static void name_suspects(struct sw *w, struct view *v)
+{
+	struct cxd_tally sum;
+	size_t cap = 4 * (size_t) w->n + 8;
+
+	sw_tally(w, &v->tm, v->o, v->nout + v->nbusy, &sum);
+	if (w->rank != 0)
+		return;
+	v->sus = sw_alloc(w, cap, sizeof(*v->sus));
+	v->nsus = cxd_judge_suspects_tally(&sum, w->has_topo ? &w->tmap :
+					   NULL, v->sus, cap);
+	if (v->nsus > cap)
+		v->nsus = cap;
+	cxd_tally_free(&sum);
+}
+
+static void view_free(struct view *v)
+{
+	for (int m = 0; m < 2; m++) {
+		free(v->m[m]);
+		free(v->spread[m]);
+		free(v->base[m]);
+		free(v->base_row[m]);
+	}
+	free((void *) v->tm.sw);
+	free((void *) v->tm.grp);
+	free(v->o);
+	free(v->l.o);
+	free(v->sus);
+}
+
 int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
 {
 	struct view v = { 0 };
 	int ret = 0;
 
-	gather_all(w, &v);
-	if (w->rank == 0) {
-		set_rules(w, &v);
-		judge(w, &v);
-	}
+	row_stats(w);
+	set_rules(w, &v);
+	share_baseline(w, &v);
+	sw_share_topo(w, &v.tm);
+	sw_link_stats(w, v.stat);
+	gather_links(w, &v);
+	ret = sw_matrix_write(w, (double[2]){ v.rules.tol[0].tol,
+					      v.rules.tol[1].tol });
+	judge(w, &v);
 	retest(w, &v);
 	sw_counters_end(w);
+	name_suspects(w, &v);
+	sw_gather_outliers(w, v.o, v.nout, v.nbusy, &v.l);
 	if (w->rank == 0) {
-		size_t cap = 4 * (size_t) w->n + 8;
+		int r = report(w, pl, &v, (double) (cxd_now_ns() - t0) / 1e9);
 
-		v.sus = sw_alloc(w, cap, sizeof(*v.sus));
-		/* Outliers not judged broke a rule twice too: what they
-		 * point at counts, or a busy retest could single out the
-		 * rank whose links happened to be retested quietly. */
-		v.nsus = cxd_judge_suspects(v.o, v.nout + v.nbusy, w->n,
-					    w->has_topo ? &w->tmap : NULL,
-					    v.sus, cap);
-		if (v.nsus > cap)
-			v.nsus = cap;
-		ret = report(w, pl, &v, (double) (cxd_now_ns() - t0) / 1e9);
+		ret = ret ? ret : r;
 	}
-	for (int m = 0; m < 2; m++) {
-		free(v.m[m]);
-		free(v.spread[m]);
-		free(v.base[m]);
-	}
-	free(v.noise);
-	free(v.busy);
-	free(v.o);
-	free(v.sus);
+	view_free(&v);
 	return ret;
 }

@@ -55,6 +55,15 @@ struct sw {
 	char who[320];          /* "the peer rank 3 (nid0042)" */
 	struct sw_ctrs *ctrs;   /* health.c: counters around the sweep */
 	bool coord_only;        /* test copies: time the pacing alone */
+	MPI_File mfh;           /* --matrix, open from before the traffic */
+	bool has_matrix;
+};
+
+/* The outliers rank 0 lists: confirmed ones, then those not judged. */
+struct sw_listed {
+	struct cxd_outlier *o;
+	size_t nout, nbusy;         /* listed */
+	size_t nout_all, nbusy_all; /* found, over all ranks */
 };
 
 void sw_init(struct sw *w);
@@ -121,5 +130,26 @@ int sw_place_ranks(struct sw *w);
 /* Judge the first pass, retest, report: the exit status (rank 0's). */
 int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0);
 void sw_free(struct sw *w);
+
+/* sweep_reduce.c: every rank takes part; rank 0 gets the results. */
+/* Min, median (exact) and max of all links, and the worst ones. */
+void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2]);
+/* Rank 0's --topology placement on every rank (tm->sw NULL: none);
+ * tm's arrays are the caller's to free. */
+void sw_share_topo(struct sw *w, struct cxd_topo_map *tm);
+/* Sum every rank's counts of its n outliers into rank 0's sum. */
+void sw_tally(struct sw *w, const struct cxd_topo_map *tm,
+	      const struct cxd_outlier *o, size_t n, struct cxd_tally *sum);
+/* o: this rank's nout confirmed outliers, then nbusy not judged; rank 0
+ * gets at most CXD_SWEEP_LISTED of each per rank, in link order. */
+void sw_gather_outliers(struct sw *w, const struct cxd_outlier *o,
+			size_t nout, size_t nbusy, struct sw_listed *l);
+
+/* sweep_matrix.c: --matrix. Opened (and truncated) before any traffic:
+ * 0, or 2 on every rank when it cannot be written. */
+int sw_matrix_open(struct sw *w);
+/* Each rank writes its record and rows (this pass's medians); tol: the
+ * run's tolerances. 0, or 1 on every rank with rank 0 saying why. */
+int sw_matrix_write(struct sw *w, const double tol[2]);
 
 #endif

@@ -1,0 +1,244 @@
+/*
+ * cxi_sweep: what rank 0 learns from every rank's row without gathering
+ * the rows: min, median and max of all links (the median by a distributed
+ * bisection), the worst links, the outlier counts the suspects are named
+ * from, and the outliers to list (a bounded number per rank). Every
+ * collective is nonblocking and its wait bounded (sw_coll_wait).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_mpi.h"
+
+static void reduce(struct sw *w, const void *in, void *out, int count,
+		   MPI_Datatype t, MPI_Op op, const char *what)
+{
+	MPI_Request q;
+
+	MPI_Iallreduce(in, out, count, t, op, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, what);
+}
+
+/* Medians of both metrics over every link: four exact selections (the
+ * two middles of each) stepped together, one sum per step. */
+static void medians(struct sw *w, const double *const row[2], double med[2])
+{
+	uint64_t fin[2], tot[2], le[4], sum[4];
+	struct cxd_select s[4];
+	bool more = true;
+
+	for (int m = 0; m < 2; m++)
+		fin[m] = cxd_sweep_count_finite(row[m], (size_t) w->n);
+	reduce(w, fin, tot, 2, MPI_UINT64_T, MPI_SUM, "counting the links");
+	for (int m = 0; m < 2; m++) {
+		cxd_select_init(&s[2 * m], tot[m] ? (tot[m] - 1) / 2 : 0);
+		cxd_select_init(&s[2 * m + 1], tot[m] / 2);
+	}
+	while (more) {
+		more = false;
+		for (int i = 0; i < 4; i++)
+			le[i] = cxd_select_done(&s[i]) ? 0 :
+				cxd_sweep_count_le(row[i / 2], (size_t) w->n,
+						   cxd_select_pivot(&s[i]));
+		reduce(w, le, sum, 4, MPI_UINT64_T, MPI_SUM,
+		       "the median link");
+		for (int i = 0; i < 4; i++) {
+			if (!cxd_select_done(&s[i]))
+				cxd_select_step(&s[i], sum[i]);
+			more |= !cxd_select_done(&s[i]);
+		}
+	}
+	for (int m = 0; m < 2; m++)
+		med[m] = tot[m] == 0 ? NAN :
+			 (cxd_select_value(&s[2 * m]) +
+			  cxd_select_value(&s[2 * m + 1])) / 2;
+}
+
+/* Each rank's CXD_SWEEP_WORST worst links; rank 0 keeps the worst of
+ * those, ties to the lower rank (as a scan of the whole matrix would). */
+static void worst(struct sw *w, const double *row, enum cxd_metric m,
+		  struct cxd_sweep_stat *st)
+{
+	struct cxd_link_val mine[CXD_SWEEP_WORST], *all = NULL;
+	size_t pick[CXD_SWEEP_WORST], nc = (size_t) w->n * CXD_SWEEP_WORST;
+	int k = cxd_sweep_worst(row, (size_t) w->n, m == CXD_M_BW, pick,
+				CXD_SWEEP_WORST);
+	double *v = NULL;
+	MPI_Request q;
+
+	for (int i = 0; i < CXD_SWEEP_WORST; i++)
+		mine[i] = (struct cxd_link_val){ NAN, w->rank, -1 };
+	for (int i = 0; i < k; i++)
+		mine[i] = (struct cxd_link_val){ row[pick[i]], w->rank,
+						 (int) pick[i] };
+	if (w->rank == 0) {
+		all = sw_alloc(w, nc, sizeof(*all));
+		v = sw_alloc(w, nc, sizeof(*v));
+	}
+	MPI_Igather(mine, (int) sizeof(mine), MPI_BYTE, all,
+		    (int) sizeof(mine), MPI_BYTE, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "gathering the worst links");
+	if (w->rank == 0) {
+		for (size_t i = 0; i < nc; i++)
+			v[i] = all[i].v;
+		st->nworst = cxd_sweep_worst(v, nc, m == CXD_M_BW, pick,
+					     CXD_SWEEP_WORST);
+		for (int i = 0; i < st->nworst; i++)
+			st->worst[i] = all[pick[i]];
+	}
+	free(all);
+	free(v);
+}
+
+void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
+{
+	const double *const row[2] = { w->bw_row, w->lat_row };
+	double lo[2], hi[2], glo[2], ghi[2], med[2];
+
+	for (int m = 0; m < 2; m++) {
+		lo[m] = INFINITY;
+		hi[m] = -INFINITY;
+		for (int p = 0; p < w->n; p++) {
+			if (!isfinite(row[m][p]))
+				continue;
+			lo[m] = fmin(lo[m], row[m][p]);
+			hi[m] = fmax(hi[m], row[m][p]);
+		}
+	}
+	reduce(w, lo, glo, 2, MPI_DOUBLE, MPI_MIN, "the lowest link");
+	reduce(w, hi, ghi, 2, MPI_DOUBLE, MPI_MAX, "the highest link");
+	medians(w, row, med);
+	for (int m = 0; m < 2; m++) {
+		st[m].min = glo[m];
+		st[m].max = ghi[m];
+		st[m].med = med[m];
+		worst(w, row[m], (enum cxd_metric) m, &st[m]);
+	}
+}
+
+void sw_share_topo(struct sw *w, struct cxd_topo_map *tm)
+{
+	int head[3] = { w->has_topo, w->tmap.nsw, w->tmap.ngrp };
+	MPI_Request q;
+
+	MPI_Ibcast(head, 3, MPI_INT, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the topology");
+	*tm = (struct cxd_topo_map){ NULL, NULL, head[1], head[2] };
+	if (!head[0])
+		return;
+	if (w->rank == 0) {
+		*tm = w->tmap;
+		tm->sw = tm->grp = NULL; /* copies below: freed alike */
+	}
+	int *sw = sw_alloc(w, (size_t) w->n, sizeof(int));
+	int *grp = sw_alloc(w, (size_t) w->n, sizeof(int));
+
+	if (w->rank == 0) {
+		memcpy(sw, w->tmap.sw, (size_t) w->n * sizeof(int));
+		memcpy(grp, w->tmap.grp, (size_t) w->n * sizeof(int));
+	}
+	MPI_Ibcast(sw, w->n, MPI_INT, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the topology");
+	MPI_Ibcast(grp, w->n, MPI_INT, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "the topology");
+	tm->sw = sw;
+	tm->grp = grp;
+}
+
+void sw_tally(struct sw *w, const struct cxd_topo_map *tm,
+	     const struct cxd_outlier *o, size_t n, struct cxd_tally *sum)
+{
+	const struct cxd_topo_map *t = tm->sw ? tm : NULL;
+	struct cxd_tally mine;
+	size_t len;
+	int *in, *out = NULL;
+	MPI_Request q;
+
+	if (cxd_tally_init(&mine, w->n, t) != 0 ||
+	    (w->rank == 0 && cxd_tally_init(sum, w->n, t) != 0))
+		sw_die(w, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		cxd_tally_add(&mine, t, &o[i]);
+	in = cxd_tally_counts(&mine, &len);
+	if (w->rank == 0)
+		out = cxd_tally_counts(sum, &len);
+	MPI_Ireduce(in, out, (int) len, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD,
+		    &q);
+	sw_coll_wait(w, &q, "counting the outliers");
+	cxd_tally_free(&mine);
+}
+
+static int by_link(const void *x, const void *y)
+{
+	const struct cxd_outlier *a = x, *b = y;
+
+	if (a->metric != b->metric)
+		return (int) a->metric - (int) b->metric;
+	if (a->src != b->src)
+		return a->src - b->src;
+	return a->dst - b->dst;
+}
+
+/* o: this rank's nout confirmed outliers, then its nbusy not judged. */
+void sw_gather_outliers(struct sw *w, const struct cxd_outlier *o,
+			size_t nout, size_t nbusy, struct sw_listed *l)
+{
+	int mine[4] = { (int) (nout < CXD_SWEEP_LISTED ? nout :
+			       CXD_SWEEP_LISTED),
+			(int) (nbusy < CXD_SWEEP_LISTED ? nbusy :
+			       CXD_SWEEP_LISTED), (int) nout, (int) nbusy };
+	int *cnt = NULL, *bytes = NULL, *disp = NULL, sz = (int) sizeof(*o);
+	struct cxd_outlier *send, *all = NULL;
+	size_t tot = 0;
+	MPI_Request q;
+
+	send = sw_alloc(w, (size_t) (mine[0] + mine[1]) + 1, sizeof(*send));
+	memcpy(send, o, (size_t) mine[0] * sizeof(*o));
+	memcpy(send + mine[0], o + nout, (size_t) mine[1] * sizeof(*o));
+	if (w->rank == 0) {
+		cnt = sw_alloc(w, 4 * (size_t) w->n, sizeof(int));
+		bytes = sw_alloc(w, (size_t) w->n, sizeof(int));
+		disp = sw_alloc(w, (size_t) w->n, sizeof(int));
+	}
+	MPI_Igather(mine, 4, MPI_INT, cnt, 4, MPI_INT, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "counting the outliers");
+	for (int i = 0; w->rank == 0 && i < w->n; i++) {
+		disp[i] = (int) tot * sz;
+		bytes[i] = (cnt[4 * i] + cnt[4 * i + 1]) * sz;
+		tot += (size_t) (cnt[4 * i] + cnt[4 * i + 1]);
+	}
+	if (w->rank == 0)
+		all = sw_alloc(w, tot + 1, sizeof(*all));
+	MPI_Igatherv(send, (mine[0] + mine[1]) * sz, MPI_BYTE, all, bytes,
+		     disp, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, "gathering the outliers");
+	free(send);
+	if (w->rank == 0) {
+		/* Confirmed ones first, then those not judged. */
+		struct cxd_outlier *p = all;
+
+		memset(l, 0, sizeof(*l));
+		l->o = sw_alloc(w, tot + 1, sizeof(*l->o));
+		for (int i = 0; i < w->n; i++) {
+			memcpy(l->o + l->nout, p, (size_t) cnt[4 * i] * sizeof(*p));
+			l->nout += (size_t) cnt[4 * i];
+			l->nout_all += (size_t) cnt[4 * i + 2];
+			l->nbusy_all += (size_t) cnt[4 * i + 3];
+			p += cnt[4 * i] + cnt[4 * i + 1];
+		}
+		p = all;
+		for (int i = 0; i < w->n; i++) {
+			memcpy(l->o + l->nout + l->nbusy, p + cnt[4 * i],
+			       (size_t) cnt[4 * i + 1] * sizeof(*p));
+			l->nbusy += (size_t) cnt[4 * i + 1];
+			p += cnt[4 * i] + cnt[4 * i + 1];
+		}
+		qsort(l->o, l->nout, sizeof(*l->o), by_link);
+		qsort(l->o + l->nout, l->nbusy, sizeof(*l->o), by_link);
+	}
+	free(all);
+	free(cnt);
+	free(bytes);
+	free(disp);
+}
