@@ -9,6 +9,8 @@ provider, peer, device, sizes; the file name only when nothing else does).
 A cxi_sweep document: its bandwidth and latency matrices as heatmaps,
 outliers outlined, suspect ranks' rows and columns framed, and the ratio to
 a baseline run when the document has one.
+A cxi_sweep --matrix file (binary, told by its magic): the two heatmaps,
+in blocks of links past a few hundred ranks.
 
 Exit status: 0 drawn, 1 the chart could not be written (or no matplotlib),
 2 bad command line or input (the message names the file and the problem).
@@ -46,13 +48,35 @@ class InputError(Exception):
 # ---- reading and checking the documents -------------------------------
 
 
+def peek(path):
+    """The first bytes: a --matrix file is told by its magic, whatever its
+    name."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(cxi_plot_sweep.HEAD)
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror}") from e
+
+
 def load(path):
+    head = peek(path)
+    if head.startswith(cxi_plot_sweep.MAGIC):
+        try:
+            return {"kind": "matrix", "path": path,
+                    "doc": cxi_plot_sweep.read_matrix_head(path)}
+        except ValueError as e:
+            raise InputError(str(e)) from e
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror}") from e
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        if b"\0" in head:  # JSON has no NUL: binary, a damaged --matrix?
+            raise InputError(
+                f"{path} is neither JSON nor a cxi_sweep --matrix file (it "
+                f"starts with {head[:8]!r}, not the magic "
+                f"{cxi_plot_sweep.MAGIC.decode()})") from e
         raise InputError(f"{path} is not JSON: {e}") from e
     tool = doc.get("tool") if isinstance(doc, dict) else None
     if not isinstance(tool, str) or not tool.startswith("cxi_"):
@@ -122,13 +146,14 @@ def one_kind(runs):
     kinds = sorted({r["kind"] for r in runs})
     if len(kinds) > 1:
         names = {"bw": "bandwidth", "lat": "latency", "sweep": "sweep",
-                 "congestion": "cxi_sweep --congestion"}
+                 "congestion": "cxi_sweep --congestion",
+                 "matrix": "cxi_sweep --matrix"}
         firsts = [next(r["path"] for r in runs if r["kind"] == k)
                   for k in kinds]
         raise InputError("cannot share a chart: " + ", ".join(
             f"{p} is a {names[k]} run" for p, k in zip(firsts, kinds)) +
             "; plot each kind into its own file")
-    if kinds[0] in ("sweep", "congestion") and len(runs) > 1:
+    if kinds[0] in ("sweep", "congestion", "matrix") and len(runs) > 1:
         raise InputError("one cxi_sweep document per chart (got "
                          f"{len(runs)})")
     return kinds[0]
@@ -356,10 +381,11 @@ def congestion_title(doc):
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog=PROG, description="Draw the --json output of cxd tools "
-        "(bandwidth, latency, cxi_sweep) as a PNG or SVG chart.")
+        "(bandwidth, latency, cxi_sweep) or a cxi_sweep --matrix file as a "
+        "PNG or SVG chart.")
     p.add_argument("runs", nargs="+", metavar="RUN.json",
-                   help="--json output of a cxd tool; several runs of one "
-                   "kind share the chart")
+                   help="--json output of a cxd tool, or a cxi_sweep "
+                   "--matrix file; several runs of one kind share the chart")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the chart: FILE.png or FILE.svg")
     p.add_argument("--title", help="title above the chart")
@@ -374,6 +400,8 @@ def default_title(kind, runs):
         return congestion_title(runs[0]["doc"])
     if kind == "sweep":
         return cxi_plot_sweep.sweep_title(runs[0]["doc"])
+    if kind == "matrix":
+        return cxi_plot_sweep.matrix_title(runs[0]["doc"])
     same = label_runs(runs)
     tools = []
     for r in runs:
@@ -421,11 +449,13 @@ def main(argv):
             fig = draw_congestion(plt, runs[0]["doc"], title)
         elif kind == "sweep":
             fig = cxi_plot_sweep.draw_sweep(plt, runs[0]["doc"], title)
+        elif kind == "matrix":
+            fig = cxi_plot_sweep.draw_matrix_file(plt, runs[0]["doc"], title)
         elif kind == "lat":
             fig = draw_lat(plt, ticker, runs, title, args.hist_size)
         else:
             fig = draw_bw(plt, ticker, runs, title)
-    except InputError as e:
+    except (InputError, EOFError) as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
     try:

@@ -4,11 +4,17 @@ The bandwidth and latency matrices as heatmaps: outliers outlined in red,
 each suspect rank's row and column in a dashed frame, and, when the sweep
 was compared with a baseline run, the ratio to it per link on a diverging
 scale centred on 1. Bad input raises ValueError with the message to print.
+
+A cxi_sweep --matrix file (binary, any scale): the same two heatmaps; past
+PER_CELL ranks each cell is a block of links, read a chunk of rows at a
+time, drawn as its worst link (lowest bandwidth, highest latency) so that
+a slow link stays visible.
 """
 
 import json
 import math
 import os
+import struct
 
 
 def number(v):
@@ -226,3 +232,163 @@ def sweep_title(d):
             (f" ({where})" if where else "") + \
             (f" in {s['metric']}" if s.get("metric") else "") + bad
     return title
+
+
+# ---- cxi_sweep --matrix FILE (layout: lib/sweep/matrix.h) ---------------
+
+MAGIC = b"CXDSWMAT"
+HEAD = 128      # magic, version, endian mark, n, size, repeat, tolerances,
+REC = 512       # provider; then per rank host, address, NIC
+HEAD_FMT = "<8sIIII QQ dd 64s"
+MARK = 0x01020304
+PER_CELL = 256  # ranks drawn one cell each (labelled); more go in blocks
+CELLS = 512     # at most this many blocks a side
+
+
+def matrix_bytes(n):
+    return HEAD + REC * n + 16 * n * n
+
+
+def cstr(raw):
+    return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+def read_matrix_head(path):
+    """The head of a --matrix file, after checking it and the file's size
+    (stdlib only: bad input is told before numpy or matplotlib load)."""
+    with open(path, "rb") as f:
+        raw = f.read(HEAD)
+        have = os.fstat(f.fileno()).st_size
+    if len(raw) < HEAD:
+        raise ValueError(f"{path}: cut short: the --matrix head needs {HEAD}"
+                         f" bytes, the file has {have}")
+    magic, ver, mark, n, _, size, rep, tol_bw, tol_lat, prov = \
+        struct.unpack_from(HEAD_FMT, raw)
+    if magic != MAGIC:
+        raise ValueError(f"{path}: starts with {magic!r}, not the --matrix "
+                         f"magic {MAGIC.decode()}")
+    if mark != MARK:
+        raise ValueError(f"{path}: endian mark 0x{mark:08x}, not "
+                         f"0x{MARK:08x}: written in another byte order")
+    if ver != 1:
+        raise ValueError(f"{path}: --matrix version {ver}, cxi_plot reads "
+                         "version 1")
+    if n < 2 or n > 1 << 20:
+        raise ValueError(f"{path}: a --matrix file of {n} ranks (2 to "
+                         f"{1 << 20})")
+    if have != matrix_bytes(n):
+        what = "cut short" if have < matrix_bytes(n) else "too long"
+        raise ValueError(f"{path}: {what}: {n} ranks need "
+                         f"{matrix_bytes(n)} bytes, the file has {have}")
+    return {"path": path, "n": n, "size": size, "repeat": rep,
+            "tol": (tol_bw, tol_lat), "provider": cstr(prov)}
+
+
+def matrix_ranks(head):
+    """The rank records as the JSON's "ranks" (only drawn per cell, so at
+    most PER_CELL of them are read)."""
+    out = []
+    with open(head["path"], "rb") as f:
+        f.seek(HEAD)
+        for i in range(head["n"]):
+            rec = f.read(REC)
+            out.append({"rank": i, "host": cstr(rec[:256]),
+                        "address": cstr(rec[256:416]),
+                        "nic": cstr(rec[416:480])})
+    return out
+
+
+def matrix_off(n, metric):
+    return HEAD + REC * n + metric * 8 * n * n
+
+
+def matrix_map(head, metric):
+    """Metric 0 (bandwidth) or 1 (latency), mapped rather than read."""
+    import numpy as np
+    n = head["n"]
+    return np.memmap(head["path"], dtype="<f8", mode="r", shape=(n, n),
+                     offset=matrix_off(n, metric))
+
+
+def block_side(n):
+    return 1 if n <= PER_CELL else max(2, -(-n // CELLS))
+
+
+def block_reduce(head, metric, k, fn, rows=None):
+    """The matrix in k x k blocks, each the fn (np.fmin or np.fmax: NaN
+    only where a block has no figure) of its links. Read rows at a time
+    (default about 32 MB; 10,000 ranks are 800 MB a matrix): only a chunk
+    and the result are held (a memory map would count every page read in
+    the process' resident size). EOFError: the file shrank meanwhile."""
+    import numpy as np
+    n = head["n"]
+    nb = -(-n // k)
+    out = np.full((nb, nb), np.nan)
+    rows = rows or max(1, (32 << 20) // (8 * n))
+    cols = np.arange(0, n, k)
+    with open(head["path"], "rb") as f:
+        f.seek(matrix_off(n, metric))
+        for r0 in range(0, n, rows):
+            count = min(rows, n - r0) * n
+            part = np.fromfile(f, dtype="<f8", count=count)
+            if part.size != count:
+                raise EOFError(f"{head['path']}: cut short while being "
+                               "read")
+            part = fn.reduceat(part.reshape(-1, n), cols, axis=1)
+            # a chunk may start or end inside a block of rows
+            cut = [i for i in range(part.shape[0])
+                   if i == 0 or (r0 + i) % k == 0]
+            ids = [(r0 + i) // k for i in cut]
+            out[ids] = fn(out[ids], fn.reduceat(part, cut, axis=0))
+    return out
+
+
+def block_heatmap(fig, ax, m, k, n, spec):
+    """A reduced matrix on axes counted in ranks; no per-cell text (a cell
+    is a few pixels)."""
+    import matplotlib
+    import numpy as np
+    m = np.ma.masked_invalid(m)
+    cm = matplotlib.colormaps[spec["cmap"]].copy()
+    cm.set_bad("lightgrey")
+    side = m.shape[0] * k
+    im = ax.imshow(m, cmap=cm, norm=spec["norm"](m), interpolation="nearest",
+                   extent=(0, side, side, 0))
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)
+    fig.colorbar(im, ax=ax, shrink=0.8, label=spec["what"])
+    ax.set_xlabel(f"destination rank (blocks of {k})")
+    ax.set_ylabel(f"source rank (blocks of {k})")
+    ax.set_title(f"{spec['what']}: the {spec['worst']} link of each "
+                 f"{k} x {k} block", loc="left")
+
+
+def draw_matrix_file(plt, head, title):
+    import numpy as np
+    n = head["n"]
+    k = block_side(n)
+    side = min(7 + n * 0.15, 24) if k == 1 else 14
+    fig, axes = plt.subplots(1, 2, figsize=(2 * side, side * 0.85),
+                             layout="constrained")
+    doc = {"ranks": matrix_ranks(head)} if k == 1 else None
+    for ax, metric, spec in (
+            (axes[0], 0, {"what": "Bandwidth [MB/s]", "cmap": "viridis",
+                          "norm": from_zero, "fn": np.fmin,
+                          "worst": "slowest (lowest)"}),
+            (axes[1], 1, {"what": "Latency [us]", "cmap": "viridis_r",
+                          "norm": lat_norm, "fn": np.fmax,
+                          "worst": "slowest (highest)"})):
+        if k == 1:
+            heatmap(fig, ax, doc, np.array(matrix_map(head, metric)),
+                    dict(spec, fmt=val_fmt))
+        else:
+            block_heatmap(fig, ax, block_reduce(head, metric, k,
+                                                spec["fn"]), k, n, spec)
+    fig.suptitle(title)
+    return fig
+
+
+def matrix_title(head):
+    return f"cxi_sweep --matrix file: {head['n']} ranks over " \
+        f"{head['provider'] or '?'}\nbandwidth of {head['size']}-byte " \
+        f"transfers, {head['repeat']} repeats"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cxi_plot: charts drawn from the --json of real runs made here, synthetic
-# cxi_sweep documents (plain; against a baseline with a suspect rank), the
-# layout (legends inside the figure, readable ticks), and bad inputs
-# refused with exit 2. About 20 s.
+# cxi_sweep documents (plain; against a baseline with a suspect rank),
+# synthetic cxi_sweep --matrix files (4 ranks a cell each; 600 in blocks),
+# the layout (legends inside the figure, readable ticks), and bad inputs
+# (damaged --matrix files too) refused with exit 2. About 25 s.
 #   bash tests/e2e/test_plot.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 PLOT=$(cd "$(dirname "$0")/../../tools" && pwd)/cxi_plot.py
@@ -108,6 +109,45 @@ check "SVG: rank 2's row and column framed in each of the 4 heatmaps" \
 check "SVG: its 10 slow links outlined" test "$(frames "$TMPD/suspect.svg" '#ff0000')" = 10
 check "suspect sweep: nothing sticks out" layout_ok "$TMPD/suspect.json" -o "$TMPD/suspect.png"
 
+section "cxi_sweep --matrix file: 4 ranks, one cell a link"
+# matrix OUT N [SRC DST] [--cut B] [--magic M] [--version V] [--mark X]:
+# a synthetic --matrix file, the SRC->DST link slow (default 3->1).
+matrix() { "$PY" "$E2E_PY/sweep_matrix.py" "$@"; }
+matrix "$TMPD/m4.bin" 4
+plot m4_svg "$TMPD/m4.bin" -o "$TMPD/m4.svg"
+expect_rc 0 "$RC" "--matrix SVG"
+check "SVG: the title names the file's kind, ranks, provider; host:nic labels; the slow link's values" \
+	svg_has "$TMPD/m4.svg" "cxi_sweep --matrix file: 4 ranks over tcp;ofi_rxm" \
+	"0 node0:cxi0" "3 node1:cxi1" "source rank" "destination rank" \
+	"Bandwidth [MB/s]" "Latency [us]" "2500" "10032" "50"
+check "SVG: no outlier, suspect or ratio words (the file has none)" \
+	test "$(grep -c 'outlier\|suspect\|ratio\|blocks of' "$TMPD/m4.svg")" = 0
+cp "$TMPD/m4.bin" "$TMPD/m4-named.json"
+plot m4_png "$TMPD/m4-named.json" -o "$TMPD/m4.png"
+expect_rc 0 "$RC" "--matrix file named .json: told by its magic"
+check "PNG >= 20 KB, >= 1000x500" png_ok "$TMPD/m4.png" 20 1000 500
+check "--matrix: nothing sticks out" layout_ok "$TMPD/m4.bin" -o "$TMPD/m4b.png"
+
+section "cxi_sweep --matrix file: 600 ranks in blocks"
+matrix "$TMPD/m600.bin" 600 437 91
+check "the file is 128 + 512 n + 16 n^2 bytes" \
+	test "$(stat -c %s "$TMPD/m600.bin")" = $((128 + 512 * 600 + 16 * 600 * 600))
+plot m600_svg "$TMPD/m600.bin" -o "$TMPD/m600.svg"
+expect_rc 0 "$RC" "600-rank --matrix SVG"
+check "SVG: blocks of 2 on both axes, the worst link of each block named" \
+	svg_has "$TMPD/m600.svg" "cxi_sweep --matrix file: 600 ranks" \
+	"source rank (blocks of 2)" "destination rank (blocks of 2)" \
+	"Bandwidth [MB/s]: the slowest (lowest) link of each 2 x 2 block" \
+	"Latency [us]: the slowest (highest) link of each 2 x 2 block"
+check "SVG: no per-cell text or rank labels (under 100 text nodes)" \
+	test "$(grep -c '<text' "$TMPD/m600.svg")" -lt 100
+check "blocks as numpy reduces them, read in any chunk size; link 437->91's block the worst" \
+	"$PY" "$E2E_PY/matrix_blocks.py" "$(dirname "$PLOT")/cxi_plot_sweep.py" \
+	"$TMPD/m600.bin" 2 437 91
+plot m600_png "$TMPD/m600.bin" -o "$TMPD/m600.png"
+expect_rc 0 "$RC" "600-rank --matrix PNG"
+check "PNG >= 20 KB, >= 1000x500" png_ok "$TMPD/m600.png" 20 1000 500
+
 section "bad input: exit 2 with a message naming it, no chart written"
 # bad NAME WANT_TEXT ARGS...
 bad() {
@@ -139,6 +179,25 @@ bad badsuspect "\"suspects\" must list objects with a \"rank\" below 6" "$TMPD/b
 bad badbase "\"bw_ratio\" is not a 6 x 6 matrix" "$TMPD/badbase.json"
 bad server "nothing to plot: a latency server's report" "$TMPD/latserver.json"
 bad nohist "no run has --report-all latencies for size 3" "$TMPD/lat.json" --hist-size 3
+matrix "$TMPD/mcut.bin" 2 1 0 --cut 900
+matrix "$TMPD/mhead.bin" 2 1 0 --cut 60
+matrix "$TMPD/mlong.bin" 2 1 0 && echo >> "$TMPD/mlong.bin"
+matrix "$TMPD/mmagic.bin" 2 1 0 --magic CXDSWMAX
+matrix "$TMPD/mver.bin" 2 1 0 --version 2
+matrix "$TMPD/mmark.bin" 2 1 0 --mark 0x04030201
+matrix "$TMPD/mone.bin" 1 0 0
+bad mcut "mcut.bin: cut short: 2 ranks need 1216 bytes, the file has 900" "$TMPD/mcut.bin"
+bad mhead "mhead.bin: cut short: the --matrix head needs 128 bytes, the file has 60" "$TMPD/mhead.bin"
+bad mlong "mlong.bin: too long: 2 ranks need 1216 bytes, the file has 1217" "$TMPD/mlong.bin"
+bad mmagic "mmagic.bin is neither JSON nor a cxi_sweep --matrix file (it starts with b'CXDSWMAX'" "$TMPD/mmagic.bin"
+bad mver "mver.bin: --matrix version 2, cxi_plot reads version 1" "$TMPD/mver.bin"
+bad mmark "mmark.bin: endian mark 0x04030201, not 0x01020304" "$TMPD/mmark.bin"
+bad mone "mone.bin: a --matrix file of 1 ranks (2 to 1048576)" "$TMPD/mone.bin"
+bad mtwo "one cxi_sweep document per chart (got 2)" "$TMPD/m4.bin" "$TMPD/m4.bin"
+bad mmixed "cannot share a chart" "$TMPD/m4.bin" "$TMPD/sweep.json"
+for f in mcut mmagic; do
+	check "$f: the error is one line" test "$(wc -l < "$(ls "$TMPD"/*."$f".err)")" = 1
+done
 plot ext "$TMPD/bw_tcp.json" -o "$TMPD/bw.jpg"
 [ "$RC" -eq 2 ] && grep -qF "unknown output format '.jpg'" "$ERR" &&
 	pass "ext: .jpg refused with exit 2" || { fail "ext: rc $RC"; show "$ERR"; }
