@@ -19,7 +19,10 @@
 #define CXD_JUDGE_NOISE_K 4.0
 #define CXD_JUDGE_BW_FLOOR 0.10
 #define CXD_JUDGE_LAT_FLOOR 1.00
-#define CXD_JUDGE_BW_POOR 0.20
+/* A lane down must lie clearly beyond the bandwidth tolerance: on a busy
+ * host the typical link sinks too, and at 20 % a 3/4-rate uplink passed
+ * as healthy (load 3 on 2 cores). */
+#define CXD_JUDGE_BW_POOR 0.15
 #define CXD_JUDGE_LAT_POOR 2.00
 /* A pair during which either rank waited for a CPU this share of the time
  * measured the host: its links are not judged on that measurement. */

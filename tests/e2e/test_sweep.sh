@@ -3,6 +3,9 @@
 #   1. 4 and 8 ranks over tcp and shm: N x N matrices complete, positive,
 #      null on the diagonal; every pair in exactly one round, no rank twice
 #      in a round, no round over max_pairs.
+#      With 8 ranks also --matrix: each rank's rows, written with MPI-IO,
+#      equal the JSON's gathered matrices, and the report's min, median
+#      and max (a distributed selection) equal those of the whole matrix.
 #   2. A rank killed (SIGKILL) or frozen (SIGSTOP) mid-sweep ends the whole
 #      job, bounded, the frozen one named; no rank is left running.
 # The verdict on shaped links (a slow rank, a slow fabric, a slow switch)
@@ -33,9 +36,11 @@ for prov in tcp shm; do
 		# short-lived veth.
 		dev=(-d lo)
 		[ "$prov" = tcp ] || dev=()
+		mat=()
+		[ "$n" = 8 ] && mat=(--matrix "$TMPD/$name.bin")
 		run_capture "$name" 120 "${MPIRUN[@]}" -np "$n" "$BIN" \
 			--provider "$prov" "${dev[@]}" "${SMALL[@]}" --json "$TMPD/$name.json" \
-			--csv "$TMPD/$name.csv"
+			--csv "$TMPD/$name.csv" "${mat[@]}"
 		# 3 = outliers found, 4 = too noisy to say: on oversubscribed
 		# cores noise may do either.
 		if [ "$RC" = 0 ] || [ "$RC" = 3 ] || [ "$RC" = 4 ]; then
@@ -51,8 +56,27 @@ for prov in tcp shm; do
 		check "$name: CSV has one line per link" \
 			test "$(($(wc -l <"$TMPD/$name.csv") - 1))" -eq $((n * (n - 1)))
 		check "$name: text report has a verdict" grep -q "^Verdict: " "$OUT"
+		[ "$n" = 8 ] || continue
+		if out=$("$PY" "$E2E_PY/sweep_matrix_check.py" "$TMPD/$name.bin" \
+			"$TMPD/$name.json" "$OUT"); then
+			pass "$name: --matrix rows = JSON matrices; report's min/median/max = the matrix's"
+		else
+			fail "$name: --matrix: $out"
+		fi
 	done
 done
+
+section "--matrix refused up front"
+run_capture nodir 30 "${MPIRUN[@]}" -np 2 "$BIN" --provider shm "${SMALL[@]}" \
+	--matrix "$TMPD/no/such/dir/m.bin"
+check "a matrix file that cannot be created: exit 2 (got $RC)" test "$RC" = 2
+check "the message names the file" \
+	grep -q "cannot create the matrix file '$TMPD/no/such/dir/m.bin'" "$ERR"
+run_capture cgmat 30 "${MPIRUN[@]}" -np 4 "$BIN" --provider shm --congestion \
+	--matrix "$TMPD/cg.bin"
+check "--congestion --matrix: exit 2 (got $RC)" test "$RC" = 2
+check "the message says --matrix belongs to the all-pairs sweep" \
+	grep -q "belong to the all-pairs sweep, not to --congestion" "$ERR"
 
 section "usage errors"
 run_capture usage 30 "${MPIRUN[@]}" -np 2 "$BIN" --min-bw 0

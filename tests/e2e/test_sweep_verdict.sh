@@ -3,8 +3,10 @@
 # namespaces where every link is shaped (tc tbf) so links are link-bound:
 # six ranks, one namespace each (CXD_TEST_NETNS), ranks 0, 1, 4, 5 on
 # bridge A, ranks 2 and 3 on bridge B, the bridges joined by an uplink.
-#   healthy  every rank's link at R (200 Mbit/s): nothing flagged (its JSON is the
-#            baseline of "half")
+#   healthy  every rank's link at R (200 Mbit/s): nothing flagged (its
+#            --matrix file, written by the ranks with MPI-IO, is the
+#            baseline of "half"; a JSON baseline is matched the same way,
+#            unit-tested)
 #   lane     rank 2 at 3/4 R (one lane of four down): exactly its 10 links
 #            flagged, rank 2 the one suspect, --suspects and --metrics
 #   half     every link at R/2, --baseline healthy: every link flagged
@@ -47,6 +49,10 @@ bad topology-rank "$TMPD/other.topo: no line places rank 0" --topology "$TMPD/ot
 bad expect-bw "Invalid expected bandwidth: 'fast'" --expect-bw fast
 bad expect-lat "Invalid expected latency: '-1'" --expect-lat -1
 bad repeat "Invalid repeat count: '1'" --repeat 1
+printf 'CXDSWMAT\001\000\000\000\004\003\002\001\002\000\000\000' >"$TMPD/cut.bin"
+head -c 200 /dev/zero >>"$TMPD/cut.bin"
+bad baseline-cut-matrix "'$TMPD/cut.bin' is cut short: a --matrix file of 2 ranks holds 1216 bytes" \
+	--baseline "$TMPD/cut.bin"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
 	note "the shaped fabric skipped: needs root, ip and tc"
@@ -120,7 +126,7 @@ scenario() {
 
 section "healthy: every link at $RATE Mbit/s"
 # 0, or 4 where this host's noise is too high to vouch (never 3).
-scenario healthy "0 4"
+scenario healthy "0 4" --matrix "$TMPD/healthy.bin"
 [ "$RC" = 4 ] && NOISY=1 && note "this host is too noisy to vouch for a link: faults may be inconclusive below"
 
 section "lane: rank 2 at 3/4 of the rate"
@@ -140,8 +146,8 @@ rank_rate 2 "$RATE"
 
 section "half: every link at half the rate, against the healthy baseline"
 all_ranks $((RATE / 2))
-if [ -s "$TMPD/healthy.json" ]; then
-	scenario half 3 --baseline "$TMPD/healthy.json" --suspects "$TMPD/half.sus"
+if [ -s "$TMPD/healthy.bin" ]; then
+	scenario half 3 --baseline "$TMPD/healthy.bin" --suspects "$TMPD/half.sus"
 	check "--suspects names no host (the fabric, not a node)" test ! -s "$TMPD/half.sus"
 else
 	fail "no healthy baseline to compare with"

@@ -12,6 +12,7 @@
 
 #include "sweep/baseline.h"
 #include "sweep/judge.h"
+#include "sweep/matrix.h"
 #include "sweep/topo.h"
 
 #define N 6
@@ -75,8 +76,10 @@ static void test_tolerance(void **state)
 	(void) state;
 	t = cxd_judge_tol(CXD_M_BW, 0.005, 0); /* quiet: the floor */
 	assert_true(fabs(t.tol - 0.10) < 1e-12 && !t.poor && !t.explicit_);
-	t = cxd_judge_tol(CXD_M_BW, 0.04, 0);  /* 4 sigma */
-	assert_true(fabs(t.tol - 0.16) < 1e-12 && !t.poor);
+	t = cxd_judge_tol(CXD_M_BW, 0.03, 0);  /* 4 sigma */
+	assert_true(fabs(t.tol - 0.12) < 1e-12 && !t.poor);
+	t = cxd_judge_tol(CXD_M_BW, 0.04, 0);  /* 16 %: a lane down too near */
+	assert_true(t.poor);
 	t = cxd_judge_tol(CXD_M_BW, 0.08, 0);  /* cannot see a lane down */
 	assert_true(t.poor);
 	t = cxd_judge_tol(CXD_M_BW, NAN, 0);
@@ -394,6 +397,95 @@ static void test_baseline_match(void **state)
 	assert_non_null(strstr(err, "No such file"));
 }
 
+/* Each rank judging its own row (its baseline row only) flags exactly
+ * what a judge of the whole matrix flags. */
+static void test_flag_by_rows(void **state)
+{
+	int slow[] = { 2 };
+	double m[N * N], was[N * N];
+	struct cxd_outlier all[N * N], row[N];
+	struct cxd_rules r, mine;
+	size_t k, got = 0;
+
+	(void) state;
+	fabric(m, slow, 1, 0.75);
+	fabric(was, NULL, 0, 1);
+	was[0 * N + 1] = 40; /* one link was much faster */
+	r = rules_for(m, 0.004);
+	r.base[CXD_M_BW] = was;
+	k = cxd_judge_flag(&r, m, CXD_M_BW, all, N * N);
+	assert_int_equal(k, 11);
+	for (int i = 0; i < N; i++) {
+		size_t n;
+
+		mine = r;
+		mine.base[CXD_M_BW] = was + i * N;
+		mine.base_row = true;
+		n = cxd_judge_flag_row(&mine, m + i * N, CXD_M_BW, i, row, N);
+		for (size_t j = 0; j < n; j++, got++) {
+			assert_int_equal(row[j].src, all[got].src);
+			assert_int_equal(row[j].dst, all[got].dst);
+			assert_int_equal(row[j].why, all[got].why);
+			assert_true(row[j].limit == all[got].limit);
+		}
+	}
+	assert_int_equal(got, k);
+}
+
+/* A --matrix file as a baseline: the same match as from JSON. */
+static void test_baseline_matrix(void **state)
+{
+	struct cxd_matrix_head h = { 3, 65536, 3, { 0.125, 1.0 }, "tcp" };
+	const struct cxd_sweep_rank file[3] = {
+		{ "vm", "fi_sockaddr_in://10.0.0.3:5", "" },
+		{ "vm", "fi_sockaddr_in://10.0.0.1:6", "" },
+		{ "vm", "fi_sockaddr_in://10.0.0.9:7", "" } };
+	unsigned char head[CXD_MATRIX_HEAD], rec[CXD_MATRIX_REC];
+	double m[9] = { NAN, 1, 2, 3, NAN, 5, 6, 7, NAN };
+	char path[] = "/tmp/cxd-matrix-XXXXXX", err[256];
+	struct cxd_baseline b;
+	double *bw, *lat;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	(void) state;
+	assert_true(fd >= 0 && (f = fdopen(fd, "wb")) != NULL);
+	cxd_matrix_put_head(&h, head);
+	fwrite(head, 1, sizeof(head), f);
+	for (int i = 0; i < 3; i++) {
+		cxd_matrix_put_rank(&file[i], rec);
+		fwrite(rec, 1, sizeof(rec), f);
+	}
+	fwrite(m, sizeof(double), 9, f);
+	fwrite(m, sizeof(double), 9, f);
+	fclose(f);
+	assert_int_equal(cxd_matrix_bytes(3), 128 + 3 * 512 + 2 * 9 * 8);
+	assert_true(cxd_matrix_is(path));
+	assert_int_equal(cxd_base_load(path, &b, err, sizeof(err)), 0);
+	assert_string_equal(b.provider, "tcp");
+	assert_true(b.size == 65536 && b.tol[0] == 0.125);
+	assert_int_equal(cxd_base_match(&b, ranks, 3, "tcp", 65536, &bw, &lat),
+			 0);
+	assert_int_equal(b.matched, 2);
+	assert_true(bw[0 * 3 + 2] == 3 && bw[2 * 3 + 0] == 1);
+	free(bw);
+	free(lat);
+	cxd_base_free(&b);
+	/* Cut short: named with the size it needs. */
+	assert_int_equal(truncate(path, 1000), 0);
+	assert_int_not_equal(cxd_base_load(path, &b, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "cut short"));
+	assert_non_null(strstr(err, "1808 bytes"));
+	/* Another version: refused, not misread. */
+	head[8] = 9;
+	f = fopen(path, "wb");
+	fwrite(head, 1, sizeof(head), f);
+	fclose(f);
+	assert_int_not_equal(cxd_base_load(path, &b, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "version 9"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +500,8 @@ int main(void)
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_addr_node),
 		cmocka_unit_test(test_baseline_match),
+		cmocka_unit_test(test_flag_by_rows),
+		cmocka_unit_test(test_baseline_matrix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

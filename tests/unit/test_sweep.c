@@ -89,6 +89,91 @@ static void test_retest_pairs(void **state)
 	assert_int_equal(p[1].b, 3);
 }
 
+static int cmp_d(const void *x, const void *y)
+{
+	double a = *(const double *) x, b = *(const double *) y;
+
+	return (a > b) - (a < b);
+}
+
+/* The selection over rows held by "ranks" (chunks), summing per-chunk
+ * counts as the sweep sums them over MPI: exact k-th values. */
+static double select_k(const double *v, int rows, int len, uint64_t k)
+{
+	struct cxd_select s;
+	int steps = 0;
+
+	cxd_select_init(&s, k);
+	while (!cxd_select_done(&s)) {
+		uint64_t le = 0;
+
+		for (int r = 0; r < rows; r++)
+			le += cxd_sweep_count_le(v + r * len, (size_t) len,
+						 cxd_select_pivot(&s));
+		cxd_select_step(&s, le);
+		steps++;
+	}
+	assert_true(steps <= 64);
+	return cxd_select_value(&s);
+}
+
+static void test_select(void **state)
+{
+	enum { ROWS = 7, LEN = 9 };
+	double v[ROWS * LEN], sorted[ROWS * LEN];
+	int nf = 0;
+
+	(void) state;
+	srand(7);
+	for (int i = 0; i < ROWS * LEN; i++) {
+		/* Ties, zeros, tiny and huge figures, NAN (the diagonal). */
+		v[i] = i % LEN == i / LEN ? NAN : i % 5 == 0 ? 24.5 :
+		       i % 11 == 0 ? 0 : (double) rand() / RAND_MAX *
+		       (i % 2 ? 1e-3 : 1e6);
+		if (isfinite(v[i]))
+			sorted[nf++] = v[i];
+	}
+	qsort(sorted, (size_t) nf, sizeof(double), cmp_d);
+	for (int k = 0; k < nf; k++)
+		assert_true(select_k(v, ROWS, LEN, (uint64_t) k) == sorted[k]);
+	/* The two middles give the median the whole matrix would. */
+	assert_true((select_k(v, ROWS, LEN, (uint64_t) (nf - 1) / 2) +
+		     select_k(v, ROWS, LEN, (uint64_t) nf / 2)) / 2 ==
+		    cxd_sweep_median(v, ROWS * LEN));
+	assert_int_equal(cxd_sweep_count_finite(v, ROWS * LEN), nf);
+}
+
+/* The worst of each row's worst are the worst of all, ties to the first. */
+static void test_worst(void **state)
+{
+	double v[] = { NAN, 5, 3, 3, NAN, 9, 1, 3, NAN };
+	double cand[9];
+	size_t pick[3], all[3], row[3];
+	int nc = 0, k;
+
+	(void) state;
+	assert_int_equal(cxd_sweep_worst(v, 9, true, all, 3), 3);
+	assert_int_equal(all[0], 6);
+	assert_int_equal(all[1], 2);
+	assert_int_equal(all[2], 3);
+	assert_int_equal(cxd_sweep_worst(v, 9, false, pick, 3), 3);
+	assert_int_equal(pick[0], 5);
+	size_t where[9];
+
+	for (int r = 0; r < 3; r++) {
+		k = cxd_sweep_worst(v + 3 * r, 3, true, row, 3);
+		for (int i = 0; i < k; i++) {
+			where[nc] = 3 * (size_t) r + row[i];
+			cand[nc++] = v[3 * r + (int) row[i]];
+		}
+	}
+	assert_int_equal(cxd_sweep_worst(cand, (size_t) nc, true, pick, 3), 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(where[pick[i]], all[i]);
+	/* Nothing finite: nothing picked. */
+	assert_int_equal(cxd_sweep_worst(v, 1, true, pick, 3), 0);
+}
+
 static void test_pairs_at_once(void **state)
 {
 	int one_host[8] = { 0 }, cpus2[8] = { 2 }, cpus16[8] = { 16 };
@@ -112,6 +197,8 @@ int main(void)
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_retest_pairs),
 		cmocka_unit_test(test_pairs_at_once),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_worst),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -332,6 +332,29 @@ static double busier(double a, double b)
 	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
 }
 
+/* The links the retest did not measure keep their first figures: each
+ * link's figure is then its latest (a baseline must not keep a blip that
+ * the retest cleared). */
+static void keep_first(struct sw *w, const struct cxd_pair *p, int np,
+		       double *const first[4])
+{
+	double *now[4] = { w->bw_row, w->lat_row, w->spread[0],
+			   w->spread[1] };
+	bool *again = sw_alloc(w, (size_t) w->n, sizeof(bool));
+
+	for (int i = 0; i < np; i++) {
+		if (p[i].a == w->rank)
+			again[p[i].b] = true;
+		if (p[i].b == w->rank)
+			again[p[i].a] = true;
+	}
+	for (int k = 0; k < 4; k++)
+		for (int j = 0; j < w->n; j++)
+			if (!again[j])
+				now[k][j] = first[k][j];
+	free(again);
+}
+
 /* Every rank: retest the suspect pairs once (all repeats again) and keep
  * its outliers whose retest breaks a rule too. */
 static void retest(struct sw *w, struct view *v)
@@ -339,7 +362,7 @@ static void retest(struct sw *w, struct view *v)
 	struct cxd_pair *p;
 	int np = retest_list(w, v, &p);
 	const double *row[2] = { w->bw_row, w->lat_row };
-	double *busy_col;
+	double *first[4], *busy_col;
 	struct sw_plan pl;
 	MPI_Request q;
 
@@ -347,10 +370,19 @@ static void retest(struct sw *w, struct view *v)
 		free(p);
 		return;
 	}
+	first[0] = sw_alloc(w, 4 * (size_t) w->n, sizeof(double));
+	for (int k = 0; k < 4; k++)
+		first[k] = first[0] + (size_t) k * w->n;
+	memcpy(first[0], w->bw_row, (size_t) w->n * sizeof(double));
+	memcpy(first[1], w->lat_row, (size_t) w->n * sizeof(double));
+	memcpy(first[2], w->spread[0], (size_t) w->n * sizeof(double));
+	memcpy(first[3], w->spread[1], (size_t) w->n * sizeof(double));
 	sw_retest_plan(w, p, np, &pl);
 	sw_reset_rows(w);
 	sw_pace(w, &pl, sw_measure_pair, NULL);
 	row_stats(w);
+	keep_first(w, p, np, first);
+	free(first[0]);
 	/* The partner's wait during the same pair, for each link. */
 	busy_col = sw_alloc(w, (size_t) w->n, sizeof(double));
 	MPI_Ialltoall(w->busy_row, 1, MPI_DOUBLE, busy_col, 1, MPI_DOUBLE,
@@ -471,12 +503,13 @@ int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
 	set_rules(w, &v);
 	share_baseline(w, &v);
 	sw_share_topo(w, &v.tm);
+	judge(w, &v);
+	retest(w, &v);
+	/* From here each link's figure is its latest measurement. */
 	sw_link_stats(w, v.stat);
 	gather_links(w, &v);
 	ret = sw_matrix_write(w, (double[2]){ v.rules.tol[0].tol,
 					      v.rules.tol[1].tol });
-	judge(w, &v);
-	retest(w, &v);
 	sw_counters_end(w);
 	name_suspects(w, &v);
 	sw_gather_outliers(w, v.o, v.nout, v.nbusy, &v.l);
