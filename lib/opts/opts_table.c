@@ -231,9 +231,8 @@ const struct opt cxd_opt_table[] = {
 	{ OPT(0, "matrix", "FILE"), NAME(sweep.matrix), .val = CXD_HOST_LEN,
 	  .need = CXD_F_SWEEP, .what = "Invalid matrix file name",
 	  .help = "Write every link's bandwidth and latency to FILE\n"
-		  "in binary, each rank its own rows (MPI-IO): the\n"
-		  "full matrix at any scale, for cxi_plot and\n"
-		  "--baseline" },
+		  "in binary, each rank its own rows (MPI-IO): every\n"
+		  "link at any scale; cxi_plot and --baseline read it" },
 	{ OPT(0, "min-bw", "PCT"), NUM(K_U64, sweep.bw_pct, 1, 100),
 	  .need = CXD_F_SWEEP, .what = "Invalid bandwidth threshold",
 	  .help = "Flag links whose bandwidth is below PCT % of\n"

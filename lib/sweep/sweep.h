@@ -22,6 +22,12 @@ int cxd_sweep_nrounds(int n);
  * Writes n / 2 pairs, no rank twice; returns the count or -1 on bad args.
  */
 int cxd_sweep_round(int n, int r, struct cxd_pair *pairs);
+/* The same round one pair at a time, so that a rank can find its own
+ * steps without holding the schedule: pair t (as cxd_sweep_round writes
+ * it at index t) of round r; where rank x is in round r (its index t, or
+ * -1 when it sits out). Both O(1); -1 on bad args. */
+int cxd_sweep_pair_at(int n, int r, int t, struct cxd_pair *p);
+int cxd_sweep_place(int n, int r, int x);
 
 /*
  * Pairs to measure at once when ranks share hosts: all n / 2 while no
@@ -93,13 +99,15 @@ struct cxd_sweep_rank {
 
 /*
  * Memory at n ranks (sweep_mem.c), in bytes. Every rank: per peer its
- * host, address and fabric address (CXD_SWEEP_PER_PEER_BYTES), plus the
- * schedule (about 4 n^2 bytes with whole circle rounds). Rank 0 besides:
+ * host, address and fabric address (CXD_SWEEP_PER_PEER_BYTES), plus its
+ * own steps and the rounds' times (computed, never the whole schedule:
+ * 32 bytes per circle round with whole rounds). Rank 0 besides:
  * a summary per rank (CXD_SWEEP_RANK0_PER_RANK: medians, noise, the worst
  * links, the outliers listed), and only for what lists every link:
  * --json, --csv and --metrics gather four n x n matrices (--json's
  * document, CXD_SWEEP_JSON_VALUE_BYTES per value, four matrices: json-c's
- * tree and text; measured at 256 ranks, 31 MB more peak than without);
+ * tree and text; measured at 256 ranks, 31 MB more peak than without;
+ * and its list of every round's pairs, about 4 n^2 bytes);
  * a --baseline is read whole (its matrices and their match to this run,
  * and a JSON one's document).
  */

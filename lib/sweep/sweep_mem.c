@@ -3,16 +3,27 @@
 
 #include "sweep.h"
 
-/* The schedule every rank builds: n - 1 circle rounds (n when odd) of
- * n / 2 + 1 pair slots, 8 bytes each, cut into more rounds when fewer
- * pairs may run at once. */
-static uint64_t plan_bytes(uint64_t n, uint64_t at_once)
+/* Rounds as run: n - 1 circle rounds (n when odd) of n / 2 pairs, cut
+ * into more rounds when fewer pairs may run at once. */
+static uint64_t rounds(uint64_t n, uint64_t at_once)
 {
 	uint64_t half = n / 2 ? n / 2 : 1, per = at_once && at_once < half ?
 						  at_once : half;
-	uint64_t rounds = (n % 2 ? n : n - 1) * ((half + per - 1) / per);
 
-	return rounds * ((n / 2 + 1) * 8 + 4 + 8 + 8 + 16);
+	return (n % 2 ? n : n - 1) * ((half + per - 1) / per);
+}
+
+/* Each rank computes its own steps (16 bytes each, one per circle
+ * round) and times each round as run (8 bytes, twice). */
+static uint64_t plan_bytes(uint64_t n, uint64_t at_once)
+{
+	return n * 16 + rounds(n, at_once) * 16;
+}
+
+/* --json lists every round's pairs: rank 0 builds the whole list. */
+static uint64_t listed_bytes(uint64_t n, uint64_t at_once)
+{
+	return rounds(n, at_once) * ((n / 2 + 1) * 8 + 4);
 }
 
 uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once)
@@ -33,7 +44,9 @@ uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, unsigned what)
 	if (what & CXD_MEM_LINKS) /* medians and spreads, both metrics */
 		b += 4 * 8 * nn;
 	if (what & CXD_MEM_JSON)
-		b += 4 * CXD_SWEEP_JSON_VALUE_BYTES * nn;
+		b += 4 * CXD_SWEEP_JSON_VALUE_BYTES * nn +
+		     listed_bytes(un, (uint64_t) (pairs_at_once > 0 ?
+						  pairs_at_once : 0));
 	if (what & (CXD_MEM_BASE_JSON | CXD_MEM_BASE_BIN)) /* read, matched */
 		b += 4 * 8 * nn;
 	if (what & CXD_MEM_BASE_JSON) /* its document, four matrices */

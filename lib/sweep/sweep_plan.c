@@ -32,6 +32,41 @@ int cxd_sweep_round(int n, int r, struct cxd_pair *pairs)
 	return k;
 }
 
+int cxd_sweep_pair_at(int n, int r, int t, struct cxd_pair *p)
+{
+	/* Odd n: index 0 would pair the phantom rank; the rest shift. */
+	int m = n % 2 ? n + 1 : n, rot = m - 1, i = t + n % 2, a, b;
+
+	if (n < 2 || r < 0 || r >= cxd_sweep_nrounds(n) || t < 0 ||
+	    t >= n / 2)
+		return -1;
+	a = i == 0 ? m - 1 : (r + i) % rot;
+	b = (r - i + rot) % rot;
+	p->a = a < b ? a : b;
+	p->b = a < b ? b : a;
+	return 0;
+}
+
+int cxd_sweep_place(int n, int r, int x)
+{
+	int m = n % 2 ? n + 1 : n, rot = m - 1, i;
+
+	if (n < 2 || r < 0 || r >= cxd_sweep_nrounds(n) || x < 0 || x >= n)
+		return -1;
+	if (x == m - 1 || x == r % rot) {
+		i = 0; /* the fixed rank and its partner */
+	} else {
+		/* x is a = (r + i) % rot for some i in 1..rot-1; when that i
+		 * is past the middle, x is b = (r - i') % rot, i' = rot - i. */
+		i = ((x - r) % rot + rot) % rot;
+		if (i > m / 2 - 1)
+			i = rot - i;
+	}
+	if (n % 2 && i == 0)
+		return -1; /* paired with the phantom: sits out */
+	return i - n % 2;
+}
+
 int cxd_sweep_pairs_at_once(int n, const int *host, const int *cpus)
 {
 	int best = n / 2;

@@ -40,6 +40,37 @@ static void check_schedule(int n)
 	free(seen);
 }
 
+/* One pair at a time, and each rank's place, agree with whole rounds. */
+static void test_pair_at_and_place(void **state)
+{
+	struct cxd_pair p[64], q;
+
+	(void) state;
+	for (int n = 2; n <= 41; n++)
+		for (int r = 0; r < cxd_sweep_nrounds(n); r++) {
+			int k = cxd_sweep_round(n, r, p), seen = 0;
+
+			for (int t = 0; t < k; t++) {
+				assert_int_equal(cxd_sweep_pair_at(n, r, t, &q), 0);
+				assert_int_equal(q.a, p[t].a);
+				assert_int_equal(q.b, p[t].b);
+			}
+			assert_int_equal(cxd_sweep_pair_at(n, r, k, &q), -1);
+			for (int x = 0; x < n; x++) {
+				int t = cxd_sweep_place(n, r, x);
+
+				if (t < 0)
+					continue;
+				seen++;
+				assert_true(p[t].a == x || p[t].b == x);
+			}
+			/* Everyone placed but the one sitting out. */
+			assert_int_equal(seen, 2 * k);
+		}
+	assert_int_equal(cxd_sweep_place(4, 3, 0), -1);
+	assert_int_equal(cxd_sweep_place(4, 0, 4), -1);
+}
+
 static void test_schedule_sizes(void **state)
 {
 	(void) state;
@@ -193,6 +224,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schedule_sizes),
+		cmocka_unit_test(test_pair_at_and_place),
 		cmocka_unit_test(test_schedule_bad_args),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_retest_pairs),

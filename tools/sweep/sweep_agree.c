@@ -150,16 +150,16 @@ void sw_help_scale(FILE *out)
 		"provider's order; -d cxi0,cxi1 names them,\none per rank of "
 		"a host. Links between NICs of one host are measured too.\n");
 	fprintf(out, "\nMemory at N ranks: each rank holds about 1 kB per "
-		"rank (hosts, addresses)\nand the schedule, about 4 N^2 "
-		"bytes (400 MB at 10,000 ranks). Each rank judges\nits own "
-		"links; rank 0 adds about %d kB per rank (medians, noise, "
-		"the\noutliers it lists). Only files that list every link "
-		"make rank 0 gather\nthe matrices: --csv and --metrics 32 "
-		"N^2 bytes (3.2 GB at 10,000), --json\nabout %d N^2 more "
-		"(96 GB). --matrix FILE writes every link at any scale:\n"
-		"each rank writes its own rows (MPI-IO), 16 N^2 bytes on "
-		"disk. A run that\nrank 0's host cannot hold is refused up "
-		"front (exit 2) with the figures.\n",
+		"rank (hosts, addresses,\nits own steps of the schedule, "
+		"which it computes) and judges its own links;\nrank 0 adds "
+		"about %d kB per rank (medians, noise, the outliers it lists)."
+		"\nOnly files that list every link make rank 0 gather the "
+		"matrices: --csv and\n--metrics 32 N^2 bytes (3.2 GB at "
+		"10,000 ranks), --json about %d N^2 more\n(96 GB). --matrix "
+		"FILE writes every link at any scale: each rank writes its "
+		"own\nrows (MPI-IO), 16 N^2 bytes on disk. A run that rank "
+		"0's host cannot hold is\nrefused up front (exit 2) with the "
+		"figures.\n",
 		CXD_SWEEP_RANK0_PER_RANK / 1024,
 		4 * CXD_SWEEP_JSON_VALUE_BYTES);
 }

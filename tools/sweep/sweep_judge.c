@@ -421,9 +421,14 @@ static int write_files(struct sw *w, const struct cxd_sweep_res *r)
 	return ret;
 }
 
-static int report(struct sw *w, const struct sw_plan *pl, struct view *v,
-		  double secs)
+static int report(struct sw *w, const struct sw_plan *main_pl,
+		  struct view *v, double secs)
 {
+	struct sw_plan listed = *main_pl, *pl = &listed;
+
+	/* Only --json lists every round's pairs (n^2 / 2 of them). */
+	if (main_pl->count == NULL && w->cfg.sweep.json[0])
+		sw_plan_list(w, main_pl, &listed);
 	struct cxd_sweep_res r = {
 		.n = w->n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
 		.spread = { v->spread[0], v->spread[1] },
@@ -456,6 +461,8 @@ static int report(struct sw *w, const struct sw_plan *pl, struct view *v,
 	ret = write_files(w, &r) ? 1 : r.verdict == CXD_V_FAIL ? EXIT_OUTLIERS :
 	      r.verdict == CXD_V_INCONCLUSIVE ? EXIT_INCONCLUSIVE : 0;
 	free(moved);
+	if (listed.count != main_pl->count)
+		sw_plan_free(&listed);
 	return ret;
 }
 

@@ -14,12 +14,15 @@
 #define CXD_SWEEP_WAIT_S 30   /* a pair's wait beyond -D: peer is gone */
 #define CXD_SWEEP_LATE_S 5    /* a rank this late after its partner */
 
-/* A list of rounds of disjoint pairs. */
+/* A list of rounds of disjoint pairs: listed (the retest's), or the
+ * circle rounds each cut into rounds of at most per pairs, which every
+ * rank computes for itself (its own steps only: no rank holds them all). */
 struct sw_plan {
 	int nrounds;
-	int *count;            /* pairs per round */
+	int *count;            /* pairs per round; NULL: circle rounds */
 	struct cxd_pair *pairs; /* round r at pairs + r * stride */
 	int stride;
+	int per;               /* circle rounds: pairs per round at most */
 };
 
 struct sw {
@@ -113,8 +116,11 @@ void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 	     double *secs);
 /* The whole sweep; returns the exit status (rank 0 decides). */
 int sw_run(struct sw *w);
-/* The circle rounds, cut to pairs_at_once pairs per round. */
+/* The circle rounds, cut to pairs_at_once pairs per round; computed, not
+ * listed. sw_plan_list lists them (rank 0, for --json's rounds). */
 void sw_main_plan(struct sw *w, struct sw_plan *pl);
+void sw_plan_list(struct sw *w, const struct sw_plan *in,
+		  struct sw_plan *out);
 /* Retest rounds for np suspect pairs; sw_plan_free releases a plan. */
 void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 		    struct sw_plan *pl);

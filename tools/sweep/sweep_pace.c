@@ -56,12 +56,12 @@ static uint64_t pair_bound_ns(const struct sw *w)
 }
 
 /*
- * This rank's steps in plan order. last[j]: the latest pair in slot j so
- * far, as (round, holder); mine[j]: this rank's step there, if it holds
- * it, so the next pair in the slot can be linked back.
+ * This rank's steps in a listed plan, in order. last[j]: the latest pair
+ * in slot j so far, as (round, holder); mine[j]: this rank's step there,
+ * if it holds it, so the next pair in the slot can be linked back.
  */
-static void build_sched(struct sw *w, const struct sw_plan *pl, bool chain,
-			struct sw_sched *sc)
+static void listed_sched(struct sw *w, const struct sw_plan *pl, bool chain,
+			 struct sw_sched *sc)
 {
 	int slots = pl->stride, *holder = sw_alloc(w, (size_t) slots,
 						    sizeof(int));
@@ -97,6 +97,66 @@ static void build_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 	}
 	free(holder);
 	free(mine);
+}
+
+/* The lower rank of pair t of circle round r (the slot's holder). */
+static int holder_of(const struct sw *w, int r, int t)
+{
+	struct cxd_pair p;
+
+	return cxd_sweep_pair_at(w->n, r, t, &p) == 0 ? p.a : -1;
+}
+
+/*
+ * This rank's steps in the circle rounds, computed: in circle round r it
+ * is at index t, which lands in cut round r * chunks + t / per, slot
+ * t % per. Only a round's last cut may be short, so the slot's previous
+ * pair is in the cut before (or the previous circle round's last cut
+ * that reaches the slot), and its next in the cut after (or the next
+ * circle round's first).
+ */
+static void circle_sched(struct sw *w, const struct sw_plan *pl, bool chain,
+			 struct sw_sched *sc)
+{
+	int n = w->n, nr = cxd_sweep_nrounds(n), c = n / 2, per = pl->per;
+	int chunks = (c + per - 1) / per;
+
+	sc->step = sw_alloc(w, (size_t) nr + 1, sizeof(*sc->step));
+	sc->nsteps = 0;
+	for (int r = 0; r < nr; r++) {
+		int t = cxd_sweep_place(n, r, w->rank), q = t / per, j = t % per;
+		struct sw_step *s = sc->step + sc->nsteps;
+		struct cxd_pair p;
+
+		if (t < 0 || cxd_sweep_pair_at(n, r, t, &p) != 0)
+			continue;
+		*s = (struct sw_step){ r * chunks + q, p.a == w->rank ? p.b :
+				       p.a, -1, -1 };
+		sc->nsteps++;
+		if (!chain || p.a != w->rank)
+			continue;
+		if (q > 0) {
+			s->prev = holder_of(w, r, t - per);
+		} else if (r > 0) {
+			int last = (chunks - 1) * per + j;
+
+			s->prev = holder_of(w, r - 1, last < c ? last :
+					    last - per);
+		}
+		if (t + per < c)
+			s->next = holder_of(w, r, t + per);
+		else if (r + 1 < nr)
+			s->next = holder_of(w, r + 1, j);
+	}
+}
+
+static void build_sched(struct sw *w, const struct sw_plan *pl, bool chain,
+			struct sw_sched *sc)
+{
+	if (pl->count == NULL)
+		circle_sched(w, pl, chain, sc);
+	else
+		listed_sched(w, pl, chain, sc);
 }
 
 /*

@@ -60,6 +60,7 @@ void sw_measure_pair(struct sw *w, int p)
 
 static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds)
 {
+	pl->per = 0;
 	pl->nrounds = nrounds;
 	pl->stride = w->n / 2 + 1;
 	pl->count = sw_alloc(w, (size_t) nrounds, sizeof(int));
@@ -77,22 +78,33 @@ void sw_plan_free(struct sw_plan *pl)
  * (--max-pairs, or fewer when ranks outnumber a host's CPUs). */
 void sw_main_plan(struct sw *w, struct sw_plan *pl)
 {
-	int nr = cxd_sweep_nrounds(w->n), per = w->n / 2, k = 0;
-	struct cxd_pair *tmp = sw_alloc(w, (size_t) per + 1, sizeof(*tmp));
+	int per = w->n / 2;
 
 	if (w->pairs_at_once < per)
 		per = w->pairs_at_once;
-	plan_alloc(w, pl, nr * ((w->n / 2 + per - 1) / per));
+	*pl = (struct sw_plan){ cxd_sweep_nrounds(w->n) *
+				((w->n / 2 + per - 1) / per), NULL, NULL, 0,
+				per };
+}
+
+void sw_plan_list(struct sw *w, const struct sw_plan *in,
+		  struct sw_plan *out)
+{
+	int nr = cxd_sweep_nrounds(w->n), per = in->per, k = 0;
+	struct cxd_pair *tmp = sw_alloc(w, (size_t) w->n / 2 + 1,
+					sizeof(*tmp));
+
+	plan_alloc(w, out, in->nrounds);
 	for (int r = 0; r < nr; r++) {
 		int c = cxd_sweep_round(w->n, r, tmp);
 
 		for (int i = 0; i < c; i += per, k++) {
-			pl->count[k] = c - i < per ? c - i : per;
-			memcpy(pl->pairs + (size_t) k * pl->stride, tmp + i,
-			       (size_t) pl->count[k] * sizeof(*tmp));
+			out->count[k] = c - i < per ? c - i : per;
+			memcpy(out->pairs + (size_t) k * out->stride, tmp + i,
+			       (size_t) out->count[k] * sizeof(*tmp));
 		}
 	}
-	pl->nrounds = k;
+	out->nrounds = k;
 	free(tmp);
 }
 
