@@ -38,11 +38,16 @@ double cxd_judge_typical(const double *m, int n)
 	return typ;
 }
 
+bool cxd_judge_poor(enum cxd_metric m, double tol)
+{
+	return !isfinite(tol) || tol > (m == CXD_M_BW ? CXD_JUDGE_BW_POOR :
+					CXD_JUDGE_LAT_POOR);
+}
+
 struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct)
 {
 	bool bw = m == CXD_M_BW;
 	double floor = bw ? CXD_JUDGE_BW_FLOOR : CXD_JUDGE_LAT_FLOOR;
-	double poor = bw ? CXD_JUDGE_BW_POOR : CXD_JUDGE_LAT_POOR;
 	struct cxd_tol t = { .noise = noise };
 
 	if (pct) {
@@ -55,7 +60,7 @@ struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct)
 	if (isfinite(noise) && CXD_JUDGE_NOISE_K * noise > floor)
 		t.tol = CXD_JUDGE_NOISE_K * noise;
 	/* Unknown noise (nothing repeated) is no licence to judge finely. */
-	t.poor = !isfinite(noise) || t.tol > poor;
+	t.poor = !isfinite(noise) || cxd_judge_poor(m, t.tol);
 	return t;
 }
 
@@ -75,7 +80,7 @@ static double base_of(const struct cxd_rules *r, enum cxd_metric m, int src,
 	return r->base[m][(r->base_row ? 0 : (size_t) src * r->n) + dst];
 }
 
-static double base_tol(const struct cxd_rules *r, enum cxd_metric m)
+double cxd_judge_base_tol(const struct cxd_rules *r, enum cxd_metric m)
 {
 	return r->base_tol[m] > r->tol[m].tol ? r->base_tol[m] :
 						r->tol[m].tol;
@@ -91,7 +96,8 @@ unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
 		return CXD_R_PEERS;
 	if (!r->tol[m].poor && breaks(m, v, r->typical[m], r->tol[m].tol))
 		bits |= CXD_R_PEERS;
-	if (breaks(m, v, base_of(r, m, src, dst), base_tol(r, m)))
+	if (!r->base_poor[m] &&
+	    breaks(m, v, base_of(r, m, src, dst), cxd_judge_base_tol(r, m)))
 		bits |= CXD_R_BASELINE;
 	if (e > 0 && (m == CXD_M_BW ? v < e : v > e))
 		bits |= CXD_R_EXPECT;
@@ -107,7 +113,7 @@ void cxd_judge_limit(const struct cxd_rules *r, enum cxd_metric m, int src,
 		*ref = *limit = r->expect[m];
 	} else if (bits & CXD_R_BASELINE) {
 		*ref = base_of(r, m, src, dst);
-		*limit = *ref * (1.0 + sign * base_tol(r, m));
+		*limit = *ref * (1.0 + sign * cxd_judge_base_tol(r, m));
 	} else {
 		*ref = r->typical[m];
 		*limit = *ref * (1.0 + sign * r->tol[m].tol);

@@ -51,6 +51,9 @@ struct cxd_tol {
 
 /* pct: --min-bw (bandwidth) or --max-lat (latency), 0 when not given. */
 struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct);
+/* Is a relative tolerance of m too wide to see a lane down? */
+bool cxd_judge_poor(enum cxd_metric m, double tol);
+
 
 enum cxd_reason {
 	CXD_R_PEERS = 1,    /* against the typical link */
@@ -68,9 +71,16 @@ struct cxd_rules {
 	const double *base[2];
 	bool base_row;
 	double base_tol[2];      /* the baseline's own tolerance, 0: none */
+	/* The baseline's own tolerance is poor (its run could not vouch
+	 * for a link): no link is judged against it on that metric, and
+	 * the verdict cannot be PASS. */
+	bool base_poor[2];
 	double expect[2];        /* absolute floor (bw) / ceiling (lat); 0 */
 };
 
+/* The tolerance links are judged by against the baseline: the wider of
+ * the two runs'. */
+double cxd_judge_base_tol(const struct cxd_rules *r, enum cxd_metric m);
 /* Which rules value v of link (src, dst) breaks (CXD_R_* bits); a value
  * that could not be measured breaks CXD_R_PEERS. */
 unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,

@@ -1,5 +1,6 @@
 /* cxi_sweep's verdict in JSON: resolution, suspects, baseline ratios. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sweep_json.h"
@@ -122,6 +123,18 @@ json_object *cxd_sweep_json_baseline(const struct cxd_sweep_res *r)
 	for (int i = 0; i < b->nnotes; i++)
 		json_object_array_add(notes, json_object_new_string(b->notes[i]));
 	json_object_object_add(o, "differences", notes);
+	/* Per metric: judged against it, and by what tolerance (the wider of
+	 * the two runs'); not when it differs or was itself too noisy. */
+	for (int m = 0; m < 2; m++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%s_compared", m ? "lat" : "bw");
+		json_object_object_add(o, key, json_object_new_boolean(
+			r->rules->base[m] && !r->rules->base_poor[m]));
+		snprintf(key, sizeof(key), "%s_tolerance_pct", m ? "lat" : "bw");
+		json_object_object_add(o, key, num(100 *
+			cxd_judge_base_tol(r->rules, (enum cxd_metric) m)));
+	}
 	json_object_object_add(o, "bw_ratio", ratio(r, CXD_M_BW));
 	json_object_object_add(o, "lat_ratio", ratio(r, CXD_M_LAT));
 	return o;

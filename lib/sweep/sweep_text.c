@@ -9,6 +9,12 @@
 static const char *const noun[2] = { "bandwidth", "latency" };
 static const char *const unit[2] = { "MB/s", "us" };
 
+/* A metric compared with a baseline too noisy to vouch for a link. */
+static bool base_poor(const struct cxd_sweep_res *r, int m)
+{
+	return r->base && r->rules->base[m] && r->rules->base_poor[m];
+}
+
 enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r)
 {
 	if (r->nout_all)
@@ -16,7 +22,7 @@ enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r)
 	if (r->nbusy_all)
 		return CXD_V_INCONCLUSIVE;
 	for (int m = 0; m < 2; m++)
-		if (r->rules->tol[m].poor)
+		if (r->rules->tol[m].poor || base_poor(r, m))
 			return CXD_V_INCONCLUSIVE;
 	return CXD_V_PASS;
 }
@@ -117,6 +123,12 @@ static void baseline(const struct cxd_sweep_res *r, FILE *out)
 		b->matched, r->n, b->by);
 	for (int i = 0; i < b->nnotes; i++)
 		fprintf(out, "  differs: %s\n", b->notes[i]);
+	for (int m = 0; m < 2; m++)
+		if (base_poor(r, m))
+			fprintf(out, "  not compared for %s: the baseline's own "
+				"tolerance is %.0f %% (its run was too noisy to "
+				"vouch for a link)\n", noun[m],
+				100 * r->rules->base_tol[m]);
 }
 
 /* Is the outlier's link explained by a suspect (one of its ends)? */
@@ -273,20 +285,31 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 				"measurement%s could not be retested on a quiet "
 				"host\n", r->nbusy_all,
 				r->nbusy_all == 1 ? "" : "s");
-		else
+		else if (r->rules->tol[0].poor || r->rules->tol[1].poor)
 			fprintf(out, "Verdict: INCONCLUSIVE: no link stands "
 				"out, but the run's noise hides differences "
 				"under %.0f %% (bandwidth) / %.0f %% (latency)"
 				"\n", 100 * r->rules->tol[0].tol,
 				100 * r->rules->tol[1].tol);
+		else
+			fprintf(out, "Verdict: INCONCLUSIVE: no link stands "
+				"out, but the baseline was too noisy to compare "
+				"against (its tolerance %.0f %% for bandwidth, "
+				"%.0f %% for latency)\n",
+				100 * r->rules->base_tol[0],
+				100 * r->rules->base_tol[1]);
 		break;
 	default:
 		fprintf(out, "Verdict: PASS: all %d links within %.0f %% "
 			"(bandwidth) and %.0f %% (latency) of the typical "
-			"link%s%s\n", r->n * (r->n - 1),
-			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol,
-			r->base ? " and of the baseline" : "",
-			r->rules->expect[0] > 0 || r->rules->expect[1] > 0 ?
+			"link", r->n * (r->n - 1),
+			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol);
+		if (r->base)
+			fprintf(out, ", %.0f %% and %.0f %% of the baseline",
+				100 * cxd_judge_base_tol(r->rules, CXD_M_BW),
+				100 * cxd_judge_base_tol(r->rules, CXD_M_LAT));
+		fprintf(out, "%s\n", r->rules->expect[0] > 0 ||
+			r->rules->expect[1] > 0 ?
 			", and within the expected figures" : "");
 	}
 }

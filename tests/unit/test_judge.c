@@ -168,6 +168,14 @@ static void test_baseline_and_expect(void **state)
 	assert_string_equal(cxd_reason_name(o[0].why), "baseline");
 	assert_true(o[0].reference == 24);
 	assert_true(fabs(o[0].limit - 24 * 0.88) < 1e-9);
+	/* A baseline whose own run was too noisy: never a licence to pass
+	 * a halved fabric within its 72 %, nor a ground to flag. */
+	r.base_tol[CXD_M_BW] = 0.72;
+	r.base_poor[CXD_M_BW] = cxd_judge_poor(CXD_M_BW, 0.72);
+	assert_true(r.base_poor[CXD_M_BW]);
+	assert_false(cxd_judge_poor(CXD_M_BW, 0.12));
+	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 0);
+	r.base_poor[CXD_M_BW] = false;
 	r.base[CXD_M_BW] = NULL;
 	r.expect[CXD_M_BW] = 12.5;
 	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 30);

@@ -209,6 +209,8 @@ static void set_rules(struct sw *w, struct view *v)
 			r->tol[m] = cxd_judge_tol(m, run_noise(w, sum, m),
 						  pct[m]);
 			r->base_tol[m] = w->has_base ? w->base.tol[m] : 0;
+			r->base_poor[m] = w->has_base &&
+					  cxd_judge_poor(m, r->base_tol[m]);
 		}
 		r->expect[CXD_M_BW] = o->expect_bw;
 		r->expect[CXD_M_LAT] = o->expect_lat;
