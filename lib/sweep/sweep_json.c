@@ -43,6 +43,25 @@ json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r)
 	return o;
 }
 
+json_object *cxd_sweep_json_link_stats(const struct cxd_sweep_res *r)
+{
+	json_object *o = json_object_new_object();
+
+	for (int m = 0; m < 2; m++) {
+		const struct cxd_sweep_stat *st = &r->stat[m];
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "min", num(st->min));
+		json_object_object_add(x, "p5", num(st->p5));
+		json_object_object_add(x, "median", num(st->med));
+		json_object_object_add(x, "p95", num(st->p95));
+		json_object_object_add(x, "max", num(st->max));
+		json_object_object_add(o, cxd_metric_key((enum cxd_metric) m),
+				       x);
+	}
+	return o;
+}
+
 static const char *const kind_name[] = { "rank", "switch", "group",
 					 "fabric" };
 

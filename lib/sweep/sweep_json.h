@@ -7,6 +7,8 @@
 #include "sweep_out.h"
 
 json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r);
+/* Every link's min, p5, median, p95, max per metric (nearest rank). */
+json_object *cxd_sweep_json_link_stats(const struct cxd_sweep_res *r);
 json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r);
 json_object *cxd_sweep_json_baseline(const struct cxd_sweep_res *r);
 const char *cxd_verdict_name(enum cxd_verdict v);

@@ -197,6 +197,7 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "lat_us", matrix(r->lat, r->n));
 	json_object_object_add(d, "bw_spread_pct", matrix(r->spread[0], r->n));
 	json_object_object_add(d, "lat_spread_pct", matrix(r->spread[1], r->n));
+	json_object_object_add(d, "link_stats", cxd_sweep_json_link_stats(r));
 	json_object_object_add(d, "resolution", cxd_sweep_json_resolution(r));
 	json_object_object_add(d, "outliers", outliers(r->out, r->nout));
 	/* Retested while a rank waited for a CPU: not judged. */

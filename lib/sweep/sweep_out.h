@@ -19,6 +19,7 @@ enum cxd_verdict { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
 /* One metric over every link, computed where the rows are. */
 struct cxd_sweep_stat {
 	double min, med, max;
+	double p5, p95;       /* nearest-rank percentiles */
 	struct cxd_link_val worst[CXD_SWEEP_WORST]; /* lowest bw, highest lat */
 	int nworst;
 };

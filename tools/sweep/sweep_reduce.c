@@ -1,7 +1,7 @@
 /*
  * cxi_sweep: what rank 0 learns from every rank's row without gathering
- * the rows: min, median and max of all links (the median by a distributed
- * bisection), the worst links, the outlier counts the suspects are named
+ * the rows: min, percentiles, median and max of all links (the order
+ * statistics by a distributed bisection), the worst links, the outlier counts the suspects are named
  * from, and the outliers to list (a bounded number per rank). Every
  * collective is nonblocking and its wait bounded (sw_coll_wait).
  */
@@ -20,39 +20,61 @@ static void reduce(struct sw *w, const void *in, void *out, int count,
 	sw_coll_wait(w, &q, what);
 }
 
-/* Medians of both metrics over every link: four exact selections (the
- * two middles of each) stepped together, one sum per step. */
-static void medians(struct sw *w, const double *const row[2], double med[2])
+enum { SEL_LO, SEL_HI, SEL_P5, SEL_P95, SEL_N }; /* per metric */
+
+/* The nearest-rank percentile p of tot values: its 0-based rank. */
+static uint64_t pct_rank(uint64_t tot, unsigned p)
 {
-	uint64_t fin[2], tot[2], le[4], sum[4];
-	struct cxd_select s[4];
+	uint64_t k = (tot * p + 99) / 100;
+
+	return k ? k - 1 : 0;
+}
+
+/* Order statistics of both metrics over every link: the two middles of
+ * each (the median), its 5th and 95th percentiles; exact selections
+ * stepped together, one sum per step. */
+static void order_stats(struct sw *w, const double *const row[2],
+			struct cxd_sweep_stat st[2])
+{
+	uint64_t fin[2], tot[2], le[2 * SEL_N], sum[2 * SEL_N];
+	struct cxd_select s[2 * SEL_N];
 	bool more = true;
 
 	for (int m = 0; m < 2; m++)
 		fin[m] = cxd_sweep_count_finite(row[m], (size_t) w->n);
 	reduce(w, fin, tot, 2, MPI_UINT64_T, MPI_SUM, "counting the links");
 	for (int m = 0; m < 2; m++) {
-		cxd_select_init(&s[2 * m], tot[m] ? (tot[m] - 1) / 2 : 0);
-		cxd_select_init(&s[2 * m + 1], tot[m] / 2);
+		struct cxd_select *x = s + m * SEL_N;
+
+		cxd_select_init(&x[SEL_LO], tot[m] ? (tot[m] - 1) / 2 : 0);
+		cxd_select_init(&x[SEL_HI], tot[m] / 2);
+		cxd_select_init(&x[SEL_P5], pct_rank(tot[m], 5));
+		cxd_select_init(&x[SEL_P95], pct_rank(tot[m], 95));
 	}
 	while (more) {
 		more = false;
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 2 * SEL_N; i++)
 			le[i] = cxd_select_done(&s[i]) ? 0 :
-				cxd_sweep_count_le(row[i / 2], (size_t) w->n,
+				cxd_sweep_count_le(row[i / SEL_N],
+						   (size_t) w->n,
 						   cxd_select_pivot(&s[i]));
-		reduce(w, le, sum, 4, MPI_UINT64_T, MPI_SUM,
+		reduce(w, le, sum, 2 * SEL_N, MPI_UINT64_T, MPI_SUM,
 		       "the median link");
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < 2 * SEL_N; i++) {
 			if (!cxd_select_done(&s[i]))
 				cxd_select_step(&s[i], sum[i]);
 			more |= !cxd_select_done(&s[i]);
 		}
 	}
-	for (int m = 0; m < 2; m++)
-		med[m] = tot[m] == 0 ? NAN :
-			 (cxd_select_value(&s[2 * m]) +
-			  cxd_select_value(&s[2 * m + 1])) / 2;
+	for (int m = 0; m < 2; m++) {
+		const struct cxd_select *x = s + m * SEL_N;
+		bool none = tot[m] == 0;
+
+		st[m].med = none ? NAN : (cxd_select_value(&x[SEL_LO]) +
+					  cxd_select_value(&x[SEL_HI])) / 2;
+		st[m].p5 = none ? NAN : cxd_select_value(&x[SEL_P5]);
+		st[m].p95 = none ? NAN : cxd_select_value(&x[SEL_P95]);
+	}
 }
 
 /* Each rank's CXD_SWEEP_WORST worst links; rank 0 keeps the worst of
@@ -94,7 +116,7 @@ static void worst(struct sw *w, const double *row, enum cxd_metric m,
 void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
 {
 	const double *const row[2] = { w->bw_row, w->lat_row };
-	double lo[2], hi[2], glo[2], ghi[2], med[2];
+	double lo[2], hi[2], glo[2], ghi[2];
 
 	for (int m = 0; m < 2; m++) {
 		lo[m] = INFINITY;
@@ -108,11 +130,10 @@ void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
 	}
 	reduce(w, lo, glo, 2, MPI_DOUBLE, MPI_MIN, "the lowest link");
 	reduce(w, hi, ghi, 2, MPI_DOUBLE, MPI_MAX, "the highest link");
-	medians(w, row, med);
+	order_stats(w, row, st);
 	for (int m = 0; m < 2; m++) {
 		st[m].min = glo[m];
 		st[m].max = ghi[m];
-		st[m].med = med[m];
 		worst(w, row[m], (enum cxd_metric) m, &st[m]);
 	}
 }

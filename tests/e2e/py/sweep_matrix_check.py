@@ -1,7 +1,7 @@
 """A cxi_sweep --matrix file against the same run's --json and report
 (test_sweep.sh): every rank wrote its own rows with MPI-IO, rank 0 wrote
-the JSON from gathered rows and the report from a distributed summary;
-all three must agree.
+the JSON from gathered rows and the report and link_stats (min, p5,
+median, p95, max) from a distributed summary; all must agree.
 
     sweep_matrix_check.py MATRIX JSON REPORT
 
@@ -44,6 +44,13 @@ for m, key in enumerate(("bw_mb_s", "lat_us")):
     k = len(flat)
     med = (flat[(k - 1) // 2] + flat[k // 2]) / 2
     want = "min %10.2f  median %10.2f  max %10.2f" % (flat[0], med, flat[-1])
+    # ... and the JSON's percentiles (nearest rank) from the same bisection.
+    st = d["link_stats"][key]
+    for name, p in (("p5", 5), ("p95", 95)):
+        want_p = flat[max((k * p + 99) // 100 - 1, 0)]
+        if st[name] != want_p: bad.append("%s %s %r, want %r" % (key, name, st[name], want_p))
+    if st["median"] != med or st["min"] != flat[0] or st["max"] != flat[-1]:
+        bad.append("%s link_stats %r" % (key, st))
     label = "Bandwidth" if m == 0 else "Latency"
     line = [l for l in open(rep) if l.startswith(label)]
     if not line or want not in line[0]:
