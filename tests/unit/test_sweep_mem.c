@@ -7,6 +7,12 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/mem_avail.h"
 #include "sweep/sweep.h"
 
 /* Growth: per rank linear plus the schedule (~4 n^2); rank 0 a summary
@@ -75,11 +81,65 @@ static void test_refusal(void **state)
 	assert_non_null(strstr(err, "0.1 GB available"));
 }
 
+static char fix[] = "/tmp/cxd-mem-XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fix, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A fixture tree laid out as the kernel's: the process's own cgroup and
+ * the ones above it bound what it may take, in either cgroup layout. */
+static void test_mem_available(void **state)
+{
+	char cmd[600];
+
+	(void) state;
+	assert_non_null(mkdtemp(fix));
+	put("proc/meminfo", "MemTotal: 100 kB\nMemAvailable: 8000000 kB\n");
+	/* Nothing but meminfo: MemAvailable. */
+	put("proc/self/cgroup", "0::/\n");
+	assert_true(cxd_mem_available(fix) == 8000000ULL * 1024);
+	/* v1, as on this kind of host: the job's cgroup 5 GB with 1 GB used,
+	 * its parent 3 GB with 2.5 GB used (the parent binds), the mount's
+	 * "no limit" huge number ignored. */
+	put("proc/self/cgroup", "4:memory:/slurm/job_7\n1:cpu:/\n0::/\n");
+	put("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+	put("sys/fs/cgroup/memory/slurm/memory.limit_in_bytes", "3000000000\n");
+	put("sys/fs/cgroup/memory/slurm/memory.usage_in_bytes", "2500000000\n");
+	put("sys/fs/cgroup/memory/slurm/job_7/memory.limit_in_bytes", "5000000000\n");
+	put("sys/fs/cgroup/memory/slurm/job_7/memory.usage_in_bytes", "1000000000\n");
+	assert_true(cxd_mem_available(fix) == 500000000ULL);
+	/* v2: "max" is no bound; the job's own memory.max binds. */
+	put("proc/self/cgroup", "0::/system.slice/job_9\n");
+	put("sys/fs/cgroup/system.slice/memory.max", "max\n");
+	put("sys/fs/cgroup/system.slice/job_9/memory.max", "2000000000\n");
+	put("sys/fs/cgroup/system.slice/job_9/memory.current", "1500000000\n");
+	assert_true(cxd_mem_available(fix) == 500000000ULL);
+	/* Over its limit already: no room at all. */
+	put("sys/fs/cgroup/system.slice/job_9/memory.current", "2100000000\n");
+	assert_true(cxd_mem_available(fix) == 0);
+	/* On this machine, whatever its layout: a figure, not a crash. */
+	assert_true(cxd_mem_available("") > 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fix);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_refusal),
+		cmocka_unit_test(test_mem_available),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include "base/mem_avail.h"
 #include "sweep/matrix.h"
 #include "sweep_mpi.h"
 
@@ -94,40 +95,10 @@ int sw_agree_opts(struct sw *w, int argc, char **argv)
 	return sw_agree_err(w, err);
 }
 
-/* Bytes this host can still give: MemAvailable, or the cgroup's room
- * (memory.max less memory.current) where that is smaller. */
-static uint64_t mem_available(void)
-{
-	unsigned long long kb = 0, max = 0, cur = 0;
-	char line[256];
-	uint64_t avail = UINT64_MAX;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			avail = (uint64_t) kb * 1024;
-	if (f)
-		fclose(f);
-	f = fopen("/sys/fs/cgroup/memory.max", "r");
-	if (f && fscanf(f, "%llu", &max) == 1) {
-		FILE *c = fopen("/sys/fs/cgroup/memory.current", "r");
-
-		if (c && fscanf(c, "%llu", &cur) == 1 && max > cur &&
-		    max - cur < avail)
-			avail = max - cur;
-		if (c)
-			fclose(c);
-	}
-	if (f)
-		fclose(f);
-	return avail;
-}
-
 int sw_agree_memory(struct sw *w)
 {
-	char err[CXD_ERR_LEN] = "";
-
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
+	char err[CXD_ERR_LEN] = "";
 	unsigned what = 0;
 
 	if (o->json[0] || o->csv[0] || o->metrics[0])
@@ -139,7 +110,8 @@ int sw_agree_memory(struct sw *w)
 						     CXD_MEM_BASE_JSON;
 	if (w->rank == 0)
 		cxd_sweep_mem_check(w->n, w->pairs_at_once, what,
-				    mem_available(), err, sizeof(err));
+				    cxd_mem_available(""), err,
+				    sizeof(err));
 	return sw_agree_err(w, err);
 }
 
