@@ -23,7 +23,7 @@ static uint64_t plan_bytes(uint64_t n, uint64_t at_once)
 /* --json lists every round's pairs: rank 0 builds the whole list. */
 static uint64_t listed_bytes(uint64_t n, uint64_t at_once)
 {
-	return rounds(n, at_once) * ((n / 2 + 1) * 8 + 4);
+	return rounds(n, at_once) * 8 + n * (n / 2 + 1) * 8;
 }
 
 uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once)

@@ -156,8 +156,7 @@ static json_object *rounds(const struct cxd_sweep_res *r)
 	json_object *a = json_object_new_array();
 
 	for (int i = 0; i < r->nrounds; i++) {
-		const struct cxd_pair *p = r->round_pairs +
-					   (size_t) i * r->stride;
+		const struct cxd_pair *p = r->round_pairs + r->round_first[i];
 		json_object *o = json_object_new_object();
 		json_object *pairs = json_object_new_array();
 

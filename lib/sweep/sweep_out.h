@@ -50,9 +50,10 @@ struct cxd_sweep_res {
 	/* Per rank, the link error counters that moved during the sweep
 	 * ("" none); NULL: not read. Evidence beside the outliers. */
 	const char *const *moved;
-	/* The rounds as run: round r's count[r] pairs at pairs + r * stride,
+	/* The rounds as run: round r's count[r] pairs at pairs + first[r],
 	 * which took round_s[r] seconds. */
-	int nrounds, stride, pairs_at_once;
+	int nrounds, pairs_at_once;
+	const int *round_first;
 	const int *round_count;
 	const struct cxd_pair *round_pairs;
 	const double *round_s;

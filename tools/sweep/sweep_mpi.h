@@ -20,8 +20,8 @@
 struct sw_plan {
 	int nrounds;
 	int *count;            /* pairs per round; NULL: circle rounds */
-	struct cxd_pair *pairs; /* round r at pairs + r * stride */
-	int stride;
+	int *first;            /* round r's pairs at pairs + first[r] */
+	struct cxd_pair *pairs;
 	int per;               /* circle rounds: pairs per round at most */
 };
 

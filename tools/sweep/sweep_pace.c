@@ -63,8 +63,8 @@ static uint64_t pair_bound_ns(const struct sw *w)
 static void listed_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 			 struct sw_sched *sc)
 {
-	int slots = pl->stride, *holder = sw_alloc(w, (size_t) slots,
-						    sizeof(int));
+	int slots = w->pairs_at_once + 1;
+	int *holder = sw_alloc(w, (size_t) slots, sizeof(int));
 	int *mine = sw_alloc(w, (size_t) slots, sizeof(int));
 
 	sc->step = sw_alloc(w, (size_t) pl->nrounds, sizeof(*sc->step));
@@ -72,7 +72,7 @@ static void listed_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 	for (int j = 0; j < slots; j++)
 		holder[j] = mine[j] = -1;
 	for (int r = 0; r < pl->nrounds; r++) {
-		const struct cxd_pair *p = pl->pairs + (size_t) r * pl->stride;
+		const struct cxd_pair *p = pl->pairs + pl->first[r];
 
 		for (int j = 0; j < pl->count[r]; j++) {
 			bool in = p[j].a == w->rank || p[j].b == w->rank;

@@ -58,19 +58,20 @@ void sw_measure_pair(struct sw *w, int p)
 			 (double) (c1 - c0) / (double) (cxd_now_ns() - t0);
 }
 
-static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds)
+static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds,
+		       size_t npairs)
 {
 	pl->per = 0;
 	pl->nrounds = nrounds;
-	pl->stride = w->n / 2 + 1;
-	pl->count = sw_alloc(w, (size_t) nrounds, sizeof(int));
-	pl->pairs = sw_alloc(w, (size_t) nrounds * pl->stride,
-				 sizeof(struct cxd_pair));
+	pl->count = sw_alloc(w, (size_t) nrounds + 1, sizeof(int));
+	pl->first = sw_alloc(w, (size_t) nrounds + 1, sizeof(int));
+	pl->pairs = sw_alloc(w, npairs + 1, sizeof(struct cxd_pair));
 }
 
 void sw_plan_free(struct sw_plan *pl)
 {
 	free(pl->count);
+	free(pl->first);
 	free(pl->pairs);
 }
 
@@ -83,59 +84,87 @@ void sw_main_plan(struct sw *w, struct sw_plan *pl)
 	if (w->pairs_at_once < per)
 		per = w->pairs_at_once;
 	*pl = (struct sw_plan){ cxd_sweep_nrounds(w->n) *
-				((w->n / 2 + per - 1) / per), NULL, NULL, 0,
+				((w->n / 2 + per - 1) / per), NULL, NULL, NULL,
 				per };
 }
 
 void sw_plan_list(struct sw *w, const struct sw_plan *in,
 		  struct sw_plan *out)
 {
-	int nr = cxd_sweep_nrounds(w->n), per = in->per, k = 0;
+	int nr = cxd_sweep_nrounds(w->n), per = in->per, k = 0, at = 0;
 	struct cxd_pair *tmp = sw_alloc(w, (size_t) w->n / 2 + 1,
 					sizeof(*tmp));
 
-	plan_alloc(w, out, in->nrounds);
+	plan_alloc(w, out, in->nrounds, (size_t) nr * (size_t) (w->n / 2));
 	for (int r = 0; r < nr; r++) {
 		int c = cxd_sweep_round(w->n, r, tmp);
 
 		for (int i = 0; i < c; i += per, k++) {
 			out->count[k] = c - i < per ? c - i : per;
-			memcpy(out->pairs + (size_t) k * out->stride, tmp + i,
+			out->first[k] = at;
+			memcpy(out->pairs + at, tmp + i,
 			       (size_t) out->count[k] * sizeof(*tmp));
+			at += out->count[k];
 		}
 	}
 	out->nrounds = k;
 	free(tmp);
 }
 
-/* Retests: the suspect pairs, packed greedily into rounds of disjoint
- * pairs, at most pairs_at_once each (at most one round per pair). */
+/* The first round at or after r with room, as a union-find over full
+ * rounds: each full round points past itself. */
+static int room_at(int *next, int r)
+{
+	int root = r;
+
+	while (next[root] != root)
+		root = next[root];
+	while (next[r] != root) {
+		int up = next[r];
+
+		next[r] = root;
+		r = up;
+	}
+	return root;
+}
+
+/*
+ * Retests: the suspect pairs in rounds of disjoint pairs, at most
+ * pairs_at_once each. Each pair goes to the first round with room after
+ * both its ranks' latest: a rank's rounds only grow, so it is free
+ * there. Near-linear in the pairs (a whole fabric's worth at scale),
+ * never a round per pair scanned per round.
+ */
 void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 		    struct sw_plan *pl)
 {
-	bool *placed = sw_alloc(w, (size_t) np, sizeof(bool));
-	bool *busy = sw_alloc(w, (size_t) w->n, sizeof(bool));
-	int left = np;
+	int *free_from = sw_alloc(w, (size_t) w->n, sizeof(int));
+	int *round = sw_alloc(w, (size_t) np + 1, sizeof(int));
+	int *next = sw_alloc(w, (size_t) np + 2, sizeof(int));
+	int *cnt = sw_alloc(w, (size_t) np + 1, sizeof(int));
+	int nr = 0;
 
-	plan_alloc(w, pl, np);
-	pl->nrounds = 0;
-	while (left > 0) {
-		int r = pl->nrounds++;
-		struct cxd_pair *out = pl->pairs + (size_t) r * pl->stride;
+	for (int r = 0; r <= np + 1; r++)
+		next[r] = r;
+	for (int i = 0; i < np; i++) {
+		int a = free_from[p[i].a], b = free_from[p[i].b];
+		int r = room_at(next, a > b ? a : b);
 
-		memset(busy, 0, (size_t) w->n * sizeof(bool));
-		pl->count[r] = 0;
-		for (int i = 0; i < np && pl->count[r] < w->pairs_at_once;
-		     i++) {
-			if (placed[i] || busy[p[i].a] || busy[p[i].b])
-				continue;
-			busy[p[i].a] = busy[p[i].b] = placed[i] = true;
-			out[pl->count[r]++] = p[i];
-			left--;
-		}
+		round[i] = r;
+		if (++cnt[r] == w->pairs_at_once)
+			next[r] = r + 1;
+		free_from[p[i].a] = free_from[p[i].b] = r + 1;
+		nr = r + 1 > nr ? r + 1 : nr;
 	}
-	free(placed);
-	free(busy);
+	plan_alloc(w, pl, nr, (size_t) np);
+	for (int r = 1; r < nr; r++)
+		pl->first[r] = pl->first[r - 1] + cnt[r - 1];
+	for (int i = 0; i < np; i++)
+		pl->pairs[pl->first[round[i]] + pl->count[round[i]]++] = p[i];
+	free(free_from);
+	free(round);
+	free(next);
+	free(cnt);
 }
 
 void sw_reset_rows(struct sw *w)
