@@ -96,6 +96,19 @@ def rank_labels(doc):
     return out
 
 
+TICKS_MAX = 40
+
+
+def ticks(labels):
+    """Every rank's label up to TICKS_MAX ranks; beyond, every k-th rank's
+    number only (hundreds of labels overprint into a black band)."""
+    n = len(labels)
+    if n <= TICKS_MAX:
+        return list(range(n)), labels
+    idx = list(range(0, n, -(-n // TICKS_MAX)))
+    return idx, [str(i) for i in idx]
+
+
 def cell_text(ax, im, m, fmt):
     """Values in the cells while they stay readable, in a colour that
     shows on the cell."""
@@ -136,9 +149,9 @@ def heatmap(fig, ax, doc, m, spec):
     cm.set_bad("lightgrey")
     im = ax.imshow(m, cmap=cm, norm=spec["norm"](m), interpolation="nearest")
     fig.colorbar(im, ax=ax, shrink=0.8, label=spec.get("bar", spec["what"]))
-    labels = rank_labels(doc)
-    ax.set_xticks(range(n), labels=labels, rotation=90, fontsize="small")
-    ax.set_yticks(range(n), labels=labels, fontsize="small")
+    at, labels = ticks(rank_labels(doc))
+    ax.set_xticks(at, labels=labels, rotation=90, fontsize="small")
+    ax.set_yticks(at, labels=labels, fontsize="small")
     ax.set_xlabel("destination rank")
     ax.set_ylabel("source rank")
     cell_text(ax, im, m, spec["fmt"])

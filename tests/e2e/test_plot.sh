@@ -128,6 +128,17 @@ expect_rc 0 "$RC" "--matrix file named .json: told by its magic"
 check "PNG >= 20 KB, >= 1000x500" png_ok "$TMPD/m4.png" 20 1000 500
 check "--matrix: nothing sticks out" layout_ok "$TMPD/m4.bin" -o "$TMPD/m4b.png"
 
+section "cxi_sweep --matrix file: 100 ranks, a cell each, ticks thinned"
+# Beyond 40 ranks every rank's label would overprint into a black band:
+# every third rank's number only (0, 3, ... 99: 34 a side).
+matrix "$TMPD/m100.bin" 100 7 5
+plot m100_svg "$TMPD/m100.bin" -o "$TMPD/m100.svg"
+expect_rc 0 "$RC" "100-rank --matrix SVG"
+check "100 ranks: rank numbers 0, 3 ... 99 as ticks, no host labels" \
+	svg_has "$TMPD/m100.svg" "0" "3" "99" "source rank" "destination rank"
+check "100 ranks: at most 40 tick labels a side (texts: $(grep -c '<text' "$TMPD/m100.svg"))" \
+	test "$(grep -c '<text' "$TMPD/m100.svg")" -lt 180
+
 section "cxi_sweep --matrix file: 600 ranks in blocks"
 matrix "$TMPD/m600.bin" 600 437 91
 check "the file is 128 + 512 n + 16 n^2 bytes" \
