@@ -104,7 +104,7 @@ struct cxd_sweep_rank {
  * 32 bytes per circle round with whole rounds). Rank 0 besides:
  * a summary per rank (CXD_SWEEP_RANK0_PER_RANK: medians, noise, the worst
  * links, the outliers listed), and only for what lists every link:
- * --json, --csv and --metrics gather four n x n matrices (--json's
+ * --json, --csv and --metrics (up to 64 ranks) gather four n x n matrices (--json's
  * document, CXD_SWEEP_JSON_VALUE_BYTES per value, four matrices: json-c's
  * tree and text; measured at 256 ranks, 31 MB more peak than without;
  * and its list of every round's pairs, about 4 n^2 bytes);
@@ -115,7 +115,7 @@ struct cxd_sweep_rank {
 #define CXD_SWEEP_RANK0_PER_RANK 9216
 #define CXD_SWEEP_JSON_VALUE_BYTES 240
 enum {
-	CXD_MEM_LINKS = 1,     /* --json, --csv or --metrics */
+	CXD_MEM_LINKS = 1,     /* --json, --csv, or --metrics up to 64 ranks */
 	CXD_MEM_JSON = 2,      /* --json */
 	CXD_MEM_BASE_JSON = 4, /* --baseline of a --json file */
 	CXD_MEM_BASE_BIN = 8,  /* --baseline of a --matrix file */

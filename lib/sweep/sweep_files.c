@@ -62,6 +62,8 @@ static void links(const struct cxd_sweep_res *r, FILE *f, enum cxd_metric m)
 	const double *v = m == CXD_M_BW ? r->bw : r->lat;
 	double scale = m == CXD_M_BW ? 1e6 : 1e-6;
 
+	if (v == NULL)
+		return;
 	if (m == CXD_M_BW)
 		head(f, "cxi_sweep_link_bandwidth_bytes_per_second",
 		     "One way bandwidth of a link, the median of its repeats.");
@@ -99,6 +101,33 @@ static void outliers(const struct cxd_sweep_res *r, FILE *f)
 		fprintf(f, ",metric=\"%s\",reason=\"%s\"} 1\n",
 			o->metric == CXD_M_BW ? "bandwidth" : "latency",
 			cxd_reason_name(o->why));
+	}
+}
+
+/* Each rank's median link: the per-node view at any scale. */
+static void rank_medians(const struct cxd_sweep_res *r, FILE *f,
+			 enum cxd_metric m)
+{
+	const char *name = m == CXD_M_BW ?
+		"cxi_sweep_rank_bandwidth_bytes_per_second" :
+		"cxi_sweep_rank_latency_seconds";
+
+	if (r->rank_med == NULL)
+		return;
+	head(f, name, m == CXD_M_BW ?
+	     "Median one way bandwidth of a rank's links to the others." :
+	     "Median 8-byte write latency of a rank's links to the others.");
+	for (int i = 0; i < r->n; i++) {
+		double x = r->rank_med[2 * i + m];
+
+		if (!isfinite(x))
+			continue;
+		fprintf(f, "%s{", name);
+		label(f, "host", r->ranks[i].host);
+		fputc(',', f);
+		label(f, "nic", r->ranks[i].nic);
+		fprintf(f, ",rank=\"%d\"} %.9g\n", i,
+			x * (m == CXD_M_BW ? 1e6 : 1e-6));
 	}
 }
 
@@ -159,6 +188,8 @@ int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
 	}
 	summary(r, f);
 	ranks(r, f);
+	rank_medians(r, f, CXD_M_BW);
+	rank_medians(r, f, CXD_M_LAT);
 	links(r, f, CXD_M_BW);
 	links(r, f, CXD_M_LAT);
 	outliers(r, f);

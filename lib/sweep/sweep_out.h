@@ -15,6 +15,10 @@ enum cxd_verdict { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
  * not judged); beyond, only counted (8 kB per rank at most). Every link
  * is listed up to 33 ranks. */
 #define CXD_SWEEP_LISTED 64
+/* --metrics lists every link up to this many ranks (rank 0 gathers the
+ * matrices for it); beyond, each rank's median only: 10^8 series at
+ * 10,000 ranks would swamp any Prometheus. */
+#define CXD_SWEEP_METRICS_LINKS 64
 
 /* One metric over every link, computed where the rows are. */
 struct cxd_sweep_stat {
@@ -34,6 +38,8 @@ struct cxd_sweep_res {
 	const double *bw, *lat;
 	const double *spread[2];
 	struct cxd_sweep_stat stat[2]; /* per metric */
+	/* Per rank, the median of its links (bw, lat), latest figures. */
+	const double *rank_med;
 	/* The outliers listed (at most CXD_SWEEP_LISTED per rank) of
 	 * nout_all confirmed, and of nbusy_all whose retest ran on a busy
 	 * host (not judged). */
@@ -74,7 +80,8 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			 char *err, size_t errlen);
 int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
 			char *err, size_t errlen);
-/* OpenMetrics text (Prometheus' textfile collector reads it). */
+/* OpenMetrics text (Prometheus' textfile collector reads it): every link
+ * where the matrices were gathered (bw not NULL), each rank's median. */
 int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
 			    char *err, size_t errlen);
 /* The hosts of the suspects, one per line (scontrol ... state=drain). */

@@ -101,7 +101,8 @@ int sw_agree_memory(struct sw *w)
 	char err[CXD_ERR_LEN] = "";
 	unsigned what = 0;
 
-	if (o->json[0] || o->csv[0] || o->metrics[0])
+	if (o->json[0] || o->csv[0] ||
+	    (o->metrics[0] && w->n <= CXD_SWEEP_METRICS_LINKS))
 		what |= CXD_MEM_LINKS;
 	if (o->json[0])
 		what |= CXD_MEM_JSON;
@@ -126,12 +127,13 @@ void sw_help_scale(FILE *out)
 		"which it computes) and judges its own links;\nrank 0 adds "
 		"about %d kB per rank (medians, noise, the outliers it lists)."
 		"\nOnly files that list every link make rank 0 gather the "
-		"matrices: --csv and\n--metrics 32 N^2 bytes (3.2 GB at "
-		"10,000 ranks), --json about %d N^2 more\n(96 GB). --matrix "
-		"FILE writes every link at any scale: each rank writes its "
-		"own\nrows (MPI-IO), 16 N^2 bytes on disk. A run that rank "
-		"0's host cannot hold is\nrefused up front (exit 2) with the "
+		"matrices: --csv (and\n--metrics up to %d ranks; beyond, it "
+		"gives each rank's median) 32 N^2 bytes\n(3.2 GB at 10,000 "
+		"ranks), --json about %d N^2 more (96 GB).\n--matrix FILE "
+		"writes every link at any scale: each rank writes its own "
+		"rows\n(MPI-IO), 16 N^2 bytes on disk. A run that rank 0's "
+		"host cannot hold is refused\nup front (exit 2) with the "
 		"figures.\n",
-		CXD_SWEEP_RANK0_PER_RANK / 1024,
+		CXD_SWEEP_RANK0_PER_RANK / 1024, CXD_SWEEP_METRICS_LINKS,
 		4 * CXD_SWEEP_JSON_VALUE_BYTES);
 }

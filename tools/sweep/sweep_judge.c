@@ -130,6 +130,7 @@ struct view {
 	struct cxd_topo_map tm;  /* --topology on every rank */
 	struct cxd_sweep_stat stat[2];
 	double *m[2], *spread[2]; /* rank 0, for the files only */
+	double *rank_med;         /* rank 0: 2 per rank (bw, lat) */
 	struct sw_listed l;
 	struct cxd_suspect *sus;
 	size_t nsus;
@@ -140,14 +141,20 @@ static bool wants_links(const struct sw *w)
 {
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
 
-	return o->json[0] || o->csv[0] || o->metrics[0];
+	return o->json[0] || o->csv[0] ||
+	       (o->metrics[0] && w->n <= CXD_SWEEP_METRICS_LINKS);
 }
 
 static void gather_links(struct sw *w, struct view *v)
 {
 	size_t nn = (size_t) w->n * w->n;
 	double *row[2] = { w->bw_row, w->lat_row };
+	double med[2] = { cxd_sweep_median(w->bw_row, (size_t) w->n),
+			  cxd_sweep_median(w->lat_row, (size_t) w->n) };
 
+	if (w->rank == 0)
+		v->rank_med = sw_alloc(w, 2 * (size_t) w->n, sizeof(double));
+	gather(w, med, 2, v->rank_med, "gathering each rank's median link");
 	if (!wants_links(w))
 		return;
 	for (int m = 0; m < 2 && w->rank == 0; m++) {
@@ -434,7 +441,7 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 	struct cxd_sweep_res r = {
 		.n = w->n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
 		.spread = { v->spread[0], v->spread[1] },
-		.stat = { v->stat[0], v->stat[1] },
+		.stat = { v->stat[0], v->stat[1] }, .rank_med = v->rank_med,
 		.out = v->l.o, .nout = v->l.nout, .nout_all = v->l.nout_all,
 		.busy = v->l.o + v->l.nout, .nbusy = v->l.nbusy,
 		.nbusy_all = v->l.nbusy_all, .rules = &v->report,
@@ -498,6 +505,7 @@ static void view_free(struct view *v)
 	}
 	free((void *) v->tm.sw);
 	free((void *) v->tm.grp);
+	free(v->rank_med);
 	free(v->o);
 	free(v->l.o);
 	free(v->sus);

@@ -18,6 +18,11 @@ ver = [s.labels["verdict"] for s in fams["cxi_sweep_verdict"].samples if s.value
 problems = []
 if len(bw) != n * (n - 1) or not all(s.value > 0 for s in bw):
     problems.append("%d bandwidth samples, want %d positive" % (len(bw), n * (n - 1)))
+# Each rank's median link, the view that stays at any scale.
+for fam in ("cxi_sweep_rank_bandwidth_bytes_per_second", "cxi_sweep_rank_latency_seconds"):
+    got = sorted(int(s.labels["rank"]) for s in fams[fam].samples if s.value > 0)
+    if got != list(range(n)):
+        problems.append("%s for ranks %s" % (fam, got))
 if sus != want_sus:
     problems.append("suspect ranks %s, want %s" % (sorted(sus), sorted(want_sus)))
 if ver != [verdict]:
