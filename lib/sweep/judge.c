@@ -163,15 +163,22 @@ size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
 	return k;
 }
 
+double cxd_judge_busier(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+}
+
 double cxd_judge_busy(const double *busy, int n, int src, int dst)
 {
-	double a, b;
-
 	if (busy == NULL)
 		return NAN;
-	a = busy[(size_t) src * n + dst];
-	b = busy[(size_t) dst * n + src];
-	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+	return cxd_judge_busier(busy[(size_t) src * n + dst],
+				busy[(size_t) dst * n + src]);
+}
+
+bool cxd_judge_held(const struct cxd_outlier *o)
+{
+	return o->busy > CXD_JUDGE_BUSY_MAX;
 }
 
 size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
@@ -193,7 +200,7 @@ size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
 		o[i].why &= bits;
 		cxd_judge_limit(r, o[i].metric, o[i].src, o[i].dst, o[i].why,
 				&o[i].reference, &o[i].limit);
-		if (o[i].busy > CXD_JUDGE_BUSY_MAX && held)
+		if (cxd_judge_held(&o[i]) && held)
 			held[nb++] = o[i];
 		else
 			o[k++] = o[i];

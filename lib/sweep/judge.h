@@ -110,8 +110,12 @@ size_t cxd_judge_flag_row(const struct cxd_rules *r, const double *row,
  */
 size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
 			 size_t n, const double *busy, size_t *nbusy);
-/* The link's busy share: the larger of its two ranks'. */
+/* The link's busy share: the larger of its two ranks' (of two shares,
+ * either unknown: NAN). */
 double cxd_judge_busy(const double *busy, int n, int src, int dst);
+double cxd_judge_busier(double a, double b);
+/* Was the outlier held back as not judged (its retest's CPU wait)? */
+bool cxd_judge_held(const struct cxd_outlier *o);
 
 /* Suspects: a rank most of whose links are out (or a switch or group,
  * from --topology), or the whole fabric. */

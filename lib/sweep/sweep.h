@@ -53,10 +53,12 @@ struct cxd_outlier {
 /* Median of the finite values of v (NAN entries, e.g. the diagonal, are
  * skipped); NAN when there is none. */
 double cxd_sweep_median(const double *v, size_t n);
-/* The pairs (a < b) that the outliers involve, each once; returns the
- * count (room for n needed). */
+/* The pairs (a < b) that the outliers involve, each once, in order;
+ * returns the count (room for n needed). */
 size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
 			      struct cxd_pair *pairs);
+/* Sort p[0..n) and keep each pair once; returns the count. */
+size_t cxd_sweep_unique_pairs(struct cxd_pair *p, size_t n);
 
 /*
  * The k-th smallest (0-based) of values spread over many ranks, found

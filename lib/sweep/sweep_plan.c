@@ -109,20 +109,30 @@ double cxd_sweep_median(const double *v, size_t n)
 	return med;
 }
 
-size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
-			      struct cxd_pair *pairs)
+static int by_pair(const void *x, const void *y)
+{
+	const struct cxd_pair *a = x, *b = y;
+
+	return a->a != b->a ? a->a - b->a : a->b - b->b;
+}
+
+size_t cxd_sweep_unique_pairs(struct cxd_pair *p, size_t n)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		struct cxd_pair p = { o[i].src < o[i].dst ? o[i].src : o[i].dst,
-				      o[i].src < o[i].dst ? o[i].dst : o[i].src };
-		size_t j = 0;
-
-		while (j < k && (pairs[j].a != p.a || pairs[j].b != p.b))
-			j++;
-		if (j == k)
-			pairs[k++] = p;
-	}
+	qsort(p, n, sizeof(*p), by_pair);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || by_pair(&p[i], &p[k - 1]) != 0)
+			p[k++] = p[i];
 	return k;
+}
+
+size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
+			      struct cxd_pair *pairs)
+{
+	for (size_t i = 0; i < n; i++)
+		pairs[i] = (struct cxd_pair){
+			o[i].src < o[i].dst ? o[i].src : o[i].dst,
+			o[i].src < o[i].dst ? o[i].dst : o[i].src };
+	return cxd_sweep_unique_pairs(pairs, n);
 }

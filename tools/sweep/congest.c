@@ -190,13 +190,11 @@ static void split(struct cg *cg)
 {
 	struct sw *w = cg->w;
 	char err[CXD_ERR_LEN] = "";
-	MPI_Request q;
 
 	cg->seed = w->cfg.sweep.seed;
 	if (w->rank == 0 && cg->seed == 0)
 		cg->seed = (cxd_now_ns() ^ ((uint64_t) getpid() << 32)) | 1;
-	MPI_Ibcast(&cg->seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the seed");
+	sw_bcast(w, &cg->seed, 1, MPI_UINT64_T, "the seed");
 	if (cg->aggr_only) {
 		cg->sp.n = cg->sp.na = w->n;
 		cg->sp.aggressors = sw_alloc(w, (size_t) w->n, sizeof(int));
@@ -236,14 +234,12 @@ static int report(struct cg *cg, double secs)
 				.victim_tc = w->cfg.run.tclass,
 				.total_s = secs };
 	char err[CXD_ERR_LEN] = "";
-	MPI_Request q;
 	int n = 0, ret = 0;
 
 	if (w->rank == 0)
 		all = sw_alloc(w, (size_t) w->n, sizeof(*all));
-	MPI_Igather(&cg->mine, sizeof(cg->mine), MPI_BYTE, all,
-		    sizeof(cg->mine), MPI_BYTE, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "gathering the victims' figures");
+	sw_gather(w, &cg->mine, sizeof(cg->mine), MPI_BYTE, all,
+		  "gathering the victims' figures");
 	if (w->rank != 0)
 		return 0;
 	for (l = all; l < all + w->n; l++)

@@ -41,16 +41,6 @@ static void plan(struct sw *w, struct cxd_ctrs *c)
 		      ip ? fi->src_addr : NULL, sysroot());
 }
 
-static void gather(struct sw *w, const void *mine, void *all, int len,
-		   const char *what)
-{
-	MPI_Request q;
-
-	MPI_Igather(mine, len, MPI_BYTE, all, len, MPI_BYTE, 0,
-		    MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, what);
-}
-
 void sw_counters_begin(struct sw *w)
 {
 	if (w->ctrs == NULL)
@@ -69,8 +59,8 @@ void sw_counters_end(struct sw *w)
 	cxd_ctrs_moved_only(&w->ctrs->mine, true, mine, sizeof(mine));
 	if (w->rank == 0 && w->ctrs->moved == NULL)
 		w->ctrs->moved = sw_alloc(w, (size_t) w->n, SW_MOVED_LEN);
-	gather(w, mine, w->ctrs->moved, SW_MOVED_LEN,
-	       "the counter gathering");
+	sw_gather(w, mine, SW_MOVED_LEN, MPI_BYTE, w->ctrs->moved,
+		  "the counter gathering");
 }
 
 const char *sw_counters_moved(const struct sw *w, int rank)
@@ -202,7 +192,6 @@ static int health_report(struct sw *w, struct sw_health_rec *all)
 int sw_health(struct sw *w)
 {
 	struct sw_health_rec mine, *all = NULL;
-	MPI_Request q;
 	int ret = 0;
 
 	w->s.via = &sw_peer_mpi;
@@ -214,13 +203,12 @@ int sw_health(struct sw *w)
 	sw_counters_end(w);
 	if (w->rank == 0)
 		all = sw_alloc(w, (size_t) w->n, sizeof(*all));
-	gather(w, &mine, all, sizeof(mine), "the health gathering");
+	sw_gather(w, &mine, sizeof(mine), MPI_BYTE, all, "the health gathering");
 	if (w->rank == 0)
 		ret = health_report(w, all);
 	free(all);
 	sw_counters_free(w);
 	/* Every rank leaves with rank 0's verdict. */
-	MPI_Ibcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the health verdict");
+	sw_bcast(w, &ret, 1, MPI_INT, "the health verdict");
 	return ret;
 }

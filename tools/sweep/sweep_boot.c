@@ -93,6 +93,24 @@ void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what)
 		       (unsigned long long) (w->wait_ns / 1000000000ULL));
 }
 
+void sw_bcast(struct sw *w, void *buf, int count, MPI_Datatype t,
+	      const char *what)
+{
+	MPI_Request q;
+
+	MPI_Ibcast(buf, count, t, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, what);
+}
+
+void sw_gather(struct sw *w, const void *mine, int count, MPI_Datatype t,
+	       void *all, const char *what)
+{
+	MPI_Request q;
+
+	MPI_Igather(mine, count, t, all, count, t, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(w, &q, what);
+}
+
 static void allgather(struct sw *w, const void *mine, void *all, int len,
 		      const char *what)
 {
@@ -205,7 +223,6 @@ static void pick_provider(struct sw *w)
 {
 	char name[CXD_NAME_LEN] = "", err[CXD_ERR_LEN] = "";
 	bool same = true;
-	MPI_Request q;
 
 	share_hosts(w, &same);
 	if (w->rank == 0) {
@@ -216,8 +233,7 @@ static void pick_provider(struct sw *w)
 					 sizeof(name), err, sizeof(err)) != 0)
 			sw_die(w, "%s", err);
 	}
-	MPI_Ibcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the provider choice");
+	sw_bcast(w, name, sizeof(name), MPI_CHAR, "the provider choice");
 	snprintf(w->bw_run.provider, sizeof(w->bw_run.provider), "%s", name);
 	snprintf(w->lat_run.provider, sizeof(w->lat_run.provider), "%s", name);
 }

@@ -1,9 +1,10 @@
 /*
  * cxi_sweep: from every rank's measurements to the verdict. Each rank
  * reduces its own row (medians of the repeats, their spread, its noise);
- * rank 0 gathers the rows, judges them against the typical link, the
- * baseline and the expected figures, retests the outliers, names the
- * suspects and writes the report and files.
+ * rank 0 sets the rules from a summary of the rows; each rank judges its
+ * own links against the typical link, the baseline and the expected
+ * figures and confirms them by a retest; rank 0 names the suspects from
+ * the outlier counts and writes the report and files.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,10 +22,7 @@ enum { EXIT_OUTLIERS = 3, EXIT_INCONCLUSIVE = 4 };
 /* Rank 0's status reaches every rank: all stop together, no hang. */
 static int agree(struct sw *w, int status)
 {
-	MPI_Request q;
-
-	MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the input check");
+	sw_bcast(w, &status, 1, MPI_INT, "the input check");
 	return status;
 }
 
@@ -95,25 +93,6 @@ static void row_stats(struct sw *w)
 	free(diffs);
 }
 
-static void gather(struct sw *w, const double *mine, int len, double *all,
-		   const char *what)
-{
-	MPI_Request q;
-
-	MPI_Igather(mine, len, MPI_DOUBLE, all, len, MPI_DOUBLE, 0,
-		    MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, what);
-}
-
-static void bcast(struct sw *w, void *buf, int count, MPI_Datatype t,
-		  const char *what)
-{
-	MPI_Request q;
-
-	MPI_Ibcast(buf, count, t, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, what);
-}
-
 /*
  * One rank's view. Every rank judges its own row by the rules rank 0
  * sets from a compact summary (each rank's median link and noise); rank
@@ -154,7 +133,8 @@ static void gather_links(struct sw *w, struct view *v)
 
 	if (w->rank == 0)
 		v->rank_med = sw_alloc(w, 2 * (size_t) w->n, sizeof(double));
-	gather(w, med, 2, v->rank_med, "gathering each rank's median link");
+	sw_gather(w, med, 2, MPI_DOUBLE, v->rank_med,
+		  "gathering each rank's median link");
 	if (!wants_links(w))
 		return;
 	for (int m = 0; m < 2 && w->rank == 0; m++) {
@@ -162,35 +142,22 @@ static void gather_links(struct sw *w, struct view *v)
 		v->spread[m] = sw_alloc(w, nn, sizeof(double));
 	}
 	for (int m = 0; m < 2; m++) {
-		gather(w, row[m], w->n, v->m[m], "gathering the links");
-		gather(w, w->spread[m], w->n, v->spread[m],
-		       "gathering the spreads");
+		sw_gather(w, row[m], w->n, MPI_DOUBLE, v->m[m],
+			  "gathering the links");
+		sw_gather(w, w->spread[m], w->n, MPI_DOUBLE, v->spread[m],
+			  "gathering the spreads");
 	}
 }
 
-/* The noise of the run: the median over ranks of each rank's noise. */
-static double run_noise(const struct sw *w, const double *sum, int m)
+/* The median over ranks of column col of their summaries (4 each). */
+static double column_median(const struct sw *w, const double *sum, int col)
 {
 	double *x = malloc((size_t) w->n * sizeof(double)), med;
 
 	if (x == NULL)
 		return NAN;
 	for (int i = 0; i < w->n; i++)
-		x[i] = sum[4 * i + 2 + m];
-	med = cxd_sweep_median(x, (size_t) w->n);
-	free(x);
-	return cxd_judge_sigma(med);
-}
-
-/* The typical link: the median over ranks of each rank's median link. */
-static double typical(const struct sw *w, const double *sum, int m)
-{
-	double *x = malloc((size_t) w->n * sizeof(double)), med;
-
-	if (x == NULL)
-		return NAN;
-	for (int i = 0; i < w->n; i++)
-		x[i] = sum[4 * i + m];
+		x[i] = sum[4 * i + col];
 	med = cxd_sweep_median(x, (size_t) w->n);
 	free(x);
 	return med;
@@ -208,13 +175,16 @@ static void set_rules(struct sw *w, struct view *v)
 	struct cxd_rules *r = &v->rules;
 	uint64_t pct[2] = { o->bw_pct, o->lat_pct };
 
-	gather(w, mine, 4, sum, "gathering each rank's typical link");
+	sw_gather(w, mine, 4, MPI_DOUBLE, sum,
+		  "gathering each rank's typical link");
 	if (w->rank == 0) {
 		r->n = w->n;
 		for (int m = 0; m < 2; m++) {
-			r->typical[m] = typical(w, sum, m);
-			r->tol[m] = cxd_judge_tol(m, run_noise(w, sum, m),
-						  pct[m]);
+			/* The typical link: the median of each rank's
+			 * median link; the noise: of each rank's noise. */
+			r->typical[m] = column_median(w, sum, m);
+			r->tol[m] = cxd_judge_tol(m, cxd_judge_sigma(
+				column_median(w, sum, 2 + m)), pct[m]);
 			r->base_tol[m] = w->has_base ? w->base.tol[m] : 0;
 			r->base_poor[m] = w->has_base &&
 					  cxd_judge_poor(m, r->base_tol[m]);
@@ -223,7 +193,7 @@ static void set_rules(struct sw *w, struct view *v)
 		r->expect[CXD_M_LAT] = o->expect_lat;
 	}
 	free(sum);
-	bcast(w, r, (int) sizeof(*r), MPI_BYTE, "the rules");
+	sw_bcast(w, r, (int) sizeof(*r), MPI_BYTE, "the rules");
 	r->base[0] = r->base[1] = NULL; /* rank 0's pointers, not ours */
 }
 
@@ -241,7 +211,7 @@ static void share_baseline(struct sw *w, struct view *v)
 		use[0] = v->base[0] != NULL;
 		use[1] = v->base[1] != NULL;
 	}
-	bcast(w, use, 2, MPI_INT, "the baseline");
+	sw_bcast(w, use, 2, MPI_INT, "the baseline");
 	for (int m = 0; m < 2; m++) {
 		MPI_Request q;
 
@@ -275,38 +245,23 @@ static void judge(struct sw *w, struct view *v)
 					      v->o + v->nout, cap - v->nout);
 }
 
-static int by_pair(const void *x, const void *y)
-{
-	const struct cxd_pair *a = x, *b = y;
-
-	return a->a != b->a ? a->a - b->a : a->b - b->b;
-}
-
-/* The pairs to retest: each rank's outliers' partners, gathered and made
+/* The pairs to retest: each rank's outliers' pairs, gathered and made
  * unique by rank 0, then known to all; returns the count. */
 static int retest_list(struct sw *w, const struct view *v,
 		       struct cxd_pair **out)
 {
-	bool *hit = sw_alloc(w, (size_t) w->n, sizeof(bool));
-	struct cxd_pair *mine = sw_alloc(w, (size_t) w->n, sizeof(*mine));
-	int k = 0, np = 0, *cnt = NULL, *disp = NULL, tot = 0;
+	struct cxd_pair *mine = sw_alloc(w, v->nout + 1, sizeof(*mine));
+	int k = 2 * (int) cxd_sweep_retest_pairs(v->o, v->nout, mine);
+	int np = 0, *cnt = NULL, *disp = NULL, tot = 0;
 	struct cxd_pair *all = NULL;
 	MPI_Request q;
 
-	for (size_t i = 0; i < v->nout; i++)
-		hit[v->o[i].dst] = true;
-	for (int p = 0; p < w->n; p++)
-		if (hit[p])
-			mine[k++] = (struct cxd_pair){ w->rank < p ? w->rank : p,
-						       w->rank < p ? p :
-						       w->rank };
 	if (w->rank == 0) {
 		cnt = sw_alloc(w, (size_t) w->n, sizeof(int));
 		disp = sw_alloc(w, (size_t) w->n, sizeof(int));
 	}
-	k *= 2; /* two ints a pair */
-	MPI_Igather(&k, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the retest list");
+	/* Counted in ints, two a pair. */
+	sw_gather(w, &k, 1, MPI_INT, cnt, "the retest list");
 	for (int i = 0; w->rank == 0 && i < w->n; i++) {
 		disp[i] = tot;
 		tot += cnt[i];
@@ -316,29 +271,18 @@ static int retest_list(struct sw *w, const struct view *v,
 	MPI_Igatherv(mine, k, MPI_INT, all, cnt, disp, MPI_INT, 0,
 		     MPI_COMM_WORLD, &q);
 	sw_coll_wait(w, &q, "the retest list");
-	if (w->rank == 0 && tot) {
-		qsort(all, (size_t) tot / 2, sizeof(*all), by_pair);
-		for (int i = 0; i < tot / 2; i++)
-			if (np == 0 || by_pair(&all[i], &all[np - 1]) != 0)
-				all[np++] = all[i];
-	}
-	bcast(w, &np, 1, MPI_INT, "the retest list");
+	if (w->rank == 0)
+		np = (int) cxd_sweep_unique_pairs(all, (size_t) tot / 2);
+	sw_bcast(w, &np, 1, MPI_INT, "the retest list");
 	*out = sw_alloc(w, (size_t) np + 1, sizeof(**out));
 	if (w->rank == 0)
 		memcpy(*out, all, (size_t) np * sizeof(**out));
-	bcast(w, *out, 2 * np, MPI_INT, "the retest list");
-	free(hit);
+	sw_bcast(w, *out, 2 * np, MPI_INT, "the retest list");
 	free(mine);
 	free(all);
 	free(cnt);
 	free(disp);
 	return np;
-}
-
-/* The larger of two CPU-wait shares, either unknown (NAN). */
-static double busier(double a, double b)
-{
-	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
 }
 
 /* The links the retest did not measure keep their first figures: each
@@ -401,7 +345,8 @@ static void retest(struct sw *w, struct view *v)
 		struct cxd_outlier *x = &v->o[i];
 
 		x->retest = row[x->metric][x->dst];
-		x->busy = busier(w->busy_row[x->dst], busy_col[x->dst]);
+		x->busy = cxd_judge_busier(w->busy_row[x->dst],
+					   busy_col[x->dst]);
 	}
 	v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout, NULL,
 				    &v->nbusy);

@@ -95,6 +95,12 @@ void *sw_alloc(struct sw *w, size_t n, size_t sz); /* zeroed, or sw_die */
 void sw_nap(long ns);
 /* Wait for a nonblocking collective (blocking ones spin), bounded. */
 void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what);
+/* Rank 0's buf to every rank; every rank's count items to rank 0's all
+ * (rank by rank): nonblocking, waited for within the bound. */
+void sw_bcast(struct sw *w, void *buf, int count, MPI_Datatype t,
+	      const char *what);
+void sw_gather(struct sw *w, const void *mine, int count, MPI_Datatype t,
+	       void *all, const char *what);
 /* Wait for MPI requests within bound_ns without spinning; progress: keep
  * the provider moving (inside a pair). 0 or -ETIMEDOUT. */
 int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,

@@ -87,7 +87,6 @@ static void worst(struct sw *w, const double *row, enum cxd_metric m,
 	int k = cxd_sweep_worst(row, (size_t) w->n, m == CXD_M_BW, pick,
 				CXD_SWEEP_WORST);
 	double *v = NULL;
-	MPI_Request q;
 
 	for (int i = 0; i < CXD_SWEEP_WORST; i++)
 		mine[i] = (struct cxd_link_val){ NAN, w->rank, -1 };
@@ -98,9 +97,8 @@ static void worst(struct sw *w, const double *row, enum cxd_metric m,
 		all = sw_alloc(w, nc, sizeof(*all));
 		v = sw_alloc(w, nc, sizeof(*v));
 	}
-	MPI_Igather(mine, (int) sizeof(mine), MPI_BYTE, all,
-		    (int) sizeof(mine), MPI_BYTE, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "gathering the worst links");
+	sw_gather(w, mine, (int) sizeof(mine), MPI_BYTE, all,
+		  "gathering the worst links");
 	if (w->rank == 0) {
 		for (size_t i = 0; i < nc; i++)
 			v[i] = all[i].v;
@@ -141,28 +139,21 @@ void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
 void sw_share_topo(struct sw *w, struct cxd_topo_map *tm)
 {
 	int head[3] = { w->has_topo, w->tmap.nsw, w->tmap.ngrp };
-	MPI_Request q;
+	int *sw, *grp;
 
-	MPI_Ibcast(head, 3, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the topology");
+	sw_bcast(w, head, 3, MPI_INT, "the topology");
 	*tm = (struct cxd_topo_map){ NULL, NULL, head[1], head[2] };
 	if (!head[0])
 		return;
-	if (w->rank == 0) {
-		*tm = w->tmap;
-		tm->sw = tm->grp = NULL; /* copies below: freed alike */
-	}
-	int *sw = sw_alloc(w, (size_t) w->n, sizeof(int));
-	int *grp = sw_alloc(w, (size_t) w->n, sizeof(int));
-
+	/* Copies on every rank, rank 0's too: freed alike. */
+	sw = sw_alloc(w, (size_t) w->n, sizeof(int));
+	grp = sw_alloc(w, (size_t) w->n, sizeof(int));
 	if (w->rank == 0) {
 		memcpy(sw, w->tmap.sw, (size_t) w->n * sizeof(int));
 		memcpy(grp, w->tmap.grp, (size_t) w->n * sizeof(int));
 	}
-	MPI_Ibcast(sw, w->n, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the topology");
-	MPI_Ibcast(grp, w->n, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the topology");
+	sw_bcast(w, sw, w->n, MPI_INT, "the topology");
+	sw_bcast(w, grp, w->n, MPI_INT, "the topology");
 	tm->sw = sw;
 	tm->grp = grp;
 }
@@ -190,10 +181,14 @@ void sw_tally(struct sw *w, const struct cxd_topo_map *tm,
 	cxd_tally_free(&mine);
 }
 
+/* Confirmed outliers first, then those held back as not judged; each
+ * kind in link order (metric, source, destination). */
 static int by_link(const void *x, const void *y)
 {
 	const struct cxd_outlier *a = x, *b = y;
 
+	if (cxd_judge_held(a) != cxd_judge_held(b))
+		return cxd_judge_held(a) ? 1 : -1;
 	if (a->metric != b->metric)
 		return (int) a->metric - (int) b->metric;
 	if (a->src != b->src)
@@ -210,55 +205,37 @@ void sw_gather_outliers(struct sw *w, const struct cxd_outlier *o,
 			(int) (nbusy < CXD_SWEEP_LISTED ? nbusy :
 			       CXD_SWEEP_LISTED), (int) nout, (int) nbusy };
 	int *cnt = NULL, *bytes = NULL, *disp = NULL, sz = (int) sizeof(*o);
-	struct cxd_outlier *send, *all = NULL;
+	struct cxd_outlier *send;
 	size_t tot = 0;
 	MPI_Request q;
 
 	send = sw_alloc(w, (size_t) (mine[0] + mine[1]) + 1, sizeof(*send));
 	memcpy(send, o, (size_t) mine[0] * sizeof(*o));
 	memcpy(send + mine[0], o + nout, (size_t) mine[1] * sizeof(*o));
+	memset(l, 0, sizeof(*l));
 	if (w->rank == 0) {
 		cnt = sw_alloc(w, 4 * (size_t) w->n, sizeof(int));
 		bytes = sw_alloc(w, (size_t) w->n, sizeof(int));
 		disp = sw_alloc(w, (size_t) w->n, sizeof(int));
 	}
-	MPI_Igather(mine, 4, MPI_INT, cnt, 4, MPI_INT, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "counting the outliers");
+	sw_gather(w, mine, 4, MPI_INT, cnt, "counting the outliers");
 	for (int i = 0; w->rank == 0 && i < w->n; i++) {
 		disp[i] = (int) tot * sz;
 		bytes[i] = (cnt[4 * i] + cnt[4 * i + 1]) * sz;
 		tot += (size_t) (cnt[4 * i] + cnt[4 * i + 1]);
+		l->nout += (size_t) cnt[4 * i];
+		l->nbusy += (size_t) cnt[4 * i + 1];
+		l->nout_all += (size_t) cnt[4 * i + 2];
+		l->nbusy_all += (size_t) cnt[4 * i + 3];
 	}
 	if (w->rank == 0)
-		all = sw_alloc(w, tot + 1, sizeof(*all));
-	MPI_Igatherv(send, (mine[0] + mine[1]) * sz, MPI_BYTE, all, bytes,
+		l->o = sw_alloc(w, tot + 1, sizeof(*l->o));
+	MPI_Igatherv(send, (mine[0] + mine[1]) * sz, MPI_BYTE, l->o, bytes,
 		     disp, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
 	sw_coll_wait(w, &q, "gathering the outliers");
+	if (w->rank == 0)
+		qsort(l->o, tot, sizeof(*l->o), by_link);
 	free(send);
-	if (w->rank == 0) {
-		/* Confirmed ones first, then those not judged. */
-		struct cxd_outlier *p = all;
-
-		memset(l, 0, sizeof(*l));
-		l->o = sw_alloc(w, tot + 1, sizeof(*l->o));
-		for (int i = 0; i < w->n; i++) {
-			memcpy(l->o + l->nout, p, (size_t) cnt[4 * i] * sizeof(*p));
-			l->nout += (size_t) cnt[4 * i];
-			l->nout_all += (size_t) cnt[4 * i + 2];
-			l->nbusy_all += (size_t) cnt[4 * i + 3];
-			p += cnt[4 * i] + cnt[4 * i + 1];
-		}
-		p = all;
-		for (int i = 0; i < w->n; i++) {
-			memcpy(l->o + l->nout + l->nbusy, p + cnt[4 * i],
-			       (size_t) cnt[4 * i + 1] * sizeof(*p));
-			l->nbusy += (size_t) cnt[4 * i + 1];
-			p += cnt[4 * i] + cnt[4 * i + 1];
-		}
-		qsort(l->o, l->nout, sizeof(*l->o), by_link);
-		qsort(l->o + l->nout, l->nbusy, sizeof(*l->o), by_link);
-	}
-	free(all);
 	free(cnt);
 	free(bytes);
 	free(disp);
