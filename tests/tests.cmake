@@ -86,7 +86,7 @@ foreach(t e2e.test_sweep e2e.test_sweep_verdict e2e.test_sweep_slurm
   endif()
 endforeach()
 
-# The layer rule (README "Where things are"): no dependency from a lower
+# The layer rule (docs/layout.md): no dependency from a lower
 # folder of lib/ to a higher one, no two files depending on each other.
 # Read from the built objects, so it runs after the build.
 find_package(Python3 COMPONENTS Interpreter)

@@ -2,7 +2,7 @@
  * The Cassini knobs on the cxi provider: a pure function from the options,
  * the provider and what fi_getinfo reported to environment variables, hint
  * fields, per-operation flags, MR keys and the summary's words. The facts
- * behind each rule are in fi_cxi(7); README.md has the table.
+ * behind each rule are in fi_cxi(7); docs/cassini-knobs.md has the table.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -23,6 +23,10 @@ done
 for f in share/man/man7/cxd.7 share/doc/cxd/README.md; do
 	[ -s "$P/$f" ] || missing+=" $f"
 done
+# the reference pages the README links to, beside it
+for f in "$SRC"/docs/*.md; do
+	[ -s "$P/share/doc/cxd/docs/$(basename "$f")" ] || missing+=" share/doc/cxd/docs/$(basename "$f")"
+done
 if [ -f "$SRC/tools/cxi_plot.py" ]; then
 	[ -x "$P/bin/cxi_plot" ] || missing+=" bin/cxi_plot"
 	[ -s "$P/share/cxd/cxi_plot_sweep.py" ] || missing+=" share/cxd/cxi_plot_sweep.py"

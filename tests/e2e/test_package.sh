@@ -61,6 +61,9 @@ for T in "${TOOLS[@]}"; do
 done
 grep -qx ./usr/share/man/man7/cxd.7 "$TMPD/deb.list" || missing+=" cxd.7"
 grep -qx ./usr/share/doc/cxd/README.md "$TMPD/deb.list" || missing+=" README.md"
+for f in "$SRC"/docs/*.md; do
+	grep -qx "./usr/share/doc/cxd/docs/$(basename "$f")" "$TMPD/deb.list" || missing+=" docs/$(basename "$f")"
+done
 if [ -f "$SRC/tools/cxi_plot.py" ]; then
 	grep -qx ./usr/bin/cxi_plot "$TMPD/deb.list" || missing+=" cxi_plot"
 fi
