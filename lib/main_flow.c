@@ -13,7 +13,7 @@
 #include <rdma/fabric.h>
 
 #include "gpu/gpu.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "base/signals.h"
 #include "run/run.h"
 

@@ -5,7 +5,7 @@
 
 #include "base/amo.h"
 #include "gpu/gpu.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "ops/ops.h"
 #include "run.h"
 

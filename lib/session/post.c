@@ -5,7 +5,7 @@
 #include <rdma/fi_errno.h>
 
 #include "post.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "base/cpu_wait.h"
 #include "base/signals.h"
 #include "sess_priv.h"

@@ -3,7 +3,7 @@
 #ifndef CXD_SESS_PRIV_H
 #define CXD_SESS_PRIV_H
 
-#include "cxd/session.h"
+#include "session/session.h"
 
 /* The control channel's error as the session's: s->err, returns ret. */
 int cxd_sess_ctrl_fail(struct cxd_sess *s, int ret);

@@ -229,7 +229,7 @@ static void pick_provider(struct sw *w)
 		if (w->cfg.local.provider[0])
 			cxd_fabric_core_name(w->cfg.local.provider, name,
 					     sizeof(name));
-		else if (cxd_fabric_pick(w->bw_tool->ops->caps, same, name,
+		else if (cxd_fabric_pick(w->bw_tool->ops->facts.caps, same, name,
 					 sizeof(name), err, sizeof(err)) != 0)
 			sw_die(w, "%s", err);
 	}

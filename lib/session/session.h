@@ -3,9 +3,11 @@
 #define CXD_SESSION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/clock.h"
+#include "base/op_facts.h"
 #include "cxd/config.h"
 #include "ctrl/ctrl.h"
 #include "fabric/cxi_knobs.h"
@@ -13,6 +15,7 @@
 #include "fabric/mem.h"
 #include "cxd/opts.h"
 #include "cxd/report.h"
+#include "report/report.h"
 #include "cxd/tool.h"
 #include "session/peer.h"
 
@@ -26,25 +29,10 @@
 
 struct cxd_sess;
 
-/* Which of the cxi provider's command classes carries an operation
- * (fi_cxi(7)): its knobs (IDC, HRP, restricted) differ per class. */
-enum cxd_cxi_class { CXD_CXI_WRITE, CXD_CXI_READ, CXD_CXI_MSG, CXD_CXI_AMO };
-
 /* What an operation kind plugs into the shared runners. */
 struct cxd_ops {
-	uint64_t caps;
-	/* Facts the core and the summary need about the operation. */
-	bool to_initiator; /* data lands at the initiator (read): the roles
-			      of tx and rx swap */
-	bool two_sided;    /* send/receive: each side needs both buffers */
-	bool amo;          /* atomics: fetching results land behind the
-			      operands; fetching and compare kinds never
-			      inject; one packet per operation */
-	uint32_t slot;     /* bytes per operation in the buffers; 0: its
-			      size rounded up to --buf-align */
-	bool injects;      /* may be posted with FI_INJECT (IDC) */
-	uint64_t inject_cap; /* at most this many bytes; 0: the provider's */
-	enum cxd_cxi_class cxi;
+	/* First: the tool row's facts are read through it (op_facts.h). */
+	struct cxd_op_facts facts;
 	/* After buffers, MRs and the peer address exist. */
 	int (*setup)(struct cxd_sess *s);
 	/* Choose the post hook for a size: inject or not, etc. */
@@ -59,6 +47,9 @@ struct cxd_ops {
 	int (*finish)(struct cxd_sess *s, struct cxd_result *res);
 	void (*teardown)(struct cxd_sess *s);
 };
+
+_Static_assert(offsetof(struct cxd_ops, facts) == 0,
+	       "cxd_tool_facts() reads the facts at the start of the ops");
 
 typedef int (*cxd_post_fn)(struct cxd_sess *s, uint64_t size, uint64_t loff,
 			   uint64_t roff);
