@@ -1,4 +1,4 @@
-/* One side of one run: control channel, fabric, buffers and op hooks. */
+/* One side of one run: its peer (any way), fabric, buffers and op hooks. */
 #ifndef CXD_SESSION_H
 #define CXD_SESSION_H
 
@@ -9,7 +9,6 @@
 #include "base/clock.h"
 #include "base/op_facts.h"
 #include "cxd/config.h"
-#include "ctrl/ctrl.h"
 #include "fabric/cxi_knobs.h"
 #include "fabric/fabric.h"
 #include "fabric/mem.h"
@@ -20,7 +19,8 @@
 #include "session/peer.h"
 
 /*
- * Liveness. The peer is alive while its heartbeats arrive (ctrl.h). Our
+ * Liveness. The peer is alive while its way says so (the control
+ * channel: while its heartbeats arrive, ctrl/ctrl.h). Our
  * own transfer must show progress: an iteration with B bytes in flight
  * may go without a completion for --timeout seconds (default 5) plus
  * B / CXD_FLOOR_RATE, i.e. a link as slow as 1 MB/s still completes.
@@ -60,9 +60,9 @@ struct cxd_sess {
 	const struct cxd_run_opts *run; /* &cfg->run, agreed with the peer */
 	const struct cxd_ops *ops;
 	const struct cxd_peer_ops *via; /* how this side reaches its peer */
-	void *via_arg;                  /* that way's own state, if any */
+	void *via_arg; /* that way's own state (cxd_peer_ctrl: the channel) */
 	const char *who; /* "the server 127.0.0.1:49194": messages name it */
-	struct cxd_ctrl ctrl; /* the control channel (cxd_peer_ctrl only) */
+	const char *phase; /* entered last (cxd_sess_enter); NULL: none yet */
 	struct cxd_fabric *fab;
 	struct cxd_buf tx, rx;
 	struct cxd_gpu *gpu; /* the GPU runtime for -t/-r, NULL: host only */
@@ -97,9 +97,7 @@ struct cxd_sess {
  * 127.0.0.1:49194"). */
 static inline const char *cxd_sess_phase(const struct cxd_sess *s)
 {
-	const char *p = cxd_ctrl_phase(&s->ctrl);
-
-	return p ? p : "the run";
+	return s->phase ? s->phase : "the run";
 }
 
 static inline const char *cxd_sess_who(const struct cxd_sess *s)
@@ -107,10 +105,10 @@ static inline const char *cxd_sess_who(const struct cxd_sess *s)
 	return s->who ? s->who : "the peer";
 }
 
-/* Proof of life for the control channel's watchdog (every wait loop). */
+/* Proof of life for the peer way's watchdog (every wait loop). */
 static inline void cxd_sess_beat(struct cxd_sess *s)
 {
-	cxd_ctrl_beat(&s->ctrl);
+	s->via->beat(s);
 }
 
 /* Errors: set s->err (a full sentence) and return a negative errno. */

@@ -131,8 +131,6 @@ void sw_init(struct sw *w)
 	w->lat_tool = cxd_tool_find("cxi_write_lat");
 	w->partner = -1;
 	w->coord_only = cxd_testaid_coord_only && cxd_testaid_coord_only();
-	w->s.ctrl.fd = -1;
-	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
 }
 
 void sw_free(struct sw *w)
