@@ -12,7 +12,8 @@ of dependency are counted:
            face, types only); the public headers' own includes count
            too, as edges of those headers.
 Besides, files in lib/run/ and lib/ops/ may not use the control channel
-or one way of reaching the peer directly (PEER_BLIND): only s->via.
+or one way of reaching the peer directly (PEER_BLIND): only s->via; and
+in lib/session/ only the control channel's way (CTRL_WAY) uses lib/ctrl/.
 Usage: layers.py BUILD_DIR [SRC_DIR] [--graph]   exit 1 on any violation.
 """
 import collections
@@ -32,6 +33,8 @@ RANK = {name: i for i, name in enumerate(LAYERS)}
 # The runners and the operations reach the peer only through s->via
 # (lib/session/peer.h), never the control channel or one way directly.
 PEER_BLIND = ("run", "ops")
+# The session knows no transport: the channel is the ctrl way's own.
+CTRL_WAY = ("lib/session/peer_ctrl", "lib/session/sess_connect")
 PEER_WAYS = ("lib/ctrl/", "lib/session/peer_", "lib/session/sess_connect",
              "tools/sweep/")
 
@@ -172,6 +175,10 @@ def main(argv):
             nedges += 1
             if RANK[fd] > RANK[fu]:
                 bad.append("%s (%s) -> %s (%s): %s" % (unit, fu, dst, fd, why))
+            elif fu == "session" and fd == "ctrl" and \
+                    not unit.startswith(CTRL_WAY):
+                blind.append("%s -> %s: %s (the session reaches the channel "
+                             "through s->via)" % (unit, dst, why))
             elif fu in PEER_BLIND and dst.startswith(PEER_WAYS):
                 blind.append("%s -> %s: %s (runners and operations use s->via)"
                            % (unit, dst, why))
