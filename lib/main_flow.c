@@ -12,8 +12,9 @@
 
 #include <rdma/fabric.h>
 
+#include "ctrl/ctrl.h"
 #include "gpu/gpu.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "base/signals.h"
 #include "run/run.h"
 
@@ -111,7 +112,7 @@ static int run_session(struct cxd_sess *s)
 static int interrupted(struct cxd_sess *s, int sig)
 {
 	char text[CXD_ERR_LEN];
-	const char *phase = s->ctrl.phase ? s->ctrl.phase : "the start";
+	const char *phase = s->phase ? s->phase : "the start";
 
 	fprintf(stderr, "%s: interrupted by %s during %s\n", s->tool->name,
 		cxd_sig_name(sig), phase);
@@ -125,8 +126,9 @@ static int interrupted(struct cxd_sess *s, int sig)
 static int end_session(struct cxd_sess *s, int ret)
 {
 	bool quiet = s->out_errno == EPIPE;
-	/* --local's server child, connected: the client speaks for both. */
-	bool mute = s->cfg->local.local_child < 0 && s->ctrl.fd >= 0;
+	/* --local's server child, connected (its way names the peer): the
+	 * client speaks for both. */
+	bool mute = s->cfg->local.local_child < 0 && s->via->name(s) != NULL;
 
 	if (ret && cxd_sig_pending())
 		return interrupted(s, cxd_sig_pending());
@@ -156,9 +158,9 @@ static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
 	s->cfg = cfg;
 	s->run = &cfg->run;
 	s->ops = tool->ops;
-	s->via = &cxd_peer_ctrl; /* the loopback tool's is set on opening */
-	s->ctrl.fd = -1;
-	s->ctrl.hb_pipe[0] = s->ctrl.hb_pipe[1] = -1;
+	/* The loopback tool's is set on opening; the channel behind
+	 * via_arg, on connecting (sess_connect.c). */
+	s->via = &cxd_peer_ctrl;
 	s->timeout_ms = (uint64_t) cfg->local.timeout_s * 1000; /* >= 1 s */
 }
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cxd/config.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "cxd/tool.h"
 #include "ops/ops.h"
 #include "run/run.h"

@@ -8,10 +8,12 @@ of dependency are counted:
   calls    file A uses a symbol (function or data) that file B defines,
            read from the objects with nm (what the linker sees);
   includes file A includes a header that lives in folder F of lib/
-           (the public headers of include/cxd/ declare the library's
-           face and belong to no layer).
+           or of include/ (include/cxd is the lowest layer: the public
+           face, types only); the public headers' own includes count
+           too, as edges of those headers.
 Besides, files in lib/run/ and lib/ops/ may not use the control channel
-or one way of reaching the peer directly (PEER_BLIND): only s->via.
+or one way of reaching the peer directly (PEER_BLIND): only s->via; and
+in lib/session/ only the control channel's way (CTRL_WAY) uses lib/ctrl/.
 Usage: layers.py BUILD_DIR [SRC_DIR] [--graph]   exit 1 on any violation.
 """
 import collections
@@ -21,15 +23,18 @@ import re
 import subprocess
 import sys
 
-# Lowest first. "." is lib/ itself (tools.c, main_flow.c), "tools" the
+# Lowest first. "include/cxd" is the public face (lib/base includes
+# cxd/config.h), "." is lib/ itself (tools.c, main_flow.c), "tools" the
 # programs' mains, "tools/sweep" the MPI side of cxi_sweep.
-LAYERS = ["base", "opts", "wire", "ctrl", "gpu", "fabric", "counters",
-          "report", "session", "ops", "run", "sweep", ".", "tools",
+LAYERS = ["include/cxd", "base", "opts", "wire", "ctrl", "gpu", "fabric",
+          "counters", "report", "session", "ops", "run", "sweep", ".", "tools",
           "tools/sweep"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 # The runners and the operations reach the peer only through s->via
 # (lib/session/peer.h), never the control channel or one way directly.
 PEER_BLIND = ("run", "ops")
+# The session knows no transport: the channel is the ctrl way's own.
+CTRL_WAY = ("lib/session/peer_ctrl", "lib/session/sess_connect")
 PEER_WAYS = ("lib/ctrl/", "lib/session/peer_", "lib/session/sess_connect",
              "tools/sweep/")
 
@@ -79,7 +84,7 @@ INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def include_edges(srcdir, units):
-    """Source file -> lib/ header folders it includes (not include/cxd)."""
+    """Source file -> the headers of lib/ and include/ it includes."""
     edges = collections.defaultdict(set)
     for unit in units:
         path = os.path.join(srcdir, unit)
@@ -91,8 +96,10 @@ def include_edges(srcdir, units):
                 hdr = os.path.relpath(here, srcdir)
             elif os.path.exists(os.path.join(srcdir, "lib", inc)):
                 hdr = "lib/" + inc
+            elif os.path.exists(os.path.join(srcdir, "include", inc)):
+                hdr = "include/" + inc
             else:
-                continue  # include/cxd/...: the public face
+                continue
             edges[unit].add(hdr)
     return edges
 
@@ -143,11 +150,15 @@ def main(argv):
               file=sys.stderr)
         return 2
     calls = call_edges(objs)
-    incs = include_edges(srcdir, list(objs))
+    # The public headers are units of their own: what they include is
+    # what every includer of the face depends on.
+    face = sorted(os.path.relpath(h, srcdir) for h in
+                  glob.glob(os.path.join(srcdir, "include", "cxd", "*.h")))
+    incs = include_edges(srcdir, list(objs) + face)
     bad, blind, unknown = [], [], set()
     graph = collections.defaultdict(set)
     nedges = 0
-    for unit in sorted(objs):
+    for unit in sorted(objs) + face:
         fu = folder_of(unit)
         if fu not in RANK:
             unknown.add(fu)
@@ -164,6 +175,10 @@ def main(argv):
             nedges += 1
             if RANK[fd] > RANK[fu]:
                 bad.append("%s (%s) -> %s (%s): %s" % (unit, fu, dst, fd, why))
+            elif fu == "session" and fd == "ctrl" and \
+                    not unit.startswith(CTRL_WAY):
+                blind.append("%s -> %s: %s (the session reaches the channel "
+                             "through s->via)" % (unit, dst, why))
             elif fu in PEER_BLIND and dst.startswith(PEER_WAYS):
                 blind.append("%s -> %s: %s (runners and operations use s->via)"
                            % (unit, dst, why))
@@ -181,7 +196,8 @@ def main(argv):
         print("folder not in LAYERS (tests/layers.py):", f)
     print("layers: %d files, %d dependencies, %d upward, %d cycles, "
           "%d around the peer interface"
-          % (len(objs), nedges, len(bad), len(loops), len(blind)))
+          % (len(objs) + len(face), nedges, len(bad), len(loops),
+             len(blind)))
     return 1 if bad or loops or blind or unknown else 0
 
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cxd/session.h"
+#include "session/session.h"
 
 int main(int argc, char **argv)
 {

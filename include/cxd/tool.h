@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-struct cxd_ops;    /* session.h: an operation's hooks and facts */
+struct cxd_ops;    /* session/session.h: an operation's hooks and facts */
 struct cxd_sess;
 struct cxd_report;
 struct cxd_cfg;

@@ -15,7 +15,7 @@
 
 #include "base/amo.h"
 #include "cxi_knobs.h"
-#include "cxd/session.h"
+#include "base/op_facts.h"
 
 #ifdef CXD_HAVE_CXI_EXT
 _Static_assert(CXD_CXI_HRP == FI_CXI_HRP, "FI_CXI_HRP moved");
@@ -29,7 +29,7 @@ _Static_assert(CXD_CXI_UNRELIABLE == FI_CXI_UNRELIABLE,
 #define E_GETMIN "FI_CXI_RDZV_GET_MIN"
 #define E_EAGER "FI_CXI_RDZV_EAGER_SIZE"
 
-/* Per command class (the tool row's ops->cxi). */
+/* Per command class (the tool row's operation facts: cxi). */
 static const char *const idc_var[] = {
 	[CXD_CXI_WRITE] = "FI_CXI_DISABLE_NON_INJECT_RMA_IDC",
 	[CXD_CXI_READ] = NULL,
@@ -346,7 +346,7 @@ int cxd_cxi_plan(const struct cxd_tool *tool, const struct cxd_run_opts *run,
 		 const struct cxd_cxi_reported *rep, cxd_env_fn env, void *ctx,
 		 struct cxd_cxi_plan *plan, char *err, size_t errlen)
 {
-	struct facts f = { .tool = tool, .run = run, .cls = tool->ops->cxi };
+	struct facts f = { .tool = tool, .run = run, .cls = cxd_tool_facts(tool)->cxi };
 
 	memset(plan, 0, sizeof(*plan));
 	plan->key_tx = 1;

@@ -20,7 +20,7 @@
 #include "base/amo.h"
 #include "base/amo_sim.h"
 #include "session/post.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "ops.h"
 
 #define SLOT 64        /* bytes per list slot, local and remote */
@@ -462,11 +462,14 @@ static void atomic_teardown(struct cxd_sess *s)
 }
 
 const struct cxd_ops cxd_atomic_ops = {
-	.caps = FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
-	.amo = true,
-	.slot = SLOT,
-	.injects = true,
-	.cxi = CXD_CXI_AMO,
+	.facts = {
+		.caps = FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ |
+			FI_REMOTE_WRITE,
+		.amo = true,
+		.slot = SLOT,
+		.injects = true,
+		.cxi = CXD_CXI_AMO,
+	},
 	.setup = atomic_setup,
 	.post_for = atomic_post_for,
 	.progress = atomic_progress,

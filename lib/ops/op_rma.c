@@ -6,7 +6,7 @@
 #include <rdma/fi_rma.h>
 
 #include "session/post.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "ops.h"
 
 /*
@@ -151,9 +151,11 @@ static int rma_lat_one(struct cxd_sess *s, uint64_t size, bool last)
 	(FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
 
 const struct cxd_ops cxd_write_ops = {
-	.caps = RMA_CAPS,
-	.injects = true,
-	.cxi = CXD_CXI_WRITE,
+	.facts = {
+		.caps = RMA_CAPS,
+		.injects = true,
+		.cxi = CXD_CXI_WRITE,
+	},
 	.setup = rma_setup,
 	.post_for = write_post_for,
 	.progress = rma_progress,
@@ -164,9 +166,11 @@ const struct cxd_ops cxd_write_ops = {
 
 /* A read completes when its data has landed here: never injected. */
 const struct cxd_ops cxd_read_ops = {
-	.caps = RMA_CAPS,
-	.to_initiator = true,
-	.cxi = CXD_CXI_READ,
+	.facts = {
+		.caps = RMA_CAPS,
+		.to_initiator = true,
+		.cxi = CXD_CXI_READ,
+	},
 	.setup = rma_setup,
 	.post_for = read_post_for,
 	.progress = rma_progress,

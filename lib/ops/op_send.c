@@ -9,7 +9,7 @@
 #include <rdma/fi_tagged.h>
 
 #include "session/post.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "ops.h"
 
 #define TAG_DATA 0x0ULL
@@ -290,11 +290,13 @@ static void send_teardown(struct cxd_sess *s)
 }
 
 const struct cxd_ops cxd_send_ops = {
-	.caps = FI_MSG | FI_TAGGED | FI_SEND | FI_RECV,
-	.two_sided = true,
-	.injects = true,
-	.inject_cap = IDC_MAX,
-	.cxi = CXD_CXI_MSG,
+	.facts = {
+		.caps = FI_MSG | FI_TAGGED | FI_SEND | FI_RECV,
+		.two_sided = true,
+		.injects = true,
+		.inject_cap = IDC_MAX,
+		.cxi = CXD_CXI_MSG,
+	},
 	.setup = send_setup,
 	.post_for = send_post_for,
 	.progress = send_progress,

@@ -1,6 +1,6 @@
 /* Rules shared by the operations' posting code and the summary. */
 #include "base/amo.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "ops.h"
 
 bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
@@ -8,13 +8,13 @@ bool cxd_ops_injects(const struct cxd_ops *ops, const struct cxd_run_opts *run,
 {
 	uint64_t cap = inject_size;
 
-	if (ops->inject_cap && ops->inject_cap < cap)
-		cap = ops->inject_cap;
+	if (ops->facts.inject_cap && ops->facts.inject_cap < cap)
+		cap = ops->facts.inject_cap;
 	/* -R sends go by rendezvous: no inject (the originals' rule). */
-	if (!ops->injects || cxd_run_has(run, CXD_RUN_NO_IDC) ||
+	if (!ops->facts.injects || cxd_run_has(run, CXD_RUN_NO_IDC) ||
 	    cxd_run_has(run, CXD_RUN_RDZV))
 		return false;
-	if (ops->amo && cxd_amo_returns_old(run->amo_op,
+	if (ops->facts.amo && cxd_amo_returns_old(run->amo_op,
 					     cxd_run_has(run, CXD_RUN_FETCHING)))
 		return false;
 	return size <= cap;

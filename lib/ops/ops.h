@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cxd/session.h"
+#include "session/session.h"
 
 extern const struct cxd_ops cxd_write_ops, cxd_read_ops, cxd_send_ops,
 	cxd_atomic_ops;

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "cxd/report.h"
+#include "report/report.h"
 
 #define CXD_MTU 2048 /* the originals count packets of 2048 bytes */
 

@@ -4,7 +4,7 @@
 
 #include <json-c/json.h>
 
-#include "cxd/report.h"
+#include "report/report.h"
 
 #define HEADER_MAX 160
 #define CXD_TRAIL_MAX 48

@@ -3,7 +3,7 @@
 
 #include "base/testaid.h"
 #include "counters/counters.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "run.h"
 
 struct cxd_ctrs *cxd_run_counters_begin(struct cxd_sess *s)

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "base/progress.h"
-#include "cxd/session.h"
+#include "session/session.h"
 
 /* run_bw.c, run_lat.c: every size of a session, reported. */
 /* Progress on stderr for this run (disabled unless cxd_progress_wanted). */

@@ -4,14 +4,14 @@
 #include <unistd.h>
 
 #include "fabric/mem.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "run.h"
 #include "session/post.h"
 #include "windows.h"
 
 static void prepare_size(struct cxd_sess *s, uint64_t size)
 {
-	s->gran = s->ops->slot ? s->ops->slot :
+	s->gran = s->ops->facts.slot ? s->ops->facts.slot :
 		  cxd_roundup(size, s->run->buf_align);
 	s->off = 0;
 	s->ops->post_for(s, size);
@@ -71,7 +71,7 @@ static void combine(const struct cxd_sess *s, uint64_t size,
 	res->elapsed_ns = s->active ? me->elapsed_ns : peer->elapsed_ns;
 	res->verify = -1;
 	res->validated = -1;
-	cxd_bw_combine(res, cxd_packets(s->ops->amo, size),
+	cxd_bw_combine(res, cxd_packets(s->ops->facts.amo, size),
 		       s->active ? me : NULL, &theirs);
 }
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cxd/session.h"
+#include "session/session.h"
 #include "base/stats.h"
 #include "run.h"
 #include "session/post.h"

@@ -5,7 +5,7 @@
 
 #include "base/amo.h"
 #include "gpu/gpu.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "ops/ops.h"
 #include "run.h"
 
@@ -258,13 +258,14 @@ static void add_gpu_count(struct cxd_sess *s)
 void cxd_summary_build(struct cxd_sess *s)
 {
 	struct cxd_summary_info *info = &s->info;
+	const char *peer = s->via->name(s);
 
 	info->is_server = !s->is_client;
 	snprintf(info->provider, sizeof(info->provider), "%s",
 		 s->fab->info->fabric_attr->prov_name);
 	snprintf(info->domain, sizeof(info->domain), "%s",
 		 s->fab->info->domain_attr->name);
-	snprintf(info->peer, sizeof(info->peer), "%s", s->ctrl.peer);
+	snprintf(info->peer, sizeof(info->peer), "%s", peer ? peer : "");
 	cxd_kv_set(info, "Device", "%s", info->domain);
 	cxd_kv_set(info, "Provider", "%s", info->provider);
 	if (is_cxi(s)) {

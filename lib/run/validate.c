@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "run.h"
 #include "session/post.h"
 
@@ -41,7 +41,7 @@ static bool on(const struct cxd_sess *s)
 /* Reads bring the data to the initiator: the roles of tx and rx swap. */
 static bool reads(const struct cxd_sess *s)
 {
-	return s->ops->to_initiator;
+	return s->ops->facts.to_initiator;
 }
 
 static const struct cxd_buf *source(const struct cxd_sess *s)
@@ -108,7 +108,7 @@ static void regions(const struct cxd_sess *s, uint64_t size, uint64_t ops,
 	bool lists = cxd_tool_is(s->tool, CXD_TRAIT_LISTS);
 
 	*step_p = g;
-	if (s->ops->two_sided) {
+	if (s->ops->facts.two_sided) {
 		/* Receives are slots of the largest size (op_send.c). */
 		*step_p = s->run->max_size;
 		if (lists)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "base/stats.h"
-#include "cxd/session.h"
+#include "session/session.h"
 
 struct cxd_winrec {
 	uint64_t next;       /* the next boundary; UINT64_MAX: no windows */

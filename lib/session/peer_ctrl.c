@@ -1,15 +1,31 @@
 /* The peer over the TCP control channel: a client/server pair's way. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "peer_ctrl.h"
 #include "sess_priv.h"
 
 #define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
 
+int cxd_sess_ctrl_new(struct cxd_sess *s)
+{
+	struct cxd_ctrl *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
+		return cxd_sess_fail(s, -ENOMEM, "no memory for the control "
+				     "channel");
+	/* Safe to close before it connects (connect and accept reset it). */
+	c->fd = -1;
+	c->hb_pipe[0] = c->hb_pipe[1] = -1;
+	s->via_arg = c;
+	return 0;
+}
+
 int cxd_sess_ctrl_fail(struct cxd_sess *s, int ret)
 {
-	snprintf(s->err, sizeof(s->err), "%s", s->ctrl.err);
+	snprintf(s->err, sizeof(s->err), "%s", cxd_sess_ctrl(s)->err);
 	return ret;
 }
 
@@ -21,7 +37,7 @@ int cxd_sess_send(struct cxd_sess *s, uint16_t type, const uint8_t *buf,
 	if (len < 0)
 		return cxd_sess_fail(s, (int) len, "cannot encode a %s message",
 				     cxd_msg_name(type));
-	ret = cxd_ctrl_send(&s->ctrl, type, buf, (uint32_t) len);
+	ret = cxd_ctrl_send(cxd_sess_ctrl(s), type, buf, (uint32_t) len);
 	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
 }
 
@@ -39,13 +55,13 @@ static int wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
 		if (++spins & 63)
 			continue;
 		cxd_sess_beat(s);
-		ret = cxd_ctrl_poll(&s->ctrl);
+		ret = cxd_ctrl_poll(cxd_sess_ctrl(s));
 		if (ret < 0)
 			return cxd_sess_ctrl_fail(s, ret);
 		if (ret == 1)
 			break;
 	}
-	ret = cxd_ctrl_expect(&s->ctrl, type, buf, cap, len_p, -1);
+	ret = cxd_ctrl_expect(cxd_sess_ctrl(s), type, buf, cap, len_p, -1);
 	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
 }
 
@@ -146,16 +162,16 @@ static int pending_peer_error(struct cxd_sess *s)
 	uint32_t len;
 	int ret;
 
-	if (cxd_hdr_decode(s->ctrl.rx, &h, tmp, sizeof(tmp)) != 0 ||
+	if (cxd_hdr_decode(cxd_sess_ctrl(s)->rx, &h, tmp, sizeof(tmp)) != 0 ||
 	    h.type != CXD_MSG_ERROR)
 		return 0;
-	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, 0);
+	ret = cxd_ctrl_recv(cxd_sess_ctrl(s), &type, buf, sizeof(buf), &len, 0);
 	return cxd_sess_ctrl_fail(s, ret ? ret : -EPROTO);
 }
 
 static int ctrl_check(struct cxd_sess *s)
 {
-	int ret = cxd_ctrl_poll(&s->ctrl);
+	int ret = cxd_ctrl_poll(cxd_sess_ctrl(s));
 
 	if (ret < 0)
 		return cxd_sess_ctrl_fail(s, ret);
@@ -168,7 +184,7 @@ static int ctrl_why(struct cxd_sess *s)
 	int ret;
 
 	do {
-		ret = cxd_ctrl_poll(&s->ctrl);
+		ret = cxd_ctrl_poll(cxd_sess_ctrl(s));
 		if (ret == 1)
 			return pending_peer_error(s);
 		if (ret < 0)
@@ -177,29 +193,69 @@ static int ctrl_why(struct cxd_sess *s)
 	return 0;
 }
 
+/* From any failure, connected or not (no channel: a failed listen). */
 static void ctrl_tell(struct cxd_sess *s, const char *text)
 {
-	if (s->ctrl.fd >= 0)
-		cxd_ctrl_send_error(&s->ctrl, text);
+	struct cxd_ctrl *c = cxd_sess_ctrl(s);
+
+	if (c && c->fd >= 0)
+		cxd_ctrl_send_error(c, text);
 }
 
 static void ctrl_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
 		       void *arg)
 {
-	s->ctrl.on_fatal = on_fatal;
-	s->ctrl.fatal_arg = arg;
-	cxd_ctrl_watch(&s->ctrl, s->tool->name);
+	struct cxd_ctrl *c = cxd_sess_ctrl(s);
+
+	c->on_fatal = on_fatal;
+	c->fatal_arg = arg;
+	cxd_ctrl_watch(c, s->tool->name);
+}
+
+/* The heartbeat thread's messages name the phase. These three are
+ * called once connected; no channel (yet) is no watchdog to feed. */
+static void ctrl_enter(struct cxd_sess *s, const char *phase)
+{
+	if (cxd_sess_ctrl(s))
+		cxd_ctrl_set_phase(cxd_sess_ctrl(s), phase);
+}
+
+static void ctrl_beat(struct cxd_sess *s)
+{
+	if (cxd_sess_ctrl(s))
+		cxd_ctrl_beat(cxd_sess_ctrl(s));
+}
+
+static void ctrl_allow(struct cxd_sess *s, uint64_t ms)
+{
+	if (cxd_sess_ctrl(s))
+		cxd_ctrl_allow(cxd_sess_ctrl(s), ms);
+}
+
+/* "127.0.0.1:49194" once connected (also asked after a failed listen). */
+static const char *ctrl_name(const struct cxd_sess *s)
+{
+	const struct cxd_ctrl *c = cxd_sess_ctrl(s);
+
+	return c && c->fd >= 0 ? c->peer : NULL;
 }
 
 /* The data goes where the control connection goes (e.g. stays on lo). */
 static void ctrl_src_host(const struct cxd_sess *s, char *buf, size_t len)
 {
-	cxd_ctrl_local_host(&s->ctrl, buf, len);
+	cxd_ctrl_local_host(cxd_sess_ctrl(s), buf, len);
 }
 
 static void ctrl_close(struct cxd_sess *s)
 {
-	cxd_ctrl_close(&s->ctrl);
+	struct cxd_ctrl *c = cxd_sess_ctrl(s);
+
+	if (c == NULL)
+		return;
+	cxd_ctrl_close(c);
+	free(c);
+	s->via_arg = NULL;
+	s->who = NULL; /* it named the channel's peer */
 }
 
 const struct cxd_peer_ops cxd_peer_ctrl = {
@@ -207,5 +263,7 @@ const struct cxd_peer_ops cxd_peer_ctrl = {
 	.barrier = ctrl_barrier, .share = ctrl_share,
 	.swap_addr = ctrl_swap_addr, .result = cxd_sess_report,
 	.check = ctrl_check, .why = ctrl_why, .tell = ctrl_tell,
-	.watch = ctrl_watch, .src_host = ctrl_src_host, .close = ctrl_close,
+	.watch = ctrl_watch, .enter = ctrl_enter, .beat = ctrl_beat,
+	.allow = ctrl_allow, .name = ctrl_name, .src_host = ctrl_src_host,
+	.close = ctrl_close,
 };

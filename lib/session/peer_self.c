@@ -50,6 +50,36 @@ void cxd_peer_no_watch(struct cxd_sess *s, void (*on_fatal)(void *arg),
 	(void) arg;
 }
 
+void cxd_peer_no_enter(struct cxd_sess *s, const char *phase)
+{
+	(void) s;
+	(void) phase;
+}
+
+void cxd_peer_no_beat(struct cxd_sess *s)
+{
+	(void) s;
+}
+
+void cxd_peer_no_allow(struct cxd_sess *s, uint64_t ms)
+{
+	(void) s;
+	(void) ms;
+}
+
+const char *cxd_peer_no_name(const struct cxd_sess *s)
+{
+	(void) s;
+	return "";
+}
+
+/* JSON "peer" (summary.c): the loopback tool's peer is itself. */
+static const char *self_name(const struct cxd_sess *s)
+{
+	(void) s;
+	return "(itself)";
+}
+
 void cxd_peer_any_host(const struct cxd_sess *s, char *buf, size_t len)
 {
 	(void) s;
@@ -66,7 +96,7 @@ const struct cxd_peer_ops cxd_peer_self = {
 	.both_roles = true, .separate = false,
 	.barrier = self_barrier, .share = self_share,
 	.swap_addr = self_swap_addr, .result = cxd_sess_report,
-	CXD_PEER_QUIET_HOOKS,
+	.name = self_name, CXD_PEER_QUIET_HOOKS,
 };
 
 int cxd_sess_loopback(struct cxd_sess *s)
@@ -76,8 +106,6 @@ int cxd_sess_loopback(struct cxd_sess *s)
 	s->via = &cxd_peer_self;
 	s->is_client = true;
 	s->active = true;
-	/* JSON "peer" (summary.c) */
-	snprintf(s->ctrl.peer, sizeof(s->ctrl.peer), "(itself)");
 	s->who = "the endpoint (itself)";
 	ret = cxd_sess_pick_provider(s, true);
 	return ret ? ret : cxd_sess_exchange_addrs(s);

@@ -5,7 +5,7 @@
 #include <rdma/fi_errno.h>
 
 #include "post.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "base/cpu_wait.h"
 #include "base/signals.h"
 #include "sess_priv.h"
@@ -13,7 +13,7 @@
 void cxd_post_inflight(struct cxd_sess *s, uint64_t bytes)
 {
 	s->inflight_bytes = bytes;
-	cxd_ctrl_allow(&s->ctrl, cxd_post_allow_ms(s, bytes));
+	s->via->allow(s, cxd_post_allow_ms(s, bytes));
 }
 
 /*

@@ -7,7 +7,7 @@
 
 #include <rdma/fabric.h>
 
-#include "cxd/session.h"
+#include "session/session.h"
 
 /* Wait until the completion counter reaches s->cntr_target (bounded). */
 int cxd_post_wait(struct cxd_sess *s);

@@ -5,6 +5,7 @@
 
 #include "wire/hs.h"
 #include "base/signals.h"
+#include "peer_ctrl.h"
 #include "sess_priv.h"
 #include "post.h"
 
@@ -13,16 +14,17 @@
 
 static int check_hello(struct cxd_sess *s, const uint8_t *buf, uint32_t len)
 {
-	return cxd_hs_check_hello(s->tool->name, s->ctrl.peer_role,
-				  s->ctrl.peer, buf, len, s->err,
-				  sizeof(s->err));
+	const struct cxd_ctrl *c = cxd_sess_ctrl(s);
+
+	return cxd_hs_check_hello(s->tool->name, c->peer_role, c->peer, buf,
+				  len, s->err, sizeof(s->err));
 }
 
 /* The next frame must be of this type (bounded by the peer's liveness). */
 static int expect(struct cxd_sess *s, uint16_t type, uint8_t *buf,
 		  uint32_t cap, uint32_t *len_p)
 {
-	int ret = cxd_ctrl_expect(&s->ctrl, type, buf, cap, len_p, -1);
+	int ret = cxd_ctrl_expect(cxd_sess_ctrl(s), type, buf, cap, len_p, -1);
 
 	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
 }
@@ -49,7 +51,7 @@ static int handshake(struct cxd_sess *s)
 	if (ret == 0)
 		ret = check_hello(s, buf, len);
 	if (ret == 0)
-		ret = cxd_ctrl_hb_start(&s->ctrl);
+		ret = cxd_ctrl_hb_start(cxd_sess_ctrl(s));
 	return ret;
 }
 
@@ -61,7 +63,7 @@ static int client_options(struct cxd_sess *s)
 	int ret;
 
 	cxd_sess_enter(s, "the option exchange");
-	ret = cxd_sess_pick_provider(s, cxd_ctrl_same_host(&s->ctrl));
+	ret = cxd_sess_pick_provider(s, cxd_ctrl_same_host(cxd_sess_ctrl(s)));
 	if (ret)
 		return ret;
 	cxd_sig_install(); /* providers are loaded now: ours win */
@@ -112,7 +114,8 @@ static int server_step(struct cxd_sess *s, struct cxd_hs *hs,
 
 	cxd_sess_enter(s, cxd_hs_phase(hs));
 	ms = now >= deadline ? 0 : (int) ((deadline - now) / 1000000ULL);
-	ret = cxd_ctrl_recv(&s->ctrl, &type, buf, sizeof(buf), &len, ms);
+	ret = cxd_ctrl_recv(cxd_sess_ctrl(s), &type, buf, sizeof(buf), &len,
+			    ms);
 	/* Bytes that are not our framing before any HELLO: an HTTP health
 	 * check or a scanner, not a client; drop it like a silent one. */
 	if (ret == -EPROTO && hs->state == CXD_HS_HELLO)
@@ -135,9 +138,10 @@ static int server_step(struct cxd_sess *s, struct cxd_hs *hs,
 static int server_handshake(struct cxd_sess *s)
 {
 	char mine[CXD_NAME_LEN];
+	const struct cxd_ctrl *c = cxd_sess_ctrl(s);
 	struct cxd_hs_cfg cfg = {
-		.tool = s->tool, .peer_role = s->ctrl.peer_role,
-		.peer = s->ctrl.peer, .provider = mine,
+		.tool = s->tool, .peer_role = c->peer_role,
+		.peer = c->peer, .provider = mine,
 		.max_mem = s->cfg->local.max_mem,
 		.local_check = hugepage_check, .arg = s,
 	};
@@ -165,23 +169,28 @@ static int server_handshake(struct cxd_sess *s)
 			return CXD_STRAY;
 		/* Heartbeats from here on: the client has our HELLO. */
 		if (ret == 0 && was == CXD_HS_HELLO && hs.state == CXD_HS_RUN)
-			ret = cxd_ctrl_hb_start(&s->ctrl);
+			ret = cxd_ctrl_hb_start(cxd_sess_ctrl(s));
 	}
 	return ret;
 }
 
 int cxd_sess_client(struct cxd_sess *s)
 {
+	struct cxd_ctrl *c;
 	int ret;
 
 	s->is_client = true;
 	s->active = true;
+	ret = cxd_sess_ctrl_new(s);
+	if (ret)
+		return ret;
+	c = cxd_sess_ctrl(s);
 	ret = cxd_ctrl_connect(s->cfg->local.host, s->cfg->local.port,
-			       CXD_CONNECT_TIMEOUT_MS, &s->ctrl, s->err,
+			       CXD_CONNECT_TIMEOUT_MS, c, s->err,
 			       sizeof(s->err));
 	if (ret == 0) {
-		s->who = s->ctrl.who;
-		s->ctrl.idle_ms = (int) s->timeout_ms;
+		s->who = c->who;
+		c->idle_ms = (int) s->timeout_ms;
 		cxd_post_inflight(s, 0);
 		ret = handshake(s);
 	}
@@ -196,25 +205,27 @@ int cxd_sess_client(struct cxd_sess *s)
  * stderr, and the server goes on listening. */
 static int accept_client(struct cxd_sess *s, int lfd)
 {
+	struct cxd_ctrl *c = cxd_sess_ctrl(s);
 	int ret;
 
 	for (;;) {
-		ret = cxd_ctrl_accept(lfd, -1, &s->ctrl, s->err,
-				      sizeof(s->err));
+		/* A connection starts in no phase, as the channel does. */
+		s->phase = NULL;
+		ret = cxd_ctrl_accept(lfd, -1, c, s->err, sizeof(s->err));
 		if (ret)
 			return ret;
-		s->who = s->ctrl.who;
-		s->ctrl.idle_ms = (int) s->timeout_ms;
-		s->ctrl.busy_lfd = lfd;
+		s->who = c->who;
+		c->idle_ms = (int) s->timeout_ms;
+		c->busy_lfd = lfd;
 		cxd_post_inflight(s, 0);
 		ret = server_handshake(s);
 		if (ret != CXD_STRAY)
 			return ret;
 		fprintf(stderr, "%s: dropped a connection that sent no valid "
 			"handshake: %s; still listening\n", s->tool->name,
-			s->ctrl.err);
+			c->err);
 		fflush(stderr);
-		cxd_ctrl_close(&s->ctrl);
+		cxd_ctrl_close(c);
 		s->err[0] = '\0';
 	}
 }
@@ -224,7 +235,9 @@ int cxd_sess_server(struct cxd_sess *s, int lfd)
 	int ret;
 
 	s->is_client = false;
-	ret = accept_client(s, lfd);
+	ret = cxd_sess_ctrl_new(s);
+	if (ret == 0)
+		ret = accept_client(s, lfd);
 	s->active = cxd_side_active(s->tool, s->run, false);
 	if (ret == 0)
 		ret = cxd_sess_exchange_addrs(s);

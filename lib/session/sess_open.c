@@ -62,7 +62,7 @@ static int open_side(struct cxd_sess *s)
 	req.provider = s->run->provider;
 	req.domain = s->cfg->local.device;
 	req.src_host = host;
-	req.caps = s->ops->caps;
+	req.caps = s->ops->facts.caps;
 	req.cxi = &s->cxi;
 	req.tclass = s->run->tclass;
 	ret = cxd_sess_mem_open(s, &req.caps);
@@ -176,7 +176,7 @@ int cxd_sess_pick_provider(struct cxd_sess *s, bool same_host)
 				     s->cfg->run.provider, CXD_NAME_LEN);
 		return 0;
 	}
-	return cxd_fabric_pick(s->ops->caps, same_host, s->cfg->run.provider,
+	return cxd_fabric_pick(s->ops->facts.caps, same_host, s->cfg->run.provider,
 			       CXD_NAME_LEN, s->err, sizeof(s->err));
 }
 

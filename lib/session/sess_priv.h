@@ -3,13 +3,8 @@
 #ifndef CXD_SESS_PRIV_H
 #define CXD_SESS_PRIV_H
 
-#include "cxd/session.h"
+#include "session/session.h"
 
-/* The control channel's error as the session's: s->err, returns ret. */
-int cxd_sess_ctrl_fail(struct cxd_sess *s, int ret);
-/* Send an encoded frame; len < 0 is the encoder's failure. */
-int cxd_sess_send(struct cxd_sess *s, uint16_t type, const uint8_t *buf,
-		  ssize_t len);
 /* The cxi knobs for this side from a provider name (cxd_cxi_prepare). */
 int cxd_sess_knobs(struct cxd_sess *s, const char *provider,
 		   const struct cxd_cxi_reported *rep);

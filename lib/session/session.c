@@ -19,7 +19,8 @@ int cxd_sess_fail(struct cxd_sess *s, int ret, const char *fmt, ...)
 
 void cxd_sess_enter(struct cxd_sess *s, const char *phase)
 {
-	cxd_ctrl_set_phase(&s->ctrl, phase);
+	s->phase = phase;
+	s->via->enter(s, phase); /* the channel's heartbeat thread names it */
 	if (cxd_testaid_phase)
 		cxd_testaid_phase(s->tool->name, phase);
 }

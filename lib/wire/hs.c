@@ -7,7 +7,7 @@
 
 #include "hs.h"
 #include "base/sizes.h"
-#include "cxd/session.h"
+#include "base/op_facts.h"
 
 static int hs_fail(struct cxd_hs *hs, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -102,8 +102,8 @@ uint64_t cxd_data_len(const struct cxd_tool *tool,
 {
 	uint64_t step, len;
 
-	if (tool->ops->slot)
-		return tool->ops->slot * r->list_size;
+	if (cxd_tool_facts(tool)->slot)
+		return cxd_tool_facts(tool)->slot * r->list_size;
 	if (!cxd_tool_is(tool, CXD_TRAIT_LISTS))
 		return r->max_size;
 	step = cxd_roundup(r->max_size, r->buf_align);
@@ -119,7 +119,7 @@ void cxd_plan_memory(const struct cxd_tool *tool,
 {
 	bool me = cxd_side_active(tool, run, is_client);
 	bool peer = both_roles || cxd_side_active(tool, run, !is_client);
-	bool two_sided = tool->ops->two_sided;
+	bool two_sided = cxd_tool_facts(tool)->two_sided;
 	uint64_t len = cxd_data_len(tool, run);
 
 	*tx_p = (me || two_sided) ? len : 0;

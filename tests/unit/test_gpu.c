@@ -24,7 +24,7 @@
 #include "fabric/mem.h"
 #include "cxd/opts.h"
 #include "wire/proto.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "run/run.h"
 #include "support/argv_cfg.h"
 

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "cxd/report.h"
+#include "report/report.h"
 
 #define SEP51 "---------------------------------------------------\n"
 #define SEP48 "------------------------------------------------\n"

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "cxd/opts.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "support/argv_cfg.h"
 
 #define ROUNDS 40 /* x 5 failing scenarios = 200 failing runs */

@@ -18,7 +18,7 @@
 
 #include "base/amo.h"
 #include "cxd/opts.h"
-#include "cxd/session.h"
+#include "session/session.h"
 #include "ops/ops.h"
 #include "run/run.h"
 #include "support/argv_cfg.h"
@@ -577,7 +577,7 @@ static void check_row(const struct cxd_tool *t)
 	assert_non_null(t->ops);
 	assert_non_null(t->run);
 	assert_non_null(t->ops->post_for);
-	assert_true(t->ops->caps != 0);
+	assert_true(t->ops->facts.caps != 0);
 	/* Exactly one shape, run by its runner. */
 	assert_true(shape != 0 && (shape & (shape - 1)) == 0);
 	if (shape == CXD_TRAIT_LISTS)
@@ -591,15 +591,15 @@ static void check_row(const struct cxd_tool *t)
 	/* Ping-pong: only send_lat, where the server answers each send. */
 	assert_int_equal(cxd_tool_is(t, CXD_TRAIT_PING_PONG),
 			 strcmp(t->name, "cxi_send_lat") == 0);
-	assert_int_equal(t->ops->two_sided, is_named(t, "_send_"));
+	assert_int_equal(t->ops->facts.two_sided, is_named(t, "_send_"));
 	/* 64-byte slots and one packet per operation: atomics only. */
-	assert_int_equal(t->ops->slot == 64, is_named(t, "_atomic_"));
-	assert_int_equal(t->ops->slot != 0, is_named(t, "_atomic_"));
-	assert_int_equal(t->ops->amo, is_named(t, "_atomic_"));
-	assert_int_equal(t->ops->to_initiator, is_named(t, "_read_"));
+	assert_int_equal(t->ops->facts.slot == 64, is_named(t, "_atomic_"));
+	assert_int_equal(t->ops->facts.slot != 0, is_named(t, "_atomic_"));
+	assert_int_equal(t->ops->facts.amo, is_named(t, "_atomic_"));
+	assert_int_equal(t->ops->facts.to_initiator, is_named(t, "_read_"));
 	/* A tool with --no-idc has an operation that can inject. */
 	if (cxd_tool_has(t, CXD_F_IDC))
-		assert_true(t->ops->injects);
+		assert_true(t->ops->facts.injects);
 }
 
 static void test_row_traits(void **state)

@@ -81,12 +81,13 @@ static int mpi_result(struct cxd_sess *s, struct cxd_report *rep,
  * Every rank writes and is written to (both roles). A partner that dies
  * ends the job (the launcher aborts every rank), one that stalls is named
  * by pair_swap's bound, and sw_die's message reaches the launcher's
- * output: nothing to poll, tell or watch. With no control connection to
+ * output: nothing to poll, tell or watch, no watchdog to feed (the
+ * partner is named in s->who). With no control connection to
  * follow, the provider picks the local interface (-d names one).
  */
 const struct cxd_peer_ops sw_peer_mpi = {
 	.both_roles = true, .separate = true,
 	.barrier = mpi_barrier, .share = mpi_share,
 	.swap_addr = mpi_swap_addr, .result = mpi_result,
-	CXD_PEER_QUIET_HOOKS,
+	.name = cxd_peer_no_name, CXD_PEER_QUIET_HOOKS,
 };

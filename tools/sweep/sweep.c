@@ -14,7 +14,7 @@
 #include <mpi.h>
 #include <rdma/fabric.h>
 
-#include "cxd/session.h"
+#include "session/session.h"
 #include "sweep/sweep.h"
 #include "congest.h"
 #include "sweep_mpi.h"

@@ -131,8 +131,6 @@ void sw_init(struct sw *w)
 	w->lat_tool = cxd_tool_find("cxi_write_lat");
 	w->partner = -1;
 	w->coord_only = cxd_testaid_coord_only && cxd_testaid_coord_only();
-	w->s.ctrl.fd = -1;
-	w->s.ctrl.hb_pipe[0] = w->s.ctrl.hb_pipe[1] = -1;
 }
 
 void sw_free(struct sw *w)
@@ -229,7 +227,7 @@ static void pick_provider(struct sw *w)
 		if (w->cfg.local.provider[0])
 			cxd_fabric_core_name(w->cfg.local.provider, name,
 					     sizeof(name));
-		else if (cxd_fabric_pick(w->bw_tool->ops->caps, same, name,
+		else if (cxd_fabric_pick(w->bw_tool->ops->facts.caps, same, name,
 					 sizeof(name), err, sizeof(err)) != 0)
 			sw_die(w, "%s", err);
 	}

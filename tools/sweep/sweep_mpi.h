@@ -8,7 +8,7 @@
 
 #include <mpi.h>
 
-#include "cxd/session.h"
+#include "session/session.h"
 #include "sweep/sweep_out.h"
 
 #define CXD_SWEEP_WAIT_S 30   /* a pair's wait beyond -D: peer is gone */

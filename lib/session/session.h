@@ -1,23 +1,26 @@
-/* One side of one run: control channel, fabric, buffers and op hooks. */
+/* One side of one run: its peer (any way), fabric, buffers and op hooks. */
 #ifndef CXD_SESSION_H
 #define CXD_SESSION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/clock.h"
+#include "base/op_facts.h"
 #include "cxd/config.h"
-#include "ctrl/ctrl.h"
 #include "fabric/cxi_knobs.h"
 #include "fabric/fabric.h"
 #include "fabric/mem.h"
 #include "cxd/opts.h"
 #include "cxd/report.h"
+#include "report/report.h"
 #include "cxd/tool.h"
 #include "session/peer.h"
 
 /*
- * Liveness. The peer is alive while its heartbeats arrive (ctrl.h). Our
+ * Liveness. The peer is alive while its way says so (the control
+ * channel: while its heartbeats arrive, ctrl/ctrl.h). Our
  * own transfer must show progress: an iteration with B bytes in flight
  * may go without a completion for --timeout seconds (default 5) plus
  * B / CXD_FLOOR_RATE, i.e. a link as slow as 1 MB/s still completes.
@@ -26,25 +29,10 @@
 
 struct cxd_sess;
 
-/* Which of the cxi provider's command classes carries an operation
- * (fi_cxi(7)): its knobs (IDC, HRP, restricted) differ per class. */
-enum cxd_cxi_class { CXD_CXI_WRITE, CXD_CXI_READ, CXD_CXI_MSG, CXD_CXI_AMO };
-
 /* What an operation kind plugs into the shared runners. */
 struct cxd_ops {
-	uint64_t caps;
-	/* Facts the core and the summary need about the operation. */
-	bool to_initiator; /* data lands at the initiator (read): the roles
-			      of tx and rx swap */
-	bool two_sided;    /* send/receive: each side needs both buffers */
-	bool amo;          /* atomics: fetching results land behind the
-			      operands; fetching and compare kinds never
-			      inject; one packet per operation */
-	uint32_t slot;     /* bytes per operation in the buffers; 0: its
-			      size rounded up to --buf-align */
-	bool injects;      /* may be posted with FI_INJECT (IDC) */
-	uint64_t inject_cap; /* at most this many bytes; 0: the provider's */
-	enum cxd_cxi_class cxi;
+	/* First: the tool row's facts are read through it (op_facts.h). */
+	struct cxd_op_facts facts;
 	/* After buffers, MRs and the peer address exist. */
 	int (*setup)(struct cxd_sess *s);
 	/* Choose the post hook for a size: inject or not, etc. */
@@ -60,6 +48,9 @@ struct cxd_ops {
 	void (*teardown)(struct cxd_sess *s);
 };
 
+_Static_assert(offsetof(struct cxd_ops, facts) == 0,
+	       "cxd_tool_facts() reads the facts at the start of the ops");
+
 typedef int (*cxd_post_fn)(struct cxd_sess *s, uint64_t size, uint64_t loff,
 			   uint64_t roff);
 
@@ -69,9 +60,9 @@ struct cxd_sess {
 	const struct cxd_run_opts *run; /* &cfg->run, agreed with the peer */
 	const struct cxd_ops *ops;
 	const struct cxd_peer_ops *via; /* how this side reaches its peer */
-	void *via_arg;                  /* that way's own state, if any */
+	void *via_arg; /* that way's own state (cxd_peer_ctrl: the channel) */
 	const char *who; /* "the server 127.0.0.1:49194": messages name it */
-	struct cxd_ctrl ctrl; /* the control channel (cxd_peer_ctrl only) */
+	const char *phase; /* entered last (cxd_sess_enter); NULL: none yet */
 	struct cxd_fabric *fab;
 	struct cxd_buf tx, rx;
 	struct cxd_gpu *gpu; /* the GPU runtime for -t/-r, NULL: host only */
@@ -106,9 +97,7 @@ struct cxd_sess {
  * 127.0.0.1:49194"). */
 static inline const char *cxd_sess_phase(const struct cxd_sess *s)
 {
-	const char *p = cxd_ctrl_phase(&s->ctrl);
-
-	return p ? p : "the run";
+	return s->phase ? s->phase : "the run";
 }
 
 static inline const char *cxd_sess_who(const struct cxd_sess *s)
@@ -116,10 +105,10 @@ static inline const char *cxd_sess_who(const struct cxd_sess *s)
 	return s->who ? s->who : "the peer";
 }
 
-/* Proof of life for the control channel's watchdog (every wait loop). */
+/* Proof of life for the peer way's watchdog (every wait loop). */
 static inline void cxd_sess_beat(struct cxd_sess *s)
 {
-	cxd_ctrl_beat(&s->ctrl);
+	s->via->beat(s);
 }
 
 /* Errors: set s->err (a full sentence) and return a negative errno. */
