@@ -5,7 +5,7 @@
 
 #include "pace_sim.h"
 
-enum { TAKE, HELLO, RUN, DONE };  /* where a rank is in its step */
+enum { TAKE, HELLO, RUN, GIVE, DONE }; /* where a rank is in its step */
 enum { K_TOKEN, K_HELLO };        /* the two kinds of message */
 
 struct sim {
@@ -20,6 +20,9 @@ struct sim {
 	int *val, *link, nmsg;       /* messages, queued by link */
 	int *head, *tail;            /* per (kind, receiver, sender) */
 	unsigned rng;
+	bool sync;                   /* a token's send waits for its receive */
+	int *gave;                   /* GIVE: the token's message */
+	char *taken;                 /* per message */
 };
 
 static int queue_of(const struct sim *s, int kind, int dst, int src)
@@ -27,7 +30,7 @@ static int queue_of(const struct sim *s, int kind, int dst, int src)
 	return (kind * s->n + dst) * s->n + src;
 }
 
-static void post(struct sim *s, int kind, int src, int dst, int v)
+static int post(struct sim *s, int kind, int src, int dst, int v)
 {
 	int q = queue_of(s, kind, dst, src), m = s->nmsg++;
 
@@ -38,6 +41,7 @@ static void post(struct sim *s, int kind, int src, int dst, int v)
 	else
 		s->link[s->tail[q]] = m;
 	s->tail[q] = m;
+	return m;
 }
 
 static bool take(struct sim *s, int kind, int dst, int src, int *v)
@@ -47,10 +51,27 @@ static bool take(struct sim *s, int kind, int dst, int src, int *v)
 	if (m < 0)
 		return false;
 	*v = s->val[m];
+	s->taken[m] = 1;
 	s->head[q] = s->link[m];
 	if (s->head[q] < 0)
 		s->tail[q] = -1;
 	return true;
+}
+
+/* On to rank r's next step. */
+static void next_step(struct sim *s, int r)
+{
+	s->at[r]++;
+	s->phase[r] = s->at[r] < s->nsteps[r] ? TAKE : DONE;
+}
+
+/* Rank r may move again (a message came, or its pair ended). */
+static void wake(struct sim *s, int r)
+{
+	if (!s->queued[r]) {
+		s->queued[r] = 1;
+		s->todo[s->ntodo++] = r;
+	}
 }
 
 /* One move of rank r (take_slot, then hello): 1 moved, 0 it waits, or a
@@ -62,6 +83,12 @@ static int advance(struct sim *s, int r)
 
 	if (s->phase[r] == DONE || s->phase[r] == RUN)
 		return 0;
+	if (s->phase[r] == GIVE) {
+		if (!s->taken[s->gave[r]])
+			return 0;
+		next_step(s, r);
+		return 1;
+	}
 	st = s->step[r] + s->at[r];
 	if (s->phase[r] == TAKE) {
 		if (st->prev >= 0 && st->prev != r) {
@@ -69,8 +96,10 @@ static int advance(struct sim *s, int r)
 				return 0;
 			if (v >= st->round)
 				return -PACE_TOKEN_LATE;
+			wake(s, st->prev); /* its synchronous send is done */
 		}
 		post(s, K_HELLO, r, st->partner, st->round);
+		wake(s, st->partner);
 		s->phase[r] = HELLO;
 		return 1;
 	}
@@ -86,15 +115,6 @@ static int advance(struct sim *s, int r)
 	return 1;
 }
 
-/* Rank r may move again (a message came, or its pair ended). */
-static void wake(struct sim *s, int r)
-{
-	if (!s->queued[r]) {
-		s->queued[r] = 1;
-		s->todo[s->ntodo++] = r;
-	}
-}
-
 /* Every rank that may move, as far as it can go: 0, or the fault. */
 static int settle(struct sim *s)
 {
@@ -103,7 +123,7 @@ static int settle(struct sim *s)
 
 		s->queued[r] = 0;
 		while ((k = advance(s, r)) > 0)
-			wake(s, s->step[r][s->at[r]].partner);
+			;
 		if (k < 0)
 			return -k;
 	}
@@ -143,12 +163,16 @@ static void finish(struct sim *s, int a, int *times)
 		int x = ends[i];
 		const struct cxd_step *st = s->step[x] + s->at[x];
 
-		if (st->next >= 0 && st->next != x) {
-			post(s, K_TOKEN, x, st->next, st->round);
+		bool give = st->next >= 0 && st->next != x;
+
+		if (give) {
+			s->gave[x] = post(s, K_TOKEN, x, st->next, st->round);
 			wake(s, st->next);
 		}
-		s->at[x]++;
-		s->phase[x] = s->at[x] < s->nsteps[x] ? TAKE : DONE;
+		if (give && s->sync)
+			s->phase[x] = GIVE;
+		else
+			next_step(s, x);
 		wake(s, x);
 	}
 }
@@ -165,6 +189,8 @@ static void sim_close(struct sim *s)
 	free(s->todo);
 	free(s->queued);
 	free(s->val);
+	free(s->gave);
+	free(s->taken);
 	free(s->link);
 	free(s->head);
 	free(s->tail);
@@ -172,12 +198,12 @@ static void sim_close(struct sim *s)
 
 /* Every rank's steps, and room for every message: 0 or -1. */
 static int sim_open(struct sim *s, int n, int pairs_at_once,
-		    const struct cxd_plan *pl, unsigned seed)
+		    const struct cxd_plan *pl, unsigned seed, bool sync)
 {
 	size_t nq = 2 * (size_t) n * (size_t) n, total = 0;
 	int room = cxd_sched_room(n, pl);
 
-	*s = (struct sim){ .n = n, .rng = seed };
+	*s = (struct sim){ .n = n, .rng = seed, .sync = sync };
 	s->step = calloc((size_t) n, sizeof(*s->step));
 	s->nsteps = calloc((size_t) n, sizeof(int));
 	s->at = calloc((size_t) n, sizeof(int));
@@ -206,8 +232,10 @@ static int sim_open(struct sim *s, int n, int pairs_at_once,
 	}
 	/* Each step sends one hello and at most one token. */
 	s->val = malloc((2 * total + 1) * sizeof(int));
+	s->taken = calloc(2 * total + 1, 1);
+	s->gave = calloc((size_t) n, sizeof(int));
 	s->link = malloc((2 * total + 1) * sizeof(int));
-	return s->val && s->link ? 0 : -1;
+	return s->val && s->link && s->taken && s->gave ? 0 : -1;
 }
 
 /* After the last pair: a rank not done waits forever; a message left
@@ -228,14 +256,14 @@ static void sim_check_end(const struct sim *s, struct pace_res *res)
 }
 
 void pace_simulate(int n, int pairs_at_once, const struct cxd_plan *pl,
-		   enum pace_policy policy, unsigned seed, int *times,
-		   struct pace_res *res)
+		   enum pace_policy policy, unsigned seed, bool sync,
+		   int *times, struct pace_res *res)
 {
 	struct sim s;
 	int a;
 
 	*res = (struct pace_res){ PACE_OK, 0, 0, -1, -1 };
-	if (sim_open(&s, n, pairs_at_once, pl, seed) != 0) {
+	if (sim_open(&s, n, pairs_at_once, pl, seed, sync) != 0) {
 		res->fault = PACE_NOMEM;
 		sim_close(&s);
 		return;

@@ -3,13 +3,16 @@
  * walks its own steps (cxd_sched_steps) as tools/sweep/sweep_pace.c's
  * sw_pace does: take the slot (wait for the previous holder's token,
  * whose round must be earlier), swap a hello with the partner (same
- * round), run the pair, hand the slot on. Sends never block (four-byte
- * messages go eagerly); receives match by sender and kind in order, as
- * MPI's do. Every rank moves as far as it can; then one running pair
+ * round), run the pair, hand the slot on. Sends do not block (four-byte
+ * messages go eagerly), or with sync a token's send waits until it is
+ * received (the rendezvous protocol: give_slot waits for its Isend);
+ * receives match by sender and kind in order, as MPI's do. Every rank moves as far as it can; then one running pair
  * ends, picked by the policy, so pairs overlap as much as waits allow.
  */
 #ifndef CXD_TEST_PACE_SIM_H
 #define CXD_TEST_PACE_SIM_H
+
+#include <stdbool.h>
 
 #include "sweep/sched.h"
 
@@ -34,7 +37,7 @@ struct pace_res {
 
 /* times[a * n + b] (a < b): how often pair (a, b) was measured. */
 void pace_simulate(int n, int pairs_at_once, const struct cxd_plan *pl,
-		   enum pace_policy policy, unsigned seed, int *times,
-		   struct pace_res *res);
+		   enum pace_policy policy, unsigned seed, bool sync,
+		   int *times, struct pace_res *res);
 
 #endif
