@@ -37,10 +37,12 @@ struct cxd_step {
  * circle round holds (sw_pace's `chain`). */
 bool cxd_sched_chain(int n, int pairs_at_once);
 
-/* The circle rounds for n ranks cut to pairs_at_once pairs per round
- * (sw_main_plan): computed, nothing allocated. */
+/* The circle rounds for n ranks cut to pairs_at_once pairs per round:
+ * computed, nothing allocated. sw_main_plan(w, &pl) is
+ * pl = cxd_plan_main(w->n, w->pairs_at_once). */
 struct cxd_plan cxd_plan_main(int n, int pairs_at_once);
-/* The same plan listed (sw_plan_list): 0, or -ENOMEM. */
+/* The same plan listed: 0, or -ENOMEM. sw_plan_list(w, in, out) is
+ * cxd_plan_list(w->n, in, out) (sw_die on -ENOMEM). */
 int cxd_plan_list(int n, const struct cxd_plan *in, struct cxd_plan *out);
 /* Room for a plan of nrounds rounds and npairs pairs, zeroed (per 0):
  * 0, or -ENOMEM with nothing held. */
@@ -51,7 +53,11 @@ void cxd_plan_free(struct cxd_plan *pl); /* sw_plan_free */
  * Rank `rank`'s steps through plan pl, in order, into step (room for
  * cxd_sched_room(n, pl) steps); returns their count, or -ENOMEM.
  * pairs_at_once bounds a listed round's pairs. Circle plans: sweep_pace.c's
- * circle_sched; listed ones: listed_sched (build_sched picks).
+ * circle_sched; listed ones: listed_sched; this picks as build_sched
+ * does, and takes `chain` from cxd_sched_chain as sw_pace does. So
+ * build_sched(w, pl, chain, &sc) becomes: sc.step = sw_alloc(w,
+ * cxd_sched_room(w->n, pl), sizeof(*sc.step)); sc.nsteps =
+ * cxd_sched_steps(w->n, w->rank, w->pairs_at_once, pl, sc.step).
  */
 int cxd_sched_room(int n, const struct cxd_plan *pl);
 int cxd_sched_steps(int n, int rank, int pairs_at_once,
