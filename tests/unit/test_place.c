@@ -51,7 +51,7 @@ static void set_hosts(struct cxd_sweep_rank *r, const char *const *h, int n)
  * rank never; an unknown CPU count (0, -1) counts as one. */
 static void test_crowded_when_a_host_has_more_ranks_than_cpus(void **state)
 {
-	static struct cxd_sweep_rank r[3];
+	struct cxd_sweep_rank r[3];
 	const char *const h[3] = { "a", "b", "a" };
 
 	(void) state;
@@ -65,7 +65,7 @@ static void test_crowded_when_a_host_has_more_ranks_than_cpus(void **state)
 
 static void test_nhosts_counts_each_host_once(void **state)
 {
-	static struct cxd_sweep_rank r[5];
+	struct cxd_sweep_rank r[5];
 	const char *const h[5] = { "a", "b", "a", "c", "b" };
 
 	(void) state;

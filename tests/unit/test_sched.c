@@ -188,8 +188,8 @@ static int suspects(int n, unsigned *rng, int every, struct cxd_pair *p,
 static void test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock(
 	void **state)
 {
-	static struct cxd_pair p[MAX_N * MAX_N / 2];
-	static int want[MAX_N * MAX_N];
+	struct cxd_pair p[MAX_N * MAX_N / 2];
+	int want[MAX_N * MAX_N];
 	unsigned rng = 7;
 
 	(void) state;
