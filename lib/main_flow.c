@@ -15,11 +15,10 @@
 #include "ctrl/ctrl.h"
 #include "gpu/gpu.h"
 #include "session/session.h"
+#include "base/exit_codes.h"
 #include "base/signals.h"
 #include "run/run.h"
 
-#define EXIT_USAGE 2
-#define EXIT_PIPE 141 /* 128 + SIGPIPE: what a shell shows for `| head` */
 #define LOCAL_READY_MS 10000
 #define LOCAL_REAP_MS 3000
 
@@ -120,7 +119,7 @@ static int interrupted(struct cxd_sess *s, int sig)
 		 s->is_client ? "client" : "server", cxd_sig_name(sig), phase);
 	s->via->tell(s, text);
 	cxd_sess_close(s);
-	return 128 + sig;
+	return CXD_EXIT_SIGNAL + sig;
 }
 
 static int end_session(struct cxd_sess *s, int ret)
@@ -146,8 +145,8 @@ static int end_session(struct cxd_sess *s, int ret)
 	}
 	cxd_sess_close(s);
 	if (quiet)
-		return EXIT_PIPE;
-	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
+		return CXD_EXIT_PIPE;
+	return ret ? CXD_EXIT_FAIL : CXD_EXIT_OK;
 }
 
 static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
@@ -223,12 +222,13 @@ static int reap(pid_t pid)
 
 	for (int i = 0; i < LOCAL_READY_MS / 10; i++) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+			       CXD_EXIT_FAIL;
 		usleep(10000);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
-	return 1;
+	return CXD_EXIT_FAIL;
 }
 
 static void serve_child(const struct cxd_tool *tool, struct cxd_cfg cfg,
@@ -255,7 +255,7 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 
 	if (pipe(fds) != 0) {
 		perror("pipe");
-		return EXIT_FAILURE;
+		return CXD_EXIT_FAIL;
 	}
 	fflush(NULL);
 	pid = fork();
@@ -277,8 +277,8 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 			kill(pid, SIGTERM); /* it may not have been told */
 		if (pid > 0)
 			reap(pid);
-		return cxd_sig_pending() ? 128 + cxd_sig_pending()
-					 : EXIT_FAILURE;
+		return cxd_sig_pending() ? CXD_EXIT_SIGNAL + cxd_sig_pending()
+					 : CXD_EXIT_FAIL;
 	}
 	close(fds[0]);
 	cfg->role = CXD_CLIENT;
@@ -320,7 +320,7 @@ static int written(const struct cxd_tool *tool)
 
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
-		return EXIT_SUCCESS;
+		return CXD_EXIT_OK;
 	e = errno;
 	/* A long text flushes as it goes: the write that failed may be an
 	 * earlier one, its errno gone. Ask the descriptor again. */
@@ -328,7 +328,7 @@ static int written(const struct cxd_tool *tool)
 		e = errno;
 	fprintf(stderr, "%s: write error: %s\n", tool->name,
 		strerror(e ? e : EIO));
-	return EXIT_FAILURE;
+	return CXD_EXIT_FAIL;
 }
 
 int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
@@ -351,7 +351,7 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 	if (ret != 0) {
 		fprintf(stderr, "%s: %s\nTry '%s --help' for more "
 			"information.\n", tool->name, err, tool->name);
-		return EXIT_USAGE;
+		return CXD_EXIT_USAGE;
 	}
 	gpu_note(tool, &cfg);
 	/* The originals: iterations count only when no duration is given. */

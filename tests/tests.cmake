@@ -1,9 +1,10 @@
 # Unit tests: each tests/unit/test_*.c is one cmocka program, linked with
 # the test aids of tests/unit/support/ (argv_cfg.c: a command line through
-# the option parser).
+# the option parser; pace_sim.c: the sweep's pacing simulated).
 find_library(CMOCKA_LIB cmocka REQUIRED)
 add_library(cxd_unit_support OBJECT
-            ${CMAKE_SOURCE_DIR}/tests/unit/support/argv_cfg.c)
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/argv_cfg.c
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/pace_sim.c)
 target_link_libraries(cxd_unit_support PRIVATE cxdcore)
 file(GLOB CXD_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
 foreach(src ${CXD_UNIT_TESTS})

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/json_num.h"
 #include "counters/counters.h"
 #include "report_priv.h"
 
@@ -62,17 +63,21 @@ static json_object *jwindow(const struct cxd_windows *w,
 
 	if (o == NULL)
 		return NULL;
-	ret |= cxd_jadd(o, "start_s", cxd_jdbl(x->start_s), true);
-	ret |= cxd_jadd(o, "end_s", cxd_jdbl(x->end_s), true);
+	ret |= cxd_jadd(o, "start_s", cxd_json_num(x->start_s), true);
+	ret |= cxd_jadd(o, "end_s", cxd_json_num(x->end_s), true);
 	ret |= cxd_jadd(o, "count", json_object_new_int64(
 				(int64_t) x->count), false);
 	if (w->lat) {
-		ret |= cxd_jadd(o, "p50_us", cxd_jdbl(x->p50_ns / 1e3), true);
-		ret |= cxd_jadd(o, "p99_us", cxd_jdbl(x->p99_ns / 1e3), true);
-		ret |= cxd_jadd(o, "max_us", cxd_jdbl(x->max_ns / 1e3), true);
-		ret |= cxd_jadd(o, "mean_us", cxd_jdbl(x->mean_ns / 1e3), true);
+		ret |= cxd_jadd(o, "p50_us",
+					cxd_json_num(x->p50_ns / 1e3), true);
+		ret |= cxd_jadd(o, "p99_us",
+					cxd_json_num(x->p99_ns / 1e3), true);
+		ret |= cxd_jadd(o, "max_us",
+					cxd_json_num(x->max_ns / 1e3), true);
+		ret |= cxd_jadd(o, "mean_us",
+					cxd_json_num(x->mean_ns / 1e3), true);
 	} else {
-		ret |= cxd_jadd(o, "bw_mb_s", cxd_jdbl(x->bw_mb_s), true);
+		ret |= cxd_jadd(o, "bw_mb_s", cxd_json_num(x->bw_mb_s), true);
 	}
 	if (ret) {
 		json_object_put(o);
@@ -102,10 +107,10 @@ static int json_windows(const struct cxd_windows *w, json_object *o)
 		ret = cxd_jadd(worst, "index", json_object_new_int64(
 				       (int64_t) w->worst), false);
 	if (ret == 0)
-		ret = cxd_jadd(worst, "median", cxd_jdbl(w->median_v /
+		ret = cxd_jadd(worst, "median", cxd_json_num(w->median_v /
 				       (w->lat ? 1e3 : 1)), true);
 	if (ret == 0)
-		ret = cxd_jadd(worst, "distance_pct", cxd_jdbl(w->dist_pct),
+		ret = cxd_jadd(worst, "distance_pct", cxd_json_num(w->dist_pct),
 			       true);
 	return ret;
 }

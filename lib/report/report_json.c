@@ -8,34 +8,13 @@
 #include <rdma/fabric.h>
 
 #include "base/amo.h"
+#include "base/json_num.h"
 #include "report_priv.h"
 
 const char *const cxd_lat_keys[CXD_LAT_FIGURES] = {
 	"min_us", "max_us", "mean_us", "stddev_us",
 	"p50_us", "p90_us", "p99_us", "p999_us",
 };
-
-/*
- * json-c prints doubles with %.17g ("29314.659999999999"); store the
- * shortest text that reads back to the same double instead. Non-finite
- * values are not JSON: null.
- */
-static json_object *jdbl(double d)
-{
-	char buf[40];
-
-	if (!isfinite(d))
-		return NULL;
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	/* Keep it a double when parsed back: "2" would read as an int. */
-	if (strpbrk(buf, ".eE") == NULL)
-		strncat(buf, ".0", sizeof(buf) - strlen(buf) - 1);
-	return json_object_new_double_s(d, buf);
-}
 
 static json_object *jint(uint64_t v)
 {
@@ -180,11 +159,11 @@ static int json_bw(const struct cxd_report *rep, const struct cxd_result *res,
 	cxd_result_figures(res, &f);
 	ret |= jadd(o, "count", res->count_shown ? jint(res->count) : NULL,
 		    !res->count_shown);
-	ret |= jadd(o, "elapsed_us", jdbl(f.elapsed_us), true);
-	ret |= jadd(o, "bw_mb_s", jdbl(f.bw_mb_s), true);
-	ret |= jadd(o, "pkt_rate_mpkt_s", jdbl(f.rate_m_s), true);
+	ret |= jadd(o, "elapsed_us", cxd_json_num(f.elapsed_us), true);
+	ret |= jadd(o, "bw_mb_s", cxd_json_num(f.bw_mb_s), true);
+	ret |= jadd(o, "pkt_rate_mpkt_s", cxd_json_num(f.rate_m_s), true);
 	if (rep->gb_col)
-		ret |= jadd(o, "bw_gb_s", jdbl(f.bw_gb_s), true);
+		ret |= jadd(o, "bw_gb_s", cxd_json_num(f.bw_gb_s), true);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -194,7 +173,7 @@ static int json_samples(const struct cxd_result *res, json_object *o)
 	int ret = jadd(o, "latencies_us", arr, false);
 
 	for (uint64_t i = 0; ret == 0 && i < res->nsamples; i++) {
-		json_object *v = jdbl(res->samples[i] / 1000.0);
+		json_object *v = cxd_json_num(res->samples[i] / 1000.0);
 
 		if (v == NULL || json_object_array_add(arr, v) != 0) {
 			json_object_put(v);
@@ -222,9 +201,11 @@ static int json_lat(const struct cxd_result *res, json_object *o)
 
 	cxd_result_figures(res, &f);
 	for (size_t i = 0; ret == 0 && i < CXD_LAT_FIGURES; i++)
-		ret = jadd(o, cxd_lat_keys[i], jdbl(f.lat_ns[i] / 1000.0), false);
+		ret = jadd(o, cxd_lat_keys[i],
+			   cxd_json_num(f.lat_ns[i] / 1000.0), false);
 	for (size_t i = 0; ret == 0 && f.has_gaps && i < CXD_GAP_FIGURES; i++)
-		ret = jadd(o, gap_keys[i], jdbl(f.gap_ns[i] / 1000.0), false);
+		ret = jadd(o, gap_keys[i],
+			   cxd_json_num(f.gap_ns[i] / 1000.0), false);
 	if (ret == 0 && res->samples != NULL)
 		ret = json_samples(res, o);
 	return ret;
@@ -260,11 +241,6 @@ int cxd_json_result(struct cxd_report *rep, const struct cxd_result *res)
 }
 
 /* For report_after.c: the same number and key rules. */
-json_object *cxd_jdbl(double d)
-{
-	return jdbl(d);
-}
-
 int cxd_jadd(json_object *o, const char *key, json_object *v, bool null_ok)
 {
 	return jadd(o, key, v, null_ok);

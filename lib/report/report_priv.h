@@ -38,7 +38,6 @@ struct cxd_report {
 extern const char *const cxd_lat_keys[CXD_LAT_FIGURES];
 
 /* report_json.c: the document is built as results come, printed at end. */
-json_object *cxd_jdbl(double d);
 int cxd_jadd(json_object *o, const char *key, json_object *v, bool null_ok);
 /* report_after.c */
 int cxd_report_windows(struct cxd_report *rep, const struct cxd_result *res,

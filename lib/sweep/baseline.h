@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sweep.h"
+#include "sweep_plan.h"
 
 #define CXD_BASE_NOTES 4
 

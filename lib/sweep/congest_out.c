@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 
+#include "base/json_num.h"
 #include "base/tclass.h"
 #include "congest.h"
 
@@ -125,11 +126,6 @@ void cxd_cg_write_text(const struct cxd_cg_res *r, FILE *out)
 	fprintf(out, "\n%s\n", v);
 }
 
-static json_object *num(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 /* {"isolated": {metric: v}, "incast": {metric: v, "impact": {...}}} */
 static json_object *phases(const struct cxd_cg_link *l, size_t n)
 {
@@ -145,11 +141,11 @@ static json_object *phases(const struct cxd_cg_link *l, size_t n)
 			double v = cxd_cg_set_value(l, n, p, m);
 
 			json_object_object_add(ph, cxd_cg_metric_name(m),
-					       num(v));
+					       cxd_json_num(v));
 			if (imp)
 				json_object_object_add(imp,
 					cxd_cg_metric_name(m),
-					num(cxd_cg_impact(m, a, v)));
+					cxd_json_num(cxd_cg_impact(m, a, v)));
 		}
 		if (imp)
 			json_object_object_add(ph, "impact", imp);
@@ -199,7 +195,7 @@ static json_object *congestion(const struct cxd_cg_res *r)
 			       int_list(r->sp->victims, r->sp->nv));
 	json_object_object_add(c, "aggressors",
 			       int_list(r->sp->aggressors, r->sp->na));
-	json_object_object_add(c, "victim_fraction", num(r->frac));
+	json_object_object_add(c, "victim_fraction", cxd_json_num(r->frac));
 	json_object_object_add(c, "placement", json_object_new_string(
 				       cxd_cg_place_name(r->place)));
 	if (r->place == CXD_CG_RANDOM)
@@ -214,7 +210,7 @@ static json_object *congestion(const struct cxd_cg_res *r)
 	json_object_object_add(c, "set", phases(r->links, r->nlinks));
 	json_object_object_add(c, "links", links(r));
 	json_object_object_add(c, "verdict", json_object_new_string(v));
-	json_object_object_add(c, "seconds", num(r->total_s));
+	json_object_object_add(c, "seconds", cxd_json_num(r->total_s));
 	return c;
 }
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sweep.h"
+#include "sweep_plan.h"
 
 /* With no --min-bw/--max-lat a link is judged against its peers by the
  * run's own noise: NOISE_K sigmas, never under the floor. A tolerance over

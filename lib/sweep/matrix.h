@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sweep.h"
+#include "sweep_plan.h"
 
 #define CXD_MATRIX_MAGIC "CXDSWMAT"
 #define CXD_MATRIX_VERSION 1

@@ -12,17 +12,6 @@ const char *cxd_metric_key(enum cxd_metric m)
 	return m == CXD_M_BW ? "bw_mb_s" : "lat_us";
 }
 
-const char *cxd_verdict_name(enum cxd_verdict v)
-{
-	return v == CXD_V_PASS ? "PASS" : v == CXD_V_FAIL ? "FAIL" :
-	       "INCONCLUSIVE";
-}
-
-static json_object *num(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r)
 {
 	json_object *o = json_object_new_object();
@@ -31,9 +20,12 @@ json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r)
 		const struct cxd_tol *t = &r->rules->tol[m];
 		json_object *x = json_object_new_object();
 
-		json_object_object_add(x, "typical", num(r->rules->typical[m]));
-		json_object_object_add(x, "noise_pct", num(100 * t->noise));
-		json_object_object_add(x, "tolerance_pct", num(100 * t->tol));
+		json_object_object_add(x, "typical",
+				       cxd_json_num(r->rules->typical[m]));
+		json_object_object_add(x, "noise_pct",
+				       cxd_json_num(100 * t->noise));
+		json_object_object_add(x, "tolerance_pct",
+				       cxd_json_num(100 * t->tol));
 		json_object_object_add(x, "explicit",
 				       json_object_new_boolean(t->explicit_));
 		json_object_object_add(x, "poor",
@@ -51,11 +43,11 @@ json_object *cxd_sweep_json_link_stats(const struct cxd_sweep_res *r)
 		const struct cxd_sweep_stat *st = &r->stat[m];
 		json_object *x = json_object_new_object();
 
-		json_object_object_add(x, "min", num(st->min));
-		json_object_object_add(x, "p5", num(st->p5));
-		json_object_object_add(x, "median", num(st->med));
-		json_object_object_add(x, "p95", num(st->p95));
-		json_object_object_add(x, "max", num(st->max));
+		json_object_object_add(x, "min", cxd_json_num(st->min));
+		json_object_object_add(x, "p5", cxd_json_num(st->p5));
+		json_object_object_add(x, "median", cxd_json_num(st->med));
+		json_object_object_add(x, "p95", cxd_json_num(st->p95));
+		json_object_object_add(x, "max", cxd_json_num(st->max));
 		json_object_object_add(o, cxd_metric_key((enum cxd_metric) m),
 				       x);
 	}
@@ -122,7 +114,8 @@ static json_object *ratio(const struct cxd_sweep_res *r, enum cxd_metric m)
 			size_t k = (size_t) i * r->n + j;
 
 			json_object_array_add(row, was && was[k] > 0 ?
-					      num(now[k] / was[k]) : NULL);
+					      cxd_json_num(now[k] / was[k]) :
+					      NULL);
 		}
 		json_object_array_add(rows, row);
 	}
@@ -151,7 +144,7 @@ json_object *cxd_sweep_json_baseline(const struct cxd_sweep_res *r)
 		json_object_object_add(o, key, json_object_new_boolean(
 			r->rules->base[m] && !r->rules->base_poor[m]));
 		snprintf(key, sizeof(key), "%s_tolerance_pct", m ? "lat" : "bw");
-		json_object_object_add(o, key, num(100 *
+		json_object_object_add(o, key, cxd_json_num(100 *
 			cxd_judge_base_tol(r->rules, (enum cxd_metric) m)));
 	}
 	json_object_object_add(o, "bw_ratio", ratio(r, CXD_M_BW));

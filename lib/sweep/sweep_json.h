@@ -4,6 +4,7 @@
 
 #include <json-c/json.h>
 
+#include "base/json_num.h"
 #include "sweep_out.h"
 
 json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r);
@@ -11,7 +12,6 @@ json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r);
 json_object *cxd_sweep_json_link_stats(const struct cxd_sweep_res *r);
 json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r);
 json_object *cxd_sweep_json_baseline(const struct cxd_sweep_res *r);
-const char *cxd_verdict_name(enum cxd_verdict v);
 /* "bw_mb_s" or "lat_us": the matrices' keys. */
 const char *cxd_metric_key(enum cxd_metric m);
 

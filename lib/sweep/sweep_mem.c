@@ -1,7 +1,7 @@
 /* cxi_sweep: what a run holds in memory, by rank count (pure). */
 #include <stdio.h>
 
-#include "sweep.h"
+#include "sweep_plan.h"
 
 /* Rounds as run: n - 1 circle rounds (n when odd) of n / 2 pairs, cut
  * into more rounds when fewer pairs may run at once. */

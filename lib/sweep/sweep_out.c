@@ -9,11 +9,6 @@
 
 #include "sweep_json.h"
 
-static json_object *num_or_null(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 static json_object *pct_or_null(uint64_t pct)
 {
 	return pct ? json_object_new_int64((int64_t) pct) : NULL;
@@ -32,8 +27,8 @@ static json_object *matrix(const double *m, int n)
 		json_object *row = json_object_new_array();
 
 		for (int j = 0; j < n; j++)
-			json_object_array_add(row,
-					      num_or_null(m[(size_t) i * n + j]));
+			json_object_array_add(row, cxd_json_num(
+				m[(size_t) i * n + j]));
 		json_object_array_add(rows, row);
 	}
 	return rows;
@@ -64,11 +59,11 @@ static json_object *options(const struct cxd_sweep_res *r)
 	json_object_object_add(o, "min_bw_pct", pct_or_null(sw->bw_pct));
 	json_object_object_add(o, "max_lat_pct", pct_or_null(sw->lat_pct));
 	json_object_object_add(o, "expect_bw_mb_s",
-			       num_or_null(sw->expect_bw > 0 ? sw->expect_bw :
-					   NAN));
+			       cxd_json_num(sw->expect_bw > 0 ?
+					    sw->expect_bw : NAN));
 	json_object_object_add(o, "expect_lat_us",
-			       num_or_null(sw->expect_lat > 0 ? sw->expect_lat :
-					   NAN));
+			       cxd_json_num(sw->expect_lat > 0 ?
+					    sw->expect_lat : NAN));
 	json_object_object_add(o, "baseline", str_or_null(sw->baseline));
 	json_object_object_add(o, "topology", str_or_null(sw->topology));
 	json_object_object_add(o, "max_pairs",
@@ -136,16 +131,16 @@ static json_object *outliers(const struct cxd_outlier *list, size_t n)
 		json_object_object_add(o, "dst", json_object_new_int(x->dst));
 		json_object_object_add(o, "metric", json_object_new_string(
 					       cxd_metric_key(x->metric)));
-		json_object_object_add(o, "value", num_or_null(x->value));
+		json_object_object_add(o, "value", cxd_json_num(x->value));
 		json_object_object_add(o, "reference",
-				       num_or_null(x->reference));
-		json_object_object_add(o, "limit", num_or_null(x->limit));
+				       cxd_json_num(x->reference));
+		json_object_object_add(o, "limit", cxd_json_num(x->limit));
 		json_object_object_add(o, "reason", json_object_new_string(
 					       cxd_reason_name(x->why)));
 		json_object_object_add(o, "reasons", reasons(x->why));
-		json_object_object_add(o, "retest", num_or_null(x->retest));
+		json_object_object_add(o, "retest", cxd_json_num(x->retest));
 		json_object_object_add(o, "cpu_wait_pct",
-				       num_or_null(100 * x->busy));
+				       cxd_json_num(100 * x->busy));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -170,7 +165,7 @@ static json_object *rounds(const struct cxd_sweep_res *r)
 		json_object_object_add(o, "round", json_object_new_int(i));
 		json_object_object_add(o, "pairs", pairs);
 		json_object_object_add(o, "seconds",
-				       json_object_new_double(r->round_s[i]));
+				       cxd_json_num(r->round_s[i]));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -213,7 +208,7 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "verdict", json_object_new_string(
 				       cxd_verdict_name(r->verdict)));
 	json_object_object_add(d, "rounds", rounds(r));
-	json_object_object_add(d, "seconds", json_object_new_double(r->total_s));
+	json_object_object_add(d, "seconds", cxd_json_num(r->total_s));
 	ret = json_object_to_file_ext(path, d, JSON_C_TO_STRING_PRETTY |
 				      JSON_C_TO_STRING_NOSLASHESCAPE);
 	json_object_put(d);

@@ -7,8 +7,7 @@
 #include "baseline.h"
 #include "judge.h"
 #include "topo.h"
-
-enum cxd_verdict { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
+#include "verdict.h"
 
 #define CXD_SWEEP_WORST 3
 /* Outliers each rank sends rank 0 to be listed (confirmed, and again
@@ -70,11 +69,6 @@ struct cxd_sweep_res {
 	uint64_t lat_iters, repeat; /* resolved */
 	enum cxd_verdict verdict;
 };
-
-/* PASS, FAIL (confirmed outliers) or INCONCLUSIVE (none, but a metric's
- * resolution is too poor to vouch for the links, or a link could not be
- * retested on a quiet host). */
-enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r);
 
 int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			 char *err, size_t errlen);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "sweep_plan.h"
 
 int cxd_sweep_nrounds(int n)
 {

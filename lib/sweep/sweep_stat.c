@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "sweep_plan.h"
 
 #define POS_INF_BITS 0x7ff0000000000000ULL
 

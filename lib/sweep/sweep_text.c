@@ -9,24 +9,6 @@
 static const char *const noun[2] = { "bandwidth", "latency" };
 static const char *const unit[2] = { "MB/s", "us" };
 
-/* A metric compared with a baseline too noisy to vouch for a link. */
-static bool base_poor(const struct cxd_sweep_res *r, int m)
-{
-	return r->base && r->rules->base[m] && r->rules->base_poor[m];
-}
-
-enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r)
-{
-	if (r->nout_all)
-		return CXD_V_FAIL;
-	if (r->nbusy_all)
-		return CXD_V_INCONCLUSIVE;
-	for (int m = 0; m < 2; m++)
-		if (r->rules->tol[m].poor || base_poor(r, m))
-			return CXD_V_INCONCLUSIVE;
-	return CXD_V_PASS;
-}
-
 static int count_in(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
 		    char *buf, size_t len)
 {
@@ -124,7 +106,7 @@ static void baseline(const struct cxd_sweep_res *r, FILE *out)
 	for (int i = 0; i < b->nnotes; i++)
 		fprintf(out, "  differs: %s\n", b->notes[i]);
 	for (int m = 0; m < 2; m++)
-		if (base_poor(r, m))
+		if (cxd_sweep_base_poor(r, m))
 			fprintf(out, "  not compared for %s: the baseline's own "
 				"tolerance is %.0f %% (its run was too noisy to "
 				"vouch for a link)\n", noun[m],
@@ -269,9 +251,11 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 {
 	char name[512];
 
+	/* The word is verdict.c's, as in the JSON. */
+	fprintf(out, "Verdict: %s: ", cxd_verdict_name(r->verdict));
 	switch (r->verdict) {
 	case CXD_V_FAIL:
-		fprintf(out, "Verdict: FAIL: %zu link measurement%s out of "
+		fprintf(out, "%zu link measurement%s out of "
 			"tolerance", r->nout_all, r->nout_all == 1 ? "" : "s");
 		for (size_t i = 0; i < r->nsus; i++) {
 			cxd_suspect_name(r, &r->sus[i], name, sizeof(name));
@@ -281,18 +265,18 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 		break;
 	case CXD_V_INCONCLUSIVE:
 		if (r->nbusy_all)
-			fprintf(out, "Verdict: INCONCLUSIVE: %zu link "
+			fprintf(out, "%zu link "
 				"measurement%s could not be retested on a quiet "
 				"host\n", r->nbusy_all,
 				r->nbusy_all == 1 ? "" : "s");
 		else if (r->rules->tol[0].poor || r->rules->tol[1].poor)
-			fprintf(out, "Verdict: INCONCLUSIVE: no link stands "
+			fprintf(out, "no link stands "
 				"out, but the run's noise hides differences "
 				"under %.0f %% (bandwidth) / %.0f %% (latency)"
 				"\n", 100 * r->rules->tol[0].tol,
 				100 * r->rules->tol[1].tol);
 		else
-			fprintf(out, "Verdict: INCONCLUSIVE: no link stands "
+			fprintf(out, "no link stands "
 				"out, but the baseline was too noisy to compare "
 				"against (its tolerance %.0f %% for bandwidth, "
 				"%.0f %% for latency)\n",
@@ -300,7 +284,7 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 				100 * r->rules->base_tol[1]);
 		break;
 	default:
-		fprintf(out, "Verdict: PASS: all %d links within %.0f %% "
+		fprintf(out, "all %d links within %.0f %% "
 			"(bandwidth) and %.0f %% (latency) of the typical "
 			"link", r->n * (r->n - 1),
 			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol);

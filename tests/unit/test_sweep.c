@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/sweep.h"
+#include "sweep/sweep_plan.h"
 
 /* Every pair exactly once, no rank twice in a round, the right count. */
 static void check_schedule(int n)

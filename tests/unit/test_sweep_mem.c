@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "base/mem_avail.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_plan.h"
 
 /* Growth: per rank linear plus the schedule (~4 n^2); rank 0 a summary
  * per rank on top, and the matrices only for the files that list every

@@ -15,7 +15,7 @@
 #include <rdma/fabric.h>
 
 #include "session/session.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_plan.h"
 #include "congest.h"
 #include "sweep_mpi.h"
 #include "health.h"

@@ -15,9 +15,8 @@
 #include <rdma/fabric.h>
 
 #include "health.h"
+#include "sweep/verdict.h"
 #include "sweep_mpi.h"
-
-enum { EXIT_OUTLIERS = 3, EXIT_INCONCLUSIVE = 4 };
 
 /* Rank 0's status reaches every rank: all stop together, no hang. */
 static int agree(struct sw *w, int status)
@@ -412,8 +411,7 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 	r.verdict = cxd_sweep_verdict(&r);
 	cxd_sweep_write_text(&r, stdout);
 	fflush(stdout);
-	ret = write_files(w, &r) ? 1 : r.verdict == CXD_V_FAIL ? EXIT_OUTLIERS :
-	      r.verdict == CXD_V_INCONCLUSIVE ? EXIT_INCONCLUSIVE : 0;
+	ret = write_files(w, &r) ? CXD_EXIT_FAIL : cxd_verdict_exit(r.verdict);
 	free(moved);
 	if (listed.count != main_pl->count)
 		sw_plan_free(&listed);

@@ -1,6 +1,7 @@
-/* cxi_sweep's pure parts: the schedule, the outlier rule, the outputs. */
-#ifndef CXD_SWEEP_H
-#define CXD_SWEEP_H
+/* cxi_sweep's pure parts (sweep_plan.c, sweep_stat.c, sweep_mem.c): the
+ * schedule, the outlier record, medians and selection, the memory model. */
+#ifndef CXD_SWEEP_PLAN_H
+#define CXD_SWEEP_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,39 @@
+/* cxi_sweep's row statistics, pure: one rank's links from its repeats. */
+#ifndef CXD_SWEEP_ROWSTAT_H
+#define CXD_SWEEP_ROWSTAT_H
+
+#include <stddef.h>
+
+#include "sweep_plan.h"
+
+/*
+ * A rank's row from its n links' repeats: rep[m][p * repeat + k] is
+ * repeat k of the link to rank p, metric m (0 bandwidth, 1 latency).
+ * Writes each link's median to row[m][p], its spread ((max - min) /
+ * median, %; NAN unless the median is positive) to spread[m][p], and the
+ * noise (median relative difference of two repeats of one link) to
+ * noise[m]. 0, or -ENOMEM. tools/sweep/sweep_judge.c's row_stats(w):
+ * cxd_row_stats(w->n, w->repeat, w->rep, (double *[2]){ w->bw_row,
+ * w->lat_row }, w->spread, w->noise).
+ */
+int cxd_row_stats(int n, size_t repeat, double *const rep[2],
+		  double *const row[2], double *const spread[2],
+		  double noise[2]);
+
+/* The median over n ranks of column col of their summaries of stride
+ * values each (NAN: none, or no memory). sweep_judge.c's
+ * column_median(w, sum, col): cxd_column_median(sum, w->n, 4, col). */
+double cxd_column_median(const double *sum, int n, int stride, int col);
+
+/*
+ * The links that np retested pairs p did not measure from rank `rank`
+ * keep their first figures: now[k][j] = first[k][j] for every rank j
+ * not retested with this one (k < 4: bandwidth, latency, their spreads).
+ * 0, or -ENOMEM. sweep_judge.c's keep_first(w, p, np, first):
+ * cxd_keep_first(w->n, w->rank, p, np, (double *[4]){ w->bw_row,
+ * w->lat_row, w->spread[0], w->spread[1] }, first).
+ */
+int cxd_keep_first(int n, int rank, const struct cxd_pair *p, int np,
+		   double *const now[4], double *const first[4]);
+
+#endif

@@ -1,0 +1,25 @@
+/* cxi_sweep's verdict, its one home: the decision, its name, its exit
+ * status. */
+#ifndef CXD_SWEEP_VERDICT_H
+#define CXD_SWEEP_VERDICT_H
+
+#include <stdbool.h>
+
+#include "base/exit_codes.h"
+
+enum cxd_verdict { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
+
+struct cxd_sweep_res;
+
+/* PASS, FAIL (confirmed outliers) or INCONCLUSIVE (none, but a metric's
+ * resolution is too poor to vouch for the links, a baseline too noisy to
+ * compare against, or a link could not be retested on a quiet host). */
+enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r);
+/* Metric m compared with a baseline too noisy to vouch for a link. */
+bool cxd_sweep_base_poor(const struct cxd_sweep_res *r, int m);
+/* "PASS", "FAIL", "INCONCLUSIVE": the text's and the JSON's word. */
+const char *cxd_verdict_name(enum cxd_verdict v);
+/* The exit status: CXD_EXIT_OK, _OUTLIERS or _INCONCLUSIVE. */
+enum cxd_exit cxd_verdict_exit(enum cxd_verdict v);
+
+#endif

@@ -1,0 +1,286 @@
+/* Unit-test aid: the sweep's pacing simulated (pace_sim.h). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pace_sim.h"
+
+enum { TAKE, HELLO, RUN, GIVE, DONE }; /* where a rank is in its step */
+enum { K_TOKEN, K_HELLO };        /* the two kinds of message */
+
+struct sim {
+	int n;
+	struct cxd_step **step;
+	int *nsteps, *at, *phase;
+	int *ready, nready;          /* pairs both partners are in, by
+				      * lower rank, in the order they began */
+	int running;                 /* pairs either partner is in */
+	int *todo, ntodo;            /* ranks that may move */
+	char *queued;
+	int *val, *link, nmsg;       /* messages, queued by link */
+	int *head, *tail;            /* per (kind, receiver, sender) */
+	unsigned rng;
+	bool sync;                   /* a token's send waits for its receive */
+	int *gave;                   /* GIVE: the token's message */
+	char *taken;                 /* per message */
+};
+
+static int queue_of(const struct sim *s, int kind, int dst, int src)
+{
+	return (kind * s->n + dst) * s->n + src;
+}
+
+static int post(struct sim *s, int kind, int src, int dst, int v)
+{
+	int q = queue_of(s, kind, dst, src), m = s->nmsg++;
+
+	s->val[m] = v;
+	s->link[m] = -1;
+	if (s->tail[q] < 0)
+		s->head[q] = m;
+	else
+		s->link[s->tail[q]] = m;
+	s->tail[q] = m;
+	return m;
+}
+
+static bool take(struct sim *s, int kind, int dst, int src, int *v)
+{
+	int q = queue_of(s, kind, dst, src), m = s->head[q];
+
+	if (m < 0)
+		return false;
+	*v = s->val[m];
+	s->taken[m] = 1;
+	s->head[q] = s->link[m];
+	if (s->head[q] < 0)
+		s->tail[q] = -1;
+	return true;
+}
+
+/* On to rank r's next step. */
+static void next_step(struct sim *s, int r)
+{
+	s->at[r]++;
+	s->phase[r] = s->at[r] < s->nsteps[r] ? TAKE : DONE;
+}
+
+/* Rank r may move again (a message came, or its pair ended). */
+static void wake(struct sim *s, int r)
+{
+	if (!s->queued[r]) {
+		s->queued[r] = 1;
+		s->todo[s->ntodo++] = r;
+	}
+}
+
+/* One move of rank r (take_slot, then hello): 1 moved, 0 it waits, or a
+ * fault negated. */
+static int advance(struct sim *s, int r)
+{
+	const struct cxd_step *st;
+	int v;
+
+	if (s->phase[r] == DONE || s->phase[r] == RUN)
+		return 0;
+	if (s->phase[r] == GIVE) {
+		if (!s->taken[s->gave[r]])
+			return 0;
+		next_step(s, r);
+		return 1;
+	}
+	st = s->step[r] + s->at[r];
+	if (s->phase[r] == TAKE) {
+		if (st->prev >= 0 && st->prev != r) {
+			if (!take(s, K_TOKEN, r, st->prev, &v))
+				return 0;
+			if (v >= st->round)
+				return -PACE_TOKEN_LATE;
+			wake(s, st->prev); /* its synchronous send is done */
+		}
+		post(s, K_HELLO, r, st->partner, st->round);
+		wake(s, st->partner);
+		s->phase[r] = HELLO;
+		return 1;
+	}
+	if (!take(s, K_HELLO, r, st->partner, &v))
+		return 0;
+	if (v != st->round)
+		return -PACE_HELLO_WRONG;
+	s->phase[r] = RUN;
+	if (s->phase[st->partner] == RUN)
+		s->ready[s->nready++] = r < st->partner ? r : st->partner;
+	else
+		s->running++;
+	return 1;
+}
+
+/* Every rank that may move, as far as it can go: 0, or the fault. */
+static int settle(struct sim *s)
+{
+	while (s->ntodo > 0) {
+		int r = s->todo[--s->ntodo], k;
+
+		s->queued[r] = 0;
+		while ((k = advance(s, r)) > 0)
+			;
+		if (k < 0)
+			return -k;
+	}
+	return 0;
+}
+
+/* The pair to end next, by its lower rank, taken off the ready list;
+ * -1: none can end. */
+static int pick(struct sim *s, enum pace_policy policy)
+{
+	int i = 0, a;
+
+	if (s->nready == 0)
+		return -1;
+	if (policy == PACE_NEWEST)
+		i = s->nready - 1;
+	if (policy == PACE_RANDOM) {
+		s->rng = s->rng * 1103515245u + 12345u;
+		i = (int) ((s->rng >> 16) % (unsigned) s->nready);
+	}
+	a = s->ready[i];
+	memmove(s->ready + i, s->ready + i + 1,
+		(size_t) (s->nready - i - 1) * sizeof(int));
+	s->nready--;
+	return a;
+}
+
+/* The pair of ranks a < b ends: the holder hands the slot on (give_slot)
+ * and both go to their next step. */
+static void finish(struct sim *s, int a, int *times)
+{
+	int ends[2] = { a, s->step[a][s->at[a]].partner };
+
+	times[a * s->n + ends[1]]++;
+	s->running--;
+	for (int i = 0; i < 2; i++) {
+		int x = ends[i];
+		const struct cxd_step *st = s->step[x] + s->at[x];
+
+		bool give = st->next >= 0 && st->next != x;
+
+		if (give) {
+			s->gave[x] = post(s, K_TOKEN, x, st->next, st->round);
+			wake(s, st->next);
+		}
+		if (give && s->sync)
+			s->phase[x] = GIVE;
+		else
+			next_step(s, x);
+		wake(s, x);
+	}
+}
+
+static void sim_close(struct sim *s)
+{
+	for (int r = 0; s->step && r < s->n; r++)
+		free(s->step[r]);
+	free(s->step);
+	free(s->nsteps);
+	free(s->at);
+	free(s->phase);
+	free(s->ready);
+	free(s->todo);
+	free(s->queued);
+	free(s->val);
+	free(s->gave);
+	free(s->taken);
+	free(s->link);
+	free(s->head);
+	free(s->tail);
+}
+
+/* Every rank's steps, and room for every message: 0 or -1. */
+static int sim_open(struct sim *s, int n, int pairs_at_once,
+		    const struct cxd_plan *pl, unsigned seed, bool sync)
+{
+	size_t nq = 2 * (size_t) n * (size_t) n, total = 0;
+	int room = cxd_sched_room(n, pl);
+
+	*s = (struct sim){ .n = n, .rng = seed, .sync = sync };
+	s->step = calloc((size_t) n, sizeof(*s->step));
+	s->nsteps = calloc((size_t) n, sizeof(int));
+	s->at = calloc((size_t) n, sizeof(int));
+	s->phase = calloc((size_t) n, sizeof(int));
+	s->ready = calloc((size_t) n, sizeof(int));
+	s->todo = calloc((size_t) n, sizeof(int));
+	s->queued = calloc((size_t) n, 1);
+	s->head = malloc(nq * sizeof(int));
+	s->tail = malloc(nq * sizeof(int));
+	if (!s->step || !s->nsteps || !s->at || !s->phase || !s->ready ||
+	    !s->todo || !s->queued || !s->head || !s->tail)
+		return -1;
+	for (size_t q = 0; q < nq; q++)
+		s->head[q] = s->tail[q] = -1;
+	for (int r = 0; r < n; r++) {
+		s->step[r] = malloc((size_t) room * sizeof(struct cxd_step));
+		if (s->step[r] == NULL)
+			return -1;
+		s->nsteps[r] = cxd_sched_steps(n, r, pairs_at_once, pl,
+					       s->step[r]);
+		if (s->nsteps[r] < 0)
+			return -1;
+		s->phase[r] = s->nsteps[r] > 0 ? TAKE : DONE;
+		wake(s, r);
+		total += (size_t) s->nsteps[r];
+	}
+	/* Each step sends one hello and at most one token. */
+	s->val = malloc((2 * total + 1) * sizeof(int));
+	s->taken = calloc(2 * total + 1, 1);
+	s->gave = calloc((size_t) n, sizeof(int));
+	s->link = malloc((2 * total + 1) * sizeof(int));
+	return s->val && s->link && s->taken && s->gave ? 0 : -1;
+}
+
+/* After the last pair: a rank not done waits forever; a message left
+ * queued was never received. */
+static void sim_check_end(const struct sim *s, struct pace_res *res)
+{
+	for (int r = 0; r < s->n; r++) {
+		if (s->phase[r] != DONE) {
+			res->fault = PACE_DEADLOCK;
+			res->stuck_rank = r;
+			res->stuck_step = s->at[r];
+			return;
+		}
+	}
+	for (size_t q = 0; q < 2 * (size_t) s->n * (size_t) s->n; q++)
+		if (s->head[q] >= 0)
+			res->fault = PACE_LEFTOVER;
+}
+
+void pace_simulate(int n, int pairs_at_once, const struct cxd_plan *pl,
+		   enum pace_policy policy, unsigned seed, bool sync,
+		   int *times, struct pace_res *res)
+{
+	struct sim s;
+	int a;
+
+	*res = (struct pace_res){ PACE_OK, 0, 0, -1, -1 };
+	if (sim_open(&s, n, pairs_at_once, pl, seed, sync) != 0) {
+		res->fault = PACE_NOMEM;
+		sim_close(&s);
+		return;
+	}
+	for (;;) {
+		res->fault = (enum pace_fault) settle(&s);
+		if (res->fault != PACE_OK)
+			break;
+		if (s.running > res->max_running)
+			res->max_running = s.running;
+		a = pick(&s, policy);
+		if (a < 0)
+			break;
+		finish(&s, a, times);
+		res->ended++;
+	}
+	if (res->fault == PACE_OK)
+		sim_check_end(&s, res);
+	sim_close(&s);
+}

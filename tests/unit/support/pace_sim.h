@@ -1,0 +1,43 @@
+/*
+ * Unit-test aid: the sweep's pacing simulated, no MPI. Each of n ranks
+ * walks its own steps (cxd_sched_steps) as tools/sweep/sweep_pace.c's
+ * sw_pace does: take the slot (wait for the previous holder's token,
+ * whose round must be earlier), swap a hello with the partner (same
+ * round), run the pair, hand the slot on. Sends do not block (four-byte
+ * messages go eagerly), or with sync a token's send waits until it is
+ * received (the rendezvous protocol: give_slot waits for its Isend);
+ * receives match by sender and kind in order, as MPI's do. Every rank moves as far as it can; then one running pair
+ * ends, picked by the policy, so pairs overlap as much as waits allow.
+ */
+#ifndef CXD_TEST_PACE_SIM_H
+#define CXD_TEST_PACE_SIM_H
+
+#include <stdbool.h>
+
+#include "sweep/sched.h"
+
+enum pace_policy { PACE_OLDEST, PACE_NEWEST, PACE_RANDOM };
+
+enum pace_fault {
+	PACE_OK,
+	PACE_DEADLOCK,    /* nothing runs and a rank still waits */
+	PACE_TOKEN_LATE,  /* a slot's token named a round not earlier */
+	PACE_HELLO_WRONG, /* partners came to different rounds */
+	PACE_LEFTOVER,    /* a message nobody received */
+	PACE_NOMEM,
+};
+
+struct pace_res {
+	enum pace_fault fault;
+	int max_running; /* pairs under way at once, at most */
+	int ended;       /* pairs measured */
+	int stuck_rank;  /* PACE_DEADLOCK: a rank that waits, and its step */
+	int stuck_step;
+};
+
+/* times[a * n + b] (a < b): how often pair (a, b) was measured. */
+void pace_simulate(int n, int pairs_at_once, const struct cxd_plan *pl,
+		   enum pace_policy policy, unsigned seed, bool sync,
+		   int *times, struct pace_res *res);
+
+#endif

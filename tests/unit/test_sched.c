@@ -1,0 +1,287 @@
+/*
+ * cxi_sweep's pacing (lib/sweep/sched.c), proved by simulating the waits
+ * (support/pace_sim.c) for every N from 2 to 64 and every slot count K
+ * from 1 to N/2: every pair exactly once, never more than K pairs at
+ * once, no cycle of waits, whichever pair ends first.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support/pace_sim.h"
+#include "sweep/retest.h"
+#include "sweep/sched.h"
+
+#define MAX_N 64
+
+static const char *const fault_name[] = {
+	"ok", "deadlock", "slot token not from an earlier round",
+	"hello for another round", "message never received", "no memory",
+};
+
+/* Simulate under every policy; want[a * n + b] (a < b): how often pair
+ * (a, b) must be measured (1 or 0). */
+static void check_paced(int n, int k, const struct cxd_plan *pl,
+			const int *want, int npairs)
+{
+	int *times = calloc((size_t) n * (size_t) n, sizeof(int));
+
+	assert_non_null(times);
+	for (int run = PACE_OLDEST; run <= PACE_RANDOM; run++) {
+		struct pace_res res;
+
+		memset(times, 0, (size_t) n * (size_t) n * sizeof(int));
+		pace_simulate(n, k, pl, (enum pace_policy) run,
+			      (unsigned) (n * 131 + k), false, times, &res);
+		if (res.fault != PACE_OK)
+			fail_msg("n %d k %d policy %d: %s (rank %d, step %d)",
+				 n, k, run, fault_name[res.fault],
+				 res.stuck_rank, res.stuck_step);
+		if (res.max_running > k)
+			fail_msg("n %d k %d policy %d: %d pairs at once", n,
+				 k, run, res.max_running);
+		assert_int_equal(res.ended, npairs);
+		for (int i = 0; i < n * n; i++)
+			if (times[i] != want[i])
+				fail_msg("n %d k %d: pair (%d, %d) measured "
+					 "%d times", n, k, i / n, i % n,
+					 times[i]);
+	}
+	free(times);
+}
+
+static void test_main_plan_pairs_once_at_most_k_at_once_no_deadlock(
+	void **state)
+{
+	(void) state;
+	for (int n = 2; n <= MAX_N; n++) {
+		int *want = calloc((size_t) n * (size_t) n, sizeof(int));
+
+		assert_non_null(want);
+		for (int a = 0; a < n; a++)
+			for (int b = a + 1; b < n; b++)
+				want[a * n + b] = 1;
+		for (int k = 1; k <= n / 2; k++) {
+			struct cxd_plan pl = cxd_plan_main(n, k);
+
+			check_paced(n, k, &pl, want, n * (n - 1) / 2);
+		}
+		free(want);
+	}
+}
+
+/* Rank r's steps through pl, compared field by field with ref's. */
+static void assert_same_steps(int n, int k, const struct cxd_plan *pl,
+			      const struct cxd_plan *ref)
+{
+	struct cxd_step *x = calloc((size_t) cxd_sched_room(n, pl),
+				    sizeof(*x));
+	struct cxd_step *y = calloc((size_t) cxd_sched_room(n, ref),
+				    sizeof(*y));
+
+	assert_non_null(x);
+	assert_non_null(y);
+	for (int r = 0; r < n; r++) {
+		int nx = cxd_sched_steps(n, r, k, pl, x);
+		int ny = cxd_sched_steps(n, r, k, ref, y);
+
+		assert_int_equal(nx, ny);
+		for (int i = 0; i < nx; i++)
+			if (memcmp(x + i, y + i, sizeof(*x)) != 0)
+				fail_msg("n %d k %d rank %d step %d: listed "
+					 "(%d %d %d %d) computed (%d %d %d %d)",
+					 n, k, r, i, x[i].round, x[i].partner,
+					 x[i].prev, x[i].next, y[i].round,
+					 y[i].partner, y[i].prev, y[i].next);
+	}
+	free(x);
+	free(y);
+}
+
+/* The computed steps (circle_sched) are those of the listed plan
+ * (listed_sched over sw_plan_list's rounds): one rule, two ways. */
+static void test_listed_main_plan_walks_the_same_steps_as_computed(
+	void **state)
+{
+	(void) state;
+	for (int n = 2; n <= MAX_N; n++) {
+		for (int k = 1; k <= n / 2; k++) {
+			struct cxd_plan pl = cxd_plan_main(n, k), list;
+
+			assert_int_equal(cxd_plan_list(n, &pl, &list), 0);
+			assert_int_equal(list.nrounds, pl.nrounds);
+			assert_int_equal(list.first[list.nrounds - 1] +
+					 list.count[list.nrounds - 1],
+					 n * (n - 1) / 2);
+			assert_same_steps(n, k, &list, &pl);
+			cxd_plan_free(&list);
+		}
+	}
+}
+
+/* Slot tokens only when a circle round holds more than K pairs. */
+static void test_tokens_only_when_fewer_than_a_round_at_once(void **state)
+{
+	struct cxd_plan pl = cxd_plan_main(8, 1);
+	struct cxd_step s[16];
+	int ns;
+
+	(void) state;
+	assert_true(cxd_sched_chain(8, 3));
+	assert_false(cxd_sched_chain(8, 4));
+	/* 7 circle rounds of 4 pairs, cut to 1 pair each. */
+	assert_int_equal(pl.nrounds, 28);
+	assert_int_equal(pl.per, 1);
+	pl = cxd_plan_main(8, 4);
+	assert_int_equal(pl.nrounds, 7);
+	ns = cxd_sched_steps(8, 0, 4, &pl, s);
+	assert_int_equal(ns, 7);
+	for (int i = 0; i < ns; i++)
+		assert_true(s[i].prev == -1 && s[i].next == -1);
+	/* K above n / 2 (--max-pairs larger than a round): whole rounds. */
+	pl = cxd_plan_main(8, 9);
+	assert_int_equal(pl.per, 4);
+}
+
+/* Each round at most k pairs, no rank twice in one. */
+static void assert_rounds_disjoint(int n, int k, const struct cxd_plan *pl)
+{
+	char *busy = calloc((size_t) n, 1);
+
+	assert_non_null(busy);
+	for (int r = 0; r < pl->nrounds; r++) {
+		const struct cxd_pair *p = pl->pairs + pl->first[r];
+
+		assert_true(pl->count[r] >= 1 && pl->count[r] <= k);
+		memset(busy, 0, (size_t) n);
+		for (int j = 0; j < pl->count[r]; j++) {
+			assert_false(busy[p[j].a] || busy[p[j].b]);
+			busy[p[j].a] = busy[p[j].b] = 1;
+		}
+	}
+	free(busy);
+}
+
+/* A few suspect sets per (n, k): sorted and unique, as
+ * cxd_sweep_unique_pairs leaves them; about one pair in `every`. */
+static int suspects(int n, unsigned *rng, int every, struct cxd_pair *p,
+		    int *want)
+{
+	int np = 0;
+
+	memset(want, 0, (size_t) n * (size_t) n * sizeof(int));
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++) {
+			*rng = *rng * 1103515245u + 12345u;
+			if ((*rng >> 16) % (unsigned) every)
+				continue;
+			p[np++] = (struct cxd_pair){ a, b };
+			want[a * n + b] = 1;
+		}
+	return np;
+}
+
+static void test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock(
+	void **state)
+{
+	struct cxd_pair p[MAX_N * MAX_N / 2];
+	int want[MAX_N * MAX_N];
+	unsigned rng = 7;
+
+	(void) state;
+	for (int n = 2; n <= MAX_N; n++) {
+		for (int k = 1; k <= n / 2; k++) {
+			for (int every = 1; every <= 9; every += 4) {
+				int np = suspects(n, &rng, every, p, want);
+				struct cxd_plan pl;
+
+				assert_int_equal(cxd_plan_retest(n, k, p, np,
+								 &pl), 0);
+				assert_rounds_disjoint(n, k, &pl);
+				check_paced(n, k, &pl, want, np);
+				cxd_plan_free(&pl);
+			}
+		}
+	}
+}
+
+/* Each pair goes to the first round with room after both its ranks'
+ * latest: (0,2) cannot join round 0 where rank 0 is; (1,3) follows. */
+static void test_retest_plan_first_round_with_room_after_both_ranks(
+	void **state)
+{
+	const struct cxd_pair p[4] = { { 0, 1 }, { 2, 3 }, { 0, 2 },
+				       { 1, 3 } };
+	struct cxd_plan pl;
+
+	(void) state;
+	assert_int_equal(cxd_plan_retest(4, 2, p, 4, &pl), 0);
+	assert_int_equal(pl.nrounds, 2);
+	assert_int_equal(pl.count[0], 2);
+	assert_int_equal(pl.count[1], 2);
+	assert_int_equal(pl.pairs[2].a, 0);
+	assert_int_equal(pl.pairs[2].b, 2);
+	cxd_plan_free(&pl);
+	/* One pair at a time: one round each, in the given order. */
+	assert_int_equal(cxd_plan_retest(4, 1, p, 4, &pl), 0);
+	assert_int_equal(pl.nrounds, 4);
+	for (int r = 0; r < 4; r++) {
+		assert_int_equal(pl.count[r], 1);
+		assert_int_equal(pl.pairs[pl.first[r]].a, p[r].a);
+		assert_int_equal(pl.pairs[pl.first[r]].b, p[r].b);
+	}
+	cxd_plan_free(&pl);
+	/* No suspects: no rounds. */
+	assert_int_equal(cxd_plan_retest(4, 1, p, 0, &pl), 0);
+	assert_int_equal(pl.nrounds, 0);
+	cxd_plan_free(&pl);
+}
+
+/*
+ * A finding, kept as a test: the waits are free of cycles only because a
+ * slot's token (4 bytes) is sent eagerly. give_slot waits for its Isend
+ * before the rank posts its next take_slot's Irecv; at 7 ranks, 2 pairs
+ * at once, rank 0 (after round 10) hands a slot to rank 1 while rank 1
+ * (after round 11) hands one to rank 0: with synchronous sends each
+ * waits for a receive the other posts only afterwards.
+ */
+static void test_slot_tokens_rely_on_eager_sends_two_holders_swap(
+	void **state)
+{
+	struct cxd_plan pl = cxd_plan_main(7, 2);
+	int times[49] = { 0 };
+	struct pace_res res;
+
+	(void) state;
+	pace_simulate(7, 2, &pl, PACE_OLDEST, 0, false, times, &res);
+	assert_int_equal(res.fault, PACE_OK);
+	memset(times, 0, sizeof(times));
+	pace_simulate(7, 2, &pl, PACE_OLDEST, 0, true, times, &res);
+	assert_int_equal(res.fault, PACE_DEADLOCK);
+	assert_int_equal(res.stuck_rank, 0);
+	assert_int_equal(res.stuck_step, 4); /* round 10, giving to rank 1 */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_main_plan_pairs_once_at_most_k_at_once_no_deadlock),
+		cmocka_unit_test(
+			test_listed_main_plan_walks_the_same_steps_as_computed),
+		cmocka_unit_test(
+			test_tokens_only_when_fewer_than_a_round_at_once),
+		cmocka_unit_test(
+			test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock),
+		cmocka_unit_test(
+			test_retest_plan_first_round_with_room_after_both_ranks),
+		cmocka_unit_test(
+			test_slot_tokens_rely_on_eager_sends_two_holders_swap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
