@@ -13,8 +13,9 @@
 #   links      `ip -o link` names in this (the root) namespace
 #   netns      `ip netns list`
 #   /dev/shm   entries owned by this user, less those open or mapped by a
-#              process the run did not start (another job's, on a shared
-#              host: in use, so not left behind)
+#              process the run did not start, or changed after the run
+#              ended (another job's, on a shared host: in use, so not left
+#              behind)
 #   processes  those the run started: CMD runs with CXD_LEFTOVERS_RUN=TOKEN
 #              in its environment and every process inherits it (mpirun's
 #              ranks, the private Slurm's daemons and tasks, servers in a
@@ -40,9 +41,15 @@ links() {
 	ip netns list 2>/dev/null | awk '{ print "netns " $1 }'
 }
 
+# shm [MARK]: with MARK (a file touched when the run ended), less what was
+# changed since: the run's processes are gone by then (or listed), so a
+# file still being written is another job's.
 shm() {
+	local newer=()
 	[ -d /dev/shm ] || return 0
-	find /dev/shm -mindepth 1 -maxdepth 1 -user "$(id -u)" -printf 'shm /dev/shm/%f\n' 2>/dev/null
+	[ -z "${1:-}" ] || newer=(-not -newer "$1")
+	find /dev/shm -mindepth 1 -maxdepth 1 -user "$(id -u)" "${newer[@]}" \
+		-printf 'shm /dev/shm/%f\n' 2>/dev/null
 }
 
 # mine PID: PID is this script, one of its ancestors or one of its
@@ -102,13 +109,14 @@ snapshot() { { links; shm; } | sort -u; }
 new() {
 	local busy
 	busy=$(shm_busy)
-	{ links; shm; } | sort -u | comm -13 "$1" - |
+	{ links; shm "$1.end"; } | sort -u | comm -13 "$1" - |
 		comm -23 - <(echo "$busy" | sort -u)
 	procs
 }
 
 compare() {
 	local before=$1 left first n
+	touch "$before.end"
 	left=$(new "$before")
 	first=$left
 	n=$((SECONDS + GRACE))
@@ -138,7 +146,7 @@ compare)
 	shift
 	[ $# -gt 0 ] || { echo "usage: $0 -- CMD ARGS..." >&2; exit 2; }
 	before=$(mktemp "${TMPDIR:-/tmp}/cxd-leftovers.XXXXXX")
-	trap 'rm -f "$before"' EXIT
+	trap 'rm -f "$before" "$before.end"' EXIT
 	snapshot >"$before"
 	export CXD_LEFTOVERS_RUN=${CXD_LEFTOVERS_RUN:-$ME.$(date +%s%N)}
 	"$@"
