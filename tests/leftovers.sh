@@ -28,6 +28,9 @@
 # process killed by a test's last cleanup may need a moment to go, and
 # only what was there at the end of the run and still is at the end of
 # that time is listed.
+# Links and namespaces carry no owner: on a host shared with other test
+# runs, what those make while this one runs is listed too (run the suite
+# alone, as CI does).
 # Also: `leftovers.sh snapshot FILE` and `leftovers.sh compare FILE` (the
 # process part then needs CXD_LEFTOVERS_RUN exported by the caller).
 set -u
