@@ -107,13 +107,13 @@ SWEEP=(env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" -x CXD_TEST_NETNS -np "$N" "$TB
 	--provider tcp -d swp0 -s 65536 -n 16 -l 1 --lat-iters 20 --max-pairs 1)
 # A fault scenario passes only when its fault is found (exit 3 and the
 # links it names), so it measures longer: 3 MiB per measurement (120 ms at
-# R: a stall of the sender or receiver on a busy 2-core host, which leaves
-# the link idle with one write in flight, is a third of the part of it it
-# was, and the noise between repeats falls by about the square root of 3),
-# and so does the healthy run: it is the baseline "half" is judged
-# against, with the wider tolerance of the two. About twice the time of a
-# default run; the second run of an inconclusive fault is within the
-# test's time limit (tests/tests.cmake).
+# R). A stall of the sender or receiver on a busy 2-core host leaves the
+# link idle (one write in flight); in a measurement three times as long
+# the same stall weighs a third, and the noise between repeats falls by
+# about the square root of 3. The healthy run too: it is the baseline
+# "half" is judged against, with the wider tolerance of the two. About
+# twice the time of a default run; the second run of an inconclusive
+# fault fits the test's time limit (tests/tests.cmake).
 LONG=(-n 48)
 # scenario NAME WANT_RC ARGS...: run, check the exit, the JSON, show the
 # report. A fault (WANT_RC 3) found INCONCLUSIVE (4: this host too busy to
