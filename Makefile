@@ -16,6 +16,9 @@
 #             first all but the two exhaustive matrices, two at a time;
 #             then the matrices alone, one after the other (about 6 min),
 #             so their many processes do not starve other tests
+# and ends, whether they passed or not, with tests/leftovers.sh: links,
+# network namespaces, /dev/shm files or processes the run left behind that
+# were not there before it are listed, and fail it (`make check` alone too).
 BUILD_DIR   ?= build
 ASAN_DIR    ?= build-asan
 FUZZ_DIR    ?= build-fuzz
@@ -47,8 +50,8 @@ LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabri
 LF2_DIR     ?= build-lf2
 LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
 
-.PHONY: all deps configure build run check test fuzz asan bench clean \
-	install package lf2
+.PHONY: all deps configure build run check test test-stages fuzz asan \
+	bench clean install package lf2
 
 all: build
 
@@ -65,12 +68,16 @@ run: build
 	./$(BUILD_DIR)/cxi_write_bw $(RUN_ARGS)
 
 check: build
-	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) \
-		-E '$(CHECK_SKIP)'
+	bash tests/leftovers.sh -- $(CTEST) --test-dir $(BUILD_DIR) \
+		--output-on-failure -j$(JOBS) -E '$(CHECK_SKIP)'
 
 # Sequential on purpose: each stage wants both cores, and timing-bound
-# e2e cases must not compete with a fuzzer.
+# e2e cases must not compete with a fuzzer. The snapshot of what is there
+# is taken before the first stage, the leftovers listed after the last.
 test:
+	@bash tests/leftovers.sh -- $(MAKE) --no-print-directory test-stages
+
+test-stages:
 	@$(MAKE) --no-print-directory check CHECK_SKIP='$(ASAN_SERIAL)'
 	@$(MAKE) --no-print-directory lf2
 	@$(MAKE) --no-print-directory fuzz

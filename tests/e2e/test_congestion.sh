@@ -98,6 +98,8 @@ for b in A B; do
 	ip link set "$P$b" up
 done
 ip link add "${P}tA" type veth peer name "${P}tB"
+# Both ends are here, in the root namespace: deleting one deletes the pair.
+on_exit "ip link del ${P}tA"
 ip link set "${P}tA" master "${P}A" up
 ip link set "${P}tB" master "${P}B" up
 for ((i = 0; i < N; i++)); do

@@ -79,6 +79,8 @@ for b in A B; do
 	ip link set "br$P$b" up
 done
 ip link add "${P}AB" type veth peer name "${P}BA"
+# Both ends are here, in the root namespace: deleting one deletes the pair.
+on_exit "ip link del ${P}AB"
 ip link set "${P}AB" master "br${P}A" up
 ip link set "${P}BA" master "br${P}B" up
 # Node i: nicA 169.254.79.(10+i), nicB .(20+i), one subnet; traffic from

@@ -14,6 +14,9 @@
 #            same baseline marked as noisy (tolerance 72 %): INCONCLUSIVE
 #   switch   the uplink at 3/4 R, --topology: the 16 links leaving bridge
 #            B flagged, switch B the suspect (ranks 2 and 3 alone without)
+# A fault scenario passes only when its fault is found: it measures longer
+# than the healthy default, and one found INCONCLUSIVE (a host too busy to
+# tell) is measured once more before it fails.
 # Then bad input: missing and malformed baseline and topology files, a
 # topology that misses a rank, bad numbers: a message naming it, exit 2.
 # Root, ip and tc for the fabric; mpirun for all (skipped, 77, without).
@@ -68,6 +71,8 @@ mk_bridge "${P}A" 2>"$TMPD/br.err" || { note "no bridge: $(cat "$TMPD/br.err")";
 mk_bridge "${P}B"
 # The uplink: a veth pair between the bridges (switch A <-> switch B).
 ip link add "${P}ua" type veth peer name "${P}ub"
+# Both ends are here, in the root namespace: deleting one deletes the pair.
+on_exit "ip link del ${P}ua"
 ip link set "${P}ua" master "${P}A" up
 ip link set "${P}ub" master "${P}B" up
 for ((i = 0; i < N; i++)); do
@@ -100,35 +105,55 @@ all_ranks "$RATE" || die "tc tbf failed"
 # warm-up, the default verdict options.
 SWEEP=(env CXD_TEST_NETNS="${P}n" "${MPIRUN[@]}" -x CXD_TEST_NETNS -np "$N" "$TBIN"
 	--provider tcp -d swp0 -s 65536 -n 16 -l 1 --lat-iters 20 --max-pairs 1)
+# A fault scenario passes only when its fault is found (exit 3 and the
+# links it names), so it measures longer: 3 MiB per measurement (120 ms at
+# R). A stall of the sender or receiver on a busy 2-core host leaves the
+# link idle (one write in flight); in a measurement three times as long
+# the same stall weighs a third, and the noise between repeats falls by
+# about the square root of 3. The healthy run too: it is the baseline
+# "half" is judged against, with the wider tolerance of the two. About
+# twice the time of a default run; the second run of an inconclusive
+# fault fits the test's time limit (tests/tests.cmake).
+LONG=(-n 48)
 # scenario NAME WANT_RC ARGS...: run, check the exit, the JSON, show the
-# report. Where the healthy run found this host too noisy to vouch for a
-# link (exit 4, NOISY=1), a fault may be inconclusive too (4) but never
-# pass, and what it flags must be truly slow.
-NOISY=0
+# report. A fault (WANT_RC 3) found INCONCLUSIVE (4: this host too busy to
+# tell) is measured once more before it fails; what the inconclusive run
+# flags must be truly slow all the same, and it is never PASS. Before the
+# second run, "${AGAIN[@]}" runs when set (half: the baseline again).
+AGAIN=()
 scenario() {
-	local name=$1 want=$2 t0
+	local name=$1 want=$2 try
 	shift 2
-	t0=$(now)
-	run_capture "$name" 240 "${SWEEP[@]}" --json "$TMPD/$name.json" "$@"
-	note "$name: exit $RC in $(elapsed_since "$t0") s"
-	sed -n '/^Resolution/,$p' "$OUT" | sed 's/^/       | /'
-	if [ "$NOISY" = 1 ] && [ "$RC" = 4 ] && [ "$want" = 3 ]; then
-		pass "$name: exit 4, inconclusive on this noisy host (not PASS)"
-		py_check "$name: nothing healthy flagged" "$OUT" sweep_verdict.py \
-			"$TMPD/$name.json" "$name-noisy" "$N"
-		return 1
-	fi
+	for try in 1 2; do
+		sweep_once "$name" "$@"
+		[ "$RC" = 4 ] && [ "$want" = 3 ] && [ "$try" = 1 ] || break
+		py_check "$name: inconclusive on this busy host, nothing healthy flagged" \
+			"$OUT" sweep_verdict.py "$TMPD/$name.json" "$name-noisy" "$N"
+		note "$name: INCONCLUSIVE (exit 4): measured once more, a fault must be found"
+		[ ${#AGAIN[@]} -eq 0 ] || "${AGAIN[@]}"
+	done
 	case " $want " in
 	*" $RC "*) pass "$name: exit $RC" ;;
 	*) fail "$name: exit $RC, want $want"; show "$ERR"; return 1 ;;
 	esac
 	py_check "$name: verdict" "$OUT" sweep_verdict.py "$TMPD/$name.json" "$name" "$N"
 }
+# sweep_once NAME ARGS...: one run, its JSON in $TMPD/NAME.json, its
+# report shown.
+sweep_once() {
+	local name=$1 t0
+	shift
+	t0=$(now)
+	run_capture "$name" 240 "${SWEEP[@]}" "${LONG[@]}" --json "$TMPD/$name.json" "$@"
+	note "$name: exit $RC in $(elapsed_since "$t0") s"
+	sed -n '/^Resolution/,$p' "$OUT" | sed 's/^/       | /'
+}
 
 section "healthy: every link at $RATE Mbit/s"
 # 0, or 4 where this host's noise is too high to vouch (never 3).
+NOISY=0
 scenario healthy "0 4" --matrix "$TMPD/healthy.bin"
-[ "$RC" = 4 ] && NOISY=1 && note "this host is too noisy to vouch for a link: faults may be inconclusive below"
+[ "$RC" = 4 ] && NOISY=1 && note "this host is too noisy to vouch for a link"
 
 section "lane: rank 2 at 3/4 of the rate"
 rank_rate 2 $((RATE * 3 / 4))
@@ -147,8 +172,22 @@ rank_rate 2 "$RATE"
 
 section "half: every link at half the rate, against the healthy baseline"
 all_ranks $((RATE / 2))
+# healthy_again: half's baseline measured again where half's run could
+# not compare with it (its tolerance poor); a healthy fabric still flags
+# nothing (0, or 4 when noisy).
+healthy_again() {
+	grep -q "not compared for" "$OUT" || return 0
+	all_ranks "$RATE"
+	sweep_once healthy-again --matrix "$TMPD/healthy.bin"
+	check "healthy again: exit $RC, want 0 or 4" test "$RC" = 0 -o "$RC" = 4
+	all_ranks $((RATE / 2))
+}
 if [ -s "$TMPD/healthy.bin" ]; then
+	# Inconclusive against a baseline too noisy to compare with: the
+	# baseline is measured again (at the full rate) for the second run.
+	AGAIN=(healthy_again)
 	scenario half 3 --baseline "$TMPD/healthy.bin" --suspects "$TMPD/half.sus"
+	AGAIN=()
 	check "--suspects names no host (the fabric, not a node)" test ! -s "$TMPD/half.sus"
 	# The same halved fabric against the healthy run's matrix with its
 	# bandwidth tolerance set to 72 %, as a run on a busy host records:

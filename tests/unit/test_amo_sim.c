@@ -37,7 +37,7 @@ static uint64_t double_bits(double d)
 	return b;
 }
 
-static void test_sum(void **state)
+static void test_amo_sum_wraps_integers_and_adds_floats(void **state)
 {
 	(void) state;
 	/* 300 mod 256 */
@@ -90,7 +90,7 @@ static void test_min_max(void **state)
 			 double_bits(-DBL_MAX) - 2);
 }
 
-static void test_swap(void **state)
+static void test_amo_swap_target_after_n_swaps(void **state)
 {
 	(void) state;
 	assert_int_equal(after(CXD_AMO_SWAP, 0, CXD_T_UINT32, 0).u32, 0);
@@ -99,7 +99,7 @@ static void test_swap(void **state)
 	assert_true(after(CXD_AMO_SWAP, 0, CXD_T_DOUBLE, 3).d == 1.0);
 }
 
-static void test_cswap(void **state)
+static void test_amo_cswap_each_comparison_and_type(void **state)
 {
 	union cxd_amo_word t;
 
@@ -123,7 +123,7 @@ static void test_cswap(void **state)
 	assert_int_equal(t.u128[1], 0);
 }
 
-static void test_axor(void **state)
+static void test_amo_axor_masks_then_xors(void **state)
 {
 	(void) state;
 	/* FFFF -> (FFFF & ~3) ^ 1 = FFFD -> FFFC ^ 2 = FFFE -> FFFD */
@@ -135,7 +135,7 @@ static void test_axor(void **state)
 			 UINT64_MAX - 1);
 }
 
-static void test_bitwise(void **state)
+static void test_amo_band_bor_bxor_per_type(void **state)
 {
 	(void) state;
 	assert_int_equal(after(CXD_AMO_BAND, 0, CXD_T_UINT8, 3).u8, 0xF8);
@@ -148,7 +148,7 @@ static void test_bitwise(void **state)
 	assert_int_equal(after(CXD_AMO_BXOR, 0, CXD_T_INT16, 6).i16, 0);
 }
 
-static void test_logical(void **state)
+static void test_amo_lor_land_lxor_give_0_or_1(void **state)
 {
 	(void) state;
 	assert_int_equal(after(CXD_AMO_LXOR, 0, CXD_T_UINT64, 3).u64, 1);
@@ -235,15 +235,15 @@ static void test_every_amo_writes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sum),
+		cmocka_unit_test(test_amo_sum_wraps_integers_and_adds_floats),
 		cmocka_unit_test(test_sum_float_saturates),
 		cmocka_unit_test(test_sum_complex),
 		cmocka_unit_test(test_min_max),
-		cmocka_unit_test(test_swap),
-		cmocka_unit_test(test_cswap),
-		cmocka_unit_test(test_axor),
-		cmocka_unit_test(test_bitwise),
-		cmocka_unit_test(test_logical),
+		cmocka_unit_test(test_amo_swap_target_after_n_swaps),
+		cmocka_unit_test(test_amo_cswap_each_comparison_and_type),
+		cmocka_unit_test(test_amo_axor_masks_then_xors),
+		cmocka_unit_test(test_amo_band_bor_bxor_per_type),
+		cmocka_unit_test(test_amo_lor_land_lxor_give_0_or_1),
 		cmocka_unit_test(test_fetch_old),
 		cmocka_unit_test(test_word_eq),
 		cmocka_unit_test(test_every_amo_writes),

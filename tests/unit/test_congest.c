@@ -109,7 +109,7 @@ static void test_split_placement(void **state)
 	cxd_cg_free(&a);
 }
 
-static void test_parse(void **state)
+static void test_congest_options_parse_or_name_the_bad(void **state)
 {
 	static const char *const bad[] = { "0", "1", "1.0", "-0.5", "abc",
 					   "0.5x", "nan", "inf", "0x0.8",
@@ -163,7 +163,7 @@ static void test_tclass_option(void **state)
 				      "--congestion", NULL), 0);
 }
 
-static void test_impact(void **state)
+static void test_congest_impact_ratio_nan_when_unknown(void **state)
 {
 	(void) state;
 	assert_true(fabs(cxd_cg_impact(CXD_CGM_MEAN, 2.0, 10.0) - 5.0) < 1e-12);
@@ -218,7 +218,7 @@ static void test_set_and_verdict(void **state)
 	assert_non_null(strstr(v, "hint only"));
 }
 
-static void test_json(void **state)
+static void test_congest_json_holds_impact_links_and_seed(void **state)
 {
 	struct cxd_cg_link l[3];
 	int vict[] = { 0, 1, 2, 3 }, aggr[] = { 4, 5, 6, 7 };
@@ -257,11 +257,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split_counts),
 		cmocka_unit_test(test_split_placement),
-		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_congest_options_parse_or_name_the_bad),
 		cmocka_unit_test(test_tclass_option),
-		cmocka_unit_test(test_impact),
+		cmocka_unit_test(test_congest_impact_ratio_nan_when_unknown),
 		cmocka_unit_test(test_set_and_verdict),
-		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_congest_json_holds_impact_links_and_seed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

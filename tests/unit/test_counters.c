@@ -67,7 +67,7 @@ static struct cxd_ctrs *new_ctrs(void)
 	return c;
 }
 
-static void test_cxi(void **state)
+static void test_counters_cxi_deltas_pcie_width_degraded(void **state)
 {
 	struct cxd_ctrs *c = new_ctrs();
 	struct cxd_dev_facts f;
@@ -116,7 +116,7 @@ static void test_cxi(void **state)
 	free(c);
 }
 
-static void test_ib(void **state)
+static void test_counters_ib_deltas_missing_file_named(void **state)
 {
 	struct cxd_ctrs *c = new_ctrs();
 	struct cxd_dev_facts f;
@@ -160,7 +160,7 @@ static void test_ib(void **state)
 	free(c);
 }
 
-static void test_tcp(void **state)
+static void test_counters_tcp_retransmits_and_reset(void **state)
 {
 	struct cxd_ctrs *c = new_ctrs();
 	char line[1024];
@@ -260,7 +260,7 @@ static void test_cxi_debugfs(void **state)
 
 /* Five 1 s windows of 1000-byte operations, the third slow; a 0.3 s tail
  * is too short to judge and left out. */
-static void test_windows(void **state)
+static void test_windows_find_slow_second_drop_short_tail(void **state)
 {
 	static const uint64_t ops[] = { 1000, 2000, 2100, 3100, 4100 };
 	struct cxd_window rows[8];
@@ -347,12 +347,12 @@ static void test_interval_rules(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cxi),
-		cmocka_unit_test(test_ib),
-		cmocka_unit_test(test_tcp),
+		cmocka_unit_test(test_counters_cxi_deltas_pcie_width_degraded),
+		cmocka_unit_test(test_counters_ib_deltas_missing_file_named),
+		cmocka_unit_test(test_counters_tcp_retransmits_and_reset),
 		cmocka_unit_test(test_shm_and_missing),
 		cmocka_unit_test(test_cxi_debugfs),
-		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_windows_find_slow_second_drop_short_tail),
 		cmocka_unit_test(test_window_stretch),
 		cmocka_unit_test(test_interval_rules),
 	};

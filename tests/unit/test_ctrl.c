@@ -496,7 +496,7 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-static void test_garbage(void **state)
+static void test_ctrl_garbage_named_with_the_phase(void **state)
 {
 	struct writer w = { .reader = gettid(),
 			    .bytes = "GET / HTTP/1.0\r\n\r\n" };
@@ -625,7 +625,7 @@ static void test_peer_silent(void **state)
 	raw_close(&r);
 }
 
-static void test_peer_error(void **state)
+static void test_ctrl_server_error_text_reported(void **state)
 {
 	uint8_t payload[64];
 	char want[128];
@@ -694,7 +694,7 @@ static void test_connect_unresolvable(void **state)
 
 /* ---- Non-blocking poll */
 
-static void test_poll(void **state)
+static void test_ctrl_poll_whole_frames_only_and_eof(void **state)
 {
 	uint8_t frame[CXD_HDR_LEN + 4], buf[16];
 	struct cxd_hdr h = { CXD_PROTO_MAGIC, CXD_PROTO_VERSION,
@@ -805,18 +805,18 @@ int main(void)
 		cmocka_unit_test(test_heartbeat_thread),
 		cmocka_unit_test(test_watchdog_peer_alive),
 		cmocka_unit_test(test_watchdog_peer_silent),
-		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_ctrl_garbage_named_with_the_phase),
 		cmocka_unit_test(test_garbage_short),
 		cmocka_unit_test(test_oversized_frame),
 		cmocka_unit_test(test_bad_version_and_type),
 		cmocka_unit_test(test_payload_over_cap_and_wrong_type),
 		cmocka_unit_test(test_peer_closes),
 		cmocka_unit_test(test_peer_silent),
-		cmocka_unit_test(test_peer_error),
+		cmocka_unit_test(test_ctrl_server_error_text_reported),
 		cmocka_unit_test(test_send_error),
 		cmocka_unit_test(test_connect_refused),
 		cmocka_unit_test(test_connect_unresolvable),
-		cmocka_unit_test(test_poll),
+		cmocka_unit_test(test_ctrl_poll_whole_frames_only_and_eof),
 		cmocka_unit_test(test_same_host_interface),
 	};
 

@@ -307,7 +307,7 @@ static void test_apply_env_never_overrides(void **state)
 }
 
 /* A snapshot keeps the user's environment apart from what we set later. */
-static void test_snapshot(void **state)
+static void test_cxi_snapshot_keeps_the_user_env_once(void **state)
 {
 	struct cxd_cxi_envsnap snap = { 0 };
 
@@ -326,7 +326,7 @@ static void test_snapshot(void **state)
 	unsetenv("FI_CXI_RDZV_THRESHOLD");
 }
 
-static void test_rendezvous(void **state)
+static void test_cxi_rendezvous_plan_and_user_threshold(void **state)
 {
 	struct run r;
 
@@ -351,7 +351,7 @@ static void test_rendezvous(void **state)
 			    "above 18433 B)");
 }
 
-static void test_atomics(void **state)
+static void test_cxi_atomics_restricted_unless_fetching(void **state)
 {
 	static const char *const fetch[] = { "--fetching", NULL };
 	static const char *const cswap[] = { "-A", "CSWAP", NULL };
@@ -379,7 +379,7 @@ static void test_atomics(void **state)
 	}
 }
 
-static void test_matching(void **state)
+static void test_cxi_matching_standard_keys_and_user_mrs(void **state)
 {
 	const char *forced[] = { "FI_CXI_OPTIMIZED_MRS", "1", NULL };
 	struct run r;
@@ -467,7 +467,7 @@ static void test_auth_key(void **state)
 }
 
 /* Before the pick: cxi unless FI_PROVIDER rules it out; named tcp: none. */
-static void test_prepare(void **state)
+static void test_cxi_prepare_unless_provider_not_cxi(void **state)
 {
 	static const char *const a[] = { "--no-ll", NULL };
 	struct cxd_cxi_envsnap snap;
@@ -513,7 +513,7 @@ static void test_prepare_bad_vni(void **state)
 	unsetenv("SLINGSHOT_VNIS");
 }
 
-static void test_address(void **state)
+static void test_cxi_address_decoded_and_formatted(void **state)
 {
 	uint32_t word = (0x13u << 9) | 5u, all = 0xffffffffu;
 	struct cxd_cxi_addr a;
@@ -538,7 +538,7 @@ static void test_address(void **state)
 
 /* What fi_getinfo reported: MR mode, caps and, with fi_cxi_ext.h, the
  * service and VNI the provider chose by itself. */
-static void test_reported(void **state)
+static void test_cxi_reported_mr_mode_caps_and_auth_key(void **state)
 {
 	struct cxd_fabric fab = { 0 };
 	struct cxd_cxi_reported rep;
@@ -583,16 +583,16 @@ int main(void)
 		cmocka_unit_test(test_no_hrp_no_idc_no_ll),
 		cmocka_unit_test(test_user_already_set),
 		cmocka_unit_test(test_apply_env_never_overrides),
-		cmocka_unit_test(test_snapshot),
-		cmocka_unit_test(test_rendezvous),
-		cmocka_unit_test(test_atomics),
-		cmocka_unit_test(test_matching),
+		cmocka_unit_test(test_cxi_snapshot_keeps_the_user_env_once),
+		cmocka_unit_test(test_cxi_rendezvous_plan_and_user_threshold),
+		cmocka_unit_test(test_cxi_atomics_restricted_unless_fetching),
+		cmocka_unit_test(test_cxi_matching_standard_keys_and_user_mrs),
 		cmocka_unit_test(test_read_unrestricted),
 		cmocka_unit_test(test_auth_key),
-		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_cxi_prepare_unless_provider_not_cxi),
 		cmocka_unit_test(test_prepare_bad_vni),
-		cmocka_unit_test(test_address),
-		cmocka_unit_test(test_reported),
+		cmocka_unit_test(test_cxi_address_decoded_and_formatted),
+		cmocka_unit_test(test_cxi_reported_mr_mode_caps_and_auth_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -198,7 +198,7 @@ static void test_fabric_check(void **state)
 }
 
 /* The pattern must expose lost, shifted or foreign bytes. */
-static void test_pattern(void **state)
+static void test_gpu_pattern_exposes_lost_shifted_bytes(void **state)
 {
 	int seen[256] = { 0 }, distinct = 0, same_shift = 0, same_size = 0;
 
@@ -215,7 +215,7 @@ static void test_pattern(void **state)
 	assert_true(same_size < 100);
 }
 
-static void test_options(void **state)
+static void test_gpu_validate_all_tools_t_gpu_tools_only(void **state)
 {
 	const struct cxd_tool *t;
 	char err[CXD_ERR_LEN];
@@ -279,8 +279,8 @@ int main(void)
 		cmocka_unit_test(test_standin_open),
 		cmocka_unit_test(test_gpu_buffer),
 		cmocka_unit_test(test_fabric_check),
-		cmocka_unit_test(test_pattern),
-		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_gpu_pattern_exposes_lost_shifted_bytes),
+		cmocka_unit_test(test_gpu_validate_all_tools_t_gpu_tools_only),
 		cmocka_unit_test(test_addr_gpu_fields),
 	};
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);

@@ -234,7 +234,7 @@ static void test_wrong_order(void **state)
 			  "expected HELLO");
 }
 
-static void test_peer_error(void **state)
+static void test_handshake_client_error_text_reported(void **state)
 {
 	uint8_t b[64];
 
@@ -358,7 +358,7 @@ static void test_local_check(void **state)
 }
 
 /* The frame cap of the control channel, with its message. */
-static void test_oversized(void **state)
+static void test_handshake_oversized_frame_refused(void **state)
 {
 	static uint8_t big[CXD_MAX_PAYLOAD + 1];
 
@@ -420,7 +420,7 @@ int main(void)
 		cmocka_unit_test(test_good_path),
 		cmocka_unit_test(test_revision_differs),
 		cmocka_unit_test(test_wrong_order),
-		cmocka_unit_test(test_peer_error),
+		cmocka_unit_test(test_handshake_client_error_text_reported),
 		cmocka_unit_test(test_bad_program_or_version),
 		cmocka_unit_test(test_malformed_hello),
 		cmocka_unit_test(test_invalid_options),
@@ -428,7 +428,7 @@ int main(void)
 		cmocka_unit_test(test_max_mem),
 		cmocka_unit_test(test_max_mem_hugepages),
 		cmocka_unit_test(test_local_check),
-		cmocka_unit_test(test_oversized),
+		cmocka_unit_test(test_handshake_oversized_frame_refused),
 		cmocka_unit_test(test_version_mismatch),
 		cmocka_unit_test(test_memory_plan),
 	};

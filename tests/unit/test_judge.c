@@ -42,7 +42,7 @@ static struct cxd_rules rules_for(const double *bw, double noise)
 	return r;
 }
 
-static void test_noise(void **state)
+static void test_judge_noise_from_relative_differences(void **state)
 {
 	double x[3] = { 100, 101, 99 }, d[3];
 
@@ -57,7 +57,7 @@ static void test_noise(void **state)
 
 /* At 4 ranks one slow rank owns half the links: the median of links
  * falls between, the median of rows does not. */
-static void test_typical(void **state)
+static void test_judge_typical_link_ignores_one_slow_rank(void **state)
 {
 	double m[16];
 
@@ -69,7 +69,7 @@ static void test_typical(void **state)
 	assert_true(cxd_judge_typical(m, 4) == 24);
 }
 
-static void test_tolerance(void **state)
+static void test_judge_tolerance_floor_sigma_and_poor(void **state)
 {
 	struct cxd_tol t;
 
@@ -290,7 +290,7 @@ static const struct cxd_sweep_rank ranks[3] = {
 	{ "vm", "fi_sockaddr_in://10.0.0.3:4003", "swp0" },
 };
 
-static void test_topology(void **state)
+static void test_judge_topology_places_ranks_or_names_why(void **state)
 {
 	struct cxd_topo t;
 	char err[256];
@@ -497,15 +497,15 @@ static void test_baseline_matrix(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_noise),
-		cmocka_unit_test(test_typical),
-		cmocka_unit_test(test_tolerance),
+		cmocka_unit_test(test_judge_noise_from_relative_differences),
+		cmocka_unit_test(test_judge_typical_link_ignores_one_slow_rank),
+		cmocka_unit_test(test_judge_tolerance_floor_sigma_and_poor),
 		cmocka_unit_test(test_flag_lane_down),
 		cmocka_unit_test(test_baseline_and_expect),
 		cmocka_unit_test(test_suspect_rank),
 		cmocka_unit_test(test_suspect_switch),
 		cmocka_unit_test(test_suspect_fabric),
-		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_judge_topology_places_ranks_or_names_why),
 		cmocka_unit_test(test_addr_node),
 		cmocka_unit_test(test_baseline_match),
 		cmocka_unit_test(test_flag_by_rows),

@@ -110,7 +110,7 @@ static void test_usage_errors(void **state)
 	}
 }
 
-static void test_defaults(void **state)
+static void test_opts_defaults_per_tool(void **state)
 {
 	struct cxd_cfg cfg;
 
@@ -143,7 +143,7 @@ static void test_defaults(void **state)
 }
 
 /* What parses, and what it sets (test_usage_errors: what does not). */
-static void test_accepted(void **state)
+static void test_opts_accepted_options_set_their_fields(void **state)
 {
 	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
@@ -170,7 +170,7 @@ static void test_accepted(void **state)
 	assert_false(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));
 }
 
-static void test_sizes(void **state)
+static void test_opts_size_ranges_and_too_small_buffer(void **state)
 {
 	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
@@ -223,7 +223,7 @@ static int expected_valid(unsigned op, unsigned cop, unsigned type)
 	return 1;
 }
 
-static void test_atomic_table(void **state)
+static void test_opts_atomic_validity_table_sizes_names(void **state)
 {
 	unsigned valid = 0;
 
@@ -375,11 +375,11 @@ static void test_validate_ranges(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_opts_defaults_per_tool),
 		cmocka_unit_test(test_usage_errors),
-		cmocka_unit_test(test_accepted),
-		cmocka_unit_test(test_sizes),
-		cmocka_unit_test(test_atomic_table),
+		cmocka_unit_test(test_opts_accepted_options_set_their_fields),
+		cmocka_unit_test(test_opts_size_ranges_and_too_small_buffer),
+		cmocka_unit_test(test_opts_atomic_validity_table_sizes_names),
 		cmocka_unit_test(test_tables_unique),
 		cmocka_unit_test(test_help_text),
 		cmocka_unit_test(test_help_defaults),

@@ -13,7 +13,7 @@
 
 #define S 1000000000ULL
 
-static void test_wanted(void **state)
+static void test_progress_only_on_a_client_terminal(void **state)
 {
 	(void) state;
 	assert_true(cxd_progress_wanted(true, true));
@@ -21,7 +21,7 @@ static void test_wanted(void **state)
 	assert_false(cxd_progress_wanted(true, false)); /* server side */
 }
 
-static void test_nsizes(void **state)
+static void test_progress_counts_power_of_two_sizes(void **state)
 {
 	(void) state;
 	assert_int_equal(cxd_progress_nsizes(1, 1), 1);
@@ -31,7 +31,7 @@ static void test_nsizes(void **state)
 	assert_int_equal(cxd_progress_nsizes(1ULL << 63, UINT64_MAX), 1);
 }
 
-static void test_left(void **state)
+static void test_progress_estimates_time_left(void **state)
 {
 	(void) state;
 	/* Duration runs: every size left (this one included) takes -D. */
@@ -51,7 +51,7 @@ static void test_left(void **state)
 	assert_true(cxd_progress_left_ns(4096, 4096, 0, 2 * S, 3 * S) == 5 * S);
 }
 
-static void test_format(void **state)
+static void test_progress_line_format_and_truncation(void **state)
 {
 	char buf[128];
 	size_t n;
@@ -77,7 +77,7 @@ static void test_format(void **state)
 }
 
 /* Drawn only after 2 s, on the given stream; cleared with spaces. */
-static void test_draw(void **state)
+static void test_progress_drawn_after_2s_and_cleared(void **state)
 {
 	struct cxd_progress p;
 	char *mem = NULL;
@@ -112,11 +112,11 @@ static void test_draw(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wanted),
-		cmocka_unit_test(test_nsizes),
-		cmocka_unit_test(test_left),
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_draw),
+		cmocka_unit_test(test_progress_only_on_a_client_terminal),
+		cmocka_unit_test(test_progress_counts_power_of_two_sizes),
+		cmocka_unit_test(test_progress_estimates_time_left),
+		cmocka_unit_test(test_progress_line_format_and_truncation),
+		cmocka_unit_test(test_progress_drawn_after_2s_and_cleared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -862,7 +862,7 @@ static void test_free_without_end(void **state)
 
 /* lib/report/figures.c: the formulas every format shares (MB = 10^6,
  * Gb = 10^9). */
-static void test_figures(void **state)
+static void test_report_figures_units_and_summed_sides(void **state)
 {
 	struct cxd_span mine = { .count = 1000, .elapsed_ns = 1000000 };
 	struct cxd_span peer = { .count = 500, .elapsed_ns = 2000000 };
@@ -892,7 +892,7 @@ static void test_figures(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_report_figures_units_and_summed_sides),
 		cmocka_unit_test(test_header_widths),
 		cmocka_unit_test(test_kv_set),
 		cmocka_unit_test(test_text_write_bw_seed),

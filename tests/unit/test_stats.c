@@ -50,7 +50,7 @@ static void expect_pcts(const struct cxd_lat_stats *s, size_t n,
 	}
 }
 
-static void test_empty(void **state)
+static void test_stats_empty_gives_zeros(void **state)
 {
 	struct cxd_lat_stats *s = new_stats();
 
@@ -62,7 +62,7 @@ static void test_empty(void **state)
 	free(s);
 }
 
-static void test_moments(void **state)
+static void test_stats_min_max_mean_stddev(void **state)
 {
 	struct cxd_lat_stats *s = new_stats();
 
@@ -78,7 +78,7 @@ static void test_moments(void **state)
 }
 
 /* Mean truncates, stddev of identical samples is 0, not NaN. */
-static void test_truncation(void **state)
+static void test_stats_mean_truncates_stddev_population(void **state)
 {
 	struct cxd_lat_stats *s = new_stats();
 
@@ -191,7 +191,7 @@ static void test_stddev_exact_mean(void **state)
 }
 
 /* A single log bucket holding min and max: results stay in [min, max]. */
-static void test_clamp(void **state)
+static void test_stats_percentiles_stay_within_min_max(void **state)
 {
 	struct cxd_lat_stats *s = new_stats();
 
@@ -239,7 +239,7 @@ static void test_bucket_layout(void **state)
 	assert_int_equal(cxd_hist_bucket(258), 257);
 }
 
-static void test_reset(void **state)
+static void test_stats_reset_clears_histogram_min_max(void **state)
 {
 	struct cxd_lat_stats *s = new_stats();
 
@@ -257,17 +257,17 @@ static void test_reset(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_moments),
-		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_stats_empty_gives_zeros),
+		cmocka_unit_test(test_stats_min_max_mean_stddev),
+		cmocka_unit_test(test_stats_mean_truncates_stddev_population),
 		cmocka_unit_test(test_exact_percentiles),
 		cmocka_unit_test(test_rank_rounding),
 		cmocka_unit_test(test_large_percentiles),
 		cmocka_unit_test(test_extreme_ranks),
 		cmocka_unit_test(test_stddev_exact_mean),
-		cmocka_unit_test(test_clamp),
+		cmocka_unit_test(test_stats_percentiles_stay_within_min_max),
 		cmocka_unit_test(test_bucket_layout),
-		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_stats_reset_clears_histogram_min_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

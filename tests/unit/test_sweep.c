@@ -93,7 +93,7 @@ static void test_schedule_bad_args(void **state)
 		assert_int_equal(cxd_sweep_round(5, r, p), 2);
 }
 
-static void test_median(void **state)
+static void test_sweep_median_skips_nan(void **state)
 {
 	double v[] = { NAN, 3, 1, 2, NAN, 10 };
 
@@ -148,7 +148,7 @@ static double select_k(const double *v, int rows, int len, uint64_t k)
 	return cxd_select_value(&s);
 }
 
-static void test_select(void **state)
+static void test_sweep_select_kth_matches_a_sort(void **state)
 {
 	enum { ROWS = 7, LEN = 9 };
 	double v[ROWS * LEN], sorted[ROWS * LEN];
@@ -175,7 +175,7 @@ static void test_select(void **state)
 }
 
 /* The worst of each row's worst are the worst of all, ties to the first. */
-static void test_worst(void **state)
+static void test_sweep_worst_of_row_worsts_is_overall(void **state)
 {
 	double v[] = { NAN, 5, 3, 3, NAN, 9, 1, 3, NAN };
 	double cand[9];
@@ -226,11 +226,11 @@ int main(void)
 		cmocka_unit_test(test_schedule_sizes),
 		cmocka_unit_test(test_pair_at_and_place),
 		cmocka_unit_test(test_schedule_bad_args),
-		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_sweep_median_skips_nan),
 		cmocka_unit_test(test_retest_pairs),
 		cmocka_unit_test(test_pairs_at_once),
-		cmocka_unit_test(test_select),
-		cmocka_unit_test(test_worst),
+		cmocka_unit_test(test_sweep_select_kth_matches_a_sort),
+		cmocka_unit_test(test_sweep_worst_of_row_worsts_is_overall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

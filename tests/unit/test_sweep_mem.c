@@ -18,7 +18,7 @@
 /* Growth: per rank linear plus the schedule (~4 n^2); rank 0 a summary
  * per rank on top, and the matrices only for the files that list every
  * link: ten times the ranks, a hundred times those. */
-static void test_figures(void **state)
+static void test_sweep_mem_rank0_growth_with_link_files(void **state)
 {
 	uint64_t r0_10k = cxd_sweep_rank0_bytes(10000, 5000, 0);
 	uint64_t l_1k = cxd_sweep_rank0_bytes(1000, 500, CXD_MEM_LINKS) -
@@ -51,7 +51,7 @@ static void test_figures(void **state)
 	assert_true(cxd_sweep_rank_bytes(64, 1) > cxd_sweep_rank_bytes(64, 32));
 }
 
-static void test_refusal(void **state)
+static void test_sweep_mem_refusal_names_the_way_out(void **state)
 {
 	char err[512] = "";
 	unsigned json = CXD_MEM_LINKS | CXD_MEM_JSON;
@@ -137,8 +137,8 @@ static void test_mem_available(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_figures),
-		cmocka_unit_test(test_refusal),
+		cmocka_unit_test(test_sweep_mem_rank0_growth_with_link_files),
+		cmocka_unit_test(test_sweep_mem_refusal_names_the_way_out),
 		cmocka_unit_test(test_mem_available),
 	};
 

@@ -250,7 +250,7 @@ static const struct rule rules[] = {
 	  { "-A", "cswap", "-C", "lt", "-T", "uint128" } },
 };
 
-static void test_rules(void **state)
+static void test_rules_every_tool_accepts_or_refuses(void **state)
 {
 	char err[CXD_ERR_LEN];
 	struct cxd_cfg cfg;
@@ -389,7 +389,7 @@ static void test_latency_options(void **state)
 	}
 }
 
-static void test_words(void **state)
+static void test_rules_gpu_type_any_case_hugepages_exact(void **state)
 {
 	struct cxd_cfg cfg;
 
@@ -509,7 +509,7 @@ static int check_combo(const char *tool, unsigned op, unsigned cop,
 	return 0;
 }
 
-static void test_atomic_table(void **state)
+static void test_rules_atomic_tools_take_valid_combos(void **state)
 {
 	static const char *const tools[] = { "cxi_atomic_bw", "cxi_atomic_lat" };
 
@@ -662,14 +662,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_options),
-		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_rules_every_tool_accepts_or_refuses),
 		cmocka_unit_test(test_size_ranges),
 		cmocka_unit_test(test_loopback_size),
 		cmocka_unit_test(test_list_size),
 		cmocka_unit_test(test_counts_every_tool),
 		cmocka_unit_test(test_latency_options),
-		cmocka_unit_test(test_words),
-		cmocka_unit_test(test_atomic_table),
+		cmocka_unit_test(test_rules_gpu_type_any_case_hugepages_exact),
+		cmocka_unit_test(test_rules_atomic_tools_take_valid_combos),
 		cmocka_unit_test(test_atomic_defaults),
 		cmocka_unit_test(test_row_traits),
 		cmocka_unit_test(test_idc_per_tool),
