@@ -10,7 +10,7 @@
 
 #include <rdma/fi_domain.h>
 
-#include "congest.h"
+#include "congest_run.h"
 #include "session/post.h"
 
 /* Between completion polls on a crowded host: a shaped or shared link
@@ -103,7 +103,7 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 		int t = target(cg, it);
 
 		if (stop && cxd_now_ns() > bound)
-			sw_die(w, "the victims did not finish the %s phase "
+			sw_die(&w->m, "the victims did not finish the %s phase "
 			       "within %llu s", cxd_cg_phase_name(cg->phase),
 			       (unsigned long long) (cg->bound_ns /
 						     1000000000ULL));
@@ -122,6 +122,6 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 	if (ret == 0) /* nothing left in flight when the phase ends */
 		ret = drain(s, cg->crowded, 0);
 	if (ret)
-		sw_die(w, "aggressor in the %s phase: %s",
+		sw_die(&w->m, "aggressor in the %s phase: %s",
 		       cxd_cg_phase_name(cg->phase), s->err);
 }

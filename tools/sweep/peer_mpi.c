@@ -8,11 +8,19 @@
 #include "base/stats.h"
 #include "sweep_mpi.h"
 
-enum { TAG_BARRIER = 11, TAG_SHARE, TAG_ADDR };
-
 static struct sw *sw_of(const struct cxd_sess *s)
 {
 	return s->via_arg;
+}
+
+/* The pair's waits keep this rank's provider moving: the partner's
+ * operations may need it (tcp and shm progress only when called). */
+static void keep_moving(void *arg)
+{
+	struct cxd_sess *s = arg;
+
+	if (s->fab)
+		(void) s->ops->progress(s);
 }
 
 /*
@@ -21,17 +29,15 @@ static struct sw *sw_of(const struct cxd_sess *s)
  * every other step follows at once, so a silent partner there is
  * stalled after CXD_SWEEP_LATE_S.
  */
-static int pair_swap(struct cxd_sess *s, int tag, const void *mine,
+static int pair_swap(struct cxd_sess *s, enum sw_tag tag, const void *mine,
 		     void *theirs, int len, const char *phase)
 {
 	struct sw *w = sw_of(s);
-	uint64_t bound = strcmp(phase, "the timed loop") == 0 ? w->wait_ns :
+	uint64_t bound = strcmp(phase, "the timed loop") == 0 ? w->m.wait_ns :
 			 CXD_SWEEP_LATE_S * 1000000000ULL;
-	MPI_Request r[2];
 
-	MPI_Irecv(theirs, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[0]);
-	MPI_Isend(mine, len, MPI_BYTE, w->partner, tag, MPI_COMM_WORLD, &r[1]);
-	if (sw_wait(w, r, 2, bound, true) != 0)
+	if (sw_pair_swap(w->partner, tag, mine, theirs, len, bound,
+			 keep_moving, s) != 0)
 		return cxd_sess_fail(s, -ETIMEDOUT, "rank %d (%s) did not "
 				     "answer within %llu s during %s of round "
 				     "%d", w->partner, w->peer_host,
@@ -44,20 +50,20 @@ static int mpi_barrier(struct cxd_sess *s, const char *phase)
 {
 	int mine = 1, theirs = 0;
 
-	return pair_swap(s, TAG_BARRIER, &mine, &theirs, sizeof(int), phase);
+	return pair_swap(s, SW_TAG_BARRIER, &mine, &theirs, sizeof(int), phase);
 }
 
 static int mpi_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
 		     struct cxd_result_msg *theirs)
 {
-	return pair_swap(s, TAG_SHARE, mine, theirs, sizeof(*mine),
+	return pair_swap(s, SW_TAG_SHARE, mine, theirs, sizeof(*mine),
 			 "the result exchange");
 }
 
 static int mpi_swap_addr(struct cxd_sess *s, const struct cxd_addr_msg *mine,
 			 struct cxd_addr_msg *theirs)
 {
-	return pair_swap(s, TAG_ADDR, mine, theirs, sizeof(*mine),
+	return pair_swap(s, SW_TAG_ADDR, mine, theirs, sizeof(*mine),
 			 "the address exchange");
 }
 

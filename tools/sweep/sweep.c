@@ -16,13 +16,13 @@
 
 #include "session/session.h"
 #include "sweep/sweep.h"
-#include "congest.h"
+#include "congest_run.h"
 #include "sweep_mpi.h"
 #include "health.h"
 
 static int usage_or_help(struct sw *w, int ret, const char *err)
 {
-	if (w->rank == 0 && ret == CXD_OPTS_HELP) {
+	if (w->m.rank == 0 && ret == CXD_OPTS_HELP) {
 		cxd_opts_help(w->tool, stdout);
 		printf("\nLaunch it with mpirun or srun, one rank per node: it "
 		       "measures every pair\nof ranks (bandwidth both ways, "
@@ -34,12 +34,12 @@ static int usage_or_help(struct sw *w, int ret, const char *err)
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
 		sw_help_scale(stdout);
-	} else if (w->rank == 0 && ret == CXD_OPTS_VERSION) {
+	} else if (w->m.rank == 0 && ret == CXD_OPTS_VERSION) {
 		uint32_t v = fi_version();
 
 		printf("cxi_sweep version %s (libfabric %u.%u)\n",
 		       CXD_SUITE_VERSION, FI_MAJOR(v), FI_MINOR(v));
-	} else if (w->rank == 0) {
+	} else if (w->m.rank == 0) {
 		fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
 	return ret < 0 ? 2 : 0;
@@ -72,7 +72,7 @@ static int parse(struct sw *w, int argc, char **argv)
 	w->lat_run.latency_gap_us = 0; /* the originals' gap spins: none */
 	w->lat_run.flags &= ~(uint32_t) CXD_RUN_DURATION;
 	/* A pair's wait covers its longest phase, plus slack. */
-	w->wait_ns = ((w->cfg.run.flags & CXD_RUN_DURATION ?
+	w->m.wait_ns = ((w->cfg.run.flags & CXD_RUN_DURATION ?
 		       w->cfg.run.duration_s : 0) + CXD_SWEEP_WAIT_S) *
 		     1000000000ULL;
 	return -1;
@@ -81,13 +81,13 @@ static int parse(struct sw *w, int argc, char **argv)
 /* The whole sweep: rounds, then the verdict; rank 0's exit status. */
 int sw_run(struct sw *w)
 {
-	size_t nk = (size_t) w->n * w->repeat;
+	size_t nk = (size_t) w->m.n * w->repeat;
 	uint64_t t0 = cxd_now_ns();
 	struct sw_plan pl;
 	int ret;
 
-	if (w->n < 2)
-		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
+	if (w->m.n < 2)
+		sw_die(&w->m, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
 	if (sw_bootstrap(w) != 0)
 		return 2;
 	ret = sw_place_ranks(w);
@@ -96,16 +96,16 @@ int sw_run(struct sw *w)
 	if (ret)
 		return ret;
 	sw_counters_begin(w); /* link errors around the sweep: evidence */
-	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->busy_row = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->rep[0] = sw_alloc(w, nk, sizeof(double));
-	w->rep[1] = sw_alloc(w, nk, sizeof(double));
-	w->spread[0] = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->spread[1] = sw_alloc(w, (size_t) w->n, sizeof(double));
+	w->bw_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->lat_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->busy_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->rep[0] = sw_alloc(&w->m, nk, sizeof(double));
+	w->rep[1] = sw_alloc(&w->m, nk, sizeof(double));
+	w->spread[0] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->spread[1] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
 	sw_reset_rows(w);
 	sw_main_plan(w, &pl);
-	w->round_s = sw_alloc(w, (size_t) pl.nrounds, sizeof(double));
+	w->round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
 	sw_pace(w, &pl, sw_measure_pair, w->round_s);
 	ret = sw_verdict(w, &pl, t0);
 	sw_plan_free(&pl);

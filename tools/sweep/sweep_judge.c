@@ -22,7 +22,7 @@ enum { EXIT_OUTLIERS = 3, EXIT_INCONCLUSIVE = 4 };
 /* Rank 0's status reaches every rank: all stop together, no hang. */
 static int agree(struct sw *w, int status)
 {
-	sw_bcast(w, &status, 1, MPI_INT, "the input check");
+	sw_bcast(&w->m, &status, 1, MPI_INT, "the input check");
 	return status;
 }
 
@@ -32,11 +32,11 @@ int sw_read_inputs(struct sw *w)
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
 	int ret = 0;
 
-	if (w->rank == 0 && o->baseline[0]) {
+	if (w->m.rank == 0 && o->baseline[0]) {
 		ret = cxd_base_load(o->baseline, &w->base, err, sizeof(err));
 		w->has_base = ret == 0;
 	}
-	if (w->rank == 0 && ret == 0 && o->topology[0]) {
+	if (w->m.rank == 0 && ret == 0 && o->topology[0]) {
 		ret = cxd_topo_load(o->topology, &w->topo, err, sizeof(err));
 		w->has_topo = ret == 0;
 	}
@@ -50,13 +50,13 @@ int sw_place_ranks(struct sw *w)
 	char err[CXD_ERR_LEN] = "";
 	int ret = 0;
 
-	if (w->rank == 0 && w->has_topo) {
-		int *sw = sw_alloc(w, (size_t) w->n, sizeof(int));
-		int *grp = sw_alloc(w, (size_t) w->n, sizeof(int));
+	if (w->m.rank == 0 && w->has_topo) {
+		int *sw = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+		int *grp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 
 		w->tmap = (struct cxd_topo_map){ sw, grp, w->topo.nsw,
 						 w->topo.ngrp };
-		ret = cxd_topo_place(&w->topo, w->ranks, w->n, sw, grp,
+		ret = cxd_topo_place(&w->topo, w->ranks, w->m.n, sw, grp,
 				     stderr, err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "cxi_sweep: %s\n", err);
@@ -69,13 +69,13 @@ int sw_place_ranks(struct sw *w)
 static void row_stats(struct sw *w)
 {
 	size_t k = w->repeat, nd = k * (k - 1) / 2;
-	double *diffs = sw_alloc(w, (size_t) w->n * nd + 1, sizeof(double));
+	double *diffs = sw_alloc(&w->m, (size_t) w->m.n * nd + 1, sizeof(double));
 	double *row[2] = { w->bw_row, w->lat_row };
 
 	for (int m = 0; m < 2; m++) {
 		size_t d = 0;
 
-		for (int p = 0; p < w->n; p++) {
+		for (int p = 0; p < w->m.n; p++) {
 			const double *x = w->rep[m] + (size_t) p * k;
 			double lo = INFINITY, hi = -INFINITY;
 
@@ -121,30 +121,30 @@ static bool wants_links(const struct sw *w)
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
 
 	return o->json[0] || o->csv[0] ||
-	       (o->metrics[0] && w->n <= CXD_SWEEP_METRICS_LINKS);
+	       (o->metrics[0] && w->m.n <= CXD_SWEEP_METRICS_LINKS);
 }
 
 static void gather_links(struct sw *w, struct view *v)
 {
-	size_t nn = (size_t) w->n * w->n;
+	size_t nn = (size_t) w->m.n * w->m.n;
 	double *row[2] = { w->bw_row, w->lat_row };
-	double med[2] = { cxd_sweep_median(w->bw_row, (size_t) w->n),
-			  cxd_sweep_median(w->lat_row, (size_t) w->n) };
+	double med[2] = { cxd_sweep_median(w->bw_row, (size_t) w->m.n),
+			  cxd_sweep_median(w->lat_row, (size_t) w->m.n) };
 
-	if (w->rank == 0)
-		v->rank_med = sw_alloc(w, 2 * (size_t) w->n, sizeof(double));
-	sw_gather(w, med, 2, MPI_DOUBLE, v->rank_med,
+	if (w->m.rank == 0)
+		v->rank_med = sw_alloc(&w->m, 2 * (size_t) w->m.n, sizeof(double));
+	sw_gather(&w->m, med, 2, MPI_DOUBLE, v->rank_med,
 		  "gathering each rank's median link");
 	if (!wants_links(w))
 		return;
-	for (int m = 0; m < 2 && w->rank == 0; m++) {
-		v->m[m] = sw_alloc(w, nn, sizeof(double));
-		v->spread[m] = sw_alloc(w, nn, sizeof(double));
+	for (int m = 0; m < 2 && w->m.rank == 0; m++) {
+		v->m[m] = sw_alloc(&w->m, nn, sizeof(double));
+		v->spread[m] = sw_alloc(&w->m, nn, sizeof(double));
 	}
 	for (int m = 0; m < 2; m++) {
-		sw_gather(w, row[m], w->n, MPI_DOUBLE, v->m[m],
+		sw_gather(&w->m, row[m], w->m.n, MPI_DOUBLE, v->m[m],
 			  "gathering the links");
-		sw_gather(w, w->spread[m], w->n, MPI_DOUBLE, v->spread[m],
+		sw_gather(&w->m, w->spread[m], w->m.n, MPI_DOUBLE, v->spread[m],
 			  "gathering the spreads");
 	}
 }
@@ -152,13 +152,13 @@ static void gather_links(struct sw *w, struct view *v)
 /* The median over ranks of column col of their summaries (4 each). */
 static double column_median(const struct sw *w, const double *sum, int col)
 {
-	double *x = malloc((size_t) w->n * sizeof(double)), med;
+	double *x = malloc((size_t) w->m.n * sizeof(double)), med;
 
 	if (x == NULL)
 		return NAN;
-	for (int i = 0; i < w->n; i++)
+	for (int i = 0; i < w->m.n; i++)
 		x[i] = sum[4 * i + col];
-	med = cxd_sweep_median(x, (size_t) w->n);
+	med = cxd_sweep_median(x, (size_t) w->m.n);
 	free(x);
 	return med;
 }
@@ -167,18 +167,18 @@ static double column_median(const struct sw *w, const double *sum, int col)
 static void set_rules(struct sw *w, struct view *v)
 {
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
-	double mine[4] = { cxd_sweep_median(w->bw_row, (size_t) w->n),
-			   cxd_sweep_median(w->lat_row, (size_t) w->n),
+	double mine[4] = { cxd_sweep_median(w->bw_row, (size_t) w->m.n),
+			   cxd_sweep_median(w->lat_row, (size_t) w->m.n),
 			   w->noise[0], w->noise[1] };
-	double *sum = w->rank == 0 ? sw_alloc(w, 4 * (size_t) w->n,
+	double *sum = w->m.rank == 0 ? sw_alloc(&w->m, 4 * (size_t) w->m.n,
 					      sizeof(double)) : NULL;
 	struct cxd_rules *r = &v->rules;
 	uint64_t pct[2] = { o->bw_pct, o->lat_pct };
 
-	sw_gather(w, mine, 4, MPI_DOUBLE, sum,
+	sw_gather(&w->m, mine, 4, MPI_DOUBLE, sum,
 		  "gathering each rank's typical link");
-	if (w->rank == 0) {
-		r->n = w->n;
+	if (w->m.rank == 0) {
+		r->n = w->m.n;
 		for (int m = 0; m < 2; m++) {
 			/* The typical link: the median of each rank's
 			 * median link; the noise: of each rank's noise. */
@@ -193,7 +193,7 @@ static void set_rules(struct sw *w, struct view *v)
 		r->expect[CXD_M_LAT] = o->expect_lat;
 	}
 	free(sum);
-	sw_bcast(w, r, (int) sizeof(*r), MPI_BYTE, "the rules");
+	sw_bcast(&w->m, r, (int) sizeof(*r), MPI_BYTE, "the rules");
 	r->base[0] = r->base[1] = NULL; /* rank 0's pointers, not ours */
 }
 
@@ -203,24 +203,24 @@ static void share_baseline(struct sw *w, struct view *v)
 {
 	int use[2] = { 0, 0 };
 
-	if (w->rank == 0 && w->has_base) {
-		if (cxd_base_match(&w->base, w->ranks, w->n,
+	if (w->m.rank == 0 && w->has_base) {
+		if (cxd_base_match(&w->base, w->ranks, w->m.n,
 				   w->bw_run.provider, w->cfg.run.min_size,
 				   &v->base[0], &v->base[1]))
-			sw_die(w, "out of memory");
+			sw_die(&w->m, "out of memory");
 		use[0] = v->base[0] != NULL;
 		use[1] = v->base[1] != NULL;
 	}
-	sw_bcast(w, use, 2, MPI_INT, "the baseline");
+	sw_bcast(&w->m, use, 2, MPI_INT, "the baseline");
 	for (int m = 0; m < 2; m++) {
 		MPI_Request q;
 
 		if (!use[m])
 			continue;
-		v->base_row[m] = sw_alloc(w, (size_t) w->n, sizeof(double));
-		MPI_Iscatter(v->base[m], w->n, MPI_DOUBLE, v->base_row[m],
-			     w->n, MPI_DOUBLE, 0, MPI_COMM_WORLD, &q);
-		sw_coll_wait(w, &q, "the baseline");
+		v->base_row[m] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+		MPI_Iscatter(v->base[m], w->m.n, MPI_DOUBLE, v->base_row[m],
+			     w->m.n, MPI_DOUBLE, 0, MPI_COMM_WORLD, &q);
+		sw_coll_wait(&w->m, &q, "the baseline");
 		v->rules.base[m] = v->base_row[m];
 	}
 	v->rules.base_row = true;
@@ -237,11 +237,11 @@ static void judge(struct sw *w, struct view *v)
 	size_t cap = 0;
 
 	for (int m = 0; m < 2; m++)
-		cap += cxd_judge_flag_row(&v->rules, row[m], m, w->rank,
+		cap += cxd_judge_flag_row(&v->rules, row[m], m, w->m.rank,
 					  NULL, 0);
-	v->o = sw_alloc(w, cap + 1, sizeof(*v->o));
+	v->o = sw_alloc(&w->m, cap + 1, sizeof(*v->o));
 	for (int m = 0; m < 2; m++)
-		v->nout += cxd_judge_flag_row(&v->rules, row[m], m, w->rank,
+		v->nout += cxd_judge_flag_row(&v->rules, row[m], m, w->m.rank,
 					      v->o + v->nout, cap - v->nout);
 }
 
@@ -250,34 +250,34 @@ static void judge(struct sw *w, struct view *v)
 static int retest_list(struct sw *w, const struct view *v,
 		       struct cxd_pair **out)
 {
-	struct cxd_pair *mine = sw_alloc(w, v->nout + 1, sizeof(*mine));
+	struct cxd_pair *mine = sw_alloc(&w->m, v->nout + 1, sizeof(*mine));
 	int k = 2 * (int) cxd_sweep_retest_pairs(v->o, v->nout, mine);
 	int np = 0, *cnt = NULL, *disp = NULL, tot = 0;
 	struct cxd_pair *all = NULL;
 	MPI_Request q;
 
-	if (w->rank == 0) {
-		cnt = sw_alloc(w, (size_t) w->n, sizeof(int));
-		disp = sw_alloc(w, (size_t) w->n, sizeof(int));
+	if (w->m.rank == 0) {
+		cnt = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+		disp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 	}
 	/* Counted in ints, two a pair. */
-	sw_gather(w, &k, 1, MPI_INT, cnt, "the retest list");
-	for (int i = 0; w->rank == 0 && i < w->n; i++) {
+	sw_gather(&w->m, &k, 1, MPI_INT, cnt, "the retest list");
+	for (int i = 0; w->m.rank == 0 && i < w->m.n; i++) {
 		disp[i] = tot;
 		tot += cnt[i];
 	}
-	if (w->rank == 0)
-		all = sw_alloc(w, (size_t) tot / 2 + 1, sizeof(*all));
+	if (w->m.rank == 0)
+		all = sw_alloc(&w->m, (size_t) tot / 2 + 1, sizeof(*all));
 	MPI_Igatherv(mine, k, MPI_INT, all, cnt, disp, MPI_INT, 0,
 		     MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the retest list");
-	if (w->rank == 0)
+	sw_coll_wait(&w->m, &q, "the retest list");
+	if (w->m.rank == 0)
 		np = (int) cxd_sweep_unique_pairs(all, (size_t) tot / 2);
-	sw_bcast(w, &np, 1, MPI_INT, "the retest list");
-	*out = sw_alloc(w, (size_t) np + 1, sizeof(**out));
-	if (w->rank == 0)
+	sw_bcast(&w->m, &np, 1, MPI_INT, "the retest list");
+	*out = sw_alloc(&w->m, (size_t) np + 1, sizeof(**out));
+	if (w->m.rank == 0)
 		memcpy(*out, all, (size_t) np * sizeof(**out));
-	sw_bcast(w, *out, 2 * np, MPI_INT, "the retest list");
+	sw_bcast(&w->m, *out, 2 * np, MPI_INT, "the retest list");
 	free(mine);
 	free(all);
 	free(cnt);
@@ -293,16 +293,16 @@ static void keep_first(struct sw *w, const struct cxd_pair *p, int np,
 {
 	double *now[4] = { w->bw_row, w->lat_row, w->spread[0],
 			   w->spread[1] };
-	bool *again = sw_alloc(w, (size_t) w->n, sizeof(bool));
+	bool *again = sw_alloc(&w->m, (size_t) w->m.n, sizeof(bool));
 
 	for (int i = 0; i < np; i++) {
-		if (p[i].a == w->rank)
+		if (p[i].a == w->m.rank)
 			again[p[i].b] = true;
-		if (p[i].b == w->rank)
+		if (p[i].b == w->m.rank)
 			again[p[i].a] = true;
 	}
 	for (int k = 0; k < 4; k++)
-		for (int j = 0; j < w->n; j++)
+		for (int j = 0; j < w->m.n; j++)
 			if (!again[j])
 				now[k][j] = first[k][j];
 	free(again);
@@ -323,13 +323,13 @@ static void retest(struct sw *w, struct view *v)
 		free(p);
 		return;
 	}
-	first[0] = sw_alloc(w, 4 * (size_t) w->n, sizeof(double));
+	first[0] = sw_alloc(&w->m, 4 * (size_t) w->m.n, sizeof(double));
 	for (int k = 0; k < 4; k++)
-		first[k] = first[0] + (size_t) k * w->n;
-	memcpy(first[0], w->bw_row, (size_t) w->n * sizeof(double));
-	memcpy(first[1], w->lat_row, (size_t) w->n * sizeof(double));
-	memcpy(first[2], w->spread[0], (size_t) w->n * sizeof(double));
-	memcpy(first[3], w->spread[1], (size_t) w->n * sizeof(double));
+		first[k] = first[0] + (size_t) k * w->m.n;
+	memcpy(first[0], w->bw_row, (size_t) w->m.n * sizeof(double));
+	memcpy(first[1], w->lat_row, (size_t) w->m.n * sizeof(double));
+	memcpy(first[2], w->spread[0], (size_t) w->m.n * sizeof(double));
+	memcpy(first[3], w->spread[1], (size_t) w->m.n * sizeof(double));
 	sw_retest_plan(w, p, np, &pl);
 	sw_reset_rows(w);
 	sw_pace(w, &pl, sw_measure_pair, NULL);
@@ -337,10 +337,10 @@ static void retest(struct sw *w, struct view *v)
 	keep_first(w, p, np, first);
 	free(first[0]);
 	/* The partner's wait during the same pair, for each link. */
-	busy_col = sw_alloc(w, (size_t) w->n, sizeof(double));
+	busy_col = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
 	MPI_Ialltoall(w->busy_row, 1, MPI_DOUBLE, busy_col, 1, MPI_DOUBLE,
 		      MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "exchanging the CPU waits");
+	sw_coll_wait(&w->m, &q, "exchanging the CPU waits");
 	for (size_t i = 0; i < v->nout; i++) {
 		struct cxd_outlier *x = &v->o[i];
 
@@ -384,7 +384,7 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 	if (main_pl->count == NULL && w->cfg.sweep.json[0])
 		sw_plan_list(w, main_pl, &listed);
 	struct cxd_sweep_res r = {
-		.n = w->n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
+		.n = w->m.n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
 		.spread = { v->spread[0], v->spread[1] },
 		.stat = { v->stat[0], v->stat[1] }, .rank_med = v->rank_med,
 		.out = v->l.o, .nout = v->l.nout, .nout_all = v->l.nout_all,
@@ -399,11 +399,11 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 		.round_count = pl->count, .round_pairs = pl->pairs,
 		.round_s = w->round_s, .total_s = secs, .cfg = &w->cfg,
 		.lat_iters = w->lat_iters, .repeat = w->repeat };
-	const char **moved = sw_alloc(w, (size_t) w->n, sizeof(char *));
+	const char **moved = sw_alloc(&w->m, (size_t) w->m.n, sizeof(char *));
 	uint32_t ver = fi_version();
 	int ret;
 
-	for (int i = 0; i < w->n; i++)
+	for (int i = 0; i < w->m.n; i++)
 		moved[i] = sw_counters_moved(w, i);
 	r.moved = moved;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
@@ -427,12 +427,12 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 static void name_suspects(struct sw *w, struct view *v)
 {
 	struct cxd_tally sum;
-	size_t cap = 4 * (size_t) w->n + 8;
+	size_t cap = 4 * (size_t) w->m.n + 8;
 
 	sw_tally(w, &v->tm, v->o, v->nout + v->nbusy, &sum);
-	if (w->rank != 0)
+	if (w->m.rank != 0)
 		return;
-	v->sus = sw_alloc(w, cap, sizeof(*v->sus));
+	v->sus = sw_alloc(&w->m, cap, sizeof(*v->sus));
 	v->nsus = cxd_judge_suspects_tally(&sum, w->has_topo ? &w->tmap :
 					   NULL, v->sus, cap);
 	if (v->nsus > cap)
@@ -475,7 +475,7 @@ int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
 	sw_counters_end(w);
 	name_suspects(w, &v);
 	sw_gather_outliers(w, v.o, v.nout, v.nbusy, &v.l);
-	if (w->rank == 0) {
+	if (w->m.rank == 0) {
 		int r = report(w, pl, &v, (double) (cxd_now_ns() - t0) / 1e9);
 
 		ret = ret ? ret : r;

@@ -10,9 +10,7 @@
 
 #include "session/session.h"
 #include "sweep/sweep_out.h"
-
-#define CXD_SWEEP_WAIT_S 30   /* a pair's wait beyond -D: peer is gone */
-#define CXD_SWEEP_LATE_S 5    /* a rank this late after its partner */
+#include "sw_mpi.h"
 
 /* A list of rounds of disjoint pairs: listed (the retest's), or the
  * circle rounds each cut into rounds of at most per pairs, which every
@@ -26,12 +24,11 @@ struct sw_plan {
 };
 
 struct sw {
-	int rank, n;
+	struct sw_mpi m;       /* rank, n, the wait bound (sw_mpi.h) */
 	const struct cxd_tool *tool, *bw_tool, *lat_tool;
 	struct cxd_cfg cfg;
 	struct cxd_run_opts bw_run, lat_run;
 	uint64_t lat_iters, repeat;
-	uint64_t wait_ns;
 	struct cxd_sess s;
 	struct cxd_sweep_rank *ranks; /* every rank's host and address */
 	struct cxd_addr_msg *addrs;
@@ -86,25 +83,6 @@ int sw_agree_opts(struct sw *w, int argc, char **argv);
 void sw_help_scale(FILE *out);
 /* Rank 0: refuse a full-matrix output that its host cannot hold. */
 int sw_agree_memory(struct sw *w);
-/* A fatal error: names this rank and host, MPI_Abort ends every rank. */
-void sw_die(struct sw *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-/* This rank's host name (a test copy's namespace may stand for a node). */
-void sw_host_name(struct sw *w, char *host, size_t len);
-void *sw_alloc(struct sw *w, size_t n, size_t sz); /* zeroed, or sw_die */
-void sw_nap(long ns);
-/* Wait for a nonblocking collective (blocking ones spin), bounded. */
-void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what);
-/* Rank 0's buf to every rank; every rank's count items to rank 0's all
- * (rank by rank): nonblocking, waited for within the bound. */
-void sw_bcast(struct sw *w, void *buf, int count, MPI_Datatype t,
-	      const char *what);
-void sw_gather(struct sw *w, const void *mine, int count, MPI_Datatype t,
-	       void *all, const char *what);
-/* Wait for MPI requests within bound_ns without spinning; progress: keep
- * the provider moving (inside a pair). 0 or -ETIMEDOUT. */
-int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
-	    bool progress);
 /* How a pair's two ranks reach each other (peer_mpi.c): MPI messages
  * to the partner, every wait bounded. */
 extern const struct cxd_peer_ops sw_peer_mpi;

@@ -29,7 +29,7 @@ static void name_list(char (*names)[CXD_NAME_LEN], int n, char *out,
 
 static int pick_auto(struct sw *w, char *err, size_t len)
 {
-	char (*names)[CXD_NAME_LEN] = sw_alloc(w, MAX_NICS, CXD_NAME_LEN);
+	char (*names)[CXD_NAME_LEN] = sw_alloc(&w->m, MAX_NICS, CXD_NAME_LEN);
 	int n = cxd_fabric_devices(w->bw_run.provider, w->bw_tool->ops->facts.caps,
 				   names, MAX_NICS, err, len);
 	char *dev = w->cfg.local.device, list[160];

@@ -30,7 +30,7 @@ void sw_aim(struct sw *w, int p, const char *role)
 void sw_measure_pair(struct sw *w, int p)
 {
 	struct cxd_sess *s = &w->s;
-	bool first = w->rank < p;
+	bool first = w->m.rank < p;
 	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
 	int ret = 0;
 
@@ -51,7 +51,7 @@ void sw_measure_pair(struct sw *w, int p)
 			w->rep[lat ? CXD_M_LAT : CXD_M_BW][k] = w->last;
 	}
 	if (ret)
-		sw_die(w, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
+		sw_die(&w->m, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
 		    w->round, s->err);
 	c1 = cxd_cpu_wait_ns();
 	w->busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
@@ -63,9 +63,9 @@ static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds,
 {
 	pl->per = 0;
 	pl->nrounds = nrounds;
-	pl->count = sw_alloc(w, (size_t) nrounds + 1, sizeof(int));
-	pl->first = sw_alloc(w, (size_t) nrounds + 1, sizeof(int));
-	pl->pairs = sw_alloc(w, npairs + 1, sizeof(struct cxd_pair));
+	pl->count = sw_alloc(&w->m, (size_t) nrounds + 1, sizeof(int));
+	pl->first = sw_alloc(&w->m, (size_t) nrounds + 1, sizeof(int));
+	pl->pairs = sw_alloc(&w->m, npairs + 1, sizeof(struct cxd_pair));
 }
 
 void sw_plan_free(struct sw_plan *pl)
@@ -79,25 +79,25 @@ void sw_plan_free(struct sw_plan *pl)
  * (--max-pairs, or fewer when ranks outnumber a host's CPUs). */
 void sw_main_plan(struct sw *w, struct sw_plan *pl)
 {
-	int per = w->n / 2;
+	int per = w->m.n / 2;
 
 	if (w->pairs_at_once < per)
 		per = w->pairs_at_once;
-	*pl = (struct sw_plan){ cxd_sweep_nrounds(w->n) *
-				((w->n / 2 + per - 1) / per), NULL, NULL, NULL,
+	*pl = (struct sw_plan){ cxd_sweep_nrounds(w->m.n) *
+				((w->m.n / 2 + per - 1) / per), NULL, NULL, NULL,
 				per };
 }
 
 void sw_plan_list(struct sw *w, const struct sw_plan *in,
 		  struct sw_plan *out)
 {
-	int nr = cxd_sweep_nrounds(w->n), per = in->per, k = 0, at = 0;
-	struct cxd_pair *tmp = sw_alloc(w, (size_t) w->n / 2 + 1,
+	int nr = cxd_sweep_nrounds(w->m.n), per = in->per, k = 0, at = 0;
+	struct cxd_pair *tmp = sw_alloc(&w->m, (size_t) w->m.n / 2 + 1,
 					sizeof(*tmp));
 
-	plan_alloc(w, out, in->nrounds, (size_t) nr * (size_t) (w->n / 2));
+	plan_alloc(w, out, in->nrounds, (size_t) nr * (size_t) (w->m.n / 2));
 	for (int r = 0; r < nr; r++) {
-		int c = cxd_sweep_round(w->n, r, tmp);
+		int c = cxd_sweep_round(w->m.n, r, tmp);
 
 		for (int i = 0; i < c; i += per, k++) {
 			out->count[k] = c - i < per ? c - i : per;
@@ -138,10 +138,10 @@ static int room_at(int *next, int r)
 void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 		    struct sw_plan *pl)
 {
-	int *free_from = sw_alloc(w, (size_t) w->n, sizeof(int));
-	int *round = sw_alloc(w, (size_t) np + 1, sizeof(int));
-	int *next = sw_alloc(w, (size_t) np + 2, sizeof(int));
-	int *cnt = sw_alloc(w, (size_t) np + 1, sizeof(int));
+	int *free_from = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+	int *round = sw_alloc(&w->m, (size_t) np + 1, sizeof(int));
+	int *next = sw_alloc(&w->m, (size_t) np + 2, sizeof(int));
+	int *cnt = sw_alloc(&w->m, (size_t) np + 1, sizeof(int));
 	int nr = 0;
 
 	for (int r = 0; r <= np + 1; r++)
@@ -169,9 +169,9 @@ void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 
 void sw_reset_rows(struct sw *w)
 {
-	size_t nk = (size_t) w->n * w->repeat;
+	size_t nk = (size_t) w->m.n * w->repeat;
 
-	for (int i = 0; i < w->n; i++)
+	for (int i = 0; i < w->m.n; i++)
 		w->bw_row[i] = w->lat_row[i] = w->busy_row[i] = NAN;
 	for (size_t k = 0; k < nk; k++)
 		w->rep[0][k] = w->rep[1][k] = NAN;

@@ -16,7 +16,7 @@
 
 #include "base/stats.h"
 #include "base/tclass.h"
-#include "congest.h"
+#include "congest_run.h"
 
 static struct cg *cg_of(const struct cxd_sess *s)
 {
@@ -53,7 +53,7 @@ static void measure_pair(struct cg *cg)
 	struct sw *w = cg->w;
 	struct cxd_sess *s = &w->s;
 	int p = cg->partner, ret = 0;
-	bool first = w->rank < p;
+	bool first = w->m.rank < p;
 
 	sw_aim(cg->w, p, "victim");
 	for (int step = 0; ret == 0 && step < 4; step++) {
@@ -66,11 +66,9 @@ static void measure_pair(struct cg *cg)
 		ret = s->tool->run(s, NULL);
 	}
 	if (ret)
-		sw_die(w, "victim pair with rank %d (%s), %s phase: %s", p,
+		sw_die(&w->m, "victim pair with rank %d (%s), %s phase: %s", p,
 		       w->ranks[p].host, cxd_cg_phase_name(cg->phase), s->err);
 }
-
-enum { TAG_TURN = 41 };
 
 /* The victims of pair turn t: pairs t * per to (t + 1) * per - 1. */
 static int turn_ranks(const struct cg *cg, int t, int *r)
@@ -91,27 +89,27 @@ static void measure(struct cg *cg)
 {
 	struct sw *w = cg->w;
 	int me = 0, per = w->pairs_at_once, k, tok = cg->phase;
-	int *r = sw_alloc(w, (size_t) 2 * per + 2, sizeof(int));
-	MPI_Request *q = sw_alloc(w, (size_t) 2 * per + 2, sizeof(*q));
-	int *in = sw_alloc(w, (size_t) 2 * per + 2, sizeof(int));
+	int *r = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
+	MPI_Request *q = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(*q));
+	int *in = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
 
-	while (cg->sp.victims[me] != w->rank)
+	while (cg->sp.victims[me] != w->m.rank)
 		me++;
 	me /= 2 * per; /* my turn */
 	k = me > 0 ? turn_ranks(cg, me - 1, r) : 0;
 	for (int i = 0; i < k; i++)
-		MPI_Irecv(&in[i], 1, MPI_INT, r[i], TAG_TURN, MPI_COMM_WORLD,
+		MPI_Irecv(&in[i], 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
-	if (sw_wait(w, q, k, (uint64_t) me * 4 * w->wait_ns, false) != 0)
-		sw_die(w, "the victims before this rank's turn did not finish "
+	if (sw_wait(q, k, (uint64_t) me * 4 * w->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&w->m, "the victims before this rank's turn did not finish "
 		       "the %s phase in time", cxd_cg_phase_name(cg->phase));
 	measure_pair(cg);
 	k = turn_ranks(cg, me + 1, r);
 	for (int i = 0; i < k; i++)
-		MPI_Isend(&tok, 1, MPI_INT, r[i], TAG_TURN, MPI_COMM_WORLD,
+		MPI_Isend(&tok, 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
-	if (sw_wait(w, q, k, w->wait_ns, false) != 0)
-		sw_die(w, "the victims of the next turn did not take their "
+	if (sw_wait(q, k, w->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&w->m, "the victims of the next turn did not take their "
 		       "token");
 	free(r);
 	free(q);
@@ -124,8 +122,8 @@ static bool crowded(const struct sw *w)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int here = 0;
 
-	for (int i = 0; i < w->n; i++)
-		here += strcmp(w->ranks[i].host, w->ranks[w->rank].host) == 0;
+	for (int i = 0; i < w->m.n; i++)
+		here += strcmp(w->ranks[i].host, w->ranks[w->m.rank].host) == 0;
 	return here > (cpus > 0 ? cpus : 1);
 }
 
@@ -161,27 +159,27 @@ static void phase(struct cg *cg, int ph)
 
 	cg->phase = w->round = ph;
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the start of a congestion phase");
+	sw_coll_wait(&w->m, &q, "the start of a congestion phase");
 	if (cg->aggr_only) {
 		cg_aggress(cg, NULL, cxd_now_ns() + d_ns);
 	} else if (!cg->victim) {
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
 		if (ph != CXD_CG_ALONE)
 			cg_aggress(cg, &stop, 0);
-		else if (sw_wait(w, &stop, 1, cg->bound_ns, false) != 0)
-			sw_die(w, "the victims did not finish alone in time");
+		else if (sw_wait(&stop, 1, cg->bound_ns, NULL, NULL) != 0)
+			sw_die(&w->m, "the victims did not finish alone in time");
 	} else {
 		if (ph != CXD_CG_ALONE)
 			sw_nap(CXD_CG_SETTLE_NS);
 		measure(cg);
 		/* the pair is done (its last step was an exchange): sleep */
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
-		if (sw_wait(w, &stop, 1, cg->bound_ns, false) != 0)
-			sw_die(w, "the aggressors did not stop in time");
+		if (sw_wait(&stop, 1, cg->bound_ns, NULL, NULL) != 0)
+			sw_die(&w->m, "the aggressors did not stop in time");
 	}
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	if (cg_wait_progress(w, &q, w->wait_ns) != 0)
-		sw_die(w, "the end of the %s phase did not come in time: a "
+	if (cg_wait_progress(w, &q, w->m.wait_ns) != 0)
+		sw_die(&w->m, "the end of the %s phase did not come in time: a "
 		       "rank stalled", cxd_cg_phase_name(ph));
 }
 
@@ -192,28 +190,28 @@ static void split(struct cg *cg)
 	char err[CXD_ERR_LEN] = "";
 
 	cg->seed = w->cfg.sweep.seed;
-	if (w->rank == 0 && cg->seed == 0)
+	if (w->m.rank == 0 && cg->seed == 0)
 		cg->seed = (cxd_now_ns() ^ ((uint64_t) getpid() << 32)) | 1;
-	sw_bcast(w, &cg->seed, 1, MPI_UINT64_T, "the seed");
+	sw_bcast(&w->m, &cg->seed, 1, MPI_UINT64_T, "the seed");
 	if (cg->aggr_only) {
-		cg->sp.n = cg->sp.na = w->n;
-		cg->sp.aggressors = sw_alloc(w, (size_t) w->n, sizeof(int));
-		for (int i = 0; i < w->n; i++)
+		cg->sp.n = cg->sp.na = w->m.n;
+		cg->sp.aggressors = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+		for (int i = 0; i < w->m.n; i++)
 			cg->sp.aggressors[i] = i;
-		cg->aidx = w->rank;
+		cg->aidx = w->m.rank;
 		return;
 	}
-	if (cxd_cg_split(w->n, cg->frac, cg->place, cg->seed, &cg->sp, err,
+	if (cxd_cg_split(w->m.n, cg->frac, cg->place, cg->seed, &cg->sp, err,
 			 sizeof(err)) != 0)
-		sw_die(w, "%s", err);
-	cg->victim = cxd_cg_role(&cg->sp, w->rank, &cg->partner, &cg->aidx);
+		sw_die(&w->m, "%s", err);
+	cg->victim = cxd_cg_role(&cg->sp, w->m.rank, &cg->partner, &cg->aidx);
 }
 
 static int nhosts(const struct sw *w)
 {
 	int k = 0;
 
-	for (int i = 0; i < w->n; i++) {
+	for (int i = 0; i < w->m.n; i++) {
 		int j = 0;
 
 		while (strcmp(w->ranks[j].host, w->ranks[i].host) != 0)
@@ -236,13 +234,13 @@ static int report(struct cg *cg, double secs)
 	char err[CXD_ERR_LEN] = "";
 	int n = 0, ret = 0;
 
-	if (w->rank == 0)
-		all = sw_alloc(w, (size_t) w->n, sizeof(*all));
-	sw_gather(w, &cg->mine, sizeof(cg->mine), MPI_BYTE, all,
+	if (w->m.rank == 0)
+		all = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*all));
+	sw_gather(&w->m, &cg->mine, sizeof(cg->mine), MPI_BYTE, all,
 		  "gathering the victims' figures");
-	if (w->rank != 0)
+	if (w->m.rank != 0)
 		return 0;
-	for (l = all; l < all + w->n; l++)
+	for (l = all; l < all + w->m.n; l++)
 		if (l->src >= 0)
 			all[n++] = *l;
 	r.links = all;
@@ -307,10 +305,10 @@ int sw_congest_check(struct sw *w, char *err, size_t len)
 	if (on && (cxd_cg_parse_frac(o->victims, &f, err, len) ||
 		   cxd_cg_parse_place(o->placement, &p, err, len)))
 		return -EINVAL;
-	if ((on && w->n < CXD_CG_MIN_RANKS) || (only && w->n < 2)) {
+	if ((on && w->m.n < CXD_CG_MIN_RANKS) || (only && w->m.n < 2)) {
 		snprintf(err, len, "%s needs at least %d ranks; this job has "
 			 "%d (mpirun -np N)", on ? "--congestion" :
-			 "--aggressors-only", on ? CXD_CG_MIN_RANKS : 2, w->n);
+			 "--aggressors-only", on ? CXD_CG_MIN_RANKS : 2, w->m.n);
 		return -EINVAL;
 	}
 	return 0;
@@ -325,7 +323,7 @@ static void announce(const struct cg *cg, int ph)
 		"every rank reads from rank 0",
 	};
 
-	if (cg->w->rank != 0)
+	if (cg->w->m.rank != 0)
 		return;
 	printf("%s: %llu s, %s\n", cxd_cg_phase_name(ph),
 	       (unsigned long long) cg->w->cfg.run.duration_s, what[ph]);
@@ -361,10 +359,10 @@ int sw_congest(struct sw *w)
 	if (!cg.victim && w->cfg.sweep.aggr_tclass)
 		w->bw_run.tclass = w->lat_run.tclass = w->cfg.sweep.aggr_tclass;
 	if (cg.victim) {
-		cg.mine.src = w->rank;
+		cg.mine.src = w->m.rank;
 		cg.mine.dst = cg.partner;
 	}
-	if (w->rank == 0 && cg.place == CXD_CG_RANDOM && !cg.aggr_only)
+	if (w->m.rank == 0 && cg.place == CXD_CG_RANDOM && !cg.aggr_only)
 		printf("cxi_sweep --congestion: random placement, seed %llu "
 		       "(--seed repeats it)\n", (unsigned long long) cg.seed);
 	w->s.via = &cg.ops; /* a pair's partner over MPI; our result hook */
@@ -374,7 +372,7 @@ int sw_congest(struct sw *w)
 	cg.crowded = crowded(w);
 	/* A pair's four steps are each bounded by wait_ns; turns add up. */
 	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pairs_at_once - 1) /
-				  w->pairs_at_once + 1) * 4 * w->wait_ns;
+				  w->pairs_at_once + 1) * 4 * w->m.wait_ns;
 	/* An unreported first pass alone: it opens the provider's
 	 * connections and pages the buffers in, which the first measured
 	 * phase would otherwise pay for (seen: isolated slower than loaded). */

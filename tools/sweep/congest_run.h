@@ -1,7 +1,7 @@
 /* cxi_sweep --congestion: victims and aggressors on the sweep's launch
- * (congest.c drives the phases, congest_aggr.c the aggressors' traffic). */
-#ifndef CXD_SWEEP_CONGEST_H
-#define CXD_SWEEP_CONGEST_H
+ * (congest_run.c drives the phases, congest_aggr.c the aggressors' traffic). */
+#ifndef CXD_SWEEP_CONGEST_RUN_H
+#define CXD_SWEEP_CONGEST_RUN_H
 
 #include <stddef.h>
 
