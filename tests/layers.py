@@ -12,7 +12,9 @@ of dependency are counted:
            face, types only); the public headers' own includes count
            too, as edges of those headers.
 Besides, files in lib/run/ and lib/ops/ may not use the control channel
-or one way of reaching the peer directly (PEER_BLIND): only s->via.
+or one way of reaching the peer directly (PEER_BLIND): only s->via; and
+the sweep's core may not use an engine's files (sweep_core): only
+struct sw_engine.
 Usage: layers.py BUILD_DIR [SRC_DIR] [--graph]   exit 1 on any violation.
 """
 import collections
@@ -24,7 +26,8 @@ import sys
 
 # Lowest first. "include/cxd" is the public face (lib/base includes
 # cxd/config.h), "." is lib/ itself (tools.c, main_flow.c), "tools" the
-# programs' mains, "tools/sweep" the MPI side of cxi_sweep.
+# programs' mains, "tools/sweep" the MPI side of cxi_sweep (its core
+# library and its engines, engine_*.c).
 LAYERS = ["include/cxd", "base", "opts", "wire", "ctrl", "gpu", "fabric",
           "counters", "report", "session", "ops", "run", "sweep", ".", "tools",
           "tools/sweep"]
@@ -34,6 +37,16 @@ RANK = {name: i for i, name in enumerate(LAYERS)}
 PEER_BLIND = ("run", "ops")
 PEER_WAYS = ("lib/ctrl/", "lib/session/peer_", "lib/session/sess_connect",
              "tools/sweep/")
+# The sweep's core (tools/sweep but its main and engines) measures only
+# through struct sw_engine (tools/sweep/engine.h), never an engine's files:
+# a second engine plugs in without touching pacing or judging.
+SWEEP_ENGINES = "tools/sweep/engine_"
+SWEEP_MAIN = "tools/sweep/sweep.c"
+
+
+def sweep_core(unit):
+    return (unit.startswith("tools/sweep/") and unit != SWEEP_MAIN
+            and not unit.startswith(SWEEP_ENGINES))
 
 
 def folder_of(path):
@@ -49,6 +62,10 @@ def objects(build):
     out = {}
     for pat, strip in (("cxdcore.dir/lib/**/*.o", "cxdcore.dir/"),
                        ("cxi_sweep.dir/tools/**/*.o", "cxi_sweep.dir/"),
+                       # the sweep's core (pacing, judging, outputs): its
+                       # own library, the rest of tools/sweep in cxi_sweep
+                       ("cxd_sweep_core.dir/tools/**/*.o",
+                        "cxd_sweep_core.dir/"),
                        ("cxi_write_bw.dir/tools/*.o", "cxi_write_bw.dir/")):
         for o in glob.glob(os.path.join(build, "CMakeFiles", pat),
                            recursive=True):
@@ -175,6 +192,9 @@ def main(argv):
             elif fu in PEER_BLIND and dst.startswith(PEER_WAYS):
                 blind.append("%s -> %s: %s (runners and operations use s->via)"
                            % (unit, dst, why))
+            elif sweep_core(unit) and dst.startswith(SWEEP_ENGINES):
+                blind.append("%s -> %s: %s (the sweep's core uses "
+                             "struct sw_engine)" % (unit, dst, why))
     loops = cycles(objs, graph)
     if "--graph" in argv:
         for unit in sorted(graph):

@@ -12,62 +12,46 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rdma/fabric.h>
-
-#include "base/stats.h"
 #include "base/tclass.h"
 #include "congest_run.h"
 
-static struct cg *cg_of(const struct cxd_sess *s)
-{
-	return (struct cg *) (void *) ((char *) s->via -
-				       offsetof(struct cg, ops));
-}
-
 /* The leading side keeps its figures for the link it leads. */
-static int cg_result(struct cxd_sess *s, struct cxd_report *rep,
-		     const struct cxd_result *res)
+static void keep(struct cg *cg, const struct sw_fig *f)
 {
-	struct cg *cg = cg_of(s);
 	double *v = cg->mine.v[cg->phase];
 
-	(void) rep;
-	if (!s->is_client)
-		return 0;
-	if (res->lat) {
-		v[CXD_CGM_MEAN] = (double) cxd_stats_mean_ns(res->lat) / 1e3;
-		v[CXD_CGM_P99] =
-			(double) cxd_stats_percentile_ns(res->lat, 99) / 1e3;
-		v[CXD_CGM_P999] =
-			(double) cxd_stats_percentile_ns(res->lat, 99.9) / 1e3;
+	if (f->is_lat) {
+		v[CXD_CGM_MEAN] = f->mean_us;
+		v[CXD_CGM_P99] = f->p99_us;
+		v[CXD_CGM_P999] = f->p999_us;
 	} else {
-		v[CXD_CGM_BW] = res->bw_mb_s;
+		v[CXD_CGM_BW] = f->v;
 	}
-	return 0;
 }
 
-/* A victim pair, as the sweep measures a pair: latency each way (its
- * warmup opens tcp's connection), then bandwidth each way. */
+/* A victim pair, as the sweep measures a pair (sw_measure_pair's steps,
+ * once, through the same engine): latency each way (its warmup opens
+ * tcp's connection), then bandwidth each way. */
 static void measure_pair(struct cg *cg)
 {
 	struct sw *w = cg->w;
-	struct cxd_sess *s = &w->s;
+	struct sw_engine *e = w->eng;
 	int p = cg->partner, ret = 0;
 	bool first = w->m.rank < p;
 
-	sw_aim(cg->w, p, "victim");
 	for (int step = 0; ret == 0 && step < 4; step++) {
-		bool lat = step < 2;
+		struct sw_dir d = { p, (step % 2 == 0) == first, step < 2,
+				    "victim" };
+		struct sw_fig f;
 
-		s->is_client = s->active = (step % 2 == 0) == first;
-		s->tool = lat ? w->lat_tool : w->bw_tool;
-		s->ops = s->tool->ops;
-		s->run = lat ? &w->lat_run : &w->bw_run;
-		ret = s->tool->run(s, NULL);
+		ret = e->measure(e, &d, &f);
+		if (ret == 0 && d.lead)
+			keep(cg, &f);
 	}
 	if (ret)
 		sw_die(&w->m, "victim pair with rank %d (%s), %s phase: %s", p,
-		       w->ranks[p].host, cxd_cg_phase_name(cg->phase), s->err);
+		       w->ranks[p].host, cxd_cg_phase_name(cg->phase),
+		       e->why(e));
 }
 
 /* The victims of pair turn t: pairs t * per to (t + 1) * per - 1. */
@@ -138,7 +122,7 @@ static int cg_wait_progress(struct sw *w, MPI_Request *q, uint64_t bound)
 		MPI_Test(q, &flag, MPI_STATUS_IGNORE);
 		if (flag)
 			return 0;
-		(void) w->s.ops->progress(&w->s);
+		w->eng->progress(w->eng->state);
 		if (cxd_now_ns() - t0 > bound)
 			return -ETIMEDOUT;
 		sw_nap(100000L);
@@ -161,11 +145,12 @@ static void phase(struct cg *cg, int ph)
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
 	sw_coll_wait(&w->m, &q, "the start of a congestion phase");
 	if (cg->aggr_only) {
-		cg_aggress(cg, NULL, cxd_now_ns() + d_ns);
+		w->eng->aggress(w->eng, cg, NULL,
+				cxd_now_ns() + d_ns);
 	} else if (!cg->victim) {
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
 		if (ph != CXD_CG_ALONE)
-			cg_aggress(cg, &stop, 0);
+			w->eng->aggress(w->eng, cg, &stop, 0);
 		else if (sw_wait(&stop, 1, cg->bound_ns, NULL, NULL) != 0)
 			sw_die(&w->m, "the victims did not finish alone in time");
 	} else {
@@ -249,10 +234,10 @@ static int report(struct cg *cg, double secs)
 	r.aggr_tc = w->cfg.sweep.aggr_tclass ? w->cfg.sweep.aggr_tclass :
 		    w->cfg.run.tclass;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
-	cxd_fabric_tclass_note(w->s.fab, r.victim_tc, r.victim_tc_s,
-			       sizeof(r.victim_tc_s));
-	cxd_fabric_tclass_note(w->s.fab, r.aggr_tc, r.aggr_tc_s,
-			       sizeof(r.aggr_tc_s));
+	w->eng->tclass_note(w->eng, r.victim_tc, r.victim_tc_s,
+			    sizeof(r.victim_tc_s));
+	w->eng->tclass_note(w->eng, r.aggr_tc, r.aggr_tc_s,
+			    sizeof(r.aggr_tc_s));
 	cxd_cg_write_text(&r, stdout);
 	fflush(stdout);
 	if (w->cfg.sweep.json[0])
@@ -332,20 +317,19 @@ static void announce(const struct cg *cg, int ph)
 
 static void setup(struct cg *cg, struct sw *w)
 {
+	char err[CXD_ERR_LEN]; /* checked in sw_congest_check already */
+
 	memset(cg, 0, sizeof(*cg));
 	cg->w = w;
-	cg->ops = sw_peer_mpi;
-	cg->ops.result = cg_result;
 	cg->aggr_only = w->cfg.sweep.cg_flags & CXD_CG_AGGR_ONLY;
-	cg->read_tool = cxd_tool_find("cxi_read_bw");
 	cg->mine.src = cg->mine.dst = -1;
 	for (int p = 0; p < CXD_CG_NPHASES; p++)
 		for (int m = 0; m < CXD_CGM_COUNT; m++)
 			cg->mine.v[p][m] = NAN;
-	(void) cxd_cg_parse_frac(w->cfg.sweep.victims, &cg->frac, w->s.err,
-				 sizeof(w->s.err));
+	(void) cxd_cg_parse_frac(w->cfg.sweep.victims, &cg->frac, err,
+				 sizeof(err));
 	(void) cxd_cg_parse_place(w->cfg.sweep.placement, &cg->place,
-				  w->s.err, sizeof(w->s.err));
+				  err, sizeof(err));
 }
 
 int sw_congest(struct sw *w)
@@ -365,8 +349,6 @@ int sw_congest(struct sw *w)
 	if (w->m.rank == 0 && cg.place == CXD_CG_RANDOM && !cg.aggr_only)
 		printf("cxi_sweep --congestion: random placement, seed %llu "
 		       "(--seed repeats it)\n", (unsigned long long) cg.seed);
-	w->s.via = &cg.ops; /* a pair's partner over MPI; our result hook */
-	w->s.via_arg = w;
 	if (sw_bootstrap(w) != 0)
 		return 2; /* rank 0 has said why */
 	cg.crowded = crowded(w);
@@ -387,6 +369,5 @@ int sw_congest(struct sw *w)
 	ret = cg.aggr_only ? 0 :
 	      report(&cg, (double) (cxd_now_ns() - t0) / 1e9);
 	cxd_cg_free(&cg.sp);
-	w->s.via = &sw_peer_mpi; /* cg.ops ends here; sw_free closes */
 	return ret;
 }

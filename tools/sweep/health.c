@@ -31,14 +31,10 @@ static const char *sysroot(void)
 	return r ? r : "";
 }
 
+/* The engine knows which device and addresses this rank's traffic uses. */
 static void plan(struct sw *w, struct cxd_ctrs *c)
 {
-	const struct fi_info *fi = w->s.fab->info;
-	bool ip = fi->addr_format == FI_SOCKADDR_IN ||
-		  fi->addr_format == FI_SOCKADDR_IN6;
-
-	cxd_ctrs_plan(c, fi->fabric_attr->prov_name, fi->domain_attr->name,
-		      ip ? fi->src_addr : NULL, sysroot());
+	w->eng->plan_counters(w->eng, c, sysroot());
 }
 
 void sw_counters_begin(struct sw *w)
@@ -194,8 +190,6 @@ int sw_health(struct sw *w)
 	struct sw_health_rec mine, *all = NULL;
 	int ret = 0;
 
-	w->s.via = &sw_peer_mpi;
-	w->s.via_arg = w;
 	if (sw_bootstrap(w) != 0) /* the device in use, every rank's host */
 		return 2;             /* rank 0 has said why */
 	sw_counters_begin(w);

@@ -14,16 +14,18 @@
 #include <mpi.h>
 #include <rdma/fabric.h>
 
-#include "session/session.h"
+#include "cxd/opts.h"
+#include "cxd/tool.h"
 #include "sweep/sweep.h"
 #include "congest_run.h"
 #include "sweep_mpi.h"
 #include "health.h"
 
-static int usage_or_help(struct sw *w, int ret, const char *err)
+static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
+			 int ret, const char *err)
 {
 	if (w->m.rank == 0 && ret == CXD_OPTS_HELP) {
-		cxd_opts_help(w->tool, stdout);
+		cxd_opts_help(tool, stdout);
 		printf("\nLaunch it with mpirun or srun, one rank per node: it "
 		       "measures every pair\nof ranks (bandwidth both ways, "
 		       "8-byte latency, each --repeat times),\njudges each "
@@ -48,22 +50,20 @@ static int usage_or_help(struct sw *w, int ret, const char *err)
 /* Options: the pair tools' table; bandwidth and latency runs derived. */
 static int parse(struct sw *w, int argc, char **argv)
 {
+	const struct cxd_tool *tool = cxd_tool_find("cxi_sweep");
 	char err[CXD_ERR_LEN] = "";
-	int ret = cxd_opts_parse(w->tool, argc, argv, &w->cfg, err,
-				 sizeof(err));
+	int ret = cxd_opts_parse(tool, argc, argv, &w->cfg, err, sizeof(err));
 
 	if (ret == 0)
-		ret = cxd_run_validate(w->bw_tool, &w->cfg.run, err,
-				       sizeof(err));
+		ret = cxd_run_validate(cxd_tool_find("cxi_write_bw"),
+				       &w->cfg.run, err, sizeof(err));
 	if (ret == 0) /* --congestion's options */
 		ret = sw_congest_check(w, err, sizeof(err));
 	if (ret != 0)
-		return usage_or_help(w, ret, err);
+		return usage_or_help(w, tool, ret, err);
 	/* Defaults applied by cxd_opts_parse (the option table's). */
 	w->lat_iters = w->cfg.sweep.lat_iters;
 	w->repeat = w->cfg.sweep.repeat;
-	/* The pair runners' liveness floor (--timeout), as in the pair tools. */
-	w->s.timeout_ms = (uint64_t) w->cfg.local.timeout_s * 1000;
 	w->bw_run = w->cfg.run;
 	w->lat_run = w->cfg.run;
 	w->lat_run.min_size = w->lat_run.max_size = CXD_SWEEP_LAT_SIZE;
@@ -78,56 +78,23 @@ static int parse(struct sw *w, int argc, char **argv)
 	return -1;
 }
 
-/* The whole sweep: rounds, then the verdict; rank 0's exit status. */
-int sw_run(struct sw *w)
-{
-	size_t nk = (size_t) w->m.n * w->repeat;
-	uint64_t t0 = cxd_now_ns();
-	struct sw_plan pl;
-	int ret;
-
-	if (w->m.n < 2)
-		sw_die(&w->m, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
-	if (sw_bootstrap(w) != 0)
-		return 2;
-	ret = sw_place_ranks(w);
-	if (ret == 0)
-		ret = sw_matrix_open(w);
-	if (ret)
-		return ret;
-	sw_counters_begin(w); /* link errors around the sweep: evidence */
-	w->bw_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->lat_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->busy_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->rep[0] = sw_alloc(&w->m, nk, sizeof(double));
-	w->rep[1] = sw_alloc(&w->m, nk, sizeof(double));
-	w->spread[0] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->spread[1] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	sw_reset_rows(w);
-	sw_main_plan(w, &pl);
-	w->round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
-	sw_pace(w, &pl, sw_measure_pair, w->round_s);
-	ret = sw_verdict(w, &pl, t0);
-	sw_plan_free(&pl);
-	return ret;
-}
-
 int main(int argc, char **argv)
 {
 	static struct sw w; /* large; one per process */
+	struct sw_engine eng;
 	int ret;
 
 	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
 		fprintf(stderr, "cxi_sweep: MPI_Init failed\n");
 		return 1;
 	}
-	sw_init(&w);
-	w.s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
-	w.s.via_arg = &w;
+	sw_init(&w, &eng);
+	sw_engine_fabric(&eng, &w); /* today's only engine */
 	ret = parse(&w, argc, argv);
 	if (sw_agree_opts(&w, argc, argv) != 0)
 		ret = 2;
 	if (ret >= 0) {
+		eng.close(&eng); /* never opened: its state only */
 		MPI_Finalize();
 		return ret;
 	}

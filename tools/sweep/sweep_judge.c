@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <mpi.h>
-#include <rdma/fabric.h>
 
 #include "health.h"
 #include "sweep_mpi.h"
@@ -400,15 +399,13 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 		.round_s = w->round_s, .total_s = secs, .cfg = &w->cfg,
 		.lat_iters = w->lat_iters, .repeat = w->repeat };
 	const char **moved = sw_alloc(&w->m, (size_t) w->m.n, sizeof(char *));
-	uint32_t ver = fi_version();
 	int ret;
 
 	for (int i = 0; i < w->m.n; i++)
 		moved[i] = sw_counters_moved(w, i);
 	r.moved = moved;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
-	snprintf(r.libfabric, sizeof(r.libfabric), "%u.%u", FI_MAJOR(ver),
-		 FI_MINOR(ver));
+	w->eng->version(r.libfabric, sizeof(r.libfabric));
 	r.verdict = cxd_sweep_verdict(&r);
 	cxd_sweep_write_text(&r, stdout);
 	fflush(stdout);

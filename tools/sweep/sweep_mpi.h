@@ -8,8 +8,10 @@
 
 #include <mpi.h>
 
-#include "session/session.h"
+#include "base/clock.h"
+#include "cxd/opts.h"
 #include "sweep/sweep_out.h"
+#include "engine.h"
 #include "sw_mpi.h"
 
 /* A list of rounds of disjoint pairs: listed (the retest's), or the
@@ -25,19 +27,15 @@ struct sw_plan {
 
 struct sw {
 	struct sw_mpi m;       /* rank, n, the wait bound (sw_mpi.h) */
-	const struct cxd_tool *tool, *bw_tool, *lat_tool;
+	struct sw_engine *eng; /* how a pair is measured (engine.h) */
 	struct cxd_cfg cfg;
-	struct cxd_run_opts bw_run, lat_run;
+	struct cxd_run_opts bw_run, lat_run; /* the engine's two runs */
 	uint64_t lat_iters, repeat;
-	struct cxd_sess s;
 	struct cxd_sweep_rank *ranks; /* every rank's host and address */
-	struct cxd_addr_msg *addrs;
-	fi_addr_t *fiaddr;
-	int partner;
 	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
 	int local, nlocal;     /* place among this host's ranks, and count */
+	bool one_host;         /* every rank on one host */
 	int round;
-	double last;           /* the last measurement this side led */
 	double *rep[2];        /* this rank's links, repeat k of link to p at
 				* [p * repeat + k]; per metric */
 	double *bw_row, *lat_row; /* this rank's links to each rank: medians */
@@ -51,8 +49,6 @@ struct sw {
 	struct cxd_topo_map tmap;
 	bool has_base, has_topo;
 	double *round_s;
-	char peer_host[256];
-	char who[320];          /* "the peer rank 3 (nid0042)" */
 	struct sw_ctrs *ctrs;   /* health.c: counters around the sweep */
 	bool coord_only;        /* test copies: time the pacing alone */
 	MPI_File mfh;           /* --matrix, open from before the traffic */
@@ -66,15 +62,12 @@ struct sw_listed {
 	size_t nout_all, nbusy_all; /* found, over all ranks */
 };
 
-void sw_init(struct sw *w);
-/* Provider and device choice, endpoint, every rank's address in the AV
- * (sweep_nic.c); 2 (rank 0 has said why) when a rank's device cannot be
- * had. Its steps (sweep_boot.c): the provider, then the endpoint. */
+/* A rank's state, measuring through engine e (its open still to come). */
+void sw_init(struct sw *w, struct sw_engine *e);
+/* Every rank's host and CPUs (how many pairs at once), the memory check,
+ * then the engine's open (sweep_boot.c): 0, or 2 with rank 0 having said
+ * why. */
 int sw_bootstrap(struct sw *w);
-void sw_boot_provider(struct sw *w);
-void sw_boot_fabric(struct sw *w);
-/* -d auto or a list: this rank's device (sweep_nic.c); 0 or 2. */
-int sw_pick_device(struct sw *w);
 /* Collectives (sweep_agree.c): 0 when no rank has an error, else rank 0
  * prints the first failing rank's, named with its host, and all get 2. */
 int sw_agree_err(struct sw *w, const char *err);
@@ -83,12 +76,6 @@ int sw_agree_opts(struct sw *w, int argc, char **argv);
 void sw_help_scale(FILE *out);
 /* Rank 0: refuse a full-matrix output that its host cannot hold. */
 int sw_agree_memory(struct sw *w);
-/* How a pair's two ranks reach each other (peer_mpi.c): MPI messages
- * to the partner, every wait bounded. */
-extern const struct cxd_peer_ops sw_peer_mpi;
-/* Point the session at rank p (its address, its name in messages: "the
- * ROLE rank p (host)"), sweep_run.c. */
-void sw_aim(struct sw *w, int p, const char *role);
 /* One pair's runs with rank p, 4 x --repeat (sweep_run.c); a failure
  * ends the job. */
 void sw_measure_pair(struct sw *w, int p);

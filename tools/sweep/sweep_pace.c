@@ -238,14 +238,19 @@ static void hello(struct sw *w, const struct sw_step *s, uint64_t deadline)
  * the measurement, so a run times the pacing alone. */
 static void pair(struct sw *w, int p, sw_measure_fn *measure)
 {
+	uint64_t bound = CXD_SWEEP_LATE_S * 1000000000ULL;
+	int mine = 1, theirs = 0;
+
 	if (!w->coord_only) {
 		measure(w, p);
 		return;
 	}
-	w->partner = p;
-	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
-	if (sw_peer_mpi.barrier(&w->s, "the coordination exchange") != 0)
-		sw_die(&w->m, "with rank %d: %s", p, w->s.err);
+	if (sw_pair_swap(p, SW_TAG_BARRIER, &mine, &theirs, sizeof(int),
+			 bound, w->eng->progress, w->eng->state) != 0)
+		sw_die(&w->m, "with rank %d: rank %d (%s) did not answer within "
+		       "%llu s during the coordination exchange of round %d", p,
+		       p, w->ranks[p].host,
+		       (unsigned long long) (bound / 1000000000ULL), w->round);
 	for (uint64_t k = 0; k < w->repeat; k++)
 		w->rep[0][(size_t) p * w->repeat + k] =
 			w->rep[1][(size_t) p * w->repeat + k] = 1.0;

@@ -1,4 +1,5 @@
-/* cxi_sweep: a pair's measurement and the plans (main and retest). */
+/* cxi_sweep: a pair's measurement (through the engine) and the plans
+ * (main and retest). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,53 +7,36 @@
 #include <string.h>
 
 #include <mpi.h>
-#include <rdma/fabric.h>
 
 #include "base/cpu_wait.h"
 #include "sweep_mpi.h"
-
-void sw_aim(struct sw *w, int p, const char *role)
-{
-	struct cxd_sess *s = &w->s;
-
-	w->partner = p;
-	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
-	snprintf(w->who, sizeof(w->who), "the %s rank %d (%.100s)", role, p,
-		 w->ranks[p].host);
-	s->who = w->who;
-	s->peer = w->addrs[p];
-	s->fab->peer = w->fiaddr[p];
-}
 
 /* One pair: latency each way, then bandwidth each way, --repeat times;
  * the lower rank leads first. Results land in this rank's repeats for
  * the links it led. */
 void sw_measure_pair(struct sw *w, int p)
 {
-	struct cxd_sess *s = &w->s;
+	struct sw_engine *e = w->eng;
 	bool first = w->m.rank < p;
 	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
 	int ret = 0;
 
-	sw_aim(w, p, "peer");
 	/* Latency first: its untimed warmup opens the provider's connection
 	 * (tcp connects on first use), which bandwidth must not pay for. */
 	/* Repeats interleaved, so a passing disturbance hits one of them. */
 	for (int step = 0; ret == 0 && step < 4 * (int) w->repeat; step++) {
-		bool lat = step % 4 < 2;
+		struct sw_dir d = { p, (step % 2 == 0) == first, step % 4 < 2,
+				    "peer" };
 		size_t k = (size_t) p * w->repeat + (size_t) step / 4;
+		struct sw_fig f;
 
-		s->is_client = s->active = (step % 2 == 0) == first;
-		s->tool = lat ? w->lat_tool : w->bw_tool;
-		s->run = lat ? &w->lat_run : &w->bw_run;
-		w->last = NAN;
-		ret = s->tool->run(s, NULL);
-		if (ret == 0 && s->is_client)
-			w->rep[lat ? CXD_M_LAT : CXD_M_BW][k] = w->last;
+		ret = e->measure(e, &d, &f);
+		if (ret == 0 && d.lead)
+			w->rep[d.lat ? CXD_M_LAT : CXD_M_BW][k] = f.v;
 	}
 	if (ret)
-		sw_die(&w->m, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
-		    w->round, s->err);
+		sw_die(&w->m, "with rank %d (%s) in round %d: %s", p,
+		       w->ranks[p].host, w->round, e->why(e));
 	c1 = cxd_cpu_wait_ns();
 	w->busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
 			 (double) (c1 - c0) / (double) (cxd_now_ns() - t0);

@@ -1,26 +1,43 @@
-/* cxi_sweep's peer: the partner rank, reached with MPI messages; every
- * wait is bounded, and a rank that does not answer is named. */
+/* cxi_sweep's peer for the libfabric engine: the partner rank, reached
+ * with MPI messages; every wait is bounded, and a rank that does not
+ * answer is named. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <mpi.h>
 
 #include "base/stats.h"
+#include "engine_fabric.h"
 #include "sweep_mpi.h"
 
-static struct sw *sw_of(const struct cxd_sess *s)
+static struct sw_fab *fab_of(const struct cxd_sess *s)
 {
 	return s->via_arg;
 }
 
+void sw_fab_aim(struct sw_fab *f, int p, const char *role)
+{
+	struct cxd_sess *s = &f->s;
+
+	f->partner = p;
+	f->role = role;
+	snprintf(f->peer_host, sizeof(f->peer_host), "%s", f->w->ranks[p].host);
+	snprintf(f->who, sizeof(f->who), "the %s rank %d (%.100s)", role, p,
+		 f->w->ranks[p].host);
+	s->who = f->who;
+	s->peer = f->addrs[p];
+	s->fab->peer = f->fiaddr[p];
+}
+
 /* The pair's waits keep this rank's provider moving: the partner's
  * operations may need it (tcp and shm progress only when called). */
-static void keep_moving(void *arg)
+void sw_fab_progress(void *arg)
 {
-	struct cxd_sess *s = arg;
+	struct sw_fab *f = arg;
 
-	if (s->fab)
-		(void) s->ops->progress(s);
+	if (f->s.fab)
+		(void) f->s.ops->progress(&f->s);
 }
 
 /*
@@ -32,17 +49,17 @@ static void keep_moving(void *arg)
 static int pair_swap(struct cxd_sess *s, enum sw_tag tag, const void *mine,
 		     void *theirs, int len, const char *phase)
 {
-	struct sw *w = sw_of(s);
-	uint64_t bound = strcmp(phase, "the timed loop") == 0 ? w->m.wait_ns :
-			 CXD_SWEEP_LATE_S * 1000000000ULL;
+	struct sw_fab *f = fab_of(s);
+	uint64_t bound = strcmp(phase, "the timed loop") == 0 ?
+			 f->w->m.wait_ns : CXD_SWEEP_LATE_S * 1000000000ULL;
 
-	if (sw_pair_swap(w->partner, tag, mine, theirs, len, bound,
-			 keep_moving, s) != 0)
+	if (sw_pair_swap(f->partner, tag, mine, theirs, len, bound,
+			 sw_fab_progress, f) != 0)
 		return cxd_sess_fail(s, -ETIMEDOUT, "rank %d (%s) did not "
 				     "answer within %llu s during %s of round "
-				     "%d", w->partner, w->peer_host,
+				     "%d", f->partner, f->peer_host,
 				     (unsigned long long) (bound / 1000000000ULL),
-				     phase, w->round);
+				     phase, f->w->round);
 	return 0;
 }
 
@@ -50,7 +67,8 @@ static int mpi_barrier(struct cxd_sess *s, const char *phase)
 {
 	int mine = 1, theirs = 0;
 
-	return pair_swap(s, SW_TAG_BARRIER, &mine, &theirs, sizeof(int), phase);
+	return pair_swap(s, SW_TAG_BARRIER, &mine, &theirs, sizeof(int),
+			 phase);
 }
 
 static int mpi_share(struct cxd_sess *s, const struct cxd_result_msg *mine,
@@ -67,19 +85,27 @@ static int mpi_swap_addr(struct cxd_sess *s, const struct cxd_addr_msg *mine,
 			 "the address exchange");
 }
 
-/* The leading side keeps its figure: MB/s, or the median latency in us. */
+/* The leading side's figures go to the measurement that asked for them
+ * (sw_fab's fig, set for one run): MB/s, or latency in us. */
 static int mpi_result(struct cxd_sess *s, struct cxd_report *rep,
 		      const struct cxd_result *res)
 {
-	struct sw *w = sw_of(s);
+	struct sw_fig *fig = fab_of(s)->fig;
 
 	(void) rep;
-	if (!s->is_client)
+	if (!s->is_client || fig == NULL)
 		return 0;
-	if (res->lat)
-		w->last = (double) cxd_stats_percentile_ns(res->lat, 50) / 1e3;
-	else
-		w->last = res->bw_mb_s;
+	fig->is_lat = res->lat != NULL;
+	if (res->lat) {
+		fig->v = (double) cxd_stats_percentile_ns(res->lat, 50) / 1e3;
+		fig->mean_us = (double) cxd_stats_mean_ns(res->lat) / 1e3;
+		fig->p99_us =
+			(double) cxd_stats_percentile_ns(res->lat, 99) / 1e3;
+		fig->p999_us =
+			(double) cxd_stats_percentile_ns(res->lat, 99.9) / 1e3;
+	} else {
+		fig->v = res->bw_mb_s;
+	}
 	return 0;
 }
 
