@@ -57,7 +57,7 @@ static void measure_pair(struct cg *cg)
 /* The victims of pair turn t: pairs t * per to (t + 1) * per - 1. */
 static int turn_ranks(const struct cg *cg, int t, int *r)
 {
-	int per = cg->w->pairs_at_once, k = 0;
+	int per = cg->w->pace.pairs_at_once, k = 0;
 
 	for (int i = 2 * t * per; i < cg->sp.nv && i < 2 * (t + 1) * per; i++)
 		r[k++] = cg->sp.victims[i];
@@ -72,7 +72,7 @@ static int turn_ranks(const struct cg *cg, int t, int *r)
 static void measure(struct cg *cg)
 {
 	struct sw *w = cg->w;
-	int me = 0, per = w->pairs_at_once, k, tok = cg->phase;
+	int me = 0, per = w->pace.pairs_at_once, k, tok = cg->phase;
 	int *r = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
 	MPI_Request *q = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(*q));
 	int *in = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
@@ -141,7 +141,7 @@ static void phase(struct cg *cg, int ph)
 	MPI_Request q, stop;
 	uint64_t d_ns = w->cfg.run.duration_s * 1000000000ULL;
 
-	cg->phase = w->round = ph;
+	cg->phase = w->pace.round = ph;
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
 	sw_coll_wait(&w->m, &q, "the start of a congestion phase");
 	if (cg->aggr_only) {
@@ -353,8 +353,8 @@ int sw_congest(struct sw *w)
 		return 2; /* rank 0 has said why */
 	cg.crowded = crowded(w);
 	/* A pair's four steps are each bounded by wait_ns; turns add up. */
-	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pairs_at_once - 1) /
-				  w->pairs_at_once + 1) * 4 * w->m.wait_ns;
+	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pace.pairs_at_once - 1) /
+				  w->pace.pairs_at_once + 1) * 4 * w->m.wait_ns;
 	/* An unreported first pass alone: it opens the provider's
 	 * connections and pages the buffers in, which the first measured
 	 * phase would otherwise pay for (seen: isolated slower than loaded). */

@@ -39,15 +39,15 @@ static int pick_auto(const struct sw_fab *f, struct sw *w, char *err,
 	char *dev = w->cfg.local.device, list[160];
 
 	name_list(names, n < MAX_NICS ? n : MAX_NICS, list, sizeof(list));
-	if (n >= 0 && w->local >= n)
+	if (n >= 0 && w->pace.local >= n)
 		snprintf(err, len, "-d auto: this is local rank %d of %d on "
 			 "its host, but provider %s lists %d device%s here "
 			 "(%s): run at most %d rank%s per host, or name the "
-			 "devices (-d)", w->local, w->nlocal,
+			 "devices (-d)", w->pace.local, w->pace.nlocal,
 			 w->bw_run.provider, n, n == 1 ? "" : "s",
 			 n ? list : "none", n, n == 1 ? "" : "s");
 	else if (n >= 0)
-		snprintf(dev, CXD_NAME_LEN, "%s", names[w->local]);
+		snprintf(dev, CXD_NAME_LEN, "%s", names[w->pace.local]);
 	free(names);
 	return *err ? -1 : 0;
 }
@@ -61,13 +61,13 @@ static int pick_listed(struct sw *w, char *err, size_t len)
 	snprintf(list, sizeof(list), "%s", w->cfg.local.device);
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save), n++)
-		if (n == w->local)
+		if (n == w->pace.local)
 			snprintf(w->cfg.local.device, CXD_NAME_LEN, "%s", tok);
-	if (n != w->nlocal) {
+	if (n != w->pace.nlocal) {
 		snprintf(err, len, "-d lists %d device%s but this host runs %d "
 			 "rank%s: give one device per rank of a host, in "
-			 "local rank order", n, n == 1 ? "" : "s", w->nlocal,
-			 w->nlocal == 1 ? "" : "s");
+			 "local rank order", n, n == 1 ? "" : "s", w->pace.nlocal,
+			 w->pace.nlocal == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;

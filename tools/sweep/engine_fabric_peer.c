@@ -59,7 +59,7 @@ static int pair_swap(struct cxd_sess *s, enum sw_tag tag, const void *mine,
 				     "answer within %llu s during %s of round "
 				     "%d", f->partner, f->peer_host,
 				     (unsigned long long) (bound / 1000000000ULL),
-				     phase, f->w->round);
+				     phase, f->w->pace.round);
 	return 0;
 }
 

@@ -39,40 +39,40 @@ static void plan(struct sw *w, struct cxd_ctrs *c)
 
 void sw_counters_begin(struct sw *w)
 {
-	if (w->ctrs == NULL)
-		w->ctrs = sw_alloc(&w->m, 1, sizeof(*w->ctrs));
-	plan(w, &w->ctrs->mine);
-	cxd_ctrs_read(&w->ctrs->mine, false);
+	if (w->out.ctrs == NULL)
+		w->out.ctrs = sw_alloc(&w->m, 1, sizeof(*w->out.ctrs));
+	plan(w, &w->out.ctrs->mine);
+	cxd_ctrs_read(&w->out.ctrs->mine, false);
 }
 
 void sw_counters_end(struct sw *w)
 {
 	char mine[SW_MOVED_LEN] = "";
 
-	if (w->ctrs == NULL)
+	if (w->out.ctrs == NULL)
 		sw_die(&w->m, "sw_counters_end without sw_counters_begin");
-	cxd_ctrs_read(&w->ctrs->mine, true);
-	cxd_ctrs_moved_only(&w->ctrs->mine, true, mine, sizeof(mine));
-	if (w->m.rank == 0 && w->ctrs->moved == NULL)
-		w->ctrs->moved = sw_alloc(&w->m, (size_t) w->m.n, SW_MOVED_LEN);
-	sw_gather(&w->m, mine, SW_MOVED_LEN, MPI_BYTE, w->ctrs->moved,
+	cxd_ctrs_read(&w->out.ctrs->mine, true);
+	cxd_ctrs_moved_only(&w->out.ctrs->mine, true, mine, sizeof(mine));
+	if (w->m.rank == 0 && w->out.ctrs->moved == NULL)
+		w->out.ctrs->moved = sw_alloc(&w->m, (size_t) w->m.n, SW_MOVED_LEN);
+	sw_gather(&w->m, mine, SW_MOVED_LEN, MPI_BYTE, w->out.ctrs->moved,
 		  "the counter gathering");
 }
 
 const char *sw_counters_moved(const struct sw *w, int rank)
 {
-	if (w->ctrs == NULL || w->ctrs->moved == NULL || rank < 0 ||
+	if (w->out.ctrs == NULL || w->out.ctrs->moved == NULL || rank < 0 ||
 	    rank >= w->m.n)
 		return "";
-	return w->ctrs->moved + (size_t) rank * SW_MOVED_LEN;
+	return w->out.ctrs->moved + (size_t) rank * SW_MOVED_LEN;
 }
 
 void sw_counters_free(struct sw *w)
 {
-	if (w->ctrs)
-		free(w->ctrs->moved);
-	free(w->ctrs);
-	w->ctrs = NULL;
+	if (w->out.ctrs)
+		free(w->out.ctrs->moved);
+	free(w->out.ctrs);
+	w->out.ctrs = NULL;
 }
 
 /* Only the counters this user may not read (named, never taken as 0). */

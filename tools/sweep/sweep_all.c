@@ -25,17 +25,17 @@ int sw_run(struct sw *w)
 	if (ret)
 		return ret;
 	sw_counters_begin(w); /* link errors around the sweep: evidence */
-	w->bw_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->lat_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->busy_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->rep[0] = sw_alloc(&w->m, nk, sizeof(double));
-	w->rep[1] = sw_alloc(&w->m, nk, sizeof(double));
-	w->spread[0] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->spread[1] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->judge.bw_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->judge.lat_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->judge.busy_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->judge.rep[0] = sw_alloc(&w->m, nk, sizeof(double));
+	w->judge.rep[1] = sw_alloc(&w->m, nk, sizeof(double));
+	w->judge.spread[0] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	w->judge.spread[1] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
 	sw_reset_rows(w);
 	sw_main_plan(w, &pl);
-	w->round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
-	sw_pace(w, &pl, sw_measure_pair, w->round_s);
+	w->pace.round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
+	sw_pace(w, &pl, sw_measure_pair, w->pace.round_s);
 	ret = sw_verdict(w, &pl, t0);
 	sw_plan_free(&pl);
 	return ret;

@@ -16,29 +16,29 @@ void sw_init(struct sw *w, struct sw_engine *e)
 	memset(w, 0, sizeof(*w));
 	sw_mpi_init(&w->m);
 	w->eng = e;
-	w->coord_only = cxd_testaid_coord_only && cxd_testaid_coord_only();
+	w->pace.coord_only = cxd_testaid_coord_only && cxd_testaid_coord_only();
 }
 
 void sw_free(struct sw *w)
 {
-	if (w->has_matrix) /* a run that ended before writing it */
-		MPI_File_close(&w->mfh);
+	if (w->out.has_matrix) /* a run that ended before writing it */
+		MPI_File_close(&w->out.mfh);
 	w->eng->close(w->eng);
 	free(w->ranks);
-	free(w->bw_row);
-	free(w->lat_row);
-	free(w->busy_row);
-	free(w->round_s);
+	free(w->judge.bw_row);
+	free(w->judge.lat_row);
+	free(w->judge.busy_row);
+	free(w->pace.round_s);
 	for (int m = 0; m < 2; m++) {
-		free(w->rep[m]);
-		free(w->spread[m]);
+		free(w->judge.rep[m]);
+		free(w->judge.spread[m]);
 	}
-	if (w->has_base)
-		cxd_base_free(&w->base);
-	if (w->has_topo)
-		cxd_topo_free(&w->topo);
-	free((int *) w->tmap.sw);
-	free((int *) w->tmap.grp);
+	if (w->judge.has_base)
+		cxd_base_free(&w->judge.base);
+	if (w->judge.has_topo)
+		cxd_topo_free(&w->judge.topo);
+	free((int *) w->judge.tmap.sw);
+	free((int *) w->judge.tmap.grp);
 }
 
 struct host_cpus {
@@ -57,7 +57,7 @@ static void share_hosts(struct sw *w)
 
 	sw_host_name(&w->m, me.host, sizeof(me.host));
 	sw_allgather(&w->m, &me, all, sizeof(me), "the host exchange");
-	w->one_host = true;
+	w->pace.one_host = true;
 	for (int i = 0; i < w->m.n; i++) {
 		int h = 0;
 
@@ -65,14 +65,14 @@ static void share_hosts(struct sw *w)
 			h++;
 		host[i] = h;
 		cpus[h] = all[h].cpus > 0 ? all[h].cpus : 1;
-		w->one_host &= h == 0;
+		w->pace.one_host &= h == 0;
 	}
 	/* This rank's place among its host's ranks (one per NIC). */
 	for (int i = 0; i < w->m.n; i++) {
-		w->nlocal += host[i] == host[w->m.rank];
-		w->local += i < w->m.rank && host[i] == host[w->m.rank];
+		w->pace.nlocal += host[i] == host[w->m.rank];
+		w->pace.local += i < w->m.rank && host[i] == host[w->m.rank];
 	}
-	w->pairs_at_once = w->cfg.sweep.max_pairs ?
+	w->pace.pairs_at_once = w->cfg.sweep.max_pairs ?
 		(int) (w->cfg.sweep.max_pairs < (uint64_t) w->m.n ?
 		       w->cfg.sweep.max_pairs : (uint64_t) w->m.n) :
 		cxd_sweep_pairs_at_once(w->m.n, host, cpus);

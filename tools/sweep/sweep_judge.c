@@ -32,12 +32,12 @@ int sw_read_inputs(struct sw *w)
 	int ret = 0;
 
 	if (w->m.rank == 0 && o->baseline[0]) {
-		ret = cxd_base_load(o->baseline, &w->base, err, sizeof(err));
-		w->has_base = ret == 0;
+		ret = cxd_base_load(o->baseline, &w->judge.base, err, sizeof(err));
+		w->judge.has_base = ret == 0;
 	}
 	if (w->m.rank == 0 && ret == 0 && o->topology[0]) {
-		ret = cxd_topo_load(o->topology, &w->topo, err, sizeof(err));
-		w->has_topo = ret == 0;
+		ret = cxd_topo_load(o->topology, &w->judge.topo, err, sizeof(err));
+		w->judge.has_topo = ret == 0;
 	}
 	if (ret)
 		fprintf(stderr, "cxi_sweep: %s\n", err);
@@ -49,13 +49,13 @@ int sw_place_ranks(struct sw *w)
 	char err[CXD_ERR_LEN] = "";
 	int ret = 0;
 
-	if (w->m.rank == 0 && w->has_topo) {
+	if (w->m.rank == 0 && w->judge.has_topo) {
 		int *sw = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 		int *grp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 
-		w->tmap = (struct cxd_topo_map){ sw, grp, w->topo.nsw,
-						 w->topo.ngrp };
-		ret = cxd_topo_place(&w->topo, w->ranks, w->m.n, sw, grp,
+		w->judge.tmap = (struct cxd_topo_map){ sw, grp, w->judge.topo.nsw,
+						 w->judge.topo.ngrp };
+		ret = cxd_topo_place(&w->judge.topo, w->ranks, w->m.n, sw, grp,
 				     stderr, err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "cxi_sweep: %s\n", err);
@@ -69,13 +69,13 @@ static void row_stats(struct sw *w)
 {
 	size_t k = w->repeat, nd = k * (k - 1) / 2;
 	double *diffs = sw_alloc(&w->m, (size_t) w->m.n * nd + 1, sizeof(double));
-	double *row[2] = { w->bw_row, w->lat_row };
+	double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 
 	for (int m = 0; m < 2; m++) {
 		size_t d = 0;
 
 		for (int p = 0; p < w->m.n; p++) {
-			const double *x = w->rep[m] + (size_t) p * k;
+			const double *x = w->judge.rep[m] + (size_t) p * k;
 			double lo = INFINITY, hi = -INFINITY;
 
 			row[m][p] = cxd_sweep_median(x, k);
@@ -83,11 +83,11 @@ static void row_stats(struct sw *w)
 				lo = x[i] < lo ? x[i] : lo;
 				hi = x[i] > hi ? x[i] : hi;
 			}
-			w->spread[m][p] = row[m][p] > 0 ?
+			w->judge.spread[m][p] = row[m][p] > 0 ?
 				100 * (hi - lo) / row[m][p] : NAN;
 			d += cxd_judge_rel_diffs(x, k, diffs + d);
 		}
-		w->noise[m] = cxd_sweep_median(diffs, d);
+		w->judge.noise[m] = cxd_sweep_median(diffs, d);
 	}
 	free(diffs);
 }
@@ -126,9 +126,9 @@ static bool wants_links(const struct sw *w)
 static void gather_links(struct sw *w, struct view *v)
 {
 	size_t nn = (size_t) w->m.n * w->m.n;
-	double *row[2] = { w->bw_row, w->lat_row };
-	double med[2] = { cxd_sweep_median(w->bw_row, (size_t) w->m.n),
-			  cxd_sweep_median(w->lat_row, (size_t) w->m.n) };
+	double *row[2] = { w->judge.bw_row, w->judge.lat_row };
+	double med[2] = { cxd_sweep_median(w->judge.bw_row, (size_t) w->m.n),
+			  cxd_sweep_median(w->judge.lat_row, (size_t) w->m.n) };
 
 	if (w->m.rank == 0)
 		v->rank_med = sw_alloc(&w->m, 2 * (size_t) w->m.n, sizeof(double));
@@ -143,7 +143,7 @@ static void gather_links(struct sw *w, struct view *v)
 	for (int m = 0; m < 2; m++) {
 		sw_gather(&w->m, row[m], w->m.n, MPI_DOUBLE, v->m[m],
 			  "gathering the links");
-		sw_gather(&w->m, w->spread[m], w->m.n, MPI_DOUBLE, v->spread[m],
+		sw_gather(&w->m, w->judge.spread[m], w->m.n, MPI_DOUBLE, v->spread[m],
 			  "gathering the spreads");
 	}
 }
@@ -166,9 +166,9 @@ static double column_median(const struct sw *w, const double *sum, int col)
 static void set_rules(struct sw *w, struct view *v)
 {
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
-	double mine[4] = { cxd_sweep_median(w->bw_row, (size_t) w->m.n),
-			   cxd_sweep_median(w->lat_row, (size_t) w->m.n),
-			   w->noise[0], w->noise[1] };
+	double mine[4] = { cxd_sweep_median(w->judge.bw_row, (size_t) w->m.n),
+			   cxd_sweep_median(w->judge.lat_row, (size_t) w->m.n),
+			   w->judge.noise[0], w->judge.noise[1] };
 	double *sum = w->m.rank == 0 ? sw_alloc(&w->m, 4 * (size_t) w->m.n,
 					      sizeof(double)) : NULL;
 	struct cxd_rules *r = &v->rules;
@@ -184,8 +184,8 @@ static void set_rules(struct sw *w, struct view *v)
 			r->typical[m] = column_median(w, sum, m);
 			r->tol[m] = cxd_judge_tol(m, cxd_judge_sigma(
 				column_median(w, sum, 2 + m)), pct[m]);
-			r->base_tol[m] = w->has_base ? w->base.tol[m] : 0;
-			r->base_poor[m] = w->has_base &&
+			r->base_tol[m] = w->judge.has_base ? w->judge.base.tol[m] : 0;
+			r->base_poor[m] = w->judge.has_base &&
 					  cxd_judge_poor(m, r->base_tol[m]);
 		}
 		r->expect[CXD_M_BW] = o->expect_bw;
@@ -202,8 +202,8 @@ static void share_baseline(struct sw *w, struct view *v)
 {
 	int use[2] = { 0, 0 };
 
-	if (w->m.rank == 0 && w->has_base) {
-		if (cxd_base_match(&w->base, w->ranks, w->m.n,
+	if (w->m.rank == 0 && w->judge.has_base) {
+		if (cxd_base_match(&w->judge.base, w->ranks, w->m.n,
 				   w->bw_run.provider, w->cfg.run.min_size,
 				   &v->base[0], &v->base[1]))
 			sw_die(&w->m, "out of memory");
@@ -232,7 +232,7 @@ static void share_baseline(struct sw *w, struct view *v)
 /* This rank's own links against the rules. */
 static void judge(struct sw *w, struct view *v)
 {
-	const double *row[2] = { w->bw_row, w->lat_row };
+	const double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 	size_t cap = 0;
 
 	for (int m = 0; m < 2; m++)
@@ -290,8 +290,8 @@ static int retest_list(struct sw *w, const struct view *v,
 static void keep_first(struct sw *w, const struct cxd_pair *p, int np,
 		       double *const first[4])
 {
-	double *now[4] = { w->bw_row, w->lat_row, w->spread[0],
-			   w->spread[1] };
+	double *now[4] = { w->judge.bw_row, w->judge.lat_row, w->judge.spread[0],
+			   w->judge.spread[1] };
 	bool *again = sw_alloc(&w->m, (size_t) w->m.n, sizeof(bool));
 
 	for (int i = 0; i < np; i++) {
@@ -313,7 +313,7 @@ static void retest(struct sw *w, struct view *v)
 {
 	struct cxd_pair *p;
 	int np = retest_list(w, v, &p);
-	const double *row[2] = { w->bw_row, w->lat_row };
+	const double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 	double *first[4], *busy_col;
 	struct sw_plan pl;
 	MPI_Request q;
@@ -325,10 +325,10 @@ static void retest(struct sw *w, struct view *v)
 	first[0] = sw_alloc(&w->m, 4 * (size_t) w->m.n, sizeof(double));
 	for (int k = 0; k < 4; k++)
 		first[k] = first[0] + (size_t) k * w->m.n;
-	memcpy(first[0], w->bw_row, (size_t) w->m.n * sizeof(double));
-	memcpy(first[1], w->lat_row, (size_t) w->m.n * sizeof(double));
-	memcpy(first[2], w->spread[0], (size_t) w->m.n * sizeof(double));
-	memcpy(first[3], w->spread[1], (size_t) w->m.n * sizeof(double));
+	memcpy(first[0], w->judge.bw_row, (size_t) w->m.n * sizeof(double));
+	memcpy(first[1], w->judge.lat_row, (size_t) w->m.n * sizeof(double));
+	memcpy(first[2], w->judge.spread[0], (size_t) w->m.n * sizeof(double));
+	memcpy(first[3], w->judge.spread[1], (size_t) w->m.n * sizeof(double));
 	sw_retest_plan(w, p, np, &pl);
 	sw_reset_rows(w);
 	sw_pace(w, &pl, sw_measure_pair, NULL);
@@ -337,14 +337,14 @@ static void retest(struct sw *w, struct view *v)
 	free(first[0]);
 	/* The partner's wait during the same pair, for each link. */
 	busy_col = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	MPI_Ialltoall(w->busy_row, 1, MPI_DOUBLE, busy_col, 1, MPI_DOUBLE,
+	MPI_Ialltoall(w->judge.busy_row, 1, MPI_DOUBLE, busy_col, 1, MPI_DOUBLE,
 		      MPI_COMM_WORLD, &q);
 	sw_coll_wait(&w->m, &q, "exchanging the CPU waits");
 	for (size_t i = 0; i < v->nout; i++) {
 		struct cxd_outlier *x = &v->o[i];
 
 		x->retest = row[x->metric][x->dst];
-		x->busy = cxd_judge_busier(w->busy_row[x->dst],
+		x->busy = cxd_judge_busier(w->judge.busy_row[x->dst],
 					   busy_col[x->dst]);
 	}
 	v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout, NULL,
@@ -390,13 +390,13 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 		.busy = v->l.o + v->l.nout, .nbusy = v->l.nbusy,
 		.nbusy_all = v->l.nbusy_all, .rules = &v->report,
 		.sus = v->sus, .nsus = v->nsus,
-		.topo = w->has_topo ? &w->topo : NULL,
-		.tmap = w->has_topo ? &w->tmap : NULL,
-		.base = w->has_base ? &w->base : NULL,
+		.topo = w->judge.has_topo ? &w->judge.topo : NULL,
+		.tmap = w->judge.has_topo ? &w->judge.tmap : NULL,
+		.base = w->judge.has_base ? &w->judge.base : NULL,
 		.nrounds = pl->nrounds, .round_first = pl->first,
-		.pairs_at_once = w->pairs_at_once,
+		.pairs_at_once = w->pace.pairs_at_once,
 		.round_count = pl->count, .round_pairs = pl->pairs,
-		.round_s = w->round_s, .total_s = secs, .cfg = &w->cfg,
+		.round_s = w->pace.round_s, .total_s = secs, .cfg = &w->cfg,
 		.lat_iters = w->lat_iters, .repeat = w->repeat };
 	const char **moved = sw_alloc(&w->m, (size_t) w->m.n, sizeof(char *));
 	int ret;
@@ -430,7 +430,7 @@ static void name_suspects(struct sw *w, struct view *v)
 	if (w->m.rank != 0)
 		return;
 	v->sus = sw_alloc(&w->m, cap, sizeof(*v->sus));
-	v->nsus = cxd_judge_suspects_tally(&sum, w->has_topo ? &w->tmap :
+	v->nsus = cxd_judge_suspects_tally(&sum, w->judge.has_topo ? &w->judge.tmap :
 					   NULL, v->sus, cap);
 	if (v->nsus > cap)
 		v->nsus = cap;

@@ -25,17 +25,18 @@ struct sw_plan {
 	int per;               /* circle rounds: pairs per round at most */
 };
 
-struct sw {
-	struct sw_mpi m;       /* rank, n, the wait bound (sw_mpi.h) */
-	struct sw_engine *eng; /* how a pair is measured (engine.h) */
-	struct cxd_cfg cfg;
-	struct cxd_run_opts bw_run, lat_run; /* the engine's two runs */
-	uint64_t lat_iters, repeat;
-	struct cxd_sweep_rank *ranks; /* every rank's host and address */
+/* How the rounds are paced: the ranks' places, the round being run. */
+struct sw_pacing {
 	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
 	int local, nlocal;     /* place among this host's ranks, and count */
 	bool one_host;         /* every rank on one host */
-	int round;
+	int round;             /* the round being run (for messages) */
+	double *round_s;       /* rank 0: each round's longest pair, s */
+	bool coord_only;       /* test copies: time the pacing alone */
+};
+
+/* What the judging works on: this rank's figures, rank 0's references. */
+struct sw_judging {
 	double *rep[2];        /* this rank's links, repeat k of link to p at
 				* [p * repeat + k]; per metric */
 	double *bw_row, *lat_row; /* this rank's links to each rank: medians */
@@ -48,11 +49,27 @@ struct sw {
 	struct cxd_topo topo;
 	struct cxd_topo_map tmap;
 	bool has_base, has_topo;
-	double *round_s;
-	struct sw_ctrs *ctrs;   /* health.c: counters around the sweep */
-	bool coord_only;        /* test copies: time the pacing alone */
-	MPI_File mfh;           /* --matrix, open from before the traffic */
+};
+
+/* Outputs and evidence kept open across the sweep. */
+struct sw_outputs {
+	struct sw_ctrs *ctrs;  /* health.c: counters around the sweep */
+	MPI_File mfh;          /* --matrix, open from before the traffic */
 	bool has_matrix;
+};
+
+/* One rank of the sweep: its MPI place, the engine it measures with,
+ * the options, every rank's host, and the three parts' state. */
+struct sw {
+	struct sw_mpi m;       /* rank, n, the wait bound (sw_mpi.h) */
+	struct sw_engine *eng; /* how a pair is measured (engine.h) */
+	struct cxd_cfg cfg;
+	struct cxd_run_opts bw_run, lat_run; /* the engine's two runs */
+	uint64_t lat_iters, repeat;
+	struct cxd_sweep_rank *ranks; /* every rank's host and address */
+	struct sw_pacing pace;
+	struct sw_judging judge;
+	struct sw_outputs out;
 };
 
 /* The outliers rank 0 lists: confirmed ones, then those not judged. */

@@ -61,7 +61,7 @@ static uint64_t pair_bound_ns(const struct sw *w)
 static void listed_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 			 struct sw_sched *sc)
 {
-	int slots = w->pairs_at_once + 1;
+	int slots = w->pace.pairs_at_once + 1;
 	int *holder = sw_alloc(&w->m, (size_t) slots, sizeof(int));
 	int *mine = sw_alloc(&w->m, (size_t) slots, sizeof(int));
 
@@ -241,7 +241,7 @@ static void pair(struct sw *w, int p, sw_measure_fn *measure)
 	uint64_t bound = CXD_SWEEP_LATE_S * 1000000000ULL;
 	int mine = 1, theirs = 0;
 
-	if (!w->coord_only) {
+	if (!w->pace.coord_only) {
 		measure(w, p);
 		return;
 	}
@@ -250,10 +250,10 @@ static void pair(struct sw *w, int p, sw_measure_fn *measure)
 		sw_die(&w->m, "with rank %d: rank %d (%s) did not answer within "
 		       "%llu s during the coordination exchange of round %d", p,
 		       p, w->ranks[p].host,
-		       (unsigned long long) (bound / 1000000000ULL), w->round);
+		       (unsigned long long) (bound / 1000000000ULL), w->pace.round);
 	for (uint64_t k = 0; k < w->repeat; k++)
-		w->rep[0][(size_t) p * w->repeat + k] =
-			w->rep[1][(size_t) p * w->repeat + k] = 1.0;
+		w->judge.rep[0][(size_t) p * w->repeat + k] =
+			w->judge.rep[1][(size_t) p * w->repeat + k] = 1.0;
 }
 
 /* After the last round: everyone meets before the gathering (whose
@@ -292,7 +292,7 @@ static double cpu_s(void)
 void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 	     double *secs)
 {
-	bool chain = w->pairs_at_once < w->m.n / 2;
+	bool chain = w->pace.pairs_at_once < w->m.n / 2;
 	uint64_t t0 = cxd_now_ns(), bound = pair_bound_ns(w);
 	double *mine = sw_alloc(&w->m, (size_t) pl->nrounds, sizeof(double));
 	double cpu = cpu_s();
@@ -304,7 +304,7 @@ void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 		uint64_t deadline = t0 + (uint64_t) (s->round + 1) * bound;
 		uint64_t start;
 
-		w->round = s->round;
+		w->pace.round = s->round;
 		take_slot(w, s, deadline);
 		hello(w, s, deadline);
 		start = cxd_now_ns();
@@ -317,10 +317,10 @@ void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 		give_slot(w, s);
 	}
 	plan_end(w, t0 + (uint64_t) (pl->nrounds + 1) * bound);
-	if (w->coord_only && secs && w->m.rank == 0)
+	if (w->pace.coord_only && secs && w->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
-			"%.6f\n", w->m.n, pl->nrounds, w->pairs_at_once,
+			"%.6f\n", w->m.n, pl->nrounds, w->pace.pairs_at_once,
 			(double) (cxd_now_ns() - t0) / 1e9, cpu_s() - cpu);
 	if (secs)
 		round_times(w, pl, mine, secs);

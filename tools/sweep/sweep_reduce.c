@@ -113,7 +113,7 @@ static void worst(struct sw *w, const double *row, enum cxd_metric m,
 
 void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
 {
-	const double *const row[2] = { w->bw_row, w->lat_row };
+	const double *const row[2] = { w->judge.bw_row, w->judge.lat_row };
 	double lo[2], hi[2], glo[2], ghi[2];
 
 	for (int m = 0; m < 2; m++) {
@@ -138,7 +138,7 @@ void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
 
 void sw_share_topo(struct sw *w, struct cxd_topo_map *tm)
 {
-	int head[3] = { w->has_topo, w->tmap.nsw, w->tmap.ngrp };
+	int head[3] = { w->judge.has_topo, w->judge.tmap.nsw, w->judge.tmap.ngrp };
 	int *sw, *grp;
 
 	sw_bcast(&w->m, head, 3, MPI_INT, "the topology");
@@ -149,8 +149,8 @@ void sw_share_topo(struct sw *w, struct cxd_topo_map *tm)
 	sw = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 	grp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 	if (w->m.rank == 0) {
-		memcpy(sw, w->tmap.sw, (size_t) w->m.n * sizeof(int));
-		memcpy(grp, w->tmap.grp, (size_t) w->m.n * sizeof(int));
+		memcpy(sw, w->judge.tmap.sw, (size_t) w->m.n * sizeof(int));
+		memcpy(grp, w->judge.tmap.grp, (size_t) w->m.n * sizeof(int));
 	}
 	sw_bcast(&w->m, sw, w->m.n, MPI_INT, "the topology");
 	sw_bcast(&w->m, grp, w->m.n, MPI_INT, "the topology");

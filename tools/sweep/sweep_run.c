@@ -32,13 +32,13 @@ void sw_measure_pair(struct sw *w, int p)
 
 		ret = e->measure(e, &d, &f);
 		if (ret == 0 && d.lead)
-			w->rep[d.lat ? CXD_M_LAT : CXD_M_BW][k] = f.v;
+			w->judge.rep[d.lat ? CXD_M_LAT : CXD_M_BW][k] = f.v;
 	}
 	if (ret)
 		sw_die(&w->m, "with rank %d (%s) in round %d: %s", p,
-		       w->ranks[p].host, w->round, e->why(e));
+		       w->ranks[p].host, w->pace.round, e->why(e));
 	c1 = cxd_cpu_wait_ns();
-	w->busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
+	w->judge.busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
 			 (double) (c1 - c0) / (double) (cxd_now_ns() - t0);
 }
 
@@ -65,8 +65,8 @@ void sw_main_plan(struct sw *w, struct sw_plan *pl)
 {
 	int per = w->m.n / 2;
 
-	if (w->pairs_at_once < per)
-		per = w->pairs_at_once;
+	if (w->pace.pairs_at_once < per)
+		per = w->pace.pairs_at_once;
 	*pl = (struct sw_plan){ cxd_sweep_nrounds(w->m.n) *
 				((w->m.n / 2 + per - 1) / per), NULL, NULL, NULL,
 				per };
@@ -135,7 +135,7 @@ void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 		int r = room_at(next, a > b ? a : b);
 
 		round[i] = r;
-		if (++cnt[r] == w->pairs_at_once)
+		if (++cnt[r] == w->pace.pairs_at_once)
 			next[r] = r + 1;
 		free_from[p[i].a] = free_from[p[i].b] = r + 1;
 		nr = r + 1 > nr ? r + 1 : nr;
@@ -156,7 +156,7 @@ void sw_reset_rows(struct sw *w)
 	size_t nk = (size_t) w->m.n * w->repeat;
 
 	for (int i = 0; i < w->m.n; i++)
-		w->bw_row[i] = w->lat_row[i] = w->busy_row[i] = NAN;
+		w->judge.bw_row[i] = w->judge.lat_row[i] = w->judge.busy_row[i] = NAN;
 	for (size_t k = 0; k < nk; k++)
-		w->rep[0][k] = w->rep[1][k] = NAN;
+		w->judge.rep[0][k] = w->judge.rep[1][k] = NAN;
 }
