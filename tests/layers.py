@@ -169,7 +169,7 @@ def main(argv):
     face = sorted(os.path.relpath(h, srcdir) for h in
                   glob.glob(os.path.join(srcdir, "include", "cxd", "*.h")))
     incs = include_edges(srcdir, list(objs) + face)
-    bad, blind, unknown = [], [], set()
+    bad, blind, engine, unknown = [], [], [], set()
     graph = collections.defaultdict(set)
     nedges = 0
     for unit in sorted(objs) + face:
@@ -193,8 +193,8 @@ def main(argv):
                 blind.append("%s -> %s: %s (runners and operations use s->via)"
                            % (unit, dst, why))
             elif sweep_core(unit) and dst.startswith(SWEEP_ENGINES):
-                blind.append("%s -> %s: %s (the sweep's core uses "
-                             "struct sw_engine)" % (unit, dst, why))
+                engine.append("%s -> %s: %s (the sweep's core uses struct "
+                              "sw_engine)" % (unit, dst, why))
     loops = cycles(objs, graph)
     if "--graph" in argv:
         for unit in sorted(graph):
@@ -203,6 +203,8 @@ def main(argv):
         print("upward:", b)
     for b in blind:
         print("around the peer interface:", b)
+    for b in engine:
+        print("around the engine interface:", b)
     for c in loops:
         print("cycle:", " <-> ".join(c))
     for f in sorted(unknown):
@@ -211,7 +213,7 @@ def main(argv):
           "%d around the peer interface"
           % (len(objs) + len(face), nedges, len(bad), len(loops),
              len(blind)))
-    return 1 if bad or loops or blind or unknown else 0
+    return 1 if bad or loops or blind or engine or unknown else 0
 
 
 if __name__ == "__main__":

@@ -85,7 +85,8 @@ static void measure(struct cg *cg)
 		MPI_Irecv(&in[i], 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
 	if (sw_wait(q, k, (uint64_t) me * 4 * w->m.wait_ns, NULL, NULL) != 0)
-		sw_die(&w->m, "the victims before this rank's turn did not finish "
+		sw_die(&w->m,
+		       "the victims before this rank's turn did not finish "
 		       "the %s phase in time", cxd_cg_phase_name(cg->phase));
 	measure_pair(cg);
 	k = turn_ranks(cg, me + 1, r);
@@ -152,7 +153,8 @@ static void phase(struct cg *cg, int ph)
 		if (ph != CXD_CG_ALONE)
 			w->eng->aggress(w->eng, cg, &stop, 0);
 		else if (sw_wait(&stop, 1, cg->bound_ns, NULL, NULL) != 0)
-			sw_die(&w->m, "the victims did not finish alone in time");
+			sw_die(&w->m,
+			       "the victims did not finish alone in time");
 	} else {
 		if (ph != CXD_CG_ALONE)
 			sw_nap(CXD_CG_SETTLE_NS);
@@ -180,7 +182,8 @@ static void split(struct cg *cg)
 	sw_bcast(&w->m, &cg->seed, 1, MPI_UINT64_T, "the seed");
 	if (cg->aggr_only) {
 		cg->sp.n = cg->sp.na = w->m.n;
-		cg->sp.aggressors = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+		cg->sp.aggressors = sw_alloc(&w->m, (size_t) w->m.n,
+					     sizeof(int));
 		for (int i = 0; i < w->m.n; i++)
 			cg->sp.aggressors[i] = i;
 		cg->aidx = w->m.rank;
@@ -293,7 +296,8 @@ int sw_congest_check(struct sw *w, char *err, size_t len)
 	if ((on && w->m.n < CXD_CG_MIN_RANKS) || (only && w->m.n < 2)) {
 		snprintf(err, len, "%s needs at least %d ranks; this job has "
 			 "%d (mpirun -np N)", on ? "--congestion" :
-			 "--aggressors-only", on ? CXD_CG_MIN_RANKS : 2, w->m.n);
+			 "--aggressors-only", on ? CXD_CG_MIN_RANKS : 2,
+			 w->m.n);
 		return -EINVAL;
 	}
 	return 0;

@@ -25,8 +25,8 @@ static void pick_provider(struct sw_fab *f, struct sw *w)
 			cxd_fabric_core_name(w->cfg.local.provider, name,
 					     sizeof(name));
 		else if (cxd_fabric_pick(f->bw_tool->ops->facts.caps,
-					 w->pace.one_host, name, sizeof(name), err,
-					 sizeof(err)) != 0)
+					 w->pace.one_host, name, sizeof(name),
+					 err, sizeof(err)) != 0)
 			sw_die(&w->m, "%s", err);
 	}
 	sw_bcast(&w->m, name, sizeof(name), MPI_CHAR, "the provider choice");

@@ -66,8 +66,8 @@ static int pick_listed(struct sw *w, char *err, size_t len)
 	if (n != w->pace.nlocal) {
 		snprintf(err, len, "-d lists %d device%s but this host runs %d "
 			 "rank%s: give one device per rank of a host, in "
-			 "local rank order", n, n == 1 ? "" : "s", w->pace.nlocal,
-			 w->pace.nlocal == 1 ? "" : "s");
+			 "local rank order", n, n == 1 ? "" : "s",
+			 w->pace.nlocal, w->pace.nlocal == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;

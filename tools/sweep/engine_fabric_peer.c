@@ -58,7 +58,8 @@ static int pair_swap(struct cxd_sess *s, enum sw_tag tag, const void *mine,
 		return cxd_sess_fail(s, -ETIMEDOUT, "rank %d (%s) did not "
 				     "answer within %llu s during %s of round "
 				     "%d", f->partner, f->peer_host,
-				     (unsigned long long) (bound / 1000000000ULL),
+				     (unsigned long long) (bound /
+							   1000000000ULL),
 				     phase, f->w->pace.round);
 	return 0;
 }

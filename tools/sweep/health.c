@@ -54,7 +54,8 @@ void sw_counters_end(struct sw *w)
 	cxd_ctrs_read(&w->out.ctrs->mine, true);
 	cxd_ctrs_moved_only(&w->out.ctrs->mine, true, mine, sizeof(mine));
 	if (w->m.rank == 0 && w->out.ctrs->moved == NULL)
-		w->out.ctrs->moved = sw_alloc(&w->m, (size_t) w->m.n, SW_MOVED_LEN);
+		w->out.ctrs->moved = sw_alloc(&w->m, (size_t) w->m.n,
+					      SW_MOVED_LEN);
 	sw_gather(&w->m, mine, SW_MOVED_LEN, MPI_BYTE, w->out.ctrs->moved,
 		  "the counter gathering");
 }
@@ -197,7 +198,8 @@ int sw_health(struct sw *w)
 	sw_counters_end(w);
 	if (w->m.rank == 0)
 		all = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*all));
-	sw_gather(&w->m, &mine, sizeof(mine), MPI_BYTE, all, "the health gathering");
+	sw_gather(&w->m, &mine, sizeof(mine), MPI_BYTE, all,
+		  "the health gathering");
 	if (w->m.rank == 0)
 		ret = health_report(w, all);
 	free(all);

@@ -1,8 +1,10 @@
 /*
- * cxi_sweep: every pair of MPI ranks measured over libfabric, in rounds of
- * disjoint pairs. MPI only bootstraps (ranks, hosts, fabric addresses,
- * barriers, gathering); the traffic runs through the pair tools' runners
- * and op hooks, reaching the partner through sw_peer_mpi (peer_mpi.c).
+ * cxi_sweep: every pair of MPI ranks measured, in rounds of disjoint
+ * pairs. The main: the options, then the mode (the sweep, --health,
+ * --congestion) on the sweep's core with one engine, libfabric's today
+ * (engine_fabric.c: the pair tools' runners and op hooks, reaching the
+ * partner through sw_peer_mpi, engine_fabric_peer.c). MPI only
+ * bootstraps, paces and gathers (sw_mpi.h).
  */
 #include <errno.h>
 #include <math.h>

@@ -22,7 +22,8 @@ static void agree_wait(struct sw *w, MPI_Request *q, const char *what)
 			 CXD_SWEEP_WAIT_S * 1000000000ULL;
 
 	if (sw_wait(q, 1, bound, NULL, NULL) != 0)
-		sw_die(&w->m, "%s did not finish within %llu s: a rank stalled or "
+		sw_die(&w->m,
+		       "%s did not finish within %llu s: a rank stalled or "
 		       "died", what,
 		       (unsigned long long) (bound / 1000000000ULL));
 }

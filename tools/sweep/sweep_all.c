@@ -16,7 +16,8 @@ int sw_run(struct sw *w)
 	int ret;
 
 	if (w->m.n < 2)
-		sw_die(&w->m, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
+		sw_die(&w->m,
+		       "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
 	if (sw_bootstrap(w) != 0)
 		return 2;
 	ret = sw_place_ranks(w);

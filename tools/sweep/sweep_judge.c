@@ -32,11 +32,13 @@ int sw_read_inputs(struct sw *w)
 	int ret = 0;
 
 	if (w->m.rank == 0 && o->baseline[0]) {
-		ret = cxd_base_load(o->baseline, &w->judge.base, err, sizeof(err));
+		ret = cxd_base_load(o->baseline, &w->judge.base, err,
+				    sizeof(err));
 		w->judge.has_base = ret == 0;
 	}
 	if (w->m.rank == 0 && ret == 0 && o->topology[0]) {
-		ret = cxd_topo_load(o->topology, &w->judge.topo, err, sizeof(err));
+		ret = cxd_topo_load(o->topology, &w->judge.topo, err,
+				    sizeof(err));
 		w->judge.has_topo = ret == 0;
 	}
 	if (ret)
@@ -53,8 +55,8 @@ int sw_place_ranks(struct sw *w)
 		int *sw = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 		int *grp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 
-		w->judge.tmap = (struct cxd_topo_map){ sw, grp, w->judge.topo.nsw,
-						 w->judge.topo.ngrp };
+		w->judge.tmap = (struct cxd_topo_map){
+			sw, grp, w->judge.topo.nsw, w->judge.topo.ngrp };
 		ret = cxd_topo_place(&w->judge.topo, w->ranks, w->m.n, sw, grp,
 				     stderr, err, sizeof(err));
 		if (ret)
@@ -68,7 +70,8 @@ int sw_place_ranks(struct sw *w)
 static void row_stats(struct sw *w)
 {
 	size_t k = w->repeat, nd = k * (k - 1) / 2;
-	double *diffs = sw_alloc(&w->m, (size_t) w->m.n * nd + 1, sizeof(double));
+	double *diffs = sw_alloc(&w->m, (size_t) w->m.n * nd + 1,
+				 sizeof(double));
 	double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 
 	for (int m = 0; m < 2; m++) {
@@ -131,7 +134,8 @@ static void gather_links(struct sw *w, struct view *v)
 			  cxd_sweep_median(w->judge.lat_row, (size_t) w->m.n) };
 
 	if (w->m.rank == 0)
-		v->rank_med = sw_alloc(&w->m, 2 * (size_t) w->m.n, sizeof(double));
+		v->rank_med = sw_alloc(&w->m, 2 * (size_t) w->m.n,
+				       sizeof(double));
 	sw_gather(&w->m, med, 2, MPI_DOUBLE, v->rank_med,
 		  "gathering each rank's median link");
 	if (!wants_links(w))
@@ -143,8 +147,8 @@ static void gather_links(struct sw *w, struct view *v)
 	for (int m = 0; m < 2; m++) {
 		sw_gather(&w->m, row[m], w->m.n, MPI_DOUBLE, v->m[m],
 			  "gathering the links");
-		sw_gather(&w->m, w->judge.spread[m], w->m.n, MPI_DOUBLE, v->spread[m],
-			  "gathering the spreads");
+		sw_gather(&w->m, w->judge.spread[m], w->m.n, MPI_DOUBLE,
+			  v->spread[m], "gathering the spreads");
 	}
 }
 
@@ -184,7 +188,8 @@ static void set_rules(struct sw *w, struct view *v)
 			r->typical[m] = column_median(w, sum, m);
 			r->tol[m] = cxd_judge_tol(m, cxd_judge_sigma(
 				column_median(w, sum, 2 + m)), pct[m]);
-			r->base_tol[m] = w->judge.has_base ? w->judge.base.tol[m] : 0;
+			r->base_tol[m] = w->judge.has_base ?
+					 w->judge.base.tol[m] : 0;
 			r->base_poor[m] = w->judge.has_base &&
 					  cxd_judge_poor(m, r->base_tol[m]);
 		}
@@ -216,7 +221,8 @@ static void share_baseline(struct sw *w, struct view *v)
 
 		if (!use[m])
 			continue;
-		v->base_row[m] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+		v->base_row[m] = sw_alloc(&w->m, (size_t) w->m.n,
+					  sizeof(double));
 		MPI_Iscatter(v->base[m], w->m.n, MPI_DOUBLE, v->base_row[m],
 			     w->m.n, MPI_DOUBLE, 0, MPI_COMM_WORLD, &q);
 		sw_coll_wait(&w->m, &q, "the baseline");
@@ -290,8 +296,8 @@ static int retest_list(struct sw *w, const struct view *v,
 static void keep_first(struct sw *w, const struct cxd_pair *p, int np,
 		       double *const first[4])
 {
-	double *now[4] = { w->judge.bw_row, w->judge.lat_row, w->judge.spread[0],
-			   w->judge.spread[1] };
+	double *now[4] = { w->judge.bw_row, w->judge.lat_row,
+			   w->judge.spread[0], w->judge.spread[1] };
 	bool *again = sw_alloc(&w->m, (size_t) w->m.n, sizeof(bool));
 
 	for (int i = 0; i < np; i++) {
@@ -430,8 +436,8 @@ static void name_suspects(struct sw *w, struct view *v)
 	if (w->m.rank != 0)
 		return;
 	v->sus = sw_alloc(&w->m, cap, sizeof(*v->sus));
-	v->nsus = cxd_judge_suspects_tally(&sum, w->judge.has_topo ? &w->judge.tmap :
-					   NULL, v->sus, cap);
+	v->nsus = cxd_judge_suspects_tally(&sum, w->judge.has_topo ?
+					   &w->judge.tmap : NULL, v->sus, cap);
 	if (v->nsus > cap)
 		v->nsus = cap;
 	cxd_tally_free(&sum);

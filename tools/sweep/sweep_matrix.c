@@ -31,7 +31,8 @@ int sw_matrix_open(struct sw *w)
 			   MPI_MODE_WRONLY, MPI_INFO_NULL, &w->out.mfh);
 	if (rc == MPI_SUCCESS) {
 		w->out.has_matrix = true;
-		rc = MPI_File_set_size(w->out.mfh, 0); /* an older file's tail */
+		/* an older file's tail */
+		rc = MPI_File_set_size(w->out.mfh, 0);
 	}
 	if (rc != MPI_SUCCESS)
 		mpi_err(rc, "create", path, err, sizeof(err));
@@ -62,13 +63,15 @@ int sw_matrix_write(struct sw *w, const double tol[2])
 					CXD_MATRIX_REC, MPI_BYTE, &q[nq++]);
 	for (int m = 0; m < 2 && rc == MPI_SUCCESS; m++)
 		rc = MPI_File_iwrite_at(w->out.mfh, (MPI_Offset)
-					cxd_matrix_row_off(w->m.n, m, w->m.rank),
+					cxd_matrix_row_off(w->m.n, m,
+							   w->m.rank),
 					row[m], w->m.n, MPI_DOUBLE, &q[nq++]);
 	if (rc != MPI_SUCCESS)
 		nq--; /* the failed call made no request */
 	if (sw_wait(q, nq, w->m.wait_ns, NULL, NULL) != 0)
 		sw_die(&w->m, "writing the matrix file did not finish within "
-		       "%llu s", (unsigned long long) (w->m.wait_ns / 1000000000));
+		       "%llu s",
+		       (unsigned long long) (w->m.wait_ns / 1000000000));
 	if (rc == MPI_SUCCESS)
 		rc = MPI_File_close(&w->out.mfh);
 	else

@@ -102,7 +102,8 @@ void sw_measure_pair(struct sw *w, int p);
 typedef void sw_measure_fn(struct sw *w, int p);
 void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 	     double *secs);
-/* The whole sweep; returns the exit status (rank 0 decides). */
+/* The whole sweep (sweep_all.c); returns the exit status (rank 0
+ * decides). */
 int sw_run(struct sw *w);
 /* The circle rounds, cut to pairs_at_once pairs per round; computed, not
  * listed. sw_plan_list lists them (rank 0, for --json's rounds). */

@@ -17,8 +17,9 @@
  * Bounds: a pair of round k cannot start later than k + 1 pair lengths
  * after the plan began (each round waits only on earlier ones), so that
  * is every wait's deadline; a partner that stalls inside a pair is named
- * within CXD_SWEEP_LATE_S by the pair's own waits (peer_mpi.c), and a
- * rank that dies ends the job through the launcher.
+ * within CXD_SWEEP_LATE_S by the pair's own waits (the engine's:
+ * engine_fabric_peer.c for libfabric's), and a rank that dies ends the
+ * job through the launcher.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -122,7 +123,8 @@ static void circle_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 	sc->step = sw_alloc(&w->m, (size_t) nr + 1, sizeof(*sc->step));
 	sc->nsteps = 0;
 	for (int r = 0; r < nr; r++) {
-		int t = cxd_sweep_place(n, r, w->m.rank), q = t / per, j = t % per;
+		int t = cxd_sweep_place(n, r, w->m.rank);
+		int q = t / per, j = t % per;
 		struct sw_step *s = sc->step + sc->nsteps;
 		struct cxd_pair p;
 
@@ -193,7 +195,8 @@ static void take_slot(struct sw *w, const struct sw_step *s,
 		return;
 	MPI_Irecv(&r, 1, MPI_INT, s->prev, SW_TAG_SLOT, MPI_COMM_WORLD, &q);
 	if (wait_until(w, &q, deadline) != 0)
-		sw_die(&w->m, "rank %d (%s) did not hand on its slot before round "
+		sw_die(&w->m,
+		       "rank %d (%s) did not hand on its slot before round "
 		       "%d in time: it is stalled, or stuck behind a rank "
 		       "that is", s->prev, w->ranks[s->prev].host, s->round);
 	if (r >= s->round)
@@ -210,7 +213,8 @@ static void give_slot(struct sw *w, const struct sw_step *s)
 	MPI_Isend(&s->round, 1, MPI_INT, s->next, SW_TAG_SLOT, MPI_COMM_WORLD,
 		  &q);
 	if (sw_wait(&q, 1, w->m.wait_ns, NULL, NULL) != 0)
-		sw_die(&w->m, "rank %d (%s) did not take the slot after round %d",
+		sw_die(&w->m,
+		       "rank %d (%s) did not take the slot after round %d",
 		       s->next, w->ranks[s->next].host, s->round);
 }
 
@@ -223,7 +227,8 @@ static void hello(struct sw *w, const struct sw_step *s, uint64_t deadline)
 	MPI_Irecv(&theirs, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[0]);
 	MPI_Isend(&mine, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[1]);
 	if (wait_until(w, &q[0], deadline) != 0)
-		sw_die(&w->m, "rank %d (%s) did not come to round %d in time: it "
+		sw_die(&w->m,
+		       "rank %d (%s) did not come to round %d in time: it "
 		       "is stalled, or stuck behind a rank that is", p,
 		       w->ranks[p].host, s->round);
 	if (sw_wait(&q[1], 1, w->m.wait_ns, NULL, NULL) != 0)
@@ -247,10 +252,12 @@ static void pair(struct sw *w, int p, sw_measure_fn *measure)
 	}
 	if (sw_pair_swap(p, SW_TAG_BARRIER, &mine, &theirs, sizeof(int),
 			 bound, w->eng->progress, w->eng->state) != 0)
-		sw_die(&w->m, "with rank %d: rank %d (%s) did not answer within "
+		sw_die(&w->m,
+		       "with rank %d: rank %d (%s) did not answer within "
 		       "%llu s during the coordination exchange of round %d", p,
 		       p, w->ranks[p].host,
-		       (unsigned long long) (bound / 1000000000ULL), w->pace.round);
+		       (unsigned long long) (bound / 1000000000ULL),
+		       w->pace.round);
 	for (uint64_t k = 0; k < w->repeat; k++)
 		w->judge.rep[0][(size_t) p * w->repeat + k] =
 			w->judge.rep[1][(size_t) p * w->repeat + k] = 1.0;

@@ -138,7 +138,8 @@ void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
 
 void sw_share_topo(struct sw *w, struct cxd_topo_map *tm)
 {
-	int head[3] = { w->judge.has_topo, w->judge.tmap.nsw, w->judge.tmap.ngrp };
+	int head[3] = { w->judge.has_topo, w->judge.tmap.nsw,
+		       w->judge.tmap.ngrp };
 	int *sw, *grp;
 
 	sw_bcast(&w->m, head, 3, MPI_INT, "the topology");

@@ -68,8 +68,8 @@ void sw_main_plan(struct sw *w, struct sw_plan *pl)
 	if (w->pace.pairs_at_once < per)
 		per = w->pace.pairs_at_once;
 	*pl = (struct sw_plan){ cxd_sweep_nrounds(w->m.n) *
-				((w->m.n / 2 + per - 1) / per), NULL, NULL, NULL,
-				per };
+				((w->m.n / 2 + per - 1) / per), NULL, NULL,
+				NULL, per };
 }
 
 void sw_plan_list(struct sw *w, const struct sw_plan *in,
@@ -156,7 +156,8 @@ void sw_reset_rows(struct sw *w)
 	size_t nk = (size_t) w->m.n * w->repeat;
 
 	for (int i = 0; i < w->m.n; i++)
-		w->judge.bw_row[i] = w->judge.lat_row[i] = w->judge.busy_row[i] = NAN;
+		w->judge.bw_row[i] = w->judge.lat_row[i] =
+			w->judge.busy_row[i] = NAN;
 	for (size_t k = 0; k < nk; k++)
 		w->judge.rep[0][k] = w->judge.rep[1][k] = NAN;
 }
