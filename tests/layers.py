@@ -13,7 +13,9 @@ of dependency are counted:
            too, as edges of those headers.
 Besides, files in lib/run/ and lib/ops/ may not use the control channel
 or one way of reaching the peer directly (PEER_BLIND): only s->via; and
-in lib/session/ only the control channel's way (CTRL_WAY) uses lib/ctrl/.
+in lib/session/ only the control channel's way (CTRL_WAY) uses lib/ctrl/;
+and the sweep's core may not use an engine's files (sweep_core): only
+struct sw_engine.
 Usage: layers.py BUILD_DIR [SRC_DIR] [--graph]   exit 1 on any violation.
 """
 import collections
@@ -25,7 +27,8 @@ import sys
 
 # Lowest first. "include/cxd" is the public face (lib/base includes
 # cxd/config.h), "." is lib/ itself (tools.c, main_flow.c), "tools" the
-# programs' mains, "tools/sweep" the MPI side of cxi_sweep.
+# programs' mains, "tools/sweep" the MPI side of cxi_sweep (its core
+# library and its engines, engine_*.c).
 LAYERS = ["include/cxd", "base", "opts", "wire", "ctrl", "gpu", "fabric",
           "counters", "report", "session", "ops", "run", "sweep", ".", "tools",
           "tools/sweep"]
@@ -37,6 +40,16 @@ PEER_BLIND = ("run", "ops")
 CTRL_WAY = ("lib/session/peer_ctrl", "lib/session/sess_connect")
 PEER_WAYS = ("lib/ctrl/", "lib/session/peer_", "lib/session/sess_connect",
              "tools/sweep/")
+# The sweep's core (tools/sweep but its main and engines) measures only
+# through struct sw_engine (tools/sweep/engine.h), never an engine's files:
+# a second engine plugs in without touching pacing or judging.
+SWEEP_ENGINES = "tools/sweep/engine_"
+SWEEP_MAIN = "tools/sweep/sweep.c"
+
+
+def sweep_core(unit):
+    return (unit.startswith("tools/sweep/") and unit != SWEEP_MAIN
+            and not unit.startswith(SWEEP_ENGINES))
 
 
 def folder_of(path):
@@ -52,6 +65,10 @@ def objects(build):
     out = {}
     for pat, strip in (("cxdcore.dir/lib/**/*.o", "cxdcore.dir/"),
                        ("cxi_sweep.dir/tools/**/*.o", "cxi_sweep.dir/"),
+                       # the sweep's core (pacing, judging, outputs): its
+                       # own library, the rest of tools/sweep in cxi_sweep
+                       ("cxd_sweep_core.dir/tools/**/*.o",
+                        "cxd_sweep_core.dir/"),
                        ("cxi_write_bw.dir/tools/*.o", "cxi_write_bw.dir/")):
         for o in glob.glob(os.path.join(build, "CMakeFiles", pat),
                            recursive=True):
@@ -155,7 +172,7 @@ def main(argv):
     face = sorted(os.path.relpath(h, srcdir) for h in
                   glob.glob(os.path.join(srcdir, "include", "cxd", "*.h")))
     incs = include_edges(srcdir, list(objs) + face)
-    bad, blind, unknown = [], [], set()
+    bad, blind, engine, unknown = [], [], [], set()
     graph = collections.defaultdict(set)
     nedges = 0
     for unit in sorted(objs) + face:
@@ -182,6 +199,9 @@ def main(argv):
             elif fu in PEER_BLIND and dst.startswith(PEER_WAYS):
                 blind.append("%s -> %s: %s (runners and operations use s->via)"
                            % (unit, dst, why))
+            elif sweep_core(unit) and dst.startswith(SWEEP_ENGINES):
+                engine.append("%s -> %s: %s (the sweep's core uses struct "
+                              "sw_engine)" % (unit, dst, why))
     loops = cycles(objs, graph)
     if "--graph" in argv:
         for unit in sorted(graph):
@@ -190,6 +210,8 @@ def main(argv):
         print("upward:", b)
     for b in blind:
         print("around the peer interface:", b)
+    for b in engine:
+        print("around the engine interface:", b)
     for c in loops:
         print("cycle:", " <-> ".join(c))
     for f in sorted(unknown):
@@ -198,7 +220,7 @@ def main(argv):
           "%d around the peer interface"
           % (len(objs) + len(face), nedges, len(bad), len(loops),
              len(blind)))
-    return 1 if bad or loops or blind or unknown else 0
+    return 1 if bad or loops or blind or engine or unknown else 0
 
 
 if __name__ == "__main__":

@@ -78,7 +78,22 @@ if(TARGET cxi_sweep)
                  $<TARGET_OBJECTS:cxd_standin>)
   set_target_properties(standin_cxi_sweep PROPERTIES OUTPUT_NAME cxi_sweep
                         RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/standin)
-  target_link_libraries(standin_cxi_sweep PRIVATE cxdcore MPI::MPI_C)
+  target_link_libraries(standin_cxi_sweep PRIVATE cxd_sweep_core cxdcore
+                        MPI::MPI_C)
+  # The sweep's core links without libfabric: a program that calls its
+  # entry points, linked with the core, cxdcore's archive as a plain file
+  # (whose libfabric objects it must not need), MPI, json-c and libm only.
+  add_executable(sweep_core_link ${CMAKE_SOURCE_DIR}/tests/link/sweep_core_link.c)
+  add_dependencies(sweep_core_link cxdcore)
+  target_include_directories(sweep_core_link PRIVATE ${CMAKE_SOURCE_DIR}/tools/sweep)
+  target_link_libraries(sweep_core_link PRIVATE cxd_sweep_core
+                        $<TARGET_FILE:cxdcore> cxd_sweep_core MPI::MPI_C
+                        PkgConfig::JSONC m)
+  add_test(NAME unit.sweep_core_links_without_libfabric
+           COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:sweep_core_link>
+                   -P ${CMAKE_SOURCE_DIR}/tests/link/no_libfabric.cmake)
+  set_tests_properties(unit.sweep_core_links_without_libfabric PROPERTIES
+                       LABELS unit TIMEOUT 60)
 endif()
 if(TARGET test_gpu)
   target_sources(test_gpu PRIVATE $<TARGET_OBJECTS:cxd_standin>)

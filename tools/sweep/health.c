@@ -31,52 +31,49 @@ static const char *sysroot(void)
 	return r ? r : "";
 }
 
+/* The engine knows which device and addresses this rank's traffic uses. */
 static void plan(struct sw *w, struct cxd_ctrs *c)
 {
-	const struct fi_info *fi = w->s.fab->info;
-	bool ip = fi->addr_format == FI_SOCKADDR_IN ||
-		  fi->addr_format == FI_SOCKADDR_IN6;
-
-	cxd_ctrs_plan(c, fi->fabric_attr->prov_name, fi->domain_attr->name,
-		      ip ? fi->src_addr : NULL, sysroot());
+	w->eng->plan_counters(w->eng, c, sysroot());
 }
 
 void sw_counters_begin(struct sw *w)
 {
-	if (w->ctrs == NULL)
-		w->ctrs = sw_alloc(w, 1, sizeof(*w->ctrs));
-	plan(w, &w->ctrs->mine);
-	cxd_ctrs_read(&w->ctrs->mine, false);
+	if (w->out.ctrs == NULL)
+		w->out.ctrs = sw_alloc(&w->m, 1, sizeof(*w->out.ctrs));
+	plan(w, &w->out.ctrs->mine);
+	cxd_ctrs_read(&w->out.ctrs->mine, false);
 }
 
 void sw_counters_end(struct sw *w)
 {
 	char mine[SW_MOVED_LEN] = "";
 
-	if (w->ctrs == NULL)
-		sw_die(w, "sw_counters_end without sw_counters_begin");
-	cxd_ctrs_read(&w->ctrs->mine, true);
-	cxd_ctrs_moved_only(&w->ctrs->mine, true, mine, sizeof(mine));
-	if (w->rank == 0 && w->ctrs->moved == NULL)
-		w->ctrs->moved = sw_alloc(w, (size_t) w->n, SW_MOVED_LEN);
-	sw_gather(w, mine, SW_MOVED_LEN, MPI_BYTE, w->ctrs->moved,
+	if (w->out.ctrs == NULL)
+		sw_die(&w->m, "sw_counters_end without sw_counters_begin");
+	cxd_ctrs_read(&w->out.ctrs->mine, true);
+	cxd_ctrs_moved_only(&w->out.ctrs->mine, true, mine, sizeof(mine));
+	if (w->m.rank == 0 && w->out.ctrs->moved == NULL)
+		w->out.ctrs->moved = sw_alloc(&w->m, (size_t) w->m.n,
+					      SW_MOVED_LEN);
+	sw_gather(&w->m, mine, SW_MOVED_LEN, MPI_BYTE, w->out.ctrs->moved,
 		  "the counter gathering");
 }
 
 const char *sw_counters_moved(const struct sw *w, int rank)
 {
-	if (w->ctrs == NULL || w->ctrs->moved == NULL || rank < 0 ||
-	    rank >= w->n)
+	if (w->out.ctrs == NULL || w->out.ctrs->moved == NULL || rank < 0 ||
+	    rank >= w->m.n)
 		return "";
-	return w->ctrs->moved + (size_t) rank * SW_MOVED_LEN;
+	return w->out.ctrs->moved + (size_t) rank * SW_MOVED_LEN;
 }
 
 void sw_counters_free(struct sw *w)
 {
-	if (w->ctrs)
-		free(w->ctrs->moved);
-	free(w->ctrs);
-	w->ctrs = NULL;
+	if (w->out.ctrs)
+		free(w->out.ctrs->moved);
+	free(w->out.ctrs);
+	w->out.ctrs = NULL;
 }
 
 /* Only the counters this user may not read (named, never taken as 0). */
@@ -96,7 +93,7 @@ static void unreadable(const struct cxd_ctrs *c, char *buf, size_t len)
 
 static void my_record(struct sw *w, struct sw_health_rec *r)
 {
-	struct cxd_ctrs *c = sw_alloc(w, 1, sizeof(*c));
+	struct cxd_ctrs *c = sw_alloc(&w->m, 1, sizeof(*c));
 	struct cxd_dev_facts f;
 
 	memset(r, 0, sizeof(*r));
@@ -146,12 +143,12 @@ static const char *usual_speed(const struct sw_health_rec *all, int n)
 
 static int health_report(struct sw *w, struct sw_health_rec *all)
 {
-	const char *usual = usual_speed(all, w->n);
+	const char *usual = usual_speed(all, w->m.n);
 	int bad = 0;
 
 	printf("%-5s %-24s %-10s %-10s %-16s %-14s %s\n", "Rank", "Host",
 	       "Device", "Link", "Speed", "PCIe", "Verdict");
-	for (int i = 0; i < w->n; i++) {
+	for (int i = 0; i < w->m.n; i++) {
 		struct sw_health_rec *r = &all[i];
 		const char *v = r->down ? "DOWN" : r->degraded ? "DEGRADED" :
 				r->erroring ? "ERRORING" : "ok";
@@ -178,8 +175,8 @@ static int health_report(struct sw *w, struct sw_health_rec *all)
 	}
 	if (bad == 0)
 		printf("Health: all %d ranks' NICs are up, at full width, "
-		       "and no error counter moved\n", w->n);
-	for (int i = 0; i < w->n; i++)
+		       "and no error counter moved\n", w->m.n);
+	for (int i = 0; i < w->m.n; i++)
 		if (all[i].down || all[i].degraded || all[i].erroring)
 			printf("Health: %s (rank %d): NIC %s %s\n",
 			       w->ranks[i].host, i, all[i].dev,
@@ -194,21 +191,20 @@ int sw_health(struct sw *w)
 	struct sw_health_rec mine, *all = NULL;
 	int ret = 0;
 
-	w->s.via = &sw_peer_mpi;
-	w->s.via_arg = w;
 	if (sw_bootstrap(w) != 0) /* the device in use, every rank's host */
 		return 2;             /* rank 0 has said why */
 	sw_counters_begin(w);
 	my_record(w, &mine);
 	sw_counters_end(w);
-	if (w->rank == 0)
-		all = sw_alloc(w, (size_t) w->n, sizeof(*all));
-	sw_gather(w, &mine, sizeof(mine), MPI_BYTE, all, "the health gathering");
-	if (w->rank == 0)
+	if (w->m.rank == 0)
+		all = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*all));
+	sw_gather(&w->m, &mine, sizeof(mine), MPI_BYTE, all,
+		  "the health gathering");
+	if (w->m.rank == 0)
 		ret = health_report(w, all);
 	free(all);
 	sw_counters_free(w);
 	/* Every rank leaves with rank 0's verdict. */
-	sw_bcast(w, &ret, 1, MPI_INT, "the health verdict");
+	sw_bcast(&w->m, &ret, 1, MPI_INT, "the health verdict");
 	return ret;
 }

@@ -1,8 +1,10 @@
 /*
- * cxi_sweep: every pair of MPI ranks measured over libfabric, in rounds of
- * disjoint pairs. MPI only bootstraps (ranks, hosts, fabric addresses,
- * barriers, gathering); the traffic runs through the pair tools' runners
- * and op hooks, reaching the partner through sw_peer_mpi (peer_mpi.c).
+ * cxi_sweep: every pair of MPI ranks measured, in rounds of disjoint
+ * pairs. The main: the options, then the mode (the sweep, --health,
+ * --congestion) on the sweep's core with one engine, libfabric's today
+ * (engine_fabric.c: the pair tools' runners and op hooks, reaching the
+ * partner through sw_peer_mpi, engine_fabric_peer.c). MPI only
+ * bootstraps, paces and gathers (sw_mpi.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -14,16 +16,18 @@
 #include <mpi.h>
 #include <rdma/fabric.h>
 
-#include "session/session.h"
+#include "cxd/opts.h"
+#include "cxd/tool.h"
 #include "sweep/sweep_plan.h"
-#include "congest.h"
+#include "congest_run.h"
 #include "sweep_mpi.h"
 #include "health.h"
 
-static int usage_or_help(struct sw *w, int ret, const char *err)
+static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
+			 int ret, const char *err)
 {
-	if (w->rank == 0 && ret == CXD_OPTS_HELP) {
-		cxd_opts_help(w->tool, stdout);
+	if (w->m.rank == 0 && ret == CXD_OPTS_HELP) {
+		cxd_opts_help(tool, stdout);
 		printf("\nLaunch it with mpirun or srun, one rank per node: it "
 		       "measures every pair\nof ranks (bandwidth both ways, "
 		       "8-byte latency, each --repeat times),\njudges each "
@@ -34,12 +38,12 @@ static int usage_or_help(struct sw *w, int ret, const char *err)
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
 		sw_help_scale(stdout);
-	} else if (w->rank == 0 && ret == CXD_OPTS_VERSION) {
+	} else if (w->m.rank == 0 && ret == CXD_OPTS_VERSION) {
 		uint32_t v = fi_version();
 
 		printf("cxi_sweep version %s (libfabric %u.%u)\n",
 		       CXD_SUITE_VERSION, FI_MAJOR(v), FI_MINOR(v));
-	} else if (w->rank == 0) {
+	} else if (w->m.rank == 0) {
 		fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
 	return ret < 0 ? 2 : 0;
@@ -48,22 +52,20 @@ static int usage_or_help(struct sw *w, int ret, const char *err)
 /* Options: the pair tools' table; bandwidth and latency runs derived. */
 static int parse(struct sw *w, int argc, char **argv)
 {
+	const struct cxd_tool *tool = cxd_tool_find("cxi_sweep");
 	char err[CXD_ERR_LEN] = "";
-	int ret = cxd_opts_parse(w->tool, argc, argv, &w->cfg, err,
-				 sizeof(err));
+	int ret = cxd_opts_parse(tool, argc, argv, &w->cfg, err, sizeof(err));
 
 	if (ret == 0)
-		ret = cxd_run_validate(w->bw_tool, &w->cfg.run, err,
-				       sizeof(err));
+		ret = cxd_run_validate(cxd_tool_find("cxi_write_bw"),
+				       &w->cfg.run, err, sizeof(err));
 	if (ret == 0) /* --congestion's options */
 		ret = sw_congest_check(w, err, sizeof(err));
 	if (ret != 0)
-		return usage_or_help(w, ret, err);
+		return usage_or_help(w, tool, ret, err);
 	/* Defaults applied by cxd_opts_parse (the option table's). */
 	w->lat_iters = w->cfg.sweep.lat_iters;
 	w->repeat = w->cfg.sweep.repeat;
-	/* The pair runners' liveness floor (--timeout), as in the pair tools. */
-	w->s.timeout_ms = (uint64_t) w->cfg.local.timeout_s * 1000;
 	w->bw_run = w->cfg.run;
 	w->lat_run = w->cfg.run;
 	w->lat_run.min_size = w->lat_run.max_size = CXD_SWEEP_LAT_SIZE;
@@ -72,62 +74,29 @@ static int parse(struct sw *w, int argc, char **argv)
 	w->lat_run.latency_gap_us = 0; /* the originals' gap spins: none */
 	w->lat_run.flags &= ~(uint32_t) CXD_RUN_DURATION;
 	/* A pair's wait covers its longest phase, plus slack. */
-	w->wait_ns = ((w->cfg.run.flags & CXD_RUN_DURATION ?
+	w->m.wait_ns = ((w->cfg.run.flags & CXD_RUN_DURATION ?
 		       w->cfg.run.duration_s : 0) + CXD_SWEEP_WAIT_S) *
 		     1000000000ULL;
 	return -1;
 }
 
-/* The whole sweep: rounds, then the verdict; rank 0's exit status. */
-int sw_run(struct sw *w)
-{
-	size_t nk = (size_t) w->n * w->repeat;
-	uint64_t t0 = cxd_now_ns();
-	struct sw_plan pl;
-	int ret;
-
-	if (w->n < 2)
-		sw_die(w, "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
-	if (sw_bootstrap(w) != 0)
-		return 2;
-	ret = sw_place_ranks(w);
-	if (ret == 0)
-		ret = sw_matrix_open(w);
-	if (ret)
-		return ret;
-	sw_counters_begin(w); /* link errors around the sweep: evidence */
-	w->bw_row = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->lat_row = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->busy_row = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->rep[0] = sw_alloc(w, nk, sizeof(double));
-	w->rep[1] = sw_alloc(w, nk, sizeof(double));
-	w->spread[0] = sw_alloc(w, (size_t) w->n, sizeof(double));
-	w->spread[1] = sw_alloc(w, (size_t) w->n, sizeof(double));
-	sw_reset_rows(w);
-	sw_main_plan(w, &pl);
-	w->round_s = sw_alloc(w, (size_t) pl.nrounds, sizeof(double));
-	sw_pace(w, &pl, sw_measure_pair, w->round_s);
-	ret = sw_verdict(w, &pl, t0);
-	sw_plan_free(&pl);
-	return ret;
-}
-
 int main(int argc, char **argv)
 {
 	static struct sw w; /* large; one per process */
+	struct sw_engine eng;
 	int ret;
 
 	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
 		fprintf(stderr, "cxi_sweep: MPI_Init failed\n");
 		return 1;
 	}
-	sw_init(&w);
-	w.s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
-	w.s.via_arg = &w;
+	sw_init(&w, &eng);
+	sw_engine_fabric(&eng, &w); /* today's only engine */
 	ret = parse(&w, argc, argv);
 	if (sw_agree_opts(&w, argc, argv) != 0)
 		ret = 2;
 	if (ret >= 0) {
+		eng.close(&eng); /* never opened: its state only */
 		MPI_Finalize();
 		return ret;
 	}

@@ -14,17 +14,16 @@
 #include "sweep/matrix.h"
 #include "sweep_mpi.h"
 
-enum { TAG_WHY = 41 };
-
 /* The pair wait (-D and slack) once the options are read, else its
  * floor: a rank whose options did not parse still takes part. */
 static void agree_wait(struct sw *w, MPI_Request *q, const char *what)
 {
-	uint64_t bound = w->wait_ns ? w->wait_ns :
+	uint64_t bound = w->m.wait_ns ? w->m.wait_ns :
 			 CXD_SWEEP_WAIT_S * 1000000000ULL;
 
-	if (sw_wait(w, q, 1, bound, false) != 0)
-		sw_die(w, "%s did not finish within %llu s: a rank stalled or "
+	if (sw_wait(q, 1, bound, NULL, NULL) != 0)
+		sw_die(&w->m,
+		       "%s did not finish within %llu s: a rank stalled or "
 		       "died", what,
 		       (unsigned long long) (bound / 1000000000ULL));
 }
@@ -32,7 +31,7 @@ static void agree_wait(struct sw *w, MPI_Request *q, const char *what)
 int sw_agree_err(struct sw *w, const char *err)
 {
 	char msg[CXD_ERR_LEN + 300] = "", host[256] = "";
-	int mine = err && *err ? w->rank : INT_MAX, first = INT_MAX;
+	int mine = err && *err ? w->m.rank : INT_MAX, first = INT_MAX;
 	MPI_Request q;
 
 	MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD,
@@ -40,21 +39,21 @@ int sw_agree_err(struct sw *w, const char *err)
 	agree_wait(w, &q, "the check of every rank's setup");
 	if (first == INT_MAX)
 		return 0;
-	if (w->rank == first) {
-		sw_host_name(w, host, sizeof(host));
-		snprintf(msg, sizeof(msg), "rank %d (%s): %s", w->rank, host,
+	if (w->m.rank == first) {
+		sw_host_name(&w->m, host, sizeof(host));
+		snprintf(msg, sizeof(msg), "rank %d (%s): %s", w->m.rank, host,
 			 err);
 	}
-	if (first != 0 && w->rank == first) {
-		MPI_Isend(msg, sizeof(msg), MPI_CHAR, 0, TAG_WHY,
+	if (first != 0 && w->m.rank == first) {
+		MPI_Isend(msg, sizeof(msg), MPI_CHAR, 0, SW_TAG_WHY,
 			  MPI_COMM_WORLD, &q);
 		agree_wait(w, &q, "telling rank 0 of a bad setup");
-	} else if (first != 0 && w->rank == 0) {
-		MPI_Irecv(msg, sizeof(msg), MPI_CHAR, first, TAG_WHY,
+	} else if (first != 0 && w->m.rank == 0) {
+		MPI_Irecv(msg, sizeof(msg), MPI_CHAR, first, SW_TAG_WHY,
 			  MPI_COMM_WORLD, &q);
 		agree_wait(w, &q, "hearing of a bad setup");
 	}
-	if (w->rank == 0)
+	if (w->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: %s\n", msg);
 	return 2;
 }
@@ -102,15 +101,15 @@ int sw_agree_memory(struct sw *w)
 	unsigned what = 0;
 
 	if (o->json[0] || o->csv[0] ||
-	    (o->metrics[0] && w->n <= CXD_SWEEP_METRICS_LINKS))
+	    (o->metrics[0] && w->m.n <= CXD_SWEEP_METRICS_LINKS))
 		what |= CXD_MEM_LINKS;
 	if (o->json[0])
 		what |= CXD_MEM_JSON;
 	if (o->baseline[0])
 		what |= cxd_matrix_is(o->baseline) ? CXD_MEM_BASE_BIN :
 						     CXD_MEM_BASE_JSON;
-	if (w->rank == 0)
-		cxd_sweep_mem_check(w->n, w->pairs_at_once, what,
+	if (w->m.rank == 0)
+		cxd_sweep_mem_check(w->m.n, w->pace.pairs_at_once, what,
 				    cxd_mem_available(""), err,
 				    sizeof(err));
 	return sw_agree_err(w, err);

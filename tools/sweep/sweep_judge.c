@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <mpi.h>
-#include <rdma/fabric.h>
 
 #include "health.h"
 #include "sweep/verdict.h"
@@ -21,7 +20,7 @@
 /* Rank 0's status reaches every rank: all stop together, no hang. */
 static int agree(struct sw *w, int status)
 {
-	sw_bcast(w, &status, 1, MPI_INT, "the input check");
+	sw_bcast(&w->m, &status, 1, MPI_INT, "the input check");
 	return status;
 }
 
@@ -31,13 +30,15 @@ int sw_read_inputs(struct sw *w)
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
 	int ret = 0;
 
-	if (w->rank == 0 && o->baseline[0]) {
-		ret = cxd_base_load(o->baseline, &w->base, err, sizeof(err));
-		w->has_base = ret == 0;
+	if (w->m.rank == 0 && o->baseline[0]) {
+		ret = cxd_base_load(o->baseline, &w->judge.base, err,
+				    sizeof(err));
+		w->judge.has_base = ret == 0;
 	}
-	if (w->rank == 0 && ret == 0 && o->topology[0]) {
-		ret = cxd_topo_load(o->topology, &w->topo, err, sizeof(err));
-		w->has_topo = ret == 0;
+	if (w->m.rank == 0 && ret == 0 && o->topology[0]) {
+		ret = cxd_topo_load(o->topology, &w->judge.topo, err,
+				    sizeof(err));
+		w->judge.has_topo = ret == 0;
 	}
 	if (ret)
 		fprintf(stderr, "cxi_sweep: %s\n", err);
@@ -49,13 +50,13 @@ int sw_place_ranks(struct sw *w)
 	char err[CXD_ERR_LEN] = "";
 	int ret = 0;
 
-	if (w->rank == 0 && w->has_topo) {
-		int *sw = sw_alloc(w, (size_t) w->n, sizeof(int));
-		int *grp = sw_alloc(w, (size_t) w->n, sizeof(int));
+	if (w->m.rank == 0 && w->judge.has_topo) {
+		int *sw = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+		int *grp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 
-		w->tmap = (struct cxd_topo_map){ sw, grp, w->topo.nsw,
-						 w->topo.ngrp };
-		ret = cxd_topo_place(&w->topo, w->ranks, w->n, sw, grp,
+		w->judge.tmap = (struct cxd_topo_map){
+			sw, grp, w->judge.topo.nsw, w->judge.topo.ngrp };
+		ret = cxd_topo_place(&w->judge.topo, w->ranks, w->m.n, sw, grp,
 				     stderr, err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "cxi_sweep: %s\n", err);
@@ -68,14 +69,15 @@ int sw_place_ranks(struct sw *w)
 static void row_stats(struct sw *w)
 {
 	size_t k = w->repeat, nd = k * (k - 1) / 2;
-	double *diffs = sw_alloc(w, (size_t) w->n * nd + 1, sizeof(double));
-	double *row[2] = { w->bw_row, w->lat_row };
+	double *diffs = sw_alloc(&w->m, (size_t) w->m.n * nd + 1,
+				 sizeof(double));
+	double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 
 	for (int m = 0; m < 2; m++) {
 		size_t d = 0;
 
-		for (int p = 0; p < w->n; p++) {
-			const double *x = w->rep[m] + (size_t) p * k;
+		for (int p = 0; p < w->m.n; p++) {
+			const double *x = w->judge.rep[m] + (size_t) p * k;
 			double lo = INFINITY, hi = -INFINITY;
 
 			row[m][p] = cxd_sweep_median(x, k);
@@ -83,11 +85,11 @@ static void row_stats(struct sw *w)
 				lo = x[i] < lo ? x[i] : lo;
 				hi = x[i] > hi ? x[i] : hi;
 			}
-			w->spread[m][p] = row[m][p] > 0 ?
+			w->judge.spread[m][p] = row[m][p] > 0 ?
 				100 * (hi - lo) / row[m][p] : NAN;
 			d += cxd_judge_rel_diffs(x, k, diffs + d);
 		}
-		w->noise[m] = cxd_sweep_median(diffs, d);
+		w->judge.noise[m] = cxd_sweep_median(diffs, d);
 	}
 	free(diffs);
 }
@@ -120,44 +122,45 @@ static bool wants_links(const struct sw *w)
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
 
 	return o->json[0] || o->csv[0] ||
-	       (o->metrics[0] && w->n <= CXD_SWEEP_METRICS_LINKS);
+	       (o->metrics[0] && w->m.n <= CXD_SWEEP_METRICS_LINKS);
 }
 
 static void gather_links(struct sw *w, struct view *v)
 {
-	size_t nn = (size_t) w->n * w->n;
-	double *row[2] = { w->bw_row, w->lat_row };
-	double med[2] = { cxd_sweep_median(w->bw_row, (size_t) w->n),
-			  cxd_sweep_median(w->lat_row, (size_t) w->n) };
+	size_t nn = (size_t) w->m.n * w->m.n;
+	double *row[2] = { w->judge.bw_row, w->judge.lat_row };
+	double med[2] = { cxd_sweep_median(w->judge.bw_row, (size_t) w->m.n),
+			  cxd_sweep_median(w->judge.lat_row, (size_t) w->m.n) };
 
-	if (w->rank == 0)
-		v->rank_med = sw_alloc(w, 2 * (size_t) w->n, sizeof(double));
-	sw_gather(w, med, 2, MPI_DOUBLE, v->rank_med,
+	if (w->m.rank == 0)
+		v->rank_med = sw_alloc(&w->m, 2 * (size_t) w->m.n,
+				       sizeof(double));
+	sw_gather(&w->m, med, 2, MPI_DOUBLE, v->rank_med,
 		  "gathering each rank's median link");
 	if (!wants_links(w))
 		return;
-	for (int m = 0; m < 2 && w->rank == 0; m++) {
-		v->m[m] = sw_alloc(w, nn, sizeof(double));
-		v->spread[m] = sw_alloc(w, nn, sizeof(double));
+	for (int m = 0; m < 2 && w->m.rank == 0; m++) {
+		v->m[m] = sw_alloc(&w->m, nn, sizeof(double));
+		v->spread[m] = sw_alloc(&w->m, nn, sizeof(double));
 	}
 	for (int m = 0; m < 2; m++) {
-		sw_gather(w, row[m], w->n, MPI_DOUBLE, v->m[m],
+		sw_gather(&w->m, row[m], w->m.n, MPI_DOUBLE, v->m[m],
 			  "gathering the links");
-		sw_gather(w, w->spread[m], w->n, MPI_DOUBLE, v->spread[m],
-			  "gathering the spreads");
+		sw_gather(&w->m, w->judge.spread[m], w->m.n, MPI_DOUBLE,
+			  v->spread[m], "gathering the spreads");
 	}
 }
 
 /* The median over ranks of column col of their summaries (4 each). */
 static double column_median(const struct sw *w, const double *sum, int col)
 {
-	double *x = malloc((size_t) w->n * sizeof(double)), med;
+	double *x = malloc((size_t) w->m.n * sizeof(double)), med;
 
 	if (x == NULL)
 		return NAN;
-	for (int i = 0; i < w->n; i++)
+	for (int i = 0; i < w->m.n; i++)
 		x[i] = sum[4 * i + col];
-	med = cxd_sweep_median(x, (size_t) w->n);
+	med = cxd_sweep_median(x, (size_t) w->m.n);
 	free(x);
 	return med;
 }
@@ -166,33 +169,34 @@ static double column_median(const struct sw *w, const double *sum, int col)
 static void set_rules(struct sw *w, struct view *v)
 {
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
-	double mine[4] = { cxd_sweep_median(w->bw_row, (size_t) w->n),
-			   cxd_sweep_median(w->lat_row, (size_t) w->n),
-			   w->noise[0], w->noise[1] };
-	double *sum = w->rank == 0 ? sw_alloc(w, 4 * (size_t) w->n,
+	double mine[4] = { cxd_sweep_median(w->judge.bw_row, (size_t) w->m.n),
+			   cxd_sweep_median(w->judge.lat_row, (size_t) w->m.n),
+			   w->judge.noise[0], w->judge.noise[1] };
+	double *sum = w->m.rank == 0 ? sw_alloc(&w->m, 4 * (size_t) w->m.n,
 					      sizeof(double)) : NULL;
 	struct cxd_rules *r = &v->rules;
 	uint64_t pct[2] = { o->bw_pct, o->lat_pct };
 
-	sw_gather(w, mine, 4, MPI_DOUBLE, sum,
+	sw_gather(&w->m, mine, 4, MPI_DOUBLE, sum,
 		  "gathering each rank's typical link");
-	if (w->rank == 0) {
-		r->n = w->n;
+	if (w->m.rank == 0) {
+		r->n = w->m.n;
 		for (int m = 0; m < 2; m++) {
 			/* The typical link: the median of each rank's
 			 * median link; the noise: of each rank's noise. */
 			r->typical[m] = column_median(w, sum, m);
 			r->tol[m] = cxd_judge_tol(m, cxd_judge_sigma(
 				column_median(w, sum, 2 + m)), pct[m]);
-			r->base_tol[m] = w->has_base ? w->base.tol[m] : 0;
-			r->base_poor[m] = w->has_base &&
+			r->base_tol[m] = w->judge.has_base ?
+					 w->judge.base.tol[m] : 0;
+			r->base_poor[m] = w->judge.has_base &&
 					  cxd_judge_poor(m, r->base_tol[m]);
 		}
 		r->expect[CXD_M_BW] = o->expect_bw;
 		r->expect[CXD_M_LAT] = o->expect_lat;
 	}
 	free(sum);
-	sw_bcast(w, r, (int) sizeof(*r), MPI_BYTE, "the rules");
+	sw_bcast(&w->m, r, (int) sizeof(*r), MPI_BYTE, "the rules");
 	r->base[0] = r->base[1] = NULL; /* rank 0's pointers, not ours */
 }
 
@@ -202,24 +206,25 @@ static void share_baseline(struct sw *w, struct view *v)
 {
 	int use[2] = { 0, 0 };
 
-	if (w->rank == 0 && w->has_base) {
-		if (cxd_base_match(&w->base, w->ranks, w->n,
+	if (w->m.rank == 0 && w->judge.has_base) {
+		if (cxd_base_match(&w->judge.base, w->ranks, w->m.n,
 				   w->bw_run.provider, w->cfg.run.min_size,
 				   &v->base[0], &v->base[1]))
-			sw_die(w, "out of memory");
+			sw_die(&w->m, "out of memory");
 		use[0] = v->base[0] != NULL;
 		use[1] = v->base[1] != NULL;
 	}
-	sw_bcast(w, use, 2, MPI_INT, "the baseline");
+	sw_bcast(&w->m, use, 2, MPI_INT, "the baseline");
 	for (int m = 0; m < 2; m++) {
 		MPI_Request q;
 
 		if (!use[m])
 			continue;
-		v->base_row[m] = sw_alloc(w, (size_t) w->n, sizeof(double));
-		MPI_Iscatter(v->base[m], w->n, MPI_DOUBLE, v->base_row[m],
-			     w->n, MPI_DOUBLE, 0, MPI_COMM_WORLD, &q);
-		sw_coll_wait(w, &q, "the baseline");
+		v->base_row[m] = sw_alloc(&w->m, (size_t) w->m.n,
+					  sizeof(double));
+		MPI_Iscatter(v->base[m], w->m.n, MPI_DOUBLE, v->base_row[m],
+			     w->m.n, MPI_DOUBLE, 0, MPI_COMM_WORLD, &q);
+		sw_coll_wait(&w->m, &q, "the baseline");
 		v->rules.base[m] = v->base_row[m];
 	}
 	v->rules.base_row = true;
@@ -232,15 +237,15 @@ static void share_baseline(struct sw *w, struct view *v)
 /* This rank's own links against the rules. */
 static void judge(struct sw *w, struct view *v)
 {
-	const double *row[2] = { w->bw_row, w->lat_row };
+	const double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 	size_t cap = 0;
 
 	for (int m = 0; m < 2; m++)
-		cap += cxd_judge_flag_row(&v->rules, row[m], m, w->rank,
+		cap += cxd_judge_flag_row(&v->rules, row[m], m, w->m.rank,
 					  NULL, 0);
-	v->o = sw_alloc(w, cap + 1, sizeof(*v->o));
+	v->o = sw_alloc(&w->m, cap + 1, sizeof(*v->o));
 	for (int m = 0; m < 2; m++)
-		v->nout += cxd_judge_flag_row(&v->rules, row[m], m, w->rank,
+		v->nout += cxd_judge_flag_row(&v->rules, row[m], m, w->m.rank,
 					      v->o + v->nout, cap - v->nout);
 }
 
@@ -249,34 +254,34 @@ static void judge(struct sw *w, struct view *v)
 static int retest_list(struct sw *w, const struct view *v,
 		       struct cxd_pair **out)
 {
-	struct cxd_pair *mine = sw_alloc(w, v->nout + 1, sizeof(*mine));
+	struct cxd_pair *mine = sw_alloc(&w->m, v->nout + 1, sizeof(*mine));
 	int k = 2 * (int) cxd_sweep_retest_pairs(v->o, v->nout, mine);
 	int np = 0, *cnt = NULL, *disp = NULL, tot = 0;
 	struct cxd_pair *all = NULL;
 	MPI_Request q;
 
-	if (w->rank == 0) {
-		cnt = sw_alloc(w, (size_t) w->n, sizeof(int));
-		disp = sw_alloc(w, (size_t) w->n, sizeof(int));
+	if (w->m.rank == 0) {
+		cnt = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+		disp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 	}
 	/* Counted in ints, two a pair. */
-	sw_gather(w, &k, 1, MPI_INT, cnt, "the retest list");
-	for (int i = 0; w->rank == 0 && i < w->n; i++) {
+	sw_gather(&w->m, &k, 1, MPI_INT, cnt, "the retest list");
+	for (int i = 0; w->m.rank == 0 && i < w->m.n; i++) {
 		disp[i] = tot;
 		tot += cnt[i];
 	}
-	if (w->rank == 0)
-		all = sw_alloc(w, (size_t) tot / 2 + 1, sizeof(*all));
+	if (w->m.rank == 0)
+		all = sw_alloc(&w->m, (size_t) tot / 2 + 1, sizeof(*all));
 	MPI_Igatherv(mine, k, MPI_INT, all, cnt, disp, MPI_INT, 0,
 		     MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the retest list");
-	if (w->rank == 0)
+	sw_coll_wait(&w->m, &q, "the retest list");
+	if (w->m.rank == 0)
 		np = (int) cxd_sweep_unique_pairs(all, (size_t) tot / 2);
-	sw_bcast(w, &np, 1, MPI_INT, "the retest list");
-	*out = sw_alloc(w, (size_t) np + 1, sizeof(**out));
-	if (w->rank == 0)
+	sw_bcast(&w->m, &np, 1, MPI_INT, "the retest list");
+	*out = sw_alloc(&w->m, (size_t) np + 1, sizeof(**out));
+	if (w->m.rank == 0)
 		memcpy(*out, all, (size_t) np * sizeof(**out));
-	sw_bcast(w, *out, 2 * np, MPI_INT, "the retest list");
+	sw_bcast(&w->m, *out, 2 * np, MPI_INT, "the retest list");
 	free(mine);
 	free(all);
 	free(cnt);
@@ -290,18 +295,18 @@ static int retest_list(struct sw *w, const struct view *v,
 static void keep_first(struct sw *w, const struct cxd_pair *p, int np,
 		       double *const first[4])
 {
-	double *now[4] = { w->bw_row, w->lat_row, w->spread[0],
-			   w->spread[1] };
-	bool *again = sw_alloc(w, (size_t) w->n, sizeof(bool));
+	double *now[4] = { w->judge.bw_row, w->judge.lat_row,
+			   w->judge.spread[0], w->judge.spread[1] };
+	bool *again = sw_alloc(&w->m, (size_t) w->m.n, sizeof(bool));
 
 	for (int i = 0; i < np; i++) {
-		if (p[i].a == w->rank)
+		if (p[i].a == w->m.rank)
 			again[p[i].b] = true;
-		if (p[i].b == w->rank)
+		if (p[i].b == w->m.rank)
 			again[p[i].a] = true;
 	}
 	for (int k = 0; k < 4; k++)
-		for (int j = 0; j < w->n; j++)
+		for (int j = 0; j < w->m.n; j++)
 			if (!again[j])
 				now[k][j] = first[k][j];
 	free(again);
@@ -313,7 +318,7 @@ static void retest(struct sw *w, struct view *v)
 {
 	struct cxd_pair *p;
 	int np = retest_list(w, v, &p);
-	const double *row[2] = { w->bw_row, w->lat_row };
+	const double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 	double *first[4], *busy_col;
 	struct sw_plan pl;
 	MPI_Request q;
@@ -322,13 +327,13 @@ static void retest(struct sw *w, struct view *v)
 		free(p);
 		return;
 	}
-	first[0] = sw_alloc(w, 4 * (size_t) w->n, sizeof(double));
+	first[0] = sw_alloc(&w->m, 4 * (size_t) w->m.n, sizeof(double));
 	for (int k = 0; k < 4; k++)
-		first[k] = first[0] + (size_t) k * w->n;
-	memcpy(first[0], w->bw_row, (size_t) w->n * sizeof(double));
-	memcpy(first[1], w->lat_row, (size_t) w->n * sizeof(double));
-	memcpy(first[2], w->spread[0], (size_t) w->n * sizeof(double));
-	memcpy(first[3], w->spread[1], (size_t) w->n * sizeof(double));
+		first[k] = first[0] + (size_t) k * w->m.n;
+	memcpy(first[0], w->judge.bw_row, (size_t) w->m.n * sizeof(double));
+	memcpy(first[1], w->judge.lat_row, (size_t) w->m.n * sizeof(double));
+	memcpy(first[2], w->judge.spread[0], (size_t) w->m.n * sizeof(double));
+	memcpy(first[3], w->judge.spread[1], (size_t) w->m.n * sizeof(double));
 	sw_retest_plan(w, p, np, &pl);
 	sw_reset_rows(w);
 	sw_pace(w, &pl, sw_measure_pair, NULL);
@@ -336,15 +341,15 @@ static void retest(struct sw *w, struct view *v)
 	keep_first(w, p, np, first);
 	free(first[0]);
 	/* The partner's wait during the same pair, for each link. */
-	busy_col = sw_alloc(w, (size_t) w->n, sizeof(double));
-	MPI_Ialltoall(w->busy_row, 1, MPI_DOUBLE, busy_col, 1, MPI_DOUBLE,
+	busy_col = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
+	MPI_Ialltoall(w->judge.busy_row, 1, MPI_DOUBLE, busy_col, 1, MPI_DOUBLE,
 		      MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "exchanging the CPU waits");
+	sw_coll_wait(&w->m, &q, "exchanging the CPU waits");
 	for (size_t i = 0; i < v->nout; i++) {
 		struct cxd_outlier *x = &v->o[i];
 
 		x->retest = row[x->metric][x->dst];
-		x->busy = cxd_judge_busier(w->busy_row[x->dst],
+		x->busy = cxd_judge_busier(w->judge.busy_row[x->dst],
 					   busy_col[x->dst]);
 	}
 	v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout, NULL,
@@ -383,31 +388,29 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 	if (main_pl->count == NULL && w->cfg.sweep.json[0])
 		sw_plan_list(w, main_pl, &listed);
 	struct cxd_sweep_res r = {
-		.n = w->n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
+		.n = w->m.n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
 		.spread = { v->spread[0], v->spread[1] },
 		.stat = { v->stat[0], v->stat[1] }, .rank_med = v->rank_med,
 		.out = v->l.o, .nout = v->l.nout, .nout_all = v->l.nout_all,
 		.busy = v->l.o + v->l.nout, .nbusy = v->l.nbusy,
 		.nbusy_all = v->l.nbusy_all, .rules = &v->report,
 		.sus = v->sus, .nsus = v->nsus,
-		.topo = w->has_topo ? &w->topo : NULL,
-		.tmap = w->has_topo ? &w->tmap : NULL,
-		.base = w->has_base ? &w->base : NULL,
+		.topo = w->judge.has_topo ? &w->judge.topo : NULL,
+		.tmap = w->judge.has_topo ? &w->judge.tmap : NULL,
+		.base = w->judge.has_base ? &w->judge.base : NULL,
 		.nrounds = pl->nrounds, .round_first = pl->first,
-		.pairs_at_once = w->pairs_at_once,
+		.pairs_at_once = w->pace.pairs_at_once,
 		.round_count = pl->count, .round_pairs = pl->pairs,
-		.round_s = w->round_s, .total_s = secs, .cfg = &w->cfg,
+		.round_s = w->pace.round_s, .total_s = secs, .cfg = &w->cfg,
 		.lat_iters = w->lat_iters, .repeat = w->repeat };
-	const char **moved = sw_alloc(w, (size_t) w->n, sizeof(char *));
-	uint32_t ver = fi_version();
+	const char **moved = sw_alloc(&w->m, (size_t) w->m.n, sizeof(char *));
 	int ret;
 
-	for (int i = 0; i < w->n; i++)
+	for (int i = 0; i < w->m.n; i++)
 		moved[i] = sw_counters_moved(w, i);
 	r.moved = moved;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
-	snprintf(r.libfabric, sizeof(r.libfabric), "%u.%u", FI_MAJOR(ver),
-		 FI_MINOR(ver));
+	w->eng->version(r.libfabric, sizeof(r.libfabric));
 	r.verdict = cxd_sweep_verdict(&r);
 	cxd_sweep_write_text(&r, stdout);
 	fflush(stdout);
@@ -425,14 +428,14 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 static void name_suspects(struct sw *w, struct view *v)
 {
 	struct cxd_tally sum;
-	size_t cap = 4 * (size_t) w->n + 8;
+	size_t cap = 4 * (size_t) w->m.n + 8;
 
 	sw_tally(w, &v->tm, v->o, v->nout + v->nbusy, &sum);
-	if (w->rank != 0)
+	if (w->m.rank != 0)
 		return;
-	v->sus = sw_alloc(w, cap, sizeof(*v->sus));
-	v->nsus = cxd_judge_suspects_tally(&sum, w->has_topo ? &w->tmap :
-					   NULL, v->sus, cap);
+	v->sus = sw_alloc(&w->m, cap, sizeof(*v->sus));
+	v->nsus = cxd_judge_suspects_tally(&sum, w->judge.has_topo ?
+					   &w->judge.tmap : NULL, v->sus, cap);
 	if (v->nsus > cap)
 		v->nsus = cap;
 	cxd_tally_free(&sum);
@@ -473,7 +476,7 @@ int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
 	sw_counters_end(w);
 	name_suspects(w, &v);
 	sw_gather_outliers(w, v.o, v.nout, v.nbusy, &v.l);
-	if (w->rank == 0) {
+	if (w->m.rank == 0) {
 		int r = report(w, pl, &v, (double) (cxd_now_ns() - t0) / 1e9);
 
 		ret = ret ? ret : r;

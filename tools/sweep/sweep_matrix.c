@@ -28,10 +28,11 @@ int sw_matrix_open(struct sw *w)
 	if (path[0] == '\0')
 		return 0;
 	rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE |
-			   MPI_MODE_WRONLY, MPI_INFO_NULL, &w->mfh);
+			   MPI_MODE_WRONLY, MPI_INFO_NULL, &w->out.mfh);
 	if (rc == MPI_SUCCESS) {
-		w->has_matrix = true;
-		rc = MPI_File_set_size(w->mfh, 0); /* an older file's tail */
+		w->out.has_matrix = true;
+		/* an older file's tail */
+		rc = MPI_File_set_size(w->out.mfh, 0);
 	}
 	if (rc != MPI_SUCCESS)
 		mpi_err(rc, "create", path, err, sizeof(err));
@@ -41,39 +42,41 @@ int sw_matrix_open(struct sw *w)
 int sw_matrix_write(struct sw *w, const double tol[2])
 {
 	unsigned char head[CXD_MATRIX_HEAD], rec[CXD_MATRIX_REC];
-	struct cxd_matrix_head h = { w->n, w->cfg.run.min_size, w->repeat,
+	struct cxd_matrix_head h = { w->m.n, w->cfg.run.min_size, w->repeat,
 				     { tol[0], tol[1] }, "" };
-	const double *row[2] = { w->bw_row, w->lat_row };
+	const double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 	char err[CXD_ERR_LEN] = "";
 	MPI_Request q[4];
 	int nq = 0, rc = MPI_SUCCESS;
 
-	if (!w->has_matrix)
+	if (!w->out.has_matrix)
 		return 0;
 	snprintf(h.provider, sizeof(h.provider), "%s", w->bw_run.provider);
 	cxd_matrix_put_head(&h, head);
-	cxd_matrix_put_rank(&w->ranks[w->rank], rec);
-	if (w->rank == 0)
-		rc = MPI_File_iwrite_at(w->mfh, 0, head, CXD_MATRIX_HEAD,
+	cxd_matrix_put_rank(&w->ranks[w->m.rank], rec);
+	if (w->m.rank == 0)
+		rc = MPI_File_iwrite_at(w->out.mfh, 0, head, CXD_MATRIX_HEAD,
 					MPI_BYTE, &q[nq++]);
 	if (rc == MPI_SUCCESS)
-		rc = MPI_File_iwrite_at(w->mfh, (MPI_Offset)
-					cxd_matrix_rank_off(w->rank), rec,
+		rc = MPI_File_iwrite_at(w->out.mfh, (MPI_Offset)
+					cxd_matrix_rank_off(w->m.rank), rec,
 					CXD_MATRIX_REC, MPI_BYTE, &q[nq++]);
 	for (int m = 0; m < 2 && rc == MPI_SUCCESS; m++)
-		rc = MPI_File_iwrite_at(w->mfh, (MPI_Offset)
-					cxd_matrix_row_off(w->n, m, w->rank),
-					row[m], w->n, MPI_DOUBLE, &q[nq++]);
+		rc = MPI_File_iwrite_at(w->out.mfh, (MPI_Offset)
+					cxd_matrix_row_off(w->m.n, m,
+							   w->m.rank),
+					row[m], w->m.n, MPI_DOUBLE, &q[nq++]);
 	if (rc != MPI_SUCCESS)
 		nq--; /* the failed call made no request */
-	if (sw_wait(w, q, nq, w->wait_ns, false) != 0)
-		sw_die(w, "writing the matrix file did not finish within "
-		       "%llu s", (unsigned long long) (w->wait_ns / 1000000000));
+	if (sw_wait(q, nq, w->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&w->m, "writing the matrix file did not finish within "
+		       "%llu s",
+		       (unsigned long long) (w->m.wait_ns / 1000000000));
 	if (rc == MPI_SUCCESS)
-		rc = MPI_File_close(&w->mfh);
+		rc = MPI_File_close(&w->out.mfh);
 	else
-		MPI_File_close(&w->mfh);
-	w->has_matrix = false;
+		MPI_File_close(&w->out.mfh);
+	w->out.has_matrix = false;
 	if (rc != MPI_SUCCESS)
 		mpi_err(rc, "write", w->cfg.sweep.matrix, err, sizeof(err));
 	return sw_agree_err(w, err) ? 1 : 0;

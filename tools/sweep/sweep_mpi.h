@@ -8,11 +8,11 @@
 
 #include <mpi.h>
 
-#include "session/session.h"
+#include "base/clock.h"
+#include "cxd/opts.h"
 #include "sweep/sweep_out.h"
-
-#define CXD_SWEEP_WAIT_S 30   /* a pair's wait beyond -D: peer is gone */
-#define CXD_SWEEP_LATE_S 5    /* a rank this late after its partner */
+#include "engine.h"
+#include "sw_mpi.h"
 
 /* A list of rounds of disjoint pairs: listed (the retest's), or the
  * circle rounds each cut into rounds of at most per pairs, which every
@@ -25,22 +25,18 @@ struct sw_plan {
 	int per;               /* circle rounds: pairs per round at most */
 };
 
-struct sw {
-	int rank, n;
-	const struct cxd_tool *tool, *bw_tool, *lat_tool;
-	struct cxd_cfg cfg;
-	struct cxd_run_opts bw_run, lat_run;
-	uint64_t lat_iters, repeat;
-	uint64_t wait_ns;
-	struct cxd_sess s;
-	struct cxd_sweep_rank *ranks; /* every rank's host and address */
-	struct cxd_addr_msg *addrs;
-	fi_addr_t *fiaddr;
-	int partner;
+/* How the rounds are paced: the ranks' places, the round being run. */
+struct sw_pacing {
 	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
 	int local, nlocal;     /* place among this host's ranks, and count */
-	int round;
-	double last;           /* the last measurement this side led */
+	bool one_host;         /* every rank on one host */
+	int round;             /* the round being run (for messages) */
+	double *round_s;       /* rank 0: each round's longest pair, s */
+	bool coord_only;       /* test copies: time the pacing alone */
+};
+
+/* What the judging works on: this rank's figures, rank 0's references. */
+struct sw_judging {
 	double *rep[2];        /* this rank's links, repeat k of link to p at
 				* [p * repeat + k]; per metric */
 	double *bw_row, *lat_row; /* this rank's links to each rank: medians */
@@ -53,13 +49,27 @@ struct sw {
 	struct cxd_topo topo;
 	struct cxd_topo_map tmap;
 	bool has_base, has_topo;
-	double *round_s;
-	char peer_host[256];
-	char who[320];          /* "the peer rank 3 (nid0042)" */
-	struct sw_ctrs *ctrs;   /* health.c: counters around the sweep */
-	bool coord_only;        /* test copies: time the pacing alone */
-	MPI_File mfh;           /* --matrix, open from before the traffic */
+};
+
+/* Outputs and evidence kept open across the sweep. */
+struct sw_outputs {
+	struct sw_ctrs *ctrs;  /* health.c: counters around the sweep */
+	MPI_File mfh;          /* --matrix, open from before the traffic */
 	bool has_matrix;
+};
+
+/* One rank of the sweep: its MPI place, the engine it measures with,
+ * the options, every rank's host, and the three parts' state. */
+struct sw {
+	struct sw_mpi m;       /* rank, n, the wait bound (sw_mpi.h) */
+	struct sw_engine *eng; /* how a pair is measured (engine.h) */
+	struct cxd_cfg cfg;
+	struct cxd_run_opts bw_run, lat_run; /* the engine's two runs */
+	uint64_t lat_iters, repeat;
+	struct cxd_sweep_rank *ranks; /* every rank's host and address */
+	struct sw_pacing pace;
+	struct sw_judging judge;
+	struct sw_outputs out;
 };
 
 /* The outliers rank 0 lists: confirmed ones, then those not judged. */
@@ -69,15 +79,12 @@ struct sw_listed {
 	size_t nout_all, nbusy_all; /* found, over all ranks */
 };
 
-void sw_init(struct sw *w);
-/* Provider and device choice, endpoint, every rank's address in the AV
- * (sweep_nic.c); 2 (rank 0 has said why) when a rank's device cannot be
- * had. Its steps (sweep_boot.c): the provider, then the endpoint. */
+/* A rank's state, measuring through engine e (its open still to come). */
+void sw_init(struct sw *w, struct sw_engine *e);
+/* Every rank's host and CPUs (how many pairs at once), the memory check,
+ * then the engine's open (sweep_boot.c): 0, or 2 with rank 0 having said
+ * why. */
 int sw_bootstrap(struct sw *w);
-void sw_boot_provider(struct sw *w);
-void sw_boot_fabric(struct sw *w);
-/* -d auto or a list: this rank's device (sweep_nic.c); 0 or 2. */
-int sw_pick_device(struct sw *w);
 /* Collectives (sweep_agree.c): 0 when no rank has an error, else rank 0
  * prints the first failing rank's, named with its host, and all get 2. */
 int sw_agree_err(struct sw *w, const char *err);
@@ -86,31 +93,6 @@ int sw_agree_opts(struct sw *w, int argc, char **argv);
 void sw_help_scale(FILE *out);
 /* Rank 0: refuse a full-matrix output that its host cannot hold. */
 int sw_agree_memory(struct sw *w);
-/* A fatal error: names this rank and host, MPI_Abort ends every rank. */
-void sw_die(struct sw *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-/* This rank's host name (a test copy's namespace may stand for a node). */
-void sw_host_name(struct sw *w, char *host, size_t len);
-void *sw_alloc(struct sw *w, size_t n, size_t sz); /* zeroed, or sw_die */
-void sw_nap(long ns);
-/* Wait for a nonblocking collective (blocking ones spin), bounded. */
-void sw_coll_wait(struct sw *w, MPI_Request *req, const char *what);
-/* Rank 0's buf to every rank; every rank's count items to rank 0's all
- * (rank by rank): nonblocking, waited for within the bound. */
-void sw_bcast(struct sw *w, void *buf, int count, MPI_Datatype t,
-	      const char *what);
-void sw_gather(struct sw *w, const void *mine, int count, MPI_Datatype t,
-	       void *all, const char *what);
-/* Wait for MPI requests within bound_ns without spinning; progress: keep
- * the provider moving (inside a pair). 0 or -ETIMEDOUT. */
-int sw_wait(struct sw *w, MPI_Request *r, int nr, uint64_t bound_ns,
-	    bool progress);
-/* How a pair's two ranks reach each other (peer_mpi.c): MPI messages
- * to the partner, every wait bounded. */
-extern const struct cxd_peer_ops sw_peer_mpi;
-/* Point the session at rank p (its address, its name in messages: "the
- * ROLE rank p (host)"), sweep_run.c. */
-void sw_aim(struct sw *w, int p, const char *role);
 /* One pair's runs with rank p, 4 x --repeat (sweep_run.c); a failure
  * ends the job. */
 void sw_measure_pair(struct sw *w, int p);
@@ -120,7 +102,8 @@ void sw_measure_pair(struct sw *w, int p);
 typedef void sw_measure_fn(struct sw *w, int p);
 void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 	     double *secs);
-/* The whole sweep; returns the exit status (rank 0 decides). */
+/* The whole sweep (sweep_all.c); returns the exit status (rank 0
+ * decides). */
 int sw_run(struct sw *w);
 /* The circle rounds, cut to pairs_at_once pairs per round; computed, not
  * listed. sw_plan_list lists them (rank 0, for --json's rounds). */

@@ -17,8 +17,9 @@
  * Bounds: a pair of round k cannot start later than k + 1 pair lengths
  * after the plan began (each round waits only on earlier ones), so that
  * is every wait's deadline; a partner that stalls inside a pair is named
- * within CXD_SWEEP_LATE_S by the pair's own waits (peer_mpi.c), and a
- * rank that dies ends the job through the launcher.
+ * within CXD_SWEEP_LATE_S by the pair's own waits (the engine's:
+ * engine_fabric_peer.c for libfabric's), and a rank that dies ends the
+ * job through the launcher.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,8 +31,6 @@
 
 #include "base/testaid.h"
 #include "sweep_mpi.h"
-
-enum { TAG_HELLO = 31, TAG_SLOT };
 
 #define PACE_NAP_MAX_NS 1000000L
 
@@ -51,7 +50,7 @@ struct sw_sched {
  * and slack. */
 static uint64_t pair_bound_ns(const struct sw *w)
 {
-	return 4 * w->repeat * w->wait_ns +
+	return 4 * w->repeat * w->m.wait_ns +
 	       2 * CXD_SWEEP_LATE_S * 1000000000ULL;
 }
 
@@ -63,11 +62,11 @@ static uint64_t pair_bound_ns(const struct sw *w)
 static void listed_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 			 struct sw_sched *sc)
 {
-	int slots = w->pairs_at_once + 1;
-	int *holder = sw_alloc(w, (size_t) slots, sizeof(int));
-	int *mine = sw_alloc(w, (size_t) slots, sizeof(int));
+	int slots = w->pace.pairs_at_once + 1;
+	int *holder = sw_alloc(&w->m, (size_t) slots, sizeof(int));
+	int *mine = sw_alloc(&w->m, (size_t) slots, sizeof(int));
 
-	sc->step = sw_alloc(w, (size_t) pl->nrounds, sizeof(*sc->step));
+	sc->step = sw_alloc(&w->m, (size_t) pl->nrounds, sizeof(*sc->step));
 	sc->nsteps = 0;
 	for (int j = 0; j < slots; j++)
 		holder[j] = mine[j] = -1;
@@ -75,8 +74,8 @@ static void listed_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 		const struct cxd_pair *p = pl->pairs + pl->first[r];
 
 		for (int j = 0; j < pl->count[r]; j++) {
-			bool in = p[j].a == w->rank || p[j].b == w->rank;
-			int other = p[j].a == w->rank ? p[j].b : p[j].a;
+			bool in = p[j].a == w->m.rank || p[j].b == w->m.rank;
+			int other = p[j].a == w->m.rank ? p[j].b : p[j].a;
 			struct sw_step *s = sc->step + sc->nsteps;
 
 			if (chain && mine[j] >= 0)
@@ -86,7 +85,7 @@ static void listed_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 				s->round = r;
 				s->partner = other;
 				s->prev = s->next = -1;
-				if (chain && p[j].a == w->rank) {
+				if (chain && p[j].a == w->m.rank) {
 					s->prev = holder[j];
 					mine[j] = sc->nsteps;
 				}
@@ -104,7 +103,7 @@ static int holder_of(const struct sw *w, int r, int t)
 {
 	struct cxd_pair p;
 
-	return cxd_sweep_pair_at(w->n, r, t, &p) == 0 ? p.a : -1;
+	return cxd_sweep_pair_at(w->m.n, r, t, &p) == 0 ? p.a : -1;
 }
 
 /*
@@ -118,22 +117,23 @@ static int holder_of(const struct sw *w, int r, int t)
 static void circle_sched(struct sw *w, const struct sw_plan *pl, bool chain,
 			 struct sw_sched *sc)
 {
-	int n = w->n, nr = cxd_sweep_nrounds(n), c = n / 2, per = pl->per;
+	int n = w->m.n, nr = cxd_sweep_nrounds(n), c = n / 2, per = pl->per;
 	int chunks = (c + per - 1) / per;
 
-	sc->step = sw_alloc(w, (size_t) nr + 1, sizeof(*sc->step));
+	sc->step = sw_alloc(&w->m, (size_t) nr + 1, sizeof(*sc->step));
 	sc->nsteps = 0;
 	for (int r = 0; r < nr; r++) {
-		int t = cxd_sweep_place(n, r, w->rank), q = t / per, j = t % per;
+		int t = cxd_sweep_place(n, r, w->m.rank);
+		int q = t / per, j = t % per;
 		struct sw_step *s = sc->step + sc->nsteps;
 		struct cxd_pair p;
 
 		if (t < 0 || cxd_sweep_pair_at(n, r, t, &p) != 0)
 			continue;
-		*s = (struct sw_step){ r * chunks + q, p.a == w->rank ? p.b :
+		*s = (struct sw_step){ r * chunks + q, p.a == w->m.rank ? p.b :
 				       p.a, -1, -1 };
 		sc->nsteps++;
-		if (!chain || p.a != w->rank)
+		if (!chain || p.a != w->m.rank)
 			continue;
 		if (q > 0) {
 			s->prev = holder_of(w, r, t - per);
@@ -191,15 +191,16 @@ static void take_slot(struct sw *w, const struct sw_step *s,
 	MPI_Request q;
 	int r = -1;
 
-	if (s->prev < 0 || s->prev == w->rank)
+	if (s->prev < 0 || s->prev == w->m.rank)
 		return;
-	MPI_Irecv(&r, 1, MPI_INT, s->prev, TAG_SLOT, MPI_COMM_WORLD, &q);
+	MPI_Irecv(&r, 1, MPI_INT, s->prev, SW_TAG_SLOT, MPI_COMM_WORLD, &q);
 	if (wait_until(w, &q, deadline) != 0)
-		sw_die(w, "rank %d (%s) did not hand on its slot before round "
+		sw_die(&w->m,
+		       "rank %d (%s) did not hand on its slot before round "
 		       "%d in time: it is stalled, or stuck behind a rank "
 		       "that is", s->prev, w->ranks[s->prev].host, s->round);
 	if (r >= s->round)
-		sw_die(w, "rank %d handed on round %d's slot, expected one "
+		sw_die(&w->m, "rank %d handed on round %d's slot, expected one "
 		       "before round %d", s->prev, r, s->round);
 }
 
@@ -207,12 +208,13 @@ static void give_slot(struct sw *w, const struct sw_step *s)
 {
 	MPI_Request q;
 
-	if (s->next < 0 || s->next == w->rank)
+	if (s->next < 0 || s->next == w->m.rank)
 		return;
-	MPI_Isend(&s->round, 1, MPI_INT, s->next, TAG_SLOT, MPI_COMM_WORLD,
+	MPI_Isend(&s->round, 1, MPI_INT, s->next, SW_TAG_SLOT, MPI_COMM_WORLD,
 		  &q);
-	if (sw_wait(w, &q, 1, w->wait_ns, false) != 0)
-		sw_die(w, "rank %d (%s) did not take the slot after round %d",
+	if (sw_wait(&q, 1, w->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&w->m,
+		       "rank %d (%s) did not take the slot after round %d",
 		       s->next, w->ranks[s->next].host, s->round);
 }
 
@@ -222,17 +224,18 @@ static void hello(struct sw *w, const struct sw_step *s, uint64_t deadline)
 	int mine = s->round, theirs = -1, p = s->partner;
 	MPI_Request q[2];
 
-	MPI_Irecv(&theirs, 1, MPI_INT, p, TAG_HELLO, MPI_COMM_WORLD, &q[0]);
-	MPI_Isend(&mine, 1, MPI_INT, p, TAG_HELLO, MPI_COMM_WORLD, &q[1]);
+	MPI_Irecv(&theirs, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[0]);
+	MPI_Isend(&mine, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[1]);
 	if (wait_until(w, &q[0], deadline) != 0)
-		sw_die(w, "rank %d (%s) did not come to round %d in time: it "
+		sw_die(&w->m,
+		       "rank %d (%s) did not come to round %d in time: it "
 		       "is stalled, or stuck behind a rank that is", p,
 		       w->ranks[p].host, s->round);
-	if (sw_wait(w, &q[1], 1, w->wait_ns, false) != 0)
-		sw_die(w, "rank %d (%s) did not take the hello of round %d",
+	if (sw_wait(&q[1], 1, w->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&w->m, "rank %d (%s) did not take the hello of round %d",
 		       p, w->ranks[p].host, s->round);
 	if (theirs != mine)
-		sw_die(w, "rank %d (%s) came to round %d, expected %d", p,
+		sw_die(&w->m, "rank %d (%s) came to round %d, expected %d", p,
 		       w->ranks[p].host, theirs, mine);
 }
 
@@ -240,17 +243,24 @@ static void hello(struct sw *w, const struct sw_step *s, uint64_t deadline)
  * the measurement, so a run times the pacing alone. */
 static void pair(struct sw *w, int p, sw_measure_fn *measure)
 {
-	if (!w->coord_only) {
+	uint64_t bound = CXD_SWEEP_LATE_S * 1000000000ULL;
+	int mine = 1, theirs = 0;
+
+	if (!w->pace.coord_only) {
 		measure(w, p);
 		return;
 	}
-	w->partner = p;
-	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
-	if (sw_peer_mpi.barrier(&w->s, "the coordination exchange") != 0)
-		sw_die(w, "with rank %d: %s", p, w->s.err);
+	if (sw_pair_swap(p, SW_TAG_BARRIER, &mine, &theirs, sizeof(int),
+			 bound, w->eng->progress, w->eng->state) != 0)
+		sw_die(&w->m,
+		       "with rank %d: rank %d (%s) did not answer within "
+		       "%llu s during the coordination exchange of round %d", p,
+		       p, w->ranks[p].host,
+		       (unsigned long long) (bound / 1000000000ULL),
+		       w->pace.round);
 	for (uint64_t k = 0; k < w->repeat; k++)
-		w->rep[0][(size_t) p * w->repeat + k] =
-			w->rep[1][(size_t) p * w->repeat + k] = 1.0;
+		w->judge.rep[0][(size_t) p * w->repeat + k] =
+			w->judge.rep[1][(size_t) p * w->repeat + k] = 1.0;
 }
 
 /* After the last round: everyone meets before the gathering (whose
@@ -261,7 +271,7 @@ static void plan_end(struct sw *w, uint64_t deadline)
 
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
 	if (wait_until(w, &q, deadline) != 0)
-		sw_die(w, "the other ranks did not finish their rounds in "
+		sw_die(&w->m, "the other ranks did not finish their rounds in "
 		       "time: one of them is stalled");
 }
 
@@ -274,7 +284,7 @@ static void round_times(struct sw *w, const struct sw_plan *pl,
 
 	MPI_Ireduce(mine, secs, pl->nrounds, MPI_DOUBLE, MPI_MAX, 0,
 		    MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "collecting the rounds' times");
+	sw_coll_wait(&w->m, &q, "collecting the rounds' times");
 }
 
 static double cpu_s(void)
@@ -289,9 +299,9 @@ static double cpu_s(void)
 void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 	     double *secs)
 {
-	bool chain = w->pairs_at_once < w->n / 2;
+	bool chain = w->pace.pairs_at_once < w->m.n / 2;
 	uint64_t t0 = cxd_now_ns(), bound = pair_bound_ns(w);
-	double *mine = sw_alloc(w, (size_t) pl->nrounds, sizeof(double));
+	double *mine = sw_alloc(&w->m, (size_t) pl->nrounds, sizeof(double));
 	double cpu = cpu_s();
 	struct sw_sched sc;
 
@@ -301,23 +311,23 @@ void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
 		uint64_t deadline = t0 + (uint64_t) (s->round + 1) * bound;
 		uint64_t start;
 
-		w->round = s->round;
+		w->pace.round = s->round;
 		take_slot(w, s, deadline);
 		hello(w, s, deadline);
 		start = cxd_now_ns();
 		pair(w, s->partner, measure);
-		if (w->rank < s->partner)
+		if (w->m.rank < s->partner)
 			mine[s->round] = (double) (cxd_now_ns() - start) / 1e9;
-		if (w->rank < s->partner && cxd_testaid_pair_span)
-			cxd_testaid_pair_span(w->rank, s->partner, start,
+		if (w->m.rank < s->partner && cxd_testaid_pair_span)
+			cxd_testaid_pair_span(w->m.rank, s->partner, start,
 					      cxd_now_ns());
 		give_slot(w, s);
 	}
 	plan_end(w, t0 + (uint64_t) (pl->nrounds + 1) * bound);
-	if (w->coord_only && secs && w->rank == 0)
+	if (w->pace.coord_only && secs && w->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
-			"%.6f\n", w->n, pl->nrounds, w->pairs_at_once,
+			"%.6f\n", w->m.n, pl->nrounds, w->pace.pairs_at_once,
 			(double) (cxd_now_ns() - t0) / 1e9, cpu_s() - cpu);
 	if (secs)
 		round_times(w, pl, mine, secs);

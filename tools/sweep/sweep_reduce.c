@@ -17,7 +17,7 @@ static void reduce(struct sw *w, const void *in, void *out, int count,
 	MPI_Request q;
 
 	MPI_Iallreduce(in, out, count, t, op, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, what);
+	sw_coll_wait(&w->m, &q, what);
 }
 
 enum { SEL_LO, SEL_HI, SEL_P5, SEL_P95, SEL_N }; /* per metric */
@@ -41,7 +41,7 @@ static void order_stats(struct sw *w, const double *const row[2],
 	bool more = true;
 
 	for (int m = 0; m < 2; m++)
-		fin[m] = cxd_sweep_count_finite(row[m], (size_t) w->n);
+		fin[m] = cxd_sweep_count_finite(row[m], (size_t) w->m.n);
 	reduce(w, fin, tot, 2, MPI_UINT64_T, MPI_SUM, "counting the links");
 	for (int m = 0; m < 2; m++) {
 		struct cxd_select *x = s + m * SEL_N;
@@ -56,7 +56,7 @@ static void order_stats(struct sw *w, const double *const row[2],
 		for (int i = 0; i < 2 * SEL_N; i++)
 			le[i] = cxd_select_done(&s[i]) ? 0 :
 				cxd_sweep_count_le(row[i / SEL_N],
-						   (size_t) w->n,
+						   (size_t) w->m.n,
 						   cxd_select_pivot(&s[i]));
 		reduce(w, le, sum, 2 * SEL_N, MPI_UINT64_T, MPI_SUM,
 		       "the median link");
@@ -83,23 +83,23 @@ static void worst(struct sw *w, const double *row, enum cxd_metric m,
 		  struct cxd_sweep_stat *st)
 {
 	struct cxd_link_val mine[CXD_SWEEP_WORST], *all = NULL;
-	size_t pick[CXD_SWEEP_WORST], nc = (size_t) w->n * CXD_SWEEP_WORST;
-	int k = cxd_sweep_worst(row, (size_t) w->n, m == CXD_M_BW, pick,
+	size_t pick[CXD_SWEEP_WORST], nc = (size_t) w->m.n * CXD_SWEEP_WORST;
+	int k = cxd_sweep_worst(row, (size_t) w->m.n, m == CXD_M_BW, pick,
 				CXD_SWEEP_WORST);
 	double *v = NULL;
 
 	for (int i = 0; i < CXD_SWEEP_WORST; i++)
-		mine[i] = (struct cxd_link_val){ NAN, w->rank, -1 };
+		mine[i] = (struct cxd_link_val){ NAN, w->m.rank, -1 };
 	for (int i = 0; i < k; i++)
-		mine[i] = (struct cxd_link_val){ row[pick[i]], w->rank,
+		mine[i] = (struct cxd_link_val){ row[pick[i]], w->m.rank,
 						 (int) pick[i] };
-	if (w->rank == 0) {
-		all = sw_alloc(w, nc, sizeof(*all));
-		v = sw_alloc(w, nc, sizeof(*v));
+	if (w->m.rank == 0) {
+		all = sw_alloc(&w->m, nc, sizeof(*all));
+		v = sw_alloc(&w->m, nc, sizeof(*v));
 	}
-	sw_gather(w, mine, (int) sizeof(mine), MPI_BYTE, all,
+	sw_gather(&w->m, mine, (int) sizeof(mine), MPI_BYTE, all,
 		  "gathering the worst links");
-	if (w->rank == 0) {
+	if (w->m.rank == 0) {
 		for (size_t i = 0; i < nc; i++)
 			v[i] = all[i].v;
 		st->nworst = cxd_sweep_worst(v, nc, m == CXD_M_BW, pick,
@@ -113,13 +113,13 @@ static void worst(struct sw *w, const double *row, enum cxd_metric m,
 
 void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
 {
-	const double *const row[2] = { w->bw_row, w->lat_row };
+	const double *const row[2] = { w->judge.bw_row, w->judge.lat_row };
 	double lo[2], hi[2], glo[2], ghi[2];
 
 	for (int m = 0; m < 2; m++) {
 		lo[m] = INFINITY;
 		hi[m] = -INFINITY;
-		for (int p = 0; p < w->n; p++) {
+		for (int p = 0; p < w->m.n; p++) {
 			if (!isfinite(row[m][p]))
 				continue;
 			lo[m] = fmin(lo[m], row[m][p]);
@@ -138,22 +138,23 @@ void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
 
 void sw_share_topo(struct sw *w, struct cxd_topo_map *tm)
 {
-	int head[3] = { w->has_topo, w->tmap.nsw, w->tmap.ngrp };
+	int head[3] = { w->judge.has_topo, w->judge.tmap.nsw,
+		       w->judge.tmap.ngrp };
 	int *sw, *grp;
 
-	sw_bcast(w, head, 3, MPI_INT, "the topology");
+	sw_bcast(&w->m, head, 3, MPI_INT, "the topology");
 	*tm = (struct cxd_topo_map){ NULL, NULL, head[1], head[2] };
 	if (!head[0])
 		return;
 	/* Copies on every rank, rank 0's too: freed alike. */
-	sw = sw_alloc(w, (size_t) w->n, sizeof(int));
-	grp = sw_alloc(w, (size_t) w->n, sizeof(int));
-	if (w->rank == 0) {
-		memcpy(sw, w->tmap.sw, (size_t) w->n * sizeof(int));
-		memcpy(grp, w->tmap.grp, (size_t) w->n * sizeof(int));
+	sw = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+	grp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+	if (w->m.rank == 0) {
+		memcpy(sw, w->judge.tmap.sw, (size_t) w->m.n * sizeof(int));
+		memcpy(grp, w->judge.tmap.grp, (size_t) w->m.n * sizeof(int));
 	}
-	sw_bcast(w, sw, w->n, MPI_INT, "the topology");
-	sw_bcast(w, grp, w->n, MPI_INT, "the topology");
+	sw_bcast(&w->m, sw, w->m.n, MPI_INT, "the topology");
+	sw_bcast(&w->m, grp, w->m.n, MPI_INT, "the topology");
 	tm->sw = sw;
 	tm->grp = grp;
 }
@@ -167,17 +168,17 @@ void sw_tally(struct sw *w, const struct cxd_topo_map *tm,
 	int *in, *out = NULL;
 	MPI_Request q;
 
-	if (cxd_tally_init(&mine, w->n, t) != 0 ||
-	    (w->rank == 0 && cxd_tally_init(sum, w->n, t) != 0))
-		sw_die(w, "out of memory");
+	if (cxd_tally_init(&mine, w->m.n, t) != 0 ||
+	    (w->m.rank == 0 && cxd_tally_init(sum, w->m.n, t) != 0))
+		sw_die(&w->m, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		cxd_tally_add(&mine, t, &o[i]);
 	in = cxd_tally_counts(&mine, &len);
-	if (w->rank == 0)
+	if (w->m.rank == 0)
 		out = cxd_tally_counts(sum, &len);
 	MPI_Ireduce(in, out, (int) len, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD,
 		    &q);
-	sw_coll_wait(w, &q, "counting the outliers");
+	sw_coll_wait(&w->m, &q, "counting the outliers");
 	cxd_tally_free(&mine);
 }
 
@@ -209,17 +210,17 @@ void sw_gather_outliers(struct sw *w, const struct cxd_outlier *o,
 	size_t tot = 0;
 	MPI_Request q;
 
-	send = sw_alloc(w, (size_t) (mine[0] + mine[1]) + 1, sizeof(*send));
+	send = sw_alloc(&w->m, (size_t) (mine[0] + mine[1]) + 1, sizeof(*send));
 	memcpy(send, o, (size_t) mine[0] * sizeof(*o));
 	memcpy(send + mine[0], o + nout, (size_t) mine[1] * sizeof(*o));
 	memset(l, 0, sizeof(*l));
-	if (w->rank == 0) {
-		cnt = sw_alloc(w, 4 * (size_t) w->n, sizeof(int));
-		bytes = sw_alloc(w, (size_t) w->n, sizeof(int));
-		disp = sw_alloc(w, (size_t) w->n, sizeof(int));
+	if (w->m.rank == 0) {
+		cnt = sw_alloc(&w->m, 4 * (size_t) w->m.n, sizeof(int));
+		bytes = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+		disp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
 	}
-	sw_gather(w, mine, 4, MPI_INT, cnt, "counting the outliers");
-	for (int i = 0; w->rank == 0 && i < w->n; i++) {
+	sw_gather(&w->m, mine, 4, MPI_INT, cnt, "counting the outliers");
+	for (int i = 0; w->m.rank == 0 && i < w->m.n; i++) {
 		disp[i] = (int) tot * sz;
 		bytes[i] = (cnt[4 * i] + cnt[4 * i + 1]) * sz;
 		tot += (size_t) (cnt[4 * i] + cnt[4 * i + 1]);
@@ -228,12 +229,12 @@ void sw_gather_outliers(struct sw *w, const struct cxd_outlier *o,
 		l->nout_all += (size_t) cnt[4 * i + 2];
 		l->nbusy_all += (size_t) cnt[4 * i + 3];
 	}
-	if (w->rank == 0)
-		l->o = sw_alloc(w, tot + 1, sizeof(*l->o));
+	if (w->m.rank == 0)
+		l->o = sw_alloc(&w->m, tot + 1, sizeof(*l->o));
 	MPI_Igatherv(send, (mine[0] + mine[1]) * sz, MPI_BYTE, l->o, bytes,
 		     disp, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "gathering the outliers");
-	if (w->rank == 0)
+	sw_coll_wait(&w->m, &q, "gathering the outliers");
+	if (w->m.rank == 0)
 		qsort(l->o, tot, sizeof(*l->o), by_link);
 	free(send);
 	free(cnt);

@@ -1,4 +1,5 @@
-/* cxi_sweep: a pair's measurement and the plans (main and retest). */
+/* cxi_sweep: a pair's measurement (through the engine) and the plans
+ * (main and retest). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,55 +7,38 @@
 #include <string.h>
 
 #include <mpi.h>
-#include <rdma/fabric.h>
 
 #include "base/cpu_wait.h"
 #include "sweep_mpi.h"
-
-void sw_aim(struct sw *w, int p, const char *role)
-{
-	struct cxd_sess *s = &w->s;
-
-	w->partner = p;
-	snprintf(w->peer_host, sizeof(w->peer_host), "%s", w->ranks[p].host);
-	snprintf(w->who, sizeof(w->who), "the %s rank %d (%.100s)", role, p,
-		 w->ranks[p].host);
-	s->who = w->who;
-	s->peer = w->addrs[p];
-	s->fab->peer = w->fiaddr[p];
-}
 
 /* One pair: latency each way, then bandwidth each way, --repeat times;
  * the lower rank leads first. Results land in this rank's repeats for
  * the links it led. */
 void sw_measure_pair(struct sw *w, int p)
 {
-	struct cxd_sess *s = &w->s;
-	bool first = w->rank < p;
+	struct sw_engine *e = w->eng;
+	bool first = w->m.rank < p;
 	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
 	int ret = 0;
 
-	sw_aim(w, p, "peer");
 	/* Latency first: its untimed warmup opens the provider's connection
 	 * (tcp connects on first use), which bandwidth must not pay for. */
 	/* Repeats interleaved, so a passing disturbance hits one of them. */
 	for (int step = 0; ret == 0 && step < 4 * (int) w->repeat; step++) {
-		bool lat = step % 4 < 2;
+		struct sw_dir d = { p, (step % 2 == 0) == first, step % 4 < 2,
+				    "peer" };
 		size_t k = (size_t) p * w->repeat + (size_t) step / 4;
+		struct sw_fig f;
 
-		s->is_client = s->active = (step % 2 == 0) == first;
-		s->tool = lat ? w->lat_tool : w->bw_tool;
-		s->run = lat ? &w->lat_run : &w->bw_run;
-		w->last = NAN;
-		ret = s->tool->run(s, NULL);
-		if (ret == 0 && s->is_client)
-			w->rep[lat ? CXD_M_LAT : CXD_M_BW][k] = w->last;
+		ret = e->measure(e, &d, &f);
+		if (ret == 0 && d.lead)
+			w->judge.rep[d.lat ? CXD_M_LAT : CXD_M_BW][k] = f.v;
 	}
 	if (ret)
-		sw_die(w, "with rank %d (%s) in round %d: %s", p, w->ranks[p].host,
-		    w->round, s->err);
+		sw_die(&w->m, "with rank %d (%s) in round %d: %s", p,
+		       w->ranks[p].host, w->pace.round, e->why(e));
 	c1 = cxd_cpu_wait_ns();
-	w->busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
+	w->judge.busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
 			 (double) (c1 - c0) / (double) (cxd_now_ns() - t0);
 }
 
@@ -63,9 +47,9 @@ static void plan_alloc(struct sw *w, struct sw_plan *pl, int nrounds,
 {
 	pl->per = 0;
 	pl->nrounds = nrounds;
-	pl->count = sw_alloc(w, (size_t) nrounds + 1, sizeof(int));
-	pl->first = sw_alloc(w, (size_t) nrounds + 1, sizeof(int));
-	pl->pairs = sw_alloc(w, npairs + 1, sizeof(struct cxd_pair));
+	pl->count = sw_alloc(&w->m, (size_t) nrounds + 1, sizeof(int));
+	pl->first = sw_alloc(&w->m, (size_t) nrounds + 1, sizeof(int));
+	pl->pairs = sw_alloc(&w->m, npairs + 1, sizeof(struct cxd_pair));
 }
 
 void sw_plan_free(struct sw_plan *pl)
@@ -79,25 +63,25 @@ void sw_plan_free(struct sw_plan *pl)
  * (--max-pairs, or fewer when ranks outnumber a host's CPUs). */
 void sw_main_plan(struct sw *w, struct sw_plan *pl)
 {
-	int per = w->n / 2;
+	int per = w->m.n / 2;
 
-	if (w->pairs_at_once < per)
-		per = w->pairs_at_once;
-	*pl = (struct sw_plan){ cxd_sweep_nrounds(w->n) *
-				((w->n / 2 + per - 1) / per), NULL, NULL, NULL,
-				per };
+	if (w->pace.pairs_at_once < per)
+		per = w->pace.pairs_at_once;
+	*pl = (struct sw_plan){ cxd_sweep_nrounds(w->m.n) *
+				((w->m.n / 2 + per - 1) / per), NULL, NULL,
+				NULL, per };
 }
 
 void sw_plan_list(struct sw *w, const struct sw_plan *in,
 		  struct sw_plan *out)
 {
-	int nr = cxd_sweep_nrounds(w->n), per = in->per, k = 0, at = 0;
-	struct cxd_pair *tmp = sw_alloc(w, (size_t) w->n / 2 + 1,
+	int nr = cxd_sweep_nrounds(w->m.n), per = in->per, k = 0, at = 0;
+	struct cxd_pair *tmp = sw_alloc(&w->m, (size_t) w->m.n / 2 + 1,
 					sizeof(*tmp));
 
-	plan_alloc(w, out, in->nrounds, (size_t) nr * (size_t) (w->n / 2));
+	plan_alloc(w, out, in->nrounds, (size_t) nr * (size_t) (w->m.n / 2));
 	for (int r = 0; r < nr; r++) {
-		int c = cxd_sweep_round(w->n, r, tmp);
+		int c = cxd_sweep_round(w->m.n, r, tmp);
 
 		for (int i = 0; i < c; i += per, k++) {
 			out->count[k] = c - i < per ? c - i : per;
@@ -138,10 +122,10 @@ static int room_at(int *next, int r)
 void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 		    struct sw_plan *pl)
 {
-	int *free_from = sw_alloc(w, (size_t) w->n, sizeof(int));
-	int *round = sw_alloc(w, (size_t) np + 1, sizeof(int));
-	int *next = sw_alloc(w, (size_t) np + 2, sizeof(int));
-	int *cnt = sw_alloc(w, (size_t) np + 1, sizeof(int));
+	int *free_from = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+	int *round = sw_alloc(&w->m, (size_t) np + 1, sizeof(int));
+	int *next = sw_alloc(&w->m, (size_t) np + 2, sizeof(int));
+	int *cnt = sw_alloc(&w->m, (size_t) np + 1, sizeof(int));
 	int nr = 0;
 
 	for (int r = 0; r <= np + 1; r++)
@@ -151,7 +135,7 @@ void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 		int r = room_at(next, a > b ? a : b);
 
 		round[i] = r;
-		if (++cnt[r] == w->pairs_at_once)
+		if (++cnt[r] == w->pace.pairs_at_once)
 			next[r] = r + 1;
 		free_from[p[i].a] = free_from[p[i].b] = r + 1;
 		nr = r + 1 > nr ? r + 1 : nr;
@@ -169,10 +153,11 @@ void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
 
 void sw_reset_rows(struct sw *w)
 {
-	size_t nk = (size_t) w->n * w->repeat;
+	size_t nk = (size_t) w->m.n * w->repeat;
 
-	for (int i = 0; i < w->n; i++)
-		w->bw_row[i] = w->lat_row[i] = w->busy_row[i] = NAN;
+	for (int i = 0; i < w->m.n; i++)
+		w->judge.bw_row[i] = w->judge.lat_row[i] =
+			w->judge.busy_row[i] = NAN;
 	for (size_t k = 0; k < nk; k++)
-		w->rep[0][k] = w->rep[1][k] = NAN;
+		w->judge.rep[0][k] = w->judge.rep[1][k] = NAN;
 }

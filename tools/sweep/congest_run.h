@@ -1,7 +1,8 @@
 /* cxi_sweep --congestion: victims and aggressors on the sweep's launch
- * (congest.c drives the phases, congest_aggr.c the aggressors' traffic). */
-#ifndef CXD_SWEEP_CONGEST_H
-#define CXD_SWEEP_CONGEST_H
+ * (congest_run.c drives the phases; the engine runs the aggressors'
+ * traffic, engine_fabric_aggr.c for libfabric's). */
+#ifndef CXD_SWEEP_CONGEST_RUN_H
+#define CXD_SWEEP_CONGEST_RUN_H
 
 #include <stddef.h>
 
@@ -12,7 +13,6 @@
 
 struct cg {
 	struct sw *w;
-	struct cxd_peer_ops ops; /* sw_peer_mpi with our result hook */
 	struct cxd_cg_split sp;
 	double frac;
 	int place;
@@ -23,7 +23,6 @@ struct cg {
 	int phase;
 	uint64_t bound_ns; /* the victims' part of a phase, all turns */
 	struct cxd_cg_link mine; /* victims: the link this rank leads */
-	const struct cxd_tool *read_tool;
 };
 
 /* The option checks of the mode (exit 2 on failure), after parsing;
@@ -31,8 +30,5 @@ struct cg {
 int sw_congest_check(struct sw *w, char *err, size_t len);
 /* The whole congestion run; returns the exit status. */
 int sw_congest(struct sw *w);
-/* An aggressor's traffic in phase cg->phase until *stop completes (or,
- * stop NULL, for until_ns), then its operations drained. */
-void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns);
 
 #endif

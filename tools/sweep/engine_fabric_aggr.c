@@ -1,6 +1,7 @@
 /*
  * cxi_sweep --congestion: the aggressors' traffic, posted through the
- * pair tools' operation hooks (write, read) on the sweep's endpoint.
+ * pair tools' operation hooks (write, read) on the libfabric engine's
+ * endpoint.
  * Where ranks outnumber a host's CPUs, waits sleep between polls rather
  * than spin: a victim starved of CPU would read as a congested fabric.
  */
@@ -10,7 +11,8 @@
 
 #include <rdma/fi_domain.h>
 
-#include "congest.h"
+#include "congest_run.h"
+#include "engine_fabric.h"
 #include "session/post.h"
 
 /* Between completion polls on a crowded host: a shaped or shared link
@@ -18,13 +20,13 @@
 #define POLL_NS 1000000L
 
 /* An aggressor's operation (write, or read) aimed at rank, sized. */
-static void aim_at(struct cg *cg, int rank, bool read)
+static void aim_at(struct sw_fab *f, int rank, bool read)
 {
-	struct sw *w = cg->w;
-	struct cxd_sess *s = &w->s;
+	struct sw *w = f->w;
+	struct cxd_sess *s = &f->s;
 
-	sw_aim(cg->w, rank, "aggressor");
-	s->tool = read ? cg->read_tool : w->bw_tool;
+	sw_fab_aim(f, rank, "aggressor");
+	s->tool = read ? f->read_tool : f->bw_tool;
 	s->ops = s->tool->ops;
 	s->run = &w->bw_run;
 	s->gran = cxd_roundup(w->bw_run.min_size, w->bw_run.buf_align);
@@ -90,10 +92,12 @@ static bool stopped(MPI_Request *stop, uint64_t until_ns)
 	return flag != 0;
 }
 
-void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
+void sw_fab_aggress(struct sw_engine *e, struct cg *cg, MPI_Request *stop,
+		    uint64_t until_ns)
 {
+	struct sw_fab *f = e->state;
 	struct sw *w = cg->w;
-	struct cxd_sess *s = &w->s;
+	struct cxd_sess *s = &f->s;
 	uint64_t bound = cxd_now_ns() + cg->bound_ns + CXD_CG_SETTLE_NS;
 	uint64_t n = w->bw_run.list_size;
 	bool read = cg->phase == CXD_CG_READBCAST;
@@ -103,7 +107,7 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 		int t = target(cg, it);
 
 		if (stop && cxd_now_ns() > bound)
-			sw_die(w, "the victims did not finish the %s phase "
+			sw_die(&w->m, "the victims did not finish the %s phase "
 			       "within %llu s", cxd_cg_phase_name(cg->phase),
 			       (unsigned long long) (cg->bound_ns /
 						     1000000000ULL));
@@ -114,7 +118,7 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 			continue;
 		}
 		if (it == 0 || cg->phase == CXD_CG_ALLTOALL)
-			aim_at(cg, t, read);
+			aim_at(f, t, read);
 		ret = cxd_post_batch(s, w->bw_run.min_size, n);
 		if (ret == 0)
 			ret = drain(s, cg->crowded, (DEPTH - 1) * n);
@@ -122,6 +126,6 @@ void cg_aggress(struct cg *cg, MPI_Request *stop, uint64_t until_ns)
 	if (ret == 0) /* nothing left in flight when the phase ends */
 		ret = drain(s, cg->crowded, 0);
 	if (ret)
-		sw_die(w, "aggressor in the %s phase: %s",
+		sw_die(&w->m, "aggressor in the %s phase: %s",
 		       cxd_cg_phase_name(cg->phase), s->err);
 }

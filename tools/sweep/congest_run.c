@@ -12,70 +12,52 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rdma/fabric.h>
-
-#include "base/stats.h"
 #include "base/tclass.h"
-#include "congest.h"
-
-static struct cg *cg_of(const struct cxd_sess *s)
-{
-	return (struct cg *) (void *) ((char *) s->via -
-				       offsetof(struct cg, ops));
-}
+#include "congest_run.h"
 
 /* The leading side keeps its figures for the link it leads. */
-static int cg_result(struct cxd_sess *s, struct cxd_report *rep,
-		     const struct cxd_result *res)
+static void keep(struct cg *cg, const struct sw_fig *f)
 {
-	struct cg *cg = cg_of(s);
 	double *v = cg->mine.v[cg->phase];
 
-	(void) rep;
-	if (!s->is_client)
-		return 0;
-	if (res->lat) {
-		v[CXD_CGM_MEAN] = (double) cxd_stats_mean_ns(res->lat) / 1e3;
-		v[CXD_CGM_P99] =
-			(double) cxd_stats_percentile_ns(res->lat, 99) / 1e3;
-		v[CXD_CGM_P999] =
-			(double) cxd_stats_percentile_ns(res->lat, 99.9) / 1e3;
+	if (f->is_lat) {
+		v[CXD_CGM_MEAN] = f->mean_us;
+		v[CXD_CGM_P99] = f->p99_us;
+		v[CXD_CGM_P999] = f->p999_us;
 	} else {
-		v[CXD_CGM_BW] = res->bw_mb_s;
+		v[CXD_CGM_BW] = f->v;
 	}
-	return 0;
 }
 
-/* A victim pair, as the sweep measures a pair: latency each way (its
- * warmup opens tcp's connection), then bandwidth each way. */
+/* A victim pair, as the sweep measures a pair (sw_measure_pair's steps,
+ * once, through the same engine): latency each way (its warmup opens
+ * tcp's connection), then bandwidth each way. */
 static void measure_pair(struct cg *cg)
 {
 	struct sw *w = cg->w;
-	struct cxd_sess *s = &w->s;
+	struct sw_engine *e = w->eng;
 	int p = cg->partner, ret = 0;
-	bool first = w->rank < p;
+	bool first = w->m.rank < p;
 
-	sw_aim(cg->w, p, "victim");
 	for (int step = 0; ret == 0 && step < 4; step++) {
-		bool lat = step < 2;
+		struct sw_dir d = { p, (step % 2 == 0) == first, step < 2,
+				    "victim" };
+		struct sw_fig f;
 
-		s->is_client = s->active = (step % 2 == 0) == first;
-		s->tool = lat ? w->lat_tool : w->bw_tool;
-		s->ops = s->tool->ops;
-		s->run = lat ? &w->lat_run : &w->bw_run;
-		ret = s->tool->run(s, NULL);
+		ret = e->measure(e, &d, &f);
+		if (ret == 0 && d.lead)
+			keep(cg, &f);
 	}
 	if (ret)
-		sw_die(w, "victim pair with rank %d (%s), %s phase: %s", p,
-		       w->ranks[p].host, cxd_cg_phase_name(cg->phase), s->err);
+		sw_die(&w->m, "victim pair with rank %d (%s), %s phase: %s", p,
+		       w->ranks[p].host, cxd_cg_phase_name(cg->phase),
+		       e->why(e));
 }
-
-enum { TAG_TURN = 41 };
 
 /* The victims of pair turn t: pairs t * per to (t + 1) * per - 1. */
 static int turn_ranks(const struct cg *cg, int t, int *r)
 {
-	int per = cg->w->pairs_at_once, k = 0;
+	int per = cg->w->pace.pairs_at_once, k = 0;
 
 	for (int i = 2 * t * per; i < cg->sp.nv && i < 2 * (t + 1) * per; i++)
 		r[k++] = cg->sp.victims[i];
@@ -90,28 +72,29 @@ static int turn_ranks(const struct cg *cg, int t, int *r)
 static void measure(struct cg *cg)
 {
 	struct sw *w = cg->w;
-	int me = 0, per = w->pairs_at_once, k, tok = cg->phase;
-	int *r = sw_alloc(w, (size_t) 2 * per + 2, sizeof(int));
-	MPI_Request *q = sw_alloc(w, (size_t) 2 * per + 2, sizeof(*q));
-	int *in = sw_alloc(w, (size_t) 2 * per + 2, sizeof(int));
+	int me = 0, per = w->pace.pairs_at_once, k, tok = cg->phase;
+	int *r = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
+	MPI_Request *q = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(*q));
+	int *in = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
 
-	while (cg->sp.victims[me] != w->rank)
+	while (cg->sp.victims[me] != w->m.rank)
 		me++;
 	me /= 2 * per; /* my turn */
 	k = me > 0 ? turn_ranks(cg, me - 1, r) : 0;
 	for (int i = 0; i < k; i++)
-		MPI_Irecv(&in[i], 1, MPI_INT, r[i], TAG_TURN, MPI_COMM_WORLD,
+		MPI_Irecv(&in[i], 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
-	if (sw_wait(w, q, k, (uint64_t) me * 4 * w->wait_ns, false) != 0)
-		sw_die(w, "the victims before this rank's turn did not finish "
+	if (sw_wait(q, k, (uint64_t) me * 4 * w->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&w->m,
+		       "the victims before this rank's turn did not finish "
 		       "the %s phase in time", cxd_cg_phase_name(cg->phase));
 	measure_pair(cg);
 	k = turn_ranks(cg, me + 1, r);
 	for (int i = 0; i < k; i++)
-		MPI_Isend(&tok, 1, MPI_INT, r[i], TAG_TURN, MPI_COMM_WORLD,
+		MPI_Isend(&tok, 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
-	if (sw_wait(w, q, k, w->wait_ns, false) != 0)
-		sw_die(w, "the victims of the next turn did not take their "
+	if (sw_wait(q, k, w->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&w->m, "the victims of the next turn did not take their "
 		       "token");
 	free(r);
 	free(q);
@@ -124,8 +107,8 @@ static bool crowded(const struct sw *w)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int here = 0;
 
-	for (int i = 0; i < w->n; i++)
-		here += strcmp(w->ranks[i].host, w->ranks[w->rank].host) == 0;
+	for (int i = 0; i < w->m.n; i++)
+		here += strcmp(w->ranks[i].host, w->ranks[w->m.rank].host) == 0;
 	return here > (cpus > 0 ? cpus : 1);
 }
 
@@ -140,7 +123,7 @@ static int cg_wait_progress(struct sw *w, MPI_Request *q, uint64_t bound)
 		MPI_Test(q, &flag, MPI_STATUS_IGNORE);
 		if (flag)
 			return 0;
-		(void) w->s.ops->progress(&w->s);
+		w->eng->progress(w->eng->state);
 		if (cxd_now_ns() - t0 > bound)
 			return -ETIMEDOUT;
 		sw_nap(100000L);
@@ -159,29 +142,31 @@ static void phase(struct cg *cg, int ph)
 	MPI_Request q, stop;
 	uint64_t d_ns = w->cfg.run.duration_s * 1000000000ULL;
 
-	cg->phase = w->round = ph;
+	cg->phase = w->pace.round = ph;
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	sw_coll_wait(w, &q, "the start of a congestion phase");
+	sw_coll_wait(&w->m, &q, "the start of a congestion phase");
 	if (cg->aggr_only) {
-		cg_aggress(cg, NULL, cxd_now_ns() + d_ns);
+		w->eng->aggress(w->eng, cg, NULL,
+				cxd_now_ns() + d_ns);
 	} else if (!cg->victim) {
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
 		if (ph != CXD_CG_ALONE)
-			cg_aggress(cg, &stop, 0);
-		else if (sw_wait(w, &stop, 1, cg->bound_ns, false) != 0)
-			sw_die(w, "the victims did not finish alone in time");
+			w->eng->aggress(w->eng, cg, &stop, 0);
+		else if (sw_wait(&stop, 1, cg->bound_ns, NULL, NULL) != 0)
+			sw_die(&w->m,
+			       "the victims did not finish alone in time");
 	} else {
 		if (ph != CXD_CG_ALONE)
 			sw_nap(CXD_CG_SETTLE_NS);
 		measure(cg);
 		/* the pair is done (its last step was an exchange): sleep */
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
-		if (sw_wait(w, &stop, 1, cg->bound_ns, false) != 0)
-			sw_die(w, "the aggressors did not stop in time");
+		if (sw_wait(&stop, 1, cg->bound_ns, NULL, NULL) != 0)
+			sw_die(&w->m, "the aggressors did not stop in time");
 	}
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	if (cg_wait_progress(w, &q, w->wait_ns) != 0)
-		sw_die(w, "the end of the %s phase did not come in time: a "
+	if (cg_wait_progress(w, &q, w->m.wait_ns) != 0)
+		sw_die(&w->m, "the end of the %s phase did not come in time: a "
 		       "rank stalled", cxd_cg_phase_name(ph));
 }
 
@@ -192,28 +177,29 @@ static void split(struct cg *cg)
 	char err[CXD_ERR_LEN] = "";
 
 	cg->seed = w->cfg.sweep.seed;
-	if (w->rank == 0 && cg->seed == 0)
+	if (w->m.rank == 0 && cg->seed == 0)
 		cg->seed = (cxd_now_ns() ^ ((uint64_t) getpid() << 32)) | 1;
-	sw_bcast(w, &cg->seed, 1, MPI_UINT64_T, "the seed");
+	sw_bcast(&w->m, &cg->seed, 1, MPI_UINT64_T, "the seed");
 	if (cg->aggr_only) {
-		cg->sp.n = cg->sp.na = w->n;
-		cg->sp.aggressors = sw_alloc(w, (size_t) w->n, sizeof(int));
-		for (int i = 0; i < w->n; i++)
+		cg->sp.n = cg->sp.na = w->m.n;
+		cg->sp.aggressors = sw_alloc(&w->m, (size_t) w->m.n,
+					     sizeof(int));
+		for (int i = 0; i < w->m.n; i++)
 			cg->sp.aggressors[i] = i;
-		cg->aidx = w->rank;
+		cg->aidx = w->m.rank;
 		return;
 	}
-	if (cxd_cg_split(w->n, cg->frac, cg->place, cg->seed, &cg->sp, err,
+	if (cxd_cg_split(w->m.n, cg->frac, cg->place, cg->seed, &cg->sp, err,
 			 sizeof(err)) != 0)
-		sw_die(w, "%s", err);
-	cg->victim = cxd_cg_role(&cg->sp, w->rank, &cg->partner, &cg->aidx);
+		sw_die(&w->m, "%s", err);
+	cg->victim = cxd_cg_role(&cg->sp, w->m.rank, &cg->partner, &cg->aidx);
 }
 
 static int nhosts(const struct sw *w)
 {
 	int k = 0;
 
-	for (int i = 0; i < w->n; i++) {
+	for (int i = 0; i < w->m.n; i++) {
 		int j = 0;
 
 		while (strcmp(w->ranks[j].host, w->ranks[i].host) != 0)
@@ -236,13 +222,13 @@ static int report(struct cg *cg, double secs)
 	char err[CXD_ERR_LEN] = "";
 	int n = 0, ret = 0;
 
-	if (w->rank == 0)
-		all = sw_alloc(w, (size_t) w->n, sizeof(*all));
-	sw_gather(w, &cg->mine, sizeof(cg->mine), MPI_BYTE, all,
+	if (w->m.rank == 0)
+		all = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*all));
+	sw_gather(&w->m, &cg->mine, sizeof(cg->mine), MPI_BYTE, all,
 		  "gathering the victims' figures");
-	if (w->rank != 0)
+	if (w->m.rank != 0)
 		return 0;
-	for (l = all; l < all + w->n; l++)
+	for (l = all; l < all + w->m.n; l++)
 		if (l->src >= 0)
 			all[n++] = *l;
 	r.links = all;
@@ -251,10 +237,10 @@ static int report(struct cg *cg, double secs)
 	r.aggr_tc = w->cfg.sweep.aggr_tclass ? w->cfg.sweep.aggr_tclass :
 		    w->cfg.run.tclass;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
-	cxd_fabric_tclass_note(w->s.fab, r.victim_tc, r.victim_tc_s,
-			       sizeof(r.victim_tc_s));
-	cxd_fabric_tclass_note(w->s.fab, r.aggr_tc, r.aggr_tc_s,
-			       sizeof(r.aggr_tc_s));
+	w->eng->tclass_note(w->eng, r.victim_tc, r.victim_tc_s,
+			    sizeof(r.victim_tc_s));
+	w->eng->tclass_note(w->eng, r.aggr_tc, r.aggr_tc_s,
+			    sizeof(r.aggr_tc_s));
 	cxd_cg_write_text(&r, stdout);
 	fflush(stdout);
 	if (w->cfg.sweep.json[0])
@@ -307,10 +293,11 @@ int sw_congest_check(struct sw *w, char *err, size_t len)
 	if (on && (cxd_cg_parse_frac(o->victims, &f, err, len) ||
 		   cxd_cg_parse_place(o->placement, &p, err, len)))
 		return -EINVAL;
-	if ((on && w->n < CXD_CG_MIN_RANKS) || (only && w->n < 2)) {
+	if ((on && w->m.n < CXD_CG_MIN_RANKS) || (only && w->m.n < 2)) {
 		snprintf(err, len, "%s needs at least %d ranks; this job has "
 			 "%d (mpirun -np N)", on ? "--congestion" :
-			 "--aggressors-only", on ? CXD_CG_MIN_RANKS : 2, w->n);
+			 "--aggressors-only", on ? CXD_CG_MIN_RANKS : 2,
+			 w->m.n);
 		return -EINVAL;
 	}
 	return 0;
@@ -325,7 +312,7 @@ static void announce(const struct cg *cg, int ph)
 		"every rank reads from rank 0",
 	};
 
-	if (cg->w->rank != 0)
+	if (cg->w->m.rank != 0)
 		return;
 	printf("%s: %llu s, %s\n", cxd_cg_phase_name(ph),
 	       (unsigned long long) cg->w->cfg.run.duration_s, what[ph]);
@@ -334,20 +321,19 @@ static void announce(const struct cg *cg, int ph)
 
 static void setup(struct cg *cg, struct sw *w)
 {
+	char err[CXD_ERR_LEN]; /* checked in sw_congest_check already */
+
 	memset(cg, 0, sizeof(*cg));
 	cg->w = w;
-	cg->ops = sw_peer_mpi;
-	cg->ops.result = cg_result;
 	cg->aggr_only = w->cfg.sweep.cg_flags & CXD_CG_AGGR_ONLY;
-	cg->read_tool = cxd_tool_find("cxi_read_bw");
 	cg->mine.src = cg->mine.dst = -1;
 	for (int p = 0; p < CXD_CG_NPHASES; p++)
 		for (int m = 0; m < CXD_CGM_COUNT; m++)
 			cg->mine.v[p][m] = NAN;
-	(void) cxd_cg_parse_frac(w->cfg.sweep.victims, &cg->frac, w->s.err,
-				 sizeof(w->s.err));
+	(void) cxd_cg_parse_frac(w->cfg.sweep.victims, &cg->frac, err,
+				 sizeof(err));
 	(void) cxd_cg_parse_place(w->cfg.sweep.placement, &cg->place,
-				  w->s.err, sizeof(w->s.err));
+				  err, sizeof(err));
 }
 
 int sw_congest(struct sw *w)
@@ -361,20 +347,18 @@ int sw_congest(struct sw *w)
 	if (!cg.victim && w->cfg.sweep.aggr_tclass)
 		w->bw_run.tclass = w->lat_run.tclass = w->cfg.sweep.aggr_tclass;
 	if (cg.victim) {
-		cg.mine.src = w->rank;
+		cg.mine.src = w->m.rank;
 		cg.mine.dst = cg.partner;
 	}
-	if (w->rank == 0 && cg.place == CXD_CG_RANDOM && !cg.aggr_only)
+	if (w->m.rank == 0 && cg.place == CXD_CG_RANDOM && !cg.aggr_only)
 		printf("cxi_sweep --congestion: random placement, seed %llu "
 		       "(--seed repeats it)\n", (unsigned long long) cg.seed);
-	w->s.via = &cg.ops; /* a pair's partner over MPI; our result hook */
-	w->s.via_arg = w;
 	if (sw_bootstrap(w) != 0)
 		return 2; /* rank 0 has said why */
 	cg.crowded = crowded(w);
 	/* A pair's four steps are each bounded by wait_ns; turns add up. */
-	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pairs_at_once - 1) /
-				  w->pairs_at_once + 1) * 4 * w->wait_ns;
+	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pace.pairs_at_once - 1) /
+				  w->pace.pairs_at_once + 1) * 4 * w->m.wait_ns;
 	/* An unreported first pass alone: it opens the provider's
 	 * connections and pages the buffers in, which the first measured
 	 * phase would otherwise pay for (seen: isolated slower than loaded). */
@@ -389,6 +373,5 @@ int sw_congest(struct sw *w)
 	ret = cg.aggr_only ? 0 :
 	      report(&cg, (double) (cxd_now_ns() - t0) / 1e9);
 	cxd_cg_free(&cg.sp);
-	w->s.via = &sw_peer_mpi; /* cg.ops ends here; sw_free closes */
 	return ret;
 }

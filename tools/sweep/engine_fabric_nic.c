@@ -1,14 +1,16 @@
 /*
- * cxi_sweep: one rank per NIC. With -d auto each rank takes the device at
- * its place among its host's ranks (local rank 0 the provider's first
- * device, 1 the second, ...); with a list -d cxi0,cxi1 it takes the
- * list's entry at that place. Ranks of one host are told apart by the
- * host names every rank already swapped, as the rest of the sweep does.
+ * cxi_sweep's libfabric engine: one rank per NIC. With -d auto each rank
+ * takes the device at its place among its host's ranks (local rank 0 the
+ * provider's first device, 1 the second, ...); with a list -d cxi0,cxi1
+ * it takes the list's entry at that place. Ranks of one host are told
+ * apart by the host names every rank already swapped, as the rest of the
+ * sweep does.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_fabric.h"
 #include "sweep_mpi.h"
 
 #define MAX_NICS 64
@@ -27,23 +29,25 @@ static void name_list(char (*names)[CXD_NAME_LEN], int n, char *out,
 		snprintf(out + used, len - used, ", ...");
 }
 
-static int pick_auto(struct sw *w, char *err, size_t len)
+static int pick_auto(const struct sw_fab *f, struct sw *w, char *err,
+		     size_t len)
 {
-	char (*names)[CXD_NAME_LEN] = sw_alloc(w, MAX_NICS, CXD_NAME_LEN);
-	int n = cxd_fabric_devices(w->bw_run.provider, w->bw_tool->ops->facts.caps,
-				   names, MAX_NICS, err, len);
+	char (*names)[CXD_NAME_LEN] = sw_alloc(&w->m, MAX_NICS, CXD_NAME_LEN);
+	int n = cxd_fabric_devices(w->bw_run.provider,
+				   f->bw_tool->ops->facts.caps, names,
+				   MAX_NICS, err, len);
 	char *dev = w->cfg.local.device, list[160];
 
 	name_list(names, n < MAX_NICS ? n : MAX_NICS, list, sizeof(list));
-	if (n >= 0 && w->local >= n)
+	if (n >= 0 && w->pace.local >= n)
 		snprintf(err, len, "-d auto: this is local rank %d of %d on "
 			 "its host, but provider %s lists %d device%s here "
 			 "(%s): run at most %d rank%s per host, or name the "
-			 "devices (-d)", w->local, w->nlocal,
+			 "devices (-d)", w->pace.local, w->pace.nlocal,
 			 w->bw_run.provider, n, n == 1 ? "" : "s",
 			 n ? list : "none", n, n == 1 ? "" : "s");
 	else if (n >= 0)
-		snprintf(dev, CXD_NAME_LEN, "%s", names[w->local]);
+		snprintf(dev, CXD_NAME_LEN, "%s", names[w->pace.local]);
 	free(names);
 	return *err ? -1 : 0;
 }
@@ -57,37 +61,28 @@ static int pick_listed(struct sw *w, char *err, size_t len)
 	snprintf(list, sizeof(list), "%s", w->cfg.local.device);
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save), n++)
-		if (n == w->local)
+		if (n == w->pace.local)
 			snprintf(w->cfg.local.device, CXD_NAME_LEN, "%s", tok);
-	if (n != w->nlocal) {
+	if (n != w->pace.nlocal) {
 		snprintf(err, len, "-d lists %d device%s but this host runs %d "
 			 "rank%s: give one device per rank of a host, in "
-			 "local rank order", n, n == 1 ? "" : "s", w->nlocal,
-			 w->nlocal == 1 ? "" : "s");
+			 "local rank order", n, n == 1 ? "" : "s",
+			 w->pace.nlocal, w->pace.nlocal == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;
 }
 
-int sw_pick_device(struct sw *w)
+int sw_fab_pick_device(struct sw_fab *f, struct sw *w)
 {
 	char err[CXD_ERR_LEN] = "";
 	const char *d = w->cfg.local.device;
 	int ret = 0;
 
 	if (strcmp(d, "auto") == 0)
-		ret = pick_auto(w, err, sizeof(err));
+		ret = pick_auto(f, w, err, sizeof(err));
 	else if (strchr(d, ',') != NULL)
 		ret = pick_listed(w, err, sizeof(err));
 	(void) ret;
 	return sw_agree_err(w, err);
-}
-
-int sw_bootstrap(struct sw *w)
-{
-	sw_boot_provider(w);
-	if (sw_pick_device(w) != 0 || sw_agree_memory(w) != 0)
-		return 2;
-	sw_boot_fabric(w);
-	return 0;
 }

@@ -1,0 +1,66 @@
+/*
+ * How one pair is measured. The sweep's pacing, its judging and the
+ * congestion mode ask an engine for one direction of one pair at a time
+ * and get the figure back; they know nothing of how it is sent. Today's
+ * engine is libfabric's (engine_fabric.c); another (MPI point-to-point)
+ * fills the same table without touching pacing or judging.
+ */
+#ifndef CXD_SWEEP_ENGINE_H
+#define CXD_SWEEP_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+struct sw;
+struct cg;
+struct cxd_ctrs;
+
+/* One direction of one pair: this rank with rank peer, leading (it
+ * drives the run and gets the figure) or answering. */
+struct sw_dir {
+	int peer;
+	bool lead;
+	bool lat;          /* 8-byte latency, else bandwidth */
+	const char *role;  /* the peer in messages: "the ROLE rank p" */
+};
+
+/* What a run gives the side that leads; NAN where it gave nothing. */
+struct sw_fig {
+	bool is_lat;
+	double v;          /* median latency in us, or MB/s */
+	double mean_us, p99_us, p999_us; /* latency runs only */
+};
+
+struct sw_engine {
+	/* Set this rank up (collective: provider, device, endpoint, every
+	 * rank's address; fills w->ranks): 0, or 2 when a rank's device
+	 * cannot be had (rank 0 has said why). */
+	int (*open)(struct sw_engine *e, struct sw *w);
+	/* One direction of one pair: 0 or a negative errno (why says). */
+	int (*measure)(struct sw_engine *e, const struct sw_dir *d,
+		       struct sw_fig *fig);
+	const char *(*why)(const struct sw_engine *e);
+	void (*close)(struct sw_engine *e);
+	/* Keep the provider moving while a wait polls (sw_progress_fn). */
+	void (*progress)(void *state);
+	/* Evidence and report facts: the device's counters (health.c), the
+	 * text of a traffic class, the library's version ("2.1"). */
+	void (*plan_counters)(const struct sw_engine *e, struct cxd_ctrs *c,
+			      const char *sysroot);
+	void (*tclass_note)(const struct sw_engine *e, unsigned tc,
+			    char *buf, size_t len);
+	void (*version)(char *buf, size_t len);
+	/* --congestion: an aggressor's traffic in cg's phase until *stop
+	 * completes (NULL: until until_ns), drained; failures end the job. */
+	void (*aggress)(struct sw_engine *e, struct cg *cg, MPI_Request *stop,
+			uint64_t until_ns);
+	void *state;
+};
+
+/* The libfabric engine (engine_fabric.c): fills e, its state allocated. */
+void sw_engine_fabric(struct sw_engine *e, struct sw *w);
+
+#endif

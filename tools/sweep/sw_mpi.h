@@ -1,0 +1,71 @@
+/*
+ * cxi_sweep's MPI helper layer: this rank's place in the job, every MPI
+ * tag the sweep uses, and the bounded collectives and waits (a rank that
+ * stalls must not hold the others forever). Knows no engine: a wait that
+ * must keep a provider moving is handed a progress callback.
+ */
+#ifndef CXD_SW_MPI_H
+#define CXD_SW_MPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#define CXD_SWEEP_WAIT_S 30   /* a pair's wait beyond -D: peer is gone */
+#define CXD_SWEEP_LATE_S 5    /* a rank this late after its partner */
+
+/* Every point-to-point tag of the sweep, in one place so that no two
+ * concerns share a value (TAG_WHY and TAG_TURN were both 41). */
+enum sw_tag {
+	SW_TAG_BARRIER = 11, /* a pair's steps (the engine's peer) */
+	SW_TAG_SHARE,
+	SW_TAG_ADDR,
+	SW_TAG_HELLO = 31,   /* pacing: partners name the round */
+	SW_TAG_SLOT,         /* pacing: a slot's token */
+	SW_TAG_WHY = 41,     /* a rank's setup error, to rank 0 */
+	SW_TAG_TURN = 51,    /* congestion: a victim turn's token */
+};
+
+/* This rank in MPI_COMM_WORLD, and the bounds every wait uses. */
+struct sw_mpi {
+	int rank, n;
+	uint64_t wait_ns;  /* a pair's wait (-D and slack); 0 before parsing */
+	const char *host;  /* this rank's host for sw_die, once known */
+};
+
+/* Keep a provider moving while a wait polls (NULL: sleep instead). */
+typedef void sw_progress_fn(void *arg);
+
+void sw_mpi_init(struct sw_mpi *m);
+/* A fatal error: names this rank and host, MPI_Abort ends every rank. */
+void sw_die(const struct sw_mpi *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+void *sw_alloc(const struct sw_mpi *m, size_t n, size_t sz); /* or sw_die */
+void sw_nap(long ns);
+/* This rank's host name (a test copy's namespace may stand for a node). */
+void sw_host_name(const struct sw_mpi *m, char *host, size_t len);
+/* Wait for MPI requests within bound_ns without spinning; progress
+ * (inside a pair) is called between polls. 0 or -ETIMEDOUT. */
+int sw_wait(MPI_Request *r, int nr, uint64_t bound_ns,
+	    sw_progress_fn *progress, void *arg);
+/* Wait for a nonblocking collective (blocking ones spin), bounded by
+ * wait_ns; a rank that stalls ends the job. */
+void sw_coll_wait(const struct sw_mpi *m, MPI_Request *req,
+		  const char *what);
+/* Rank 0's buf to every rank; every rank's count items to rank 0's all
+ * (rank by rank); every rank's len bytes to every rank's all. */
+void sw_bcast(const struct sw_mpi *m, void *buf, int count, MPI_Datatype t,
+	      const char *what);
+void sw_gather(const struct sw_mpi *m, const void *mine, int count,
+	       MPI_Datatype t, void *all, const char *what);
+void sw_allgather(const struct sw_mpi *m, const void *mine, void *all,
+		  int len, const char *what);
+/* Both sides of a pair send len bytes to rank p, then receive as many:
+ * 0, or -ETIMEDOUT after bound_ns. */
+int sw_pair_swap(int p, enum sw_tag tag, const void *mine, void *theirs,
+		 int len, uint64_t bound_ns, sw_progress_fn *progress,
+		 void *arg);
+
+#endif
