@@ -9,7 +9,7 @@
 
 #include "base/stats.h"
 #include "cxd/config.h"
-#include "cxd/report.h"
+#include "cxd/result.h"
 #include "cxd/tool.h"
 
 /* figures.c: every figure of a result is computed there. */

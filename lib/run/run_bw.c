@@ -9,14 +9,6 @@
 #include "session/post.h"
 #include "windows.h"
 
-static void prepare_size(struct cxd_sess *s, uint64_t size)
-{
-	s->gran = s->ops->facts.slot ? s->ops->facts.slot :
-		  cxd_roundup(size, s->run->buf_align);
-	s->off = 0;
-	s->ops->post_for(s, size);
-}
-
 /* Duration runs read the clock anyway: a window closes when it shows a
  * boundary passed (wr->next is UINT64_MAX without --interval). */
 static bool done(const struct cxd_sess *s, uint64_t iters, uint64_t start,
@@ -41,7 +33,7 @@ timed_loop(struct cxd_sess *s, uint64_t size, struct cxd_span *sp,
 	uint64_t iters = 0, start, end;
 	int ret;
 
-	prepare_size(s, size);
+	cxd_post_prepare(s, size);
 	start = cxd_now_ns();
 	cxd_win_start(wr, size, start);
 	do {

@@ -8,7 +8,16 @@
 #include "session/session.h"
 #include "base/cpu_wait.h"
 #include "base/signals.h"
+#include "base/sizes.h"
 #include "sess_priv.h"
+
+void cxd_post_prepare(struct cxd_sess *s, uint64_t size)
+{
+	s->gran = s->ops->facts.slot ? s->ops->facts.slot :
+		  cxd_roundup(size, s->run->buf_align);
+	s->off = 0;
+	s->ops->post_for(s, size);
+}
 
 void cxd_post_inflight(struct cxd_sess *s, uint64_t bytes)
 {

@@ -27,6 +27,11 @@ static inline uint64_t cxd_post_allow_ms(const struct cxd_sess *s,
 {
 	return s->timeout_ms + bytes / (CXD_FLOOR_RATE / 1000);
 }
+/* Before a size's first post: offsets restart at 0 in steps of the op's
+ * slot (or the size rounded up to --buf-align), and the op picks its post
+ * hook for the size (inject or not). The runners and cxi_sweep's
+ * aggressors share it. */
+void cxd_post_prepare(struct cxd_sess *s, uint64_t size);
 /* Before a size's timed loop: bytes one iteration has in flight; sets the
  * stall limit and the watchdog's. */
 void cxd_post_inflight(struct cxd_sess *s, uint64_t bytes);

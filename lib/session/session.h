@@ -13,7 +13,7 @@
 #include "fabric/fabric.h"
 #include "fabric/mem.h"
 #include "cxd/opts.h"
-#include "cxd/report.h"
+#include "cxd/result.h"
 #include "report/report.h"
 #include "cxd/tool.h"
 #include "session/peer.h"

@@ -1,5 +1,5 @@
-/* The congestion mode's placement (tools/sweep/congest.c's turn_ranks,
- * crowded, nhosts), with plain parameters. */
+/* The congestion mode's placement, with plain parameters (the MPI side:
+ * tools/sweep/congest_run.c). */
 #include <string.h>
 
 #include "place.h"

@@ -6,22 +6,18 @@
 
 #include "sweep_plan.h"
 
-/* Victim pairs measure in turns of at most per pairs: the victims of
- * turn t are victims[2 t per .. 2 (t + 1) per), at most nv. Writes them
- * to r (room for 2 per), returns their count. tools/sweep/congest.c's
- * turn_ranks(cg, t, r): cxd_cg_turn_ranks(cg->sp.victims, cg->sp.nv,
- * cg->w->pairs_at_once, t, r). */
+/* Victim pairs measure in turns of at most per pairs (the sweep's
+ * pairs_at_once): the victims of turn t are victims[2 t per .. 2 (t + 1)
+ * per), at most nv. Writes them to r (room for 2 per), returns their
+ * count. tools/sweep/congest_run.c's measure passes its tokens by them. */
 int cxd_cg_turn_ranks(const int *victims, int nv, int per, int t, int *r);
-/* The turn of victim `rank` (congest.c's measure: `me`), -1 when it is
- * no victim. */
+/* The turn of victim `rank`, -1 when it is no victim. */
 int cxd_cg_turn_of(const int *victims, int nv, int per, int rank);
-/* More ranks on rank's host than cpus (at least 1 counted): congest.c's
- * crowded(w) is cxd_crowded(w->ranks, w->n, w->rank,
- * sysconf(_SC_NPROCESSORS_ONLN)). */
+/* More ranks on rank's host than cpus (at least 1 counted): such a host
+ * naps rather than spins. */
 bool cxd_crowded(const struct cxd_sweep_rank *ranks, int n, int rank,
 		 long cpus);
-/* How many hosts n ranks are on: congest.c's nhosts(w) is
- * cxd_nhosts(w->ranks, w->n). */
+/* How many hosts n ranks are on (the report's "hosts"). */
 int cxd_nhosts(const struct cxd_sweep_rank *ranks, int n);
 
 #endif

@@ -1,4 +1,5 @@
-/* cxi_sweep's retest plan (tools/sweep/sweep_run.c's sw_retest_plan). */
+/* cxi_sweep's retest plan: the suspect pairs in rounds of disjoint
+ * pairs. */
 #include <errno.h>
 #include <stdlib.h>
 

@@ -7,8 +7,9 @@
 /*
  * The retest rounds for np suspect pairs of n ranks, at most
  * pairs_at_once pairs each, into pl (a listed plan; cxd_plan_free
- * releases it): 0, or -ENOMEM. tools/sweep/sweep_run.c's sw_retest_plan,
- * the same rounds in the same order.
+ * releases it): 0, or -ENOMEM. Each pair goes to the first round with
+ * room after both its ranks' latest, near-linear in the pairs (a whole
+ * fabric's worth at scale); tools/sweep/sweep_judge.c's retest paces it.
  */
 int cxd_plan_retest(int n, int pairs_at_once, const struct cxd_pair *p,
 		    int np, struct cxd_plan *pl);

@@ -1,5 +1,5 @@
-/* cxi_sweep's row statistics (tools/sweep/sweep_judge.c's row_stats,
- * column_median, keep_first), with plain parameters. */
+/* cxi_sweep's row statistics, with plain parameters (the MPI side,
+ * tools/sweep/sweep_judge.c, gathers and shares them). */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>

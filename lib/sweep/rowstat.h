@@ -12,26 +12,24 @@
  * Writes each link's median to row[m][p], its spread ((max - min) /
  * median, %; NAN unless the median is positive) to spread[m][p], and the
  * noise (median relative difference of two repeats of one link) to
- * noise[m]. 0, or -ENOMEM. tools/sweep/sweep_judge.c's row_stats(w):
- * cxd_row_stats(w->n, w->repeat, w->rep, (double *[2]){ w->bw_row,
- * w->lat_row }, w->spread, w->noise).
+ * noise[m]. 0, or -ENOMEM. tools/sweep/sweep_judge.c calls it on each
+ * pass.
  */
 int cxd_row_stats(int n, size_t repeat, double *const rep[2],
 		  double *const row[2], double *const spread[2],
 		  double noise[2]);
 
 /* The median over n ranks of column col of their summaries of stride
- * values each (NAN: none, or no memory). sweep_judge.c's
- * column_median(w, sum, col): cxd_column_median(sum, w->n, 4, col). */
+ * values each (NAN: none, or no memory): rank 0's typical link and
+ * noise. */
 double cxd_column_median(const double *sum, int n, int stride, int col);
 
 /*
  * The links that np retested pairs p did not measure from rank `rank`
  * keep their first figures: now[k][j] = first[k][j] for every rank j
  * not retested with this one (k < 4: bandwidth, latency, their spreads).
- * 0, or -ENOMEM. sweep_judge.c's keep_first(w, p, np, first):
- * cxd_keep_first(w->n, w->rank, p, np, (double *[4]){ w->bw_row,
- * w->lat_row, w->spread[0], w->spread[1] }, first).
+ * 0, or -ENOMEM. Each link's figure is then its latest: a baseline
+ * must not keep a blip that the retest cleared.
  */
 int cxd_keep_first(int n, int rank, const struct cxd_pair *p, int np,
 		   double *const now[4], double *const first[4]);

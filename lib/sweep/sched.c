@@ -1,8 +1,7 @@
 /*
- * cxi_sweep's plans and each rank's steps, pure: the same computation as
- * tools/sweep/sweep_pace.c's listed_sched and circle_sched and
- * sweep_run.c's sw_main_plan, sw_plan_list, sw_plan_free, with plain
- * parameters and errors returned instead of ending the job.
+ * cxi_sweep's plans and each rank's steps, pure: plain parameters, and
+ * errors returned for the MPI side (tools/sweep/sweep_pace.c) to end the
+ * job with.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -81,7 +80,7 @@ int cxd_sched_room(int n, const struct cxd_plan *pl)
 }
 
 /*
- * A listed plan (listed_sched). holder[j]: the lower rank of the latest
+ * A listed plan. holder[j]: the lower rank of the latest
  * pair in slot j so far; mine[j]: this rank's step there, if it holds
  * it, so the next pair in the slot can be linked back.
  */
@@ -135,7 +134,7 @@ static int holder_of(int n, int r, int t)
 	return cxd_sweep_pair_at(n, r, t, &p) == 0 ? p.a : -1;
 }
 
-/* Step s's neighbours in its slot (circle_sched): the slot's previous
+/* Step s's neighbours in its slot: the slot's previous
  * pair is in the cut before, or the previous circle round's last cut
  * that reaches the slot; its next in the cut after, or the next circle
  * round's first. Only a round's last cut may be short. */
@@ -157,7 +156,7 @@ static void circle_links(int n, int per, int r, int t, struct cxd_step *s)
 		s->next = holder_of(n, r + 1, j);
 }
 
-/* The circle rounds (circle_sched): in circle round r the rank is at
+/* The circle rounds: in circle round r the rank is at
  * index t, which lands in cut round r * chunks + t / per, slot t % per. */
 static int circle_steps(int n, int rank, bool chain, int per,
 			struct cxd_step *step)

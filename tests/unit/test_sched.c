@@ -2,7 +2,8 @@
  * cxi_sweep's pacing (lib/sweep/sched.c), proved by simulating the waits
  * (support/pace_sim.c) for every N from 2 to 64 and every slot count K
  * from 1 to N/2: every pair exactly once, never more than K pairs at
- * once, no cycle of waits, whichever pair ends first.
+ * once, no cycle of waits, whichever pair ends first, and whether MPI
+ * sends a slot's token eagerly or only once it is received.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,27 +24,31 @@ static const char *const fault_name[] = {
 	"hello for another round", "message never received", "no memory",
 };
 
-/* Simulate under every policy; want[a * n + b] (a < b): how often pair
- * (a, b) must be measured (1 or 0). */
+/* Simulate under every policy, with eager and with synchronous token
+ * sends; want[a * n + b] (a < b): how often pair (a, b) must be
+ * measured (1 or 0). */
 static void check_paced(int n, int k, const struct cxd_plan *pl,
 			const int *want, int npairs)
 {
 	int *times = calloc((size_t) n * (size_t) n, sizeof(int));
 
 	assert_non_null(times);
-	for (int run = PACE_OLDEST; run <= PACE_RANDOM; run++) {
+	for (int run = 0; run < 2 * (PACE_RANDOM + 1); run++) {
+		enum pace_policy policy = (enum pace_policy) (run / 2);
+		bool sync = run % 2;
 		struct pace_res res;
 
 		memset(times, 0, (size_t) n * (size_t) n * sizeof(int));
-		pace_simulate(n, k, pl, (enum pace_policy) run,
-			      (unsigned) (n * 131 + k), false, times, &res);
+		pace_simulate(n, k, pl, policy, (unsigned) (n * 131 + k), sync,
+			      times, &res);
 		if (res.fault != PACE_OK)
-			fail_msg("n %d k %d policy %d: %s (rank %d, step %d)",
-				 n, k, run, fault_name[res.fault],
-				 res.stuck_rank, res.stuck_step);
+			fail_msg("n %d k %d policy %d sync %d: %s (rank %d, "
+				 "step %d)", n, k, policy, sync,
+				 fault_name[res.fault], res.stuck_rank,
+				 res.stuck_step);
 		if (res.max_running > k)
 			fail_msg("n %d k %d policy %d: %d pairs at once", n,
-				 k, run, res.max_running);
+				 k, policy, res.max_running);
 		assert_int_equal(res.ended, npairs);
 		for (int i = 0; i < n * n; i++)
 			if (times[i] != want[i])
@@ -102,8 +107,8 @@ static void assert_same_steps(int n, int k, const struct cxd_plan *pl,
 	free(y);
 }
 
-/* The computed steps (circle_sched) are those of the listed plan
- * (listed_sched over sw_plan_list's rounds): one rule, two ways. */
+/* The computed steps (a circle plan's) are those of the listed plan
+ * (cxd_plan_list's rounds): one rule, two ways. */
 static void test_listed_main_plan_walks_the_same_steps_as_computed(
 	void **state)
 {
@@ -242,28 +247,29 @@ static void test_retest_plan_first_round_with_room_after_both_ranks(
 }
 
 /*
- * A finding, kept as a test: the waits are free of cycles only because a
- * slot's token (4 bytes) is sent eagerly. give_slot waits for its Isend
- * before the rank posts its next take_slot's Irecv; at 7 ranks, 2 pairs
- * at once, rank 0 (after round 10) hands a slot to rank 1 while rank 1
- * (after round 11) hands one to rank 0: with synchronous sends each
- * waits for a receive the other posts only afterwards.
+ * A finding, kept as a test: when give_slot waited for its token's send
+ * before the rank posted its next take_slot's receive, the waits were
+ * free of cycles only because MPI sends the 4 bytes eagerly. At 7
+ * ranks, 2 pairs at once, rank 0 (after round 10) hands a slot to rank 1
+ * while rank 1 (after round 11) hands one to rank 0: with synchronous
+ * sends each waited for a receive the other posts only afterwards. Now
+ * the sends are completed after the last step (give_end): both take
+ * their slots, whichever way MPI sends.
  */
-static void test_slot_tokens_rely_on_eager_sends_two_holders_swap(
+static void test_sync_token_sends_no_deadlock_two_holders_swap(
 	void **state)
 {
 	struct cxd_plan pl = cxd_plan_main(7, 2);
-	int times[49] = { 0 };
 	struct pace_res res;
 
 	(void) state;
-	pace_simulate(7, 2, &pl, PACE_OLDEST, 0, false, times, &res);
-	assert_int_equal(res.fault, PACE_OK);
-	memset(times, 0, sizeof(times));
-	pace_simulate(7, 2, &pl, PACE_OLDEST, 0, true, times, &res);
-	assert_int_equal(res.fault, PACE_DEADLOCK);
-	assert_int_equal(res.stuck_rank, 0);
-	assert_int_equal(res.stuck_step, 4); /* round 10, giving to rank 1 */
+	for (int sync = 0; sync < 2; sync++) {
+		int times[49] = { 0 };
+
+		pace_simulate(7, 2, &pl, PACE_OLDEST, 0, sync, times, &res);
+		assert_int_equal(res.fault, PACE_OK);
+		assert_int_equal(res.ended, 21);
+	}
 }
 
 int main(void)
@@ -280,7 +286,7 @@ int main(void)
 		cmocka_unit_test(
 			test_retest_plan_first_round_with_room_after_both_ranks),
 		cmocka_unit_test(
-			test_slot_tokens_rely_on_eager_sends_two_holders_swap),
+			test_sync_token_sends_no_deadlock_two_holders_swap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

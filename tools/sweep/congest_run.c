@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/tclass.h"
+#include "sweep/place.h"
 #include "congest_run.h"
 
 /* The leading side keeps its figures for the link it leads. */
@@ -54,16 +55,6 @@ static void measure_pair(struct cg *cg)
 		       e->why(e));
 }
 
-/* The victims of pair turn t: pairs t * per to (t + 1) * per - 1. */
-static int turn_ranks(const struct cg *cg, int t, int *r)
-{
-	int per = cg->w->pace.pairs_at_once, k = 0;
-
-	for (int i = 2 * t * per; i < cg->sp.nv && i < 2 * (t + 1) * per; i++)
-		r[k++] = cg->sp.victims[i];
-	return k;
-}
-
 /*
  * Victim pairs measure in turns of at most pairs_at_once pairs (the
  * sweep's rule: fewer at once where ranks outnumber CPUs), each turn
@@ -72,15 +63,14 @@ static int turn_ranks(const struct cg *cg, int t, int *r)
 static void measure(struct cg *cg)
 {
 	struct sw *w = cg->w;
-	int me = 0, per = w->pace.pairs_at_once, k, tok = cg->phase;
+	const int *v = cg->sp.victims, nv = cg->sp.nv;
+	int per = w->pace.pairs_at_once, k, tok = cg->phase;
+	int me = cxd_cg_turn_of(v, nv, per, w->m.rank); /* a victim's turn */
 	int *r = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
 	MPI_Request *q = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(*q));
 	int *in = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
 
-	while (cg->sp.victims[me] != w->m.rank)
-		me++;
-	me /= 2 * per; /* my turn */
-	k = me > 0 ? turn_ranks(cg, me - 1, r) : 0;
+	k = me > 0 ? cxd_cg_turn_ranks(v, nv, per, me - 1, r) : 0;
 	for (int i = 0; i < k; i++)
 		MPI_Irecv(&in[i], 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
@@ -89,7 +79,7 @@ static void measure(struct cg *cg)
 		       "the victims before this rank's turn did not finish "
 		       "the %s phase in time", cxd_cg_phase_name(cg->phase));
 	measure_pair(cg);
-	k = turn_ranks(cg, me + 1, r);
+	k = cxd_cg_turn_ranks(v, nv, per, me + 1, r);
 	for (int i = 0; i < k; i++)
 		MPI_Isend(&tok, 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
@@ -99,17 +89,6 @@ static void measure(struct cg *cg)
 	free(r);
 	free(q);
 	free(in);
-}
-
-/* Ranks on this host against its CPUs (the sweep's test, per host). */
-static bool crowded(const struct sw *w)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int here = 0;
-
-	for (int i = 0; i < w->m.n; i++)
-		here += strcmp(w->ranks[i].host, w->ranks[w->m.rank].host) == 0;
-	return here > (cpus > 0 ? cpus : 1);
 }
 
 /* A barrier's end, keeping this endpoint progressing (an aggressor's
@@ -195,20 +174,6 @@ static void split(struct cg *cg)
 	cg->victim = cxd_cg_role(&cg->sp, w->m.rank, &cg->partner, &cg->aidx);
 }
 
-static int nhosts(const struct sw *w)
-{
-	int k = 0;
-
-	for (int i = 0; i < w->m.n; i++) {
-		int j = 0;
-
-		while (strcmp(w->ranks[j].host, w->ranks[i].host) != 0)
-			j++;
-		k += j == i;
-	}
-	return k;
-}
-
 /* Every victim's link to rank 0, which writes the report. */
 static int report(struct cg *cg, double secs)
 {
@@ -233,7 +198,7 @@ static int report(struct cg *cg, double secs)
 			all[n++] = *l;
 	r.links = all;
 	r.nlinks = (size_t) n;
-	r.nhosts = nhosts(w);
+	r.nhosts = cxd_nhosts(w->ranks, w->m.n);
 	r.aggr_tc = w->cfg.sweep.aggr_tclass ? w->cfg.sweep.aggr_tclass :
 		    w->cfg.run.tclass;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
@@ -249,7 +214,7 @@ static int report(struct cg *cg, double secs)
 	free(all);
 	if (ret)
 		fprintf(stderr, "cxi_sweep: %s\n", err);
-	return ret ? 1 : 0;
+	return ret ? CXD_EXIT_FAIL : CXD_EXIT_OK;
 }
 
 int sw_congest_check(struct sw *w, char *err, size_t len)
@@ -354,8 +319,10 @@ int sw_congest(struct sw *w)
 		printf("cxi_sweep --congestion: random placement, seed %llu "
 		       "(--seed repeats it)\n", (unsigned long long) cg.seed);
 	if (sw_bootstrap(w) != 0)
-		return 2; /* rank 0 has said why */
-	cg.crowded = crowded(w);
+		return CXD_EXIT_USAGE; /* rank 0 has said why */
+	/* Ranks on this host against its CPUs (the sweep's test, per host). */
+	cg.crowded = cxd_crowded(w->ranks, w->m.n, w->m.rank,
+				 sysconf(_SC_NPROCESSORS_ONLN));
 	/* A pair's four steps are each bounded by wait_ns; turns add up. */
 	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pace.pairs_at_once - 1) /
 				  w->pace.pairs_at_once + 1) * 4 * w->m.wait_ns;

@@ -91,9 +91,9 @@ static int fab_open(struct sw_engine *e, struct sw *w)
 
 	pick_provider(f, w);
 	if (sw_fab_pick_device(f, w) != 0)
-		return 2;
+		return CXD_EXIT_USAGE;
 	open_fabric(f, w);
-	return 0;
+	return CXD_EXIT_OK;
 }
 
 /* One run of the pair runner; its result hook fills fig. */

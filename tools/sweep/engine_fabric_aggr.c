@@ -29,9 +29,7 @@ static void aim_at(struct sw_fab *f, int rank, bool read)
 	s->tool = read ? f->read_tool : f->bw_tool;
 	s->ops = s->tool->ops;
 	s->run = &w->bw_run;
-	s->gran = cxd_roundup(w->bw_run.min_size, w->bw_run.buf_align);
-	s->off = 0;
-	s->ops->post_for(s, w->bw_run.min_size);
+	cxd_post_prepare(s, w->bw_run.min_size);
 }
 
 /*

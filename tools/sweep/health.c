@@ -183,7 +183,7 @@ static int health_report(struct sw *w, struct sw_health_rec *all)
 			       all[i].down ? "is down" : all[i].degraded ?
 			       "is degraded" : "is erroring");
 	fflush(stdout);
-	return bad ? 1 : 0;
+	return bad ? CXD_EXIT_FAIL : CXD_EXIT_OK;
 }
 
 int sw_health(struct sw *w)
@@ -192,7 +192,7 @@ int sw_health(struct sw *w)
 	int ret = 0;
 
 	if (sw_bootstrap(w) != 0) /* the device in use, every rank's host */
-		return 2;             /* rank 0 has said why */
+		return CXD_EXIT_USAGE; /* rank 0 has said why */
 	sw_counters_begin(w);
 	my_record(w, &mine);
 	sw_counters_end(w);

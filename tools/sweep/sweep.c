@@ -46,7 +46,7 @@ static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
 	} else if (w->m.rank == 0) {
 		fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
-	return ret < 0 ? 2 : 0;
+	return ret < 0 ? CXD_EXIT_USAGE : CXD_EXIT_OK;
 }
 
 /* Options: the pair tools' table; bandwidth and latency runs derived. */
@@ -88,13 +88,13 @@ int main(int argc, char **argv)
 
 	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
 		fprintf(stderr, "cxi_sweep: MPI_Init failed\n");
-		return 1;
+		return CXD_EXIT_FAIL;
 	}
 	sw_init(&w, &eng);
 	sw_engine_fabric(&eng, &w); /* today's only engine */
 	ret = parse(&w, argc, argv);
 	if (sw_agree_opts(&w, argc, argv) != 0)
-		ret = 2;
+		ret = CXD_EXIT_USAGE;
 	if (ret >= 0) {
 		eng.close(&eng); /* never opened: its state only */
 		MPI_Finalize();

@@ -38,7 +38,7 @@ int sw_agree_err(struct sw *w, const char *err)
 		       &q);
 	agree_wait(w, &q, "the check of every rank's setup");
 	if (first == INT_MAX)
-		return 0;
+		return CXD_EXIT_OK;
 	if (w->m.rank == first) {
 		sw_host_name(&w->m, host, sizeof(host));
 		snprintf(msg, sizeof(msg), "rank %d (%s): %s", w->m.rank, host,
@@ -55,7 +55,7 @@ int sw_agree_err(struct sw *w, const char *err)
 	}
 	if (w->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: %s\n", msg);
-	return 2;
+	return CXD_EXIT_USAGE;
 }
 
 /* FNV-1a over the arguments after the program's name. */

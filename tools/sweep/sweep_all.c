@@ -12,14 +12,14 @@ int sw_run(struct sw *w)
 {
 	size_t nk = (size_t) w->m.n * w->repeat;
 	uint64_t t0 = cxd_now_ns();
-	struct sw_plan pl;
+	struct cxd_plan pl;
 	int ret;
 
 	if (w->m.n < 2)
 		sw_die(&w->m,
 		       "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
 	if (sw_bootstrap(w) != 0)
-		return 2;
+		return CXD_EXIT_USAGE; /* rank 0 has said why */
 	ret = sw_place_ranks(w);
 	if (ret == 0)
 		ret = sw_matrix_open(w);
@@ -34,10 +34,10 @@ int sw_run(struct sw *w)
 	w->judge.spread[0] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
 	w->judge.spread[1] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
 	sw_reset_rows(w);
-	sw_main_plan(w, &pl);
+	pl = cxd_plan_main(w->m.n, w->pace.pairs_at_once);
 	w->pace.round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
 	sw_pace(w, &pl, sw_measure_pair, w->pace.round_s);
 	ret = sw_verdict(w, &pl, t0);
-	sw_plan_free(&pl);
+	cxd_plan_free(&pl);
 	return ret;
 }

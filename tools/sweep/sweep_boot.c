@@ -97,6 +97,6 @@ int sw_bootstrap(struct sw *w)
 	test_netns(w);
 	share_hosts(w);
 	if (sw_agree_memory(w) != 0)
-		return 2;
+		return CXD_EXIT_USAGE;
 	return w->eng->open(w->eng, w);
 }

@@ -14,6 +14,8 @@
 #include <mpi.h>
 
 #include "health.h"
+#include "sweep/retest.h"
+#include "sweep/rowstat.h"
 #include "sweep/verdict.h"
 #include "sweep_mpi.h"
 
@@ -42,7 +44,7 @@ int sw_read_inputs(struct sw *w)
 	}
 	if (ret)
 		fprintf(stderr, "cxi_sweep: %s\n", err);
-	return agree(w, ret ? 2 : 0);
+	return agree(w, ret ? CXD_EXIT_USAGE : CXD_EXIT_OK);
 }
 
 int sw_place_ranks(struct sw *w)
@@ -61,37 +63,18 @@ int sw_place_ranks(struct sw *w)
 		if (ret)
 			fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
-	return agree(w, ret ? 2 : 0);
+	return agree(w, ret ? CXD_EXIT_USAGE : CXD_EXIT_OK);
 }
 
 /* This rank's row: each link's median and spread, and the noise of all
  * its repeats (the median relative difference between two of them). */
 static void row_stats(struct sw *w)
 {
-	size_t k = w->repeat, nd = k * (k - 1) / 2;
-	double *diffs = sw_alloc(&w->m, (size_t) w->m.n * nd + 1,
-				 sizeof(double));
 	double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 
-	for (int m = 0; m < 2; m++) {
-		size_t d = 0;
-
-		for (int p = 0; p < w->m.n; p++) {
-			const double *x = w->judge.rep[m] + (size_t) p * k;
-			double lo = INFINITY, hi = -INFINITY;
-
-			row[m][p] = cxd_sweep_median(x, k);
-			for (size_t i = 0; i < k; i++) {
-				lo = x[i] < lo ? x[i] : lo;
-				hi = x[i] > hi ? x[i] : hi;
-			}
-			w->judge.spread[m][p] = row[m][p] > 0 ?
-				100 * (hi - lo) / row[m][p] : NAN;
-			d += cxd_judge_rel_diffs(x, k, diffs + d);
-		}
-		w->judge.noise[m] = cxd_sweep_median(diffs, d);
-	}
-	free(diffs);
+	if (cxd_row_stats(w->m.n, w->repeat, w->judge.rep, row,
+			  w->judge.spread, w->judge.noise) != 0)
+		sw_die(&w->m, "out of memory");
 }
 
 /*
@@ -151,20 +134,6 @@ static void gather_links(struct sw *w, struct view *v)
 	}
 }
 
-/* The median over ranks of column col of their summaries (4 each). */
-static double column_median(const struct sw *w, const double *sum, int col)
-{
-	double *x = malloc((size_t) w->m.n * sizeof(double)), med;
-
-	if (x == NULL)
-		return NAN;
-	for (int i = 0; i < w->m.n; i++)
-		x[i] = sum[4 * i + col];
-	med = cxd_sweep_median(x, (size_t) w->m.n);
-	free(x);
-	return med;
-}
-
 /* Rank 0 sets the rules from each rank's median links and noise. */
 static void set_rules(struct sw *w, struct view *v)
 {
@@ -184,9 +153,10 @@ static void set_rules(struct sw *w, struct view *v)
 		for (int m = 0; m < 2; m++) {
 			/* The typical link: the median of each rank's
 			 * median link; the noise: of each rank's noise. */
-			r->typical[m] = column_median(w, sum, m);
+			r->typical[m] = cxd_column_median(sum, w->m.n, 4, m);
 			r->tol[m] = cxd_judge_tol(m, cxd_judge_sigma(
-				column_median(w, sum, 2 + m)), pct[m]);
+				cxd_column_median(sum, w->m.n, 4, 2 + m)),
+				pct[m]);
 			r->base_tol[m] = w->judge.has_base ?
 					 w->judge.base.tol[m] : 0;
 			r->base_poor[m] = w->judge.has_base &&
@@ -289,29 +259,6 @@ static int retest_list(struct sw *w, const struct view *v,
 	return np;
 }
 
-/* The links the retest did not measure keep their first figures: each
- * link's figure is then its latest (a baseline must not keep a blip that
- * the retest cleared). */
-static void keep_first(struct sw *w, const struct cxd_pair *p, int np,
-		       double *const first[4])
-{
-	double *now[4] = { w->judge.bw_row, w->judge.lat_row,
-			   w->judge.spread[0], w->judge.spread[1] };
-	bool *again = sw_alloc(&w->m, (size_t) w->m.n, sizeof(bool));
-
-	for (int i = 0; i < np; i++) {
-		if (p[i].a == w->m.rank)
-			again[p[i].b] = true;
-		if (p[i].b == w->m.rank)
-			again[p[i].a] = true;
-	}
-	for (int k = 0; k < 4; k++)
-		for (int j = 0; j < w->m.n; j++)
-			if (!again[j])
-				now[k][j] = first[k][j];
-	free(again);
-}
-
 /* Every rank: retest the suspect pairs once (all repeats again) and keep
  * its outliers whose retest breaks a rule too. */
 static void retest(struct sw *w, struct view *v)
@@ -319,8 +266,10 @@ static void retest(struct sw *w, struct view *v)
 	struct cxd_pair *p;
 	int np = retest_list(w, v, &p);
 	const double *row[2] = { w->judge.bw_row, w->judge.lat_row };
+	double *now[4] = { w->judge.bw_row, w->judge.lat_row,
+			   w->judge.spread[0], w->judge.spread[1] };
 	double *first[4], *busy_col;
-	struct sw_plan pl;
+	struct cxd_plan pl;
 	MPI_Request q;
 
 	if (np == 0) {
@@ -328,17 +277,20 @@ static void retest(struct sw *w, struct view *v)
 		return;
 	}
 	first[0] = sw_alloc(&w->m, 4 * (size_t) w->m.n, sizeof(double));
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 4; k++) {
 		first[k] = first[0] + (size_t) k * w->m.n;
-	memcpy(first[0], w->judge.bw_row, (size_t) w->m.n * sizeof(double));
-	memcpy(first[1], w->judge.lat_row, (size_t) w->m.n * sizeof(double));
-	memcpy(first[2], w->judge.spread[0], (size_t) w->m.n * sizeof(double));
-	memcpy(first[3], w->judge.spread[1], (size_t) w->m.n * sizeof(double));
-	sw_retest_plan(w, p, np, &pl);
+		memcpy(first[k], now[k], (size_t) w->m.n * sizeof(double));
+	}
+	if (cxd_plan_retest(w->m.n, w->pace.pairs_at_once, p, np, &pl) != 0)
+		sw_die(&w->m, "out of memory");
 	sw_reset_rows(w);
 	sw_pace(w, &pl, sw_measure_pair, NULL);
 	row_stats(w);
-	keep_first(w, p, np, first);
+	/* The links the retest did not measure keep their first figures:
+	 * each link's figure is then its latest (a baseline must not keep a
+	 * blip that the retest cleared). */
+	if (cxd_keep_first(w->m.n, w->m.rank, p, np, now, first) != 0)
+		sw_die(&w->m, "out of memory");
 	free(first[0]);
 	/* The partner's wait during the same pair, for each link. */
 	busy_col = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
@@ -354,7 +306,7 @@ static void retest(struct sw *w, struct view *v)
 	}
 	v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout, NULL,
 				    &v->nbusy);
-	sw_plan_free(&pl);
+	cxd_plan_free(&pl);
 	free(p);
 	free(busy_col);
 }
@@ -379,14 +331,15 @@ static int write_files(struct sw *w, const struct cxd_sweep_res *r)
 	return ret;
 }
 
-static int report(struct sw *w, const struct sw_plan *main_pl,
+static int report(struct sw *w, const struct cxd_plan *main_pl,
 		  struct view *v, double secs)
 {
-	struct sw_plan listed = *main_pl, *pl = &listed;
+	struct cxd_plan listed = *main_pl, *pl = &listed;
 
 	/* Only --json lists every round's pairs (n^2 / 2 of them). */
-	if (main_pl->count == NULL && w->cfg.sweep.json[0])
-		sw_plan_list(w, main_pl, &listed);
+	if (main_pl->count == NULL && w->cfg.sweep.json[0] &&
+	    cxd_plan_list(w->m.n, main_pl, &listed) != 0)
+		sw_die(&w->m, "out of memory");
 	struct cxd_sweep_res r = {
 		.n = w->m.n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
 		.spread = { v->spread[0], v->spread[1] },
@@ -417,7 +370,7 @@ static int report(struct sw *w, const struct sw_plan *main_pl,
 	ret = write_files(w, &r) ? CXD_EXIT_FAIL : cxd_verdict_exit(r.verdict);
 	free(moved);
 	if (listed.count != main_pl->count)
-		sw_plan_free(&listed);
+		cxd_plan_free(&listed);
 	return ret;
 }
 
@@ -457,7 +410,7 @@ static void view_free(struct view *v)
 	free(v->sus);
 }
 
-int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0)
+int sw_verdict(struct sw *w, const struct cxd_plan *pl, uint64_t t0)
 {
 	struct view v = { 0 };
 	int ret = 0;

@@ -26,7 +26,7 @@ int sw_matrix_open(struct sw *w)
 	int rc;
 
 	if (path[0] == '\0')
-		return 0;
+		return CXD_EXIT_OK;
 	rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE |
 			   MPI_MODE_WRONLY, MPI_INFO_NULL, &w->out.mfh);
 	if (rc == MPI_SUCCESS) {
@@ -36,7 +36,7 @@ int sw_matrix_open(struct sw *w)
 	}
 	if (rc != MPI_SUCCESS)
 		mpi_err(rc, "create", path, err, sizeof(err));
-	return sw_agree_err(w, err) ? 2 : 0;
+	return sw_agree_err(w, err) ? CXD_EXIT_USAGE : CXD_EXIT_OK;
 }
 
 int sw_matrix_write(struct sw *w, const double tol[2])
@@ -50,7 +50,7 @@ int sw_matrix_write(struct sw *w, const double tol[2])
 	int nq = 0, rc = MPI_SUCCESS;
 
 	if (!w->out.has_matrix)
-		return 0;
+		return CXD_EXIT_OK;
 	snprintf(h.provider, sizeof(h.provider), "%s", w->bw_run.provider);
 	cxd_matrix_put_head(&h, head);
 	cxd_matrix_put_rank(&w->ranks[w->m.rank], rec);
@@ -79,5 +79,5 @@ int sw_matrix_write(struct sw *w, const double tol[2])
 	w->out.has_matrix = false;
 	if (rc != MPI_SUCCESS)
 		mpi_err(rc, "write", w->cfg.sweep.matrix, err, sizeof(err));
-	return sw_agree_err(w, err) ? 1 : 0;
+	return sw_agree_err(w, err) ? CXD_EXIT_FAIL : CXD_EXIT_OK;
 }

@@ -9,21 +9,12 @@
 #include <mpi.h>
 
 #include "base/clock.h"
+#include "base/exit_codes.h"
 #include "cxd/opts.h"
+#include "sweep/sched.h"
 #include "sweep/sweep_out.h"
 #include "engine.h"
 #include "sw_mpi.h"
-
-/* A list of rounds of disjoint pairs: listed (the retest's), or the
- * circle rounds each cut into rounds of at most per pairs, which every
- * rank computes for itself (its own steps only: no rank holds them all). */
-struct sw_plan {
-	int nrounds;
-	int *count;            /* pairs per round; NULL: circle rounds */
-	int *first;            /* round r's pairs at pairs + first[r] */
-	struct cxd_pair *pairs;
-	int per;               /* circle rounds: pairs per round at most */
-};
 
 /* How the rounds are paced: the ranks' places, the round being run. */
 struct sw_pacing {
@@ -96,24 +87,16 @@ int sw_agree_memory(struct sw *w);
 /* One pair's runs with rank p, 4 x --repeat (sweep_run.c); a failure
  * ends the job. */
 void sw_measure_pair(struct sw *w, int p);
-/* Run a plan's rounds, paced pairwise (sweep_pace.c), measure(w, p) for
+/* Run a plan's rounds (lib/sweep/sched.h: cxd_plan_main, retest.h:
+ * cxd_plan_retest), paced pairwise (sweep_pace.c), measure(w, p) for
  * each pair with rank p; secs: rank 0 gets each round's longest pair, in
  * seconds (NULL: not wanted). */
 typedef void sw_measure_fn(struct sw *w, int p);
-void sw_pace(struct sw *w, const struct sw_plan *pl, sw_measure_fn *measure,
-	     double *secs);
+void sw_pace(struct sw *w, const struct cxd_plan *pl,
+	     sw_measure_fn *measure, double *secs);
 /* The whole sweep (sweep_all.c); returns the exit status (rank 0
  * decides). */
 int sw_run(struct sw *w);
-/* The circle rounds, cut to pairs_at_once pairs per round; computed, not
- * listed. sw_plan_list lists them (rank 0, for --json's rounds). */
-void sw_main_plan(struct sw *w, struct sw_plan *pl);
-void sw_plan_list(struct sw *w, const struct sw_plan *in,
-		  struct sw_plan *out);
-/* Retest rounds for np suspect pairs; sw_plan_free releases a plan. */
-void sw_retest_plan(struct sw *w, const struct cxd_pair *p, int np,
-		    struct sw_plan *pl);
-void sw_plan_free(struct sw_plan *pl);
 /* Forget the measurements of this rank's row (before a pass). */
 void sw_reset_rows(struct sw *w);
 
@@ -123,7 +106,7 @@ int sw_read_inputs(struct sw *w);
 /* After the ranks are known: --topology must place every one (0 or 2). */
 int sw_place_ranks(struct sw *w);
 /* Judge the first pass, retest, report: the exit status (rank 0's). */
-int sw_verdict(struct sw *w, const struct sw_plan *pl, uint64_t t0);
+int sw_verdict(struct sw *w, const struct cxd_plan *pl, uint64_t t0);
 void sw_free(struct sw *w);
 
 /* sweep_reduce.c: every rank takes part; rank 0 gets the results. */

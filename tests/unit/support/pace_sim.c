@@ -5,7 +5,7 @@
 
 #include "pace_sim.h"
 
-enum { TAKE, HELLO, RUN, GIVE, DONE }; /* where a rank is in its step */
+enum { TAKE, HELLO, RUN, END, DONE }; /* where a rank is in its steps */
 enum { K_TOKEN, K_HELLO };        /* the two kinds of message */
 
 struct sim {
@@ -21,8 +21,7 @@ struct sim {
 	int *head, *tail;            /* per (kind, receiver, sender) */
 	unsigned rng;
 	bool sync;                   /* a token's send waits for its receive */
-	int *gave;                   /* GIVE: the token's message */
-	char *taken;                 /* per message */
+	int *unsent;                 /* per rank: its tokens not yet taken */
 };
 
 static int queue_of(const struct sim *s, int kind, int dst, int src)
@@ -51,18 +50,17 @@ static bool take(struct sim *s, int kind, int dst, int src, int *v)
 	if (m < 0)
 		return false;
 	*v = s->val[m];
-	s->taken[m] = 1;
 	s->head[q] = s->link[m];
 	if (s->head[q] < 0)
 		s->tail[q] = -1;
 	return true;
 }
 
-/* On to rank r's next step. */
+/* On to rank r's next step, or to the end of its steps. */
 static void next_step(struct sim *s, int r)
 {
 	s->at[r]++;
-	s->phase[r] = s->at[r] < s->nsteps[r] ? TAKE : DONE;
+	s->phase[r] = s->at[r] < s->nsteps[r] ? TAKE : END;
 }
 
 /* Rank r may move again (a message came, or its pair ended). */
@@ -74,8 +72,8 @@ static void wake(struct sim *s, int r)
 	}
 }
 
-/* One move of rank r (take_slot, then hello): 1 moved, 0 it waits, or a
- * fault negated. */
+/* One move of rank r (take_slot, then hello; after its last step
+ * give_end): 1 moved, 0 it waits, or a fault negated. */
 static int advance(struct sim *s, int r)
 {
 	const struct cxd_step *st;
@@ -83,10 +81,10 @@ static int advance(struct sim *s, int r)
 
 	if (s->phase[r] == DONE || s->phase[r] == RUN)
 		return 0;
-	if (s->phase[r] == GIVE) {
-		if (!s->taken[s->gave[r]])
+	if (s->phase[r] == END) {
+		if (s->sync && s->unsent[r] > 0)
 			return 0;
-		next_step(s, r);
+		s->phase[r] = DONE;
 		return 1;
 	}
 	st = s->step[r] + s->at[r];
@@ -96,7 +94,8 @@ static int advance(struct sim *s, int r)
 				return 0;
 			if (v >= st->round)
 				return -PACE_TOKEN_LATE;
-			wake(s, st->prev); /* its synchronous send is done */
+			s->unsent[st->prev]--; /* its send is done */
+			wake(s, st->prev);
 		}
 		post(s, K_HELLO, r, st->partner, st->round);
 		wake(s, st->partner);
@@ -151,8 +150,8 @@ static int pick(struct sim *s, enum pace_policy policy)
 	return a;
 }
 
-/* The pair of ranks a < b ends: the holder hands the slot on (give_slot)
- * and both go to their next step. */
+/* The pair of ranks a < b ends: the holder hands the slot on (give_slot:
+ * the send started, not waited for) and both go to their next step. */
 static void finish(struct sim *s, int a, int *times)
 {
 	int ends[2] = { a, s->step[a][s->at[a]].partner };
@@ -163,16 +162,12 @@ static void finish(struct sim *s, int a, int *times)
 		int x = ends[i];
 		const struct cxd_step *st = s->step[x] + s->at[x];
 
-		bool give = st->next >= 0 && st->next != x;
-
-		if (give) {
-			s->gave[x] = post(s, K_TOKEN, x, st->next, st->round);
+		if (st->next >= 0 && st->next != x) {
+			post(s, K_TOKEN, x, st->next, st->round);
+			s->unsent[x]++;
 			wake(s, st->next);
 		}
-		if (give && s->sync)
-			s->phase[x] = GIVE;
-		else
-			next_step(s, x);
+		next_step(s, x);
 		wake(s, x);
 	}
 }
@@ -189,8 +184,7 @@ static void sim_close(struct sim *s)
 	free(s->todo);
 	free(s->queued);
 	free(s->val);
-	free(s->gave);
-	free(s->taken);
+	free(s->unsent);
 	free(s->link);
 	free(s->head);
 	free(s->tail);
@@ -226,16 +220,15 @@ static int sim_open(struct sim *s, int n, int pairs_at_once,
 					       s->step[r]);
 		if (s->nsteps[r] < 0)
 			return -1;
-		s->phase[r] = s->nsteps[r] > 0 ? TAKE : DONE;
+		s->phase[r] = s->nsteps[r] > 0 ? TAKE : END;
 		wake(s, r);
 		total += (size_t) s->nsteps[r];
 	}
 	/* Each step sends one hello and at most one token. */
 	s->val = malloc((2 * total + 1) * sizeof(int));
-	s->taken = calloc(2 * total + 1, 1);
-	s->gave = calloc((size_t) n, sizeof(int));
+	s->unsent = calloc((size_t) n, sizeof(int));
 	s->link = malloc((2 * total + 1) * sizeof(int));
-	return s->val && s->link && s->taken && s->gave ? 0 : -1;
+	return s->val && s->link && s->unsent ? 0 : -1;
 }
 
 /* After the last pair: a rank not done waits forever; a message left

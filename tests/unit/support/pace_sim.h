@@ -3,11 +3,14 @@
  * walks its own steps (cxd_sched_steps) as tools/sweep/sweep_pace.c's
  * sw_pace does: take the slot (wait for the previous holder's token,
  * whose round must be earlier), swap a hello with the partner (same
- * round), run the pair, hand the slot on. Sends do not block (four-byte
- * messages go eagerly), or with sync a token's send waits until it is
- * received (the rendezvous protocol: give_slot waits for its Isend);
- * receives match by sender and kind in order, as MPI's do. Every rank moves as far as it can; then one running pair
- * ends, picked by the policy, so pairs overlap as much as waits allow.
+ * round), run the pair, hand the slot on (start the token's send), and
+ * after the last step wait until every token it sent is received
+ * (give_end). Without sync a send completes at once (four-byte messages
+ * go eagerly); with sync only when it is received (the rendezvous
+ * protocol), which only that last wait sees. Receives match by sender
+ * and kind in order, as MPI's do. Every rank moves as far as it can;
+ * then one running pair ends, picked by the policy, so pairs overlap as
+ * much as waits allow.
  */
 #ifndef CXD_TEST_PACE_SIM_H
 #define CXD_TEST_PACE_SIM_H

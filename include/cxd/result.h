@@ -1,7 +1,7 @@
 /* The report's types: what a run resolved to and one record per size.
  * The functions that render them: lib/report/report.h. */
-#ifndef CXD_REPORT_H
-#define CXD_REPORT_H
+#ifndef CXD_RESULT_H
+#define CXD_RESULT_H
 
 #include <stdbool.h>
 #include <stdint.h>
