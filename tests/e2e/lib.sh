@@ -54,6 +54,7 @@ PROTO_VERSION=$(awk '/^#define CXD_PROTO_VERSION/ { print $3 }' \
 # The Python helpers (checkers, fake peers): files, not heredocs.
 E2E_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")/py" && pwd)
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/cxd-e2e.XXXXXX")
+touch "$TMPD/.start" # shm regions made after this are the test's
 E2E_NAME=$(basename "$0" .sh)
 E2E_PASS=0
 E2E_FAIL=0
@@ -92,12 +93,26 @@ _e2e_cleanup() {
 	for ((i = ${#E2E_HOOKS[@]} - 1; i >= 0; i--)); do
 		eval "${E2E_HOOKS[$i]}" >/dev/null 2>&1
 	done
+	_e2e_shm_orphans
 	if [ "${KEEP_TMP:-0}" = 1 ]; then
 		echo "(temp files kept in $TMPD)"
 	else
 		rm -rf "$TMPD"
 	fi
 	exit "$rc"
+}
+# A peer this test killed (SIGKILL: the fault tests do) leaves its shm
+# regions, /dev/shm/cxd_<pid>_<nonce>:...; the tools remove those of dead
+# owners when they next start, the test removes its own before it ends.
+_e2e_shm_orphans() {
+	local f pid
+	for f in /dev/shm/cxd_*; do
+		[ -e "$f" ] && [ "$f" -nt "$TMPD/.start" ] || continue
+		pid=${f#/dev/shm/cxd_}
+		pid=${pid%%_*}
+		[[ $pid =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null &&
+			rm -f "$f"
+	done
 }
 trap _e2e_cleanup EXIT
 trap 'exit 130' INT
