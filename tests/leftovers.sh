@@ -31,8 +31,6 @@
 # Links and namespaces carry no owner: on a host shared with other test
 # runs, what those make while this one runs is listed too (run the suite
 # alone, as CI does).
-# Also: `leftovers.sh snapshot FILE` and `leftovers.sh compare FILE` (the
-# process part then needs CXD_LEFTOVERS_RUN exported by the caller).
 set -u
 
 GRACE=${LEFTOVERS_GRACE_S:-3}
@@ -137,14 +135,6 @@ compare() {
 }
 
 case ${1:-} in
-snapshot)
-	[ $# = 2 ] || { echo "usage: $0 snapshot FILE" >&2; exit 2; }
-	snapshot >"$2"
-	;;
-compare)
-	[ $# = 2 ] || { echo "usage: $0 compare FILE" >&2; exit 2; }
-	compare "$2"
-	;;
 --)
 	shift
 	[ $# -gt 0 ] || { echo "usage: $0 -- CMD ARGS..." >&2; exit 2; }
@@ -158,7 +148,7 @@ compare)
 	exit "$rc"
 	;;
 *)
-	echo "usage: $0 -- CMD ARGS... | snapshot FILE | compare FILE" >&2
+	echo "usage: $0 -- CMD ARGS..." >&2
 	exit 2
 	;;
 esac

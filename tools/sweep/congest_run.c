@@ -17,11 +17,14 @@
 #include "congest_run.h"
 
 /* The leading side keeps its figures for the link it leads. */
-static void keep(struct cg *cg, const struct sw_fig *f)
+static void keep(void *arg, uint64_t k, const struct sw_dir *d,
+		 const struct sw_fig *f)
 {
+	struct cg *cg = arg;
 	double *v = cg->mine.v[cg->phase];
 
-	if (f->is_lat) {
+	(void) k; /* one repeat */
+	if (d->lat) {
 		v[CXD_CGM_MEAN] = f->mean_us;
 		v[CXD_CGM_P99] = f->p99_us;
 		v[CXD_CGM_P999] = f->p999_us;
@@ -30,29 +33,16 @@ static void keep(struct cg *cg, const struct sw_fig *f)
 	}
 }
 
-/* A victim pair, as the sweep measures a pair (sw_measure_pair's steps,
- * once, through the same engine): latency each way (its warmup opens
- * tcp's connection), then bandwidth each way. */
+/* A victim pair, measured as the sweep measures a pair, once. */
 static void measure_pair(struct cg *cg)
 {
 	struct sw *w = cg->w;
-	struct sw_engine *e = w->eng;
-	int p = cg->partner, ret = 0;
-	bool first = w->m.rank < p;
+	int p = cg->partner;
 
-	for (int step = 0; ret == 0 && step < 4; step++) {
-		struct sw_dir d = { p, (step % 2 == 0) == first, step < 2,
-				    "victim" };
-		struct sw_fig f;
-
-		ret = e->measure(e, &d, &f);
-		if (ret == 0 && d.lead)
-			keep(cg, &f);
-	}
-	if (ret)
+	if (sw_pair_runs(w, p, 1, "victim", keep, cg) != 0)
 		sw_die(&w->m, "victim pair with rank %d (%s), %s phase: %s", p,
 		       w->ranks[p].host, cxd_cg_phase_name(cg->phase),
-		       e->why(e));
+		       w->eng->why(w->eng));
 }
 
 /*

@@ -84,8 +84,16 @@ int sw_agree_opts(struct sw *w, int argc, char **argv);
 void sw_help_scale(FILE *out);
 /* Rank 0: refuse a full-matrix output that its host cannot hold. */
 int sw_agree_memory(struct sw *w);
-/* One pair's runs with rank p, 4 x --repeat (sweep_run.c); a failure
- * ends the job. */
+/* A pair's runs with rank p through the engine (sweep_run.c): latency
+ * each way, then bandwidth each way, repeat times interleaved; the lower
+ * rank leads first. keep(arg, k, d, f) gets each figure of repeat k this
+ * rank led. 0, or the engine's error (e->why says). */
+typedef void sw_keep_fn(void *arg, uint64_t k, const struct sw_dir *d,
+			const struct sw_fig *f);
+int sw_pair_runs(struct sw *w, int p, uint64_t repeat, const char *role,
+		 sw_keep_fn *keep, void *arg);
+/* The sweep's pair: sw_pair_runs x --repeat into this rank's repeats; a
+ * failure ends the job. */
 void sw_measure_pair(struct sw *w, int p);
 /* Run a plan's rounds (lib/sweep/sched.h: cxd_plan_main, retest.h:
  * cxd_plan_retest), paced pairwise (sweep_pace.c), measure(w, p) for

@@ -51,13 +51,12 @@ static uint64_t pair_bound_ns(const struct sw *w)
  * whole sweep (measured: 6-9 ms per round at 5 ms), while a rank's next
  * partner is rarely more than a pair's length away.
  */
-static int wait_until(struct sw *w, MPI_Request *q, uint64_t deadline)
+static int wait_until(MPI_Request *q, uint64_t deadline)
 {
 	long nap = 20000L;
 	MPI_Status st;
 	int flag = 0;
 
-	(void) w;
 	for (;;) {
 		MPI_Test(q, &flag, &st);
 		if (flag)
@@ -79,7 +78,7 @@ static void take_slot(struct sw *w, const struct cxd_step *s,
 	if (s->prev < 0 || s->prev == w->m.rank)
 		return;
 	MPI_Irecv(&r, 1, MPI_INT, s->prev, SW_TAG_SLOT, MPI_COMM_WORLD, &q);
-	if (wait_until(w, &q, deadline) != 0)
+	if (wait_until(&q, deadline) != 0)
 		sw_die(&w->m,
 		       "rank %d (%s) did not hand on its slot before round "
 		       "%d in time: it is stalled, or stuck behind a rank "
@@ -137,7 +136,7 @@ static void hello(struct sw *w, const struct cxd_step *s, uint64_t deadline)
 
 	MPI_Irecv(&theirs, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[0]);
 	MPI_Isend(&mine, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[1]);
-	if (wait_until(w, &q[0], deadline) != 0)
+	if (wait_until(&q[0], deadline) != 0)
 		sw_die(&w->m,
 		       "rank %d (%s) did not come to round %d in time: it "
 		       "is stalled, or stuck behind a rank that is", p,
@@ -181,7 +180,7 @@ static void plan_end(struct sw *w, uint64_t deadline)
 	MPI_Request q;
 
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	if (wait_until(w, &q, deadline) != 0)
+	if (wait_until(&q, deadline) != 0)
 		sw_die(&w->m, "the other ranks did not finish their rounds in "
 		       "time: one of them is stalled");
 }

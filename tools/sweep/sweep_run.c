@@ -9,32 +9,45 @@
 #include "base/cpu_wait.h"
 #include "sweep_mpi.h"
 
-/* One pair: latency each way, then bandwidth each way, --repeat times;
- * the lower rank leads first. Results land in this rank's repeats for
- * the links it led. */
-void sw_measure_pair(struct sw *w, int p)
+int sw_pair_runs(struct sw *w, int p, uint64_t repeat, const char *role,
+		 sw_keep_fn *keep, void *arg)
 {
 	struct sw_engine *e = w->eng;
 	bool first = w->m.rank < p;
-	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
 	int ret = 0;
 
 	/* Latency first: its untimed warmup opens the provider's connection
 	 * (tcp connects on first use), which bandwidth must not pay for. */
 	/* Repeats interleaved, so a passing disturbance hits one of them. */
-	for (int step = 0; ret == 0 && step < 4 * (int) w->repeat; step++) {
+	for (uint64_t step = 0; ret == 0 && step < 4 * repeat; step++) {
 		struct sw_dir d = { p, (step % 2 == 0) == first, step % 4 < 2,
-				    "peer" };
-		size_t k = (size_t) p * w->repeat + (size_t) step / 4;
+				    role };
 		struct sw_fig f;
 
 		ret = e->measure(e, &d, &f);
 		if (ret == 0 && d.lead)
-			w->judge.rep[d.lat ? CXD_M_LAT : CXD_M_BW][k] = f.v;
+			keep(arg, step / 4, &d, &f);
 	}
-	if (ret)
+	return ret;
+}
+
+/* Results land in this rank's repeats for the links it led. */
+static void keep_repeat(void *arg, uint64_t k, const struct sw_dir *d,
+			const struct sw_fig *f)
+{
+	struct sw *w = arg;
+
+	w->judge.rep[d->lat ? CXD_M_LAT : CXD_M_BW]
+		    [(size_t) d->peer * w->repeat + k] = f->v;
+}
+
+void sw_measure_pair(struct sw *w, int p)
+{
+	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
+
+	if (sw_pair_runs(w, p, w->repeat, "peer", keep_repeat, w) != 0)
 		sw_die(&w->m, "with rank %d (%s) in round %d: %s", p,
-		       w->ranks[p].host, w->pace.round, e->why(e));
+		       w->ranks[p].host, w->pace.round, w->eng->why(w->eng));
 	c1 = cxd_cpu_wait_ns();
 	w->judge.busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
 			 (double) (c1 - c0) / (double) (cxd_now_ns() - t0);
