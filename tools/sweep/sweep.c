@@ -37,7 +37,9 @@ static void help_sim(FILE *out)
 		"for a CPU is not known (each link's\ncpu_wait_pct is "
 		"null); every wait blocks (the simulator ends a run that\n"
 		"deadlocks); one untimed ping-pong before the latency's, not "
-		"10.\n");
+		"10,\nand at most 8 of --lat-iters timed: the simulated clock "
+		"passes for the rest\nat their pace (8-byte messages load no "
+		"link, and each costs wall time).\n");
 #else
 	(void) out;
 #endif
