@@ -48,10 +48,12 @@ DESTDIR     ?=
 # the project against it in LF2_DIR. Empty: the stage says it is skipped.
 LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabric-2.*.tar.gz /work/shared/vendor/libfabric-2.*.tar.gz))
 LF2_DIR     ?= build-lf2
+# make sim: cxi_sweep built with SimGrid's smpicc (MPI engine only).
+SIM_DIR     ?= build-sim
 LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
-	bench clean install package lf2
+	bench clean install package lf2 sim
 
 all: build
 
@@ -82,6 +84,14 @@ test-stages:
 	@$(MAKE) --no-print-directory lf2
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory asan
+
+# cxi_sweep for SimGrid's smpirun (docs/simulation.md): no libfabric
+# inside, the MPI engine only; SIM_DIR/cxi_sweep and its test copy
+# SIM_DIR/standin/cxi_sweep (CXD_TEST_JITTER).
+sim: deps
+	$(CMAKE) -S . -B $(SIM_DIR) -DCMAKE_C_COMPILER=smpicc -DCXD_SIM=ON \
+		-DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+	$(CMAKE) --build $(SIM_DIR) -j$(JOBS)
 
 fuzz:
 	@FUZZ_CC=$(FUZZ_CC) CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(CMAKE_FLAGS)" \
@@ -134,4 +144,4 @@ bench: build
 	bash bench/sweep_mem.sh $(BUILD_DIR) 64 128 256
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(SIM_DIR)

@@ -102,7 +102,7 @@ endif()
 # The sweep judges links by their speed: nothing else may load the cores.
 # (test_sweep_slurm: the same sweep launched by a private one-node Slurm;
 # test_congestion compares loaded with isolated timings.)
-foreach(t e2e.test_sweep e2e.test_sweep_verdict e2e.test_sweep_slurm
+foreach(t e2e.test_sweep e2e.test_sweep_mpi e2e.test_sweep_verdict e2e.test_sweep_slurm
         e2e.test_congestion)
   if(TEST ${t})
     set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)

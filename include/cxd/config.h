@@ -117,6 +117,8 @@ struct cxd_sweep_opts {
 	uint64_t seed;         /* random placement; 0: drawn and printed */
 	char placement[16];    /* random, first, last, spread; "": random */
 	char victims[16];      /* victims' share of the ranks, (0,1) */
+	char engine[16];       /* --engine: fabric, mpi; "": the build's
+				* first (tools/sweep/engine_list.c) */
 };
 #define CXD_CG_ON (1u << 0)        /* --congestion */
 #define CXD_CG_AGGR_ONLY (1u << 1) /* --aggressors-only */

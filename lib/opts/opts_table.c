@@ -282,6 +282,13 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Measure at most PAIRS pairs at a time (1 = one\n"
 		  "link at a time)",
 	  SAID("all pairs of a round") },
+	{ OPT(0, "engine", "NAME"), NAME(sweep.engine), .val = 16,
+	  .need = CXD_F_SWEEP, .what = "Invalid engine",
+	  .help = "What measures a pair: fabric (a libfabric\n"
+		  "endpoint, as the pair tools) or mpi (MPI\n"
+		  "point-to-point, as mpiGraph; the simulated build's\n"
+		  "only engine)",
+	  SAID("fabric; mpi in the simulated build") },
 	{ OPT(0, "health", NULL), .kind = K_GIVEN, .val = CXD_GIVEN_HEALTH,
 	  .need = CXD_F_SWEEP,
 	  .help = "Only check every rank's NIC (link, speed, PCIe,\n"

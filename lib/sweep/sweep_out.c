@@ -180,8 +180,11 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "tool", json_object_new_string("cxi_sweep"));
 	json_object_object_add(d, "version",
 			       json_object_new_string(CXD_SUITE_VERSION));
-	json_object_object_add(d, "libfabric",
-			       json_object_new_string(r->libfabric));
+	json_object_object_add(d, "engine", json_object_new_string(r->engine));
+	/* libfabric's version where it measured, else the MPI library's */
+	json_object_object_add(d, strcmp(r->engine, "fabric") == 0 ?
+			       "libfabric" : "mpi_library",
+			       json_object_new_string(r->engine_version));
 	json_object_object_add(d, "provider",
 			       json_object_new_string(r->provider));
 	json_object_object_add(d, "options", options(r));
