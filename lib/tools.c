@@ -11,8 +11,9 @@
 #include "ops/ops.h"
 #include "run/run.h"
 
-#define NET_BW (CXD_F_NET | CXD_F_LIST | CXD_F_BIDIR)
-#define NET_LAT (CXD_F_NET | CXD_F_LATOPTS | CXD_F_LL | CXD_F_RANGE)
+#define NET_BW (CXD_F_NET | CXD_F_LIST | CXD_F_BIDIR | CXD_F_GATE_BW)
+#define NET_LAT (CXD_F_NET | CXD_F_LATOPTS | CXD_F_LL | CXD_F_RANGE | \
+		 CXD_F_GATE_LAT)
 #define HOST_MEM (CXD_F_GPU | CXD_F_HP)
 
 /* How the core runs each family: bandwidth lists, latency samples. */
@@ -75,7 +76,7 @@ static const struct cxd_tool tools[] = {
 		.run = cxd_runner_loopback, .ops = &cxd_write_ops,
 		.traits = CXD_TRAIT_LOOPBACK,
 		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
-		.features = HOST_MEM | CXD_F_LOOPBACK,
+		.features = HOST_MEM | CXD_F_LOOPBACK | CXD_F_GATE_BW,
 		.def = { .iters = 25, .list_size = 8192, .size = 524288 },
 		.size_col = "RDMA Size[B]", .count_col = "Writes",
 		.bw_col = "BW[Gb/s]", .rate_col = "PktRate[Mpkt/s]",
@@ -132,7 +133,8 @@ static const struct cxd_tool sweep_tool = {
 	.title = "CXI Fabric Sweep (all pairs)",
 	BW, .ops = &cxd_write_ops,
 	.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
-	.features = CXD_F_SWEEP | CXD_F_LIST,
+	.features = CXD_F_SWEEP | CXD_F_LIST | CXD_F_GATE_BW |
+		    CXD_F_GATE_LAT,
 	.def = { .iters = 10, .list_size = 16, .size = 65536 },
 	BW_COLS("RDMA Size[B]", "Writes", 12),
 };

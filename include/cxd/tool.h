@@ -42,6 +42,8 @@ typedef int (*cxd_runner_fn)(struct cxd_sess *s, struct cxd_report *rep);
 #define CXD_F_LATOPTS (1u << 13)     /* --warmup --latency-gap --report-all */
 #define CXD_F_LOOPBACK (1u << 14)    /* -i ITERS -n XFERS */
 #define CXD_F_SWEEP (1u << 15)       /* cxi_sweep: --json FILE, --min-bw */
+#define CXD_F_GATE_BW (1u << 16)     /* --expect-bw: a bandwidth floor */
+#define CXD_F_GATE_LAT (1u << 17)    /* --expect-lat: a latency ceiling */
 
 struct cxd_tool_defaults {
 	uint64_t iters;

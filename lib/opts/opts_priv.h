@@ -28,6 +28,9 @@ struct opt {
 	uint64_t min, max;   /* the only statement of a number's range */
 	uint32_t val;        /* run flag bit, format, or a name's capacity */
 	const char *what;    /* head of the error message */
+	/* Why a tool without the option refuses it ("it bounds latency;
+	 * ..."); NULL: the plain "unknown option". */
+	const char *elsewhere;
 	const char *help;    /* NULL: hidden alias; tokens: see opts_help.c */
 	/* NULL: no default shown; "": the field's value after
 	 * cxd_cfg_defaults; else words for a default chosen at run time. */
