@@ -357,6 +357,8 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 			"information.\n", tool->name, err, tool->name);
 		return CXD_EXIT_USAGE;
 	}
+	if (tool->alone) /* no peer, no session: cxi_node_health */
+		return tool->alone(tool, &cfg);
 	gpu_note(tool, &cfg);
 	/* The originals: iterations count only when no duration is given. */
 	if ((cfg.local.given & CXD_GIVEN_ITERS) &&

@@ -139,6 +139,19 @@ static const struct cxd_tool sweep_tool = {
 	BW_COLS("RDMA Size[B]", "Writes", 12),
 };
 
+/*
+ * The node check (lib/node_health.c): this host's NICs, no peer, so it
+ * is no pair tool either and stays out of cxd_tool_at's list.
+ */
+static const struct cxd_tool node_tool = {
+	.name = "cxi_node_health",
+	.title = "CXI Node Health Check",
+	.alone = cxd_node_health,
+	.noun = "NIC", .noun_lower = "NIC", .index_col = "NIC",
+	.features = CXD_F_NODE,
+	.def = { .iters = 1, .list_size = 1, .size = 1 }, /* none: valid */
+};
+
 const struct cxd_tool *cxd_tool_at(unsigned idx)
 {
 	if (idx >= sizeof(tools) / sizeof(tools[0]))
@@ -153,5 +166,7 @@ const struct cxd_tool *cxd_tool_find(const char *name)
 	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++)
 		if (strcmp(t->name, name) == 0)
 			return t;
+	if (strcmp(name, node_tool.name) == 0)
+		return &node_tool;
 	return strcmp(name, sweep_tool.name) == 0 ? &sweep_tool : NULL;
 }

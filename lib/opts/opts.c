@@ -242,7 +242,8 @@ static const struct opt *elsewhere(const struct cxd_tool *tool,
 	for (unsigned i = 0; i < cxd_opt_count; i++) {
 		const struct opt *o = &cxd_opt_table[i];
 
-		if (o->elsewhere && strlen(o->lname) == n &&
+		if (o->elsewhere && !cxd_tool_has(tool, CXD_F_NODE) &&
+		    strlen(o->lname) == n &&
 		    strncmp(o->lname, word + 2, n) == 0 &&
 		    !cxd_opt_enabled(tool, o))
 			return o;

@@ -57,6 +57,10 @@ extern const unsigned cxd_opt_count;
 static inline int cxd_opt_enabled(const struct cxd_tool *tool,
 				  const struct opt *o)
 {
+	/* The node check shares -h and -V, and rows made for it. */
+	if (tool->features & CXD_F_NODE)
+		return (o->need & CXD_F_NODE) || o->kind == K_HELP ||
+		       o->kind == K_VERSION;
 	return (tool->features & o->need) == o->need &&
 	       (tool->features & o->deny) == 0;
 }

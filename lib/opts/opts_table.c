@@ -330,6 +330,19 @@ const struct opt cxd_opt_table[] = {
 	  .help = "--congestion: the aggressors' traffic class\n"
 		  "(names as --tclass)",
 	  SAID("the class of --tclass") },
+	/* cxi_node_health (lib/node_health.c). */
+	{ OPT('d', "device", "NICS"), NAME(local.device), .need = CXD_F_NODE,
+	  .what = "Invalid NIC list",
+	  .help = "Check only these NICs (names as in /sys/class/cxi,\n"
+		  "infiniband or net, comma-separated); one that is\n"
+		  "not there fails the check",
+	  SAID("every NIC: each cxi and InfiniBand device,\n"
+	       "and each netdev backed by a device") },
+	{ OPT(0, "interval", "SEC"), NUM(K_U64, local.interval_s, 1, 600),
+	  .need = CXD_F_NODE, .what = "Invalid interval",
+	  .help = "Seconds between the two reads of the error\n"
+		  "counters and link flaps",
+	  SAID("2") },
 	{ OPT('h', "help", NULL), .kind = K_HELP,
 	  .help = "List the options (this text) and exit" },
 	{ OPT('V', "version", NULL), .kind = K_VERSION,
