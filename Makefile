@@ -31,7 +31,7 @@ CTEST       ?= ctest
 CMAKE_FLAGS ?=
 RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
-ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
+ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
 
 # Sanitizer runtime settings for every process the asan suite starts. The
@@ -48,7 +48,7 @@ DESTDIR     ?=
 # the project against it in LF2_DIR. Empty: the stage says it is skipped.
 LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabric-2.*.tar.gz /work/shared/vendor/libfabric-2.*.tar.gz))
 LF2_DIR     ?= build-lf2
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|node_health)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
 	bench clean install package lf2

@@ -21,7 +21,9 @@ TARBALL=$(ls "$SRC"/../shared/vendor/lbnl-nhc-*.tar.gz /work/shared/vendor/lbnl-
 [ -n "$TARBALL" ] || skip "no lbnl-nhc-*.tar.gz in ../shared/vendor or /work/shared/vendor"
 tar xzf "$TARBALL" -C "$TMPD" || die "cannot unpack $TARBALL"
 NHC_DIR=$(ls -d "$TMPD"/lbnl-nhc-*/ | head -1)
-[ -x "$NHC_DIR/nhc" ] || die "no nhc driver in $TARBALL"
+[ -f "$NHC_DIR/nhc" ] || die "no nhc driver in $TARBALL"
+# "make install" would set the helpers' mode; the tarball leaves it off.
+chmod +x "$NHC_DIR/nhc" "$NHC_DIR"/helpers/*
 CONF=$TMPD/nhcconf
 mkdir -p "$CONF/scripts"
 cp "$NHC_DIR/scripts/common.nhc" "$SRC/contrib/nhc/cxd.nhc" "$CONF/scripts/"
@@ -68,7 +70,7 @@ nhc drain "$FAILING" NHC_RM=slurm MARK_OFFLINE=1 HOSTNAME="$NODE"
 # scontrol update is immediate; sinfo may lag a moment.
 slurm_wait 10 eval '[ -n "$(sinfo -R -h -n "$NODE")" ]'
 REASON=$(sinfo -R -h -n "$NODE" -o '%E')
-note "sinfo -R: $(sinfo -R -n "$NODE" | tail -1)"
+note "sinfo -R -o '%E %u %N': $(sinfo -R -h -n "$NODE" -o '%E %u %N')"
 if echo "$REASON" | grep -qE '^NHC: check_cxi_write_bw: cxi_write_bw: FAIL 4096 B: [0-9.]+ MB/s, below the bound of 1000000000 MB/s$'; then
 	pass "drained, reason: $REASON"
 else
