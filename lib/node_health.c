@@ -184,7 +184,31 @@ static int check(struct nic *nics, unsigned n, uint64_t secs)
 	return verdict(nics, n, secs);
 }
 
-static int check_all(const struct cxd_tool *tool, struct cxd_cfg *cfg);
+static int check_all(const struct cxd_tool *tool, struct cxd_cfg *cfg)
+{
+	uint64_t secs = cfg->local.interval_s ? cfg->local.interval_s :
+						DEFAULT_INTERVAL_S;
+	struct nic *nics = calloc(MAX_NICS, sizeof(*nics));
+	unsigned n;
+	int ret;
+
+	if (nics == NULL) {
+		fprintf(stderr, "%s: out of memory\n", tool->name);
+		return CXD_EXIT_FAIL;
+	}
+	n = pick(cfg->local.device, nics);
+	if (n == 0) {
+		printf("Health: no NIC found: none in /sys/class/cxi or "
+		       "infiniband, no netdev backed by a device\n");
+		free(nics);
+		return CXD_EXIT_FAIL;
+	}
+	ret = check(nics, n, secs);
+	free(nics);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return CXD_EXIT_FAIL;
+	return ret;
+}
 
 /* -d: names as sysfs has them: no path, no empty one ("a,,b"). */
 static const char *bad_name(const char *list, char *buf, size_t len)
@@ -215,30 +239,4 @@ int cxd_node_health(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 		return CXD_EXIT_USAGE;
 	}
 	return check_all(tool, cfg);
-}
-
-static int check_all(const struct cxd_tool *tool, struct cxd_cfg *cfg)
-{
-	uint64_t secs = cfg->local.interval_s ? cfg->local.interval_s :
-						DEFAULT_INTERVAL_S;
-	struct nic *nics = calloc(MAX_NICS, sizeof(*nics));
-	unsigned n;
-	int ret;
-
-	if (nics == NULL) {
-		fprintf(stderr, "%s: out of memory\n", tool->name);
-		return CXD_EXIT_FAIL;
-	}
-	n = pick(cfg->local.device, nics);
-	if (n == 0) {
-		printf("Health: no NIC found: none in /sys/class/cxi or "
-		       "infiniband, no netdev backed by a device\n");
-		free(nics);
-		return CXD_EXIT_FAIL;
-	}
-	ret = check(nics, n, secs);
-	free(nics);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return CXD_EXIT_FAIL;
-	return ret;
 }

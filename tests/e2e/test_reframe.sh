@@ -44,7 +44,8 @@ EOF
 rfm() {
 	local name=$1 part=$2
 	shift 2
-	run_capture "rfm-$name" 240 "$RFM" -C "$TMPD/rfm_config.py" -c "$CHECKS" \
+	# HOME: ReFrame keeps reports and the detected topology in ~/.reframe.
+	run_capture "rfm-$name" 240 env HOME="$TMPD/home" "$RFM" -C "$TMPD/rfm_config.py" -c "$CHECKS" \
 		--system "cxdtest:$part" --prefix "$TMPD/rfm-$name" \
 		--nocolor --performance-report -r "$@"
 	sed -n '/PERFORMANCE REPORT/,$p' "$OUT" | grep -E '^[│|] ' | sed 's/^/       /'
