@@ -31,7 +31,7 @@ CTEST       ?= ctest
 CMAKE_FLAGS ?=
 RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
-ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
+ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
 
 # Sanitizer runtime settings for every process the asan suite starts. The
@@ -50,7 +50,7 @@ LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabri
 LF2_DIR     ?= build-lf2
 # make sim: cxi_sweep built with SimGrid's smpicc (MPI engine only).
 SIM_DIR     ?= build-sim
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|node_health)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
 	bench clean install package lf2 sim

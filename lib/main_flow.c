@@ -17,6 +17,7 @@
 #include "session/session.h"
 #include "base/exit_codes.h"
 #include "base/signals.h"
+#include "report/report.h"
 #include "run/run.h"
 
 #define LOCAL_READY_MS 10000
@@ -103,6 +104,7 @@ static int run_session(struct cxd_sess *s)
 		return s->err[0] || !ferror(stdout) ? ret
 						      : output_failed(s, -ret);
 	}
+	s->gate_missed = cxd_report_gate_missed(rep);
 	ret = cxd_report_end(rep);
 	return ret ? output_failed(s, -ret) : 0;
 }
@@ -146,7 +148,9 @@ static int end_session(struct cxd_sess *s, int ret)
 	cxd_sess_close(s);
 	if (quiet)
 		return CXD_EXIT_PIPE;
-	return ret ? CXD_EXIT_FAIL : CXD_EXIT_OK;
+	if (ret)
+		return CXD_EXIT_FAIL;
+	return s->gate_missed ? CXD_EXIT_OUTLIERS : CXD_EXIT_OK;
 }
 
 static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
@@ -353,6 +357,8 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 			"information.\n", tool->name, err, tool->name);
 		return CXD_EXIT_USAGE;
 	}
+	if (tool->alone) /* no peer, no session: cxi_node_health */
+		return tool->alone(tool, &cfg);
 	gpu_note(tool, &cfg);
 	/* The originals: iterations count only when no duration is given. */
 	if ((cfg.local.given & CXD_GIVEN_ITERS) &&

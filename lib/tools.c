@@ -13,8 +13,9 @@
 #include "session/session.h"
 #endif
 
-#define NET_BW (CXD_F_NET | CXD_F_LIST | CXD_F_BIDIR)
-#define NET_LAT (CXD_F_NET | CXD_F_LATOPTS | CXD_F_LL | CXD_F_RANGE)
+#define NET_BW (CXD_F_NET | CXD_F_LIST | CXD_F_BIDIR | CXD_F_GATE_BW)
+#define NET_LAT (CXD_F_NET | CXD_F_LATOPTS | CXD_F_LL | CXD_F_RANGE | \
+		 CXD_F_GATE_LAT)
 #define HOST_MEM (CXD_F_GPU | CXD_F_HP)
 
 /* The simulated build (make sim) has cxi_sweep alone, with no libfabric
@@ -88,7 +89,7 @@ static const struct cxd_tool tools[] = {
 		.run = RUN(cxd_runner_loopback), .ops = OPS(cxd_write_ops),
 		.traits = CXD_TRAIT_LOOPBACK,
 		.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
-		.features = HOST_MEM | CXD_F_LOOPBACK,
+		.features = HOST_MEM | CXD_F_LOOPBACK | CXD_F_GATE_BW,
 		.def = { .iters = 25, .list_size = 8192, .size = 524288 },
 		.size_col = "RDMA Size[B]", .count_col = "Writes",
 		.bw_col = "BW[Gb/s]", .rate_col = "PktRate[Mpkt/s]",
@@ -145,9 +146,23 @@ static const struct cxd_tool sweep_tool = {
 	.title = "CXI Fabric Sweep (all pairs)",
 	BW, .ops = OPS(cxd_write_ops),
 	.noun = "Write", .noun_lower = "write", .index_col = "WriteNum",
-	.features = CXD_F_SWEEP | CXD_F_LIST,
+	.features = CXD_F_SWEEP | CXD_F_LIST | CXD_F_GATE_BW |
+		    CXD_F_GATE_LAT,
 	.def = { .iters = 10, .list_size = 16, .size = 65536 },
 	BW_COLS("RDMA Size[B]", "Writes", 12),
+};
+
+/*
+ * The node check (lib/node_health.c): this host's NICs, no peer, so it
+ * is no pair tool either and stays out of cxd_tool_at's list.
+ */
+static const struct cxd_tool node_tool = {
+	.name = "cxi_node_health",
+	.title = "CXI Node Health Check",
+	.alone = cxd_node_health,
+	.noun = "NIC", .noun_lower = "NIC", .index_col = "NIC",
+	.features = CXD_F_NODE,
+	.def = { .iters = 1, .list_size = 1, .size = 1 }, /* none: valid */
 };
 
 const struct cxd_tool *cxd_tool_at(unsigned idx)
@@ -164,5 +179,7 @@ const struct cxd_tool *cxd_tool_find(const char *name)
 	for (unsigned i = 0; (t = cxd_tool_at(i)) != NULL; i++)
 		if (strcmp(t->name, name) == 0)
 			return t;
+	if (strcmp(name, node_tool.name) == 0)
+		return &node_tool;
 	return strcmp(name, sweep_tool.name) == 0 ? &sweep_tool : NULL;
 }

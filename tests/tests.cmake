@@ -66,7 +66,7 @@ set_tests_properties(unit.test_cxi_knobs_ext_stand_in PROPERTIES
 add_library(cxd_standin OBJECT ${CMAKE_SOURCE_DIR}/tests/support/gpu_standin.c
             ${CMAKE_SOURCE_DIR}/tests/support/test_aids.c)
 target_link_libraries(cxd_standin PRIVATE cxdcore)
-foreach(t ${CXD_TOOLS})
+foreach(t ${CXD_TOOLS} cxi_node_health)
   add_executable(standin_${t} tools/main.c $<TARGET_OBJECTS:cxd_standin>)
   set_target_properties(standin_${t} PROPERTIES OUTPUT_NAME ${t}
                         RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/standin)

@@ -230,6 +230,7 @@ int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
 	rep->server = info->is_server;
 	rep->report_all = cxd_run_has(&cfg->run, CXD_RUN_REPORT_ALL);
 	rep->hlen = cxd_report_header(tool, rep->header, sizeof(rep->header));
+	cxd_gate_begin(rep);
 	if (rep->hlen >= sizeof(rep->header))
 		rep->hlen = sizeof(rep->header) - 1;
 	if (rep->format == CXD_FMT_JSON)
@@ -250,6 +251,7 @@ int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res)
 {
 	if (rep == NULL || res == NULL)
 		return -EINVAL;
+	cxd_gate_result(rep, res);
 	if (rep->format == CXD_FMT_JSON) {
 		int ret = cxd_json_result(rep, res);
 		size_t n = json_object_array_length(rep->results);
@@ -280,6 +282,11 @@ int cxd_report_end(struct cxd_report *rep)
 
 	if (rep == NULL)
 		return -EINVAL;
+	ret = cxd_gate_end(rep);
+	if (ret != 0) {
+		cxd_report_free(rep);
+		return ret;
+	}
 	if (rep->format == CXD_FMT_JSON) {
 		const char *doc = json_object_to_json_string_ext(rep->doc,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
