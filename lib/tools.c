@@ -159,7 +159,7 @@ static const struct cxd_tool sweep_tool = {
 static const struct cxd_tool node_tool = {
 	.name = "cxi_node_health",
 	.title = "CXI Node Health Check",
-	.alone = cxd_node_health,
+	.alone = RUN(cxd_node_health),
 	.noun = "NIC", .noun_lower = "NIC", .index_col = "NIC",
 	.features = CXD_F_NODE,
 	.def = { .iters = 1, .list_size = 1, .size = 1 }, /* none: valid */
