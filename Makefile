@@ -4,7 +4,9 @@
 # `make test` runs, in order, stopping at the first failure:
 #   1. check  the unit and end-to-end suite on the normal build (BUILD_DIR),
 #             except the two exhaustive matrices: they run once, in asan
-#             (`make check` alone runs everything)
+#             (`make check` alone runs everything); it builds the
+#             simulated cxi_sweep first (SIM_DIR, `make sim`), which the
+#             simulation tests (test_sim_*) run under SimGrid
 #   2. lf2    the unit and e2e suite (not the matrices, valgrind, or the
 #             Python/packaging tests) built against libfabric 2.x from
 #             LIBFABRIC2_TARBALL (LF2_DIR)
@@ -31,7 +33,7 @@ CTEST       ?= ctest
 CMAKE_FLAGS ?=
 RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
-ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc)|unit\.gpu_headers
+ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|sim_[a-z_]+)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
 
 # Sanitizer runtime settings for every process the asan suite starts. The
@@ -50,7 +52,7 @@ LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabri
 LF2_DIR     ?= build-lf2
 # make sim: cxi_sweep built with SimGrid's smpicc (MPI engine only).
 SIM_DIR     ?= build-sim
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|node_health)|unit\.gpu_headers
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|node_health|sim_[a-z_]+)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
 	bench clean install package lf2 sim
@@ -69,7 +71,7 @@ build: configure
 run: build
 	./$(BUILD_DIR)/cxi_write_bw $(RUN_ARGS)
 
-check: build
+check: build sim
 	bash tests/leftovers.sh -- $(CTEST) --test-dir $(BUILD_DIR) \
 		--output-on-failure -j$(JOBS) -E '$(CHECK_SKIP)'
 
