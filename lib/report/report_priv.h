@@ -32,6 +32,7 @@ struct cxd_report {
 	struct { char key[CXD_KV_KEY]; char val[CXD_TRAIL_VAL]; }
 		trail[CXD_TRAIL_MAX];
 	unsigned ntrail;
+	struct cxd_metrics *mx; /* --metrics FILE, or NULL */
 };
 
 /* Latency figures' names, the same in CSV and JSON (cxd_figures order). */
