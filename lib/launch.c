@@ -54,6 +54,7 @@ static int first_host(const char *name, void *arg)
 static int slurm_step(struct cxd_step *st, char *err, size_t len)
 {
 	const char *nodes = getenv("SLURM_STEP_NODELIST");
+	char why[200];
 	int nn = 0, r;
 
 	st->who = "srun";
@@ -64,9 +65,11 @@ static int slurm_step(struct cxd_step *st, char *err, size_t len)
 	st->one_node = nn == 1;
 	snprintf(st->key, sizeof(st->key), "slurm-%s.%s",
 		 env_or("SLURM_JOB_ID", "0"), env_or("SLURM_STEP_ID", "0"));
-	if (nodes && cxd_hostlist_each(nodes, first_host, st->first, err,
-				       len) < 0)
+	if (nodes && cxd_hostlist_each(nodes, first_host, st->first, why,
+				       sizeof(why)) < 0) {
+		snprintf(err, len, "the launcher's SLURM_STEP_NODELIST: %s", why);
 		return -EINVAL;
+	}
 	return 1;
 }
 

@@ -96,6 +96,7 @@ static void test_counts_refused(void **state)
 	assert_non_null(strstr(err, "'two'"));
 	slurm("0", "2", "2", "n[1-");
 	assert_int_equal(cxd_step_find(&st, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "SLURM_STEP_NODELIST: "));
 }
 
 /* Open MPI wins over the Slurm step that started its daemons; on one
