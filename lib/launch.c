@@ -170,16 +170,20 @@ static int rdv_read(struct cxd_cfg *cfg, const struct cxd_step *st,
 	return 0;
 }
 
+/* How long the client waits for its server (seconds). */
+static uint32_t wait_s(const struct cxd_cfg *cfg)
+{
+	return cfg->local.timeout_s > STEP_WAIT_S ? cfg->local.timeout_s
+						  : STEP_WAIT_S;
+}
+
 static int client_role(struct cxd_cfg *cfg, const struct cxd_step *st,
 		       char *err, size_t len)
 {
-	uint32_t wait_s = cfg->local.timeout_s > STEP_WAIT_S ?
-			  cfg->local.timeout_s : STEP_WAIT_S;
-
 	cfg->role = CXD_CLIENT;
-	cfg->local.connect_wait_ms = wait_s * 1000;
+	cfg->local.connect_wait_ms = wait_s(cfg) * 1000;
 	if (cfg->local.rendezvous[0])
-		return rdv_read(cfg, st, (int) wait_s * 1000, err, len);
+		return rdv_read(cfg, st, (int) wait_s(cfg) * 1000, err, len);
 	if (!(cfg->local.given & CXD_GIVEN_PORT))
 		cfg->local.port = step_port(st);
 	if (st->one_node) {
@@ -242,6 +246,8 @@ int cxd_step_roles(struct cxd_cfg *cfg, const struct cxd_step *st, char *err,
 	if (st->rank == 1)
 		return client_role(cfg, st, err, len);
 	cfg->role = CXD_SERVER;
+	/* Twice the client's: it may start late, then wait its own. */
+	cfg->local.connect_wait_ms = 2 * wait_s(cfg) * 1000;
 	if (!(cfg->local.given & CXD_GIVEN_PORT))
 		cfg->local.port = cfg->local.rendezvous[0] ? 0 : step_port(st);
 	/* Without a file the client cannot see the server's --metrics or

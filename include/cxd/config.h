@@ -64,7 +64,8 @@ struct cxd_local_opts {
 	unsigned given;              /* CXD_GIVEN_*: options on the command line */
 	/* A launcher step (lib/launch.c): where the server publishes its
 	 * address, "" = none; how long a client retries a refused
-	 * connection (its server may not listen yet), 0 = not at all. */
+	 * connection (its server may not listen yet), or a server waits for
+	 * its client; 0 = as by hand (no retry, no limit). */
 	char rendezvous[CXD_HOST_LEN];
 	uint32_t connect_wait_ms;
 };

@@ -221,7 +221,8 @@ int cxd_sess_client(struct cxd_sess *s)
 }
 
 /* One client that completes a valid HELLO: strays are dropped, noted on
- * stderr, and the server goes on listening. */
+ * stderr, and the server goes on listening; a launcher step's server
+ * waits connect_wait_ms at most (its client may have died). */
 static int accept_client(struct cxd_sess *s, int lfd)
 {
 	struct cxd_ctrl *c = cxd_sess_ctrl(s);
@@ -230,7 +231,9 @@ static int accept_client(struct cxd_sess *s, int lfd)
 	for (;;) {
 		/* A connection starts in no phase, as the channel does. */
 		s->phase = NULL;
-		ret = cxd_ctrl_accept(lfd, -1, c, s->err, sizeof(s->err));
+		ret = cxd_ctrl_accept(lfd, s->cfg->local.connect_wait_ms ?
+				      (int) s->cfg->local.connect_wait_ms : -1,
+				      c, s->err, sizeof(s->err));
 		if (ret)
 			return ret;
 		s->who = c->who;

@@ -62,6 +62,7 @@ static void test_slurm_two_nodes(void **state)
 	assert_int_equal(cxd_step_find(&st, err, sizeof(err)), 1);
 	assert_int_equal(cxd_step_roles(&srv, &st, err, sizeof(err)), 0);
 	assert_int_equal(srv.role, CXD_SERVER);
+	assert_int_equal(srv.local.connect_wait_ms, 60000); /* bounded */
 	setenv("SLURM_PROCID", "1", 1);
 	assert_int_equal(cxd_step_find(&st, err, sizeof(err)), 1);
 	assert_string_equal(st.first, "nid007");
