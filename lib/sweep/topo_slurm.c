@@ -103,13 +103,19 @@ static int parse_line(struct conf *c, char *buf, int line)
 	char *save = NULL, *hash = strchr(buf, '#');
 	int ret = 0, any = 0;
 
+	size_t n;
+
 	if (hash)
 		*hash = '\0';
+	n = strcspn(buf, "\r\n");
+	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	if (n > 0 && buf[n - 1] == '\\')
+		return bad(c, line, "a continued line (\\) is not read: one "
+			   "switch a line");
 	for (char *w = strtok_r(buf, " \t\r\n", &save); w && ret == 0;
 	     w = strtok_r(NULL, " \t\r\n", &save), any = 1)
-		ret = strcmp(w, "\\") == 0 ?
-			bad(c, line, "a continued line (\\) is not read: "
-			    "one switch a line") : word(c, &s, w, line);
+		ret = word(c, &s, w, line);
 	if (ret == 0 && any && s.name[0] == '\0')
 		ret = bad(c, line, "no SwitchName=");
 	for (int i = 0; ret == 0 && any && i < c->n; i++)

@@ -353,6 +353,7 @@ static void test_topology_slurm_conf(void **state)
 		{ "SwitchName=t Switches=s9\n", ":1: switch 's9' (in Switches=) is not defined" },
 		{ "SwitchName=s1 Nodes=a\nSwitchName=s1 Nodes=b\n", ":2: switch 's1' defined twice" },
 		{ "SwitchName=s1 n1\n", ":1: 'n1' is not KEY=VALUE" },
+		{ "SwitchName=s1 Nodes=n[1-2]\\\n", ":1: a continued line" },
 	};
 	struct cxd_topo t;
 	char err[256];
