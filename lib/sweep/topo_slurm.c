@@ -102,7 +102,6 @@ static int parse_line(struct conf *c, char *buf, int line)
 	struct sw_line s = { .line = line }, *grown;
 	char *save = NULL, *hash = strchr(buf, '#');
 	int ret = 0, any = 0;
-
 	size_t n;
 
 	if (hash)
