@@ -12,8 +12,11 @@ DEB_PKGS=(libfabric-dev libfabric-bin cmake make gcc pkg-config libcmocka-dev
 # Optional: Slurm for tests/e2e/test_sweep_slurm.sh (srun --mpi=pmix; the
 # pmix plugin is in slurm-wlm-basic-plugins, a dependency of slurmd, and
 # dlopens the unversioned libpmix.so, which only libpmix-dev ships). If
-# they cannot be installed, that test skips with the reason.
-DEB_OPT_PKGS=(slurmd slurmctld slurm-client munge libpmix-dev)
+# they cannot be installed, that test skips with the reason. Prometheus'
+# promtool and node_exporter for tests/e2e/test_prometheus.sh (skips
+# without them).
+DEB_OPT_PKGS=(slurmd slurmctld slurm-client munge libpmix-dev prometheus
+              prometheus-node-exporter)
 RPM_PKGS=(libfabric-devel cmake gcc make pkgconf-pkg-config libcmocka-devel
           json-c-devel iproute iperf3 valgrind clang python3 mandoc rpm-build python3-matplotlib
           python3-prometheus_client

@@ -277,6 +277,8 @@ static unsigned given_bit(const struct opt *o)
 		return CXD_GIVEN_MAX_MEM;
 	if (o->off == CXD_CFG_OFF(run.iters))
 		return CXD_GIVEN_ITERS;
+	if (o->off == CXD_CFG_OFF(local.port))
+		return CXD_GIVEN_PORT;
 	return 0;
 }
 

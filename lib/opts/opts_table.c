@@ -221,6 +221,19 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Print the results as one JSON document" },
 	{ OPT(0, "csv", NULL), .kind = K_FORMAT, .val = CXD_FMT_CSV,
 	  .deny = CXD_F_SWEEP, .help = "Print the results as CSV" },
+	/* Site tooling (docs/site.md): Prometheus, launcher steps. */
+	{ OPT(0, "metrics", "FILE"), NAME(out.metrics), .val = CXD_HOST_LEN,
+	  .deny = CXD_F_SWEEP, .what = "Invalid metrics file name",
+	  .help = "Also write each size's figures to FILE in\n"
+		  "Prometheus text format (node_exporter's textfile\n"
+		  "collector), replaced whole" },
+	{ OPT(0, "rendezvous", "DIR"), NAME(local.rendezvous),
+	  .val = CXD_HOST_LEN, .need = CXD_F_NET,
+	  .what = "Invalid rendezvous directory",
+	  .help = "In a launcher step (srun, mpirun): the server\n"
+		  "writes its address to a file in DIR, a directory\n"
+		  "both nodes see, and the client reads it there",
+	  SAID("Slurm: the step's first node; mpirun: one node only") },
 	/* cxi_sweep: files written by rank 0 (val: the field's capacity). */
 	{ OPT(0, "json", "FILE"), NAME(sweep.json), .val = CXD_HOST_LEN,
 	  .need = CXD_F_SWEEP, .what = "Invalid JSON file name",

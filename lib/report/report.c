@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "report_priv.h"
 
 size_t cxd_report_header(const struct cxd_tool *tool, char *buf, size_t len)
@@ -233,7 +234,10 @@ int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
 	cxd_gate_begin(rep);
 	if (rep->hlen >= sizeof(rep->header))
 		rep->hlen = sizeof(rep->header) - 1;
-	if (rep->format == CXD_FMT_JSON)
+	rep->mx = cxd_metrics_new(tool, cfg, info);
+	if (cfg->out.metrics[0] && rep->mx == NULL)
+		ret = -ENOMEM;
+	else if (rep->format == CXD_FMT_JSON)
 		ret = cxd_json_begin(rep);
 	else if (rep->format == CXD_FMT_CSV)
 		csv_begin(rep);
@@ -252,6 +256,8 @@ int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res)
 	if (rep == NULL || res == NULL)
 		return -EINVAL;
 	cxd_gate_result(rep, res);
+	if (rep->mx && cxd_metrics_add(rep->mx, res) != 0)
+		return -ENOMEM;
 	if (rep->format == CXD_FMT_JSON) {
 		int ret = cxd_json_result(rep, res);
 		size_t n = json_object_array_length(rep->results);
@@ -311,10 +317,16 @@ int cxd_report_end(struct cxd_report *rep)
 	return ret;
 }
 
+int cxd_report_metrics(struct cxd_report *rep, char *err, size_t len)
+{
+	return rep->mx ? cxd_metrics_write(rep->mx, err, len) : 0;
+}
+
 void cxd_report_free(struct cxd_report *rep)
 {
 	if (rep == NULL)
 		return;
+	cxd_metrics_free(rep->mx);
 	json_object_put(rep->doc);
 	free(rep);
 }

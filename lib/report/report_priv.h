@@ -49,6 +49,7 @@ struct cxd_report {
 		trail[CXD_TRAIL_MAX];
 	unsigned ntrail;
 	struct cxd_gate gate;
+	struct cxd_metrics *mx; /* --metrics FILE, or NULL */
 };
 
 /* Latency figures' names, the same in CSV and JSON (cxd_figures order). */

@@ -52,7 +52,7 @@ out_of_range() {
 # Kind of an option's value, by its long name.
 kind() {
 	case $1 in
-	device | provider | bind) echo name ;;
+	device | provider | bind | metrics | rendezvous) echo name ;;
 	use-hp | gpu-type | atomic-op | cswap-op | atomic-type | tclass) echo enum ;;
 	expect-bw | expect-lat) echo real ;; # decimals above 0
 	*) echo number ;;

@@ -74,12 +74,18 @@ void sw_nap(long ns)
 	nanosleep(&ts, NULL);
 }
 
-/* This rank's host name; a test copy's namespace may stand for a node. */
+/* This rank's host name: Slurm's name for the node where Slurm started
+ * the task (what scontrol drains; the host name may differ), else MPI's;
+ * a test copy's namespace may stand for a node. */
 void sw_host_name(const struct sw_mpi *m, char *host, size_t len)
 {
+	const char *slurm = getenv("SLURMD_NODENAME");
 	int n = 0;
 
-	MPI_Get_processor_name(host, &n);
+	if (slurm && slurm[0])
+		snprintf(host, len, "%s", slurm);
+	else
+		MPI_Get_processor_name(host, &n);
 	if (cxd_testaid_node_name)
 		cxd_testaid_node_name(m->rank, host, len);
 }
