@@ -5,6 +5,9 @@
 #   1. check  the unit and end-to-end suite on the normal build (BUILD_DIR),
 #             except the two exhaustive matrices: they run once, in asan
 #             (`make check` alone runs everything)
+#      builds compile only: the Release, Debian (dpkg-buildflags) and clang
+#             builds (BUILDS_DIR, about 35 s on 2 cores, seconds when
+#             nothing changed); the fourth, libfabric 2.x, is lf2's
 #   2. lf2    the unit and e2e suite (not the matrices, valgrind, or the
 #             Python/packaging tests) built against libfabric 2.x from
 #             LIBFABRIC2_TARBALL (LF2_DIR)
@@ -33,6 +36,10 @@ RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
 ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
+BUILDS_DIR  ?= build-variants
+# Warnings are errors in the project's own builds (every target here); a
+# packager's cmake leaves CXD_WERROR off.
+WERROR      ?= -DCXD_WERROR=ON
 
 # Sanitizer runtime settings for every process the asan suite starts. The
 # LSan suppressions cover libfabric's own init-time state only.
@@ -51,7 +58,7 @@ LF2_DIR     ?= build-lf2
 LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
-	bench clean install package lf2
+	bench clean install package lf2 builds
 
 all: build
 
@@ -59,7 +66,7 @@ deps:
 	@bash scripts/deps.sh
 
 configure: deps
-	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(WERROR) $(CMAKE_FLAGS)
 
 build: configure
 	$(CMAKE) --build $(BUILD_DIR) -j$(JOBS)
@@ -79,16 +86,22 @@ test:
 
 test-stages:
 	@$(MAKE) --no-print-directory check CHECK_SKIP='$(ASAN_SERIAL)'
+	@$(MAKE) --no-print-directory builds
 	@$(MAKE) --no-print-directory lf2
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory asan
 
+# Compile only, warnings as errors: the builds a packager makes.
+builds: deps
+	@CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(CMAKE_FLAGS)" \
+		bash scripts/build-variants.sh $(BUILDS_DIR)
+
 fuzz:
-	@FUZZ_CC=$(FUZZ_CC) CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(CMAKE_FLAGS)" \
+	@FUZZ_CC=$(FUZZ_CC) CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(WERROR) $(CMAKE_FLAGS)" \
 		bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_TIME)
 
 asan: deps
-	$(CMAKE) -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCXD_SANITIZE=ON $(CMAKE_FLAGS)
+	$(CMAKE) -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCXD_SANITIZE=ON $(WERROR) $(CMAKE_FLAGS)
 	$(CMAKE) --build $(ASAN_DIR) -j$(JOBS)
 	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) \
 		-E '$(ASAN_SERIAL)|$(ASAN_SKIP)'
@@ -116,7 +129,7 @@ else
 		--enable-only --enable-tcp=yes --enable-shm=yes --enable-rxm=yes \
 		--without-ze --without-rocr --without-cuda
 	$(CMAKE) -S . -B $(LF2_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-		-DCXD_LIBFABRIC_PREFIX=$(abspath $(LF2_DIR))/libfabric/prefix $(CMAKE_FLAGS)
+		-DCXD_LIBFABRIC_PREFIX=$(abspath $(LF2_DIR))/libfabric/prefix $(WERROR) $(CMAKE_FLAGS)
 	$(CMAKE) --build $(LF2_DIR) -j$(JOBS)
 	@./$(LF2_DIR)/cxi_write_bw -V | grep 'built against 2\.' || \
 		{ echo "lf2: $(LF2_DIR) is not built against libfabric 2.x" >&2; exit 1; }
@@ -134,4 +147,4 @@ bench: build
 	bash bench/sweep_mem.sh $(BUILD_DIR) 64 128 256
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(BUILDS_DIR)
