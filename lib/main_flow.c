@@ -17,6 +17,7 @@
 #include "session/session.h"
 #include "base/exit_codes.h"
 #include "base/signals.h"
+#include "base/stamp.h"
 #include "run/run.h"
 
 #define LOCAL_READY_MS 10000
@@ -353,6 +354,7 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 			"information.\n", tool->name, err, tool->name);
 		return CXD_EXIT_USAGE;
 	}
+	cxd_stamp_take(&cfg.out.stamp, argc, argv);
 	gpu_note(tool, &cfg);
 	/* The originals: iterations count only when no duration is given. */
 	if ((cfg.local.given & CXD_GIVEN_ITERS) &&

@@ -3,9 +3,7 @@
 # component: `cxd` (the pair tools, cxi_plot, their pages, docs) and, when
 # MPI was found, `cxd-sweep` (cxi_sweep and its page), so that the MPI
 # library is a dependency of the sweep alone.
-file(STRINGS ${CMAKE_SOURCE_DIR}/include/cxd/config.h CXD_VERSION_LINE
-     REGEX "define CXD_SUITE_VERSION")
-string(REGEX REPLACE ".*\"(.*)\".*" "\\1" CXD_VERSION "${CXD_VERSION_LINE}")
+# CXD_VERSION: read from include/cxd/config.h by the top CMakeLists.txt.
 
 set(CPACK_PACKAGE_NAME cxd)
 set(CPACK_PACKAGE_VERSION ${CXD_VERSION})

@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "base/stamp.h"
 #include "sweep_json.h"
 
 static json_object *pct_or_null(uint64_t pct)
@@ -175,11 +176,15 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			 char *err, size_t errlen)
 {
 	json_object *d = json_object_new_object();
-	int ret;
+	int ret = cxd_stamp_json(d, "sweep", CXD_SCHEMA_SWEEP, "cxi_sweep",
+				 &r->cfg->out.stamp);
 
-	json_object_object_add(d, "tool", json_object_new_string("cxi_sweep"));
-	json_object_object_add(d, "version",
-			       json_object_new_string(CXD_SUITE_VERSION));
+	if (ret != 0) {
+		json_object_put(d);
+		snprintf(err, errlen, "cannot write the JSON file '%s': %s",
+			 path, strerror(-ret));
+		return -EIO;
+	}
 	json_object_object_add(d, "libfabric",
 			       json_object_new_string(r->libfabric));
 	json_object_object_add(d, "provider",
