@@ -58,7 +58,7 @@ LF2_DIR     ?= build-lf2
 LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
-	bench clean install package lf2 builds
+	bench clean install package lf2 builds dist
 
 all: build
 
@@ -110,6 +110,11 @@ asan: deps
 
 install: build
 	DESTDIR=$(DESTDIR) $(CMAKE) --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# The release tarball cxd-VERSION.tar.gz of HEAD (DIST_REV) in DIST_DIR.
+DIST_DIR    ?= .
+dist:
+	@DIST_REV=$(or $(DIST_REV),HEAD) bash scripts/dist.sh $(DIST_DIR)
 
 # DEB always; RPM where rpmbuild exists. Packages land in BUILD_DIR.
 package: build
