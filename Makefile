@@ -5,9 +5,12 @@
 #   1. check  the unit and end-to-end suite on the normal build (BUILD_DIR),
 #             except the two exhaustive matrices: they run once, in asan
 #             (`make check` alone runs everything)
-#      builds compile only: the Release, Debian (dpkg-buildflags) and clang
-#             builds (BUILDS_DIR, about 35 s on 2 cores, seconds when
-#             nothing changed); the fourth, libfabric 2.x, is lf2's
+#      builds compile only, warnings as errors: Release (from the release
+#             tarball, `make dist` of the tracked files, unpacked in an
+#             empty directory, then its unit tests), Debian's
+#             dpkg-buildflags and clang (BUILDS_DIR; about 1 min on 2
+#             cores, 40 s when only Release has to rebuild); the fourth,
+#             libfabric 2.x, is lf2's build
 #   2. lf2    the unit and e2e suite (not the matrices, valgrind, or the
 #             Python/packaging tests) built against libfabric 2.x from
 #             LIBFABRIC2_TARBALL (LF2_DIR)
