@@ -61,7 +61,7 @@ LF2_DIR     ?= build-lf2
 LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
-	bench clean install package lf2 builds dist
+	bench clean install package lf2 builds dist easybuild
 
 all: build
 
@@ -119,6 +119,16 @@ DIST_DIR    ?= .
 dist:
 	@DIST_REV=$(or $(DIST_REV),HEAD) bash scripts/dist.sh $(DIST_DIR)
 
+# EasyBuild (from PyPI, in EB_DIR) builds that tarball with Debian's
+# compiler and libraries as filtered dependencies; then `module load` (Lmod)
+# and a run of a tool. About 1 min (plus EasyBuild's install the first
+# time), so not in `make test`.
+EB_DIR      ?= build-easybuild
+easybuild: deps
+	@command -v lmod >/dev/null 2>&1 || ls /usr/share/lmod/*/init/bash >/dev/null 2>&1 || \
+		{ [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lmod; }
+	bash scripts/easybuild.sh $(EB_DIR)
+
 # DEB always; RPM where rpmbuild exists. Packages land in BUILD_DIR.
 package: build
 	cd $(BUILD_DIR) && cpack -G DEB
@@ -155,4 +165,4 @@ bench: build
 	bash bench/sweep_mem.sh $(BUILD_DIR) 64 128 256
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(BUILDS_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(BUILDS_DIR) $(EB_DIR)
