@@ -46,7 +46,7 @@ fi
 
 OUT=${1:-.}
 REV=${DIST_REV:-HEAD}
-git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 ||
+[ "$(git -C "$SRC" rev-parse --show-toplevel 2>/dev/null)" = "$SRC" ] ||
 	die "$SRC is not a git checkout: a tarball is made from one"
 commit=$(git -C "$SRC" rev-parse --verify "$REV^{commit}" 2>/dev/null) ||
 	die "no commit '$REV'"

@@ -11,8 +11,10 @@ set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 ID="SPDX-License-Identifier: BSD-3-Clause"
 
+# A checkout's own files; not those of a repository the tree lies in
+# (a tarball unpacked in build-variants/ of a checkout).
 files() {
-	if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
+	if [ "$(git -C "$SRC" rev-parse --show-toplevel 2>/dev/null)" = "$SRC" ]; then
 		git -C "$SRC" ls-files
 	else
 		(cd "$SRC" && find . -type f ! -path './build*' | sed 's|^\./||')
@@ -55,6 +57,7 @@ while IFS= read -r f; do
 	added=$((added + 1))
 done < <(files)
 if [ $check = 1 ]; then
+	[ $n -gt 0 ] || { echo "spdx: no source files found under $SRC"; exit 1; }
 	[ $missing = 0 ] && echo "spdx: all $n source files carry '$ID'" && exit 0
 	echo "spdx: $missing of $n source files lack it (bash scripts/spdx.sh adds it)"
 	exit 1

@@ -16,7 +16,7 @@
 #   bash tests/e2e/test_dist.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 || skip "$SRC is not a git checkout (a tarball makes no tarball)"
+[ "$(git -C "$SRC" rev-parse --show-toplevel 2>/dev/null)" = "$SRC" ] || skip "$SRC is not a git checkout (a tarball makes no tarball)"
 VERSION=$(sed -n 's/^#define CXD_SUITE_VERSION "\(.*\)"$/\1/p' "$SRC/include/cxd/config.h")
 RECIPE=$SRC/packaging/spack/package.py
 EC=$SRC/packaging/easybuild/cxd-$VERSION.eb
