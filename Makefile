@@ -7,6 +7,12 @@
 #             (`make check` alone runs everything); it builds the
 #             simulated cxi_sweep first (SIM_DIR, `make sim`), which the
 #             simulation tests (test_sim_*) run under SimGrid
+#      builds compile only, warnings as errors: Release (from the release
+#             tarball, `make dist` of the tracked files, unpacked in an
+#             empty directory, then its unit tests), Debian's
+#             dpkg-buildflags and clang (BUILDS_DIR; about 1 min on 2
+#             cores, 40 s when only Release has to rebuild); the fourth,
+#             libfabric 2.x, is lf2's build
 #   2. lf2    the unit and e2e suite (not the matrices, valgrind, or the
 #             Python/packaging tests) built against libfabric 2.x from
 #             LIBFABRIC2_TARBALL (LF2_DIR)
@@ -35,6 +41,10 @@ RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
 ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|sim_[a-z_]+)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
+BUILDS_DIR  ?= build-variants
+# Warnings are errors in the project's own builds (every target here); a
+# packager's cmake leaves CXD_WERROR off.
+WERROR      ?= -DCXD_WERROR=ON
 
 # Sanitizer runtime settings for every process the asan suite starts. The
 # LSan suppressions cover libfabric's own init-time state only.
@@ -55,7 +65,7 @@ SIM_DIR     ?= build-sim
 LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|node_health|sim_[a-z_]+)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
-	bench clean install package lf2 sim
+	bench clean install package lf2 sim builds dist easybuild
 
 all: build
 
@@ -63,7 +73,7 @@ deps:
 	@bash scripts/deps.sh
 
 configure: deps
-	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(WERROR) $(CMAKE_FLAGS)
 
 build: configure
 	$(CMAKE) --build $(BUILD_DIR) -j$(JOBS)
@@ -83,6 +93,7 @@ test:
 
 test-stages:
 	@$(MAKE) --no-print-directory check CHECK_SKIP='$(ASAN_SERIAL)'
+	@$(MAKE) --no-print-directory builds
 	@$(MAKE) --no-print-directory lf2
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory asan
@@ -92,15 +103,20 @@ test-stages:
 # SIM_DIR/standin/cxi_sweep (CXD_TEST_JITTER).
 sim: deps
 	$(CMAKE) -S . -B $(SIM_DIR) -DCMAKE_C_COMPILER=smpicc -DCXD_SIM=ON \
-		-DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+		-DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(WERROR) $(CMAKE_FLAGS)
 	$(CMAKE) --build $(SIM_DIR) -j$(JOBS)
 
+# Compile only, warnings as errors: the builds a packager makes.
+builds: deps
+	@CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(CMAKE_FLAGS)" \
+		bash scripts/build-variants.sh $(BUILDS_DIR)
+
 fuzz:
-	@FUZZ_CC=$(FUZZ_CC) CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(CMAKE_FLAGS)" \
+	@FUZZ_CC=$(FUZZ_CC) CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(WERROR) $(CMAKE_FLAGS)" \
 		bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_TIME)
 
 asan: deps
-	$(CMAKE) -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCXD_SANITIZE=ON $(CMAKE_FLAGS)
+	$(CMAKE) -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCXD_SANITIZE=ON $(WERROR) $(CMAKE_FLAGS)
 	$(CMAKE) --build $(ASAN_DIR) -j$(JOBS)
 	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS) \
 		-E '$(ASAN_SERIAL)|$(ASAN_SKIP)'
@@ -109,6 +125,21 @@ asan: deps
 
 install: build
 	DESTDIR=$(DESTDIR) $(CMAKE) --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# The release tarball cxd-VERSION.tar.gz of HEAD (DIST_REV) in DIST_DIR.
+DIST_DIR    ?= .
+dist:
+	@DIST_REV=$(or $(DIST_REV),HEAD) bash scripts/dist.sh $(DIST_DIR)
+
+# EasyBuild (from PyPI, in EB_DIR) builds that tarball with Debian's
+# compiler and libraries as filtered dependencies; then `module load` (Lmod)
+# and a run of a tool. About 1 min (plus EasyBuild's install the first
+# time), so not in `make test`.
+EB_DIR      ?= build-easybuild
+easybuild: deps
+	@command -v lmod >/dev/null 2>&1 || ls /usr/share/lmod/*/init/bash >/dev/null 2>&1 || \
+		{ [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lmod; }
+	bash scripts/easybuild.sh $(EB_DIR)
 
 # DEB always; RPM where rpmbuild exists. Packages land in BUILD_DIR.
 package: build
@@ -128,7 +159,7 @@ else
 		--enable-only --enable-tcp=yes --enable-shm=yes --enable-rxm=yes \
 		--without-ze --without-rocr --without-cuda
 	$(CMAKE) -S . -B $(LF2_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-		-DCXD_LIBFABRIC_PREFIX=$(abspath $(LF2_DIR))/libfabric/prefix $(CMAKE_FLAGS)
+		-DCXD_LIBFABRIC_PREFIX=$(abspath $(LF2_DIR))/libfabric/prefix $(WERROR) $(CMAKE_FLAGS)
 	$(CMAKE) --build $(LF2_DIR) -j$(JOBS)
 	@./$(LF2_DIR)/cxi_write_bw -V | grep 'built against 2\.' || \
 		{ echo "lf2: $(LF2_DIR) is not built against libfabric 2.x" >&2; exit 1; }
@@ -146,4 +177,4 @@ bench: build
 	bash bench/sweep_mem.sh $(BUILD_DIR) 64 128 256
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(SIM_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(SIM_DIR) $(BUILDS_DIR) $(EB_DIR)

@@ -17,6 +17,7 @@
 #include "session/session.h"
 #include "base/exit_codes.h"
 #include "base/signals.h"
+#include "base/stamp.h"
 #include "report/report.h"
 #include "run/run.h"
 #include "launch.h"
@@ -411,6 +412,7 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 			"information.\n", tool->name, err, tool->name);
 		return CXD_EXIT_USAGE;
 	}
+	cxd_stamp_take(&cfg.out.stamp, argc, argv);
 	if (tool->alone) /* no peer, no session: cxi_node_health */
 		return tool->alone(tool, &cfg);
 	gpu_note(tool, &cfg);

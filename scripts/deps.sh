@@ -7,6 +7,7 @@ set -euo pipefail
 DEB_PKGS=(libfabric-dev libfabric-bin cmake make gcc pkg-config libcmocka-dev
           libjson-c-dev iproute2 iperf3 valgrind clang libclang-rt-14-dev procps python3
           mandoc dpkg-dev file rpm python3-matplotlib python3-prometheus-client
+          python3-jsonschema lintian rpmlint
           openmpi-bin libopenmpi-dev libsimgrid-dev
           libamdhip64-dev libze-dev python3-pip python3-venv)
 # Optional: Slurm for tests/e2e/test_sweep_slurm.sh (srun --mpi=pmix; the
@@ -19,7 +20,7 @@ DEB_OPT_PKGS=(slurmd slurmctld slurm-client munge libpmix-dev prometheus
               prometheus-node-exporter)
 RPM_PKGS=(libfabric-devel cmake gcc make pkgconf-pkg-config libcmocka-devel
           json-c-devel iproute iperf3 valgrind clang python3 mandoc rpm-build python3-matplotlib
-          python3-prometheus_client
+          python3-prometheus_client python3-jsonschema rpmlint
           openmpi-devel)
 
 # deb_missing PKG...: those not installed.

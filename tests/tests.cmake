@@ -122,3 +122,7 @@ endif()
 
 # The GPU declarations against the vendors' headers.
 include(${CMAKE_SOURCE_DIR}/tests/gpu_headers/gpu_headers.cmake)
+
+# Every source file carries the licence line (scripts/spdx.sh adds it).
+add_test(NAME unit.spdx COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/spdx.sh --check)
+set_tests_properties(unit.spdx PROPERTIES LABELS unit TIMEOUT 60)

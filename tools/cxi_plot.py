@@ -30,6 +30,24 @@ sys.dont_write_bytecode = True  # no __pycache__ in an installed tree
 import cxi_plot_sweep  # noqa: E402
 
 PROG = "cxi_plot"
+
+
+def suite_version():
+    """The suite's version: PREFIX/share/cxd/version once installed (CMake
+    writes it from include/cxd/config.h), that header in the source tree."""
+    try:
+        with open(os.path.join(HERE, "..", "share", "cxd", "version")) as f:
+            return f.read().strip()
+    except OSError:
+        pass
+    try:
+        with open(os.path.join(HERE, "..", "include", "cxd", "config.h")) as f:
+            for line in f:
+                if line.startswith("#define CXD_SUITE_VERSION "):
+                    return line.split('"')[1]
+    except OSError:
+        pass
+    return "unknown"
 FORMATS = (".png", ".svg")
 OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.01, 1),
            "fontsize": "small"}
@@ -389,6 +407,8 @@ def parse_args(argv):
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the chart: FILE.png or FILE.svg")
     p.add_argument("--title", help="title above the chart")
+    p.add_argument("-V", "--version", action="version",
+                   version="%s version %s" % (PROG, suite_version()))
     p.add_argument("--hist-size", type=int, metavar="BYTES",
                    help="latency histogram of this size (default: the "
                    "smallest size with --report-all samples)")

@@ -91,9 +91,19 @@ struct cxd_run_opts {
 	uint32_t tclass;    /* enum cxd_tclass (base/tclass.h); 0: default */
 };
 
+/* Where, when and how a run started: every JSON document carries it
+ * (docs/json.md). Filled by main after parsing, not an option. */
+struct cxd_stamp {
+	char host[CXD_HOST_LEN];
+	char start[32];	   /* ISO 8601, UTC: 2026-01-31T23:59:59Z */
+	int argc;
+	char *const *argv; /* main's, alive for the whole run */
+};
+
 struct cxd_out_opts {
 	int format; /* enum cxd_format */
 	char metrics[CXD_HOST_LEN]; /* pair tools' --metrics FILE; "" = none */
+	struct cxd_stamp stamp;
 };
 
 /* --interval: windows a run may hold (kept in memory for JSON). */

@@ -11,8 +11,11 @@ static uint64_t read_u64(const char *root, const char *dir, const char *name)
 	char path[1024];
 	uint64_t v = 0;
 	FILE *f;
+	int n = snprintf(path, sizeof(path), "%s%s/%s", root, dir, name);
 
-	snprintf(path, sizeof(path), "%s%s/%s", root, dir, name);
+	/* a cut path would name another file: read nothing */
+	if (n < 0 || (size_t) n >= sizeof(path))
+		return 0;
 	f = fopen(path, "r");
 	if (f == NULL)
 		return 0;

@@ -9,6 +9,7 @@
 
 #include "base/amo.h"
 #include "base/json_num.h"
+#include "base/stamp.h"
 #include "report_priv.h"
 
 const char *const cxd_lat_keys[CXD_LAT_FIGURES] = {
@@ -111,8 +112,8 @@ static int json_identity(const struct cxd_report *rep, json_object *d)
 
 	snprintf(fv, sizeof(fv), "%u.%u", (unsigned) FI_MAJOR(v),
 		 (unsigned) FI_MINOR(v));
-	ret |= jadd_str(d, "tool", rep->tool->name);
-	ret |= jadd_str(d, "version", CXD_SUITE_VERSION);
+	ret |= cxd_stamp_json(d, "pair", CXD_SCHEMA_PAIR, rep->tool->name,
+			      &rep->cfg->out.stamp);
 	ret |= jadd_str(d, "libfabric", fv);
 	ret |= jadd_str(d, "role", info->is_server ? "server" : "client");
 	ret |= jadd_str(d, "provider", info->provider);

@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "base/json_num.h"
+#include "base/stamp.h"
 #include "base/tclass.h"
 #include "congest.h"
 
@@ -218,9 +219,15 @@ int cxd_cg_write_json(const struct cxd_cg_res *r, const char *path,
 		      char *err, size_t errlen)
 {
 	json_object *d = json_object_new_object();
-	int ret;
+	int ret = cxd_stamp_json(d, "congestion", CXD_SCHEMA_CONGESTION,
+				 "cxi_sweep", &r->cfg->out.stamp);
 
-	json_object_object_add(d, "tool", json_object_new_string("cxi_sweep"));
+	if (ret != 0) {
+		json_object_put(d);
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 strerror(-ret));
+		return -EIO;
+	}
 	json_object_object_add(d, "congestion", congestion(r));
 	ret = json_object_to_file_ext(path, d, JSON_C_TO_STRING_PRETTY |
 				      JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "base/afile.h"
+#include "base/stamp.h"
 #include "sweep_json.h"
 
 static json_object *pct_or_null(uint64_t pct)
@@ -177,11 +178,15 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 {
 	json_object *d = json_object_new_object();
 	struct cxd_afile a;
-	int ret;
+	int ret = cxd_stamp_json(d, "sweep", CXD_SCHEMA_SWEEP, "cxi_sweep",
+				 &r->cfg->out.stamp);
 
-	json_object_object_add(d, "tool", json_object_new_string("cxi_sweep"));
-	json_object_object_add(d, "version",
-			       json_object_new_string(CXD_SUITE_VERSION));
+	if (ret != 0) {
+		json_object_put(d);
+		snprintf(err, errlen, "cannot write the JSON file '%s': %s",
+			 path, strerror(-ret));
+		return -EIO;
+	}
 	json_object_object_add(d, "engine", json_object_new_string(r->engine));
 	/* libfabric's version where it measured, else the MPI library's */
 	json_object_object_add(d, strcmp(r->engine, "fabric") == 0 ?

@@ -177,6 +177,20 @@ command_not_found_handle() {
 	return 127
 }
 
+# Every JSON document of ours the test kept in TMPD (those carrying
+# schema_version) against its kind's schema, docs/schema/ (docs/json.md).
+_e2e_json_docs() {
+	local out=$TMPD/.json_docs rc
+	python3 "$E2E_PY/json_docs.py" "$TMPD" \
+		"$(dirname "${BASH_SOURCE[0]}")/../../docs/schema" >"$out" 2>&1
+	rc=$?
+	case $rc in
+	0) grep -q '^0 JSON' "$out" || pass "$(tail -1 "$out")" ;;
+	3) note "$(tail -1 "$out")" ;;
+	*) fail "$(tail -1 "$out")"; show "$out" ;;
+	esac
+}
+
 finish() {
 	local missing
 	echo
@@ -186,6 +200,7 @@ finish() {
 		done <"$TMPD/not-found"
 		: >"$TMPD/not-found"
 	fi
+	_e2e_json_docs
 	# A script that checked nothing proved nothing (a skip exits 77
 	# before it gets here).
 	[ $((E2E_PASS + E2E_FAIL)) -gt 0 ] ||

@@ -30,7 +30,11 @@ done
 if [ -f "$SRC/tools/cxi_plot.py" ]; then
 	[ -x "$P/bin/cxi_plot" ] || missing+=" bin/cxi_plot"
 	[ -s "$P/share/cxd/cxi_plot_sweep.py" ] || missing+=" share/cxd/cxi_plot_sweep.py"
+	[ -s "$P/share/cxd/version" ] || missing+=" share/cxd/version"
 fi
+for k in pair sweep congestion; do
+	[ -s "$P/share/cxd/schema/$k.schema.json" ] || missing+=" share/cxd/schema/$k.schema.json"
+done
 [ -z "$missing" ] && pass "tools, man pages and docs in place" || fail "missing:$missing"
 if [ -x "$P/bin/cxi_plot" ]; then
 	check "the installed cxi_plot finds its sweep module" \
@@ -45,8 +49,20 @@ else
 		pass "no cxi_sweep installed (not built: no MPI)" ||
 		fail "cxi_sweep or its page installed, but it was not built"
 fi
-extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/|share/cxd/cxi_plot_sweep\.py$)')
+extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/|share/cxd/(cxi_plot_sweep\.py|version|schema/[a-z]+\.schema\.json)$)')
 [ -z "$extra" ] && pass "nothing else installed" || fail "unexpected files: $extra"
+
+section "every installed program's --version: the version of include/cxd/config.h"
+VERSION=$(sed -n 's/^#define CXD_SUITE_VERSION "\(.*\)"$/\1/p' "$SRC/include/cxd/config.h")
+wrong=""
+n=0
+for f in "$P"/bin/cxi_*; do
+	n=$((n + 1))
+	v=$("$f" --version 2>&1 | head -1)
+	[[ "$v" == "$(basename "$f") version $VERSION"* ]] || wrong+=" $(basename "$f"):'$v'"
+done
+[ -n "$VERSION" ] && [ "$n" -gt 0 ] && [ -z "$wrong" ] &&
+	pass "$n programs print 'version $VERSION'" || fail "version '$VERSION', wrong:$wrong"
 
 section "no test aids in the installed tools"
 # The fault and namespace hooks live in the test copies only (build/standin/).

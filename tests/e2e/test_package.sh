@@ -2,8 +2,11 @@
 # Packages: CPack makes `cxd` (the pair tools, cxi_plot, pages, docs; no MPI
 # in its dependencies) and, when cxi_sweep was built, `cxd-sweep` (cxi_sweep
 # and its page; needs cxd of the same version and the MPI library), as .deb
-# and .rpm. Between them the packages hold exactly the install tree. The
-# unpacked cxd runs -V and a --local test. About 15 s.
+# and .rpm. Between them the packages hold exactly the install tree, plus
+# what packaging/cpack_stage.cmake adds (man pages gzip'd, each .deb's
+# copyright and changelog.gz, the .rpm's licence). The unpacked cxd runs -V
+# and a --local test. lintian and rpmlint (when installed) find no error, and
+# each warning they give is explained in packaging/README.md. About 25 s.
 #   bash tests/e2e/test_package.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,9 +60,12 @@ dpkg-deb -c "$deb" | awk '$6 !~ /\/$/ { print $6 }' >"$TMPD/deb.list"
 missing=""
 for T in "${TOOLS[@]}"; do
 	grep -qx "./usr/bin/$T" "$TMPD/deb.list" || missing+=" $T"
-	grep -qx "./usr/share/man/man1/$T.1" "$TMPD/deb.list" || missing+=" $T.1"
+	grep -qx "./usr/share/man/man1/$T.1.gz" "$TMPD/deb.list" || missing+=" $T.1.gz"
 done
-grep -qx ./usr/share/man/man7/cxd.7 "$TMPD/deb.list" || missing+=" cxd.7"
+grep -qx ./usr/share/man/man7/cxd.7.gz "$TMPD/deb.list" || missing+=" cxd.7.gz"
+for f in copyright changelog.gz; do
+	grep -qx "./usr/share/doc/cxd/$f" "$TMPD/deb.list" || missing+=" doc/cxd/$f"
+done
 grep -qx ./usr/share/doc/cxd/README.md "$TMPD/deb.list" || missing+=" README.md"
 for f in "$SRC"/docs/*.md; do
 	grep -qx "./usr/share/doc/cxd/docs/$(basename "$f")" "$TMPD/deb.list" || missing+=" docs/$(basename "$f")"
@@ -82,8 +88,8 @@ if [ "$SWEEP" = 1 ] && [ -s "$sdeb" ]; then
 	[ -n "$mpi" ] && pass "Depends on the MPI library: $mpi" ||
 		fail "no MPI library in cxd-sweep's Depends: $(xargs <"$TMPD/sdepends")"
 	dpkg-deb -c "$sdeb" | awk '$6 !~ /\/$/ { print $6 }' | sort >"$TMPD/sdeb.list"
-	printf './usr/bin/cxi_sweep\n./usr/share/man/man1/cxi_sweep.1\n' >"$TMPD/sdeb.want"
-	cmp -s "$TMPD/sdeb.list" "$TMPD/sdeb.want" && pass "cxd-sweep holds cxi_sweep and its page, nothing else" ||
+	printf './usr/bin/cxi_sweep\n./usr/share/doc/cxd-sweep/changelog.gz\n./usr/share/doc/cxd-sweep/copyright\n./usr/share/man/man1/cxi_sweep.1.gz\n' >"$TMPD/sdeb.want"
+	cmp -s "$TMPD/sdeb.list" "$TMPD/sdeb.want" && pass "cxd-sweep holds cxi_sweep, its page, copyright and changelog, nothing else" ||
 		fail "cxd-sweep holds: $(xargs <"$TMPD/sdeb.list")"
 fi
 
@@ -91,7 +97,10 @@ section "the packages hold exactly the install tree"
 run_capture inst 120 env DESTDIR="$TMPD/inst" cmake --install "$BUILD" --prefix /usr
 expect_rc 0 "$RC" "cmake --install (all components)" || show "$ERR"
 (cd "$TMPD/inst" && find . -type f | sort) >"$TMPD/inst.list"
-cat "$TMPD/deb.list" "$TMPD/sdeb.list" 2>/dev/null | sort >"$TMPD/pkgs.list"
+# less what cpack_stage.cmake adds, the man pages as installed
+cat "$TMPD/deb.list" "$TMPD/sdeb.list" 2>/dev/null |
+	grep -vE '^\./usr/share/doc/cxd(-sweep)?/(copyright|changelog\.gz)$' |
+	sed -E 's|^(\./usr/share/man/man[1-8]/.*)\.gz$|\1|' | sort >"$TMPD/pkgs.list"
 d=$(diff "$TMPD/inst.list" "$TMPD/pkgs.list")
 [ -z "$d" ] && pass "$(wc -l <"$TMPD/inst.list") files, each in one package" ||
 	fail "install tree (<) and packages (>) differ: $d"
@@ -105,7 +114,7 @@ grep -q "cxi_send_bw version" "$OUT" && pass "-V: $(head -1 "$OUT")" || fail "-V
 run_capture deb-local 60 "$R/usr/bin/cxi_write_bw" --local --provider tcp -n 5 -s 4096 -l 4
 expect_rc 0 "$RC" "packaged cxi_write_bw --local" || show "$ERR"
 [ "$(table_rows "$OUT" | wc -l)" -eq 1 ] && pass "one result row" || { fail "no result row"; show "$OUT"; }
-out=$(mandoc -T lint -W warning "$R/usr/share/man/man1/cxi_write_bw.1" 2>&1)
+out=$(mandoc -T lint -W warning "$R/usr/share/man/man1/cxi_write_bw.1.gz" 2>&1)
 [ -z "$out" ] && pass "packaged man page lint clean" || fail "packaged page: $out"
 
 section "cpack -G RPM"
@@ -122,7 +131,7 @@ rpm -qlp "$rpm" >"$TMPD/rpm.list" 2>/dev/null
 missing=""
 for T in "${TOOLS[@]}"; do
 	grep -qx "/usr/bin/$T" "$TMPD/rpm.list" || missing+=" $T"
-	grep -qx "/usr/share/man/man1/$T.1" "$TMPD/rpm.list" || missing+=" $T.1"
+	grep -qx "/usr/share/man/man1/$T.1.gz" "$TMPD/rpm.list" || missing+=" $T.1.gz"
 done
 [ -z "$missing" ] && pass "rpm -qlp cxd lists the tools and man pages" || fail "cxd.rpm lacks:$missing"
 grep -q cxi_sweep "$TMPD/rpm.list" && fail "cxd.rpm holds cxi_sweep" || pass "no cxi_sweep in cxd.rpm"
@@ -135,7 +144,7 @@ grep -qEi "$MPI_RE" "$TMPD/rpm.req" && fail "cxd.rpm requires MPI: $(grep -Ei "$
 if [ "$SWEEP" = 1 ]; then
 	[ -s "$srpm" ] && pass "built $(basename "$srpm")" || die "cxi_sweep was built but there is no cxd-sweep .rpm"
 	rpm -qlp "$srpm" 2>/dev/null | sort >"$TMPD/srpm.list"
-	printf '/usr/bin/cxi_sweep\n/usr/share/man/man1/cxi_sweep.1\n' | cmp -s - "$TMPD/srpm.list" &&
+	printf '/usr/bin/cxi_sweep\n/usr/share/man/man1/cxi_sweep.1.gz\n' | cmp -s - "$TMPD/srpm.list" &&
 		pass "cxd-sweep.rpm holds cxi_sweep and its page, nothing else" ||
 		fail "cxd-sweep.rpm holds: $(xargs <"$TMPD/srpm.list")"
 	rpm -qRp "$srpm" >"$TMPD/srpm.req" 2>/dev/null
@@ -146,5 +155,42 @@ if [ "$SWEEP" = 1 ]; then
 		fail "no MPI library in cxd-sweep.rpm's Requires"
 else
 	[ -z "$srpm" ] && pass "no cxd-sweep .rpm (cxi_sweep not built)" || fail "$(basename "$srpm") made without cxi_sweep"
+fi
+rpm -qp --qf '%{LICENSE}\n' "$rpm" 2>/dev/null | grep -qx BSD-3-Clause && pass "License: BSD-3-Clause" ||
+	fail "cxd.rpm License: $(rpm -qp --qf '%{LICENSE}' "$rpm" 2>/dev/null)"
+grep -qx /usr/share/licenses/cxd/LICENSE "$TMPD/rpm.list" && pass "the licence in /usr/share/licenses/cxd" ||
+	fail "no /usr/share/licenses/cxd/LICENSE in cxd.rpm"
+
+# explained TAG: is TAG named in packaging/README.md's list of warnings?
+explained() { grep -qE "^\| \`$1\` " "$SRC/packaging/README.md"; }
+# lint NAME OUTFILE: no error line, every warning's tag explained.
+lint() {
+	local tags t unexplained=""
+	# lintian: "W: PKG: TAG ...", rpmlint: "PKG.ARCH: W: TAG ..."
+	tags=$(sed -nE 's/^([^ ]+: )?W: ([^ ]+: )?([a-z0-9-]+).*/\3/p' "$2" | sort -u)
+	for t in $tags; do explained "$t" || unexplained+=" $t"; done
+	if grep -qE '^([^ ]+: )?E: ' "$2"; then
+		fail "$1 errors: $(grep -E '^([^ ]+: )?E: ' "$2" | head -3 | xargs)"
+	else
+		pass "$1: no error; warnings: $(echo $tags)"
+	fi
+	[ -z "$unexplained" ] && pass "$1: each warning explained in packaging/README.md" ||
+		fail "$1 warnings not explained in packaging/README.md:$unexplained"
+}
+
+section "lintian and rpmlint"
+if command -v lintian >/dev/null 2>&1; then
+	run_capture lintian 120 lintian --fail-on error "$TMPD"/pkg/*.deb
+	expect_rc 0 "$RC" "lintian" || show "$OUT" "$ERR"
+	lint lintian "$OUT"
+else
+	note "lintian: skipped: not installed (scripts/deps.sh installs it)"
+fi
+if command -v rpmlint >/dev/null 2>&1; then
+	run_capture rpmlint 120 rpmlint -c "$SRC/packaging/rpmlint.toml" "$TMPD"/rpm/*.rpm
+	expect_rc 0 "$RC" "rpmlint" || show "$OUT" "$ERR"
+	lint rpmlint "$OUT"
+else
+	note "rpmlint: skipped: not installed (scripts/deps.sh installs it)"
 fi
 finish

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "base/stamp.h"
 #include "base/tclass.h"
 #include "cxd/config.h"
 #include "support/argv_cfg.h"
@@ -224,8 +225,11 @@ static void test_congest_json_holds_impact_links_and_seed(void **state)
 	int vict[] = { 0, 1, 2, 3 }, aggr[] = { 4, 5, 6, 7 };
 	struct cxd_cg_split sp = { 8, 4, 4, vict, aggr };
 	struct cxd_sweep_rank ranks[8];
+	char *argv[] = { "cxi_sweep", "--congestion", NULL };
+	struct cxd_cfg cfg = { 0 };
 	struct cxd_cg_res r = { .sp = &sp, .ranks = ranks, .nhosts = 2,
-				.links = l, .nlinks = 2, .seed = 9 };
+				.links = l, .nlinks = 2, .seed = 9,
+				.cfg = &cfg };
 	char path[] = "/tmp/test_congest_XXXXXX", err[256];
 	json_object *d, *c, *x;
 	int fd = mkstemp(path);
@@ -235,9 +239,23 @@ static void test_congest_json_holds_impact_links_and_seed(void **state)
 	close(fd);
 	memset(ranks, 0, sizeof(ranks));
 	fill(l);
+	cxd_stamp_take(&cfg.out.stamp, 2, argv);
 	assert_int_equal(cxd_cg_write_json(&r, path, err, sizeof(err)), 0);
 	d = json_object_from_file(path);
 	assert_non_null(d);
+	/* the stamp every document opens with (docs/json.md) */
+	assert_true(json_object_object_get_ex(d, "schema_version", &x));
+	assert_int_equal(json_object_get_int(x), CXD_SCHEMA_CONGESTION);
+	assert_true(json_object_object_get_ex(d, "start_time", &x));
+	assert_int_equal(strlen(json_object_get_string(x)), 20);
+	assert_string_equal(json_object_get_string(x) + 19, "Z");
+	assert_true(json_object_object_get_ex(d, "host", &x));
+	assert_string_equal(json_object_get_string(x), cfg.out.stamp.host);
+	assert_true(json_object_object_get_ex(d, "command", &x));
+	assert_int_equal(json_object_array_length(x), 2);
+	assert_string_equal(json_object_get_string(
+				    json_object_array_get_idx(x, 1)),
+			    "--congestion");
 	assert_true(json_object_object_get_ex(d, "congestion", &c));
 	assert_true(json_object_object_get_ex(c, "set", &x));
 	assert_true(json_object_object_get_ex(x, "incast", &x));

@@ -550,7 +550,9 @@ static void test_baseline_matrix(void **state)
 	int fd = mkstemp(path);
 
 	(void) state;
-	assert_true(fd >= 0 && (f = fdopen(fd, "wb")) != NULL);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
 	cxd_matrix_put_head(&h, head);
 	fwrite(head, 1, sizeof(head), f);
 	for (int i = 0; i < 3; i++) {

@@ -18,6 +18,7 @@
 
 #include "cxd/opts.h"
 #include "cxd/tool.h"
+#include "base/stamp.h"
 #include "sweep/sweep_plan.h"
 #include "congest_run.h"
 #include "sweep_mpi.h"
@@ -113,6 +114,7 @@ static int parse(struct sw *w, int argc, char **argv)
 	char err[CXD_ERR_LEN] = "";
 	int ret = cxd_opts_parse(tool, argc, argv, &w->cfg, err, sizeof(err));
 
+	cxd_stamp_take(&w->cfg.out.stamp, argc, argv); /* for the JSON */
 	if (ret == 0)
 		ret = cxd_run_validate(cxd_tool_find("cxi_write_bw"),
 				       &w->cfg.run, err, sizeof(err));

@@ -14,7 +14,12 @@ hosts = ["vm1", "vm1", "vm2", "vm2", "vm3", "vm3"] if suspect else \
     ["nodeA", "nodeA", "nodeB", "nodeC"]
 bw = [[None if i == j else 10000.0 + 10 * i + j for j in range(n)] for i in range(n)]
 lat = [[None if i == j else 2.0 + 0.01 * (i + j) for j in range(n)] for i in range(n)]
-doc = {"tool": "cxi_sweep", "version": "0.1.0", "libfabric": "1.17",
+# the stamp and fields docs/schema/sweep.schema.json requires: checked
+# with the tools' documents when the test ends (lib.sh)
+doc = {"schema_version": 1, "kind": "sweep", "tool": "cxi_sweep",
+       "version": "0.1.0", "host": "nodeA", "start_time": "2026-01-02T03:04:05Z",
+       "command": ["cxi_sweep", "--json", "sweep.json"],
+       "libfabric": "1.17", "options": {}, "verdict": "FAIL",
        "provider": "tcp;ofi_rxm",
        "ranks": [{"rank": i, "host": hosts[i], "address": f"fi_addr_{i}"}
                  for i in range(n)],
