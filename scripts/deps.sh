@@ -7,7 +7,7 @@ set -euo pipefail
 DEB_PKGS=(libfabric-dev libfabric-bin cmake make gcc pkg-config libcmocka-dev
           libjson-c-dev iproute2 iperf3 valgrind clang libclang-rt-14-dev procps python3
           mandoc dpkg-dev file rpm python3-matplotlib python3-prometheus-client
-          openmpi-bin libopenmpi-dev
+          openmpi-bin libopenmpi-dev libsimgrid-dev
           libamdhip64-dev libze-dev python3-pip)
 # Optional: Slurm for tests/e2e/test_sweep_slurm.sh (srun --mpi=pmix; the
 # pmix plugin is in slurm-wlm-basic-plugins, a dependency of slurmd, and
