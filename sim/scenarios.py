@@ -56,16 +56,16 @@ def scenarios(g, s, h):
     from rank 0: host 1 of switch 1 of group 1, switch 1 of group 1, the
     bundle between groups 0 and 1."""
     n = g * s * h
-    node = platgen.host_name(min(n - 1, (1 * s + 1) * h + 1) if g > 1 else 1, n)
-    sw = "g1s%d" % min(1, s - 1)
-    other = 0
+    s1, h1 = min(1, s - 1), min(1, h - 1)
+    node = platgen.host_name((s + s1) * h + h1, n)
+    sw = "g1s%d" % s1
     return [
         ("healthy, full globals", [], None),
         ("healthy, globals at 1/2", ["--taper", "0.5"], None),
         ("healthy, globals at 1/4", ["--taper", "0.25"], None),
         ("node %s at 75%%" % node, ["--slow", "node:%s=0.75" % node], None),
         ("switch %s uplinks at 50%%" % sw, ["--slow", "switch:%s=0.5" % sw], None),
-        ("bundle g%d-g1 at 50%%" % other, ["--slow", "bundle:g%d-g1=0.5" % other], None),
+        ("bundle g0-g1 at 50%", ["--slow", "bundle:g0-g1=0.5"], None),
         ("whole fabric at 1/2 vs healthy", ["--scale", "0.5"], 0),
     ]
 
