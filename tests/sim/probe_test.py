@@ -29,6 +29,11 @@ CASES = [
     ("df bundle g0-g1 at 50%", DF, ["--slow", "bundle:g1-g0=0.5"],
      [(0, 6, 0.5), (7, 1, 0.5), (0, 12, 1), (6, 12, 1), (0, 2, 1)]),
     ("df whole fabric at 50%", DF, ["--scale", "0.5"], [(0, 1, 0.5), (0, 8, 0.5), (3, 23, 0.5)]),
+    # The suite's 128-host shape with its default links, globals at 1/4: a
+    # pair alone gets its narrowest link, a global one when it leaves the group.
+    ("df 8x4x4 globals at 1/4", ["dragonfly", "--groups", "8", "--switches", "4",
+                                 "--hosts", "4", "--taper", "0.25"], [],
+     [(0, 1, 1), (0, 5, 1), (0, 16, 2 / 7.0), (21, 100, 2 / 7.0)]),
     ("ft healthy", FT, [], [(0, 1, 1), (0, 4, 1), (0, 5, 1), (15, 2, 1)]),
     ("ft spine1 at 50%", FT, ["--slow", "spine:spine1=0.5"],
      [(0, 5, 0.5), (8, 3, 0.5), (0, 4, 1), (0, 1, 1), (5, 0, 1)]),
@@ -47,7 +52,7 @@ def model(f, a, b):
 
 
 def run_case(probe, work, name, base, extra, pairs):
-    prefix = os.path.join(work, name.replace(" ", "_").replace("%", ""))
+    prefix = os.path.join(work, "".join(c if c.isalnum() else "_" for c in name))
     args = base + extra + ["-o", prefix]
     f, _ = platgen.build(args)
     platgen.write_outputs(f, prefix)
