@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The simulated fabrics of sim/platgen.py (SimGrid SMPI, docs/simulation.md):
-#   1. the generator's outputs and bad input (tests/sim/test_platgen.py);
+#   1. the generator's outputs and bad input (tests/sim/test_platgen.py),
+#      and the scenario runner's parts that need no simulation
+#      (tests/sim/test_scenarios.py);
 #   2. SimGrid's route for every host pair equals the intended one (minimal
 #      for the dragonfly, d-mod-k for the fat tree), on several shapes
 #      (tests/sim/routes.cpp prints them, tests/sim/check_routes.py compares);
@@ -21,6 +23,8 @@ done
 section "generator"
 py_ok() { python3 "$@" >"$TMPD/py.out" 2>&1 || { show "$TMPD/py.out"; return 1; }; }
 check "platgen.py outputs and bad input (test_platgen.py)" py_ok "$SIM/test_platgen.py"
+check "scenarios.py: shapes, scenarios, summaries, bad input (test_scenarios.py)" \
+	py_ok "$SIM/test_scenarios.py"
 
 section "routes"
 check "routes.cpp builds" g++ -O1 -o "$TMPD/routes" "$SIM/routes.cpp" -lsimgrid

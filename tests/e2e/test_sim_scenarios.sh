@@ -7,7 +7,8 @@
 # where the platform and topology file put them, and that with every link
 # at half speed the links measure half the healthy run's. The verdicts are
 # reported, not judged (issue 30). Short sweep options keep it near 2 min
-# (SIM_RANKS, SIM_SWEEP_ARGS change them). Bad input to the runner: exit 2.
+# (SIM_RANKS, SIM_SWEEP_ARGS change them). The runner's bad input is
+# tests/sim/test_scenarios.py's (in test_sim_platforms).
 # Skipped (77) without SimGrid or the simulated build.
 #   bash tests/e2e/test_sim_scenarios.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
@@ -17,26 +18,6 @@ RANKS=${SIM_RANKS:-128}
 ARGS=${SIM_SWEEP_ARGS:--s 1048576 -l 4 -n 1 --repeat 2 --lat-iters 4}
 command -v smpirun >/dev/null || skip "smpirun not found (scripts/deps.sh installs libsimgrid-dev)"
 [ -x "$SWEEP" ] || skip "$SWEEP not built (make sim)"
-
-section "runner: bad input"
-bad_run() { # WANT_IN_MESSAGE ARGS...
-	local want=$1
-	shift
-	python3 "$SRC/sim/scenarios.py" "$@" >"$TMPD/bad.out" 2>&1
-	local rc=$?
-	if [ $rc -eq 2 ] && grep -qF -- "$want" "$TMPD/bad.out" && ! grep -q Traceback "$TMPD/bad.out"; then
-		pass "$*: exit 2 naming '$want'"
-	else
-		fail "$*: exit $rc, want 2 naming '$want'"
-		show "$TMPD/bad.out"
-	fi
-}
-bad_run "/nonexistent" --sweep /nonexistent --ranks 8
-bad_run "--ranks 3" --sweep "$SWEEP" --ranks 3
-bad_run "7,2" --sweep "$SWEEP" --ranks 16 --geometry 7,2
-bad_run "2,2,2" --sweep "$SWEEP" --ranks 16 --geometry 2,2,2
-bad_run "9" --sweep "$SWEEP" --ranks 16 --only 9
-bad_run "--bundle 0" --sweep "$SWEEP" --ranks 16 --bundle 0
 
 section "scenarios at $RANKS ranks"
 if python3 "$SRC/sim/scenarios.py" --sweep "$SWEEP" --ranks "$RANKS" --out "$TMPD/sc" \
