@@ -21,6 +21,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -200,7 +201,7 @@ def parse_args(argv):
                "dragonfly: healthy, tapered and faulty scenarios, one table.")
     p.add_argument("--sweep", required=True, help="cxi_sweep built for SMPI (make sim)")
     p.add_argument("--ranks", type=int, required=True, help="ranks, one per host")
-    p.add_argument("--out", default="sim-scenarios", help="work directory (default %(default)s)")
+    p.add_argument("--out", default=None, help="work directory (default: a new one in $TMPDIR)")
     p.add_argument("--geometry", default=None, metavar="G,S,H",
                    help="groups, switches per group, hosts per switch (G*S*H = ranks)")
     p.add_argument("--bundle", type=int, default=2, help="global links per group pair")
@@ -250,6 +251,8 @@ def parse_args(argv):
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
     try:
+        if a.out is None:
+            a.out = tempfile.mkdtemp(prefix="cxd-sim.")
         os.makedirs(a.out, exist_ok=True)
     except OSError as e:
         sys.stderr.write("scenarios.py: --out %s: %s\n" % (a.out, e))
