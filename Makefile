@@ -4,7 +4,9 @@
 # `make test` runs, in order, stopping at the first failure:
 #   1. check  the unit and end-to-end suite on the normal build (BUILD_DIR),
 #             except the two exhaustive matrices: they run once, in asan
-#             (`make check` alone runs everything)
+#             (`make check` alone runs everything); it builds the
+#             simulated cxi_sweep first (SIM_DIR, `make sim`), which the
+#             simulation tests (test_sim_*) run under SimGrid
 #   2. lf2    the unit and e2e suite (not the matrices, valgrind, or the
 #             Python/packaging tests) built against libfabric 2.x from
 #             LIBFABRIC2_TARBALL (LF2_DIR)
@@ -31,7 +33,7 @@ CTEST       ?= ctest
 CMAKE_FLAGS ?=
 RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
-ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
+ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|sim_[a-z_]+)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
 
 # Sanitizer runtime settings for every process the asan suite starts. The
@@ -48,10 +50,12 @@ DESTDIR     ?=
 # the project against it in LF2_DIR. Empty: the stage says it is skipped.
 LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabric-2.*.tar.gz /work/shared/vendor/libfabric-2.*.tar.gz))
 LF2_DIR     ?= build-lf2
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm)|unit\.gpu_headers
+# make sim: cxi_sweep built with SimGrid's smpicc (MPI engine only).
+SIM_DIR     ?= build-sim
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|counters|congestion|sweep_verdict|sweep_slurm|reframe|nhc|node_health|sim_[a-z_]+)|unit\.gpu_headers
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
-	bench clean install package lf2
+	bench clean install package lf2 sim
 
 all: build
 
@@ -67,7 +71,7 @@ build: configure
 run: build
 	./$(BUILD_DIR)/cxi_write_bw $(RUN_ARGS)
 
-check: build
+check: build sim
 	bash tests/leftovers.sh -- $(CTEST) --test-dir $(BUILD_DIR) \
 		--output-on-failure -j$(JOBS) -E '$(CHECK_SKIP)'
 
@@ -82,6 +86,14 @@ test-stages:
 	@$(MAKE) --no-print-directory lf2
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory asan
+
+# cxi_sweep for SimGrid's smpirun (docs/simulation.md): no libfabric
+# inside, the MPI engine only; SIM_DIR/cxi_sweep and its test copy
+# SIM_DIR/standin/cxi_sweep (CXD_TEST_JITTER).
+sim: deps
+	$(CMAKE) -S . -B $(SIM_DIR) -DCMAKE_C_COMPILER=smpicc -DCXD_SIM=ON \
+		-DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+	$(CMAKE) --build $(SIM_DIR) -j$(JOBS)
 
 fuzz:
 	@FUZZ_CC=$(FUZZ_CC) CMAKE=$(CMAKE) JOBS=$(JOBS) CMAKE_FLAGS="$(CMAKE_FLAGS)" \
@@ -137,4 +149,4 @@ bench: build
 	bash bench/sim_scenarios.sh build-sim/cxi_sweep 1024
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(SIM_DIR)

@@ -17,7 +17,9 @@
 #include "session/session.h"
 #include "base/exit_codes.h"
 #include "base/signals.h"
+#include "report/report.h"
 #include "run/run.h"
+#include "launch.h"
 
 #define LOCAL_READY_MS 10000
 #define LOCAL_REAP_MS 3000
@@ -67,6 +69,7 @@ static int run_session(struct cxd_sess *s)
 {
 	struct cxd_report *rep = NULL;
 	struct cxd_ctrs *ctrs;
+	char why[CXD_ERR_LEN];
 	int ret, cret;
 
 	cxd_summary_build(s);
@@ -102,6 +105,12 @@ static int run_session(struct cxd_sess *s)
 		/* A report call fails only on a write; others set s->err. */
 		return s->err[0] || !ferror(stdout) ? ret
 						      : output_failed(s, -ret);
+	}
+	s->gate_missed = cxd_report_gate_missed(rep);
+	ret = cxd_report_metrics(rep, why, sizeof(why));
+	if (ret) {
+		cxd_report_free(rep);
+		return cxd_sess_fail(s, ret, "%s", why);
 	}
 	ret = cxd_report_end(rep);
 	return ret ? output_failed(s, -ret) : 0;
@@ -146,7 +155,9 @@ static int end_session(struct cxd_sess *s, int ret)
 	cxd_sess_close(s);
 	if (quiet)
 		return CXD_EXIT_PIPE;
-	return ret ? CXD_EXIT_FAIL : CXD_EXIT_OK;
+	if (ret)
+		return CXD_EXIT_FAIL;
+	return s->gate_missed ? CXD_EXIT_OUTLIERS : CXD_EXIT_OK;
 }
 
 static void sess_init(struct cxd_sess *s, const struct cxd_tool *tool,
@@ -176,8 +187,9 @@ int cxd_main_client(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	return end_session(&s, ret);
 }
 
-int cxd_main_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
-		   int ready_fd)
+/* step: a launcher step's server publishes its address (launch.h). */
+static int serve(const struct cxd_tool *tool, struct cxd_cfg *cfg,
+		 int ready_fd, const struct cxd_step *step)
 {
 	FILE *note = cfg->out.format == CXD_FMT_TEXT ? stdout : stderr;
 	struct cxd_sess s;
@@ -194,6 +206,9 @@ int cxd_main_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
 		if (ready_fd >= 0 &&
 		    write(ready_fd, &port, sizeof(port)) != sizeof(port))
 			ret = -EPIPE;
+		if (ret == 0 && step)
+			ret = cxd_step_publish(cfg, step, port, s.err,
+					       sizeof(s.err));
 		ret = ret ? ret : cxd_sess_server(&s, lfd);
 	}
 	/* One client per server, like the originals; the socket stays open
@@ -203,7 +218,15 @@ int cxd_main_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
 	ret = end_session(&s, ret);
 	if (lfd >= 0)
 		close(lfd);
+	if (step)
+		cxd_step_unpublish(cfg, step);
 	return ret;
+}
+
+int cxd_main_server(const struct cxd_tool *tool, struct cxd_cfg *cfg,
+		   int ready_fd)
+{
+	return serve(tool, cfg, ready_fd, NULL);
 }
 
 static int read_port(int fd, uint32_t *port_p)
@@ -243,6 +266,7 @@ static void serve_child(const struct cxd_tool *tool, struct cxd_cfg cfg,
 	cfg.local.local_child = -1; /* this is the child */
 	cfg.local.port = 0;
 	cfg.out.format = CXD_FMT_TEXT;
+	cfg.out.metrics[0] = '\0'; /* the client's file */
 	snprintf(cfg.local.bind, sizeof(cfg.local.bind), "127.0.0.1");
 	_exit(cxd_main_server(tool, &cfg, ready_fd));
 }
@@ -288,6 +312,40 @@ static int run_local(const struct cxd_tool *tool, struct cxd_cfg *cfg)
 	rc = cxd_main_client(tool, cfg);
 	src = reap(pid);
 	return rc ? rc : src;
+}
+
+/* srun -n2 / mpirun -np 2: rank 0 serves, rank 1 is the client and
+ * speaks for both (as --local: the server's stdout is discarded, its
+ * errors reach stderr until a client connects). */
+static int run_step(const struct cxd_tool *tool, struct cxd_cfg *cfg)
+{
+	char err[CXD_ERR_LEN] = "";
+	struct cxd_step st;
+	int devnull, ret = cxd_step_find(&st, err, sizeof(err));
+
+	if (ret > 0 && cxd_step_alone(&st))
+		ret = 0;
+	if (ret == 0 && !cfg->local.rendezvous[0])
+		return cxd_main_server(tool, cfg, -1); /* by hand */
+	if (ret == 0 || cfg->role != CXD_SERVER)
+		snprintf(err, sizeof(err), "--rendezvous is for a launcher "
+			 "step (srun -n2, mpirun -np 2) without ADDR or "
+			 "--local%s", ret == 0 ? ", and no launcher's rank is "
+			 "in the environment" : "");
+	else if (ret > 0)
+		ret = cxd_step_roles(cfg, &st, err, sizeof(err));
+	if (ret || err[0]) {
+		fprintf(stderr, "%s: %s\n", tool->name, err);
+		return ret == -EINVAL || ret >= 0 ? CXD_EXIT_USAGE
+						  : CXD_EXIT_FAIL;
+	}
+	if (cfg->role == CXD_CLIENT)
+		return cxd_main_client(tool, cfg);
+	devnull = open("/dev/null", O_WRONLY);
+	if (devnull >= 0)
+		dup2(devnull, STDOUT_FILENO);
+	cfg->local.local_child = -1; /* muted once connected, as --local's */
+	return serve(tool, cfg, -1, &st);
 }
 
 /* The originals accept -g alone and use system memory; say so. */
@@ -353,6 +411,8 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 			"information.\n", tool->name, err, tool->name);
 		return CXD_EXIT_USAGE;
 	}
+	if (tool->alone) /* no peer, no session: cxi_node_health */
+		return tool->alone(tool, &cfg);
 	gpu_note(tool, &cfg);
 	/* The originals: iterations count only when no duration is given. */
 	if ((cfg.local.given & CXD_GIVEN_ITERS) &&
@@ -363,7 +423,9 @@ int cxd_main(const struct cxd_tool *tool, int argc, char **argv)
 	cxd_sig_install();
 	if (cfg.role == CXD_LOCAL)
 		return run_local(tool, &cfg);
+	if (cfg.local.rendezvous[0] && cfg.role != CXD_SERVER)
+		return run_step(tool, &cfg); /* refused there */
 	if (cfg.role == CXD_CLIENT || cxd_tool_is(tool, CXD_TRAIT_LOOPBACK))
 		return cxd_main_client(tool, &cfg);
-	return cxd_main_server(tool, &cfg, -1);
+	return run_step(tool, &cfg);
 }

@@ -8,12 +8,15 @@ DEB_PKGS=(libfabric-dev libfabric-bin cmake make gcc pkg-config libcmocka-dev
           libjson-c-dev iproute2 iperf3 valgrind clang libclang-rt-14-dev procps python3
           mandoc dpkg-dev file rpm python3-matplotlib python3-prometheus-client
           openmpi-bin libopenmpi-dev libsimgrid-dev
-          libamdhip64-dev libze-dev python3-pip)
+          libamdhip64-dev libze-dev python3-pip python3-venv)
 # Optional: Slurm for tests/e2e/test_sweep_slurm.sh (srun --mpi=pmix; the
 # pmix plugin is in slurm-wlm-basic-plugins, a dependency of slurmd, and
 # dlopens the unversioned libpmix.so, which only libpmix-dev ships). If
-# they cannot be installed, that test skips with the reason.
-DEB_OPT_PKGS=(slurmd slurmctld slurm-client munge libpmix-dev)
+# they cannot be installed, that test skips with the reason. Prometheus'
+# promtool and node_exporter for tests/e2e/test_prometheus.sh (skips
+# without them).
+DEB_OPT_PKGS=(slurmd slurmctld slurm-client munge libpmix-dev prometheus
+              prometheus-node-exporter)
 RPM_PKGS=(libfabric-devel cmake gcc make pkgconf-pkg-config libcmocka-devel
           json-c-devel iproute iperf3 valgrind clang python3 mandoc rpm-build python3-matplotlib
           python3-prometheus_client
@@ -32,8 +35,12 @@ if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; 
 	mapfile -t missing < <(deb_missing "${DEB_PKGS[@]}")
 	mapfile -t opt_missing < <(deb_missing "${DEB_OPT_PKGS[@]}")
 	all=("${missing[@]}" "${opt_missing[@]}")
-	# The CUDA runtime for the GPU tests comes from PyPI (cuda-wheel.sh).
-	[ ${#all[@]} -eq 0 ] && exec bash "$(dirname "$0")/cuda-wheel.sh"
+	# From PyPI: ReFrame (reframe.sh) and the CUDA runtime for the GPU
+	# tests (cuda-wheel.sh).
+	if [ ${#all[@]} -eq 0 ]; then
+		[ "$(id -u)" -ne 0 ] || bash "$(dirname "$0")/reframe.sh"
+		exec bash "$(dirname "$0")/cuda-wheel.sh"
+	fi
 
 	cmd="apt-get install -y --no-install-recommends ${all[*]}"
 	if [ "$(id -u)" -ne 0 ]; then
@@ -57,6 +64,7 @@ if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; 
 		echo "deps.sh: could not install ${opt_missing[*]}:" \
 			"the Slurm tests will skip" >&2
 	fi
+	bash "$(dirname "$0")/reframe.sh"
 	exec bash "$(dirname "$0")/cuda-wheel.sh"
 fi
 

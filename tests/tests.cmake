@@ -70,7 +70,7 @@ set_tests_properties(unit.test_cxi_knobs_ext_stand_in PROPERTIES
 add_library(cxd_standin OBJECT ${CMAKE_SOURCE_DIR}/tests/support/gpu_standin.c
             ${CMAKE_SOURCE_DIR}/tests/support/test_aids.c)
 target_link_libraries(cxd_standin PRIVATE cxdcore)
-foreach(t ${CXD_TOOLS})
+foreach(t ${CXD_TOOLS} cxi_node_health)
   add_executable(standin_${t} tools/main.c $<TARGET_OBJECTS:cxd_standin>)
   set_target_properties(standin_${t} PROPERTIES OUTPUT_NAME ${t}
                         RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/standin)
@@ -106,7 +106,7 @@ endif()
 # The sweep judges links by their speed: nothing else may load the cores.
 # (test_sweep_slurm: the same sweep launched by a private one-node Slurm;
 # test_congestion compares loaded with isolated timings.)
-foreach(t e2e.test_sweep e2e.test_sweep_verdict e2e.test_sweep_slurm
+foreach(t e2e.test_sweep e2e.test_sweep_mpi e2e.test_sweep_verdict e2e.test_sweep_slurm
         e2e.test_congestion e2e.test_sim_scenarios)
   if(TEST ${t})
     set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)

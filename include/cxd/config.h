@@ -62,11 +62,18 @@ struct cxd_local_opts {
 	int local_child;             /* --local: server child's pid; -1 in it */
 	uint64_t interval_s;         /* --interval: window length, 0 = none */
 	unsigned given;              /* CXD_GIVEN_*: options on the command line */
+	/* A launcher step (lib/launch.c): where the server publishes its
+	 * address, "" = none; how long a client retries a refused
+	 * connection (its server may not listen yet), or a server waits for
+	 * its client; 0 = as by hand (no retry, no limit). */
+	char rendezvous[CXD_HOST_LEN];
+	uint32_t connect_wait_ms;
 };
 #define CXD_GIVEN_BIND (1u << 0)
 #define CXD_GIVEN_MAX_MEM (1u << 1)
 #define CXD_GIVEN_ITERS (1u << 2)
 #define CXD_GIVEN_HEALTH (1u << 3) /* cxi_sweep --health */
+#define CXD_GIVEN_PORT (1u << 4)
 
 /* The run: the client's values win, the server copies them. */
 struct cxd_run_opts {
@@ -86,6 +93,7 @@ struct cxd_run_opts {
 
 struct cxd_out_opts {
 	int format; /* enum cxd_format */
+	char metrics[CXD_HOST_LEN]; /* pair tools' --metrics FILE; "" = none */
 };
 
 /* --interval: windows a run may hold (kept in memory for JSON). */
@@ -117,6 +125,8 @@ struct cxd_sweep_opts {
 	uint64_t seed;         /* random placement; 0: drawn and printed */
 	char placement[16];    /* random, first, last, spread; "": random */
 	char victims[16];      /* victims' share of the ranks, (0,1) */
+	char engine[16];       /* --engine: fabric, mpi; "": the build's
+				* first (tools/sweep/engine_list.c) */
 };
 #define CXD_CG_ON (1u << 0)        /* --congestion */
 #define CXD_CG_AGGR_ONLY (1u << 1) /* --aggressors-only */

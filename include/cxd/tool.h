@@ -42,6 +42,10 @@ typedef int (*cxd_runner_fn)(struct cxd_sess *s, struct cxd_report *rep);
 #define CXD_F_LATOPTS (1u << 13)     /* --warmup --latency-gap --report-all */
 #define CXD_F_LOOPBACK (1u << 14)    /* -i ITERS -n XFERS */
 #define CXD_F_SWEEP (1u << 15)       /* cxi_sweep: --json FILE, --min-bw */
+#define CXD_F_GATE_BW (1u << 16)     /* --expect-bw: a bandwidth floor */
+#define CXD_F_GATE_LAT (1u << 17)    /* --expect-lat: a latency ceiling */
+/* cxi_node_health: only the rows that name this bit, and -h -V. */
+#define CXD_F_NODE (1u << 18)
 
 struct cxd_tool_defaults {
 	uint64_t iters;
@@ -54,6 +58,9 @@ struct cxd_tool {
 	const char *title;      /* "CXI RDMA Write Bandwidth Test" */
 	const struct cxd_ops *ops; /* the operation: posting hooks, facts */
 	cxd_runner_fn run;         /* cxd_runner_bw, cxd_runner_lat, ... */
+	/* A tool with no peer and no session (cxi_node_health): main()
+	 * hands it the parsed options and exits with what it returns. */
+	int (*alone)(const struct cxd_tool *tool, struct cxd_cfg *cfg);
 	unsigned traits;           /* CXD_TRAIT_* */
 	const char *noun;       /* "Write": "Write Size", help text */
 	const char *noun_lower; /* "write": help text */
@@ -77,6 +84,9 @@ static inline int cxd_tool_is(const struct cxd_tool *t, unsigned trait)
 {
 	return (t->traits & trait) != 0;
 }
+
+/* node_health.c: cxi_node_health's whole run; the exit status. */
+int cxd_node_health(const struct cxd_tool *tool, struct cxd_cfg *cfg);
 
 /* main_flow.c: main() of every tool, and its two sides. */
 int cxd_main(const struct cxd_tool *tool, int argc, char **argv);

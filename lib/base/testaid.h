@@ -39,4 +39,10 @@ void cxd_testaid_pair_span(int a, int b, unsigned long long t0,
  * measuring (the coordination cost curve, bench/sweep_cost.sh). */
 int cxd_testaid_coord_only(void) __attribute__((weak));
 
+/* cxi_sweep: a measured figure with seeded jitter (CXD_TEST_JITTER), so
+ * that the simulator's identical repeats show noise; key names the
+ * draw (rank, peer, metric, the rank's count of figures). */
+double cxd_testaid_jitter(double v, unsigned long long key)
+	__attribute__((weak));
+
 #endif

@@ -108,4 +108,47 @@ struct cxd_dev_facts {
 void cxd_dev_facts(const struct cxd_ctrs *c, const char *root,
 		   struct cxd_dev_facts *f);
 
+/* ctr_health.c: one NIC's health check (cxi_node_health, cxi_sweep
+ * --health). The caller plans h->c (cxd_nic_plan, or the sweep's engine
+ * for its endpoint's device), then begin, a wait, end. */
+#define CXD_HEALTH_TEXT 256
+struct cxd_nic_health {
+	struct cxd_ctrs c;
+	struct cxd_dev_facts f;
+	bool has_flaps;         /* the device shows carrier changes */
+	uint64_t flaps_total;   /* since the device came up */
+	/* The verdicts: missing (a named NIC absent), down, degraded (PCIe
+	 * below its maximum, or a caller's speed rule), flapping (carrier
+	 * changed during the wait), erroring (an error counter moved);
+	 * unused: a netdev taken down on purpose, judged no further. */
+	bool missing, down, degraded, flapping, erroring, unused;
+	char why[128];
+	char moved[CXD_HEALTH_TEXT];  /* the device's counters that moved */
+	char unread[CXD_HEALTH_TEXT]; /* counters this user may not read */
+};
+void cxd_health_begin(struct cxd_nic_health *h, const char *root);
+void cxd_health_end(struct cxd_nic_health *h);
+/* "ok", "DOWN", "DEGRADED", "FLAPPING", "ERRORING", "MISSING", "unused" */
+const char *cxd_health_word(const struct cxd_nic_health *h);
+bool cxd_health_bad(const struct cxd_nic_health *h);
+/* A speed's first number ("BS_200G": 200), 0 when it has none. */
+double cxd_health_speed(const char *speed);
+
+/* A NIC of this node: its name, kind ("cxi", "ib", "net") and the
+ * resolved path of its device ("" for virtual netdevs). */
+struct cxd_nic_id {
+	char name[64], kind[8];
+	char device[CXD_CTR_PATH];
+};
+/* Every NIC under root, cxi first, then InfiniBand, then netdevs with a
+ * device not listed already; at most max. */
+unsigned cxd_nics_find(const char *root, struct cxd_nic_id *ids,
+		       unsigned max);
+/* The NIC called name (any of the three classes); false if none. */
+bool cxd_nic_lookup(const char *root, const char *name,
+		    struct cxd_nic_id *id);
+/* Its counters and flap count, as cxd_ctrs_plan for a provider. */
+void cxd_nic_plan(struct cxd_ctrs *c, const char *root, const char *name,
+		  const char *kind);
+
 #endif

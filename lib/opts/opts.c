@@ -233,14 +233,38 @@ static const struct opt *find_opt(const struct cxd_tool *tool, int id)
 	return NULL;
 }
 
-static int bad_switch(int c, int idx, char **argv, char *err, size_t len)
+/* A long option some other tool has, with the reason this one has not. */
+static const struct opt *elsewhere(const struct cxd_tool *tool,
+				   const char *word)
+{
+	size_t n = strcspn(word + 2, "=");
+
+	for (unsigned i = 0; i < cxd_opt_count; i++) {
+		const struct opt *o = &cxd_opt_table[i];
+
+		if (o->elsewhere && !cxd_tool_has(tool, CXD_F_NODE) &&
+		    strlen(o->lname) == n &&
+		    strncmp(o->lname, word + 2, n) == 0 &&
+		    !cxd_opt_enabled(tool, o))
+			return o;
+	}
+	return NULL;
+}
+
+static int bad_switch(const struct cxd_tool *tool, int c, int idx,
+		      char **argv, char *err, size_t len)
 {
 	const char *word = argv[idx - 1];
+	const struct opt *o;
 
 	if (c == ':')
 		return fail(err, len, "option '%s' needs a value", word);
 	if (optopt && strncmp(word, "--", 2) != 0)
 		return fail(err, len, "unknown option '-%c' (see --help)", optopt);
+	o = strncmp(word, "--", 2) == 0 ? elsewhere(tool, word) : NULL;
+	if (o)
+		return fail(err, len, "'%s' is not for this tool: %s",
+			    word, o->elsewhere);
 	return fail(err, len, "unknown option '%s' (see --help)", word);
 }
 
@@ -253,6 +277,8 @@ static unsigned given_bit(const struct opt *o)
 		return CXD_GIVEN_MAX_MEM;
 	if (o->off == CXD_CFG_OFF(run.iters))
 		return CXD_GIVEN_ITERS;
+	if (o->off == CXD_CFG_OFF(local.port))
+		return CXD_GIVEN_PORT;
 	return 0;
 }
 
@@ -270,7 +296,8 @@ static int parse_switches(const struct cxd_tool *tool, int argc, char **argv,
 				      find_opt(tool, c);
 
 		if (o == NULL)
-			return bad_switch(c, optind, argv, err, len);
+			return bad_switch(tool, c, optind, argv, err,
+					  len);
 		ret = apply(o, optarg, cfg, err, len);
 		if (ret != 0)
 			return ret;
@@ -300,6 +327,14 @@ static int parse_positionals(const struct cxd_tool *tool, int argc,
 	if (cfg->role == CXD_CLIENT && (cfg->local.given & CXD_GIVEN_MAX_MEM))
 		return fail(err, len, "--max-mem is a server option: give it "
 			    "to the server, which refuses runs over its limit");
+	/* The client's table holds every figure (a latency server's has
+	 * none): it is the side that judges. */
+	if (cfg->role == CXD_SERVER && cxd_tool_has(tool, CXD_F_NET) &&
+	    (cfg->sweep.expect_bw > 0 || cfg->sweep.expect_lat > 0))
+		return fail(err, len, "--expect-%s is a client option: give "
+			    "it to the client (or use --local), which judges "
+			    "the figures it prints",
+			    cfg->sweep.expect_bw > 0 ? "bw" : "lat");
 	if (cfg->role == CXD_CLIENT && cfg->local.port == 0)
 		return fail(err, len, "Invalid port: '0' (a client needs the "
 			    "server's port, 1 to 65535)");

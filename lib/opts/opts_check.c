@@ -122,7 +122,8 @@ int cxd_opts_interval(const struct cxd_tool *tool, const struct cxd_cfg *cfg,
 {
 	uint64_t iv = cfg->local.interval_s, d = cfg->run.duration_s;
 
-	if (iv == 0)
+	/* The node check's --interval is the wait between its reads. */
+	if (iv == 0 || cxd_tool_has(tool, CXD_F_NODE))
 		return 0;
 	if (cfg->role == CXD_SERVER && !cxd_tool_is(tool, CXD_TRAIT_LOOPBACK))
 		return cxd_opt_fail(err, len, "Invalid interval: "

@@ -28,6 +28,9 @@ struct opt {
 	uint64_t min, max;   /* the only statement of a number's range */
 	uint32_t val;        /* run flag bit, format, or a name's capacity */
 	const char *what;    /* head of the error message */
+	/* Why a tool without the option refuses it ("it bounds latency;
+	 * ..."); NULL: the plain "unknown option". */
+	const char *elsewhere;
 	const char *help;    /* NULL: hidden alias; tokens: see opts_help.c */
 	/* NULL: no default shown; "": the field's value after
 	 * cxd_cfg_defaults; else words for a default chosen at run time. */
@@ -54,6 +57,10 @@ extern const unsigned cxd_opt_count;
 static inline int cxd_opt_enabled(const struct cxd_tool *tool,
 				  const struct opt *o)
 {
+	/* The node check shares -h and -V, and rows made for it. */
+	if (tool->features & CXD_F_NODE)
+		return (o->need & CXD_F_NODE) || o->kind == K_HELP ||
+		       o->kind == K_VERSION;
 	return (tool->features & o->need) == o->need &&
 	       (tool->features & o->deny) == 0;
 }

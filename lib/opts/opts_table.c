@@ -221,6 +221,19 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Print the results as one JSON document" },
 	{ OPT(0, "csv", NULL), .kind = K_FORMAT, .val = CXD_FMT_CSV,
 	  .deny = CXD_F_SWEEP, .help = "Print the results as CSV" },
+	/* Site tooling (docs/site.md): Prometheus, launcher steps. */
+	{ OPT(0, "metrics", "FILE"), NAME(out.metrics), .val = CXD_HOST_LEN,
+	  .deny = CXD_F_SWEEP, .what = "Invalid metrics file name",
+	  .help = "Also write each size's figures to FILE in\n"
+		  "Prometheus text format (node_exporter's textfile\n"
+		  "collector), replaced whole" },
+	{ OPT(0, "rendezvous", "DIR"), NAME(local.rendezvous),
+	  .val = CXD_HOST_LEN, .need = CXD_F_NET,
+	  .what = "Invalid rendezvous directory",
+	  .help = "In a launcher step (srun, mpirun): the server\n"
+		  "writes its address to a file in DIR, a directory\n"
+		  "both nodes see, and the client reads it there",
+	  SAID("Slurm: the step's first node; mpirun: one node only") },
 	/* cxi_sweep: files written by rank 0 (val: the field's capacity). */
 	{ OPT(0, "json", "FILE"), NAME(sweep.json), .val = CXD_HOST_LEN,
 	  .need = CXD_F_SWEEP, .what = "Invalid JSON file name",
@@ -248,13 +261,22 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Measure each direction of each link COUNT times:\n"
 		  "the median is its figure, the spread the noise",
 	  DEFAULT(3) },
+	/* Gates: cxi_sweep judges each link by them, a pair tool each size
+	 * it prints (lib/report/gate.c); both exit 3 on a miss. */
 	{ OPT(0, "expect-bw", "MB_S"), REAL(sweep.expect_bw, 1000000000),
-	  .need = CXD_F_SWEEP, .what = "Invalid expected bandwidth",
-	  .help = "Flag links below MB_S MB/s (an absolute floor)",
+	  .need = CXD_F_GATE_BW, .what = "Invalid expected bandwidth",
+	  .elsewhere = "it bounds bandwidth; a latency tool takes "
+		       "--expect-lat US",
+	  .help = "Fail (exit 3) where bandwidth is below MB_S MB/s:\n"
+		  "any size printed, or with cxi_sweep any link",
 	  SAID("none") },
 	{ OPT(0, "expect-lat", "US"), REAL(sweep.expect_lat, 1000000000),
-	  .need = CXD_F_SWEEP, .what = "Invalid expected latency",
-	  .help = "Flag links whose latency is above US microseconds",
+	  .need = CXD_F_GATE_LAT, .what = "Invalid expected latency",
+	  .elsewhere = "it bounds latency; a bandwidth tool takes "
+		       "--expect-bw MB_S",
+	  .help = "Fail (exit 3) where the median latency is above\n"
+		  "US microseconds: any size printed, or with\n"
+		  "cxi_sweep any link",
 	  SAID("none") },
 	{ OPT(0, "baseline", "FILE"), NAME(sweep.baseline), .val = CXD_HOST_LEN,
 	  .need = CXD_F_SWEEP, .what = "Invalid baseline file name",
@@ -282,6 +304,13 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Measure at most PAIRS pairs at a time (1 = one\n"
 		  "link at a time)",
 	  SAID("all pairs of a round") },
+	{ OPT(0, "engine", "NAME"), NAME(sweep.engine), .val = 16,
+	  .need = CXD_F_SWEEP, .what = "Invalid engine",
+	  .help = "What measures a pair: fabric (a libfabric\n"
+		  "endpoint, as the pair tools) or mpi (MPI\n"
+		  "point-to-point, as mpiGraph; the simulated build's\n"
+		  "only engine)",
+	  SAID("fabric; mpi in the simulated build") },
 	{ OPT(0, "health", NULL), .kind = K_GIVEN, .val = CXD_GIVEN_HEALTH,
 	  .need = CXD_F_SWEEP,
 	  .help = "Only check every rank's NIC (link, speed, PCIe,\n"
@@ -321,6 +350,19 @@ const struct opt cxd_opt_table[] = {
 	  .help = "--congestion: the aggressors' traffic class\n"
 		  "(names as --tclass)",
 	  SAID("the class of --tclass") },
+	/* cxi_node_health (lib/node_health.c). */
+	{ OPT('d', "device", "NICS"), NAME(local.device), .need = CXD_F_NODE,
+	  .what = "Invalid NIC list",
+	  .help = "Check only these NICs (names as in /sys/class/cxi,\n"
+		  "infiniband or net, comma-separated); one that is\n"
+		  "not there fails the check",
+	  SAID("every NIC: each cxi and InfiniBand device,\n"
+	       "and each netdev backed by a device") },
+	{ OPT(0, "interval", "SEC"), NUM(K_U64, local.interval_s, 1, 600),
+	  .need = CXD_F_NODE, .what = "Invalid interval",
+	  .help = "Seconds between the two reads of the error\n"
+		  "counters and link flaps",
+	  SAID("2") },
 	{ OPT('h', "help", NULL), .kind = K_HELP,
 	  .help = "List the options (this text) and exit" },
 	{ OPT('V', "version", NULL), .kind = K_VERSION,

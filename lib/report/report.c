@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "report_priv.h"
 
 size_t cxd_report_header(const struct cxd_tool *tool, char *buf, size_t len)
@@ -230,9 +231,13 @@ int cxd_report_begin(struct cxd_report **rep_p, const struct cxd_tool *tool,
 	rep->server = info->is_server;
 	rep->report_all = cxd_run_has(&cfg->run, CXD_RUN_REPORT_ALL);
 	rep->hlen = cxd_report_header(tool, rep->header, sizeof(rep->header));
+	cxd_gate_begin(rep);
 	if (rep->hlen >= sizeof(rep->header))
 		rep->hlen = sizeof(rep->header) - 1;
-	if (rep->format == CXD_FMT_JSON)
+	rep->mx = cxd_metrics_new(tool, cfg, info);
+	if (cfg->out.metrics[0] && rep->mx == NULL)
+		ret = -ENOMEM;
+	else if (rep->format == CXD_FMT_JSON)
 		ret = cxd_json_begin(rep);
 	else if (rep->format == CXD_FMT_CSV)
 		csv_begin(rep);
@@ -250,6 +255,9 @@ int cxd_report_result(struct cxd_report *rep, const struct cxd_result *res)
 {
 	if (rep == NULL || res == NULL)
 		return -EINVAL;
+	cxd_gate_result(rep, res);
+	if (rep->mx && cxd_metrics_add(rep->mx, res) != 0)
+		return -ENOMEM;
 	if (rep->format == CXD_FMT_JSON) {
 		int ret = cxd_json_result(rep, res);
 		size_t n = json_object_array_length(rep->results);
@@ -280,6 +288,11 @@ int cxd_report_end(struct cxd_report *rep)
 
 	if (rep == NULL)
 		return -EINVAL;
+	ret = cxd_gate_end(rep);
+	if (ret != 0) {
+		cxd_report_free(rep);
+		return ret;
+	}
 	if (rep->format == CXD_FMT_JSON) {
 		const char *doc = json_object_to_json_string_ext(rep->doc,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -304,10 +317,16 @@ int cxd_report_end(struct cxd_report *rep)
 	return ret;
 }
 
+int cxd_report_metrics(struct cxd_report *rep, char *err, size_t len)
+{
+	return rep->mx ? cxd_metrics_write(rep->mx, err, len) : 0;
+}
+
 void cxd_report_free(struct cxd_report *rep)
 {
 	if (rep == NULL)
 		return;
+	cxd_metrics_free(rep->mx);
 	json_object_put(rep->doc);
 	free(rep);
 }

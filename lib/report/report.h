@@ -58,6 +58,12 @@ struct cxd_ctrs;
 int cxd_report_counters(struct cxd_report *rep, const struct cxd_ctrs *c);
 /* The worst window's words, for a summary line. */
 void cxd_window_words(const struct cxd_windows *w, char *buf, size_t len);
+/* --expect-bw/--expect-lat: a size missed its bound (lib/report/gate.c;
+ * the caller exits 3). Ask before end, which frees rep. */
+bool cxd_report_gate_missed(const struct cxd_report *rep);
+/* --metrics FILE (metrics.h): write it now, if asked; call before end.
+ * 0, or a negative errno with err naming the file. */
+int cxd_report_metrics(struct cxd_report *rep, char *err, size_t len);
 /* Frees without printing (error paths). */
 void cxd_report_free(struct cxd_report *rep);
 

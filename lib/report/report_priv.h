@@ -7,8 +7,24 @@
 #include "report/report.h"
 
 #define HEADER_MAX 160
-#define CXD_TRAIL_MAX 48
+#define CXD_TRAIL_MAX 96 /* windows and gate lines: 32 sizes each */
 #define CXD_TRAIL_VAL 1024
+
+/* gate.c: --expect-bw / --expect-lat against each size (the client). */
+#define CXD_GATE_MISS_MAX 40 /* sizes of a run: 33 at most */
+struct cxd_gate_miss {
+	uint64_t size;
+	double v;
+};
+struct cxd_gate {
+	bool on, lat;
+	double bound;         /* MB/s floor, or us ceiling on the median */
+	uint64_t checked;     /* sizes judged */
+	uint64_t worst_size;  /* the lowest bandwidth, highest latency */
+	double worst;
+	unsigned nmiss;
+	struct cxd_gate_miss miss[CXD_GATE_MISS_MAX];
+};
 
 struct cxd_report {
 	const struct cxd_tool *tool;
@@ -32,6 +48,8 @@ struct cxd_report {
 	struct { char key[CXD_KV_KEY]; char val[CXD_TRAIL_VAL]; }
 		trail[CXD_TRAIL_MAX];
 	unsigned ntrail;
+	struct cxd_gate gate;
+	struct cxd_metrics *mx; /* --metrics FILE, or NULL */
 };
 
 /* Latency figures' names, the same in CSV and JSON (cxd_figures order). */
@@ -44,6 +62,11 @@ int cxd_report_windows(struct cxd_report *rep, const struct cxd_result *res,
 		       json_object *o);
 void cxd_report_trailer(struct cxd_report *rep);
 int cxd_json_begin(struct cxd_report *rep);
+/* gate.c */
+void cxd_gate_begin(struct cxd_report *rep);
+void cxd_gate_result(struct cxd_report *rep, const struct cxd_result *res);
+/* The verdict lines (text, CSV) or the "gate" object (JSON). */
+int cxd_gate_end(struct cxd_report *rep);
 int cxd_json_result(struct cxd_report *rep, const struct cxd_result *res);
 
 #endif

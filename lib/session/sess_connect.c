@@ -2,8 +2,10 @@
  * address exchange (the server's verdicts are wire/hs.c's). */
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "wire/hs.h"
+#include "base/clock.h"
 #include "base/signals.h"
 #include "peer_ctrl.h"
 #include "sess_priv.h"
@@ -174,6 +176,25 @@ static int server_handshake(struct cxd_sess *s)
 	return ret;
 }
 
+/* A launcher step's client may start before its server listens: a
+ * refused connection is tried again until connect_wait_ms have passed. */
+static int connect_waiting(struct cxd_sess *s, struct cxd_ctrl *c)
+{
+	uint64_t deadline = cxd_deadline_in((int) s->cfg->local.connect_wait_ms);
+	struct timespec nap = { 0, 100 * 1000 * 1000 };
+	int ret;
+
+	for (;;) {
+		ret = cxd_ctrl_connect(s->cfg->local.host, s->cfg->local.port,
+				       CXD_CONNECT_TIMEOUT_MS, c, s->err,
+				       sizeof(s->err));
+		if (ret != -ECONNREFUSED || cxd_sig_pending() ||
+		    cxd_ms_left(deadline, cxd_now_ns()) <= 0)
+			return ret;
+		nanosleep(&nap, NULL);
+	}
+}
+
 int cxd_sess_client(struct cxd_sess *s)
 {
 	struct cxd_ctrl *c;
@@ -185,9 +206,7 @@ int cxd_sess_client(struct cxd_sess *s)
 	if (ret)
 		return ret;
 	c = cxd_sess_ctrl(s);
-	ret = cxd_ctrl_connect(s->cfg->local.host, s->cfg->local.port,
-			       CXD_CONNECT_TIMEOUT_MS, c, s->err,
-			       sizeof(s->err));
+	ret = connect_waiting(s, c);
 	if (ret == 0) {
 		s->who = c->who;
 		c->idle_ms = (int) s->timeout_ms;
@@ -202,7 +221,8 @@ int cxd_sess_client(struct cxd_sess *s)
 }
 
 /* One client that completes a valid HELLO: strays are dropped, noted on
- * stderr, and the server goes on listening. */
+ * stderr, and the server goes on listening; a launcher step's server
+ * waits connect_wait_ms at most (its client may have died). */
 static int accept_client(struct cxd_sess *s, int lfd)
 {
 	struct cxd_ctrl *c = cxd_sess_ctrl(s);
@@ -211,7 +231,9 @@ static int accept_client(struct cxd_sess *s, int lfd)
 	for (;;) {
 		/* A connection starts in no phase, as the channel does. */
 		s->phase = NULL;
-		ret = cxd_ctrl_accept(lfd, -1, c, s->err, sizeof(s->err));
+		ret = cxd_ctrl_accept(lfd, s->cfg->local.connect_wait_ms ?
+				      (int) s->cfg->local.connect_wait_ms : -1,
+				      c, s->err, sizeof(s->err));
 		if (ret)
 			return ret;
 		s->who = c->who;

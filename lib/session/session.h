@@ -86,6 +86,7 @@ struct cxd_sess {
 	 * host's, not the fabric's, and extends the stall limit. */
 	uint64_t stall_ref, stall_wait0;
 	int out_errno;           /* writing the results failed with this */
+	bool gate_missed;        /* --expect-bw/-lat: a size missed (exit 3) */
 	void *op_state;
 	struct cxd_cxi_envsnap env0; /* environment before our setenv */
 	struct cxd_cxi_plan cxi;     /* the Cassini knobs (cxi only) */

@@ -10,19 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/afile.h"
 #include "sweep_json.h"
-
-static int closed(FILE *f, const char *what, const char *path, char *err,
-		  size_t len)
-{
-	int bad = ferror(f);
-
-	if (fclose(f) != 0 || bad) {
-		snprintf(err, len, "cannot write the %s file '%s'", what, path);
-		return -EIO;
-	}
-	return 0;
-}
+#include "sweep_out.h"
 
 /* A label value: backslash, quote and newline escaped. */
 static void label(FILE *f, const char *name, const char *v)
@@ -179,13 +169,13 @@ static void summary(const struct cxd_sweep_res *r, FILE *f)
 int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
 			    char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
+	struct cxd_afile a;
+	FILE *f;
+	int ret = cxd_afile_open(&a, path, "metrics", err, errlen);
 
-	if (f == NULL) {
-		snprintf(err, errlen, "cannot write the metrics file '%s': %s",
-			 path, strerror(errno));
-		return -EIO;
-	}
+	if (ret)
+		return ret;
+	f = a.f;
 	summary(r, f);
 	ranks(r, f);
 	rank_medians(r, f, CXD_M_BW);
@@ -194,19 +184,46 @@ int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
 	links(r, f, CXD_M_LAT);
 	outliers(r, f);
 	fprintf(f, "# EOF\n");
-	return closed(f, "metrics", path, err, errlen);
+	return cxd_afile_commit(&a, err, errlen);
 }
 
+/* Why a host is suspect, in words fit for Slurm's drain reason: one
+ * line, no tab or double quote (scontrol's reason="..."). */
+static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
+{
+	char buf[400], name[256];
+	const struct cxd_suspect *s = NULL;
+
+	for (size_t i = 0; i < r->nsus && s == NULL; i++)
+		if (cxd_judge_rank_suspect(&r->sus[i], 1, rank, r->tmap))
+			s = &r->sus[i];
+	if (s == NULL)
+		return;
+	if (s->kind == CXD_S_RANK)
+		snprintf(name, sizeof(name), "rank %d %s", s->id,
+			 r->ranks[s->id].nic);
+	else
+		cxd_suspect_name(r, s, name, sizeof(name));
+	snprintf(buf, sizeof(buf), "cxi_sweep %s: %d of %d links %s%s",
+		 name, s->bad, s->links, s->kind == CXD_S_RANK ? "" :
+		 "leaving it ", s->metric == CXD_M_BW ? "slow" :
+		 "high in latency");
+	for (char *c = buf; *c; c++)
+		if (*c == '\t' || *c == '\n' || *c == '"')
+			*c = ' ';
+	fprintf(f, "\t%s", buf);
+}
+
+/* HOST<TAB>REASON per line: read into scontrol update nodename=HOST
+ * state=drain reason="REASON" (docs/site.md). */
 int cxd_sweep_write_suspects(const struct cxd_sweep_res *r, const char *path,
 			     char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
+	struct cxd_afile a;
+	int ret = cxd_afile_open(&a, path, "suspects", err, errlen);
 
-	if (f == NULL) {
-		snprintf(err, errlen, "cannot write the suspects file '%s': %s",
-			 path, strerror(errno));
-		return -EIO;
-	}
+	if (ret)
+		return ret;
 	/* Each host once, even with several suspect NICs or metrics. */
 	for (int i = 0; i < r->n; i++) {
 		bool seen = false;
@@ -217,8 +234,11 @@ int cxd_sweep_write_suspects(const struct cxd_sweep_res *r, const char *path,
 			seen = strcmp(r->ranks[j].host, r->ranks[i].host) == 0 &&
 			       cxd_judge_rank_suspect(r->sus, r->nsus, j,
 						      r->tmap);
-		if (!seen)
-			fprintf(f, "%s\n", r->ranks[i].host);
+		if (seen)
+			continue;
+		fprintf(a.f, "%s", r->ranks[i].host);
+		reason(r, i, a.f);
+		fputc('\n', a.f);
 	}
-	return closed(f, "suspects", path, err, errlen);
+	return cxd_afile_commit(&a, err, errlen);
 }

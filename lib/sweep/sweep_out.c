@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "base/afile.h"
 #include "sweep_json.h"
 
 static json_object *pct_or_null(uint64_t pct)
@@ -175,13 +176,17 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			 char *err, size_t errlen)
 {
 	json_object *d = json_object_new_object();
+	struct cxd_afile a;
 	int ret;
 
 	json_object_object_add(d, "tool", json_object_new_string("cxi_sweep"));
 	json_object_object_add(d, "version",
 			       json_object_new_string(CXD_SUITE_VERSION));
-	json_object_object_add(d, "libfabric",
-			       json_object_new_string(r->libfabric));
+	json_object_object_add(d, "engine", json_object_new_string(r->engine));
+	/* libfabric's version where it measured, else the MPI library's */
+	json_object_object_add(d, strcmp(r->engine, "fabric") == 0 ?
+			       "libfabric" : "mpi_library",
+			       json_object_new_string(r->engine_version));
 	json_object_object_add(d, "provider",
 			       json_object_new_string(r->provider));
 	json_object_object_add(d, "options", options(r));
@@ -209,28 +214,26 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 				       cxd_verdict_name(r->verdict)));
 	json_object_object_add(d, "rounds", rounds(r));
 	json_object_object_add(d, "seconds", cxd_json_num(r->total_s));
-	ret = json_object_to_file_ext(path, d, JSON_C_TO_STRING_PRETTY |
-				      JSON_C_TO_STRING_NOSLASHESCAPE);
-	json_object_put(d);
-	if (ret != 0) {
-		snprintf(err, errlen, "cannot write the JSON file '%s': %s",
-			 path, strerror(errno));
-		return -EIO;
+	ret = cxd_afile_open(&a, path, "JSON", err, errlen);
+	if (ret == 0) {
+		fputs(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PRETTY |
+				JSON_C_TO_STRING_NOSLASHESCAPE), a.f);
+		ret = cxd_afile_commit(&a, err, errlen);
 	}
-	return 0;
+	json_object_put(d);
+	return ret;
 }
 
 int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
 			char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
-	int bad;
+	struct cxd_afile a;
+	FILE *f;
+	int ret = cxd_afile_open(&a, path, "CSV", err, errlen);
 
-	if (f == NULL) {
-		snprintf(err, errlen, "cannot write the CSV file '%s': %s",
-			 path, strerror(errno));
-		return -errno;
-	}
+	if (ret)
+		return ret;
+	f = a.f;
 	/* The NICs last: scripts reading the first six columns go on. */
 	fprintf(f, "src,dst,src_host,dst_host,bw_mb_s,lat_us,src_nic,"
 		"dst_nic\n");
@@ -244,10 +247,5 @@ int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
 				r->ranks[i].host, r->ranks[j].host, r->bw[k],
 				r->lat[k], r->ranks[i].nic, r->ranks[j].nic);
 		}
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		snprintf(err, errlen, "cannot write the CSV file '%s'", path);
-		return -EIO;
-	}
-	return 0;
+	return cxd_afile_commit(&a, err, errlen);
 }

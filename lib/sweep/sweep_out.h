@@ -63,8 +63,10 @@ struct cxd_sweep_res {
 	const struct cxd_pair *round_pairs;
 	const double *round_s;
 	double total_s;
-	char provider[CXD_NAME_LEN];
-	char libfabric[32];
+	char provider[CXD_NAME_LEN]; /* "mpi" with the MPI engine */
+	char engine[16];        /* --engine: fabric, mpi */
+	char engine_version[128]; /* libfabric's ("2.1"), or the MPI
+				   * library's first phrase */
 	const struct cxd_cfg *cfg;
 	uint64_t lat_iters, repeat; /* resolved */
 	enum cxd_verdict verdict;

@@ -301,9 +301,13 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
 {
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
-		"provider %s, %llu repeats per direction, %.1f s\n", r->n,
-		r->nrounds, r->pairs_at_once, r->pairs_at_once == 1 ? "" : "s",
-		r->provider, (unsigned long long) r->repeat, r->total_s);
+		"engine %s (%s%s), %llu repeats per direction, %.1f s\n",
+		r->n, r->nrounds, r->pairs_at_once,
+		r->pairs_at_once == 1 ? "" : "s", r->engine,
+		strcmp(r->engine, "fabric") == 0 ? "provider " : "",
+		strcmp(r->engine, "fabric") == 0 ? r->provider :
+		r->engine_version, (unsigned long long) r->repeat,
+		r->total_s);
 	stat_line(out, "Bandwidth", "MB/s", &r->stat[CXD_M_BW]);
 	stat_line(out, "Latency (8 B)", "us", &r->stat[CXD_M_LAT]);
 	worst_links(r, out, CXD_M_BW);

@@ -34,27 +34,10 @@ void cxd_addr_node(const char *addr, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int) n, p);
 }
 
-/* Index of name in list (count *n), added when new; -1: no memory. */
-static int intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
-{
-	char (*grown)[CXD_TOPO_NAME];
-
-	for (int i = 0; i < *n; i++)
-		if (strcmp((*list)[i], name) == 0)
-			return i;
-	grown = realloc(*list, (size_t) (*n + 1) * sizeof(**list));
-	if (grown == NULL)
-		return -1;
-	*list = grown;
-	snprintf((*list)[*n], CXD_TOPO_NAME, "%s", name);
-	return (*n)++;
-}
-
 static int parse_line(struct cxd_topo *t, char *s, int line, char *err,
 		      size_t len)
 {
 	char *f[4], *save = NULL;
-	struct cxd_topo_line *grown, *l;
 	int nf = 0;
 
 	for (char *tok = strtok_r(s, " \t\r\n", &save); tok && nf < 4;
@@ -66,30 +49,8 @@ static int parse_line(struct cxd_topo *t, char *s, int line, char *err,
 		return bad(err, len, "%s:%d: expected 'NAME SWITCH [GROUP]', "
 			   "got %d field%s", t->path, line, nf,
 			   nf == 1 ? "" : "s or more");
-	for (int i = 0; i < nf && i < 3; i++)
-		if (strlen(f[i]) >= CXD_TOPO_NAME)
-			return bad(err, len, "%s:%d: a name of over %d "
-				   "characters", t->path, line,
-				   CXD_TOPO_NAME - 1);
-	for (int i = 0; i < t->nl; i++)
-		if (strcmp(t->l[i].name, f[0]) == 0)
-			return bad(err, len, "%s:%d: '%s' is placed twice "
-				   "(first at line %d)", t->path, line, f[0],
-				   t->l[i].line);
-	grown = realloc(t->l, (size_t) (t->nl + 1) * sizeof(*t->l));
-	if (grown == NULL)
-		return bad(err, len, "%s: out of memory", t->path);
-	t->l = grown;
-	l = &t->l[t->nl++];
-	memset(l, 0, sizeof(*l));
-	snprintf(l->name, sizeof(l->name), "%s", f[0]);
-	l->line = line;
-	l->sw = intern(&t->sw, &t->nsw, f[1]);
-	l->grp = nf >= 3 && f[2][0] != '#' ? intern(&t->grp, &t->ngrp, f[2]) :
-					     -1;
-	if (l->sw < 0 || (nf >= 3 && f[2][0] != '#' && l->grp < 0))
-		return bad(err, len, "%s: out of memory", t->path);
-	return 0;
+	return cxd_topo_add(t, f[0], f[1], nf >= 3 && f[2][0] != '#' ? f[2] :
+			    NULL, line, err, len);
 }
 
 int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
@@ -104,7 +65,9 @@ int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
 	if (f == NULL)
 		return bad(err, len, "cannot read the topology file '%s': %s",
 			   path, strerror(errno));
-	while (ret == 0 && fgets(buf, sizeof(buf), f)) {
+	if (cxd_topo_is_slurm(f))
+		ret = cxd_topo_slurm(t, f, err, len);
+	while (ret == 0 && !t->slurm && fgets(buf, sizeof(buf), f)) {
 		line++;
 		if (strchr(buf, '\n') == NULL && !feof(f))
 			ret = bad(err, len, "%s:%d: line too long", path, line);
@@ -114,8 +77,9 @@ int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
 	if (ret == 0 && ferror(f))
 		ret = bad(err, len, "cannot read the topology file '%s'", path);
 	if (ret == 0 && t->nl == 0)
-		ret = bad(err, len, "%s: no line places a host (the format: "
-			  "NAME SWITCH [GROUP])", path);
+		ret = bad(err, len, "%s: no line places a host (the formats: "
+			  "NAME SWITCH [GROUP], or Slurm's topology.conf)",
+			  path);
 	fclose(f);
 	if (ret)
 		cxd_topo_free(t);
@@ -171,14 +135,4 @@ int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
 		fprintf(warn, "cxi_sweep: %s: %d more lines name hosts not in "
 			"this run\n", t->path, unused - 3);
 	return 0;
-}
-
-void cxd_topo_free(struct cxd_topo *t)
-{
-	free(t->l);
-	free(t->sw);
-	free(t->grp);
-	t->l = NULL;
-	t->sw = t->grp = NULL;
-	t->nl = t->nsw = t->ngrp = 0;
 }

@@ -7,6 +7,13 @@
  *
  * NAME is a host name, "host:nic" (nodes with several NICs), or a fabric
  * address without its port (where host names repeat).
+ *
+ * Or Slurm's topology.conf (topology/tree), told apart by its first line
+ * (topo_slurm.c): a switch with Nodes= is each node's switch, the switch
+ * whose Switches= lists it is their group.
+ *
+ *   SwitchName=s1 Nodes=n[01-16]
+ *   SwitchName=top Switches=s[1-4]
  */
 #ifndef CXD_SWEEP_TOPO_H
 #define CXD_SWEEP_TOPO_H
@@ -32,6 +39,7 @@ struct cxd_topo {
 	char (*sw)[CXD_TOPO_NAME];  /* switch names */
 	char (*grp)[CXD_TOPO_NAME]; /* group names */
 	int nsw, ngrp;
+	int slurm; /* read from Slurm's topology.conf */
 };
 
 /* Read and check the file's form; err names the file and line. */
@@ -43,6 +51,16 @@ int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
 		   int n, int *sw, int *grp, FILE *warn, char *err,
 		   size_t len);
 void cxd_topo_free(struct cxd_topo *t);
+
+/* topo_add.c: place name under switch sw and group grp (NULL: none);
+ * a name placed twice is an error naming both lines. */
+int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sw,
+		 const char *grp, int line, char *err, size_t len);
+
+/* topo_slurm.c: is f (at its start) Slurm's topology.conf? f is left
+ * at its start. Then read it all into t (t->slurm set). */
+int cxd_topo_is_slurm(FILE *f);
+int cxd_topo_slurm(struct cxd_topo *t, FILE *f, char *err, size_t len);
 
 /* "fi_sockaddr_in://10.1.2.3:4567" -> "10.1.2.3": the node, not the
  * port a run happened to get. */

@@ -31,6 +31,10 @@
 #                         what is left even then (empty: all gone).
 #   slurm_stray           this Slurm's daemons, slurmstepds and tasks (pids).
 #   CXD_SLURM_DIR, CXD_SLURM_LOGS (files to show on failure).
+#   CXD_SLURM_NODE        the node's Slurm name (set before slurm_start;
+#                         default the host name): another name shows what
+#                         is named by Slurm (SLURMD_NODENAME) and what by
+#                         the host.
 #
 # Teardown (lib.sh's EXIT trap, also when the test fails): the daemons'
 # groups are killed by lib.sh; then what slurm_stray finds (slurmstepd
@@ -75,8 +79,9 @@ _slurm_munge() {
 
 # _slurm_conf CPUS CTLD_PORT SLURMD_PORT
 _slurm_conf() {
-	local d=$CXD_SLURM_DIR host
+	local d=$CXD_SLURM_DIR host node
 	host=$(hostname -s)
+	node=${CXD_SLURM_NODE:-$host}
 	mkdir -p "$d/state" "$d/spool" "$d/tmp" "$d/log"
 	cat >"$d/slurm.conf" <<-EOF
 	ClusterName=cxdtest
@@ -107,8 +112,8 @@ _slurm_conf() {
 	JobCompType=jobcomp/none
 	AccountingStorageType=accounting_storage/none
 	JobAcctGatherType=jobacct_gather/none
-	NodeName=$host NodeAddr=127.0.0.1 CPUs=$1 State=UNKNOWN
-	PartitionName=cxd Nodes=$host Default=YES OverSubscribe=FORCE:$1
+	NodeName=$node NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$1 State=UNKNOWN
+	PartitionName=cxd Nodes=$node Default=YES OverSubscribe=FORCE:$1
 	EOF
 }
 
@@ -243,6 +248,6 @@ slurm_start() {
 	# srun reads the plugin list from the configuration: asked only now.
 	timeout -k 1 10 srun --mpi=list 2>&1 | grep -qw pmix ||
 		skip "this Slurm has no pmix MPI plugin (srun --mpi=list)"
-	pass "Slurm up: node $(hostname -s) idle, $cpus CPUs," \
+	pass "Slurm up: node ${CXD_SLURM_NODE:-$(hostname -s)} idle, $cpus CPUs," \
 		"ports $ctld_port/$slurmd_port"
 }

@@ -52,8 +52,9 @@ out_of_range() {
 # Kind of an option's value, by its long name.
 kind() {
 	case $1 in
-	device | provider | bind) echo name ;;
+	device | provider | bind | metrics | rendezvous) echo name ;;
 	use-hp | gpu-type | atomic-op | cswap-op | atomic-type | tclass) echo enum ;;
+	expect-bw | expect-lat) echo real ;; # decimals above 0
 	*) echo number ;;
 	esac
 }
@@ -167,6 +168,11 @@ for T in "${TOOLS[@]}"; do
 			;;
 		number)
 			for v in -1 abc 1.5 12abc 99999999999999999999999 $(out_of_range "$long"); do
+				bad "$T" "$peer" "$long" "${short:-@}" "$v"
+			done
+			;;
+		real)
+			for v in -1 0 abc nan 12abc 1000000001 1e999; do
 				bad "$T" "$peer" "$long" "${short:-@}" "$v"
 			done
 			;;

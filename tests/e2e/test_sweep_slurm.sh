@@ -8,7 +8,13 @@
 #      non-zero, the task named; no rank left, Slurm forgets the job.
 #   3. A rank frozen (SIGSTOP) before a round: its partner names it, and
 #      MPI_Abort through Slurm's PMIx server ends every task.
-#   4. slurm_stop: daemons, slurmstepd and tasks all gone.
+#   4. Slurm's names (the node is "cxdnode1", not the host name): the
+#      sweep names its ranks by SLURMD_NODENAME, and --topology reads a
+#      topology.conf placing them (switch s1, group top); a bad line in
+#      it: exit 2, its number named;
+#   5. a pair in one step: srun -n 2 cxi_write_bw prints the client's
+#      table; srun -n 3: exit 2, the count named;
+#   6. slurm_stop: daemons, slurmstepd and tasks all gone.
 # Skipped (77) without root, Slurm, munge, the pmix plugin or cxi_sweep.
 # About 25-65 s on 2 loaded cores (load average 60-240); run alone (ctest
 # RUN_SERIAL), not in the lf2 and asan tiers: it tests the launcher.
@@ -32,6 +38,12 @@ SMALL=(-n 2 -l 4 --lat-iters 20)
 # gone by the time the endpoint binds (seen: "fi_endpoint failed: Cannot
 # assign requested address").
 
+# A Slurm name that is not the host's (slurm_lib.sh): shows which names.
+CXD_SLURM_NODE=cxdnode1
+printf '%s\n' "# Slurm's topology/tree format" \
+	"SwitchName=s1 Nodes=cxdnode[1-2] LinkSpeed=100" \
+	"SwitchName=s2 Nodes=other[01-16]" \
+	"SwitchName=top Switches=s[1-2]" >"$TMPD/topology.conf"
 slurm_start 16
 
 section "matrices over tcp and shm under srun"
@@ -40,6 +52,7 @@ for run in tcp-4 shm-4 tcp-8; do
 	t0=$(now)
 	dev=()
 	[ "$prov" = tcp ] && dev=(-d lo)
+	[ "$run" = tcp-4 ] && dev+=(--topology "$TMPD/topology.conf")
 	run_capture "$run" 120 "${SRUN[@]}" -n "$n" "$BIN" --provider "$prov" \
 		"${dev[@]}" "${SMALL[@]}" --json "$TMPD/$run.json"
 	# 3: outliers found, 4: inconclusive (noisy host): on oversubscribed
@@ -55,6 +68,33 @@ for run in tcp-4 shm-4 tcp-8; do
 	fi
 	check "$run: text report has a verdict" grep -q "^Verdict: " "$OUT"
 done
+
+section "Slurm's names: SLURMD_NODENAME, topology.conf"
+# tcp-4 above ran with --topology topology.conf.
+names=$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted({"%s/%s/%s" % (r["host"], r.get("switch"), r.get("group"))
+                       for r in d["ranks"]})))' "$TMPD/tcp-4.json" 2>&1)
+check "ranks named by Slurm, placed by topology.conf: $names" \
+	test "$names" = "cxdnode1/s1/top"
+printf '%s\n' "SwitchName=s1 Nodes=cxdnode1" "SwitchName=s2 Nodes=n[3-1]" \
+	>"$TMPD/bad.conf"
+run_capture badtopo 60 "${SRUN[@]}" -n 2 "$BIN" --provider tcp -d lo \
+	"${SMALL[@]}" --topology "$TMPD/bad.conf"
+expect_rc 2 "$RC" "a topology.conf line that cannot be parsed"
+check "its line named" grep -q "bad.conf:2: Nodes=: a range that runs down" "$ERR"
+
+section "a pair in one srun step"
+run_capture pair 60 srun -n 2 "$BUILD/cxi_write_bw" --provider tcp -d lo \
+	-n 20 -s 1:1024
+expect_rc 0 "$RC" "srun -n 2 cxi_write_bw"
+check "the client's table: 11 rows, one summary" test \
+	"$(table_rows "$OUT" | wc -l)/$(grep -c 'CXI RDMA Write' "$OUT")" = 11/1
+[ "$RC" = 0 ] || show "$OUT" "$ERR"
+run_capture pair3 60 srun -n 3 "$BUILD/cxi_write_bw" --provider tcp -d lo
+expect_rc 2 "$RC" "srun -n 3 cxi_write_bw"
+check "the count named" grep -q \
+	"srun started 3 ranks (SLURM_STEP_NUM_TASKS=3): a pair needs exactly 2" "$ERR"
 
 section "a killed rank under srun ends the job"
 # Rank 3 (srun --multi-prog: its own line) stops itself on entering its

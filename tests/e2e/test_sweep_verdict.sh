@@ -159,7 +159,9 @@ section "lane: rank 2 at 3/4 of the rate"
 rank_rate 2 $((RATE * 3 / 4))
 if scenario lane 3 --suspects "$TMPD/lane.sus" --metrics "$TMPD/lane.prom"; then
 	check "--suspects names rank 2's host, once" \
-		test "$(cat "$TMPD/lane.sus")" = "$(hostname)"
+		test "$(cut -f1 "$TMPD/lane.sus")" = "$(hostname)"
+	check "--suspects gives its reason (rank 2, slow links)" \
+		grep -Eq $'\tcxi_sweep rank 2 .*: [0-9]+ of [0-9]+ links slow$' "$TMPD/lane.sus"
 	if "$SYSPY" -c 'import prometheus_client' 2>/dev/null; then
 		out=$("$SYSPY" "$E2E_PY/openmetrics_check.py" "$TMPD/lane.prom" "$N" FAIL 2) &&
 			pass "--metrics parsed by prometheus_client: $out" ||

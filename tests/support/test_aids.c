@@ -20,12 +20,19 @@
  *   CXD_TEST_PAIR_LOG=FILE  cxi_sweep: each pair's lower rank appends
  *                           "a b start_ns end_ns" (monotonic clock), so a
  *                           test can count the pairs that ran at once
+ *   CXD_TEST_JITTER=PCT[:SEED]  cxi_sweep: every figure a rank measures is
+ *                           multiplied by exp(PCT/100 * z), z a standard
+ *                           normal drawn from SEED (default 1) and the
+ *                           figure's key: the simulated build's repeats
+ *                           are otherwise identical, so the noise rules
+ *                           (resolution, INCONCLUSIVE) need it at scale
  *   CXD_TEST_COORD_ONLY=1   cxi_sweep: a pair swaps one message instead of
  *                           measuring, so a run times the coordination
  *                           alone (bench/sweep_cost.sh); the figures it
  *                           reports are placeholders, never a measurement
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -119,4 +126,34 @@ void cxd_testaid_pair_span(int a, int b, unsigned long long t0,
 	if (write(fd, line, (size_t) n) != n)
 		fprintf(stderr, "CXD_TEST_PAIR_LOG: short write\n");
 	close(fd);
+}
+
+/* splitmix64: a well-mixed 64-bit value of x (no state kept). */
+static unsigned long long mix64(unsigned long long x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+double cxd_testaid_jitter(double v, unsigned long long key)
+{
+	const char *j = getenv("CXD_TEST_JITTER");
+	unsigned long long seed = 1, a, b;
+	double pct = 0, u1, u2;
+	char *end;
+
+	if (j == NULL || *j == '\0')
+		return v;
+	pct = strtod(j, &end);
+	if (*end == ':')
+		seed = strtoull(end + 1, NULL, 10);
+	a = mix64(seed ^ mix64(key));
+	b = mix64(a);
+	/* Box-Muller from two uniforms in (0, 1]. */
+	u1 = ((double) (a >> 11) + 1.0) / 9007199254740992.0;
+	u2 = (double) (b >> 11) / 9007199254740992.0;
+	return v * exp(pct / 100.0 * sqrt(-2.0 * log(u1)) *
+		       cos(6.283185307179586 * u2));
 }

@@ -1,4 +1,5 @@
 /* cxi_sweep's verdict: noise, rules, suspects, topology and baseline. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include "sweep/judge.h"
 #include "sweep/matrix.h"
 #include "sweep/topo.h"
+#include "base/hostlist.h"
 
 #define N 6
 
@@ -332,6 +334,97 @@ static void test_judge_topology_places_ranks_or_names_why(void **state)
 	assert_non_null(strstr(err, "/nonexistent/topo"));
 }
 
+/* Slurm's topology.conf: leaf switches place nodes (host lists expanded),
+ * the switch above is their group; a bad line names its number. */
+static void test_topology_slurm_conf(void **state)
+{
+	static const struct cxd_sweep_rank sr[3] = {
+		{ "n02", "fi_sockaddr_in://10.0.0.1:1", "cxi0" },
+		{ "n10", "fi_sockaddr_in://10.0.0.2:1", "cxi0" },
+		{ "gpu7", "fi_sockaddr_in://10.0.0.3:1", "cxi0" },
+	};
+	static const char *const broken[][2] = {
+		{ "SwitchName=s1 Nodes=n[1-2]\nNodes=n3\n", ":2: no SwitchName=" },
+		{ "SwitchName=s1 Nodes=n[1-2\n", ":1: Nodes=: a bracket" },
+		{ "SwitchName=s1 Nodes=n[2-1]\n", ":1: Nodes=: a range that runs down" },
+		{ "# x\nSwitchName=s1 Color=red\n", ":2: unknown key 'Color'" },
+		{ "SwitchName=s1 Nodes=a\nSwitchName=s2 Nodes=a\n",
+		  ":2: 'a' is placed twice (first at line 1)" },
+		{ "SwitchName=t Switches=s9\n", ":1: switch 's9' (in Switches=) is not defined" },
+		{ "SwitchName=s1 Nodes=a\nSwitchName=s1 Nodes=b\n", ":2: switch 's1' defined twice" },
+		{ "SwitchName=s1 n1\n", ":1: 'n1' is not KEY=VALUE" },
+		{ "SwitchName=s1 Nodes=n[1-2]\\\n", ":1: a continued line" },
+	};
+	struct cxd_topo t;
+	char err[256];
+	int sw[3], grp[3];
+	char *p;
+
+	(void) state;
+	p = write_tmp("# topology.conf\n"
+		      "SwitchName=s1 Nodes=n[01-04,08] LinkSpeed=200\n"
+		      "switchname=s2 nodes=n[09-10],gpu[6-7] # lower case\n"
+		      "SwitchName=s3 Nodes=lone\n"
+		      "SwitchName=top Switches=s[1-2]\n");
+	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	assert_true(t.slurm);
+	assert_int_equal(t.nl, 10);
+	assert_int_equal(cxd_topo_place(&t, sr, 3, sw, grp, NULL, err,
+					sizeof(err)), 0);
+	assert_string_equal(t.sw[sw[0]], "s1");
+	assert_string_equal(t.sw[sw[1]], "s2");
+	assert_int_equal(sw[1], sw[2]);
+	assert_string_equal(t.grp[grp[0]], "top");
+	assert_int_equal(grp[0], grp[2]);
+	for (int i = 0; i < t.nl; i++)
+		if (strcmp(t.l[i].name, "lone") == 0)
+			assert_int_equal(t.l[i].grp, -1);
+	cxd_topo_free(&t);
+	unlink(p);
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		p = write_tmp(broken[i][0]);
+		err[0] = '\0';
+		assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+		if (strstr(err, broken[i][1]) == NULL)
+			fail_msg("%s: got '%s', want '%s'", broken[i][0], err,
+				 broken[i][1]);
+		unlink(p);
+	}
+}
+
+static int collect(const char *name, void *arg)
+{
+	char *out = arg;
+
+	strcat(out, name);
+	strcat(out, " ");
+	return strcmp(name, "stop") == 0 ? 7 : 0;
+}
+
+static void test_hostlist(void **state)
+{
+	char out[512], err[128];
+
+	(void) state;
+	out[0] = '\0';
+	assert_int_equal(cxd_hostlist_each("n[08-10],login,r[1-2]c[1,3]",
+					   collect, out, err, sizeof(err)), 0);
+	assert_string_equal(out, "n08 n09 n10 login r1c1 r1c3 r2c1 r2c3 ");
+	out[0] = '\0';
+	assert_int_equal(cxd_hostlist_each("a,stop,b", collect, out, err,
+					   sizeof(err)), 7);
+	assert_string_equal(out, "a stop ");
+	assert_int_equal(cxd_hostlist_each("a,,b", collect, out, err,
+					   sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "empty item"));
+	assert_int_equal(cxd_hostlist_each("n[x]", collect, out, err,
+					   sizeof(err)), -EINVAL);
+	assert_int_equal(cxd_hostlist_each("n[1-]", collect, out, err,
+					   sizeof(err)), -EINVAL);
+	assert_int_equal(cxd_hostlist_each("", collect, out, err,
+					   sizeof(err)), -EINVAL);
+}
+
 static void test_addr_node(void **state)
 {
 	char node[64];
@@ -507,6 +600,8 @@ int main(void)
 		cmocka_unit_test(test_suspect_fabric),
 		cmocka_unit_test(test_judge_topology_places_ranks_or_names_why),
 		cmocka_unit_test(test_addr_node),
+		cmocka_unit_test(test_topology_slurm_conf),
+		cmocka_unit_test(test_hostlist),
 		cmocka_unit_test(test_baseline_match),
 		cmocka_unit_test(test_flag_by_rows),
 		cmocka_unit_test(test_baseline_matrix),

@@ -71,11 +71,51 @@ static void test_links_when_gathered(void **state)
 	assert_non_null(strstr(t, "cxi_sweep_rank_bandwidth_bytes_per_second"));
 }
 
+/* --suspects: HOST<TAB>REASON, each host once, the reason one line with
+ * no tab or double quote (scontrol's reason="..."); written whole. */
+static void test_suspects_with_reasons(void **state)
+{
+	static const struct cxd_sweep_rank two[3] = {
+		{ "nid1", "fi_sockaddr_in://10.0.0.1:5", "cxi0" },
+		{ "nid2", "fi_sockaddr_in://10.0.0.2:5", "cxi\"0" },
+		{ "nid2", "fi_sockaddr_in://10.0.0.2:6", "cxi1" } };
+	struct cxd_suspect sus[2] = {
+		{ .kind = CXD_S_RANK, .metric = CXD_M_BW, .id = 1, .bad = 2,
+		  .links = 2 },
+		{ .kind = CXD_S_RANK, .metric = CXD_M_LAT, .id = 2, .bad = 2,
+		  .links = 2 } };
+	struct cxd_rules rules = { .n = 3 };
+	struct cxd_sweep_res r = { .n = 3, .ranks = two, .rules = &rules,
+				   .sus = sus, .nsus = 2 };
+	char dir[] = "/tmp/cxd-sus-XXXXXX", path[64], err[256], text[512];
+	size_t n;
+	FILE *f;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/suspects", dir);
+	assert_int_equal(cxd_sweep_write_suspects(&r, path, err, sizeof(err)),
+			 0);
+	f = fopen(path, "r");
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	assert_string_equal(text, "nid2\tcxi_sweep rank 1 cxi 0: 2 of 2 links "
+			    "slow\n");
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0); /* no temporary left */
+	/* A directory that is not there: an error naming the file. */
+	assert_int_not_equal(cxd_sweep_write_suspects(&r, path, err,
+						      sizeof(err)), 0);
+	assert_non_null(strstr(err, path));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rank_medians_only),
 		cmocka_unit_test(test_links_when_gathered),
+		cmocka_unit_test(test_suspects_with_reasons),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

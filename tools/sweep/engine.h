@@ -1,9 +1,10 @@
 /*
  * How one pair is measured. The sweep's pacing, its judging and the
  * congestion mode ask an engine for one direction of one pair at a time
- * and get the figure back; they know nothing of how it is sent. Today's
- * engine is libfabric's (engine_fabric.c); another (MPI point-to-point)
- * fills the same table without touching pacing or judging.
+ * and get the figure back; they know nothing of how it is sent. Two
+ * engines fill the table: libfabric's (engine_fabric.c) and MPI
+ * point-to-point (engine_mpi.c, the only one of the simulated build);
+ * --engine picks one (engine_list.c).
  */
 #ifndef CXD_SWEEP_ENGINE_H
 #define CXD_SWEEP_ENGINE_H
@@ -35,6 +36,10 @@ struct sw_fig {
 };
 
 struct sw_engine {
+	const char *name;  /* as --engine names it */
+	/* The options this engine cannot honour: 0, or -EINVAL with err
+	 * naming them (NULL: it takes them all). */
+	int (*check)(const struct sw *w, char *err, size_t len);
 	/* Set this rank up (collective: provider, device, endpoint, every
 	 * rank's address; fills w->ranks): 0, or 2 when a rank's device
 	 * cannot be had (rank 0 has said why). */
@@ -54,7 +59,8 @@ struct sw_engine {
 			    char *buf, size_t len);
 	void (*version)(char *buf, size_t len);
 	/* --congestion: an aggressor's traffic in cg's phase until *stop
-	 * completes (NULL: until until_ns), drained; failures end the job. */
+	 * completes (NULL: until until_ns), drained; failures end the job.
+	 * NULL where the engine has none (check refuses --congestion). */
 	void (*aggress)(struct sw_engine *e, struct cg *cg, MPI_Request *stop,
 			uint64_t until_ns);
 	void *state;
@@ -62,5 +68,13 @@ struct sw_engine {
 
 /* The libfabric engine (engine_fabric.c): fills e, its state allocated. */
 void sw_engine_fabric(struct sw_engine *e, struct sw *w);
+/* The MPI engine (engine_mpi.c), likewise. */
+void sw_engine_mpi(struct sw_engine *e, struct sw *w);
+/* --engine NAME ("": this build's first) into e (engine_list.c): 0, or
+ * -EINVAL with err naming the engines this build has. */
+int sw_engine_pick(const char *name, struct sw_engine *e, struct sw *w,
+		   char *err, size_t len);
+/* This build's engines, as -h lists them ("fabric, mpi"). */
+const char *sw_engine_names(void);
 
 #endif

@@ -76,51 +76,39 @@ void sw_counters_free(struct sw *w)
 	w->out.ctrs = NULL;
 }
 
-/* Only the counters this user may not read (named, never taken as 0). */
-static void unreadable(const struct cxd_ctrs *c, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < c->n && used + 1 < len; i++)
-		if (!cxd_ctr_ok(&c->c[i]))
-			used += (size_t) snprintf(buf + used, len - used,
-						  "%s%s", used ? ", " : "",
-						  c->c[i].name);
-	if (used >= len)
-		buf[len - 1] = '\0';
-}
-
+/* This rank's NIC, checked by the node check's code (lib/counters/
+ * ctr_health.c) on the device the engine's endpoint uses. */
 static void my_record(struct sw *w, struct sw_health_rec *r)
 {
-	struct cxd_ctrs *c = sw_alloc(&w->m, 1, sizeof(*c));
-	struct cxd_dev_facts f;
+	struct cxd_nic_health *h = sw_alloc(&w->m, 1, sizeof(*h));
+	const struct cxd_dev_facts *f = &h->f;
 
 	memset(r, 0, sizeof(*r));
-	plan(w, c);
-	cxd_ctrs_read(c, false);
-	cxd_dev_facts(c, sysroot(), &f);
+	plan(w, &h->c);
+	cxd_health_begin(h, sysroot());
 	for (int i = 0; i < SW_HEALTH_S * 10; i++)
 		sw_nap(100000000L); /* errors that keep coming show here */
-	cxd_ctrs_read(c, true);
-	snprintf(r->dev, sizeof(r->dev), "%s", c->dev[0] ? c->dev : "-");
-	snprintf(r->link, sizeof(r->link), "%s", f.link[0] ? f.link : "-");
-	snprintf(r->speed, sizeof(r->speed), "%s", f.speed[0] ? f.speed : "-");
-	if (f.pcie_width[0])
-		snprintf(r->pcie, sizeof(r->pcie), "x%s %s", f.pcie_width,
-			 f.pcie_speed);
+	cxd_health_end(h);
+	snprintf(r->dev, sizeof(r->dev), "%s", h->c.dev[0] ? h->c.dev : "-");
+	snprintf(r->link, sizeof(r->link), "%s", f->link[0] ? f->link : "-");
+	snprintf(r->speed, sizeof(r->speed), "%s", f->speed[0] ? f->speed :
+		 "-");
+	if (f->pcie_width[0])
+		snprintf(r->pcie, sizeof(r->pcie), "x%s %s", f->pcie_width,
+			 f->pcie_speed);
 	else
 		snprintf(r->pcie, sizeof(r->pcie), "-");
-	snprintf(r->why, sizeof(r->why), "%s", c->dev[0] ? f.why : c->note);
-	/* Erroring: the device's own counters; the host's TCP counters
-	 * move for any connection of the host, so they are only shown
-	 * (sw_counters_moved, which has both). */
-	cxd_ctrs_moved_only(c, false, r->moved, sizeof(r->moved));
-	unreadable(c, r->unread, sizeof(r->unread));
-	r->down = f.down;
-	r->degraded = f.degraded;
-	r->erroring = r->moved[0] != '\0';
-	free(c);
+	snprintf(r->why, sizeof(r->why), "%s", h->c.dev[0] ? h->why :
+		 h->c.note);
+	/* Erroring: the device's own counters (a flap among them); the
+	 * host's TCP counters move for any connection of the host, so they
+	 * are only shown (sw_counters_moved, which has both). */
+	snprintf(r->moved, sizeof(r->moved), "%s", h->moved);
+	snprintf(r->unread, sizeof(r->unread), "%s", h->unread);
+	r->down = h->down;
+	r->degraded = h->degraded;
+	r->erroring = h->erroring || h->flapping;
+	free(h);
 }
 
 /* Rank 0: a rank's link speed unlike most ranks' is degraded too. */

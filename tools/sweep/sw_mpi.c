@@ -43,6 +43,30 @@ void *sw_alloc(const struct sw_mpi *m, size_t n, size_t sz)
 	return p;
 }
 
+void *sw_mpi_buf(const struct sw_mpi *m, size_t len)
+{
+#ifdef CXD_SIM
+	void *p = SMPI_SHARED_MALLOC(len);
+#else
+	void *p = malloc(len);
+#endif
+
+	if (p == NULL)
+		sw_die(m, "out of memory for a %zu-byte buffer", len);
+	return p;
+}
+
+void sw_mpi_buf_free(void *p)
+{
+	if (p == NULL)
+		return;
+#ifdef CXD_SIM
+	SMPI_SHARED_FREE(p);
+#else
+	free(p);
+#endif
+}
+
 void sw_nap(long ns)
 {
 	struct timespec ts = { 0, ns };
@@ -50,12 +74,18 @@ void sw_nap(long ns)
 	nanosleep(&ts, NULL);
 }
 
-/* This rank's host name; a test copy's namespace may stand for a node. */
+/* This rank's host name: Slurm's name for the node where Slurm started
+ * the task (what scontrol drains; the host name may differ), else MPI's;
+ * a test copy's namespace may stand for a node. */
 void sw_host_name(const struct sw_mpi *m, char *host, size_t len)
 {
+	const char *slurm = getenv("SLURMD_NODENAME");
 	int n = 0;
 
-	MPI_Get_processor_name(host, &n);
+	if (slurm && slurm[0])
+		snprintf(host, len, "%s", slurm);
+	else
+		MPI_Get_processor_name(host, &n);
 	if (cxd_testaid_node_name)
 		cxd_testaid_node_name(m->rank, host, len);
 }
@@ -76,6 +106,20 @@ static bool all_done(MPI_Request *r, int nr)
 	return true;
 }
 
+#ifdef CXD_SIM
+/* The simulated build blocks: SimGrid ends a run whose ranks all wait (a
+ * deadlock, reported), so the wait is bounded there; and polling would
+ * put SMPI's injected time (100 us per empty MPI_Test, growing while it
+ * repeats) and the naps into the simulated clock, which then measures
+ * the polling rather than the sweep. */
+int sw_block(MPI_Request *r, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		MPI_Wait(&r[i], MPI_STATUS_IGNORE);
+	return 0;
+}
+#endif
+
 /*
  * Wait for requests without spinning: ranks may outnumber cores. Inside
  * a pair the target's provider must be kept moving (tcp and shm progress
@@ -85,6 +129,12 @@ static bool all_done(MPI_Request *r, int nr)
 int sw_wait(MPI_Request *r, int nr, uint64_t bound_ns,
 	    sw_progress_fn *progress, void *arg)
 {
+#ifdef CXD_SIM
+	(void) bound_ns;
+	(void) progress;
+	(void) arg;
+	return sw_block(r, nr);
+#endif
 	uint64_t start = cxd_now_ns(), now;
 	long nap_ns = 50000L;
 
@@ -106,13 +156,17 @@ int sw_wait(MPI_Request *r, int nr, uint64_t bound_ns,
 	}
 }
 
-/* A collective's end, bounded: a rank that stalls cannot hold the rest. */
+/* A collective's end, bounded: a rank that stalls cannot hold the rest.
+ * Before the options are read (wait_ns 0) the bound is the pair wait's
+ * floor: a rank whose options did not parse still takes part. */
 void sw_coll_wait(const struct sw_mpi *m, MPI_Request *req, const char *what)
 {
-	if (sw_wait(req, 1, m->wait_ns, NULL, NULL) != 0)
+	uint64_t bound = m->wait_ns ? m->wait_ns :
+			 CXD_SWEEP_WAIT_S * 1000000000ULL;
+
+	if (sw_wait(req, 1, bound, NULL, NULL) != 0)
 		sw_die(m, "%s did not finish within %llu s: a rank stalled or "
-		       "died", what,
-		       (unsigned long long) (m->wait_ns / 1000000000ULL));
+		       "died", what, (unsigned long long) (bound / 1000000000ULL));
 }
 
 void sw_bcast(const struct sw_mpi *m, void *buf, int count, MPI_Datatype t,
@@ -133,14 +187,66 @@ void sw_gather(const struct sw_mpi *m, const void *mine, int count,
 	sw_coll_wait(m, &q, what);
 }
 
+/*
+ * SMPI's nonblocking all-gather, all-reduce and all-to-all send N(N-1)
+ * messages each (16.7 M at 4,096 ranks): the simulated build goes
+ * through rank 0 instead, a gather then a broadcast or a scatter, 2(N-1)
+ * messages. Elsewhere the MPI library's own algorithm is the better one.
+ */
 void sw_allgather(const struct sw_mpi *m, const void *mine, void *all,
 		  int len, const char *what)
 {
 	MPI_Request q;
 
+#ifdef CXD_SIM
+	sw_gather(m, mine, len, MPI_BYTE, all, what);
+	sw_bcast(m, all, len * m->n, MPI_BYTE, what);
+	(void) q;
+#else
 	MPI_Iallgather(mine, len, MPI_BYTE, all, len, MPI_BYTE,
 		       MPI_COMM_WORLD, &q);
 	sw_coll_wait(m, &q, what);
+#endif
+}
+
+void sw_allreduce(const struct sw_mpi *m, const void *in, void *out,
+		  int count, MPI_Datatype t, MPI_Op op, const char *what)
+{
+	MPI_Request q;
+
+#ifdef CXD_SIM
+	MPI_Ireduce(in, out, count, t, op, 0, MPI_COMM_WORLD, &q);
+	sw_coll_wait(m, &q, what);
+	sw_bcast(m, out, count, t, what);
+#else
+	MPI_Iallreduce(in, out, count, t, op, MPI_COMM_WORLD, &q);
+	sw_coll_wait(m, &q, what);
+#endif
+}
+
+void sw_alltoall_double(const struct sw_mpi *m, const double *row,
+			double *col, const char *what)
+{
+	MPI_Request q;
+#ifdef CXD_SIM
+	size_t n = (size_t) m->n;
+	double *all = m->rank == 0 ? sw_alloc(m, n * n, sizeof(double)) : NULL;
+	double *cols = m->rank == 0 ? sw_alloc(m, n * n, sizeof(double)) : NULL;
+
+	sw_gather(m, row, m->n, MPI_DOUBLE, all, what);
+	for (size_t i = 0; m->rank == 0 && i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			cols[j * n + i] = all[i * n + j];
+	MPI_Iscatter(cols, m->n, MPI_DOUBLE, col, m->n, MPI_DOUBLE, 0,
+		     MPI_COMM_WORLD, &q);
+	sw_coll_wait(m, &q, what);
+	free(all);
+	free(cols);
+#else
+	MPI_Ialltoall(row, 1, MPI_DOUBLE, col, 1, MPI_DOUBLE, MPI_COMM_WORLD,
+		      &q);
+	sw_coll_wait(m, &q, what);
+#endif
 }
 
 int sw_pair_swap(int p, enum sw_tag tag, const void *mine, void *theirs,

@@ -44,14 +44,24 @@ void sw_die(const struct sw_mpi *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 void *sw_alloc(const struct sw_mpi *m, size_t n, size_t sz); /* or sw_die */
 void sw_nap(long ns);
+/* A measurement buffer: malloc'd, or in the simulated build one block
+ * shared by every rank (SMPI_SHARED_MALLOC: the ranks are threads of
+ * one process, and the bytes are never read). NULL-safe free. */
+void *sw_mpi_buf(const struct sw_mpi *m, size_t len);
+void sw_mpi_buf_free(void *p);
 /* This rank's host name (a test copy's namespace may stand for a node). */
 void sw_host_name(const struct sw_mpi *m, char *host, size_t len);
 /* Wait for MPI requests within bound_ns without spinning; progress
  * (inside a pair) is called between polls. 0 or -ETIMEDOUT. */
 int sw_wait(MPI_Request *r, int nr, uint64_t bound_ns,
 	    sw_progress_fn *progress, void *arg);
+#ifdef CXD_SIM
+/* The simulated build's wait (sw_mpi.c says why): 0. */
+int sw_block(MPI_Request *r, int nr);
+#endif
 /* Wait for a nonblocking collective (blocking ones spin), bounded by
- * wait_ns; a rank that stalls ends the job. */
+ * wait_ns (its floor before the options are read); a rank that stalls
+ * ends the job. */
 void sw_coll_wait(const struct sw_mpi *m, MPI_Request *req,
 		  const char *what);
 /* Rank 0's buf to every rank; every rank's count items to rank 0's all
@@ -62,6 +72,12 @@ void sw_gather(const struct sw_mpi *m, const void *mine, int count,
 	       MPI_Datatype t, void *all, const char *what);
 void sw_allgather(const struct sw_mpi *m, const void *mine, void *all,
 		  int len, const char *what);
+/* Every rank's in combined by op into every rank's out; this rank's
+ * row (one double per rank) transposed: col[j] is rank j's row[me]. */
+void sw_allreduce(const struct sw_mpi *m, const void *in, void *out,
+		  int count, MPI_Datatype t, MPI_Op op, const char *what);
+void sw_alltoall_double(const struct sw_mpi *m, const double *row,
+			double *col, const char *what);
 /* Both sides of a pair send len bytes to rank p, then receive as many:
  * 0, or -ETIMEDOUT after bound_ns. */
 int sw_pair_swap(int p, enum sw_tag tag, const void *mine, void *theirs,

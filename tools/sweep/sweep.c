@@ -1,10 +1,11 @@
 /*
  * cxi_sweep: every pair of MPI ranks measured, in rounds of disjoint
  * pairs. The main: the options, then the mode (the sweep, --health,
- * --congestion) on the sweep's core with one engine, libfabric's today
- * (engine_fabric.c: the pair tools' runners and op hooks, reaching the
- * partner through sw_peer_mpi, engine_fabric_peer.c). MPI only
- * bootstraps, paces and gathers (sw_mpi.h).
+ * --congestion) on the sweep's core with the engine --engine names
+ * (engine_list.c): libfabric's (engine_fabric.c: the pair tools' runners
+ * and op hooks, reaching the partner through sw_peer_mpi) or MPI
+ * point-to-point (engine_mpi.c). MPI also bootstraps, paces and gathers
+ * (sw_mpi.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -14,7 +15,6 @@
 #include <time.h>
 
 #include <mpi.h>
-#include <rdma/fabric.h>
 
 #include "cxd/opts.h"
 #include "cxd/tool.h"
@@ -22,6 +22,28 @@
 #include "congest_run.h"
 #include "sweep_mpi.h"
 #include "health.h"
+
+/* What the simulated build does differently, for its -h. */
+static void help_sim(FILE *out)
+{
+#ifdef CXD_SIM
+	fprintf(out, "\nThis is the simulated build (make sim): run it with "
+		"SimGrid's smpirun over a\nplatform file. It has the mpi "
+		"engine only (no libfabric inside). Where\nSMPI lacks a call "
+		"or makes it quadratic, it differs: all-gather, all-reduce\n"
+		"and all-to-all go through rank 0 (gather, then broadcast or "
+		"scatter);\n--matrix is refused (SMPI has no nonblocking "
+		"MPI-IO write and stores no\nfile data); the time ranks wait "
+		"for a CPU is not known (each link's\ncpu_wait_pct is "
+		"null); every wait blocks (the simulator ends a run that\n"
+		"deadlocks); one untimed ping-pong before the latency's, not "
+		"10,\nand at most 8 of --lat-iters timed: the simulated clock "
+		"passes for the rest\nat their pace (8-byte messages load no "
+		"link, and each costs wall time).\n");
+#else
+	(void) out;
+#endif
+}
 
 static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
 			 int ret, const char *err)
@@ -38,15 +60,50 @@ static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
 		sw_help_scale(stdout);
+		help_sim(stdout);
 	} else if (w->m.rank == 0 && ret == CXD_OPTS_VERSION) {
-		uint32_t v = fi_version();
+		char ver[128] = "";
 
-		printf("cxi_sweep version %s (libfabric %u.%u)\n",
-		       CXD_SUITE_VERSION, FI_MAJOR(v), FI_MINOR(v));
+		w->eng->version(ver, sizeof(ver));
+		printf("cxi_sweep version %s (%s engine: %s%s)\n",
+		       CXD_SUITE_VERSION, w->eng->name,
+		       strcmp(w->eng->name, "fabric") == 0 ? "libfabric " : "",
+		       ver);
 	} else if (w->m.rank == 0) {
 		fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
 	return ret < 0 ? CXD_EXIT_USAGE : CXD_EXIT_OK;
+}
+
+/* What the simulated build cannot do, refused (see help_sim). */
+static int sim_check(const struct sw *w, char *err, size_t len)
+{
+#ifdef CXD_SIM
+	if (w->cfg.sweep.matrix[0]) {
+		snprintf(err, len, "--matrix: the simulated build cannot write "
+			 "it (SMPI has no nonblocking MPI-IO write and keeps "
+			 "no file data); use --json");
+		return -EINVAL;
+	}
+#else
+	(void) w;
+	(void) err;
+	(void) len;
+#endif
+	return 0;
+}
+
+/* --engine, or this build's default (also for -h and -V); an unknown
+ * name turns *ret into the usage error. */
+static void pick_engine(struct sw *w, int *ret, char *err, size_t len)
+{
+	const char *name = *ret == 0 ? w->cfg.sweep.engine : "";
+	int r = sw_engine_pick(name, w->eng, w, err, len);
+
+	if (r != 0) {
+		*ret = r;
+		sw_engine_pick("", w->eng, w, err, 0); /* for the message */
+	}
 }
 
 /* Options: the pair tools' table; bandwidth and latency runs derived. */
@@ -61,6 +118,12 @@ static int parse(struct sw *w, int argc, char **argv)
 				       &w->cfg.run, err, sizeof(err));
 	if (ret == 0) /* --congestion's options */
 		ret = sw_congest_check(w, err, sizeof(err));
+	if (ret == 0 || ret == CXD_OPTS_HELP || ret == CXD_OPTS_VERSION)
+		pick_engine(w, &ret, err, sizeof(err));
+	if (ret == 0 && w->eng->check)
+		ret = w->eng->check(w, err, sizeof(err));
+	if (ret == 0)
+		ret = sim_check(w, err, sizeof(err));
 	if (ret != 0)
 		return usage_or_help(w, tool, ret, err);
 	/* Defaults applied by cxd_opts_parse (the option table's). */
@@ -83,7 +146,7 @@ static int parse(struct sw *w, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static struct sw w; /* large; one per process */
-	struct sw_engine eng;
+	struct sw_engine eng = { 0 }; /* filled by parse's pick_engine */
 	int ret;
 
 	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
@@ -91,12 +154,12 @@ int main(int argc, char **argv)
 		return CXD_EXIT_FAIL;
 	}
 	sw_init(&w, &eng);
-	sw_engine_fabric(&eng, &w); /* today's only engine */
 	ret = parse(&w, argc, argv);
 	if (sw_agree_opts(&w, argc, argv) != 0)
 		ret = CXD_EXIT_USAGE;
 	if (ret >= 0) {
-		eng.close(&eng); /* never opened: its state only */
+		if (eng.close) /* never opened: its state only */
+			eng.close(&eng);
 		MPI_Finalize();
 		return ret;
 	}

@@ -14,29 +14,14 @@
 #include "sweep/matrix.h"
 #include "sweep_mpi.h"
 
-/* The pair wait (-D and slack) once the options are read, else its
- * floor: a rank whose options did not parse still takes part. */
-static void agree_wait(struct sw *w, MPI_Request *q, const char *what)
-{
-	uint64_t bound = w->m.wait_ns ? w->m.wait_ns :
-			 CXD_SWEEP_WAIT_S * 1000000000ULL;
-
-	if (sw_wait(q, 1, bound, NULL, NULL) != 0)
-		sw_die(&w->m,
-		       "%s did not finish within %llu s: a rank stalled or "
-		       "died", what,
-		       (unsigned long long) (bound / 1000000000ULL));
-}
-
 int sw_agree_err(struct sw *w, const char *err)
 {
 	char msg[CXD_ERR_LEN + 300] = "", host[256] = "";
 	int mine = err && *err ? w->m.rank : INT_MAX, first = INT_MAX;
 	MPI_Request q;
 
-	MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD,
-		       &q);
-	agree_wait(w, &q, "the check of every rank's setup");
+	sw_allreduce(&w->m, &mine, &first, 1, MPI_INT, MPI_MIN,
+		     "the check of every rank's setup");
 	if (first == INT_MAX)
 		return CXD_EXIT_OK;
 	if (w->m.rank == first) {
@@ -47,11 +32,11 @@ int sw_agree_err(struct sw *w, const char *err)
 	if (first != 0 && w->m.rank == first) {
 		MPI_Isend(msg, sizeof(msg), MPI_CHAR, 0, SW_TAG_WHY,
 			  MPI_COMM_WORLD, &q);
-		agree_wait(w, &q, "telling rank 0 of a bad setup");
+		sw_coll_wait(&w->m, &q, "telling rank 0 of a bad setup");
 	} else if (first != 0 && w->m.rank == 0) {
 		MPI_Irecv(msg, sizeof(msg), MPI_CHAR, first, SW_TAG_WHY,
 			  MPI_COMM_WORLD, &q);
-		agree_wait(w, &q, "hearing of a bad setup");
+		sw_coll_wait(&w->m, &q, "hearing of a bad setup");
 	}
 	if (w->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: %s\n", msg);
@@ -86,7 +71,7 @@ int sw_agree_opts(struct sw *w, int argc, char **argv)
 	MPI_Request q;
 
 	MPI_Ibcast(&h0, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &q);
-	agree_wait(w, &q, "the comparison of options");
+	sw_coll_wait(&w->m, &q, "the comparison of options");
 	if (h != h0)
 		snprintf(err, sizeof(err), "started with other options than "
 			 "rank 0 (\"%s\"): every rank must get the same ones",

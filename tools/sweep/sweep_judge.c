@@ -270,7 +270,6 @@ static void retest(struct sw *w, struct view *v)
 			   w->judge.spread[0], w->judge.spread[1] };
 	double *first[4], *busy_col;
 	struct cxd_plan pl;
-	MPI_Request q;
 
 	if (np == 0) {
 		free(p);
@@ -294,9 +293,8 @@ static void retest(struct sw *w, struct view *v)
 	free(first[0]);
 	/* The partner's wait during the same pair, for each link. */
 	busy_col = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	MPI_Ialltoall(w->judge.busy_row, 1, MPI_DOUBLE, busy_col, 1, MPI_DOUBLE,
-		      MPI_COMM_WORLD, &q);
-	sw_coll_wait(&w->m, &q, "exchanging the CPU waits");
+	sw_alltoall_double(&w->m, w->judge.busy_row, busy_col,
+			   "exchanging the CPU waits");
 	for (size_t i = 0; i < v->nout; i++) {
 		struct cxd_outlier *x = &v->o[i];
 
@@ -363,7 +361,8 @@ static int report(struct sw *w, const struct cxd_plan *main_pl,
 		moved[i] = sw_counters_moved(w, i);
 	r.moved = moved;
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
-	w->eng->version(r.libfabric, sizeof(r.libfabric));
+	snprintf(r.engine, sizeof(r.engine), "%s", w->eng->name);
+	w->eng->version(r.engine_version, sizeof(r.engine_version));
 	r.verdict = cxd_sweep_verdict(&r);
 	cxd_sweep_write_text(&r, stdout);
 	fflush(stdout);

@@ -61,6 +61,7 @@ struct sw {
 	struct sw_pacing pace;
 	struct sw_judging judge;
 	struct sw_outputs out;
+	uint64_t nfig;         /* figures this rank led (test jitter's key) */
 };
 
 /* The outliers rank 0 lists: confirmed ones, then those not judged. */

@@ -57,6 +57,10 @@ static int wait_until(MPI_Request *q, uint64_t deadline)
 	MPI_Status st;
 	int flag = 0;
 
+#ifdef CXD_SIM
+	(void) deadline;
+	return sw_block(q, 1);
+#endif
 	for (;;) {
 		MPI_Test(q, &flag, &st);
 		if (flag)

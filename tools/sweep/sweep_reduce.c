@@ -14,10 +14,7 @@
 static void reduce(struct sw *w, const void *in, void *out, int count,
 		   MPI_Datatype t, MPI_Op op, const char *what)
 {
-	MPI_Request q;
-
-	MPI_Iallreduce(in, out, count, t, op, MPI_COMM_WORLD, &q);
-	sw_coll_wait(&w->m, &q, what);
+	sw_allreduce(&w->m, in, out, count, t, op, what);
 }
 
 enum { SEL_LO, SEL_HI, SEL_P5, SEL_P95, SEL_N }; /* per metric */

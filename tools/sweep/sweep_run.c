@@ -7,7 +7,15 @@
 #include <mpi.h>
 
 #include "base/cpu_wait.h"
+#include "base/testaid.h"
 #include "sweep_mpi.h"
+
+/* Test copies: which draw of the jitter a figure gets (base/testaid.h). */
+static unsigned long long jitter_key(struct sw *w, int p, bool lat)
+{
+	return ((unsigned long long) w->m.rank << 40) ^
+	       ((unsigned long long) p << 20) ^ (w->nfig++ << 1) ^ lat;
+}
 
 int sw_pair_runs(struct sw *w, int p, uint64_t repeat, const char *role,
 		 sw_keep_fn *keep, void *arg)
@@ -25,6 +33,8 @@ int sw_pair_runs(struct sw *w, int p, uint64_t repeat, const char *role,
 		struct sw_fig f;
 
 		ret = e->measure(e, &d, &f);
+		if (ret == 0 && d.lead && cxd_testaid_jitter)
+			f.v = cxd_testaid_jitter(f.v, jitter_key(w, p, d.lat));
 		if (ret == 0 && d.lead)
 			keep(arg, step / 4, &d, &f);
 	}

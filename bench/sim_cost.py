@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The cost of a whole simulated sweep against the rank count (make bench).
+
+For each N, the healthy dragonfly of sim/scenarios.py (full global
+bandwidth, 25 GB/s node links) and one run of the simulated cxi_sweep with
+its default options (scenario 1): the simulated seconds of the whole run
+and of the sweep itself, the wall and CPU seconds of the simulation, and
+its peak memory. Then a projection of the sweep's simulated time to 10,000
+nodes, and one picture.
+
+    bench/sim_cost.py --sweep build-sim/cxi_sweep [--ranks 256,512,1024]
+                      [--tsv OUT.tsv] [--png OUT.png] [--work DIR]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENARIOS = os.path.join(HERE, "..", "sim", "scenarios.py")
+COLS = ["ranks", "pairs", "sim_total_s", "sweep_s", "wall_s", "rss_mb"]
+
+
+def run(sweep, n, work, timeout):
+    """One healthy run at n ranks: its scenarios.py row."""
+    out = os.path.join(work, "n%d" % n)
+    rows = out + ".json"
+    subprocess.run([sys.executable, SCENARIOS, "--sweep", sweep, "--ranks", str(n),
+                    "--only", "1", "--out", out, "--json", rows,
+                    "--timeout", str(timeout)], check=True)
+    with open(rows) as fh:
+        doc = json.load(fh)
+    r = (doc["rows"] if isinstance(doc, dict) else doc)[0]
+    return {"ranks": n, "pairs": n * (n - 1) // 2, "sim_total_s": r.get("sim_total_s"),
+            "sweep_s": r.get("sim_s"), "wall_s": r.get("wall_s"), "rss_mb": r.get("rss_mb")}
+
+
+def fit_line(xs, ys):
+    """Least squares y = a + b x."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    return my - b * mx, b
+
+
+def project(rows, target=10000):
+    """The sweep's simulated seconds grow with its rounds (N - 1 of them,
+    each about as long when no link is shared beyond its capacity): a line
+    in N - 1 through the measured points, read at target."""
+    pts = [(r["ranks"] - 1, r["sweep_s"]) for r in rows if r["sweep_s"]]
+    if len(pts) < 2:
+        return None
+    a, b = fit_line([p[0] for p in pts], [p[1] for p in pts])
+    return a + b * (target - 1)
+
+
+def plot(rows, proj, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    n = [r["ranks"] for r in rows]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    ax1.plot(n, [r["sweep_s"] for r in rows], "o-", label="simulated sweep")
+    if proj is not None:
+        ax1.plot([n[-1], 10000], [rows[-1]["sweep_s"], proj], "--",
+                 label="projected: %.0f s at 10,000" % proj)
+    ax1.set_xscale("log")
+    ax1.set_yscale("log")
+    ax1.set_xlabel("ranks (one per node)")
+    ax1.set_ylabel("seconds of the sweep (simulated)")
+    ax1.set_title("A whole sweep, default options")
+    ax1.legend()
+    ax2.plot(n, [r["wall_s"] for r in rows], "o-", label="wall seconds")
+    ax2.plot(n, [r["rss_mb"] / 1024 for r in rows], "s-", label="peak memory, GB")
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.set_xlabel("ranks")
+    ax2.set_title("What the simulation costs here (2 cores)")
+    ax2.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--sweep", required=True)
+    p.add_argument("--ranks", default="256,512,1024")
+    p.add_argument("--tsv")
+    p.add_argument("--png")
+    p.add_argument("--work", default="sim-cost")
+    p.add_argument("--timeout", type=float, default=7200)
+    a = p.parse_args()
+    try:
+        ns = [int(x) for x in a.ranks.split(",")]
+    except ValueError:
+        p.error("--ranks %s: a comma-separated list of integers" % a.ranks)
+    if not os.access(a.sweep, os.X_OK):
+        p.error("--sweep %s: not an executable (make sim)" % a.sweep)
+    os.makedirs(a.work, exist_ok=True)
+    rows = [run(a.sweep, n, a.work, a.timeout) for n in ns]
+    proj = project(rows)
+    lines = ["\t".join(COLS)] + ["\t".join(str(r[c]) for c in COLS) for r in rows]
+    print("\n".join(lines))
+    if proj is not None:
+        print("projected sweep at 10,000 ranks: %.1f simulated s" % proj)
+    if a.tsv:
+        with open(a.tsv, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+    if a.png:
+        plot(rows, proj, a.png)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+/* The pair tools' --metrics file (metrics.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/afile.h"
+#include "metrics.h"
+
+#define LAT_NAMES { "min", "max", "mean", "stddev", "p50", "p90", "p99", \
+		    "p99.9" }
+
+struct row {
+	uint64_t size;
+	struct cxd_figures f;
+	bool lat;
+};
+
+struct cxd_metrics {
+	const char *path;
+	char tool[CXD_NAME_LEN], provider[CXD_NAME_LEN], peer[160];
+	bool lat, server;
+	struct row *r;
+	size_t n;
+};
+
+struct cxd_metrics *cxd_metrics_new(const struct cxd_tool *tool,
+				    const struct cxd_cfg *cfg,
+				    const struct cxd_summary_info *info)
+{
+	struct cxd_metrics *m;
+	char *colon;
+
+	if (cfg->out.metrics[0] == '\0' || !(m = calloc(1, sizeof(*m))))
+		return NULL;
+	m->path = cfg->out.metrics;
+	m->lat = cxd_tool_is(tool, CXD_TRAIT_SAMPLES);
+	m->server = info->is_server;
+	snprintf(m->tool, sizeof(m->tool), "%s", tool->name);
+	snprintf(m->provider, sizeof(m->provider), "%s", info->provider);
+	/* The peer's host, not the port a run happened to get. */
+	snprintf(m->peer, sizeof(m->peer), "%s", info->peer[0] ? info->peer :
+		 "self");
+	colon = strrchr(m->peer, ':');
+	if (colon && info->peer[0] && !strchr(colon, ']'))
+		*colon = '\0';
+	return m;
+}
+
+int cxd_metrics_add(struct cxd_metrics *m, const struct cxd_result *res)
+{
+	struct row *grown;
+
+	if (m == NULL)
+		return -ENOMEM;
+	grown = realloc(m->r, (m->n + 1) * sizeof(*m->r));
+	if (grown == NULL)
+		return -ENOMEM;
+	m->r = grown;
+	m->r[m->n].size = res->size;
+	m->r[m->n].lat = res->lat != NULL;
+	cxd_result_figures(res, &m->r[m->n].f);
+	m->n++;
+	return 0;
+}
+
+/* A label value: backslash, quote and newline escaped. */
+static void label(FILE *f, const char *name, const char *v)
+{
+	fprintf(f, "%s=\"", name);
+	for (; *v; v++) {
+		if (*v == '\n') {
+			fputs("\\n", f);
+			continue;
+		}
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+static void head(FILE *f, const char *name, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+/* NAME{tool=..,provider=..,peer=..[,size=..] */
+static void start(FILE *f, const struct cxd_metrics *m, const char *name,
+		  const struct row *r)
+{
+	fprintf(f, "%s{", name);
+	label(f, "tool", m->tool);
+	fputc(',', f);
+	label(f, "provider", m->provider);
+	fputc(',', f);
+	label(f, "peer", m->peer);
+	if (r)
+		fprintf(f, ",size=\"%llu\"", (unsigned long long) r->size);
+}
+
+static void bandwidth(FILE *f, const struct cxd_metrics *m)
+{
+	head(f, "cxd_pair_bandwidth_bytes_per_second", "Bandwidth of a "
+	     "message size as the tool reports it (MB/s x 10^6).");
+	for (size_t i = 0; i < m->n; i++) {
+		start(f, m, "cxd_pair_bandwidth_bytes_per_second", &m->r[i]);
+		fprintf(f, "} %.9g\n", m->r[i].f.bw_mb_s * 1e6);
+	}
+	head(f, "cxd_pair_rate_per_second", "Packets (atomics: operations) "
+	     "per second of a message size.");
+	for (size_t i = 0; i < m->n; i++) {
+		start(f, m, "cxd_pair_rate_per_second", &m->r[i]);
+		fprintf(f, "} %.9g\n", m->r[i].f.rate_m_s * 1e6);
+	}
+}
+
+static void latency(FILE *f, const struct cxd_metrics *m)
+{
+	static const char *const stat[CXD_LAT_FIGURES] = LAT_NAMES;
+
+	head(f, "cxd_pair_latency_seconds", "Latency of a message size: "
+	     "min, max, mean, stddev and percentiles (stat).");
+	for (size_t i = 0; i < m->n; i++) {
+		if (!m->r[i].lat)
+			continue;
+		for (int k = 0; k < CXD_LAT_FIGURES; k++) {
+			start(f, m, "cxd_pair_latency_seconds", &m->r[i]);
+			fprintf(f, ",stat=\"%s\"} %.9g\n", stat[k],
+				(double) m->r[i].f.lat_ns[k] * 1e-9);
+		}
+	}
+}
+
+int cxd_metrics_write(struct cxd_metrics *m, char *err, size_t len)
+{
+	struct cxd_afile a;
+	int ret;
+
+	if (m == NULL) {
+		snprintf(err, len, "cannot keep the metrics: out of memory");
+		return -ENOMEM;
+	}
+	ret = cxd_afile_open(&a, m->path, "metrics", err, len);
+	if (ret)
+		return ret;
+	if (m->lat)
+		latency(a.f, m);
+	else
+		bandwidth(a.f, m);
+	head(a.f, "cxd_pair_sizes", "Message sizes measured.");
+	start(a.f, m, "cxd_pair_sizes", NULL);
+	fprintf(a.f, "} %zu\n", m->n);
+	head(a.f, "cxd_pair_end_time_seconds", "When the run ended (Unix "
+	     "time): a stale file shows.");
+	start(a.f, m, "cxd_pair_end_time_seconds", NULL);
+	fprintf(a.f, "} %lld\n", (long long) time(NULL));
+	return cxd_afile_commit(&a, err, len);
+}
+
+void cxd_metrics_free(struct cxd_metrics *m)
+{
+	if (m == NULL)
+		return;
+	free(m->r);
+	free(m);
+}

@@ -1,0 +1,26 @@
+/*
+ * --metrics FILE on the pair tools: the run's figures per size in
+ * Prometheus' text format, for node_exporter's textfile collector. The
+ * file is replaced whole (base/afile.h). Base units: bytes per second
+ * (MB = 10^6 bytes), seconds. Names and labels: docs/site.md.
+ */
+#ifndef CXD_REPORT_METRICS_H
+#define CXD_REPORT_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/report.h"
+
+struct cxd_metrics;
+
+/* NULL when no file is asked or on no memory (then add and write say
+ * so: -ENOMEM). */
+struct cxd_metrics *cxd_metrics_new(const struct cxd_tool *tool,
+				    const struct cxd_cfg *cfg,
+				    const struct cxd_summary_info *info);
+int cxd_metrics_add(struct cxd_metrics *m, const struct cxd_result *res);
+int cxd_metrics_write(struct cxd_metrics *m, char *err, size_t len);
+void cxd_metrics_free(struct cxd_metrics *m);
+
+#endif

@@ -1,0 +1,69 @@
+/* --topology: the placements read, whichever the file's format. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+/* Index of name in list (count *n), added when new; -1: no memory. */
+static int intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
+{
+	char (*grown)[CXD_TOPO_NAME];
+
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*list)[i], name) == 0)
+			return i;
+	grown = realloc(*list, (size_t) (*n + 1) * sizeof(**list));
+	if (grown == NULL)
+		return -1;
+	*list = grown;
+	snprintf((*list)[*n], CXD_TOPO_NAME, "%s", name);
+	return (*n)++;
+}
+
+int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sw,
+		 const char *grp, int line, char *err, size_t len)
+{
+	const char *f[3] = { name, sw, grp };
+	struct cxd_topo_line *grown, *l;
+
+	for (int i = 0; i < 3; i++)
+		if (f[i] && strlen(f[i]) >= CXD_TOPO_NAME) {
+			snprintf(err, len, "%s:%d: a name of over %d "
+				 "characters", t->path, line, CXD_TOPO_NAME - 1);
+			return -EINVAL;
+		}
+	for (int i = 0; i < t->nl; i++)
+		if (strcmp(t->l[i].name, name) == 0) {
+			snprintf(err, len, "%s:%d: '%s' is placed twice (first "
+				 "at line %d)", t->path, line, name,
+				 t->l[i].line);
+			return -EINVAL;
+		}
+	grown = realloc(t->l, (size_t) (t->nl + 1) * sizeof(*t->l));
+	if (grown == NULL)
+		goto oom;
+	t->l = grown;
+	l = &t->l[t->nl++];
+	memset(l, 0, sizeof(*l));
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->line = line;
+	l->sw = intern(&t->sw, &t->nsw, sw);
+	l->grp = grp ? intern(&t->grp, &t->ngrp, grp) : -1;
+	if (l->sw >= 0 && (grp == NULL || l->grp >= 0))
+		return 0;
+oom:
+	snprintf(err, len, "%s: out of memory", t->path);
+	return -ENOMEM;
+}
+
+void cxd_topo_free(struct cxd_topo *t)
+{
+	free(t->l);
+	free(t->sw);
+	free(t->grp);
+	t->l = NULL;
+	t->sw = t->grp = NULL;
+	t->nl = t->nsw = t->ngrp = 0;
+}

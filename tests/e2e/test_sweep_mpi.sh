@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# cxi_sweep --engine mpi under Open MPI's mpirun (its shared-memory and
+# its tcp transport): every pair measured with MPI point-to-point.
+#   1. 4 ranks each way: N x N matrices complete and positive, the report
+#      and the JSON name the engine and the MPI library, provider "mpi".
+#   2. What only a libfabric endpoint has is refused with exit 2 and the
+#      option named; an unknown engine is named.
+#   3. A rank frozen in its timed loop (CXD_TEST_STOP_AT, SIGSTOP): its
+#      partner's wait is bounded (--timeout), the frozen rank is named,
+#      and MPI_Abort ends every rank.
+# Skipped (77) without MPI or cxi_sweep.
+#   bash tests/e2e/test_sweep_mpi.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+BIN=$BUILD/cxi_sweep
+TBIN=$BUILD/standin/cxi_sweep
+PY=/usr/bin/python3
+mpi_setup
+[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
+[ -x "$PY" ] || PY=python3
+SMALL=(--engine mpi -n 4 -l 4 --lat-iters 20 --repeat 2)
+
+section "matrices over MPI's shared memory and tcp"
+for btl in vader tcp; do
+	name=mpi-$btl
+	run_capture "$name" 120 mpirun --oversubscribe --mca btl "self,$btl" \
+		-np 4 "$BIN" "${SMALL[@]}" --json "$TMPD/$name.json"
+	# 3 = outliers, 4 = too noisy to say: oversubscribed cores may do either
+	if [ "$RC" = 0 ] || [ "$RC" = 3 ] || [ "$RC" = 4 ]; then
+		pass "$name: exit $RC"
+	else
+		fail "$name: exit $RC"; show "$ERR"; continue
+	fi
+	if out=$("$PY" "$E2E_PY/sweep_matrices.py" "$TMPD/$name.json" 4); then
+		pass "$name: 4x4 matrices complete and positive"
+	else
+		fail "$name: $out"
+	fi
+	check "$name: the report names the engine and Open MPI" \
+		grep -q "^cxi_sweep: 4 ranks, .* engine mpi (Open MPI v" "$OUT"
+	check "$name: JSON engine mpi" \
+		test "$(json_get "$TMPD/$name.json" engine)" = mpi
+	check "$name: JSON provider mpi" \
+		test "$(json_get "$TMPD/$name.json" provider)" = mpi
+	check "$name: JSON mpi_library names Open MPI" \
+		grep -q '"mpi_library": *"Open MPI v' "$TMPD/$name.json"
+done
+
+section "options the MPI engine cannot honour"
+refused() { # NAME EXPECTED-IN-MESSAGE ARGS...
+	local name=$1 msg=$2
+	shift 2
+	run_capture "$name" 30 "${MPIRUN[@]}" -np 4 "$BIN" "$@"
+	check "$name: exit 2 (got $RC)" test "$RC" = 2
+	check "$name: the message names $msg" grep -qF -- "$msg" "$ERR"
+}
+refused unknown "Invalid engine 'warp': this build has fabric, mpi" \
+	--engine warp
+refused duration "-D does not apply to --engine mpi" --engine mpi -D 2
+refused device "-d does not apply to --engine mpi" --engine mpi -d lo
+refused provider "--provider does not apply to --engine mpi" \
+	--engine mpi --provider tcp
+refused congestion "--congestion does not apply to --engine mpi" \
+	--engine mpi --congestion
+refused health "--health does not apply to --engine mpi" --engine mpi --health
+
+section "a frozen rank is named, bounded"
+t0=$(now)
+run_capture stop 60 "${MPIRUN[@]}" -np 2 "$TBIN" "${SMALL[@]}" --timeout 2 : \
+	-np 1 env CXD_TEST_STOP_AT="timed loop" "$TBIN" "${SMALL[@]}" --timeout 2 : \
+	-np 1 "$TBIN" "${SMALL[@]}" --timeout 2
+if [ "$RC" = 124 ]; then
+	fail "mpirun still running 60 s after rank 2 froze"
+else
+	pass "mpirun ended in $(elapsed_since "$t0") s (exit $RC)"
+	check "exit status non-zero" test "$RC" != 0
+	check "rank 2 is named" grep -q "rank 2 (.*) did not" "$ERR"
+fi
+left=$(pgrep -f -- "^$TBIN --engine mpi" | wc -l)
+check "no rank left running" test "$left" -eq 0
+finish

@@ -1,0 +1,32 @@
+# The simulated build (make sim: configured with CC=smpicc, -DCXD_SIM=ON):
+# cxi_sweep alone, for SimGrid's smpirun, with the MPI engine only and no
+# libfabric inside. It takes the lower layers that need no libfabric
+# (lib/base, counters, opts, sweep, the tool table without its runners)
+# and the sweep's core; MPI is SMPI's, which smpicc brings.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(JSONC REQUIRED IMPORTED_TARGET json-c)
+add_compile_definitions(CXD_SIM)
+file(GLOB CXD_SIM_LIB_SOURCES CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/lib/base/*.c ${CMAKE_SOURCE_DIR}/lib/counters/*.c
+     ${CMAKE_SOURCE_DIR}/lib/opts/*.c ${CMAKE_SOURCE_DIR}/lib/sweep/*.c)
+add_library(cxdcore_sim STATIC ${CXD_SIM_LIB_SOURCES}
+            ${CMAKE_SOURCE_DIR}/lib/tools.c)
+target_include_directories(cxdcore_sim PUBLIC ${CMAKE_SOURCE_DIR}/include
+                           ${CMAKE_SOURCE_DIR}/lib)
+target_link_libraries(cxdcore_sim PUBLIC PkgConfig::JSONC m)
+file(GLOB CXD_SIM_SWEEP_SOURCES CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/tools/sweep/*.c)
+file(GLOB CXD_SIM_FABRIC_SOURCES CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/tools/sweep/engine_fabric*.c)
+list(REMOVE_ITEM CXD_SIM_SWEEP_SOURCES ${CXD_SIM_FABRIC_SOURCES})
+add_executable(cxi_sweep ${CXD_SIM_SWEEP_SOURCES})
+target_link_libraries(cxi_sweep PRIVATE cxdcore_sim)
+
+# Its test copy (build-sim/standin/cxi_sweep): the test aids linked in,
+# as in the normal build's build/standin (CXD_TEST_JITTER for the
+# simulated noise; see tests/support/test_aids.c).
+add_executable(standin_cxi_sweep ${CXD_SIM_SWEEP_SOURCES}
+               ${CMAKE_SOURCE_DIR}/tests/support/test_aids.c)
+set_target_properties(standin_cxi_sweep PROPERTIES OUTPUT_NAME cxi_sweep
+                      RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/standin)
+target_link_libraries(standin_cxi_sweep PRIVATE cxdcore_sim)
