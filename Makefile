@@ -146,7 +146,7 @@ bench: build
 	/usr/bin/python3 bench/sweep_cost_plot.py bench/results/sweep_cost_before.tsv \
 		$(BUILD_DIR)/sweep_cost.tsv
 	bash bench/sweep_mem.sh $(BUILD_DIR) 64 128 256
-	bash bench/sim_scenarios.sh build-sim/cxi_sweep 1024
+	bash bench/sim_scenarios.sh $(SIM_DIR)/cxi_sweep 1024
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(SIM_DIR)
