@@ -4,8 +4,8 @@
 # 1024, with the short sweep options of e2e.test_sim_scenarios (the
 # defaults send about 10 times the messages); the table goes to
 # bench/results/sim_scenarios_RANKS.md. Skipped without SimGrid or the
-# simulated build. About 15 min a scenario on 2 cores at 1024 ranks
-# (64 times the 128-rank test's 13 s), 2 h at most each.
+# simulated build. About 10-15 min a scenario on 2 cores at 1024 ranks
+# (64 times the 128-rank test's 7-10 s), 2 h at most each.
 #   bench/sim_scenarios.sh [SWEEP_BINARY] [RANKS] [SWEEP_ARGS]
 set -u
 cd "$(dirname "$0")/.." || exit 1
