@@ -168,13 +168,16 @@ endif
 
 # Then cxi_sweep's coordination cost against N (some minutes: 3 runs of
 # each N up to 256 ranks) and its fit beside the checked-in "before" table,
-# and rank 0's memory beyond the other ranks' (bench/results/sweep_mem.txt).
+# and rank 0's memory beyond the other ranks' (bench/results/sweep_mem.txt);
+# then the simulated scenario suite at 1024 ranks (bench/results/
+# sim_scenarios_1024.md; skipped until `make sim` has built build-sim/).
 bench: build
 	bash bench/run.sh $(BUILD_DIR)
 	bash bench/sweep_cost.sh $(BUILD_DIR) 3 $(BUILD_DIR)/sweep_cost.tsv
 	/usr/bin/python3 bench/sweep_cost_plot.py bench/results/sweep_cost_before.tsv \
 		$(BUILD_DIR)/sweep_cost.tsv
 	bash bench/sweep_mem.sh $(BUILD_DIR) 64 128 256
+	bash bench/sim_scenarios.sh $(SIM_DIR)/cxi_sweep 1024
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(SIM_DIR) $(BUILDS_DIR) $(EB_DIR)

@@ -40,6 +40,10 @@ endif()
 if(TEST e2e.test_sweep_verdict)
   set_tests_properties(e2e.test_sweep_verdict PROPERTIES TIMEOUT 600)
 endif()
+# The simulated scenario suite: about 2 min of simulation at 128 ranks.
+if(TEST e2e.test_sim_scenarios)
+  set_tests_properties(e2e.test_sim_scenarios PROPERTIES TIMEOUT 600)
+endif()
 
 # The <rdma/fi_cxi_ext.h> path of the cxi knobs, built against a test
 # stand-in of that header (HPE's libfabric ships the real one, Debian's
@@ -103,7 +107,7 @@ endif()
 # (test_sweep_slurm: the same sweep launched by a private one-node Slurm;
 # test_congestion compares loaded with isolated timings.)
 foreach(t e2e.test_sweep e2e.test_sweep_mpi e2e.test_sweep_verdict e2e.test_sweep_slurm
-        e2e.test_congestion)
+        e2e.test_congestion e2e.test_sim_scenarios)
   if(TEST ${t})
     set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)
   endif()

@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+"""Write a SimGrid 3.32 platform for cxi_sweep under SMPI: a dragonfly or a
+two-level fat tree as explicit hosts, routers, links and routes, so that any
+one link can be slowed. Also writes the hostfile (smpirun -hostfile) and the
+--topology file of cxi_sweep. See docs/simulation.md.
+
+    platgen.py dragonfly --groups 8 --switches 4 --hosts 4 -o out/df
+    platgen.py fattree --leaves 8 --hosts 16 --spines 4 --taper 0.5 -o out/ft
+    ... --slow node:nid0005=0.75 --slow switch:g0s1=0.5 --slow bundle:g0-g1=0.5
+    ... --slow spine:spine2=0.5 --scale 0.5
+
+Routing: one flat zone with Dijkstra routing over a graph whose edges are
+built so that the only shortest path between two hosts is the intended one
+(minimal for the dragonfly, d-mod-k for the fat tree); tests/sim checks this
+against SimGrid's own routes.
+"""
+import argparse
+import sys
+from xml.sax.saxutils import quoteattr
+
+NODE_GBPS = 200.0  # a node's link: 200 Gb/s = 25 GB/s (10^9 bytes)
+LINK_LAT_NS = 250.0  # every link's latency
+
+
+class UsageError(Exception):
+    """Bad input: exit 2 with this message."""
+
+
+class Fabric:
+    """Hosts, routers, links and the routing graph's edges of one platform."""
+
+    def __init__(self, kind, node_bw, lat):
+        self.kind = kind
+        self.node_bw = node_bw
+        self.lat = lat
+        self.links = {}  # name -> bandwidth (bytes/s)
+        self.hosts = []  # (name, switch, group or None)
+        self.routers = []
+        self.edges = []  # (src, dst, [(link, "UP"|"DOWN")])
+        self.sets = {}  # (kind, name) -> [link names]: what --slow may name
+        self.geometry = {}
+        self.notes = []  # what the platform holds, for the header comment
+
+    def link(self, name, bw):
+        self.links[name] = bw
+        return name
+
+    def add_set(self, kind, name, links):
+        self.sets.setdefault((kind, name), []).extend(links)
+
+
+def host_name(i, n):
+    return "nid%0*d" % (max(4, len(str(n - 1))), i)
+
+
+# ---------------------------------------------------------------- dragonfly
+def df_peer_index(i, j):
+    """Where group j sits among group i's G-1 peers."""
+    return j if j < i else j - 1
+
+
+def df_attach(geo, i, j, k):
+    """The switch of group i where link k of the bundle i-j lands: a group's
+    (G-1)*W global ports are dealt round-robin over its switches."""
+    return (df_peer_index(i, j) * geo["W"] + k) % geo["S"]
+
+
+def df_names(geo):
+    g, s, h = geo["G"], geo["S"], geo["H"]
+    n = g * s * h
+    return [host_name(i, n) for i in range(n)]
+
+
+def df_l1(g, a, b):
+    """L1 link between switches a and b of group g, and the direction a->b."""
+    lo, hi = min(a, b), max(a, b)
+    return ("l1-g%d-s%d-s%d" % (g, lo, hi), "UP" if a < b else "DOWN")
+
+
+def df_global(i, j, k):
+    lo, hi = min(i, j), max(i, j)
+    return ("gl-g%d-g%d-%d" % (lo, hi, k), "UP" if i < j else "DOWN")
+
+
+def df_route(geo, a, b):
+    """The intended (minimal) route from host index a to host index b:
+    node link, L1 to the switch where the chosen global link lands, the
+    global link, L1 to the destination switch, node link. The global link
+    of the bundle is chosen by destination switch: k = t mod W."""
+    S, H, W = geo["S"], geo["H"], geo["W"]
+    names = geo["names"]
+    ga, sa = divmod(a // H, S)
+    gb, sb = divmod(b // H, S)
+    route = [("nic-" + names[a], "UP")]
+    if ga == gb and sa != sb:
+        route.append(df_l1(ga, sa, sb))
+    elif ga != gb:
+        k = sb % W
+        x, y = df_attach(geo, ga, gb, k), df_attach(geo, gb, ga, k)
+        if x != sa:
+            route.append(df_l1(ga, sa, x))
+        route.append(df_global(ga, gb, k))
+        if y != sb:
+            route.append(df_l1(gb, y, sb))
+    route.append(("nic-" + names[b], "DOWN"))
+    return route
+
+
+def build_dragonfly(a):
+    G, S, H, W = a.groups, a.switches, a.hosts, a.bundle
+    if G < 2:
+        raise UsageError("--groups %d: a dragonfly needs at least 2 groups" % G)
+    node_bw = a.node_gbps * 1e9 / 8
+    f = Fabric("dragonfly", node_bw, a.latency_ns * 1e-9)
+    geo = f.geometry = {"G": G, "S": S, "H": H, "W": W}
+    local = a.local if a.local is not None else float(H)
+    # "Full" global bandwidth: a group's global links together carry what
+    # its S*H nodes can inject; --taper scales that.
+    if a.global_bw is not None:
+        bundle = a.global_bw
+    else:
+        bundle = a.taper * S * H / (G - 1)
+    geo.update(local=local, bundle=bundle, taper=a.taper)
+    f.notes.append("dragonfly: %d groups x %d switches x %d hosts; L1 %.4g x node; "
+                   "global bundle of %d links, %.4g x node in all (taper %.4g)"
+                   % (G, S, H, local, W, bundle, a.taper))
+    names = geo["names"] = df_names(geo)
+    for g in range(G):
+        for s in range(S):
+            f.routers += ["sw-g%ds%d" % (g, s), "in-g%ds%d" % (g, s)]
+            for n in range(H):
+                i = (g * S + s) * H + n
+                f.hosts.append((names[i], "g%ds%d" % (g, s), "g%d" % g))
+                nic = f.link("nic-" + names[i], node_bw)
+                f.add_set("node", names[i], [nic])
+        for s in range(S):
+            for t in range(s + 1, S):
+                l1 = f.link(df_l1(g, s, t)[0], local * node_bw)
+                f.add_set("switch", "g%ds%d" % (g, s), [l1])
+                f.add_set("switch", "g%ds%d" % (g, t), [l1])
+    for i in range(G):
+        for j in range(i + 1, G):
+            for k in range(W):
+                gl = f.link(df_global(i, j, k)[0], bundle / W * node_bw)
+                f.add_set("bundle", "g%d-g%d" % (i, j), [gl])
+                f.add_set("switch", "g%ds%d" % (i, df_attach(geo, i, j, k)), [gl])
+                f.add_set("switch", "g%ds%d" % (j, df_attach(geo, j, i, k)), [gl])
+    df_edges(f, geo, names)
+    return f
+
+
+def df_edges(f, geo, names):
+    """The routing graph. Hosts hang off their switch router sw-*; global
+    links end at an arrival router in-* of the destination switch, from
+    which only that switch's hosts are reached, so no path can turn at a
+    switch reached by a global link: the shortest path is the minimal one."""
+    G, S, H, W = geo["G"], geo["S"], geo["H"], geo["W"]
+    for g in range(G):
+        for s in range(S):
+            sw, arr = "sw-g%ds%d" % (g, s), "in-g%ds%d" % (g, s)
+            for n in range(H):
+                h = names[(g * S + s) * H + n]
+                f.edges.append((h, sw, [("nic-" + h, "UP")]))
+                f.edges.append((sw, h, [("nic-" + h, "DOWN")]))
+                f.edges.append((arr, h, [("nic-" + h, "DOWN")]))
+            for t in range(S):
+                if t != s:
+                    f.edges.append((sw, "sw-g%ds%d" % (g, t), [df_l1(g, s, t)]))
+    for i in range(G):
+        for j in range(G):
+            if i == j:
+                continue
+            for t in range(S):
+                k = t % W
+                x, y = df_attach(geo, i, j, k), df_attach(geo, j, i, k)
+                links = [df_global(i, j, k)]
+                if y != t:
+                    links.append(df_l1(j, y, t))
+                f.edges.append(("sw-g%ds%d" % (i, x), "in-g%ds%d" % (j, t), links))
+
+
+# ---------------------------------------------------------------- fat tree
+def ft_up(leaf, spine):
+    return "up-leaf%d-spine%d" % (leaf, spine)
+
+
+def ft_route(geo, a, b):
+    """Intended route: node link; if the leaves differ, the uplink to spine
+    k = b mod P (d-mod-k: by destination), down from it to b's leaf."""
+    H, P = geo["H"], geo["P"]
+    names = geo["names"]
+    route = [("nic-" + names[a], "UP")]
+    la, lb = a // H, b // H
+    if la != lb:
+        k = b % P
+        route += [(ft_up(la, k), "UP"), (ft_up(lb, k), "DOWN")]
+    route.append(("nic-" + names[b], "DOWN"))
+    return route
+
+
+def build_fattree(a):
+    L, H, P = a.leaves, a.hosts, a.spines
+    node_bw = a.node_gbps * 1e9 / 8
+    f = Fabric("fattree", node_bw, a.latency_ns * 1e-9)
+    # "Full": a leaf's P uplinks together carry what its H hosts inject.
+    up = a.uplink if a.uplink is not None else a.taper * H / P
+    geo = f.geometry = {"L": L, "H": H, "P": P, "uplink": up, "taper": a.taper}
+    f.notes.append("fat tree: %d leaves x %d hosts, %d spines; each uplink %.4g x node "
+                   "(taper %.4g)" % (L, H, P, up, a.taper))
+    n = L * H
+    names = geo["names"] = [host_name(i, n) for i in range(n)]
+    f.routers += ["spine%d" % k for k in range(P)]
+    for leaf in range(L):
+        sw = "leaf%d" % leaf
+        f.routers.append("sw-" + sw)
+        for j in range(H):
+            i = leaf * H + j
+            f.hosts.append((names[i], sw, None))
+            f.add_set("node", names[i], [f.link("nic-" + names[i], node_bw)])
+            f.edges.append((names[i], "sw-" + sw, [("nic-" + names[i], "UP")]))
+            f.edges.append(("sw-" + sw, names[i], [("nic-" + names[i], "DOWN")]))
+        for k in range(P):
+            u = f.link(ft_up(leaf, k), up * node_bw)
+            f.add_set("switch", sw, [u])
+            f.add_set("spine", "spine%d" % k, [u])
+            f.edges.append(("sw-" + sw, "spine%d" % k, [(u, "UP")]))
+    # From a spine, only the hosts routed through it (b mod P == k) are
+    # reached, so the shortest path is the d-mod-k one.
+    for i in range(n):
+        k = i % P
+        f.edges.append(("spine%d" % k, names[i],
+                        [(ft_up(i // H, k), "DOWN"), ("nic-" + names[i], "DOWN")]))
+    return f
+
+
+# ---------------------------------------------------------------- slowing
+def parse_factor(text, what, lo_open=0.0, hi=1.0):
+    try:
+        v = float(text)
+    except ValueError:
+        raise UsageError("%s: '%s' is not a number" % (what, text)) from None
+    if not (lo_open < v <= hi):
+        raise UsageError("%s: %s is out of range (%g, %g]" % (what, text, lo_open, hi))
+    return v
+
+
+def apply_slow(f, spec):
+    """--slow KIND:NAME=FACTOR: multiply the bandwidth of that set of links."""
+    if "=" not in spec or ":" not in spec.split("=", 1)[0]:
+        raise UsageError("--slow '%s': expected KIND:NAME=FACTOR" % spec)
+    target, fac = spec.rsplit("=", 1)
+    kind, name = target.split(":", 1)
+    factor = parse_factor(fac, "--slow '%s'" % spec)
+    if kind == "link":
+        links = [name] if name in f.links else None
+    elif kind == "bundle" and f.kind == "dragonfly":
+        parts = name.split("-")
+        if len(parts) == 2 and parts[0] > parts[1]:
+            name = parts[1] + "-" + parts[0]
+        links = f.sets.get((kind, name))
+    elif kind in ("node", "switch", "bundle", "spine"):
+        links = f.sets.get((kind, name))
+    else:
+        raise UsageError("--slow '%s': unknown kind '%s' (node, switch, bundle, spine, link)"
+                         % (spec, kind))
+    if not links:
+        raise UsageError("--slow '%s': this %s has no %s named '%s'" % (spec, f.kind, kind, name))
+    for lk in sorted(set(links)):
+        f.links[lk] *= factor
+    f.notes.append("slowed: %s:%s x %g (%d links)" % (kind, name, factor, len(set(links))))
+
+
+# ---------------------------------------------------------------- output
+CONFIG = [
+    # Acknowledgements must not load the reverse direction: full duplex.
+    ("network/crosstraffic", "0"),
+    # Plain max-min sharing: no RTT weighting, no TCP window bound.
+    ("network/weight-S", "0"),
+    ("network/TCP-gamma", "0"),
+    # No MPI overhead model on top of the links (a bare 1.0 crashes 3.32).
+    ("smpi/bw-factor", "0:1.0"),
+    ("smpi/lat-factor", "0:1.0"),
+    # The program's own CPU time, read from this machine, is not injected:
+    # runs are deterministic (a network-bound sweep loses little by it).
+    ("smpi/simulate-computation", "no"),
+]
+
+
+def fmt_bw(bw):
+    return "%.17gBps" % bw
+
+
+def write_xml(f, out):
+    lat = "%.17gs" % f.lat
+    w = out.write
+    w('<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n')
+    w("<!-- written by sim/platgen.py\n")
+    for note in f.notes:
+        w("     %s\n" % note.replace("--", "- -"))
+    w("-->\n<platform version=\"4.1\">\n<config>\n")
+    for k, v in CONFIG:
+        w('  <prop id="%s" value="%s"/>\n' % (k, v))
+    w('</config>\n<zone id="fabric" routing="DijkstraCache">\n')
+    for name, _, _ in f.hosts:
+        # A disk per host: SMPI's MPI_File_open needs one.
+        w('  <host id=%s speed="1Gf"><disk id="disk" read_bw="10GBps" write_bw="10GBps">'
+          '<prop id="size" value="1TiB"/><prop id="mount" value="/"/></disk></host>\n'
+          % quoteattr(name))
+    for r in f.routers:
+        w('  <router id=%s/>\n' % quoteattr(r))
+    for name, bw in f.links.items():
+        w('  <link id=%s bandwidth="%s" latency="%s" sharing_policy="SPLITDUPLEX"/>\n'
+          % (quoteattr(name), fmt_bw(bw), lat))
+    for src, dst, links in f.edges:
+        w('  <route src=%s dst=%s symmetrical="NO">' % (quoteattr(src), quoteattr(dst)))
+        for lk, d in links:
+            w('<link_ctn id=%s direction="%s"/>' % (quoteattr(lk), d))
+        w("</route>\n")
+    w("</zone>\n</platform>\n")
+
+
+def write_outputs(f, prefix):
+    with open(prefix + ".xml", "w") as out:
+        write_xml(f, out)
+    with open(prefix + ".hosts", "w") as out:
+        out.writelines(name + "\n" for name, _, _ in f.hosts)
+    with open(prefix + ".topo", "w") as out:
+        out.write("# NAME SWITCH [GROUP], written by sim/platgen.py\n")
+        for name, sw, grp in f.hosts:
+            out.write("%s %s%s\n" % (name, sw, " " + grp if grp else ""))
+
+
+# ---------------------------------------------------------------- CLI
+def positive_int(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not an integer" % text) from None
+    if v < 1:
+        raise argparse.ArgumentTypeError("%s must be at least 1" % text)
+    return v
+
+
+def positive_float(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not a number" % text) from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError("%s must be a positive number" % text)
+    return v
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        sys.stderr.write("%s: %s\n" % (self.prog, message))
+        sys.exit(2)
+
+
+def make_parser():
+    p = Parser(prog="platgen.py", description="Write a SimGrid platform, hostfile and "
+               "cxi_sweep --topology file for a dragonfly or a two-level fat tree.")
+    sub = p.add_subparsers(dest="kind", required=True, parser_class=Parser)
+    common = Parser(add_help=False)
+    common.add_argument("-o", "--output", required=True, metavar="PREFIX",
+                        help="writes PREFIX.xml, PREFIX.hosts, PREFIX.topo")
+    common.add_argument("--node-gbps", type=positive_float, default=NODE_GBPS,
+                        help="a node's link, Gb/s (default %(default)g)")
+    common.add_argument("--latency-ns", type=positive_float, default=LINK_LAT_NS,
+                        help="latency of every link, ns (default %(default)g)")
+    common.add_argument("--taper", type=positive_float, default=1.0,
+                        help="global (spine) bandwidth as a fraction of full (default 1)")
+    common.add_argument("--slow", action="append", default=[], metavar="KIND:NAME=F",
+                        help="multiply a set of links by F in (0,1]: node:HOST, "
+                        "switch:SWITCH (its uplinks), bundle:gI-gJ, spine:spineK, link:NAME")
+    common.add_argument("--scale", default=None, metavar="F",
+                        help="multiply every link by F in (0,1] (after --slow)")
+    d = sub.add_parser("dragonfly", parents=[common], help="G groups of S switches of H hosts")
+    d.add_argument("--groups", type=positive_int, required=True)
+    d.add_argument("--switches", type=positive_int, required=True)
+    d.add_argument("--hosts", type=positive_int, required=True, help="hosts per switch")
+    d.add_argument("--bundle", type=positive_int, default=2,
+                   help="global links between two groups (default %(default)s)")
+    d.add_argument("--local", type=positive_float, default=None,
+                   help="an L1 link, x node link (default: hosts per switch)")
+    d.add_argument("--global-bw", type=positive_float, default=None,
+                   help="a bundle in all, x node link (default: from --taper)")
+    t = sub.add_parser("fattree", parents=[common], help="leaves of H hosts, P spines")
+    t.add_argument("--leaves", type=positive_int, required=True)
+    t.add_argument("--hosts", type=positive_int, required=True, help="hosts per leaf")
+    t.add_argument("--spines", type=positive_int, required=True)
+    t.add_argument("--uplink", type=positive_float, default=None,
+                   help="a leaf-spine link, x node link (default: from --taper)")
+    return p
+
+
+def build(argv):
+    """Parse argv and return the Fabric (UsageError on bad input)."""
+    a = make_parser().parse_args(argv)
+    f = build_dragonfly(a) if a.kind == "dragonfly" else build_fattree(a)
+    for spec in a.slow:
+        apply_slow(f, spec)
+    if a.scale is not None:
+        s = parse_factor(a.scale, "--scale")
+        for lk in f.links:
+            f.links[lk] *= s
+        f.notes.append("every link x %g" % s)
+    return f, a
+
+
+def main(argv=None):
+    try:
+        f, a = build(sys.argv[1:] if argv is None else argv)
+        write_outputs(f, a.output)
+    except UsageError as e:
+        sys.stderr.write("platgen.py: %s\n" % e)
+        return 2
+    except OSError as e:
+        sys.stderr.write("platgen.py: %s\n" % e)
+        return 2
+    print("platgen.py: %d hosts, %d links, %d routes -> %s.xml"
+          % (len(f.hosts), len(f.links), len(f.edges), a.output))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

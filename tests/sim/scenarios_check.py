@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Checks on a run of sim/scenarios.py (its --json rows and its work dir):
+every scenario ran to an end (exit 0, 3 or 4) and wrote its JSON; the sweep
+placed each rank on the host the hostfile names, in the switch and group
+the topology file gives; and what the simulator must show: with every link
+at half speed, the links measure about half the healthy run's (the
+baseline's per-link ratio, median within 0.45-0.55). Verdicts are reported,
+not judged (issue 30).   scenarios_check.py ROWS.json"""
+import json
+import statistics
+import sys
+
+
+def main():
+    with open(sys.argv[1]) as fh:
+        run = json.load(fh)
+    rows, bad = run["rows"], []
+    if len(rows) != 7:
+        bad.append("%d scenarios, want 7" % len(rows))
+    for r in rows:
+        if r["rc"] not in (0, 3, 4):
+            bad.append("%s: exit %s (%s)" % (r["scenario"], r["rc"], r["verdict"]))
+            continue
+        with open(r["json"]) as fh:
+            doc = json.load(fh)
+        prefix = r["platform"][:-len(".xml")]
+        with open(prefix + ".hosts") as fh:
+            hosts = fh.read().split()
+        with open(prefix + ".topo") as fh:
+            topo = {w[0]: w[1:] for w in (ln.split() for ln in fh) if w and w[0][0] != "#"}
+        for rk in doc["ranks"]:
+            want = hosts[rk["rank"]]
+            if rk["host"] != want or [rk.get("switch"), rk.get("group")] != topo[want]:
+                bad.append("%s: rank %d on %s %s %s, want %s %s" % (
+                    r["scenario"], rk["rank"], rk["host"], rk.get("switch"), rk.get("group"),
+                    want, topo[want]))
+                break
+        if "whole fabric" in r["scenario"]:
+            ratios = [x for row in doc["baseline"]["bw_ratio"] for x in row if x is not None]
+            med = statistics.median(ratios)
+            print("whole fabric at 1/2: median link ratio to the healthy run %.3f (%d links)"
+                  % (med, len(ratios)))
+            if not 0.45 <= med <= 0.55:
+                bad.append("whole fabric at 1/2: median ratio %.3f, want 0.45-0.55" % med)
+    for b in bad:
+        print(b)
+    print("%d scenarios checked, %d problems" % (len(rows), len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

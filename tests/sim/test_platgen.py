@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""sim/platgen.py's outputs: the XML parses and holds what the options say
+(hosts, links, bandwidths, duplex links, the model settings, a disk per
+host), the hostfile and the topology file name every host, and bad input
+exits 2 naming the value.  python3 tests/sim/test_platgen.py"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLATGEN = os.path.join(HERE, "..", "..", "sim", "platgen.py")
+sys.path.insert(0, os.path.dirname(PLATGEN))
+import platgen  # noqa: E402
+
+
+def bw_of(text):
+    assert text.endswith("Bps"), text
+    return float(text[:-3])
+
+
+class Generated(unittest.TestCase):
+    def gen(self, *args):
+        d = tempfile.mkdtemp(prefix="platgen.")
+        self.addCleanup(subprocess.run, ["rm", "-rf", d])
+        prefix = os.path.join(d, "p")
+        out = subprocess.run([sys.executable, PLATGEN, *args, "-o", prefix],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        root = ET.parse(prefix + ".xml").getroot()
+        with open(prefix + ".hosts") as fh:
+            hosts = fh.read().split()
+        with open(prefix + ".topo") as fh:
+            topo = [ln.split() for ln in fh if ln.strip() and not ln.startswith("#")]
+        return root, hosts, topo
+
+    def links(self, root):
+        return {lk.get("id"): lk for lk in root.iter("link")}
+
+    def test_dragonfly_counts_and_rates(self):
+        root, hosts, topo = self.gen("dragonfly", "--groups", "4", "--switches", "3",
+                                     "--hosts", "2", "--bundle", "2")
+        self.assertEqual(len(hosts), 24)
+        self.assertEqual(len(set(hosts)), 24)
+        links = self.links(root)
+        nic = [k for k in links if k.startswith("nic-")]
+        l1 = [k for k in links if k.startswith("l1-")]
+        gl = [k for k in links if k.startswith("gl-")]
+        self.assertEqual((len(nic), len(l1), len(gl)), (24, 4 * 3, 6 * 2))
+        for lk in links.values():
+            self.assertEqual(lk.get("sharing_policy"), "SPLITDUPLEX")
+        node = bw_of(links["nic-nid0000"].get("bandwidth"))
+        self.assertEqual(node, 25e9)
+        # L1 defaults to H x node; a full bundle carries S*H/(G-1) nodes.
+        self.assertEqual(bw_of(links["l1-g0-s0-s1"].get("bandwidth")), 2 * node)
+        self.assertAlmostEqual(bw_of(links["gl-g0-g1-0"].get("bandwidth")) * 2,
+                               node * 3 * 2 / 3, delta=1)
+        # Topology: every host once, its switch and group.
+        self.assertEqual([t[0] for t in topo], hosts)
+        self.assertEqual(topo[7], ["nid0007", "g1s0", "g1"])
+        # Each group's global capacity is what its nodes inject (taper 1).
+        g0 = sum(bw_of(links[k].get("bandwidth")) for k in gl
+                 if k.startswith("gl-g0-") or "-g0-" in k)
+        self.assertAlmostEqual(g0, 3 * 2 * node, delta=10)
+
+    def test_config_and_disks(self):
+        root, hosts, _ = self.gen("fattree", "--leaves", "2", "--hosts", "3", "--spines", "2")
+        cfg = {p.get("id"): p.get("value") for p in root.find("config")}
+        self.assertEqual(cfg["network/crosstraffic"], "0")
+        self.assertEqual(cfg["smpi/bw-factor"], "0:1.0")
+        self.assertEqual(cfg["smpi/lat-factor"], "0:1.0")
+        for h in root.iter("host"):
+            self.assertIsNotNone(h.find("disk"), h.get("id"))
+        zone = root.find("zone")
+        self.assertEqual(zone.get("routing"), "DijkstraCache")
+        self.assertEqual(len(hosts), 6)
+
+    def test_fattree_taper_and_slow(self):
+        root, _, topo = self.gen("fattree", "--leaves", "4", "--hosts", "8", "--spines", "4",
+                                 "--taper", "0.5", "--slow", "spine:spine1=0.5",
+                                 "--slow", "node:nid0003=0.75")
+        links = self.links(root)
+        node = 25e9
+        # Full: 4 uplinks carry 8 hosts, 2 x node each; tapered to 1/2.
+        self.assertEqual(bw_of(links["up-leaf0-spine0"].get("bandwidth")), node)
+        self.assertEqual(bw_of(links["up-leaf2-spine1"].get("bandwidth")), node / 2)
+        self.assertEqual(bw_of(links["nic-nid0003"].get("bandwidth")), node * 0.75)
+        self.assertEqual(bw_of(links["nic-nid0004"].get("bandwidth")), node)
+        self.assertEqual(topo[9], ["nid0009", "leaf1"])
+
+    def test_slow_sets(self):
+        f, _ = platgen.build(["dragonfly", "--groups", "3", "--switches", "2", "--hosts", "2",
+                              "--bundle", "2", "--slow", "switch:g1s0=0.5",
+                              "--slow", "bundle:g2-g0=0.5", "-o", "x"])
+        base, _ = platgen.build(["dragonfly", "--groups", "3", "--switches", "2", "--hosts", "2",
+                                 "--bundle", "2", "-o", "x"])
+        changed = {k for k in f.links if f.links[k] != base.links[k]}
+        want = {"l1-g1-s0-s1"} | {"gl-g0-g2-0", "gl-g0-g2-1"}
+        geo = base.geometry
+        for j in (0, 2):
+            for k in range(2):
+                if platgen.df_attach(geo, 1, j, k) == 0:
+                    want.add(platgen.df_global(1, j, k)[0])
+        self.assertEqual(changed, want)
+
+    def test_scale(self):
+        f, _ = platgen.build(["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+                              "--scale", "0.5", "-o", "x"])
+        self.assertEqual(f.links["nic-nid0000"], 12.5e9)
+
+    def test_bad_input_exit_2(self):
+        bad = [
+            (["dragonfly", "--groups", "1", "--switches", "2", "--hosts", "2"], "--groups 1"),
+            (["dragonfly", "--groups", "x", "--switches", "2", "--hosts", "2"], "'x'"),
+            (["fattree", "--leaves", "2", "--hosts", "0", "--spines", "1"], "0"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1", "--taper", "-1"], "-1"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow", "node:nid0009=0.5"], "nid0009"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow", "node:nid0001=1.5"], "1.5"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow", "wire:x=0.5"], "wire"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow", "nid0001"], "nid0001"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--scale", "zero"], "zero"),
+            (["dragonfly", "--groups", "2", "--switches", "2", "--hosts", "2",
+              "--slow", "spine:spine0=0.5"], "spine0"),
+            (["torus", "--hosts", "2"], "torus"),
+        ]
+        for args, named in bad:
+            out = subprocess.run([sys.executable, PLATGEN, *args, "-o", "/nonexistent/p"],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.returncode, 2, (args, out.stderr))
+            self.assertIn(named, out.stderr, args)
+            self.assertNotIn("Traceback", out.stderr)
+        out = subprocess.run([sys.executable, PLATGEN, "fattree", "--leaves", "2", "--hosts",
+                              "2", "--spines", "1", "-o", "/nonexistent/p"],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("/nonexistent/p", out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""sim/scenarios.py without a simulation: the dragonfly shapes it picks,
+the scenarios' platforms (each slows what its name says), the table's
+summaries of a hand-written sweep JSON, and bad input (exit 2 naming the
+value).  python3 tests/sim/test_scenarios.py"""
+import os
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SIM = os.path.join(HERE, "..", "..", "sim")
+sys.path.insert(0, SIM)
+import platgen  # noqa: E402
+import scenarios  # noqa: E402
+
+DOC = {
+    "ranks": [{"rank": r, "host": "nid%04d" % r, "switch": "g%ds%d" % (r // 4, r // 2 % 2),
+               "group": "g%d" % (r // 4)} for r in range(8)],
+    "outliers": [
+        {"src": 5, "dst": 0, "metric": "bw_mb_s"}, {"src": 5, "dst": 1, "metric": "bw_mb_s"},
+        {"src": 5, "dst": 4, "metric": "bw_mb_s"}, {"src": 5, "dst": 6, "metric": "lat_us"},
+        {"src": 4, "dst": 5, "metric": "bw_mb_s"},
+    ],
+    "outliers_total": 7,
+    "suspects": [{"kind": "rank", "name": "nid0005 (rank 5, mpi)", "bad": 5, "links": 7,
+                  "metric": "bw_mb_s"}],
+}
+
+
+class Runner(unittest.TestCase):
+    def test_geometry(self):
+        self.assertEqual(scenarios.geometry(128), (8, 4, 4))
+        self.assertEqual(scenarios.geometry(256), (16, 4, 4))
+        self.assertEqual(scenarios.geometry(1024), (16, 8, 8))
+        for n in (128, 192, 256, 512, 1024):
+            g, s, h = scenarios.geometry(n)
+            self.assertEqual(g * s * h, n)
+            self.assertGreaterEqual(g, 2)
+
+    def test_each_scenario_slows_what_it_says(self):
+        geo = (8, 4, 4)
+        base, _ = platgen.build(["dragonfly", "--groups", "8", "--switches", "4",
+                                 "--hosts", "4", "-o", "x"])
+        got = {}
+        for name, words, _ in scenarios.scenarios(*geo):
+            f, _ = platgen.build(["dragonfly", "--groups", "8", "--switches", "4",
+                                  "--hosts", "4", *words, "-o", "x"])
+            got[name] = {k: round(f.links[k] / base.links[k], 6) for k in f.links
+                         if f.links[k] != base.links[k]}
+        self.assertEqual(got["healthy, full globals"], {})
+        self.assertEqual(set(got["healthy, globals at 1/2"].values()), {0.5})
+        self.assertTrue(all(k.startswith("gl-") for k in got["healthy, globals at 1/4"]))
+        self.assertEqual(got["node nid0021 at 75%"], {"nic-nid0021": 0.75})
+        sw = got["switch g1s1 uplinks at 50%"]
+        self.assertIn("l1-g1-s0-s1", sw)
+        self.assertTrue(all(k.startswith(("l1-g1-", "gl-")) for k in sw))
+        self.assertEqual(set(got["bundle g0-g1 at 50%"]), {"gl-g0-g1-0", "gl-g0-g1-1"})
+        self.assertEqual(len(got["whole fabric at 1/2 vs healthy"]), len(base.links))
+        # The host named sits in group 1, switch 1, as the docs say.
+        self.assertEqual(base.hosts[21][1:], ("g1s1", "g1"))
+
+    def test_summaries(self):
+        s = scenarios.flagged_summary(DOC)
+        self.assertTrue(s.startswith("7 (bw_mb_s 4, lat_us 1)"), s)
+        self.assertIn("5 listed", s)
+        self.assertIn("hosts nid0005:5", s)
+        self.assertIn("groups g0-g1:2", s)
+        self.assertIn("same switch:2", s)
+        self.assertIn("same group:1", s)
+        self.assertEqual(scenarios.flagged_summary({"outliers": [], "outliers_total": 0}), "0")
+        self.assertEqual(scenarios.suspects_summary(DOC), "rank nid0005 (rank 5, mpi) (5/7 bw_mb_s)")
+        self.assertEqual(scenarios.suspects_summary({"suspects": []}), "-")
+
+    def test_bad_input(self):
+        me = sys.executable
+        cases = [
+            (["--sweep", "/nonexistent", "--ranks", "8"], "/nonexistent"),
+            (["--sweep", me, "--ranks", "3"], "--ranks 3"),
+            (["--sweep", me, "--ranks", "x"], "'x'"),
+            (["--sweep", me, "--ranks", "16", "--geometry", "7,2"], "7,2"),
+            (["--sweep", me, "--ranks", "16", "--geometry", "2,2,2"], "2,2,2"),
+            (["--sweep", me, "--ranks", "16", "--only", "9"], "9"),
+            (["--sweep", me, "--ranks", "16", "--bundle", "0"], "--bundle 0"),
+            (["--sweep", me, "--ranks", "16", "--timeout", "-1"], "-1"),
+            (["--sweep", me, "--ranks", "16", "--cfg", "smpi/test:0"], "smpi/test:0"),
+            (["--ranks", "16"], "--sweep"),
+        ]
+        for args, named in cases:
+            out = subprocess.run([me, os.path.join(SIM, "scenarios.py"), *args],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.returncode, 2, (args, out.stderr))
+            self.assertIn(named, out.stderr, args)
+            self.assertNotIn("Traceback", out.stderr, args)
+
+
+if __name__ == "__main__":
+    unittest.main()
