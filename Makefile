@@ -170,14 +170,19 @@ endif
 # each N up to 256 ranks) and its fit beside the checked-in "before" table,
 # and rank 0's memory beyond the other ranks' (bench/results/sweep_mem.txt);
 # then the simulated scenario suite at 1024 ranks (bench/results/
-# sim_scenarios_1024.md; skipped until `make sim` has built build-sim/).
-bench: build
+# sim_scenarios_1024.md), and a whole simulated sweep's cost with the
+# default options at 256, 512 and 1024 ranks, projected to 10,000
+# (bench/sim_cost.py; about an hour at 1024 on 2 cores).
+bench: build sim
 	bash bench/run.sh $(BUILD_DIR)
 	bash bench/sweep_cost.sh $(BUILD_DIR) 3 $(BUILD_DIR)/sweep_cost.tsv
 	/usr/bin/python3 bench/sweep_cost_plot.py bench/results/sweep_cost_before.tsv \
 		$(BUILD_DIR)/sweep_cost.tsv
 	bash bench/sweep_mem.sh $(BUILD_DIR) 64 128 256
 	bash bench/sim_scenarios.sh $(SIM_DIR)/cxi_sweep 1024
+	/usr/bin/python3 bench/sim_cost.py --sweep $(SIM_DIR)/cxi_sweep \
+		--ranks 256,512,1024 --work $(SIM_DIR)/cost \
+		--tsv $(SIM_DIR)/sim_cost.tsv --png $(SIM_DIR)/sim_cost.png
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(LF2_DIR) $(SIM_DIR) $(BUILDS_DIR) $(EB_DIR)
