@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Two commands on a fresh machine: `make run` and `make test`.
 # Override e.g. `make test BUILD_DIR=out JOBS=8`.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Our share of the instructions in the posting-and-waiting path.
 
 Runs one tool under callgrind (Debian's valgrind), collecting only inside

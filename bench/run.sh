@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Speed check against peers measured in the same run, on the same provider.
 # Prints ratios (ours / peer); no pass/fail on absolute numbers.
 #   bench/run.sh [BUILD_DIR] [ROUNDS]

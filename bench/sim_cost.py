@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The cost of a whole simulated sweep against the rank count (make bench).
 
 For each N, the healthy dragonfly of sim/scenarios.py (full global

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The scenario suite of issue 29 at scale (docs/simulation.md): the simulated
 # cxi_sweep (make sim) over a dragonfly of RANKS simulated nodes, default
 # 1024, with the short sweep options of e2e.test_sim_scenarios (the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cxi_sweep's coordination cost against the rank count: the test copy
 # with CXD_TEST_COORD_ONLY=1 (a pair swaps one MPI message instead of
 # measuring), every circle round whole (--max-pairs N), N ranks

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """cxi_sweep's coordination cost curve: fit, projection, picture.
 
     sweep_cost_plot.py BEFORE.tsv AFTER.tsv [--pair-s S] [--png OUT.png]

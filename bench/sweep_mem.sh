@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # What rank 0 holds beyond any other rank, against the rank count: the
 # test copy with CXD_TEST_COORD_ONLY=1 (pairs swap one message instead of
 # measuring, so the run is all bootstrap, schedule and verdict), N ranks

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # libFuzzer harnesses: cmake -DCXD_FUZZ=ON -DCMAKE_C_COMPILER=clang.
 # The few lib/ sources a harness needs are compiled straight into it (and
 # instrumented); the rest of cxdcore and libfabric are linked as they are.

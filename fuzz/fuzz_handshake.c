@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libFuzzer harness for the server's handshake (lib/wire/hs.c). The
  * input is a byte stream as a client could send it: it is cut into frames

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libFuzzer harness for the control-channel wire format. The input is
  * read as a frame: the header (when 12 bytes are there) and then the rest

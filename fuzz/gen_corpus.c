@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Writes the fuzz seed corpora from real encoded messages:
  *   PROTO_DIR      one valid frame per message type (fuzz_proto);

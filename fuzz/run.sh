@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Build the libFuzzer harnesses and run each for a bounded time, in
 # parallel, on a scratch copy of its seed corpus (the source tree is never
 # written). Prints "skipped" and succeeds when clang or its libFuzzer

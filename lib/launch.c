@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A pair in one launcher step: roles and rendezvous (launch.h). */
 #include <errno.h>
 #include <limits.h>

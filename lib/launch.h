@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One launcher step runs a pair (srun -N2 -n2 TOOL, mpirun -np 2 TOOL):
  * each process takes its role from the launcher's rank, rank 0 the

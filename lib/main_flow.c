@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* main() for every tool: parse, pick the role, run, report, exit code. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_node_health: this node's NICs checked, no peer, no MPI, no traffic
  * (for NHC, Slurm prologs and epilogs). Each NIC's facts and counters are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The nine diagnostics, one row each: the only place a tool is defined.
  * A new tool is a row; a new kind of operation also needs its struct

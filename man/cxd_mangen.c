@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Build-time man page generator: copies a hand-written template, filling in
  * the OPTIONS list from the option table and names from the tool table, so

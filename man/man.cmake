@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Man pages: each man/NAME.SECTION.in becomes NAME.SECTION in the build tree,
 # its OPTIONS list generated from the option table by cxd_mangen (so -h and
 # the page cannot disagree), and is installed in share/man/manSECTION.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DEB and RPM packages of the install tree: `cpack -G DEB` / `cpack -G RPM`
 # in the build directory (or `make package`). One package per install
 # component: `cxd` (the pair tools, cxi_plot, their pages, docs) and, when

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Run by CPack on each package's staging tree before it is packed
 # (CPACK_PRE_BUILD_SCRIPTS, set in cpack.cmake): what the distributions'
 # rules want of a package but `make install` does not need.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Build a libfabric release into a prefix, with the GPU memory support this
 # machine has, for tools that put buffers in GPU memory (-t/-r). Debian's
 # libfabric has no CUDA, ROCm or Level Zero support: its providers cannot

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Compile (no tests run) the builds a packager makes, with warnings as
 # errors, so a warning one of them shows fails here first:
 #   release  CMAKE_BUILD_TYPE=Release (-O3: GCC's deeper checks), from the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The CUDA runtime for the GPU tests, from NVIDIA's wheels on PyPI (no GPU
 # or driver needed): libcudart.so.12 and cuda_runtime_api.h from
 # nvidia-cuda-runtime-cu12, and the crt/ headers that header includes,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Install what the build and the tests need. Idempotent: silent when all is present.
 #   Debian/Ubuntu: apt-get (as root; otherwise prints the command to run with sudo).
 #   RHEL family:   prints the dnf package names when something is missing.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The release tarball: cxd-VERSION.tar.gz, VERSION from include/cxd/config.h,
 # made by git archive from a commit (HEAD, or DIST_REV): the tracked files,
 # less those .gitattributes marks export-ignore. Reproducible: the files'

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Build cxd with real EasyBuild from `make dist`'s tarball, then load its
 # module with Lmod and run a tool (`make easybuild`; a few minutes, so not
 # in `make test`). EasyBuild comes from PyPI into a venv in DIR; Lmod is

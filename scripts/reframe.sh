@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ReFrame for tests/e2e/test_reframe.sh (the checks in contrib/reframe/):
 # reframe-hpc from PyPI into its own virtual environment, DIR/bin/reframe
 # (DIR: $CXD_REFRAME_DIR, default /opt/cxd-reframe). Called by

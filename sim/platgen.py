@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Write a SimGrid 3.32 platform for cxi_sweep under SMPI: a dragonfly or a
 two-level fat tree as explicit hosts, routers, links and routes, so that any
 one link can be slowed. Also writes the hostfile (smpirun -hostfile) and the

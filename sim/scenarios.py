@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run cxi_sweep's simulated build over a dragonfly in the scenarios of
 issue 29 and report what its verdict says in each (docs/simulation.md):
 

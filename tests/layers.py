@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The layer rule, checked on the built objects and the sources.
 
 Folders of lib/ are layers, lowest first (LAYERS). A source file may use

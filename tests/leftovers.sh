@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # What the tests leave behind: network links and namespaces, files in
 # /dev/shm, processes. `make check` and `make test` run their suite
 # through it:

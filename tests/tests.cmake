@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Unit tests: each tests/unit/test_*.c is one cmocka program, linked with
 # the test aids of tests/unit/support/ (argv_cfg.c: a command line through
 # the option parser; pace_sim.c: the sweep's pacing simulated).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """cxi_plot: draw the --json output of the cxd tools as PNG or SVG charts.
 
 Bandwidth runs: bandwidth and packet (or atomic op) rate against size.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """cxi_plot's drawing of a cxi_sweep document (imported by cxi_plot).
 
 The bandwidth and latency matrices as heatmaps: outliers outlined in red,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every tool is this file built with its own name; the table does the rest. */
 #include <stdio.h>
 #include <stdlib.h>

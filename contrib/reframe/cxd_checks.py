@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # ReFrame checks for the cxd diagnostics (docs/site-tools.md):
 #
 #   cxd_loopback_bw   one NIC writing to itself (cxi_gpu_loopback_bw), Gb/s;

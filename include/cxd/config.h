@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Run configuration: one struct, grouped by who owns each field. */
 #ifndef CXD_CONFIG_H
 #define CXD_CONFIG_H

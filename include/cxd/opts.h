@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One option table for all tools: getopt, help and validation come from it. */
 #ifndef CXD_OPTS_H
 #define CXD_OPTS_H

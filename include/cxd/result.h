@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The report's types: what a run resolved to and one record per size.
  * The functions that render them: lib/report/report.h. */
 #ifndef CXD_RESULT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The tool table: every diagnostic is one row; the shared core does the rest. */
 #ifndef CXD_TOOL_H
 #define CXD_TOOL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Whole-file replacement by rename (afile.h). */
 #include <errno.h>
 #include <fcntl.h>

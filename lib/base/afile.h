@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Files replaced whole: written under a temporary name in the target's
  * directory, flushed to disk, then renamed over the target. A reader (a

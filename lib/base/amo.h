@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Atomic operation and type names, sizes and the originals' validity table. */
 #ifndef CXD_AMO_H
 #define CXD_AMO_H

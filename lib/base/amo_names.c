@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Atomic names and the originals' op x type validity table. */
 #include <strings.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Atomic operand progression and target arithmetic (see amo_sim.h). */
 #include <float.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Atomic operand progression and target arithmetic, without libfabric.
  *

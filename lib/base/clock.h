@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The one clock: CLOCK_MONOTONIC_RAW in nanoseconds, for the timed loops
  * (no NTP slewing inside a measurement) and for every deadline and

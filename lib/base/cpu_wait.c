@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Time spent runnable but not running (see cpu_wait.h). */
 #include <inttypes.h>
 #include <stdio.h>

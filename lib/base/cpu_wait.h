@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * How long this process waited for a CPU while it was ready to run: the
  * kernel's per-task run_delay (/proc/self/schedstat, second field, in ns).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The project's exit statuses, one list for every tool (the pair tools'
  * main, cxi_sweep, cxi_plot's documented codes): scripts tell "the

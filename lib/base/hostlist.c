@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Slurm host lists expanded (hostlist.h). */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Slurm's host list notation: "n[01-04,07],login1,r[1-2]n[1-3]". Each
  * bracket holds numbers and ranges; a range's lower bound gives the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one writer of a JSON number (json_num.h). */
 #include <math.h>
 #include <stdio.h>

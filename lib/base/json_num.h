@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one writer of a JSON number, for every document (report, sweep). */
 #ifndef CXD_BASE_JSON_NUM_H
 #define CXD_BASE_JSON_NUM_H

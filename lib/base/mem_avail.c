@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Memory this process may still take (see mem_avail.h). */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Memory this process may still take: MemAvailable, or less where its
  * own cgroup, or one above it, is limited (a Slurm job's, a container's).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What an operation kind is, as the layers below the session read it. */
 #ifndef CXD_OP_FACTS_H
 #define CXD_OP_FACTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Progress of a multi-size run on stderr (see cxd/progress.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Progress of a multi-size run on stderr, for people at a terminal. */
 #ifndef CXD_PROGRESS_H
 #define CXD_PROGRESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * SIGINT and SIGTERM end a run in order: the handler only records the
  * signal; every bounded wait checks it (cxd_sig_pending) and returns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SIGINT/SIGTERM: noted by a handler, acted on by the waits that see them. */
 #ifndef CXD_SIGNALS_H
 #define CXD_SIGNALS_H

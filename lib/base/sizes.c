@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Buffer arithmetic: page sizes, page counts, alignment (pure). */
 #include <unistd.h>
 

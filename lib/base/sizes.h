@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Buffer arithmetic shared by the handshake's limits and the buffers. */
 #ifndef CXD_SIZES_H
 #define CXD_SIZES_H

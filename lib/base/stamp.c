@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fields every JSON document opens with (see stamp.h). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fields every JSON document opens with (docs/json.md). */
 #ifndef CXD_BASE_STAMP_H
 #define CXD_BASE_STAMP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Latency statistics: exact moments, percentiles from a log-linear histogram. */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Latency statistics: exact min/max/mean/stddev, percentiles from a
  * log-linear histogram so memory stays bounded in duration mode. */
 #ifndef CXD_STATS_H

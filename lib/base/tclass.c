@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Traffic class names: the words --tclass takes and the reports print. */
 #include <strings.h>
 

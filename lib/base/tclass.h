@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Traffic class names (--tclass): libfabric's FI_TC_* labels, by index. */
 #ifndef CXD_TCLASS_H
 #define CXD_TCLASS_H

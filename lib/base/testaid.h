@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Test aids: hooks that only the test copies of the tools define
  * (tests/support/test_aids.c, linked into build/standin/). In the shipped

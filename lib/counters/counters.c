@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Counters around a run: the plan per provider, reading, the one line. */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Link error counters around a run: what the host exposes for the device
  * in use, read before the first size and after the last, and the

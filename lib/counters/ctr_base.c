@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The plan's rows: adding a counter, names and paths, what is an error. */
 #include <errno.h>
 #include <stdarg.h>

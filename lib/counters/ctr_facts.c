@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Device facts for a pre-flight check: link state and speed, PCIe link
  * width and speed. Paths: netdevs /sys/class/net/IF/{operstate,speed}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One NIC's health, the node check's (cxi_node_health) and the sweep's
  * (cxi_sweep --health) alike: its facts (link, speed, PCIe against the

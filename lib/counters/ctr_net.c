@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Linux network devices and the kernel's TCP counters. Paths: the
  * kernel's sysfs-class-net ABI (Documentation/ABI/testing/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control channel over TCP: listening, connecting, closing, who the ends
  * are. The top layer (see ctrl_priv.h): framing is in ctrl_io.c, the
  * heartbeat thread and watchdog in ctrl_watch.c. */

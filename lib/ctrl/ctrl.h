@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control channel: one TCP connection per run, framed, every wait bounded. */
 #ifndef CXD_CTRL_H
 #define CXD_CTRL_H

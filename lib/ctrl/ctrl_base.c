@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The control channel's lowest layer (see ctrl_priv.h): messages and the
  * bounded wait on one fd, used by every layer above. */
 #include <errno.h>

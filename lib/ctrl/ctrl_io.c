@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control channel I/O: framed sends and receives, every wait bounded.
  * The layer above the base (see ctrl_priv.h); it calls nothing in
  * ctrl.c or ctrl_watch.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal to the control channel: the framing layer (ctrl_io.c) as the
  * heartbeat thread (ctrl_watch.c) and connection code (ctrl.c) use it.
  * The heartbeat thread calls these too: none of them touches c->err or

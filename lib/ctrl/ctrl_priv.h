@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Internal to the control channel, its lowest layer: the peer's name,
  * messages and the bounded fd wait (ctrl_base.c, resolve.c); deadlines

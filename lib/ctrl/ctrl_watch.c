@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The heartbeat thread: a heartbeat every second, the watchdog, and on a
  * server the "server busy" answer to clients that arrive during a run.

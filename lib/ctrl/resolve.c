@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Name resolution within the connect deadline. getaddrinfo() has no
  * timeout of its own (a resolver that never answers holds it for the

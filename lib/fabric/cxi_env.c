@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The cxi plan's contact with the process: the environment snapshot, the
  * setenv that never overrides, and the cxi address in words.

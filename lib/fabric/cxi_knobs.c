@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The Cassini knobs on the cxi provider: a pure function from the options,
  * the provider and what fi_getinfo reported to environment variables, hint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The Cassini knobs (-v, HRP, IDC, LL, restricted, matching, rendezvous)
  * mapped onto libfabric's cxi provider: a pure plan from the options, the

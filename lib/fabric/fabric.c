@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libfabric setup from a tool's capabilities: provider choice, objects, MRs. */
 #include <errno.h>
 #include <stdbool.h>

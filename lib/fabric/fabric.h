@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libfabric objects for one side of a run: choose, open, register, close. */
 #ifndef CXD_FABRIC_H
 #define CXD_FABRIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Page-aligned buffers from mmap, with the originals' huge-page check. */
 #include <errno.h>
 #include <stdio.h>

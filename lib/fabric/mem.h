@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Data buffers: page-aligned system memory, optionally huge pages. */
 #ifndef CXD_MEM_H
 #define CXD_MEM_H

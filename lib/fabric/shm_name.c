@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Names for shm endpoints. By default libfabric's shm provider names an
  * endpoint's region /dev/shm/<pid>:<ep>:<domain>; a process killed with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Choosing the memory a buffer lives in: host, or a GPU runtime by type. */
 #include <dirent.h>
 #include <dlfcn.h>

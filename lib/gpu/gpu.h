@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Memory for data buffers behind one small interface: host memory, and
  * the GPU runtimes loaded at run time (dlopen), so that one binary serves

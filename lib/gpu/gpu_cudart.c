@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * CUDA (libcudart) and HIP (libamdhip64), loaded with dlopen, through one
  * table of function pointers (gpu_rt.h declares it).

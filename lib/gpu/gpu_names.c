@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* GPU type names: apart from gpu.c so that the handshake fuzzer, which
  * links only pure sources, can print them without libfabric or dlopen. */
 #include "cxd/config.h"

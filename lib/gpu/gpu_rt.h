@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The CUDA and HIP runtime calls we use, declared by hand: no GPU header
  * is needed to build. Their runtime APIs match call for call

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Intel GPUs through Level Zero (libze_loader), loaded with dlopen (the
  * calls and descriptors: gpu_ze.h): a context on the first GPU driver,

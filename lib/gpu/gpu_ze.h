@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The Level Zero calls, descriptors and values we use, declared by hand:
  * no GPU header is needed to build. The header check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Atomics: the post hooks of cxi_atomic_bw and cxi_atomic_lat, and the
  * check afterwards that every target word holds what the AMOs must have

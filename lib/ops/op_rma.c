@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* RMA write and read: the post hooks of the write and read tools. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Two-sided sends into receives the target pre-posts (tagged messages).
  * Bandwidth: list_size sends, then the receiver answers with a 0-byte
  * response, so the sender never overruns posted receives.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rules shared by the operations' posting code and the summary. */
 #include "base/amo.h"
 #include "session/session.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The operations the tool rows point at, and the rule they share with
  * the summary. */
 #ifndef CXD_OPS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Option values: words parsed strictly, fields read by the row that names
  * them, usage errors formatted. The parser, the checks and -h share these. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal to the option code: one value of an option, as a word on the
  * command line and as the field of struct cxd_cfg its row names
  * (opt_value.c). Below every other file of lib/opts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command lines parsed by the option table (opts_table.c): getopt
  * strings made from it, values converted and range-checked by its rows. */
 #include <errno.h>

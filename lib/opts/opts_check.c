@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The cross-field rules on run options. Ranges of single numbers are
  * the option table's (min, max), checked here as well so that a client's
  * options get the same rules as a command line. */

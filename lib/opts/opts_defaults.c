@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The configuration before any option is applied. Each default is stated
  * once: in its option's row (opts_table.c) or, for the few that differ
  * by tool, in the tool row's .def (lib/tools.c). */

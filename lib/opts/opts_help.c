@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* -h and the man pages' option lists, made from the option table; each
  * "(default: ...)" comes from cxd_cfg_defaults, not from the help text. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal to the option code: the table's row type and the table
  * (opts_table.c), shared by values (opt_value.c), defaults
  * (opts_defaults.c), parsing (opts.c), checks (opts_check.c) and help

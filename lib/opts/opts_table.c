@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The option table: every option of every tool, once. Getopt strings,
  * parsing, range checks, -h and the man pages' OPTIONS are made from it.

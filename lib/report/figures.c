@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Every figure a result shows is computed here from what the runners
  * count and time; report.c only formats them. MB = 10^6 bytes. One step

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The pair tools' gates, --expect-bw MB_S and --expect-lat US: every size
  * the client prints is held to the bound (bandwidth: the MB/s figure, as

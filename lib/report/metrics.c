@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The pair tools' --metrics file (metrics.h). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --metrics FILE on the pair tools: the run's figures per size in
  * Prometheus' text format, for node_exporter's textfile collector. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Results rendered three ways: the seed text table, JSON, CSV. */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Results rendered three ways: the seed text table, JSON, CSV. */
 #ifndef CXD_REPORT_REPORT_H
 #define CXD_REPORT_REPORT_H

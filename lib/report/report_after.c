@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What is known only after the sizes: the device's link error counters
  * and the worst --interval window. Text prints them after the table, CSV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Results as one JSON document: identity, summary, options, results. */
 #include <errno.h>
 #include <math.h>

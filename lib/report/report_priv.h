@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal to the report: its state, shared by report.c and report_json.c. */
 #ifndef CXD_REPORT_PRIV_H
 #define CXD_REPORT_PRIV_H

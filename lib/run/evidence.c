@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Link error counters around the sizes of a run (lib/counters). */
 #include <stdlib.h>
 

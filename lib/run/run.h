@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The runners (run_bw.c, run_lat.c), --validate (validate.c) and the
  * summary (summary.c): a session's sizes, driven through its ops and peer. */
 #ifndef CXD_RUN_H

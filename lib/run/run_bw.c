@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bandwidth: per size a timed loop of iterations, then results are shared. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Latency: one operation at a time, timed from post to its completion. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The summary block: what is in force for this run, as the originals list it. */
 #include <stddef.h>
 #include <stdio.h>

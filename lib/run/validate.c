@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --validate: before each size the source buffer gets a pattern and the
  * destination is cleared; after it, every byte the destination should

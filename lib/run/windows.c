@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --interval windows: rows, the worst window, its distance from the median. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --interval: a duration run cut into windows. The timed loops already
  * read the clock every iteration; they call in here only when a window

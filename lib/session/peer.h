@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * How one side of a run reaches its peer, behind one interface (as UCX
  * perftest puts its launchers behind ucx_perf_rte_t). The runners, the

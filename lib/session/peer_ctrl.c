@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The peer over the TCP control channel: a client/server pair's way. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The control channel's way to the peer, shared by peer_ctrl.c (the
  * hooks) and sess_connect.c (connecting): nobody else sees the channel. */
 #ifndef CXD_PEER_CTRL_H

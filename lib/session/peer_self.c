@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The peer is the process itself: the loopback tool writes to its own
  * NIC, so there is nobody to wait for, tell or hear from. */
 #include <stdio.h>

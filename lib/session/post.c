@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Posting and waiting: the path the timed loops run, and its stall checks. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The posting path (post.c): posts, the bounded spin, the bounded waits. */
 #ifndef CXD_POST_H
 #define CXD_POST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Client and server: connect or accept, and the handshake up to the
  * address exchange (the server's verdicts are wire/hs.c's). */
 #include <errno.h>

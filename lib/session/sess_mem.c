@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* This side's data buffers: host or GPU memory (-t/-r), allocated, filled
  * as the originals fill them (TX pattern, RX zero) and registered. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* This side's fabric, buffers and address; the address exchange. */
 #include <errno.h>
 #include <stdio.h>

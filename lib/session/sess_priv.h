@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared between the session's files (session.c, sess_open.c,
  * sess_connect.c, sess_post.c); not part of the library's interface. */
 #ifndef CXD_SESS_PRIV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The session's errors, phases, and the peer calls every runner makes. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One side of one run: its peer (any way), fabric, buffers and op hooks. */
 #ifndef CXD_SESSION_H
 #define CXD_SESSION_H

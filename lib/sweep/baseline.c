@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --baseline FILE: read an earlier sweep's JSON, match its links. */
 #include <errno.h>
 #include <math.h>

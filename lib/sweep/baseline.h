@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --baseline FILE: an earlier sweep's --json output. Each link is judged
  * against its own earlier figure, matched by host and NIC, or by fabric

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep --congestion: the split and the impact arithmetic (pure). */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep --congestion's pure parts: the victim/aggressor split, the
  * impact arithmetic, the verdict and the outputs (congest_out.c). */
 #ifndef CXD_CONGEST_H

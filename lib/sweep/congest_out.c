@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep --congestion's outputs on rank 0: text, JSON, the verdict. */
 #include <errno.h>
 #include <math.h>

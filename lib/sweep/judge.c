@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict: noise, tolerance, the rules, the outliers. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's verdict (pure): the run's noise and resolution, the typical
  * link, the rules a link is judged by (its peers, a baseline, an expected

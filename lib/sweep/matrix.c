@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's binary matrix file: layout and its checks (pure). */
 #include <errno.h>
 #include <stdio.h>

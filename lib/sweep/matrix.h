@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep --matrix FILE: every link's figures at any scale, written by
  * the ranks themselves (each its own record and rows, with MPI-IO), read

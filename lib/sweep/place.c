@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The congestion mode's placement, with plain parameters (the MPI side:
  * tools/sweep/congest_run.c). */
 #include <string.h>

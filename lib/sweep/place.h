@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The congestion mode's placement, pure: victims' turns, hosts, CPUs. */
 #ifndef CXD_SWEEP_PLACE_H
 #define CXD_SWEEP_PLACE_H

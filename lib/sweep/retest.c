@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's retest plan: the suspect pairs in rounds of disjoint
  * pairs. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's retest plan, pure: the suspect pairs packed into rounds. */
 #ifndef CXD_SWEEP_RETEST_H
 #define CXD_SWEEP_RETEST_H

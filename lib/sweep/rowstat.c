@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's row statistics, with plain parameters (the MPI side,
  * tools/sweep/sweep_judge.c, gathers and shares them). */
 #include <errno.h>

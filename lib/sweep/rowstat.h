@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's row statistics, pure: one rank's links from its repeats. */
 #ifndef CXD_SWEEP_ROWSTAT_H
 #define CXD_SWEEP_ROWSTAT_H

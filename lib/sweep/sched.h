@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's pacing plans and each rank's steps through them, pure (no
  * MPI): the plan of rounds, and the slot tokens that bound how many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Suspects from the outliers: an admin drains a node or replaces a cable,
  * so the report names the one thing most links point at (a rank, a

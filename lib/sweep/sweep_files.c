@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's files for site tooling: OpenMetrics text for Prometheus'
  * node_exporter textfile collector (--metrics), and the suspect hosts one

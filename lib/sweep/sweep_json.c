@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict in JSON: resolution, suspects, baseline ratios. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The JSON parts of cxi_sweep's verdict (sweep_json.c), for sweep_out.c. */
 #ifndef CXD_SWEEP_JSON_H
 #define CXD_SWEEP_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep: what a run holds in memory, by rank count (pure). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's outputs on rank 0: JSON (for cxi_plot and --baseline), CSV. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's results on rank 0: text report, JSON, CSV, metrics. */
 #ifndef CXD_SWEEP_OUT_H
 #define CXD_SWEEP_OUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep: the round schedule, medians, the retest list (pure). */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's pure parts (sweep_plan.c, sweep_stat.c, sweep_mem.c): the
  * schedule, the outlier record, medians and selection, the memory model. */
 #ifndef CXD_SWEEP_PLAN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep: order statistics over all links without holding them (pure). */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's text report: figures, resolution, outliers, suspects. */
 #include <math.h>
 #include <stdio.h>

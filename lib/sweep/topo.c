@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --topology FILE: read, check, place every rank. */
 #include <errno.h>
 #include <stdarg.h>

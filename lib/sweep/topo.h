@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --topology FILE: where each host sits, so outliers are grouped by
  * switch and group. The format (documented in cxi_sweep(1)):

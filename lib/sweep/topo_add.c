@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --topology: the placements read, whichever the file's format. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --topology reading Slurm's topology.conf (topology/tree): lines of
  * SwitchName=NAME with Nodes=HOSTLIST (a leaf switch) or Switches=HOSTLIST

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict (verdict.h): decided once, named and mapped to an
  * exit status here, so the text, the JSON and the exit cannot disagree. */
 #include "sweep_out.h"

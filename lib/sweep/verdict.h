@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict, its one home: the decision, its name, its exit
  * status. */
 #ifndef CXD_SWEEP_VERDICT_H

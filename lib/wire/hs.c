@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hs: the server's handshake, the pre-fabric protocol as a pure state
  * machine (see hs.h). */
 #include <errno.h>

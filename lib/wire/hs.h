@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hs, the handshake: the pre-fabric protocol as pure functions, with no
  * sockets, no clock and no allocation. The server's side is a state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control-channel wire format: strict big-endian encode/decode, no I/O. */
 #include <errno.h>
 #include <stdbool.h>

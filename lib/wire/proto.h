@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control-channel wire format: pure encode/decode, no I/O (fuzzed). */
 #ifndef CXD_PROTO_H
 #define CXD_PROTO_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Spack recipe for cxd. Use it from a repository of your own:
 #   spack repo create ~/spack-cxd && mkdir -p ~/spack-cxd/packages/cxd
 #   cp package.py ~/spack-cxd/packages/cxd/ && spack repo add ~/spack-cxd

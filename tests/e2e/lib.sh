@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=bash
 # Helpers for the end-to-end tests. Source it from tests/e2e/test_*.sh:
 #     . "$(dirname "$0")/lib.sh" "$@"        # $1 = build directory

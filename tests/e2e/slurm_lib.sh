@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=bash
 # A private single-node Slurm for the e2e tests. Source it after lib.sh:
 #     . "$(dirname "$0")/lib.sh" "$@"

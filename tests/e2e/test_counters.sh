@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Link error counters and --interval windows, on real kernel counters: two
 # network namespaces joined by a veth pair (as test_netns.sh), tcp.
 #   clean link        -> "Link errors : none", TCP retransmits under 5 %

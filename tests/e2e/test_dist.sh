@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The release tarball and the recipes made from it (no build here: the
 # tarball's build and unit tests run in `make builds`, EasyBuild's in
 # `make easybuild`). About 2 s.

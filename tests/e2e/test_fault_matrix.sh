@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Fault matrix: every networked tool x every phase x every fault.
 #   bash tests/e2e/test_fault_matrix.sh BUILD_DIR [TOOL...]
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # contrib/nhc/cxd.nhc under the real NHC driver (LBNL NHC, the vendor
 # tarball unpacked into the test's temp dir; skipped without it):
 #   healthy node     -> check_cxi_health, check_cxi_write_bw and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cxi_node_health, the node check without MPI:
 #   this host's sysfs  -> every NIC's line agrees with sysfs; the exit
 #                         status with the verdict lines

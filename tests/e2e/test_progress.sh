@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Progress on stderr (only on a terminal, given by `script`), and the summary
 # printed before the buffers are touched. About 15 s.
 #   bash tests/e2e/test_progress.sh BUILD_DIR

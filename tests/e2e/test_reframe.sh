@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # contrib/reframe/cxd_checks.py under real ReFrame (reframe-hpc from PyPI,
 # installed by scripts/reframe.sh), tiny sizes and iteration counts:
 #   local scheduler  -> the pair's bandwidth and latency and a loopback per

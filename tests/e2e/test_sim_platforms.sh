@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The simulated fabrics of sim/platgen.py (SimGrid SMPI, docs/simulation.md):
 #   1. the generator's outputs and bad input (tests/sim/test_platgen.py),
 #      and the scenario runner's parts that need no simulation

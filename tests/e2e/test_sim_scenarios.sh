@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The scenario suite of issue 29 (sim/scenarios.py, docs/simulation.md) at
 # 128 simulated ranks on a dragonfly, with the simulated cxi_sweep of
 # `make sim` (build-sim/cxi_sweep, or CXD_SIM_SWEEP): prints the table

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cxi_sweep under a real launcher (Open MPI's mpirun, --oversubscribe):
 #   1. 4 and 8 ranks over tcp and shm: N x N matrices complete, positive,
 #      null on the diagonal; every pair in exactly one round, no rank twice

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cxi_sweep --engine mpi under Open MPI's mpirun (its shared-memory and
 # its tcp transport): every pair measured with MPI point-to-point.
 #   1. 4 ranks each way: N x N matrices complete and positive, the report

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cxi_sweep, one rank per NIC: two network namespaces stand for two nodes
 # (CXD_TEST_NETNS with CXD_TEST_NETNS_PER=2: ranks 0-1 in the first,
 # 2-3 in the second), each with two interfaces, nicA on one bridge and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cxi_sweep launched by Slurm, as on almost every Slingshot system:
 # srun --mpi=pmix on a private one-node Slurm (tests/e2e/slurm_lib.sh:
 # its own munged, slurmctld and slurmd, started here, torn down on exit).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cxi_write_bw end to end: server and client as two processes over tcp and shm.
 #   bash tests/e2e/test_write_bw.sh BUILD_DIR [PROVIDER...]
 . "$(dirname "$0")/lib.sh" "$@"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Our CUDA/HIP declarations (lib/gpu/gpu_rt.h) against the vendor's own
  * header: cuda_runtime_api.h, or hip_runtime_api.h when built with

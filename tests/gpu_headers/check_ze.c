@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Our Level Zero declarations (lib/gpu/gpu_ze.h) against the vendor's own
  * ze_api.h: descriptors (size, each field's offset and type), values,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Our hand-written GPU declarations (lib/gpu/gpu_rt.h, gpu_ze.h) compiled
 # against the vendors' own headers: a mismatch fails the build. Each check
 # program says how many declarations it checked (ctest unit.gpu_headers_*),

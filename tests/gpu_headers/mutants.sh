@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The header checks must be able to fail: each mutant is our header with
 # one declaration made wrong the way a slip would (a field moved, a value
 # off by one, the wrong type); the check must then fail to compile on a

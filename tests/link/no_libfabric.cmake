@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The sweep core's link check (tests/tests.cmake): the program linked at
 # all is the proof; here it runs, and libfabric is not among the
 # libraries it names itself (readelf -d: NEEDED; not the RUNPATH, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The sweep's core links without libfabric (tests/tests.cmake): a program
  * that takes every entry point cxi_sweep's main uses, with no engine of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Compare SimGrid's route for every host pair (the output of tests/sim/routes,
 one "SRC DST LINK..." line each) with the route sim/platgen.py intends.
     check_routes.py DUMP PLATGEN-ARGS...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test aid, built with smpicc: measures pairs of ranks one at a time, alone
  * on the simulated fabric. Bandwidth: COUNT sends of SIZE bytes, then a
  * zero-byte acknowledgement; latency: half the round trip of 8-byte

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """What the simulator must show (issue 29), checked with tests/sim/probe:
 on platforms from sim/platgen.py whose every link runs at a node's rate, a
 pair measured alone gets the platform's rate, a slowed link measures slower

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks on a run of sim/scenarios.py (its --json rows and its work dir):
 every scenario ran to an end (exit 0, 3 or 4) and wrote its JSON; the sweep
 placed each rank on the host the hostfile names, in the switch and group

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """sim/platgen.py's outputs: the XML parses and holds what the options say
 (hosts, links, bandwidths, duplex links, the model settings, a disk per
 host), the hostfile and the topology file name every host, and bad input

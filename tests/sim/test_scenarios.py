@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """sim/scenarios.py without a simulation: the dragonfly shapes it picks,
 the scenarios' platforms (each slows what its name says), the table's
 summaries of a hand-written sweep JSON, and bad input (exit 2 naming the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The stand-in GPU: compiled into the test builds only (build/standin/),
  * never into the installed tools. It takes the place of the GPU runtime

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Test aids (base/testaid.h): linked into the test copies of the tools
  * only (build/standin/), never into the installed ones.

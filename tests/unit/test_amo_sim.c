@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Atomic simulation: target values after N iterations, computed by hand. */
 #include <float.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep --congestion's pure parts: the split, the impact arithmetic,
  * the verdict, the outputs; and --tclass's parsing. */
 #include <math.h>

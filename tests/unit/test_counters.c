@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Link error counters (lib/counters) against fixture directories laid
  * out as the real files are (Cassini telemetry and retry handler,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control channel over real loopback sockets, with hostile raw peers. */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The Cassini knobs on cxi, and nothing on tcp or shm: the plan from the
  * options, the provider, what fi_getinfo reported and the environment.

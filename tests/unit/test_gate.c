@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --expect-bw / --expect-lat on the pair tools: parsing, refusals, and the
  * verdict the report draws from each size (lib/report/gate.c). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The memory interface (lib/gpu/, lib/fabric/mem.c): the default-type
  * rule on fake device trees, loading a runtime and its refusals, the

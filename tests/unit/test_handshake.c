@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The server's handshake state machine: every way through it, and out. */
 #include <errno.h>
 #include <setjmp.h>

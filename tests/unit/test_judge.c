@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict: noise, rules, suspects, topology and baseline. */
 #include <errno.h>
 #include <math.h>

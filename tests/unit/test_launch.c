@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One launcher step (lib/launch.c): the rank and size from each launcher's
  * variables, the roles, the server's address without MPI, bad counts. */
 #include <errno.h>

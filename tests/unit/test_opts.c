@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Option table: defaults, every validation rule and its message, help. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The congestion mode's placement (lib/sweep/place.c): victims' turns,
  * a host crowded past its CPUs, the count of hosts. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Progress line: the decision to show it, the estimate, the text. */
 #include <setjmp.h>
 #include <stdarg.h>

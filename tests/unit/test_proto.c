@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control-channel wire format: round trips and every way to reject input. */
 #include <errno.h>
 #include <setjmp.h>

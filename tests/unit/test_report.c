@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Report rendering: the seed text tables byte for byte, JSON and CSV. */
 #include <setjmp.h>
 #include <stdarg.h>

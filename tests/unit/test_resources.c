@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Resources: 200 failing runs (and some good ones) in one process must
  * leave no file descriptor, mapping or thread behind. Real server and
  * client sessions over tcp/shm on 127.0.0.1, the server in a thread. */

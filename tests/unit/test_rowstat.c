@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's row statistics (lib/sweep/rowstat.c): medians, spreads,
  * noise, the summaries' column medians, the retest's kept figures. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's pacing (lib/sweep/sched.c), proved by simulating the waits
  * (support/pace_sim.c) for every N from 2 to 64 and every slot count K

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Latency statistics: exact moments, histogram buckets, percentiles. */
 #include <setjmp.h>
 #include <stdarg.h>

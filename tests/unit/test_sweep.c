@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's pure parts: the circle schedule, medians, the retest list
  * (the verdict's rules: test_judge.c). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's --metrics file at scale: each rank's median always, every
  * link only where rank 0 gathered the matrices (sweep_files.c). */
 #include <math.h>

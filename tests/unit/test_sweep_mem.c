@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's memory figures and the up-front refusal (sweep_mem.c). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Per-tool validation rules (the originals' behaviour) through
  * cxd_opts_parse, the path the command line takes: which options each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep --congestion: a GPCNeT-like congestion impact on the sweep's
  * launch. Ranks split into victim pairs and aggressors; the victims

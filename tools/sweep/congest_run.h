@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep --congestion: victims and aggressors on the sweep's launch
  * (congest_run.c drives the phases; the engine runs the aggressors'
  * traffic, engine_fabric_aggr.c for libfabric's). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * How one pair is measured. The sweep's pacing, its judging and the
  * congestion mode ask an engine for one direction of one pair at a time

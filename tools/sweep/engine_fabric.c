@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's libfabric engine: every rank opens one endpoint with the
  * pair tools' session and knows every rank's address; a measurement is

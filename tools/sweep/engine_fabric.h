@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The libfabric engine's state (engine_fabric*.c only): the pair tools'
  * session on this rank's endpoint, every rank's address, and whom it is

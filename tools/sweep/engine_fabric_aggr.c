@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep --congestion: the aggressors' traffic, posted through the
  * pair tools' operation hooks (write, read) on the libfabric engine's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's libfabric engine: one rank per NIC. With -d auto each rank
  * takes the device at its place among its host's ranks (local rank 0 the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's peer for the libfabric engine: the partner rank, reached
  * with MPI messages; every wait is bounded, and a rank that does not
  * answer is named. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The engines this build has, for --engine. The simulated build (make
  * sim: SimGrid's smpicc, CXD_SIM) has no libfabric inside, so only the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's MPI engine (--engine mpi): a pair measured with MPI
  * point-to-point calls on a communicator of its own, the MPI-level view

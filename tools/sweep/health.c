@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's NIC evidence (health.h): each rank reads what its host
  * exposes for the device its endpoint uses (lib/counters), and rank 0

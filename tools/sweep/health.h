@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's NIC evidence: the pre-flight check (--health) and the link
  * error counters around a sweep, for the outliers' verdicts.

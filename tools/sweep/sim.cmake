@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The simulated build (make sim: configured with CC=smpicc, -DCXD_SIM=ON):
 # cxi_sweep alone, for SimGrid's smpirun, with the MPI engine only and no
 # libfabric inside. It takes the lower layers that need no libfabric

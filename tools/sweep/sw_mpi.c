@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's MPI helpers: bounded waits and collectives, sw_die. */
 #include <errno.h>
 #include <sched.h>

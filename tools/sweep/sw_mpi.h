@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's MPI helper layer: this rank's place in the job, every MPI
  * tag the sweep uses, and the bounded collectives and waits (a rank that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: every pair of MPI ranks measured, in rounds of disjoint
  * pairs. The main: the options, then the mode (the sweep, --health,

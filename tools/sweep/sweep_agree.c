@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: faults that are one rank's but must be told once, by rank
  * 0, with every rank leaving with the same status (2, a usage error):

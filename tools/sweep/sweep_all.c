@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep: the whole all-pairs sweep (the mode sweep.c picks when not
  * --health or --congestion). A file of its own: it calls the bootstrap,
  * the pacing and the judging, and the judging's retests call back into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep: a rank's state, its hosts and CPUs, the bootstrap. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: from every rank's measurements to the verdict. Each rank
  * reduces its own row (medians of the repeats, their spread, its noise);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep --matrix FILE: each rank writes its own record and rows at
  * their offsets (MPI-IO), so nobody holds the n x n matrices; the layout

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's MPI side: the state of one rank and its entry points. */
 #ifndef CXD_SWEEP_MPI_H
 #define CXD_SWEEP_MPI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: the pacing of the rounds, with no central release. Every
  * rank walks the same plan (the circle method is deterministic) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: what rank 0 learns from every rank's row without gathering
  * the rows: min, percentiles, median and max of all links (the order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep: a pair's measurement (through the engine); the plans it is
  * paced by are lib/sweep/sched.c's and retest.c's. */
 #include <math.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The --csv of a bandwidth tool (test_bw_family.sh).
 
     bw_csv.py FILE WHO SIZES COUNT [PEER_CSV]

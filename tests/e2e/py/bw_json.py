@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The --json of a bandwidth tool (test_bw_family.sh).
 
     bw_json.py FILE TOOL PROV SIZES COUNT [CLIENT_JSON]

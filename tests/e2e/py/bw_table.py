@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The text table of a bandwidth tool (test_bw_family.sh).
 
     bw_table.py FILE HEADER SIZES COUNT [PEER] [GBITS]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A shaped port shows in the congestion impact (test_congestion.sh).
 
     congest_impact.py FILE HIT OTHERS PATTERN MIN MAXOTHER

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Link error counters and --interval windows in a tool's JSON document.
 
   counters_check.py moved JSON NAME      NAME moved (delta > 0), and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks an EasyBuild easyconfig without EasyBuild: it is Python, read
 with the few constants EasyBuild gives it. With a tarball, its checksum
 must be the tarball's. (`make easybuild` builds it with real EasyBuild.)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A fake control-channel peer for the e2e tests (lib.sh: fake_peer).
 
     fake_peer.py PORT MODE [ARGS]

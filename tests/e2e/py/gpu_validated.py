@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Exit 0 if every result row of a --json says validated (test_gpu.sh).
 
     gpu_validated.py JSON

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Validates every JSON document under DIR that says it is one of ours
 (it carries schema_version) against the schema of its kind, in
 SCHEMA_DIR/KIND.schema.json (docs/schema/). lib.sh's finish runs it on

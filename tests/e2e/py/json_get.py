@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Prints d[k1][k2]... of a JSON file (lib.sh: json_get).
 
     json_get.py FILE KEY      KEY: a dotted path, list indexes as numbers

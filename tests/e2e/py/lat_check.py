@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The output of a latency tool (test_lat_family.sh), one mode per use:
 
     lat_check.py client FILE HEADER SIZES COUNT NOUN   text table; NOUN "-": no listing

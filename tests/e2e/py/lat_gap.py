@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """--latency-gap kept and measured (test_lat_family.sh).
 
     lat_gap.py CLIENT_JSON GAP_US

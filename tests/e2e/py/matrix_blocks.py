@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks cxi_plot's block reduction of a --matrix file in-process
 (test_plot.sh): the blocks it computes, read in chunks of every size (one
 row, rows not a multiple of the block, the default), and the blocks it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A "DNS server" on 127.0.0.1:53 (UDP and TCP) that reads queries and
 never answers (test_robust.sh: a name lookup must end with the connect
 timeout, not the resolver's retries). Runs until killed.

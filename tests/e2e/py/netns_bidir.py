@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A bidirectional run between namespaces (test_netns.sh).
 
     netns_bidir.py CLIENT_JSON SERVER_JSON

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """bw_mb_s * elapsed_us = size * count, within 0.1 % (test_netns.sh).
 
     netns_bw.py JSON

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The payload a client claims against the kernel's count (test_netns.sh).
 
     netns_payload.py JSON TX_BYTES

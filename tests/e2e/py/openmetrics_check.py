@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A --metrics file read by Prometheus' own parsers (prometheus_client),
 OpenMetrics and the classic text format, and its facts checked.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs cxi_plot in this process and looks at the figure it saves: every
 legend, title and axis label lies inside the figure (nothing cut at an
 edge), and every log-scale value axis has at least 3 tick labels.

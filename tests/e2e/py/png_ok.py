@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """PNG signature, size and dimensions (IHDR) (test_plot.sh).
 
     png_ok.py FILE MIN_KB MIN_W MIN_H

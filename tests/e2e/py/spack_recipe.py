@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks the Spack recipe without Spack (not installable here): imports
 it against the stand-in of spack.package in tests/support/spack_stub/ and
 checks its metadata, variants, dependencies, arguments and stand-alone

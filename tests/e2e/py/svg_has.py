@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The SVG parses as XML and has each TEXT in a text node (test_plot.sh).
 
     svg_has.py FILE TEXT...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes a synthetic cxi_sweep --json document (test_plot.sh), shaped as
 a real one. Plain: 4 ranks, one bandwidth outlier. With --suspect: what a
 sweep against a baseline run adds (issue 19): 6 ranks, two per host on

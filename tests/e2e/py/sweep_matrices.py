@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A cxi_sweep --json document of N ranks (test_sweep.sh).
 
     sweep_matrices.py FILE N

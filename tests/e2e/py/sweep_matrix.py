@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes a synthetic cxi_sweep --matrix file (test_plot.sh), laid out as
 lib/sweep/matrix.h says: bandwidth 10000 + 10 i + j MB/s and latency
 2 + 0.01 (i + j) us from rank i to j, NaN on the diagonal and for the

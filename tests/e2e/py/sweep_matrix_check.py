@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A cxi_sweep --matrix file against the same run's --json and report
 (test_sweep.sh): every rank wrote its own rows with MPI-IO, rank 0 wrote
 the JSON from gathered rows and the report and link_stats (min, p5,

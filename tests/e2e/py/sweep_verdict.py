@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The sweep's verdict in one namespace scenario (test_sweep_verdict.sh).
 
     sweep_verdict.py FILE SCENARIO N

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Exit 0 if a TCP connect to ADDR port 9 is answered, refused counts
 (test_netns.sh: the veth pair is up).
 

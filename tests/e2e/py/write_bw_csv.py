@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """cxi_write_bw --csv, -s 64:256 (test_write_bw.sh).
 
     write_bw_csv.py FILE

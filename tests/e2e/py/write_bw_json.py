@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """cxi_write_bw --json, -s 1:1024 -n 20 (test_write_bw.sh).
 
     write_bw_json.py FILE PROV client|server CLIENT_JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * TEST STAND-IN for HPE's <rdma/fi_cxi_ext.h>, which Debian's libfabric
  * does not install: only the names cxd uses, with the values fi_cxi(7)

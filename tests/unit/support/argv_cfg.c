@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* See argv_cfg.h. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit-test aid: a tool's command line, given as words, through the
  * library's option parser (cxd_opts_parse), as main() would hand it over.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit-test aid: the sweep's pacing simulated (pace_sim.h). */
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit-test aid: the sweep's pacing simulated, no MPI. Each of n ranks
  * walks its own steps (cxd_sched_steps) as tools/sweep/sweep_pace.c's

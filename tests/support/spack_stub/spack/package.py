@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Test aid: the few names of Spack's `spack.package` that cxd's recipe
 uses. Each directive records its call in DIRECTIVES, in order, for
 tests/e2e/py/spack_recipe.py to check; nothing is built or fetched."""
