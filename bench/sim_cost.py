@@ -20,7 +20,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIOS = os.path.join(HERE, "..", "sim", "scenarios.py")
-COLS = ["ranks", "pairs", "sim_total_s", "sweep_s", "wall_s", "rss_mb"]
+COLS = ["ranks", "pairs", "sim_total_s", "sweep_s", "wall_s", "cpu_s", "rss_mb"]
 
 
 def run(sweep, n, work, timeout):
@@ -34,7 +34,8 @@ def run(sweep, n, work, timeout):
         doc = json.load(fh)
     r = (doc["rows"] if isinstance(doc, dict) else doc)[0]
     return {"ranks": n, "pairs": n * (n - 1) // 2, "sim_total_s": r.get("sim_total_s"),
-            "sweep_s": r.get("sim_s"), "wall_s": r.get("wall_s"), "rss_mb": r.get("rss_mb")}
+            "sweep_s": r.get("sim_s"), "wall_s": r.get("wall_s"), "cpu_s": r.get("cpu_s"),
+            "rss_mb": r.get("rss_mb")}
 
 
 def fit_line(xs, ys):
@@ -74,6 +75,7 @@ def plot(rows, proj, path):
     ax1.set_title("A whole sweep, default options")
     ax1.legend()
     ax2.plot(n, [r["wall_s"] for r in rows], "o-", label="wall seconds")
+    ax2.plot(n, [r["cpu_s"] for r in rows], "^-", label="CPU seconds")
     ax2.plot(n, [r["rss_mb"] / 1024 for r in rows], "s-", label="peak memory, GB")
     ax2.set_xscale("log")
     ax2.set_yscale("log")

@@ -138,7 +138,9 @@ def run_one(a, name, words, baseline, idx, geo):
            *shlex.split(a.sweep_args)]
     if baseline is not None:
         cmd += ["--baseline", baseline]
-    timed = ["/usr/bin/time", "-f", "%M", "-o", prefix + ".rss"] \
+    # peak memory, and the CPU seconds (user, system): on a shared host
+    # the wall seconds also count the others' work
+    timed = ["/usr/bin/time", "-f", "%M %U %S", "-o", prefix + ".rss"] \
         if os.access("/usr/bin/time", os.X_OK) else []
     with open(prefix + ".cmd", "w") as fh:
         fh.write(" ".join(shlex.quote(c) for c in cmd) + "\n")
@@ -154,10 +156,12 @@ def run_one(a, name, words, baseline, idx, geo):
     wall = time.monotonic() - t0
     row = {"scenario": name, "platform": prefix + ".xml", "rc": rc, "wall_s": wall,
            "json": out_json, "verdict": None, "suspects": "-", "flagged": "-",
-           "sim_s": None, "sim_total_s": None, "rss_mb": None}
+           "sim_s": None, "sim_total_s": None, "rss_mb": None, "cpu_s": None}
     try:
         with open(prefix + ".rss") as fh:
-            row["rss_mb"] = int(fh.read().split()[-1]) / 1024.0
+            words = fh.read().split()[-3:]
+        row["rss_mb"] = int(words[0]) / 1024.0
+        row["cpu_s"] = float(words[1]) + float(words[2])
     except (OSError, ValueError, IndexError):
         pass
     with open(prefix + ".err") as fh:
@@ -188,9 +192,10 @@ def fmt(v, spec):
 
 def print_table(rows, out):
     head = ["scenario", "verdict", "suspects", "flagged links", "sweep sim s", "total sim s",
-            "wall s", "peak MB"]
+            "wall s", "CPU s", "peak MB"]
     table = [[r["scenario"], r["verdict"], r["suspects"], r["flagged"], fmt(r["sim_s"], "%.4g"),
-              fmt(r["sim_total_s"], "%.4g"), fmt(r["wall_s"], "%.1f"), fmt(r["rss_mb"], "%.0f")]
+              fmt(r["sim_total_s"], "%.4g"), fmt(r["wall_s"], "%.1f"),
+              fmt(r.get("cpu_s"), "%.1f"), fmt(r["rss_mb"], "%.0f")]
              for r in rows]
     out.write("| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n")
     for t in table:
