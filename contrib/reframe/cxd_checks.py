@@ -4,7 +4,11 @@
 #   cxd_loopback_bw   one NIC writing to itself (cxi_gpu_loopback_bw), Gb/s;
 #                     one test per NIC with  -P nic=cxi0,cxi1,cxi2,cxi3
 #   cxd_pair_bw       a pair's bandwidth (cxi_write_bw --local), MB/s
-#   cxd_pair_lat      a pair's median latency (cxi_send_lat --local), us
+#   cxd_pair_lat      a pair's median latency (cxi_send_lat --local), us;
+#                     both with -S launched=true: two tasks of the
+#                     partition's launcher (srun -n2, mpirun -np 2), the
+#                     pair between the nodes they land on, each task taking
+#                     its role from its rank (docs/site.md)
 #   cxd_sweep         every pair of an MPI job (cxi_sweep): its verdict is the
 #                     sanity; the median bandwidth and latency and the run's
 #                     resolution are the performance values
@@ -47,6 +51,13 @@ class cxd_base(rfm.RunOnlyRegressionTest):
 
     def prov_opts(self):
         return ['--provider', self.provider] if self.provider else []
+
+    def pair_opts(self):
+        '''--local on one node; or a pair across the launcher's two tasks.'''
+        if not getattr(self, 'launched', False):
+            return ['--local']
+        self.num_tasks = 2
+        return []
 
     def doc(self, name=None):
         '''The run's JSON: stdout, or a file the run wrote.'''
@@ -97,11 +108,14 @@ class cxd_pair_bw(cxd_base):
     size = variable(int, value=65536)
     iters = variable(int, value=1000)
     bidirectional = variable(bool, value=False)
+    #: two launcher tasks instead of --local (see the top of this file)
+    launched = variable(bool, value=False)
 
     @run_before('run')
     def set_command(self):
         self.executable = self.prog(self.tool)
-        self.executable_opts = (['--local', '-s', str(self.size), '-n',
+        self.executable_opts = (self.pair_opts() +
+                                ['-s', str(self.size), '-n',
                                  str(self.iters), '--json'] +
                                 (['-b'] if self.bidirectional else []) +
                                 self.prov_opts())
@@ -125,11 +139,14 @@ class cxd_pair_lat(cxd_base):
     tool = variable(str, value='cxi_send_lat')
     size = variable(int, value=8)
     iters = variable(int, value=1000)
+    #: two launcher tasks instead of --local (see the top of this file)
+    launched = variable(bool, value=False)
 
     @run_before('run')
     def set_command(self):
         self.executable = self.prog(self.tool)
-        self.executable_opts = (['--local', '-s', str(self.size), '-n',
+        self.executable_opts = (self.pair_opts() +
+                                ['-s', str(self.size), '-n',
                                  str(self.iters), '--json'] +
                                 self.prov_opts())
 

@@ -125,6 +125,15 @@ case $verdict in
 "Verdict: "*) [ "$(outcome "$OUT" cxd_sweep)" = FAIL ] && pass "sweep under srun: '$verdict', FAIL" || fail "sweep '$verdict', check '$(outcome "$OUT" cxd_sweep)'" ;;
 *) fail "no verdict line from the sweep under srun"; show "$OUT" ;;
 esac
+# The pair as one launcher step: srun starts two tasks, each takes its role
+# from SLURM_PROCID; the job's output is the client's JSON.
+rfm slurmpair slurm -n 'cxd_pair_bw' -S launched=true -S provider=tcp \
+	-S iters=5 -S size=4096 -S cxd_pair_bw.ref=0.001
+expect_rc 0 "$RC" "a pair as two srun tasks (launched=true)" || show "$OUT"
+expect_line "$OUT" "cxd_pair_bw .*@cxdtest:slurm" "it ran in the slurm partition"
+job=$(ls "$TMPD"/rfm-slurmpair/*/cxdtest/slurm/builtin/cxd_pair_bw/rfm_job.sh 2>/dev/null | head -1)
+check "its job script runs srun with two tasks, no --local" \
+	bash -c "grep -q 'ntasks=2' '$job' && grep -q '^srun ' '$job' && ! grep -q -- '--local' '$job'"
 rfm slurmfail slurm -n 'cxd_pair_bw' -S provider=tcp -S iters=5 -S size=4096 \
 	-S ref=1000000000
 [ "$RC" -ne 0 ] && [ "$(outcome "$OUT" cxd_pair_bw)" = FAIL ] &&
