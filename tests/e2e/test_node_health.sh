@@ -99,9 +99,10 @@ cxi cxi2 16 16 BS_100G
 cxi cxi3 16 16 BS_200G
 mkdir -p "$R/sys/class/net" "$R/proc/net"
 # Each value replaces the file whole (a rename), as sysfs shows a value:
-# a read between a truncation and its write would find it empty.
+# a read between a truncation and its write would find it empty. The new
+# value is written outside the counters' directory, which is listed.
 CW=$R/sys/class/cxi/cxi3/device/telemetry/hni_pcs_uncorrected_cw
-( for i in $(seq 1 40); do echo "$i@2.0" >"$CW.new" && mv "$CW.new" "$CW"; sleep 0.1; done ) &
+( for i in $(seq 1 40); do echo "$i@2.0" >"$R/cw.new" && mv "$R/cw.new" "$CW"; sleep 0.1; done ) &
 run_capture fake 30 env CXD_TEST_SYSROOT="$R" "$STANDIN" --interval 1
 wait
 expect_rc 3 "$RC" "stand-in NICs"
