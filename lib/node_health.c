@@ -105,8 +105,9 @@ static void speed_rule(struct nic *nics, unsigned n)
 			    cxd_health_speed(o->h.f.speed) <= v)
 				continue;
 			h->degraded = true;
-			snprintf(h->why, sizeof(h->why), "speed %s where %s "
-				 "has %s", h->f.speed, o->id.name,
+			/* bounded fields: the line fits why (128) */
+			snprintf(h->why, sizeof(h->why), "speed %.36s where "
+				 "%.32s has %.36s", h->f.speed, o->id.name,
 				 o->h.f.speed);
 		}
 	}
