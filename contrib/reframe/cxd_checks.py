@@ -101,15 +101,16 @@ class cxd_loopback_bw(cxd_base):
         return self.doc()['results'][0]['bw_gb_s']
 
 
-@rfm.simple_test
-class cxd_pair_bw(cxd_base):
-    descr = 'A pair\'s bandwidth on this node (cxi_write_bw --local)'
-    tool = variable(str, value='cxi_write_bw')
-    size = variable(int, value=65536)
+class cxd_pair(cxd_base):
+    '''A pair tool's run (--local, or two launcher tasks): what the
+    bandwidth and latency checks share.'''
+    size = variable(int, value=8)
     iters = variable(int, value=1000)
-    bidirectional = variable(bool, value=False)
     #: two launcher tasks instead of --local (see the top of this file)
     launched = variable(bool, value=False)
+
+    def extra_opts(self):
+        return []
 
     @run_before('run')
     def set_command(self):
@@ -117,16 +118,26 @@ class cxd_pair_bw(cxd_base):
         self.executable_opts = (self.pair_opts() +
                                 ['-s', str(self.size), '-n',
                                  str(self.iters), '--json'] +
-                                (['-b'] if self.bidirectional else []) +
-                                self.prov_opts())
-
-    @run_before('performance')
-    def reference_from_variables(self):
-        self.set_reference('bw', 'MB/s')
+                                self.extra_opts() + self.prov_opts())
 
     @sanity_function
     def one_result(self):
         return sn.assert_eq(sn.len(self.doc()['results']), 1)
+
+
+@rfm.simple_test
+class cxd_pair_bw(cxd_pair):
+    descr = 'A pair\'s bandwidth on this node (cxi_write_bw --local)'
+    tool = variable(str, value='cxi_write_bw')
+    size = 65536
+    bidirectional = variable(bool, value=False)
+
+    def extra_opts(self):
+        return ['-b'] if self.bidirectional else []
+
+    @run_before('performance')
+    def reference_from_variables(self):
+        self.set_reference('bw', 'MB/s')
 
     @performance_function('MB/s')
     def bw(self):
@@ -134,29 +145,13 @@ class cxd_pair_bw(cxd_base):
 
 
 @rfm.simple_test
-class cxd_pair_lat(cxd_base):
+class cxd_pair_lat(cxd_pair):
     descr = 'A pair\'s median latency on this node (cxi_send_lat --local)'
     tool = variable(str, value='cxi_send_lat')
-    size = variable(int, value=8)
-    iters = variable(int, value=1000)
-    #: two launcher tasks instead of --local (see the top of this file)
-    launched = variable(bool, value=False)
-
-    @run_before('run')
-    def set_command(self):
-        self.executable = self.prog(self.tool)
-        self.executable_opts = (self.pair_opts() +
-                                ['-s', str(self.size), '-n',
-                                 str(self.iters), '--json'] +
-                                self.prov_opts())
 
     @run_before('performance')
     def reference_from_variables(self):
         self.set_reference('lat', 'us', higher_is_better=False)
-
-    @sanity_function
-    def one_result(self):
-        return sn.assert_eq(sn.len(self.doc()['results']), 1)
 
     @performance_function('us')
     def lat(self):
