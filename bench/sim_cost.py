@@ -75,7 +75,8 @@ def plot(rows, proj, path):
     ax1.set_title("A whole sweep, default options")
     ax1.legend()
     ax2.plot(n, [r["wall_s"] for r in rows], "o-", label="wall seconds")
-    ax2.plot(n, [r["cpu_s"] for r in rows], "^-", label="CPU seconds")
+    if all(r.get("cpu_s") is not None for r in rows):
+        ax2.plot(n, [r["cpu_s"] for r in rows], "^-", label="CPU seconds")
     ax2.plot(n, [r["rss_mb"] / 1024 for r in rows], "s-", label="peak memory, GB")
     ax2.set_xscale("log")
     ax2.set_yscale("log")
