@@ -112,7 +112,7 @@ static int listed_steps(int rank, int pairs_at_once, bool chain,
 			if (in) {
 				*s = (struct cxd_step){ r, p[j].a == rank ?
 							p[j].b : p[j].a, -1,
-							-1 };
+							-1, -1, -1 };
 				if (chain && p[j].a == rank) {
 					s->prev = holder[j];
 					mine[j] = nsteps;
@@ -173,7 +173,7 @@ static int circle_steps(int n, int rank, bool chain, int per,
 		if (t < 0 || cxd_sweep_pair_at(n, r, t, &p) != 0)
 			continue;
 		*s = (struct cxd_step){ r * chunks + t / per, p.a == rank ?
-					p.b : p.a, -1, -1 };
+					p.b : p.a, -1, -1, -1, -1 };
 		nsteps++;
 		if (chain && p.a == rank)
 			circle_links(n, per, r, t, s);

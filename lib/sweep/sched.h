@@ -33,6 +33,9 @@ struct cxd_plan {
 struct cxd_step {
 	int round, partner;
 	int prev, next; /* holders of the slot's neighbours, -1: none */
+	/* The same for the chain of the pairs that share this pair's
+	 * links (cxd_sched_keys), -1: none. */
+	int kprev, knext;
 };
 
 /* Slot tokens are needed only when fewer pairs run at once than a
@@ -60,5 +63,22 @@ void cxd_plan_free(struct cxd_plan *pl);
 int cxd_sched_room(int n, const struct cxd_plan *pl);
 int cxd_sched_steps(int n, int rank, int pairs_at_once,
 		    const struct cxd_plan *pl, struct cxd_step *step);
+
+/*
+ * Pairs that share links take turns (sched_keys.c). dom[r] is rank r's
+ * domain (its group in a dragonfly, its leaf switch in a fat tree; -1
+ * unknown): every pair whose two ranks sit in different domains crosses
+ * the links between those two domains, and at most cap such pairs of one
+ * domain pair run at once. Links the pairs' holders (lower ranks) in
+ * chains like the slots': kprev/knext of rank `rank`'s nsteps steps
+ * (cxd_sched_steps' order). Every wait points to an earlier pair of the
+ * plan, so no cycle is possible. 0, -ENOMEM, or -E2BIG when there are
+ * too many domain pairs to track (the caller runs without the chains).
+ */
+int cxd_sched_keys(int n, int rank, const struct cxd_plan *pl,
+		   const int *dom, int cap, struct cxd_step *step,
+		   int nsteps);
+/* How many domains dom names: its largest index + 1. */
+int cxd_sched_ndom(int n, const int *dom);
 
 #endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Pairs that share links take turns (sched.h, cxd_sched_keys). On a
+ * tapered fabric the pairs of one round that cross between the same two
+ * groups share that group pair's few global links: run together, each
+ * measures its share of the bundle, not its own link, and the figure
+ * depends on what else ran. Each domain pair gets cap slots, chained like
+ * the rounds' slots: a pair's holder waits for the word of the holder of
+ * the previous pair in its slot. Every rank walks the whole plan in its
+ * order to find its own links; the state is per domain pair only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "sched.h"
+
+/* More domain pairs than this are not tracked (about 5 MB a rank). */
+#define KEYS_MAX (1 << 20)
+
+int cxd_sched_ndom(int n, const int *dom)
+{
+	int nd = 0;
+
+	for (int i = 0; i < n; i++)
+		if (dom[i] + 1 > nd)
+			nd = dom[i] + 1;
+	return nd;
+}
+
+/* The index of the unordered domain pair (a != b, both >= 0). */
+static size_t key_of(int a, int b)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+
+	return (size_t) hi * (size_t) (hi - 1) / 2 + (size_t) lo;
+}
+
+struct chains {
+	int cap;
+	int *cnt;    /* per key: its pairs so far */
+	int *holder; /* per key and slot: the holder of its latest pair */
+	int *mine;   /* the same slot: this rank's step there, or -1 */
+};
+
+/* Pair p is the rank's step si (or -1 when the rank is not in it). */
+static void link_pair(struct chains *c, int rank, const int *dom,
+		      const struct cxd_pair *p, int si, struct cxd_step *step)
+{
+	int da = dom[p->a], db = dom[p->b];
+	size_t k, at;
+
+	if (da < 0 || db < 0 || da == db)
+		return;
+	k = key_of(da, db);
+	at = k * (size_t) c->cap + (size_t) (c->cnt[k]++ % c->cap);
+	/* The slot's previous pair was this rank's: it hands on to us. */
+	if (c->mine[at] >= 0 && p->a != rank)
+		step[c->mine[at]].knext = p->a;
+	c->mine[at] = -1;
+	if (si >= 0 && p->a == rank) {
+		if (c->holder[at] >= 0 && c->holder[at] != rank)
+			step[si].kprev = c->holder[at];
+		c->mine[at] = si;
+	}
+	c->holder[at] = p->a;
+}
+
+static int walk(int n, int rank, const struct cxd_plan *pl, const int *dom,
+		struct chains *c, struct cxd_step *step, int nsteps)
+{
+	struct cxd_pair *tmp = NULL;
+	int nr = pl->count ? pl->nrounds : cxd_sweep_nrounds(n), si = 0;
+
+	if (pl->count == NULL &&
+	    (tmp = malloc(((size_t) n / 2 + 1) * sizeof(*tmp))) == NULL)
+		return -ENOMEM;
+	for (int r = 0; r < nr; r++) {
+		const struct cxd_pair *p = tmp;
+		int np;
+
+		if (pl->count) {
+			p = pl->pairs + pl->first[r];
+			np = pl->count[r];
+		} else {
+			np = cxd_sweep_round(n, r, tmp);
+		}
+		for (int j = 0; j < np; j++) {
+			bool in = p[j].a == rank || p[j].b == rank;
+
+			link_pair(c, rank, dom, &p[j],
+				  in && si < nsteps ? si : -1, step);
+			si += in;
+		}
+	}
+	free(tmp);
+	return 0;
+}
+
+int cxd_sched_keys(int n, int rank, const struct cxd_plan *pl,
+		   const int *dom, int cap, struct cxd_step *step,
+		   int nsteps)
+{
+	int nd = cxd_sched_ndom(n, dom), ret;
+	size_t nk = nd > 1 ? key_of(nd - 1, nd - 2) + 1 : 1, slots;
+	struct chains c = { cap < 1 ? 1 : cap, NULL, NULL, NULL };
+
+	if (nk > KEYS_MAX / (size_t) c.cap)
+		return -E2BIG;
+	slots = nk * (size_t) c.cap;
+	c.cnt = calloc(nk, sizeof(int));
+	c.holder = malloc(slots * sizeof(int));
+	c.mine = malloc(slots * sizeof(int));
+	if (!c.cnt || !c.holder || !c.mine) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < slots; i++)
+		c.holder[i] = c.mine[i] = -1;
+	for (int i = 0; i < nsteps; i++)
+		step[i].kprev = step[i].knext = -1;
+	ret = walk(n, rank, pl, dom, &c, step, nsteps);
+out:
+	free(c.cnt);
+	free(c.holder);
+	free(c.mine);
+	return ret;
+}
