@@ -49,7 +49,7 @@ struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct)
 {
 	bool bw = m == CXD_M_BW;
 	double floor = bw ? CXD_JUDGE_BW_FLOOR : CXD_JUDGE_LAT_FLOOR;
-	struct cxd_tol t = { .noise = noise };
+	struct cxd_tol t = { .noise = noise, .crowd = NAN };
 
 	if (pct) {
 		t.explicit_ = true;
@@ -63,6 +63,25 @@ struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct)
 	/* Unknown noise (nothing repeated) is no licence to judge finely. */
 	t.poor = !isfinite(noise) || cxd_judge_poor(m, t.tol);
 	return t;
+}
+
+void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, size_t n)
+{
+	double *x = malloc((n + 1) * sizeof(double));
+	size_t k = 0;
+
+	t->crowd = NAN;
+	t->crowd_pairs = 0;
+	for (size_t i = 0; x && i < n; i++)
+		if (isfinite(ratio[i]) && ratio[i] > 0)
+			x[k++] = ratio[i];
+	if (k > 0) {
+		t->crowd = cxd_sweep_median(x, k) - 1.0;
+		t->crowd_pairs = (int) k;
+		t->crowded = t->crowd > t->tol;
+		t->poor |= t->crowded;
+	}
+	free(x);
 }
 
 /* v against ref with relative tolerance tol: below (bw) or above (lat). */

@@ -48,10 +48,21 @@ struct cxd_tol {
 	double tol;     /* relative tolerance judged by (0.1 = 10 %) */
 	bool explicit_; /* --min-bw/--max-lat gave it */
 	bool poor;      /* from the noise, and too wide to catch a lane down */
+	/* Bandwidth: pairs measured alone were faster than in their rounds
+	 * by more than the tolerance (crowd, below): the round's pairs
+	 * shared links, so no link is judged against its peers (poor). */
+	bool crowded;
+	double crowd;   /* alone / in the round - 1, median; NAN: not tried */
+	int crowd_pairs; /* the pairs measured alone */
 };
 
 /* pct: --min-bw (bandwidth) or --max-lat (latency), 0 when not given. */
 struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct);
+/* Bandwidth: the pairs measured alone (calibration) against the same
+ * pairs in their rounds: ratio[i] = alone / in the round, NAN skipped.
+ * Sets t->crowd and t->crowd_pairs, and t->crowded and t->poor when the
+ * pairs alone were faster by more than t->tol. */
+void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, size_t n);
 /* Is a relative tolerance of m too wide to see a lane down? */
 bool cxd_judge_poor(enum cxd_metric m, double tol);
 
@@ -119,9 +130,10 @@ double cxd_judge_busier(double a, double b);
 bool cxd_judge_held(const struct cxd_outlier *o);
 
 /* Suspects: a rank most of whose links are out (or a switch or group,
- * from --topology), or the whole fabric. */
+ * from --topology), the links between two groups (a bundle of global
+ * links, from --topology), or the whole fabric. */
 enum cxd_suspect_kind { CXD_S_RANK, CXD_S_SWITCH, CXD_S_GROUP,
-			CXD_S_FABRIC };
+			CXD_S_FABRIC, CXD_S_BUNDLE };
 
 struct cxd_suspect {
 	enum cxd_suspect_kind kind;
@@ -129,6 +141,7 @@ struct cxd_suspect {
 	int id;          /* rank, or switch/group index in the topology */
 	int bad, links;  /* out of the links it carries */
 	int bad_in, in;  /* switch/group: links inside it */
+	int id2;         /* a bundle: the links between groups id and id2 */
 };
 
 /* Topology: for each rank its switch and group index (-1: none). */
@@ -172,7 +185,12 @@ size_t cxd_judge_suspects_tally(const struct cxd_tally *t,
 size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
 			  const struct cxd_topo_map *topo,
 			  struct cxd_suspect *out, size_t cap);
-/* Is rank r covered by a suspect (itself, its switch or its group)? */
+/* Is link (src, dst) explained by a suspect: an end's rank, switch or
+ * group, the bundle between their groups, or the fabric? */
+bool cxd_judge_link_suspect(const struct cxd_suspect *s, size_t ns,
+			    int src, int dst, const struct cxd_topo_map *topo);
+/* Is rank r covered by a suspect (itself, its switch or its group)? A
+ * bundle between groups covers no rank: no node is to blame. */
 bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,
 			    const struct cxd_topo_map *topo);
 

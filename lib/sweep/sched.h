@@ -75,6 +75,7 @@ int cxd_sched_steps(int n, int rank, int pairs_at_once,
  * plan, so no cycle is possible. 0, -ENOMEM, or -E2BIG when there are
  * too many domain pairs to track (the caller runs without the chains).
  */
+#define CXD_SCHED_KEYS_MAX (1 << 20)
 int cxd_sched_keys(int n, int rank, const struct cxd_plan *pl,
 		   const int *dom, int cap, struct cxd_step *step,
 		   int nsteps);

@@ -14,8 +14,6 @@
 
 #include "sched.h"
 
-/* More domain pairs than this are not tracked (about 5 MB a rank). */
-#define KEYS_MAX (1 << 20)
 
 int cxd_sched_ndom(int n, const int *dom)
 {
@@ -104,7 +102,7 @@ int cxd_sched_keys(int n, int rank, const struct cxd_plan *pl,
 	size_t nk = nd > 1 ? key_of(nd - 1, nd - 2) + 1 : 1, slots;
 	struct chains c = { cap < 1 ? 1 : cap, NULL, NULL, NULL };
 
-	if (nk > KEYS_MAX / (size_t) c.cap)
+	if (nk > CXD_SCHED_KEYS_MAX / (size_t) c.cap)
 		return -E2BIG;
 	slots = nk * (size_t) c.cap;
 	c.cnt = calloc(nk, sizeof(int));

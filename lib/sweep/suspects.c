@@ -114,7 +114,7 @@ static void sets(struct ctx *c, enum cxd_suspect_kind kind, const int *idx,
 		 int nset, bool *flag)
 {
 	for (int id = 0; id < nset; id++) {
-		struct cxd_suspect s = { kind, c->m, id, 0, 0, 0, 0 };
+		struct cxd_suspect s = { kind, c->m, id, 0, 0, 0, 0, -1 };
 		int size = 0, fresh = 0;
 
 		mask_of(idx, id, c->n, c->in);
@@ -164,7 +164,7 @@ static void groups(struct ctx *c, const struct cxd_topo_map *t,
 			c->out[w++] = c->out[j];
 		}
 		c->k = w;
-		struct cxd_suspect s = { CXD_S_GROUP, c->m, g, 0, 0, 0, 0 };
+		struct cxd_suspect s = { CXD_S_GROUP, c->m, g, 0, 0, 0, 0, -1 };
 
 		int size = 0;
 
@@ -179,7 +179,7 @@ static void groups(struct ctx *c, const struct cxd_topo_map *t,
 static void ranks(struct ctx *c)
 {
 	for (int r = 0; r < c->n; r++) {
-		struct cxd_suspect s = { CXD_S_RANK, c->m, r, 0, 0, 0, 0 };
+		struct cxd_suspect s = { CXD_S_RANK, c->m, r, 0, 0, 0, 0, -1 };
 
 		if (c->covered[r])
 			continue;
@@ -189,6 +189,38 @@ static void ranks(struct ctx *c)
 		if (mostly_out(&s) || (c->n == 2 && s.bad == 2))
 			add(c, &s);
 	}
+}
+
+/* The links between two groups mostly out while neither group as a
+ * whole is: the global links between them (a bundle), which no node's
+ * drain would mend. Each group pair's links both ways: 2 x na x nb. */
+static void bundles(struct ctx *c, const struct cxd_topo_map *t,
+		    const bool *grp_named)
+{
+	int k = c->t->ngrp, *size = calloc((size_t) k + 1, sizeof(int));
+	const int *g = c->t->grp[c->m];
+
+	if (size == NULL)
+		return;
+	for (int i = 0; i < c->n; i++)
+		if (t->grp[i] >= 0 && t->grp[i] < k)
+			size[t->grp[i]]++;
+	for (int a = 0; a < k; a++)
+		for (int b = a + 1; b < k; b++) {
+			struct cxd_suspect s = { CXD_S_BUNDLE, c->m, a, 0,
+						 2 * size[a] * size[b], 0, 0,
+						 b };
+
+			if (grp_named[a] || grp_named[b] || !s.links)
+				continue;
+			s.bad = g[a * k + b] + g[b * k + a];
+			if (!mostly_out(&s))
+				continue;
+			if (c->k < c->cap)
+				c->out[c->k] = s;
+			c->k++;
+		}
+	free(size);
 }
 
 /* Half the ranks or more under suspicion: not a node but a change that
@@ -210,7 +242,8 @@ static void fabric(struct ctx *c, size_t first)
 	c->k = first;
 	if (c->k < c->cap)
 		c->out[c->k] = (struct cxd_suspect){ CXD_S_FABRIC, c->m, 0, bad,
-						     c->n * (c->n - 1), 0, 0 };
+						     c->n * (c->n - 1), 0, 0,
+						     -1 };
 	c->k++;
 }
 
@@ -228,8 +261,17 @@ static void one_metric(struct ctx *c, const struct cxd_topo_map *t)
 			free(sw_bad);
 		}
 	}
-	if (t != NULL && t->ngrp > 0)
-		sets(c, CXD_S_GROUP, t->grp, t->ngrp, NULL);
+	if (t != NULL && t->ngrp > 0) {
+		bool *named = calloc((size_t) t->ngrp, sizeof(bool));
+
+		sets(c, CXD_S_GROUP, t->grp, t->ngrp, named);
+		for (size_t j = first; named && j < c->k && j < c->cap; j++)
+			if (c->out[j].kind == CXD_S_GROUP)
+				named[c->out[j].id] = true;
+		if (named)
+			bundles(c, t, named);
+		free(named);
+	}
 	ranks(c);
 	fabric(c, first);
 }
@@ -266,6 +308,25 @@ size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
 	k = cxd_judge_suspects_tally(&t, topo, out, cap);
 	cxd_tally_free(&t);
 	return k;
+}
+
+bool cxd_judge_link_suspect(const struct cxd_suspect *s, size_t ns,
+			    int src, int dst, const struct cxd_topo_map *topo)
+{
+	for (size_t i = 0; i < ns; i++) {
+		int ga = topo ? topo->grp[src] : -1;
+		int gb = topo ? topo->grp[dst] : -1;
+
+		if (s[i].kind == CXD_S_FABRIC ||
+		    cxd_judge_rank_suspect(&s[i], 1, src, topo) ||
+		    cxd_judge_rank_suspect(&s[i], 1, dst, topo))
+			return true;
+		if (s[i].kind == CXD_S_BUNDLE && ga >= 0 && gb >= 0 &&
+		    ((ga == s[i].id && gb == s[i].id2) ||
+		     (ga == s[i].id2 && gb == s[i].id)))
+			return true;
+	}
+	return false;
 }
 
 bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,

@@ -31,6 +31,17 @@ json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r)
 				       json_object_new_boolean(t->explicit_));
 		json_object_object_add(x, "poor",
 				       json_object_new_boolean(t->poor));
+		if (isfinite(t->crowd)) {
+			/* pairs alone against their rounds (calibration) */
+			json_object_object_add(x, "alone_vs_round_pct",
+					       cxd_json_num(100 * t->crowd));
+			json_object_object_add(x, "alone_pairs",
+					       json_object_new_int(
+						       t->crowd_pairs));
+			json_object_object_add(x, "crowded",
+					       json_object_new_boolean(
+						       t->crowded));
+		}
 		json_object_object_add(o, res_key[m], x);
 	}
 	return o;
@@ -56,7 +67,7 @@ json_object *cxd_sweep_json_link_stats(const struct cxd_sweep_res *r)
 }
 
 static const char *const kind_name[] = { "rank", "switch", "group",
-					 "fabric" };
+					 "fabric", "bundle" };
 
 json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 {
@@ -90,6 +101,15 @@ json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 		json_object_object_add(o, "bad", json_object_new_int(s->bad));
 		json_object_object_add(o, "links",
 				       json_object_new_int(s->links));
+		if (s->kind == CXD_S_BUNDLE) {
+			json_object *gs = json_object_new_array();
+
+			json_object_array_add(gs, json_object_new_string(
+						      r->topo->grp[s->id]));
+			json_object_array_add(gs, json_object_new_string(
+						      r->topo->grp[s->id2]));
+			json_object_object_add(o, "groups", gs);
+		}
 		if (s->kind == CXD_S_SWITCH || s->kind == CXD_S_GROUP) {
 			json_object_object_add(o, "bad_inside",
 					       json_object_new_int(s->bad_in));

@@ -149,6 +149,21 @@ static json_object *outliers(const struct cxd_outlier *list, size_t n)
 	return a;
 }
 
+/* {"kind": "rounds" or "shared links", "why": the rest of the text}. */
+static json_object *schedule(const struct cxd_sweep_res *r)
+{
+	const char *t = r->schedule ? r->schedule : "", *c = strchr(t, ':');
+	json_object *o = json_object_new_object();
+
+	if (c == NULL)
+		c = t + strlen(t);
+	json_object_object_add(o, "kind", json_object_new_string_len(
+				       t, (int) (c - t)));
+	json_object_object_add(o, "why", json_object_new_string(
+				       c[0] ? c + 2 : ""));
+	return o;
+}
+
 static json_object *rounds(const struct cxd_sweep_res *r)
 {
 	json_object *a = json_object_new_array();
@@ -195,6 +210,7 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			       json_object_new_string(r->engine_version));
 	json_object_object_add(d, "provider",
 			       json_object_new_string(r->provider));
+	json_object_object_add(d, "schedule", schedule(r));
 	json_object_object_add(d, "options", options(r));
 	json_object_object_add(d, "ranks", ranks(r));
 	/* rank 0 gathers the matrices whenever --json is given */

@@ -64,6 +64,9 @@ struct cxd_sweep_res {
 	const struct cxd_pair *round_pairs;
 	const double *round_s;
 	double total_s;
+	/* Which schedule ran and why: "rounds: ..." or "shared links: ..."
+	 * (the word before the colon is the JSON's schedule.kind). */
+	const char *schedule;
 	char provider[CXD_NAME_LEN]; /* "mpi" with the MPI engine */
 	char engine[16];        /* --engine: fabric, mpi */
 	char engine_version[128]; /* libfabric's ("2.1"), or the MPI
@@ -72,6 +75,8 @@ struct cxd_sweep_res {
 	uint64_t lat_iters, repeat; /* resolved */
 	enum cxd_verdict verdict;
 };
+
+#define CXD_SWEEP_SCHED_LEN 256
 
 int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			 char *err, size_t errlen);

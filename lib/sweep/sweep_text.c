@@ -47,6 +47,10 @@ void cxd_suspect_name(const struct cxd_sweep_res *r,
 			 r->topo->sw[s->id] : r->topo->grp[s->id],
 			 k == 1 ? "rank" : "ranks", ranks);
 		break;
+	case CXD_S_BUNDLE:
+		snprintf(buf, len, "the links between groups %s and %s",
+			 r->topo->grp[s->id], r->topo->grp[s->id2]);
+		break;
 	default:
 		snprintf(buf, len, "the whole fabric");
 		break;
@@ -75,6 +79,24 @@ static void worst_links(const struct cxd_sweep_res *r, FILE *out,
 	fprintf(out, "\n");
 }
 
+/* The calibration (no --topology, pairs at once): pairs measured alone
+ * against their rounds. */
+static void crowding(const struct cxd_tol *t, FILE *out)
+{
+	if (!isfinite(t->crowd))
+		return;
+	fprintf(out, "Concurrency: %d pair%s measured alone were %+.1f %% "
+		"against their rounds (median)%s\n", t->crowd_pairs,
+		t->crowd_pairs == 1 ? "" : "s", 100 * t->crowd, t->crowded ?
+		"" : ": the pairs of a round did not slow each other");
+	if (t->crowded)
+		fprintf(out, "Concurrency lowered bandwidth: the pairs of a "
+			"round share links (a tapered fabric's global or "
+			"spine links), so no link is judged against its peers "
+			"on bandwidth; give --topology (pairs that share links "
+			"then take turns) or fewer --max-pairs\n");
+}
+
 static void resolution(const struct cxd_sweep_res *r, FILE *out)
 {
 	for (int m = 0; m < 2; m++) {
@@ -87,8 +109,9 @@ static void resolution(const struct cxd_sweep_res *r, FILE *out)
 			unit[m], t->explicit_ ? m ? " (--max-lat)" :
 			" (--min-bw)" : "");
 	}
+	crowding(&r->rules->tol[CXD_M_BW], out);
 	for (int m = 0; m < 2; m++)
-		if (r->rules->tol[m].poor)
+		if (r->rules->tol[m].poor && !r->rules->tol[m].crowded)
 			fprintf(out, "Resolution is poor for %s: this run "
 				"cannot tell apart links that differ by less "
 				"than %.0f %% (a busy host or a noisy fabric)"
@@ -120,9 +143,8 @@ static bool explained(const struct cxd_sweep_res *r,
 {
 	for (size_t i = 0; i < r->nsus; i++)
 		if (r->sus[i].metric == x->metric &&
-		    (r->sus[i].kind == CXD_S_FABRIC ||
-		     cxd_judge_rank_suspect(&r->sus[i], 1, x->src, r->tmap) ||
-		     cxd_judge_rank_suspect(&r->sus[i], 1, x->dst, r->tmap)))
+		    cxd_judge_link_suspect(&r->sus[i], 1, x->src, x->dst,
+					   r->tmap))
 			return true;
 	return false;
 }
@@ -232,6 +254,12 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 				s->links, what);
 			evidence(r, s->id, -1, out);
 		}
+		else if (s->kind == CXD_S_BUNDLE)
+			fprintf(out, "  %s: %d of %d links between them %s, "
+				"the rest of both groups not: suspect the "
+				"global links between the two groups (a cable, "
+				"a port or their routing), not a node\n", name,
+				s->bad, s->links, what);
 		else if (s->kind == CXD_S_FABRIC)
 			fprintf(out, "  %s: %d of %d links %s, on most ranks: "
 				"a change everywhere (firmware, settings, "
@@ -270,6 +298,13 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 				"measurement%s could not be retested on a quiet "
 				"host\n", r->nbusy_all,
 				r->nbusy_all == 1 ? "" : "s");
+		else if (r->rules->tol[CXD_M_BW].crowded)
+			fprintf(out, "the pairs of a round lowered each "
+				"other's bandwidth by %.0f %% (measured alone "
+				"against their rounds): bandwidth was not "
+				"judged against peers\n",
+				100 * r->rules->tol[CXD_M_BW].crowd /
+				(1 + r->rules->tol[CXD_M_BW].crowd));
 		else if (r->rules->tol[0].poor || r->rules->tol[1].poor)
 			fprintf(out, "no link stands "
 				"out, but the run's noise hides differences "
@@ -309,6 +344,8 @@ void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
 		strcmp(r->engine, "fabric") == 0 ? r->provider :
 		r->engine_version, (unsigned long long) r->repeat,
 		r->total_s);
+	if (r->schedule && r->schedule[0])
+		fprintf(out, "Schedule: %s\n", r->schedule);
 	stat_line(out, "Bandwidth", "MB/s", &r->stat[CXD_M_BW]);
 	stat_line(out, "Latency (8 B)", "us", &r->stat[CXD_M_LAT]);
 	worst_links(r, out, CXD_M_BW);

@@ -181,7 +181,7 @@ static int em_ping(struct em *m, int peer, bool lead, uint64_t *rtt)
  * run and lets the simulated clock pass for the rest at their pace: the
  * 8-byte messages load no link, and each costs the simulator ~15 us of
  * wall time (100 per direction were most of a sweep's messages). */
-#define EM_SIM_LAT 8
+#define EM_SIM_LAT 2
 
 static uint64_t em_timed_iters(uint64_t iters)
 {

@@ -25,6 +25,7 @@ enum sw_tag {
 	SW_TAG_ADDR,
 	SW_TAG_HELLO = 31,   /* pacing: partners name the round */
 	SW_TAG_SLOT,         /* pacing: a slot's token */
+	SW_TAG_KEY,          /* pacing: a shared-links chain's token */
 	SW_TAG_WHY = 41,     /* a rank's setup error, to rank 0 */
 	SW_TAG_TURN = 51,    /* congestion: a victim turn's token */
 };

@@ -5,8 +5,56 @@
  * the pacing, so beside either it would close a loop of files. */
 #include <stdlib.h>
 
+#include "sweep/sched.h"
+
 #include "health.h"
 #include "sweep_mpi.h"
+
+/*
+ * The shared-links schedule, when --topology places the ranks and more
+ * than one pair runs at once: on a tapered fabric the pairs of a round
+ * that cross between the same two groups (or leaf switches, without
+ * groups) share that pair's few links, and each would measure its share
+ * rather than its own link. Latency (8-byte messages, which load no
+ * link) runs in full rounds; bandwidth then runs the same rounds with
+ * one pair per domain pair at a time (cxd_sched_keys). Returns the
+ * domains, or NULL for plain rounds.
+ */
+static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
+{
+	const int *dom;
+	int nd;
+
+	char *why = w->pace.schedule;
+	size_t len = sizeof(w->pace.schedule);
+
+	sw_share_topo(w, tm);
+	if (tm->sw == NULL || w->pace.pairs_at_once < 2) {
+		snprintf(why, len, "rounds: every pair of a round at once%s",
+			 tm->sw == NULL ? " (no --topology: which pairs "
+			 "share links is not known)" : "");
+		if (w->pace.pairs_at_once < 2)
+			snprintf(why, len, "rounds: one pair at a time");
+		return NULL;
+	}
+	dom = tm->ngrp > 0 ? tm->grp : tm->sw;
+	nd = cxd_sched_ndom(w->m.n, dom);
+	/* Too many to track (cxd_sched_keys' bound): plain rounds. */
+	if (nd < 2 || (size_t) nd * (size_t) (nd - 1) / 2 >
+		      CXD_SCHED_KEYS_MAX) {
+		snprintf(why, len, "rounds: every pair of a round at once "
+			 "(--topology places the ranks in %d %s%s)", nd,
+			 tm->ngrp > 0 ? "group" : "switch",
+			 nd == 1 ? "" : tm->ngrp > 0 ? "s" : "es, too many "
+			 "to track");
+		return NULL;
+	}
+	snprintf(why, len, "shared links: latency in full rounds, then "
+		 "bandwidth with one pair at a time per %s pair, as "
+		 "--topology places the ranks in %d %s", tm->ngrp > 0 ?
+		 "group" : "switch", nd, tm->ngrp > 0 ? "groups" : "switches");
+	return dom;
+}
 
 /* The whole sweep: rounds, then the verdict; rank 0's exit status. */
 int sw_run(struct sw *w)
@@ -14,6 +62,7 @@ int sw_run(struct sw *w)
 	size_t nk = (size_t) w->m.n * w->repeat;
 	uint64_t t0 = cxd_now_ns();
 	struct cxd_plan pl;
+	struct cxd_topo_map tm;
 	int ret;
 
 	if (w->m.n < 2)
@@ -37,8 +86,15 @@ int sw_run(struct sw *w)
 	sw_reset_rows(w);
 	pl = cxd_plan_main(w->m.n, w->pace.pairs_at_once);
 	w->pace.round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
-	sw_pace(w, &pl, sw_measure_pair, w->pace.round_s);
+	w->pace.shared = shared_links(w, &tm);
+	sw_pace_plan(w, &pl, w->pace.shared, w->pace.round_s);
+	if (w->pace.shared == NULL && w->pace.pairs_at_once > 1 &&
+	    !w->pace.coord_only)
+		sw_calibrate(w);
 	ret = sw_verdict(w, &pl, t0);
+	w->pace.shared = NULL;
+	free((void *) tm.sw);
+	free((void *) tm.grp);
 	cxd_plan_free(&pl);
 	return ret;
 }

@@ -30,6 +30,7 @@ void sw_free(struct sw *w)
 	free(w->judge.lat_row);
 	free(w->judge.busy_row);
 	free(w->pace.round_s);
+	free(w->judge.crowd_ratio);
 	for (int m = 0; m < 2; m++) {
 		free(w->judge.rep[m]);
 		free(w->judge.spread[m]);

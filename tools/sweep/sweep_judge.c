@@ -163,6 +163,10 @@ static void set_rules(struct sw *w, struct view *v)
 			r->base_poor[m] = w->judge.has_base &&
 					  cxd_judge_poor(m, r->base_tol[m]);
 		}
+		if (w->judge.crowd_ratio)
+			cxd_judge_crowd(&r->tol[CXD_M_BW],
+					w->judge.crowd_ratio,
+					(size_t) w->m.n);
 		r->expect[CXD_M_BW] = o->expect_bw;
 		r->expect[CXD_M_LAT] = o->expect_lat;
 	}
@@ -284,7 +288,7 @@ static void retest(struct sw *w, struct view *v)
 	if (cxd_plan_retest(w->m.n, w->pace.pairs_at_once, p, np, &pl) != 0)
 		sw_die(&w->m, "out of memory");
 	sw_reset_rows(w);
-	sw_pace(w, &pl, sw_measure_pair, NULL);
+	sw_pace_plan(w, &pl, w->pace.shared, NULL);
 	row_stats(w);
 	/* The links the retest did not measure keep their first figures:
 	 * each link's figure is then its latest (a baseline must not keep a
@@ -354,6 +358,7 @@ static int report(struct sw *w, const struct cxd_plan *main_pl,
 		.pairs_at_once = w->pace.pairs_at_once,
 		.round_count = pl->count, .round_pairs = pl->pairs,
 		.round_s = w->pace.round_s, .total_s = secs, .cfg = &w->cfg,
+		.schedule = w->pace.schedule,
 		.lat_iters = w->lat_iters, .repeat = w->repeat };
 	const char **moved = sw_alloc(&w->m, (size_t) w->m.n, sizeof(char *));
 	int ret;

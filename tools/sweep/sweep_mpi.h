@@ -25,7 +25,20 @@ struct sw_pacing {
 	int round;             /* the round being run (for messages) */
 	double *round_s;       /* rank 0: each round's longest pair, s */
 	bool coord_only;       /* test copies: time the pacing alone */
+	/* What a pair measures now (SW_RUN_*), and when not NULL each
+	 * rank's domain: pairs crossing between two domains take turns,
+	 * key_cap at once (cxd_sched_keys; the shared-links schedule). */
+	int what;
+	const int *key_dom;
+	int key_cap;
+	/* The shared-links schedule's domains for the whole sweep (its
+	 * retests too), NULL: plain rounds (sweep_all.c). */
+	const int *shared;
+	/* Which schedule ran and why, for the report (sweep_all.c). */
+	char schedule[CXD_SWEEP_SCHED_LEN];
 };
+
+enum { SW_RUN_BOTH, SW_RUN_LAT, SW_RUN_BW };
 
 /* What the judging works on: this rank's figures, rank 0's references. */
 struct sw_judging {
@@ -41,6 +54,12 @@ struct sw_judging {
 	struct cxd_topo topo;
 	struct cxd_topo_map tmap;
 	bool has_base, has_topo;
+	/* sweep_calib.c: the link this rank led alone, and rank 0's ratios
+	 * (alone / in the round, one per rank, NAN none; NULL: no
+	 * calibration ran). */
+	int alone_peer;
+	double alone_v;
+	double *crowd_ratio;
 };
 
 /* Outputs and evidence kept open across the sweep. */
@@ -104,6 +123,16 @@ void sw_measure_pair(struct sw *w, int p);
 typedef void sw_measure_fn(struct sw *w, int p);
 void sw_pace(struct sw *w, const struct cxd_plan *pl,
 	     sw_measure_fn *measure, double *secs);
+/* Plan pl's pairs measured with sw_measure_pair (sweep_pace.c): both
+ * metrics at once, or (dom not NULL, the shared-links schedule) latency
+ * in full rounds, then bandwidth one pair per domain pair at a time;
+ * secs as sw_pace's, the two passes added. */
+void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
+		  double *secs);
+/* With more than one pair at once and no shared-links schedule: a
+ * sample of a round's pairs measured again alone (sweep_calib.c),
+ * rank 0's judge.crowd_ratio filled. Collective. */
+void sw_calibrate(struct sw *w);
 /* The whole sweep (sweep_all.c); returns the exit status (rank 0
  * decides). */
 int sw_run(struct sw *w);

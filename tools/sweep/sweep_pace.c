@@ -73,47 +73,51 @@ static int wait_until(MPI_Request *q, uint64_t deadline)
 	}
 }
 
-/* The slot's word from its previous holder (none when that was us). */
-static void take_slot(struct sw *w, const struct cxd_step *s,
-		      uint64_t deadline)
+/* A token from the previous holder of a chain (none when that was us):
+ * the slot's (SW_TAG_SLOT), or the shared-links chain's (SW_TAG_KEY). */
+static void take_token(struct sw *w, const struct cxd_step *s, int from,
+		       int tag, uint64_t deadline)
 {
+	const char *what = tag == SW_TAG_SLOT ? "slot" : "turn on shared links";
 	MPI_Request q;
 	int r = -1;
 
-	if (s->prev < 0 || s->prev == w->m.rank)
+	if (from < 0 || from == w->m.rank)
 		return;
-	MPI_Irecv(&r, 1, MPI_INT, s->prev, SW_TAG_SLOT, MPI_COMM_WORLD, &q);
+	MPI_Irecv(&r, 1, MPI_INT, from, tag, MPI_COMM_WORLD, &q);
 	if (wait_until(&q, deadline) != 0)
 		sw_die(&w->m,
-		       "rank %d (%s) did not hand on its slot before round "
+		       "rank %d (%s) did not hand on its %s before round "
 		       "%d in time: it is stalled, or stuck behind a rank "
-		       "that is", s->prev, w->ranks[s->prev].host, s->round);
-	if (r >= s->round)
-		sw_die(&w->m, "rank %d handed on round %d's slot, expected one "
-		       "before round %d", s->prev, r, s->round);
+		       "that is", from, w->ranks[from].host, what, s->round);
+	/* A slot passes from round to round; a turn on shared links may
+	 * pass within a round (its pairs of one domain pair). */
+	if (r > s->round || (r == s->round && tag == SW_TAG_SLOT))
+		sw_die(&w->m, "rank %d handed on round %d's %s, expected one "
+		       "before round %d", from, r, what, s->round);
 }
 
-/* Hand the slot on. The send is tested once (an eager one is done
+/* Hand a chain on. The send is tested once (an eager one is done
  * there) but never waited for: that would hold this rank's next receives
  * back until the next holder takes it, and two holders handing each
  * other a slot would then wait for each other whenever the token is not
  * sent eagerly (found by tests/unit/test_sched.c's simulation, 7 ranks,
  * 2 pairs at once). give_end completes the rest. */
-static void give_slot(struct sw *w, const struct cxd_step *s,
-		      MPI_Request *q)
+static void give_token(const struct cxd_step *s, int to, int tag,
+		       MPI_Request *q, int self)
 {
 	MPI_Status st;
 	int flag = 0;
 
-	if (s->next < 0 || s->next == w->m.rank)
+	if (to < 0 || to == self)
 		return;
-	MPI_Isend(&s->round, 1, MPI_INT, s->next, SW_TAG_SLOT, MPI_COMM_WORLD,
-		  q);
+	MPI_Isend(&s->round, 1, MPI_INT, to, tag, MPI_COMM_WORLD, q);
 	MPI_Test(q, &flag, &st);
 }
 
-/* After the last step: every slot handed on is taken, by the plan's
- * deadline (each taker's round ends before it). */
+/* After the last step: every token handed on is taken, by the plan's
+ * deadline (each taker's round ends before it). q: two per step, the
+ * slot's and the shared links'. */
 static void give_end(struct sw *w, const struct cxd_step *step, int nsteps,
 		     MPI_Request *q, uint64_t deadline)
 {
@@ -121,15 +125,19 @@ static void give_end(struct sw *w, const struct cxd_step *step, int nsteps,
 	MPI_Status st;
 	int flag = 0;
 
-	if (sw_wait(q, nsteps, deadline > now ? deadline - now : 0, NULL,
+	if (sw_wait(q, 2 * nsteps, deadline > now ? deadline - now : 0, NULL,
 		    NULL) == 0)
 		return;
-	for (int i = 0; i < nsteps; i++) {
+	for (int i = 0; i < 2 * nsteps; i++) {
+		const struct cxd_step *s = &step[i / 2];
+		int to = i % 2 ? s->knext : s->next;
+
 		MPI_Test(&q[i], &flag, &st);
 		if (!flag)
-			sw_die(&w->m, "rank %d (%s) did not take the slot "
-			       "after round %d", step[i].next,
-			       w->ranks[step[i].next].host, step[i].round);
+			sw_die(&w->m, "rank %d (%s) did not take the %s "
+			       "after round %d", to, w->ranks[to].host,
+			       i % 2 ? "turn on shared links" : "slot",
+			       s->round);
 	}
 }
 
@@ -224,17 +232,26 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
 	uint64_t end = t0 + (uint64_t) (pl->nrounds + 1) * bound;
 	MPI_Request *tok;
 
+	if (nsteps >= 0 && w->pace.key_dom &&
+	    cxd_sched_keys(w->m.n, w->m.rank, pl, w->pace.key_dom,
+			   w->pace.key_cap, step, nsteps) != 0)
+		nsteps = -1; /* sw_run checked the domains' count */
 	if (nsteps < 0)
 		sw_die(&w->m, "out of memory");
-	tok = sw_alloc(&w->m, (size_t) nsteps, sizeof(*tok));
+	tok = sw_alloc(&w->m, 2 * (size_t) nsteps, sizeof(*tok));
 	for (int i = 0; i < nsteps; i++) {
 		const struct cxd_step *s = step + i;
-		uint64_t deadline = t0 + (uint64_t) (s->round + 1) * bound;
+		/* A turn on shared links may wait behind pairs of its own
+		 * round: then only the plan's end bounds the waits (a stall
+		 * inside a pair is named by the pair's own waits). */
+		uint64_t deadline = w->pace.key_dom ? end :
+				    t0 + (uint64_t) (s->round + 1) * bound;
 		uint64_t start;
 
-		tok[i] = MPI_REQUEST_NULL;
+		tok[2 * i] = tok[2 * i + 1] = MPI_REQUEST_NULL;
 		w->pace.round = s->round;
-		take_slot(w, s, deadline);
+		take_token(w, s, s->prev, SW_TAG_SLOT, deadline);
+		take_token(w, s, s->kprev, SW_TAG_KEY, deadline);
 		hello(w, s, deadline);
 		start = cxd_now_ns();
 		pair(w, s->partner, measure);
@@ -243,7 +260,9 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
 		if (w->m.rank < s->partner && cxd_testaid_pair_span)
 			cxd_testaid_pair_span(w->m.rank, s->partner, start,
 					      cxd_now_ns());
-		give_slot(w, s, &tok[i]);
+		give_token(s, s->next, SW_TAG_SLOT, &tok[2 * i], w->m.rank);
+		give_token(s, s->knext, SW_TAG_KEY, &tok[2 * i + 1],
+			   w->m.rank);
 	}
 	give_end(w, step, nsteps, tok, end);
 	plan_end(w, end);
@@ -257,4 +276,32 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
 	free(tok);
 	free(step);
 	free(mine);
+}
+
+/* The pairs of plan pl measured: both metrics at once, or (dom not
+ * NULL) latency in full rounds and then bandwidth taking turns on the
+ * shared links; secs (rank 0, may be NULL) gets each round's time, the
+ * two passes' added. */
+void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
+		  double *secs)
+{
+	double *bw_s;
+
+	if (dom == NULL) {
+		sw_pace(w, pl, sw_measure_pair, secs);
+		return;
+	}
+	bw_s = secs ? sw_alloc(&w->m, (size_t) pl->nrounds + 1,
+			       sizeof(double)) : NULL;
+	w->pace.what = SW_RUN_LAT;
+	sw_pace(w, pl, sw_measure_pair, secs);
+	w->pace.what = SW_RUN_BW;
+	w->pace.key_dom = dom;
+	w->pace.key_cap = 1;
+	sw_pace(w, pl, sw_measure_pair, bw_s);
+	w->pace.what = SW_RUN_BOTH;
+	w->pace.key_dom = NULL;
+	for (int r = 0; secs && w->m.rank == 0 && r < pl->nrounds; r++)
+		secs[r] += bw_s[r];
+	free(bw_s);
 }

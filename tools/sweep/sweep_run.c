@@ -33,6 +33,10 @@ int sw_pair_runs(struct sw *w, int p, uint64_t repeat, const char *role,
 				    role };
 		struct sw_fig f;
 
+		/* The shared-links schedule's two passes. */
+		if ((w->pace.what == SW_RUN_LAT && !d.lat) ||
+		    (w->pace.what == SW_RUN_BW && d.lat))
+			continue;
 		ret = e->measure(e, &d, &f);
 		if (ret == 0 && d.lead && cxd_testaid_jitter)
 			f.v = cxd_testaid_jitter(f.v, jitter_key(w, p, d.lat));
@@ -55,13 +59,16 @@ static void keep_repeat(void *arg, uint64_t k, const struct sw_dir *d,
 void sw_measure_pair(struct sw *w, int p)
 {
 	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
+	double was = w->judge.busy_row[p], now;
 
 	if (sw_pair_runs(w, p, w->repeat, "peer", keep_repeat, w) != 0)
 		sw_die(&w->m, "with rank %d (%s) in round %d: %s", p,
 		       w->ranks[p].host, w->pace.round, w->eng->why(w->eng));
 	c1 = cxd_cpu_wait_ns();
-	w->judge.busy_row[p] = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
-			 (double) (c1 - c0) / (double) (cxd_now_ns() - t0);
+	now = c0 == UINT64_MAX || c1 == UINT64_MAX ? NAN :
+	      (double) (c1 - c0) / (double) (cxd_now_ns() - t0);
+	/* A pair met twice (latency, then bandwidth): its busier pass. */
+	w->judge.busy_row[p] = cxd_judge_busier(was, now);
 }
 
 void sw_reset_rows(struct sw *w)
