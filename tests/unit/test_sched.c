@@ -23,13 +23,15 @@
 static const char *const fault_name[] = {
 	"ok", "deadlock", "slot token not from an earlier round",
 	"hello for another round", "message never received", "no memory",
+	"key token from a later round", "key token never received",
 };
 
 /* Simulate under every policy, with eager and with synchronous token
  * sends; want[a * n + b] (a < b): how often pair (a, b) must be
- * measured (1 or 0). */
-static void check_paced(int n, int k, const struct cxd_plan *pl,
-			const int *want, int npairs)
+ * measured (1 or 0). With dom (rank's domain), also at most cap pairs of
+ * one domain pair at once. */
+static void check_keyed(int n, int k, const struct cxd_plan *pl,
+			const int *dom, int cap, const int *want, int npairs)
 {
 	int *times = calloc((size_t) n * (size_t) n, sizeof(int));
 
@@ -40,16 +42,21 @@ static void check_paced(int n, int k, const struct cxd_plan *pl,
 		struct pace_res res;
 
 		memset(times, 0, (size_t) n * (size_t) n * sizeof(int));
-		pace_simulate(n, k, pl, policy, (unsigned) (n * 131 + k), sync,
-			      times, &res);
+		pace_simulate_keys(n, k, pl, dom, cap, policy,
+				   (unsigned) (n * 131 + k), sync, times, &res);
 		if (res.fault != PACE_OK)
-			fail_msg("n %d k %d policy %d sync %d: %s (rank %d, "
-				 "step %d)", n, k, policy, sync,
+			fail_msg("n %d k %d cap %d policy %d sync %d: %s "
+				 "(rank %d, step %d)", n, k, cap, policy, sync,
 				 fault_name[res.fault], res.stuck_rank,
 				 res.stuck_step);
 		if (res.max_running > k)
 			fail_msg("n %d k %d policy %d: %d pairs at once", n,
 				 k, policy, res.max_running);
+		if (dom == NULL ? res.max_key_running != 0
+				: res.max_key_running > cap)
+			fail_msg("n %d k %d cap %d policy %d sync %d: %d pairs "
+				 "of one domain pair at once", n, k, cap,
+				 policy, sync, res.max_key_running);
 		assert_int_equal(res.ended, npairs);
 		for (int i = 0; i < n * n; i++)
 			if (times[i] != want[i])
@@ -58,6 +65,12 @@ static void check_paced(int n, int k, const struct cxd_plan *pl,
 					 times[i]);
 	}
 	free(times);
+}
+
+static void check_paced(int n, int k, const struct cxd_plan *pl,
+			const int *want, int npairs)
+{
+	check_keyed(n, k, pl, NULL, 1, want, npairs);
 }
 
 static void test_main_plan_pairs_once_at_most_k_at_once_no_deadlock(
@@ -273,6 +286,105 @@ static void test_sync_token_sends_no_deadlock_two_holders_swap(
 	}
 }
 
+/* Domains for the key chains: in blocks, at random, or at random with
+ * about one rank in five unknown (-1). */
+enum { DOM_BLOCK, DOM_RANDOM, DOM_HOLES, DOM_MODES };
+#define KEYS_MAX_N 48
+#define KEYS_MAX_CAP 3
+
+static void domains(int n, int nd, int mode, unsigned *rng, int *dom)
+{
+	for (int r = 0; r < n; r++) {
+		*rng = *rng * 1103515245u + 12345u;
+		if (mode == DOM_BLOCK)
+			dom[r] = (int) ((long) r * nd / n);
+		else if (mode == DOM_HOLES && (*rng >> 16) % 5 == 0)
+			dom[r] = -1;
+		else
+			dom[r] = (int) ((*rng >> 8) % (unsigned) nd);
+	}
+}
+
+/* The domain counts tried at n ranks, each once: 1, 2, 3, n/4, n/2, n. */
+static int dom_counts(int n, int *nd)
+{
+	const int c[] = { 1, 2, 3, n / 4, n / 2, n };
+	int m = 0;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		bool seen = c[i] < 1 || c[i] > n;
+
+		for (int j = 0; j < m; j++)
+			seen = seen || nd[j] == c[i];
+		if (!seen)
+			nd[m++] = c[i];
+	}
+	return m;
+}
+
+/* Plan pl (k pairs at once) under every domain count and layout and
+ * every cap. */
+static void check_every_domain(int n, int k, const struct cxd_plan *pl,
+			       const int *want, int npairs, unsigned *rng)
+{
+	int dom[KEYS_MAX_N], nd[6], m = dom_counts(n, nd);
+
+	for (int i = 0; i < m; i++)
+		for (int mode = 0; mode < DOM_MODES; mode++) {
+			domains(n, nd[i], mode, rng, dom);
+			for (int cap = 1; cap <= KEYS_MAX_CAP; cap++)
+				check_keyed(n, k, pl, dom, cap, want, npairs);
+		}
+}
+
+static void test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
+	void **state)
+{
+	int want[KEYS_MAX_N * KEYS_MAX_N];
+	unsigned rng = 11;
+
+	(void) state;
+	for (int n = 2; n <= KEYS_MAX_N; n++) {
+		/* A whole circle round at once, and cut rounds. */
+		int ks[2] = { n / 2, n / 3 };
+
+		for (int i = 0; i < n * n; i++)
+			want[i] = i / n < i % n;
+		for (int j = 0; j < 2; j++) {
+			struct cxd_plan pl = cxd_plan_main(n, ks[j]);
+
+			if (ks[j] >= 1 && (j == 0 || ks[j] < ks[0]))
+				check_every_domain(n, ks[j], &pl, want,
+						   n * (n - 1) / 2, &rng);
+		}
+	}
+}
+
+static void test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
+	void **state)
+{
+	struct cxd_pair p[KEYS_MAX_N * KEYS_MAX_N / 2];
+	int want[KEYS_MAX_N * KEYS_MAX_N];
+	unsigned rng = 13;
+
+	(void) state;
+	for (int n = 2; n <= KEYS_MAX_N; n++) {
+		int ks[2] = { n / 2, n / 5 };
+
+		for (int j = 0; j < 2; j++) {
+			int np = suspects(n, &rng, 3, p, want);
+			struct cxd_plan pl;
+
+			if (ks[j] < 1 || (j == 1 && ks[j] >= ks[0]))
+				continue;
+			assert_int_equal(cxd_plan_retest(n, ks[j], p, np, &pl),
+					 0);
+			check_every_domain(n, ks[j], &pl, want, np, &rng);
+			cxd_plan_free(&pl);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +400,10 @@ int main(void)
 			test_retest_plan_first_round_with_room_after_both_ranks),
 		cmocka_unit_test(
 			test_sync_token_sends_no_deadlock_two_holders_swap),
+		cmocka_unit_test(
+			test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock),
+		cmocka_unit_test(
+			test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
