@@ -22,7 +22,7 @@
 
 #include "sched.h"
 
-/* More domain pairs than this are not tracked (about 5 MB a rank). */
+/* More domain pairs than this are not tracked (about 13 MB a rank). */
 #define KEYS_MAX (1 << 20)
 
 int cxd_sched_ndom(int n, const int *dom)
