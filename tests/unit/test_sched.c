@@ -33,20 +33,23 @@ static const char *const fault_name[] = {
  * sends; want[a * n + b] (a < b): how often pair (a, b) must be
  * measured (1 or 0). With dom (rank's domain), also at most cap pairs of
  * one domain pair at once. */
-static void check_keyed(int n, int k, const struct cxd_plan *pl,
-			const int *dom, int cap, const int *want, int npairs)
+static int check_keyed(int n, int k, const struct cxd_plan *pl,
+		       const int *dom, int cap, const int *want, int npairs)
 {
+	int most = 0;
 	int *times = calloc((size_t) n * (size_t) n, sizeof(int));
+	struct pace_steps ps;
 
 	assert_non_null(times);
+	assert_int_equal(pace_steps_make(n, k, pl, dom, cap, &ps), 0);
 	for (int run = 0; run < 2 * (PACE_RANDOM + 1); run++) {
 		enum pace_policy policy = (enum pace_policy) (run / 2);
 		bool sync = run % 2;
 		struct pace_res res;
 
 		memset(times, 0, (size_t) n * (size_t) n * sizeof(int));
-		pace_simulate_keys(n, k, pl, dom, cap, policy,
-				   (unsigned) (n * 131 + k), sync, times, &res);
+		pace_run(&ps, policy, (unsigned) (n * 131 + k), sync, times,
+			 &res);
 		if (res.fault != PACE_OK)
 			fail_msg("n %d k %d cap %d policy %d sync %d: %s "
 				 "(rank %d, step %d)", n, k, cap, policy, sync,
@@ -60,6 +63,8 @@ static void check_keyed(int n, int k, const struct cxd_plan *pl,
 			fail_msg("n %d k %d cap %d policy %d sync %d: %d pairs "
 				 "of one domain pair at once", n, k, cap,
 				 policy, sync, res.max_key_running);
+		if (res.max_key_running > most)
+			most = res.max_key_running;
 		assert_int_equal(res.ended, npairs);
 		for (int i = 0; i < n * n; i++)
 			if (times[i] != want[i])
@@ -67,13 +72,15 @@ static void check_keyed(int n, int k, const struct cxd_plan *pl,
 					 "%d times", n, k, i / n, i % n,
 					 times[i]);
 	}
+	pace_steps_free(&ps);
 	free(times);
+	return most;
 }
 
 static void check_paced(int n, int k, const struct cxd_plan *pl,
 			const int *want, int npairs)
 {
-	check_keyed(n, k, pl, NULL, 1, want, npairs);
+	(void) check_keyed(n, k, pl, NULL, 1, want, npairs);
 }
 
 static void test_main_plan_pairs_once_at_most_k_at_once_no_deadlock(
@@ -325,21 +332,24 @@ static int dom_counts(int n, int *nd)
 	return m;
 }
 
-/* Plan pl (k pairs at once) under every domain count and layout, each
- * count under every cap (one per layout, to keep it quick). One domain
- * has no domain pairs: one layout is enough. */
+/* Plan pl (k pairs at once) under every domain count, layout and cap.
+ * One domain has no domain pairs: one layout and cap is enough. */
 static void check_every_domain(int n, int k, const struct cxd_plan *pl,
 			       const int *want, int npairs, unsigned *rng)
 {
 	int dom[KEYS_MAX_N], nd[6], m = dom_counts(n, nd);
 
-	for (int i = 0; i < m; i++)
-		for (int mode = 0; mode < (nd[i] > 1 ? DOM_MODES : 1);
-		     mode++) {
+	for (int i = 0; i < m; i++) {
+		int modes = nd[i] > 1 ? DOM_MODES : 1;
+		int caps = nd[i] > 1 ? KEYS_MAX_CAP : 1;
+
+		for (int mode = 0; mode < modes; mode++) {
 			domains(n, nd[i], mode, rng, dom);
-			check_keyed(n, k, pl, dom, 1 + (i + mode) % KEYS_MAX_CAP,
-				    want, npairs);
+			for (int cap = 1; cap <= caps; cap++)
+				(void) check_keyed(n, k, pl, dom, cap, want,
+						   npairs);
 		}
+	}
 }
 
 static void test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
@@ -363,6 +373,24 @@ static void test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
 						   n * (n - 1) / 2, &rng);
 		}
 	}
+}
+
+/* The chains bound, not serialise: two halves, whole circle rounds, many
+ * pairs across: cap of them do run at once. */
+static void test_keys_let_cap_pairs_of_a_domain_pair_run_at_once(
+	void **state)
+{
+	int want[24 * 24], dom[24];
+	struct cxd_plan pl = cxd_plan_main(24, 12);
+
+	(void) state;
+	for (int i = 0; i < 24 * 24; i++)
+		want[i] = i / 24 < i % 24;
+	for (int r = 0; r < 24; r++)
+		dom[r] = r / 12;
+	for (int cap = 1; cap <= 4; cap++)
+		assert_int_equal(check_keyed(24, 12, &pl, dom, cap, want,
+					     24 * 23 / 2), cap);
 }
 
 static void test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
@@ -457,6 +485,8 @@ int main(void)
 			test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock),
 		cmocka_unit_test(
 			test_keys_hand_ons_between_two_ranks_never_cross),
+		cmocka_unit_test(
+			test_keys_let_cap_pairs_of_a_domain_pair_run_at_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

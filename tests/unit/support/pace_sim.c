@@ -13,8 +13,9 @@ enum { K_TOKEN, K_HELLO, K_KEY, NKIND }; /* the kinds of message */
 
 struct sim {
 	int n;
-	struct cxd_step **step;
-	int *nsteps, *at, *phase;
+	struct cxd_step *const *step; /* the pace_steps' */
+	const int *nsteps;
+	int *at, *phase;
 	int *ready, nready;          /* pairs both partners are in, by
 				      * lower rank, in the order they began */
 	int running;                 /* pairs either partner is in */
@@ -233,10 +234,6 @@ static void finish(struct sim *s, int a, int *times)
 
 static void sim_close(struct sim *s)
 {
-	for (int r = 0; s->step && r < s->n; r++)
-		free(s->step[r]);
-	free(s->step);
-	free(s->nsteps);
 	free(s->at);
 	free(s->phase);
 	free(s->ready);
@@ -251,36 +248,60 @@ static void sim_close(struct sim *s)
 }
 
 /* Rank r's steps, with its key chains when there are domains: 0 or -1. */
-static int rank_steps(struct sim *s, int r, int pairs_at_once,
+static int rank_steps(struct pace_steps *ps, int r, int pairs_at_once,
 		      const struct cxd_plan *pl, int cap)
 {
-	s->step[r] = malloc((size_t) cxd_sched_room(s->n, pl) *
-			    sizeof(struct cxd_step));
-	if (s->step[r] == NULL)
+	int n = ps->n;
+
+	ps->step[r] = malloc((size_t) cxd_sched_room(n, pl) *
+			     sizeof(struct cxd_step));
+	if (ps->step[r] == NULL)
 		return -1;
-	s->nsteps[r] = cxd_sched_steps(s->n, r, pairs_at_once, pl,
-				       s->step[r]);
-	if (s->nsteps[r] < 0)
+	ps->nsteps[r] = cxd_sched_steps(n, r, pairs_at_once, pl, ps->step[r]);
+	if (ps->nsteps[r] < 0)
 		return -1;
-	if (s->dom && cxd_sched_keys(s->n, r, pl, s->dom, cap, s->step[r],
-				     s->nsteps[r]) != 0)
+	if (ps->dom && cxd_sched_keys(n, r, pl, ps->dom, cap, ps->step[r],
+				      ps->nsteps[r]) != 0)
 		return -1;
 	return 0;
 }
 
-/* Every rank's steps, and room for every message: 0 or -1. */
-static int sim_open(struct sim *s, int n, int pairs_at_once,
-		    const struct cxd_plan *pl, const int *dom, int cap,
+int pace_steps_make(int n, int pairs_at_once, const struct cxd_plan *pl,
+		    const int *dom, int cap, struct pace_steps *ps)
+{
+	*ps = (struct pace_steps){ n, dom, NULL, NULL };
+	ps->step = calloc((size_t) n, sizeof(*ps->step));
+	ps->nsteps = calloc((size_t) n, sizeof(int));
+	if (!ps->step || !ps->nsteps)
+		return -1;
+	for (int r = 0; r < n; r++)
+		if (rank_steps(ps, r, pairs_at_once, pl, cap) != 0)
+			return -1;
+	return 0;
+}
+
+void pace_steps_free(struct pace_steps *ps)
+{
+	for (int r = 0; ps->step && r < ps->n; r++)
+		free(ps->step[r]);
+	free(ps->step);
+	free(ps->nsteps);
+	ps->step = NULL;
+	ps->nsteps = NULL;
+}
+
+/* Room for every rank's walk and every message: 0 or -1. */
+static int sim_open(struct sim *s, const struct pace_steps *ps,
 		    unsigned seed, bool sync)
 {
+	int n = ps->n;
 	size_t nq = NKIND * (size_t) n * (size_t) n, total = 0;
 
-	*s = (struct sim){ .n = n, .rng = seed, .sync = sync, .dom = dom };
-	s->nd = dom ? cxd_sched_ndom(n, dom) : 0;
+	*s = (struct sim){ .n = n, .step = ps->step, .nsteps = ps->nsteps,
+			   .rng = seed, .sync = sync, .dom = ps->dom };
+	s->nd = ps->dom ? cxd_sched_ndom(n, ps->dom) : 0;
 	s->key_running = calloc((size_t) s->nd * (size_t) s->nd + 1,
 				sizeof(int));
-	s->step = calloc((size_t) n, sizeof(*s->step));
-	s->nsteps = calloc((size_t) n, sizeof(int));
 	s->at = calloc((size_t) n, sizeof(int));
 	s->phase = calloc((size_t) n, sizeof(int));
 	s->ready = calloc((size_t) n, sizeof(int));
@@ -288,15 +309,12 @@ static int sim_open(struct sim *s, int n, int pairs_at_once,
 	s->queued = calloc((size_t) n, 1);
 	s->head = malloc(nq * sizeof(int));
 	s->tail = malloc(nq * sizeof(int));
-	if (!s->key_running || !s->step || !s->nsteps || !s->at ||
-	    !s->phase || !s->ready || !s->todo || !s->queued || !s->head ||
-	    !s->tail)
+	if (!s->key_running || !s->at || !s->phase || !s->ready ||
+	    !s->todo || !s->queued || !s->head || !s->tail)
 		return -1;
 	for (size_t q = 0; q < nq; q++)
 		s->head[q] = s->tail[q] = -1;
 	for (int r = 0; r < n; r++) {
-		if (rank_steps(s, r, pairs_at_once, pl, cap) != 0)
-			return -1;
 		s->phase[r] = s->nsteps[r] > 0 ? TAKE : END;
 		wake(s, r);
 		total += (size_t) s->nsteps[r];
@@ -329,16 +347,14 @@ static void sim_check_end(const struct sim *s, struct pace_res *res)
 							   : PACE_LEFTOVER;
 }
 
-void pace_simulate_keys(int n, int pairs_at_once, const struct cxd_plan *pl,
-			const int *dom, int cap, enum pace_policy policy,
-			unsigned seed, bool sync, int *times,
-			struct pace_res *res)
+void pace_run(const struct pace_steps *ps, enum pace_policy policy,
+	      unsigned seed, bool sync, int *times, struct pace_res *res)
 {
 	struct sim s;
 	int a;
 
 	*res = (struct pace_res){ PACE_OK, 0, 0, 0, -1, -1 };
-	if (sim_open(&s, n, pairs_at_once, pl, dom, cap, seed, sync) != 0) {
+	if (sim_open(&s, ps, seed, sync) != 0) {
 		res->fault = PACE_NOMEM;
 		sim_close(&s);
 		return;
@@ -362,6 +378,21 @@ void pace_simulate_keys(int n, int pairs_at_once, const struct cxd_plan *pl,
 		sim_check_end(&s, res);
 	res->max_key_running = s.max_key_running;
 	sim_close(&s);
+}
+
+void pace_simulate_keys(int n, int pairs_at_once, const struct cxd_plan *pl,
+			const int *dom, int cap, enum pace_policy policy,
+			unsigned seed, bool sync, int *times,
+			struct pace_res *res)
+{
+	struct pace_steps ps;
+
+	if (pace_steps_make(n, pairs_at_once, pl, dom, cap, &ps) == 0) {
+		pace_run(&ps, policy, seed, sync, times, res);
+	} else {
+		*res = (struct pace_res){ PACE_NOMEM, 0, 0, 0, -1, -1 };
+	}
+	pace_steps_free(&ps);
 }
 
 void pace_simulate(int n, int pairs_at_once, const struct cxd_plan *pl,

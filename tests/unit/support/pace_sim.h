@@ -61,4 +61,19 @@ void pace_simulate_keys(int n, int pairs_at_once, const struct cxd_plan *pl,
 			unsigned seed, bool sync, int *times,
 			struct pace_res *res);
 
+/* The two halves of pace_simulate_keys, for several runs of one plan:
+ * every rank's steps (made once: 0, or -1 out of memory or keys
+ * refused), and a run over them. dom must outlive ps. */
+struct pace_steps {
+	int n;
+	const int *dom;
+	struct cxd_step **step; /* per rank: its steps */
+	int *nsteps;
+};
+int pace_steps_make(int n, int pairs_at_once, const struct cxd_plan *pl,
+		    const int *dom, int cap, struct pace_steps *ps);
+void pace_steps_free(struct pace_steps *ps);
+void pace_run(const struct pace_steps *ps, enum pace_policy policy,
+	      unsigned seed, bool sync, int *times, struct pace_res *res);
+
 #endif
