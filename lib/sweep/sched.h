@@ -72,9 +72,13 @@ int cxd_sched_steps(int n, int rank, int pairs_at_once,
  * domain pair run at once. Links the pairs' holders (lower ranks) in
  * chains like the slots': kprev/knext of rank `rank`'s nsteps steps
  * (cxd_sched_steps' order). Every wait points to an earlier pair of the
- * plan, so no cycle is possible. 0, -ENOMEM, or -E2BIG when there are
+ * plan, so no cycle is possible; it may be one of the same round (a key
+ * token may name the receiver's round). Key tokens between two ranks
+ * match in the order sent, whatever their key: links that would cross
+ * are left out. 0, -ENOMEM, or -E2BIG when there are
  * too many domain pairs to track (the caller runs without the chains).
  */
+/* More domain pairs than this are not tracked (about 13 MB a rank). */
 #define CXD_SCHED_KEYS_MAX (1 << 20)
 int cxd_sched_keys(int n, int rank, const struct cxd_plan *pl,
 		   const int *dom, int cap, struct cxd_step *step,

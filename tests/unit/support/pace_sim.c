@@ -6,13 +6,16 @@
 
 #include "pace_sim.h"
 
-enum { TAKE, HELLO, RUN, END, DONE }; /* where a rank is in its steps */
-enum { K_TOKEN, K_HELLO };        /* the two kinds of message */
+/* Where a rank is in its steps: TAKE the slot, then KEY its key's
+ * token, HELLO, RUN, and after the last step END, DONE. */
+enum { TAKE, KEY, HELLO, RUN, END, DONE };
+enum { K_TOKEN, K_HELLO, K_KEY, NKIND }; /* the kinds of message */
 
 struct sim {
 	int n;
-	struct cxd_step **step;
-	int *nsteps, *at, *phase;
+	struct cxd_step *const *step; /* the pace_steps' */
+	const int *nsteps;
+	int *at, *phase;
 	int *ready, nready;          /* pairs both partners are in, by
 				      * lower rank, in the order they began */
 	int running;                 /* pairs either partner is in */
@@ -23,6 +26,12 @@ struct sim {
 	unsigned rng;
 	bool sync;                   /* a token's send waits for its receive */
 	int *unsent;                 /* per rank: its tokens not yet taken */
+	const int *dom;              /* rank's domain, or NULL: no keys */
+	int nd;                      /* domains */
+	int *key_running;            /* per key (domain pair): pairs under
+				      * way */
+	int max_key_running;
+	int fault_rank;              /* the rank that met a fault */
 };
 
 static int queue_of(const struct sim *s, int kind, int dst, int src)
@@ -73,6 +82,33 @@ static void wake(struct sim *s, int r)
 	}
 }
 
+/* The key (unordered domain pair) of the pair of ranks a and b, or -1
+ * when it has none: no domains, one unknown, or both the same. */
+static int key_of(const struct sim *s, int a, int b)
+{
+	int da, db;
+
+	if (s->dom == NULL)
+		return -1;
+	da = s->dom[a];
+	db = s->dom[b];
+	if (da < 0 || db < 0 || da == db)
+		return -1;
+	return da < db ? da * s->nd + db : db * s->nd + da;
+}
+
+/* The pair of a and b begins (by 1) or ends (by -1). */
+static void key_count(struct sim *s, int a, int b, int by)
+{
+	int k = key_of(s, a, b);
+
+	if (k < 0)
+		return;
+	s->key_running[k] += by;
+	if (s->key_running[k] > s->max_key_running)
+		s->max_key_running = s->key_running[k];
+}
+
 /* One move of rank r (take_slot, then hello; after its last step
  * give_end): 1 moved, 0 it waits, or a fault negated. */
 static int advance(struct sim *s, int r)
@@ -98,6 +134,19 @@ static int advance(struct sim *s, int r)
 			s->unsent[st->prev]--; /* its send is done */
 			wake(s, st->prev);
 		}
+		s->phase[r] = KEY;
+		return 1;
+	}
+	if (s->phase[r] == KEY) {
+		if (st->kprev >= 0 && st->kprev != r) {
+			if (!take(s, K_KEY, r, st->kprev, &v))
+				return 0;
+			/* Pairs of one round may take turns. */
+			if (v > st->round)
+				return -PACE_KEY_LATE;
+			s->unsent[st->kprev]--;
+			wake(s, st->kprev);
+		}
 		post(s, K_HELLO, r, st->partner, st->round);
 		wake(s, st->partner);
 		s->phase[r] = HELLO;
@@ -108,10 +157,12 @@ static int advance(struct sim *s, int r)
 	if (v != st->round)
 		return -PACE_HELLO_WRONG;
 	s->phase[r] = RUN;
-	if (s->phase[st->partner] == RUN)
+	if (s->phase[st->partner] == RUN) {
 		s->ready[s->nready++] = r < st->partner ? r : st->partner;
-	else
+	} else {
 		s->running++;
+		key_count(s, r, st->partner, 1);
+	}
 	return 1;
 }
 
@@ -124,8 +175,10 @@ static int settle(struct sim *s)
 		s->queued[r] = 0;
 		while ((k = advance(s, r)) > 0)
 			;
-		if (k < 0)
+		if (k < 0) {
+			s->fault_rank = r;
 			return -k;
+		}
 	}
 	return 0;
 }
@@ -159,6 +212,7 @@ static void finish(struct sim *s, int a, int *times)
 
 	times[a * s->n + ends[1]]++;
 	s->running--;
+	key_count(s, a, ends[1], -1);
 	for (int i = 0; i < 2; i++) {
 		int x = ends[i];
 		const struct cxd_step *st = s->step[x] + s->at[x];
@@ -168,6 +222,11 @@ static void finish(struct sim *s, int a, int *times)
 			s->unsent[x]++;
 			wake(s, st->next);
 		}
+		if (st->knext >= 0 && st->knext != x) {
+			post(s, K_KEY, x, st->knext, st->round);
+			s->unsent[x]++;
+			wake(s, st->knext);
+		}
 		next_step(s, x);
 		wake(s, x);
 	}
@@ -175,10 +234,6 @@ static void finish(struct sim *s, int a, int *times)
 
 static void sim_close(struct sim *s)
 {
-	for (int r = 0; s->step && r < s->n; r++)
-		free(s->step[r]);
-	free(s->step);
-	free(s->nsteps);
 	free(s->at);
 	free(s->phase);
 	free(s->ready);
@@ -189,18 +244,64 @@ static void sim_close(struct sim *s)
 	free(s->link);
 	free(s->head);
 	free(s->tail);
+	free(s->key_running);
 }
 
-/* Every rank's steps, and room for every message: 0 or -1. */
-static int sim_open(struct sim *s, int n, int pairs_at_once,
-		    const struct cxd_plan *pl, unsigned seed, bool sync)
+/* Rank r's steps, with its key chains when there are domains: 0 or -1. */
+static int rank_steps(struct pace_steps *ps, int r, int pairs_at_once,
+		      const struct cxd_plan *pl, int cap)
 {
-	size_t nq = 2 * (size_t) n * (size_t) n, total = 0;
-	int room = cxd_sched_room(n, pl);
+	int n = ps->n;
 
-	*s = (struct sim){ .n = n, .rng = seed, .sync = sync };
-	s->step = calloc((size_t) n, sizeof(*s->step));
-	s->nsteps = calloc((size_t) n, sizeof(int));
+	ps->step[r] = malloc((size_t) cxd_sched_room(n, pl) *
+			     sizeof(struct cxd_step));
+	if (ps->step[r] == NULL)
+		return -1;
+	ps->nsteps[r] = cxd_sched_steps(n, r, pairs_at_once, pl, ps->step[r]);
+	if (ps->nsteps[r] < 0)
+		return -1;
+	if (ps->dom && cxd_sched_keys(n, r, pl, ps->dom, cap, ps->step[r],
+				      ps->nsteps[r]) != 0)
+		return -1;
+	return 0;
+}
+
+int pace_steps_make(int n, int pairs_at_once, const struct cxd_plan *pl,
+		    const int *dom, int cap, struct pace_steps *ps)
+{
+	*ps = (struct pace_steps){ n, dom, NULL, NULL };
+	ps->step = calloc((size_t) n, sizeof(*ps->step));
+	ps->nsteps = calloc((size_t) n, sizeof(int));
+	if (!ps->step || !ps->nsteps)
+		return -1;
+	for (int r = 0; r < n; r++)
+		if (rank_steps(ps, r, pairs_at_once, pl, cap) != 0)
+			return -1;
+	return 0;
+}
+
+void pace_steps_free(struct pace_steps *ps)
+{
+	for (int r = 0; ps->step && r < ps->n; r++)
+		free(ps->step[r]);
+	free(ps->step);
+	free(ps->nsteps);
+	ps->step = NULL;
+	ps->nsteps = NULL;
+}
+
+/* Room for every rank's walk and every message: 0 or -1. */
+static int sim_open(struct sim *s, const struct pace_steps *ps,
+		    unsigned seed, bool sync)
+{
+	int n = ps->n;
+	size_t nq = NKIND * (size_t) n * (size_t) n, total = 0;
+
+	*s = (struct sim){ .n = n, .step = ps->step, .nsteps = ps->nsteps,
+			   .rng = seed, .sync = sync, .dom = ps->dom };
+	s->nd = ps->dom ? cxd_sched_ndom(n, ps->dom) : 0;
+	s->key_running = calloc((size_t) s->nd * (size_t) s->nd + 1,
+				sizeof(int));
 	s->at = calloc((size_t) n, sizeof(int));
 	s->phase = calloc((size_t) n, sizeof(int));
 	s->ready = calloc((size_t) n, sizeof(int));
@@ -208,27 +309,21 @@ static int sim_open(struct sim *s, int n, int pairs_at_once,
 	s->queued = calloc((size_t) n, 1);
 	s->head = malloc(nq * sizeof(int));
 	s->tail = malloc(nq * sizeof(int));
-	if (!s->step || !s->nsteps || !s->at || !s->phase || !s->ready ||
+	if (!s->key_running || !s->at || !s->phase || !s->ready ||
 	    !s->todo || !s->queued || !s->head || !s->tail)
 		return -1;
 	for (size_t q = 0; q < nq; q++)
 		s->head[q] = s->tail[q] = -1;
 	for (int r = 0; r < n; r++) {
-		s->step[r] = malloc((size_t) room * sizeof(struct cxd_step));
-		if (s->step[r] == NULL)
-			return -1;
-		s->nsteps[r] = cxd_sched_steps(n, r, pairs_at_once, pl,
-					       s->step[r]);
-		if (s->nsteps[r] < 0)
-			return -1;
 		s->phase[r] = s->nsteps[r] > 0 ? TAKE : END;
 		wake(s, r);
 		total += (size_t) s->nsteps[r];
 	}
-	/* Each step sends one hello and at most one token. */
-	s->val = malloc((2 * total + 1) * sizeof(int));
+	/* Each step sends one hello, at most one slot token and at most
+	 * one key token. */
+	s->val = malloc((3 * total + 1) * sizeof(int));
 	s->unsent = calloc((size_t) n, sizeof(int));
-	s->link = malloc((2 * total + 1) * sizeof(int));
+	s->link = malloc((3 * total + 1) * sizeof(int));
 	return s->val && s->link && s->unsent ? 0 : -1;
 }
 
@@ -244,28 +339,33 @@ static void sim_check_end(const struct sim *s, struct pace_res *res)
 			return;
 		}
 	}
-	for (size_t q = 0; q < 2 * (size_t) s->n * (size_t) s->n; q++)
-		if (s->head[q] >= 0)
-			res->fault = PACE_LEFTOVER;
+	for (int kind = 0; kind < NKIND; kind++)
+		for (int q = queue_of(s, kind, 0, 0);
+		     q < queue_of(s, kind + 1, 0, 0); q++)
+			if (s->head[q] >= 0)
+				res->fault = kind == K_KEY ? PACE_KEY_LEFTOVER
+							   : PACE_LEFTOVER;
 }
 
-void pace_simulate(int n, int pairs_at_once, const struct cxd_plan *pl,
-		   enum pace_policy policy, unsigned seed, bool sync,
-		   int *times, struct pace_res *res)
+void pace_run(const struct pace_steps *ps, enum pace_policy policy,
+	      unsigned seed, bool sync, int *times, struct pace_res *res)
 {
 	struct sim s;
 	int a;
 
-	*res = (struct pace_res){ PACE_OK, 0, 0, -1, -1 };
-	if (sim_open(&s, n, pairs_at_once, pl, seed, sync) != 0) {
+	*res = (struct pace_res){ PACE_OK, 0, 0, 0, -1, -1 };
+	if (sim_open(&s, ps, seed, sync) != 0) {
 		res->fault = PACE_NOMEM;
 		sim_close(&s);
 		return;
 	}
 	for (;;) {
 		res->fault = (enum pace_fault) settle(&s);
-		if (res->fault != PACE_OK)
+		if (res->fault != PACE_OK) {
+			res->stuck_rank = s.fault_rank;
+			res->stuck_step = s.at[s.fault_rank];
 			break;
+		}
 		if (s.running > res->max_running)
 			res->max_running = s.running;
 		a = pick(&s, policy);
@@ -276,5 +376,29 @@ void pace_simulate(int n, int pairs_at_once, const struct cxd_plan *pl,
 	}
 	if (res->fault == PACE_OK)
 		sim_check_end(&s, res);
+	res->max_key_running = s.max_key_running;
 	sim_close(&s);
+}
+
+void pace_simulate_keys(int n, int pairs_at_once, const struct cxd_plan *pl,
+			const int *dom, int cap, enum pace_policy policy,
+			unsigned seed, bool sync, int *times,
+			struct pace_res *res)
+{
+	struct pace_steps ps;
+
+	if (pace_steps_make(n, pairs_at_once, pl, dom, cap, &ps) == 0) {
+		pace_run(&ps, policy, seed, sync, times, res);
+	} else {
+		*res = (struct pace_res){ PACE_NOMEM, 0, 0, 0, -1, -1 };
+	}
+	pace_steps_free(&ps);
+}
+
+void pace_simulate(int n, int pairs_at_once, const struct cxd_plan *pl,
+		   enum pace_policy policy, unsigned seed, bool sync,
+		   int *times, struct pace_res *res)
+{
+	pace_simulate_keys(n, pairs_at_once, pl, NULL, 1, policy, seed, sync,
+			   times, res);
 }
