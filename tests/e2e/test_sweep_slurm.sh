@@ -180,7 +180,8 @@ section "a suspect named by the sweep, drained by its reason, resumed"
 # (INCONCLUSIVE, no suspect); --max-lat 1000: latency, which a busy host
 # inflates, is not what this shows.
 drain_suspect() {
-	local P=cxq$$ i r try sus=$TMPD/slow.sus host why
+	local P=cxq$$ i r try sus=$TMPD/slow.sus host why t0
+	t0=$(now)
 	if ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
 		note "SKIPPED: needs ip and tc (iproute2)"
 		return
@@ -242,6 +243,7 @@ drain_suspect() {
 	slurm_wait 10 eval '[[ -z "$(reason)" && "$(sinfo -h -n cxdnode1 -o %t)" == idle* ]]'
 	check "resumed: no reason left, node idle ($(sinfo -h -n cxdnode1 -o %t))" \
 		eval '[[ -z "$(reason)" && "$(sinfo -h -n cxdnode1 -o %t)" == idle* ]]'
+	note "fabric, sweep, drain and resume in $(elapsed_since "$t0") s"
 }
 drain_suspect
 
