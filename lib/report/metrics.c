@@ -24,6 +24,7 @@ struct cxd_metrics {
 	bool lat, server;
 	struct row *r;
 	size_t n;
+	struct { bool on, lat, pass; double bound; unsigned missed; } gate;
 };
 
 struct cxd_metrics *cxd_metrics_new(const struct cxd_tool *tool,
@@ -134,6 +135,45 @@ static void latency(FILE *f, const struct cxd_metrics *m)
 	}
 }
 
+void cxd_metrics_gate(struct cxd_metrics *m, bool lat, double bound,
+		      bool pass, unsigned missed)
+{
+	if (m == NULL)
+		return;
+	m->gate.on = true;
+	m->gate.lat = lat;
+	m->gate.bound = bound;
+	m->gate.pass = pass;
+	m->gate.missed = missed;
+}
+
+/* The gate's families, in base units as the figures: a dashboard puts
+ * the bound beside the figures, an alert fires on the pass gauge. */
+static void gate(FILE *f, const struct cxd_metrics *m)
+{
+	const char *bound = m->gate.lat ? "cxd_pair_gate_max_latency_seconds" :
+		"cxd_pair_gate_min_bandwidth_bytes_per_second";
+
+	if (!m->gate.on)
+		return;
+	head(f, "cxd_pair_gate_pass", "1 when every size met the gate "
+	     "(--expect-bw or --expect-lat), 0 when one missed it.");
+	start(f, m, "cxd_pair_gate_pass", NULL);
+	fprintf(f, "} %d\n", m->gate.pass ? 1 : 0);
+	if (m->gate.lat)
+		head(f, bound, "The gate's bound on each size's median "
+		     "latency (--expect-lat).");
+	else
+		head(f, bound, "The gate's bound on each size's bandwidth "
+		     "(--expect-bw, MB/s x 10^6).");
+	start(f, m, bound, NULL);
+	fprintf(f, "} %.9g\n", m->gate.bound * (m->gate.lat ? 1e-6 : 1e6));
+	head(f, "cxd_pair_gate_sizes_missed", "Message sizes that missed "
+	     "the gate's bound.");
+	start(f, m, "cxd_pair_gate_sizes_missed", NULL);
+	fprintf(f, "} %u\n", m->gate.missed);
+}
+
 int cxd_metrics_write(struct cxd_metrics *m, char *err, size_t len)
 {
 	struct cxd_afile a;
@@ -153,6 +193,7 @@ int cxd_metrics_write(struct cxd_metrics *m, char *err, size_t len)
 	head(a.f, "cxd_pair_sizes", "Message sizes measured.");
 	start(a.f, m, "cxd_pair_sizes", NULL);
 	fprintf(a.f, "} %zu\n", m->n);
+	gate(a.f, m);
 	head(a.f, "cxd_pair_end_time_seconds", "When the run ended (Unix "
 	     "time): a stale file shows.");
 	start(a.f, m, "cxd_pair_end_time_seconds", NULL);

@@ -21,6 +21,10 @@ struct cxd_metrics *cxd_metrics_new(const struct cxd_tool *tool,
 				    const struct cxd_cfg *cfg,
 				    const struct cxd_summary_info *info);
 int cxd_metrics_add(struct cxd_metrics *m, const struct cxd_result *res);
+/* The gate's outcome (--expect-bw MB_S, or --expect-lat US on the
+ * median), written with the figures; never called: no gate families. */
+void cxd_metrics_gate(struct cxd_metrics *m, bool lat, double bound,
+		      bool pass, unsigned missed);
 int cxd_metrics_write(struct cxd_metrics *m, char *err, size_t len);
 void cxd_metrics_free(struct cxd_metrics *m);
 

@@ -320,7 +320,14 @@ int cxd_report_end(struct cxd_report *rep)
 
 int cxd_report_metrics(struct cxd_report *rep, char *err, size_t len)
 {
-	return rep->mx ? cxd_metrics_write(rep->mx, err, len) : 0;
+	const struct cxd_gate *g = &rep->gate;
+
+	if (rep->mx == NULL)
+		return 0;
+	if (g->on)
+		cxd_metrics_gate(rep->mx, g->lat, g->bound,
+				 !cxd_report_gate_missed(rep), g->nmiss);
+	return cxd_metrics_write(rep->mx, err, len);
 }
 
 void cxd_report_free(struct cxd_report *rep)

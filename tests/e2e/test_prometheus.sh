@@ -3,6 +3,8 @@
 # The files cxd writes for Prometheus (docs/site.md), with the real tools:
 #   1. --metrics of a bandwidth and a latency pair tool (--local) and of
 #      cxi_sweep (mpirun -np 2): `promtool check metrics` passes each;
+#      with --expect-bw/--expect-lat the gate's outcome (cxd_pair_gate_pass
+#      0 on a miss, 1 when met) and its bound, none without;
 #   2. written whole: an existing file is replaced by rename (a new inode),
 #      no temporary is left; a directory that does not exist: exit 1, the
 #      file named, nothing written;
@@ -35,6 +37,26 @@ expect_rc 0 "$RC" "cxi_write_bw --local --metrics"
 run_capture send_lat 60 "$BUILD/cxi_send_lat" "${PAIR[@]}" -s 8:64 \
 	--metrics "$TF/cxd_send_lat.prom"
 expect_rc 0 "$RC" "cxi_send_lat --local --metrics"
+# The gate's outcome as a metric: a bound no loopback meets (10^6 MB/s)
+# fails all 3 sizes (exit 3), one every run meets (10 s) passes.
+run_capture gate_bw 60 "$BUILD/cxi_write_bw" "${PAIR[@]}" -s 1:4 \
+	--expect-bw 1000000 --metrics "$TF/cxd_gate_bw.prom"
+expect_rc 3 "$RC" "cxi_write_bw --expect-bw 1000000 --metrics"
+run_capture gate_lat 60 "$BUILD/cxi_send_lat" "${PAIR[@]}" -s 8 \
+	--expect-lat 10000000 --metrics "$TF/cxd_gate_lat.prom"
+expect_rc 0 "$RC" "cxi_send_lat --expect-lat 10000000 --metrics"
+L='{tool="cxi_write_bw",provider="[^"]*",peer="127.0.0.1"}'
+check "a missed gate: cxd_pair_gate_pass 0, its bound, 3 sizes missed" \
+	test "$(grep -c -e "^cxd_pair_gate_pass$L 0\$" \
+		-e "^cxd_pair_gate_min_bandwidth_bytes_per_second$L 1e+12\$" \
+		-e "^cxd_pair_gate_sizes_missed$L 3\$" "$TF/cxd_gate_bw.prom")" = 3
+L='{tool="cxi_send_lat",provider="[^"]*",peer="127.0.0.1"}'
+check "a gate met: cxd_pair_gate_pass 1, its bound (10 s), none missed" \
+	test "$(grep -c -e "^cxd_pair_gate_pass$L 1\$" \
+		-e "^cxd_pair_gate_max_latency_seconds$L 10\$" \
+		-e "^cxd_pair_gate_sizes_missed$L 0\$" "$TF/cxd_gate_lat.prom")" = 3
+check "no gate given: no gate families" \
+	test "$(cat "$TF/cxd_write_bw.prom" "$TF/cxd_send_lat.prom" | grep -c gate)" = 0
 check "bandwidth: one line per size (13)" test "$(grep -c \
 	'^cxd_pair_bandwidth_bytes_per_second{tool="cxi_write_bw",.*peer="127.0.0.1",size=' \
 	"$TF/cxd_write_bw.prom")" = 13
@@ -98,7 +120,7 @@ fi
 pass "node_exporter up on 127.0.0.1:$PORT"
 check "node_textfile_scrape_error 0" grep -qx 'node_textfile_scrape_error 0' "$TMPD/scrape.txt"
 for fam in cxd_pair_bandwidth_bytes_per_second cxd_pair_rate_per_second \
-	cxd_pair_latency_seconds cxd_pair_end_time_seconds; do
+	cxd_pair_latency_seconds cxd_pair_end_time_seconds cxd_pair_gate_pass; do
 	check "family $fam served" grep -q "^$fam{" "$TMPD/scrape.txt"
 done
 if [ -s "$TF/cxi_sweep.prom" ]; then

@@ -172,7 +172,9 @@ static int health_report(struct sw *w, struct sw_health_rec *all)
 			       all[i].down ? "is down" : all[i].degraded ?
 			       "is degraded" : "is erroring");
 	fflush(stdout);
-	return bad ? CXD_EXIT_FAIL : CXD_EXIT_OK;
+	/* A bad NIC is a verdict, as cxi_node_health's (3); 1 stays for a
+	 * check that could not run. */
+	return bad ? CXD_EXIT_OUTLIERS : CXD_EXIT_OK;
 }
 
 int sw_health(struct sw *w)

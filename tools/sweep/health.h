@@ -16,7 +16,7 @@
  * PCIe width and speed) and error counters twice, SW_HEALTH_S apart,
  * before any traffic; rank 0 prints one line per rank and names the
  * hosts whose NIC is down, degraded or erroring. Exit status: 0 when
- * none is, 1 when some are (rank 0 decides).
+ * none is, 3 when some are (rank 0 decides; cxi_node_health's 3).
  */
 #define SW_HEALTH_S 1
 int sw_health(struct sw *w);
