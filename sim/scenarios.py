@@ -55,22 +55,74 @@ def geometry(n):
 
 
 def scenarios(g, s, h):
-    """(name, platgen words, baseline-of) for the suite. The faults sit away
-    from rank 0: host 1 of switch 1 of group 1, switch 1 of group 1, the
-    bundle between groups 0 and 1."""
+    """The suite: each a dict of name, platgen words, baseline (the index
+    of the scenario whose JSON is the baseline), topology (pass the
+    --topology file), jitter (CXD_TEST_JITTER for the test copy) and what
+    the verdict must be (issue 30's table; see judge_row). The faults sit
+    away from rank 0: host 1 of switch 1 of group 1, switch 1 of group 1,
+    the bundle between groups 0 and 1."""
     n = g * s * h
     s1, h1 = min(1, s - 1), min(1, h - 1)
     node = platgen.host_name((s + s1) * h + h1, n)
     sw = "g1s%d" % s1
+
+    def sc(name, words, want, baseline=None, topology=True, jitter=None):
+        return {"name": name, "words": words, "want": want, "baseline": baseline,
+                "topology": topology, "jitter": jitter}
     return [
-        ("healthy, full globals", [], None),
-        ("healthy, globals at 1/2", ["--taper", "0.5"], None),
-        ("healthy, globals at 1/4", ["--taper", "0.25"], None),
-        ("node %s at 75%%" % node, ["--slow", "node:%s=0.75" % node], None),
-        ("switch %s uplinks at 50%%" % sw, ["--slow", "switch:%s=0.5" % sw], None),
-        ("bundle g0-g1 at 50%", ["--slow", "bundle:g0-g1=0.5"], None),
-        ("whole fabric at 1/2 vs healthy", ["--scale", "0.5"], 0),
+        sc("healthy, full globals", [], {"verdict": ["PASS"], "suspects": []}),
+        sc("healthy, globals at 1/2", ["--taper", "0.5"], {"verdict": ["PASS"], "suspects": []}),
+        sc("healthy, globals at 1/4", ["--taper", "0.25"], {"verdict": ["PASS"], "suspects": []}),
+        sc("node %s at 75%%" % node, ["--slow", "node:%s=0.75" % node],
+           {"verdict": ["FAIL"], "suspects": ["rank " + node]}),
+        sc("switch %s uplinks at 50%%" % sw, ["--slow", "switch:%s=0.5" % sw],
+           {"verdict": ["FAIL"], "suspects": ["switch " + sw]}),
+        sc("bundle g0-g1 at 50%", ["--slow", "bundle:g0-g1=0.5"],
+           {"verdict": ["FAIL"], "suspects": ["bundle g0-g1"]}),
+        sc("whole fabric at 1/2 vs healthy", ["--scale", "0.5"],
+           {"verdict": ["FAIL"], "suspects": ["fabric"]}, baseline=0),
+        sc("switch %s uplinks at 50%%, no --topology" % sw, ["--slow", "switch:%s=0.5" % sw],
+           {"verdict": ["FAIL", "INCONCLUSIVE"], "inside": sw}, topology=False),
+        sc("bundle g0-g1 at 50%, no --topology", ["--slow", "bundle:g0-g1=0.5"],
+           {"verdict": ["FAIL", "INCONCLUSIVE"], "suspects": []}, topology=False),
+        sc("node %s at 75%%, jitter 30%%" % node, ["--slow", "node:%s=0.75" % node],
+           {"verdict": ["INCONCLUSIVE"], "suspects": []}, jitter="30:7"),
     ]
+
+
+def suspect_keys(doc):
+    """The suspects as words to compare: rank HOST, switch NAME, group
+    NAME, bundle GA-GB, fabric."""
+    out = []
+    for x in doc.get("suspects") or []:
+        k = x.get("kind")
+        if k == "rank":
+            out.append("rank " + str(x.get("host")))
+        elif k in ("switch", "group"):
+            out.append("%s %s" % (k, x.get("name", "").split()[1]))
+        elif k == "bundle":
+            out.append("bundle " + "-".join(sorted(x.get("groups") or [])))
+        else:
+            out.append(str(k))
+    return sorted(out)
+
+
+def judge_row(want, doc, topo):
+    """Is the verdict what issue 30's table says? Returns (ok, why)."""
+    if doc is None:
+        return False, "no JSON"
+    v, sus = doc.get("verdict"), suspect_keys(doc)
+    if v not in want["verdict"]:
+        return False, "verdict %s, want %s" % (v, " or ".join(want["verdict"]))
+    if "suspects" in want and sus != sorted(want["suspects"]):
+        return False, "suspects %s, want %s" % (sus or "none", want["suspects"] or "none")
+    if "inside" in want:
+        # no node named outside that switch
+        inside = {name for name, (sw, _) in topo.items() if sw == want["inside"]}
+        bad = [x for x in sus if not (x.startswith("rank ") and x[5:] in inside)]
+        if bad:
+            return False, "named outside switch %s: %s" % (want["inside"], bad)
+    return True, "as it must be"
 
 
 def flagged_summary(doc):
@@ -118,12 +170,14 @@ def suspects_summary(doc):
     return ", ".join(out) if out else "-"
 
 
+NSCEN = 10
 SIM_TIME = re.compile(r"Simulated time: ([0-9.eE+-]+)")
 
 
-def run_one(a, name, words, baseline, idx, geo):
+def run_one(a, sc, baseline, idx, geo):
     """Generate the platform, run the sweep on it; returns the table row."""
     g, s, h = geo
+    name, words = sc["name"], sc["words"]
     prefix = os.path.join(a.out, "s%d" % idx)
     f, _ = platgen.build(["dragonfly", "--groups", str(g), "--switches", str(s),
                           "--hosts", str(h), "--bundle", str(a.bundle), *words,
@@ -132,9 +186,15 @@ def run_one(a, name, words, baseline, idx, geo):
     out_json = prefix + ".json"
     if os.path.exists(out_json):
         os.unlink(out_json)
+    sweep, env = a.sweep, dict(os.environ)
+    if sc["jitter"]:
+        # the test copy: seeded noise on every figure (CXD_TEST_JITTER)
+        sweep = a.standin
+        env["CXD_TEST_JITTER"] = sc["jitter"]
     cmd = ["smpirun", "-np", str(a.ranks), "-platform", prefix + ".xml",
-           "-hostfile", prefix + ".hosts", *SMPI_CFG, *a.cfg, a.sweep,
-           "--engine", "mpi", "--json", out_json, "--topology", prefix + ".topo",
+           "-hostfile", prefix + ".hosts", *SMPI_CFG, *a.cfg, sweep,
+           "--engine", "mpi", "--json", out_json,
+           *(["--topology", prefix + ".topo"] if sc["topology"] else []),
            *shlex.split(a.sweep_args)]
     if baseline is not None:
         cmd += ["--baseline", baseline]
@@ -143,10 +203,12 @@ def run_one(a, name, words, baseline, idx, geo):
     timed = ["/usr/bin/time", "-f", "%M %U %S", "-o", prefix + ".rss"] \
         if os.access("/usr/bin/time", os.X_OK) else []
     with open(prefix + ".cmd", "w") as fh:
-        fh.write(" ".join(shlex.quote(c) for c in cmd) + "\n")
+        fh.write(("CXD_TEST_JITTER=%s " % sc["jitter"] if sc["jitter"] else "")
+                 + " ".join(shlex.quote(c) for c in cmd) + "\n")
     t0 = time.monotonic()
     with open(prefix + ".out", "w") as so, open(prefix + ".err", "w") as se:
-        p = subprocess.Popen(timed + cmd, stdout=so, stderr=se, start_new_session=True)
+        p = subprocess.Popen(timed + cmd, stdout=so, stderr=se, start_new_session=True,
+                             env=env)
         try:
             rc = p.wait(timeout=a.timeout)
         except subprocess.TimeoutExpired:
@@ -156,7 +218,8 @@ def run_one(a, name, words, baseline, idx, geo):
     wall = time.monotonic() - t0
     row = {"scenario": name, "platform": prefix + ".xml", "rc": rc, "wall_s": wall,
            "json": out_json, "verdict": None, "suspects": "-", "flagged": "-",
-           "sim_s": None, "sim_total_s": None, "rss_mb": None, "cpu_s": None}
+           "sim_s": None, "sim_total_s": None, "rss_mb": None, "cpu_s": None,
+           "want": sc["want"], "right": False, "why": "no JSON"}
     try:
         with open(prefix + ".rss") as fh:
             words = fh.read().split()[-3:]
@@ -176,6 +239,11 @@ def run_one(a, name, words, baseline, idx, geo):
         row["flagged"] = flagged_summary(doc)
         if doc.get("seconds") is not None:
             row["sim_s"] = doc["seconds"]
+        row["schedule"] = (doc.get("schedule") or {}).get("kind")
+        with open(prefix + ".topo") as fh:
+            topo = {w[0]: (w[1], w[2] if len(w) > 2 else None)
+                    for w in (ln.split() for ln in fh) if w and w[0][0] != "#"}
+        row["right"], row["why"] = judge_row(sc["want"], doc, topo)
     except (OSError, ValueError):
         pass
     if row["verdict"] is None:
@@ -186,14 +254,39 @@ def run_one(a, name, words, baseline, idx, geo):
     return row
 
 
+def run_all(a, todo):
+    """Every scenario, a.jobs at once; one whose baseline is still running
+    waits for it. Rows in the order given."""
+    import concurrent.futures as cf
+    rows, fut = {}, {}
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        def go(i, sc):
+            base = None
+            if sc["baseline"] is not None:
+                base = fut[sc["baseline"]].result()["json"]
+            row = run_one(a, sc, base, i + 1, a.geo)
+            print("  %s: %s (%.1f s)%s" % (sc["name"], row["verdict"], row["wall_s"],
+                                           "" if row["right"] else ": NOT RIGHT, " + row["why"]),
+                  flush=True)
+            return row
+        # baselines first, so a waiting scenario never holds the only worker
+        order = sorted(todo, key=lambda t: t[1]["baseline"] is not None)
+        for i, sc in order:
+            fut[i] = ex.submit(go, i, sc)
+        for i, _ in todo:
+            rows[i] = fut[i].result()
+    return [rows[i] for i, _ in todo]
+
+
 def fmt(v, spec):
     return spec % v if v is not None else "-"
 
 
 def print_table(rows, out):
-    head = ["scenario", "verdict", "suspects", "flagged links", "sweep sim s", "total sim s",
-            "wall s", "CPU s", "peak MB"]
-    table = [[r["scenario"], r["verdict"], r["suspects"], r["flagged"], fmt(r["sim_s"], "%.4g"),
+    head = ["scenario", "verdict", "right?", "suspects", "flagged links", "sweep sim s",
+            "total sim s", "wall s", "CPU s", "peak MB"]
+    table = [[r["scenario"], r["verdict"], "yes" if r.get("right") else "NO: " + r.get("why", "?"),
+              r["suspects"], r["flagged"], fmt(r["sim_s"], "%.4g"),
               fmt(r["sim_total_s"], "%.4g"), fmt(r["wall_s"], "%.1f"),
               fmt(r.get("cpu_s"), "%.1f"), fmt(r["rss_mb"], "%.0f")]
              for r in rows]
@@ -213,7 +306,12 @@ def parse_args(argv):
     p.add_argument("--bundle", type=int, default=2, help="global links per group pair")
     p.add_argument("--sweep-args", default="", help="more cxi_sweep options, one string")
     p.add_argument("--cfg", action="append", default=[], help="more smpirun --cfg=... words")
-    p.add_argument("--only", default=None, metavar="I,J", help="run these scenarios (1-7)")
+    p.add_argument("--only", default=None, metavar="I,J",
+                   help="run these scenarios (1-%d)" % NSCEN)
+    p.add_argument("--jobs", type=int, default=1, help="simulations at once (default 1)")
+    p.add_argument("--standin", default=None,
+                   help="the test copy for the jitter scenario (default: standin/cxi_sweep "
+                   "beside --sweep; without it that scenario is skipped)")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     p.add_argument("--json", default=None, help="write the rows as JSON to this file")
     a = p.parse_args(argv)
@@ -246,8 +344,15 @@ def parse_args(argv):
             a.pick = {int(x) for x in a.only.split(",")}
         except ValueError:
             a.pick = {0}
-        if not a.pick <= set(range(1, 8)):
-            p.error("--only %s: scenario numbers 1 to 7" % a.only)
+        if not a.pick <= set(range(1, NSCEN + 1)):
+            p.error("--only %s: scenario numbers 1 to %d" % (a.only, NSCEN))
+    if a.jobs < 1:
+        p.error("--jobs %d: at least 1" % a.jobs)
+    if a.standin is None:
+        a.standin = os.path.join(os.path.dirname(os.path.abspath(a.sweep)), "standin",
+                                 "cxi_sweep")
+    elif not (os.path.isfile(a.standin) and os.access(a.standin, os.X_OK)):
+        p.error("--standin %s: not an executable file" % a.standin)
     for w in a.cfg:
         if not w.startswith("--cfg="):
             p.error("--cfg %s: give it as --cfg=NAME:VALUE" % w)
@@ -266,29 +371,28 @@ def main(argv=None):
     g, s, h = a.geo
     print("scenarios.py: %d ranks on a dragonfly of %d groups x %d switches x %d hosts, "
           "bundles of %d; work in %s" % (a.ranks, g, s, h, a.bundle, a.out), flush=True)
-    rows, done = [], {}
-    for i, (name, words, base_of) in enumerate(scenarios(g, s, h)):
-        if a.pick and i + 1 not in a.pick:
-            continue
-        baseline = None
-        if base_of is not None:
-            # The healthy baseline: the first scenario's JSON, run now if
-            # it was not part of this run.
-            if base_of not in done:
-                done[base_of] = run_one(a, scenarios(g, s, h)[base_of][0] + " (baseline)",
-                                        [], None, base_of + 1, a.geo)
-                rows.append(done[base_of])
-            baseline = done[base_of]["json"]
-        row = run_one(a, name, words, baseline, i + 1, a.geo)
-        done[i] = row
-        rows.append(row)
-        print("  %s: %s (%.1f s)" % (name, row["verdict"], row["wall_s"]), flush=True)
+    todo = [(i, sc) for i, sc in enumerate(scenarios(g, s, h))
+            if not a.pick or i + 1 in a.pick]
+    if not os.access(a.standin, os.X_OK):
+        for i, sc in todo:
+            if sc["jitter"]:
+                print("  %s: skipped (no test copy at %s)" % (sc["name"], a.standin))
+        todo = [(i, sc) for i, sc in todo if not sc["jitter"]]
+    # a baseline's scenario runs first, also when not picked
+    need = {sc["baseline"] for _, sc in todo if sc["baseline"] is not None}
+    listed = {i for i, _ in todo}
+    all_sc = scenarios(g, s, h)
+    first = [(b, dict(all_sc[b], name=all_sc[b]["name"] + " (baseline)"))
+             for b in sorted(need - listed)]
+    rows = run_all(a, first + todo)
     print()
     print_table(rows, sys.stdout)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"ranks": a.ranks, "geometry": a.geo, "bundle": a.bundle,
                        "rows": rows}, fh, indent=1)
+    right = sum(1 for r in rows if r["right"])
+    print("\n%d of %d verdicts as issue 30's table says" % (right, len(rows)))
     return 1 if any(r["verdict"] in ("timed out",) or r["rc"] not in (0, 3, 4)
                     for r in rows) else 0
 

@@ -44,10 +44,10 @@ class Runner(unittest.TestCase):
         base, _ = platgen.build(["dragonfly", "--groups", "8", "--switches", "4",
                                  "--hosts", "4", "-o", "x"])
         got = {}
-        for name, words, _ in scenarios.scenarios(*geo):
+        for sc in scenarios.scenarios(*geo):
             f, _ = platgen.build(["dragonfly", "--groups", "8", "--switches", "4",
-                                  "--hosts", "4", *words, "-o", "x"])
-            got[name] = {k: round(f.links[k] / base.links[k], 6) for k in f.links
+                                  "--hosts", "4", *sc["words"], "-o", "x"])
+            got[sc["name"]] = {k: round(f.links[k] / base.links[k], 6) for k in f.links
                          if f.links[k] != base.links[k]}
         self.assertEqual(got["healthy, full globals"], {})
         self.assertEqual(set(got["healthy, globals at 1/2"].values()), {0.5})
@@ -58,8 +58,46 @@ class Runner(unittest.TestCase):
         self.assertTrue(all(k.startswith(("l1-g1-", "gl-")) for k in sw))
         self.assertEqual(set(got["bundle g0-g1 at 50%"]), {"gl-g0-g1-0", "gl-g0-g1-1"})
         self.assertEqual(len(got["whole fabric at 1/2 vs healthy"]), len(base.links))
+        self.assertEqual(got["bundle g0-g1 at 50%, no --topology"], got["bundle g0-g1 at 50%"])
+        self.assertEqual(got["node nid0021 at 75%, jitter 30%"], {"nic-nid0021": 0.75})
         # The host named sits in group 1, switch 1, as the docs say.
         self.assertEqual(base.hosts[21][1:], ("g1s1", "g1"))
+
+    def test_judge_row(self):
+        """What issue 30's table asks of each verdict, on hand-made
+        documents: the verdict, the exact suspects, none outside a switch."""
+        sc = {x["name"]: x for x in scenarios.scenarios(8, 4, 4)}
+        topo = {"nid0020": ("g1s1", "g1"), "nid0021": ("g1s1", "g1"),
+                "nid0000": ("g0s0", "g0")}
+
+        def doc(verdict, *sus):
+            return {"verdict": verdict, "suspects": list(sus)}
+        rank = {"kind": "rank", "host": "nid0021"}
+        sw = {"kind": "switch", "name": "switch g1s1 (ranks 20, 21)"}
+        bundle = {"kind": "bundle", "groups": ["g1", "g0"]}
+        cases = [
+            ("healthy, full globals", doc("PASS"), True),
+            ("healthy, full globals", doc("INCONCLUSIVE"), False),
+            ("node nid0021 at 75%", doc("FAIL", rank), True),
+            ("node nid0021 at 75%", doc("FAIL", rank, sw), False),
+            ("node nid0021 at 75%", doc("FAIL"), False),
+            ("switch g1s1 uplinks at 50%", doc("FAIL", sw), True),
+            ("bundle g0-g1 at 50%", doc("FAIL", bundle), True),
+            ("bundle g0-g1 at 50%", doc("FAIL", {"kind": "fabric"}), False),
+            ("whole fabric at 1/2 vs healthy", doc("FAIL", {"kind": "fabric"}), True),
+            ("switch g1s1 uplinks at 50%, no --topology", doc("FAIL", rank), True),
+            ("switch g1s1 uplinks at 50%, no --topology", doc("INCONCLUSIVE"), True),
+            ("switch g1s1 uplinks at 50%, no --topology",
+             doc("FAIL", {"kind": "rank", "host": "nid0000"}), False),
+            ("bundle g0-g1 at 50%, no --topology", doc("INCONCLUSIVE"), True),
+            ("bundle g0-g1 at 50%, no --topology", doc("FAIL", rank), False),
+            ("node nid0021 at 75%, jitter 30%", doc("INCONCLUSIVE"), True),
+            ("node nid0021 at 75%, jitter 30%", doc("FAIL", rank), False),
+            ("node nid0021 at 75%, jitter 30%", doc("PASS"), False),
+        ]
+        for name, d, ok in cases:
+            got, why = scenarios.judge_row(sc[name]["want"], d, topo)
+            self.assertEqual(got, ok, "%s: %s -> %s (%s)" % (name, d, got, why))
 
     def test_summaries(self):
         s = scenarios.flagged_summary(DOC)
@@ -81,7 +119,8 @@ class Runner(unittest.TestCase):
             (["--sweep", me, "--ranks", "x"], "'x'"),
             (["--sweep", me, "--ranks", "16", "--geometry", "7,2"], "7,2"),
             (["--sweep", me, "--ranks", "16", "--geometry", "2,2,2"], "2,2,2"),
-            (["--sweep", me, "--ranks", "16", "--only", "9"], "9"),
+            (["--sweep", me, "--ranks", "16", "--only", "11"], "11"),
+            (["--sweep", me, "--ranks", "16", "--jobs", "0"], "--jobs 0"),
             (["--sweep", me, "--ranks", "16", "--bundle", "0"], "--bundle 0"),
             (["--sweep", me, "--ranks", "16", "--timeout", "-1"], "-1"),
             (["--sweep", me, "--ranks", "16", "--cfg", "smpi/test:0"], "smpi/test:0"),
