@@ -251,6 +251,70 @@ static void test_suspect_switch(void **state)
 	assert_int_equal(s[0].id, 1);
 }
 
+/* Three groups of two: {0,1} {2,3} {4,5}. Every link between groups 0
+ * and 1 slow (a bundle of global links at half speed), nothing else:
+ * the links between the two groups are named, no rank, switch or group;
+ * each of the four ranks has 4 of its 10 links out. */
+static void test_suspect_bundle(void **state)
+{
+	int sw[N] = { 0, 1, 2, 3, 4, 5 }, grp[N] = { 0, 0, 1, 1, 2, 2 };
+	struct cxd_topo_map t = { sw, grp, 6, 3 };
+	double m[N * N];
+	struct cxd_suspect s[16];
+
+	(void) state;
+	fabric(m, NULL, 0, 1);
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++)
+			if (i != j && grp[i] + grp[j] == 1)
+				m[i * N + j] = 12;
+	assert_int_equal(suspects_of(m, NULL, s), 0);
+	assert_int_equal(suspects_of(m, &t, s), 1);
+	assert_int_equal(s[0].kind, CXD_S_BUNDLE);
+	assert_int_equal(s[0].id, 0);
+	assert_int_equal(s[0].id2, 1);
+	assert_int_equal(s[0].bad, 8);
+	assert_int_equal(s[0].links, 8);
+	for (int r = 0; r < N; r++)
+		assert_false(cxd_judge_rank_suspect(s, 1, r, &t));
+	assert_true(cxd_judge_link_suspect(s, 1, 1, 2, &t));
+	assert_true(cxd_judge_link_suspect(s, 1, 3, 0, &t));
+	assert_false(cxd_judge_link_suspect(s, 1, 0, 4, &t));
+	assert_false(cxd_judge_link_suspect(s, 1, 0, 1, &t));
+	/* Half of them only (one direction): no majority, no bundle. */
+	for (int i = 2; i < 4; i++)
+		for (int j = 0; j < 2; j++)
+			m[i * N + j] = 24;
+	assert_int_equal(suspects_of(m, &t, s), 0);
+}
+
+/* The calibration: pairs alone against their rounds. */
+static void test_crowd(void **state)
+{
+	double ratio[6] = { 1.02, NAN, 0.99, 1.01, NAN, 1.03 };
+	struct cxd_tol t = cxd_judge_tol(CXD_M_BW, 0.004, 0);
+
+	(void) state;
+	assert_true(isnan(t.crowd));
+	cxd_judge_crowd(&t, ratio, 6);
+	assert_int_equal(t.crowd_pairs, 4);
+	assert_true(fabs(t.crowd - 0.015) < 1e-9);
+	assert_false(t.crowded);
+	assert_false(t.poor);
+	/* Alone 5 times as fast: the round's pairs shared links. */
+	for (int i = 0; i < 6; i++)
+		ratio[i] = i % 2 ? 5.0 : 4.0;
+	cxd_judge_crowd(&t, ratio, 6);
+	assert_true(t.crowded);
+	assert_true(t.poor);
+	assert_true(fabs(t.crowd - 3.5) < 1e-9);
+	/* Nothing measured alone: nothing said. */
+	t = cxd_judge_tol(CXD_M_BW, 0.004, 0);
+	cxd_judge_crowd(&t, NULL, 0);
+	assert_true(isnan(t.crowd));
+	assert_false(t.poor);
+}
+
 /* Every link slow (against a baseline): the fabric, not six nodes. */
 static void test_suspect_fabric(void **state)
 {
@@ -608,6 +672,8 @@ int main(void)
 		cmocka_unit_test(test_baseline_match),
 		cmocka_unit_test(test_flag_by_rows),
 		cmocka_unit_test(test_baseline_matrix),
+		cmocka_unit_test(test_suspect_bundle),
+		cmocka_unit_test(test_crowd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
