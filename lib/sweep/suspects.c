@@ -191,11 +191,13 @@ static void ranks(struct ctx *c)
 	}
 }
 
-/* The links between two groups mostly out while neither group as a
- * whole is: the global links between them (a bundle), which no node's
- * drain would mend. Each group pair's links both ways: 2 x na x nb. */
+/* The links between two groups mostly out while neither group holds a
+ * suspect switch or is one: the global links between them (a bundle),
+ * which no node's drain would mend. Each group pair's links both ways:
+ * 2 x na x nb. (A suspect switch's global ports are part of its group's
+ * bundles: it is named, not they.) */
 static void bundles(struct ctx *c, const struct cxd_topo_map *t,
-		    const bool *grp_named)
+		    bool *grp_named)
 {
 	int k = c->t->ngrp, *size = calloc((size_t) k + 1, sizeof(int));
 	const int *g = c->t->grp[c->m];
@@ -203,8 +205,10 @@ static void bundles(struct ctx *c, const struct cxd_topo_map *t,
 	if (size == NULL)
 		return;
 	for (int i = 0; i < c->n; i++)
-		if (t->grp[i] >= 0 && t->grp[i] < k)
+		if (t->grp[i] >= 0 && t->grp[i] < k) {
 			size[t->grp[i]]++;
+			grp_named[t->grp[i]] |= c->covered[i];
+		}
 	for (int a = 0; a < k; a++)
 		for (int b = a + 1; b < k; b++) {
 			struct cxd_suspect s = { CXD_S_BUNDLE, c->m, a, 0,

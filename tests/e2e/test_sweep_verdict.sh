@@ -227,4 +227,25 @@ shape "${P}ub" "" $((RATE * 3 / 4))
 scenario switch 3 --topology "$TMPD/fabric.topo"
 check "a topology line naming no rank is warned about" \
 	grep -q "fabric.topo:8: '169.254.79.99' is not in this run" "$ERR"
+
+section "tapered: the uplink at one link's rate, three pairs at once"
+# Pairs of a round that cross between the bridges share the uplink: two
+# at once measure half a link each. With --topology the shared-links
+# schedule lets one crossing pair at a time measure bandwidth, so they
+# measure what they measure alone; without it the calibration notices the
+# crowding and the verdict is INCONCLUSIVE, naming it, never FAIL.
+shape "${P}ua" "" "$RATE"
+shape "${P}ub" "" "$RATE"
+if [ -s "$TMPD/healthy.json" ]; then
+	sweep_once taper-topo --topology "$TMPD/fabric.topo" --max-pairs 3
+	check "with --topology: exit $RC (0 or 4)" test "$RC" = 0 -o "$RC" = 4
+	grep "^Schedule" "$OUT" | sed 's/^/       | /'
+	py_check "with --topology" "$OUT" sweep_taper.py shared "$TMPD/taper-topo.json" \
+		"$TMPD/healthy.json"
+	sweep_once taper-rounds --max-pairs 3
+	grep -E "^Schedule|^Concurrency" "$OUT" | sed 's/^/       | /'
+	py_check "without --topology" "$OUT" sweep_taper.py rounds "$TMPD/taper-rounds.json"
+else
+	fail "no healthy run to compare with"
+fi
 finish

@@ -58,7 +58,7 @@ static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
 		       "link against the typical link by the run's own noise "
 		       "(and\nagainst --baseline, --expect-bw, --expect-lat), "
 		       "retests the outliers and\nnames the suspects.\n"
-		       "Exit status: 0 pass, 3 outliers found, 4 "
+		       "Exit status: 0 pass, 3 outliers found (--health: a bad NIC), 4 "
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
 		sw_help_scale(stdout);
