@@ -88,7 +88,7 @@ static void crowding(const struct cxd_tol *t, FILE *out)
 	fprintf(out, "Concurrency: %d pair%s measured alone were %+.1f %% "
 		"against their rounds (median)%s\n", t->crowd_pairs,
 		t->crowd_pairs == 1 ? "" : "s", 100 * t->crowd, t->crowded ?
-		"" : ": the pairs of a round did not slow each other");
+		"" : ", within the bandwidth tolerance");
 	if (t->crowded)
 		fprintf(out, "Concurrency lowered bandwidth: the pairs of a "
 			"round share links (a tapered fabric's global or "

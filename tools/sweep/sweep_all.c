@@ -88,8 +88,10 @@ int sw_run(struct sw *w)
 	w->pace.round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
 	w->pace.shared = shared_links(w, &tm);
 	sw_pace_plan(w, &pl, w->pace.shared, w->pace.round_s);
-	if (w->pace.shared == NULL && w->pace.pairs_at_once > 1 &&
-	    !w->pace.coord_only)
+	/* Whichever schedule ran: with the shared-links one it checks that
+	 * the domains given were the links shared (a fat tree's leaf
+	 * uplinks are shared by pairs to different leaves). */
+	if (w->pace.pairs_at_once > 1 && !w->pace.coord_only)
 		sw_calibrate(w);
 	ret = sw_verdict(w, &pl, t0);
 	w->pace.shared = NULL;

@@ -2,9 +2,10 @@
 /*
  * cxi_sweep: did the pairs of a round lower each other's bandwidth? With
  * no --topology the sweep cannot know which pairs share links (a tapered
- * fabric's global or spine links), so after the rounds a sample of one
- * round's pairs is measured again one pair at a time, and each figure is
- * set against the same link's figure from its round. Rank 0 keeps the
+ * fabric's global or spine links), and with one the domains it names may
+ * not be all that is shared; so after the rounds a sample of one round's
+ * pairs is measured again one pair at a time, and each figure is set
+ * against the same link's figure from its round. Rank 0 keeps the
  * ratios; the rules (sweep_judge.c, cxd_judge_crowd) decide what they
  * mean.
  */

@@ -129,8 +129,8 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
  * secs as sw_pace's, the two passes added. */
 void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
 		  double *secs);
-/* With more than one pair at once and no shared-links schedule: a
- * sample of a round's pairs measured again alone (sweep_calib.c),
+/* With more than one pair at once: a sample of a round's pairs
+ * measured again alone (sweep_calib.c),
  * rank 0's judge.crowd_ratio filled. Collective. */
 void sw_calibrate(struct sw *w);
 /* The whole sweep (sweep_all.c); returns the exit status (rank 0
