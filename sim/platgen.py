@@ -455,13 +455,14 @@ def make_parser():
     common.add_argument("--node-gbps", type=positive_float, default=NODE_GBPS,
                         help="a node's link, Gb/s (default %(default)g)")
     common.add_argument("--latency-ns", type=positive_float, default=LINK_LAT_NS,
-                        help="latency of every link, ns (an L1 lane adds none; "
+                        help="latency of every link, ns (lanes and ports add none; "
                         "default %(default)g)")
     common.add_argument("--taper", type=positive_float, default=1.0,
                         help="global (spine) bandwidth as a fraction of full (default 1)")
     common.add_argument("--slow", action="append", default=[], metavar="KIND:NAME=F",
                         help="multiply a set of links by F in (0,1]: node:HOST, "
-                        "switch:SWITCH (its uplinks), bundle:gI-gJ, spine:spineK, link:NAME")
+                        "switch:SWITCH (its uplinks, L1 lanes included), bundle:gI-gJ, spine:spineK, "
+                        "link:NAME")
     common.add_argument("--scale", default=None, metavar="F",
                         help="multiply every link by F in (0,1] (after --slow)")
     d = sub.add_parser("dragonfly", parents=[common], help="G groups of S switches of H hosts")
