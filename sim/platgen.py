@@ -461,8 +461,8 @@ def make_parser():
                         help="global (spine) bandwidth as a fraction of full (default 1)")
     common.add_argument("--slow", action="append", default=[], metavar="KIND:NAME=F",
                         help="multiply a set of links by F in (0,1]: node:HOST, "
-                        "switch:SWITCH (its uplinks, L1 lanes included), bundle:gI-gJ, spine:spineK, "
-                        "link:NAME")
+                        "switch:SWITCH (its uplinks, L1 lanes included), bundle:gI-gJ, "
+                        "spine:spineK, link:NAME")
     common.add_argument("--scale", default=None, metavar="F",
                         help="multiply every link by F in (0,1] (after --slow)")
     d = sub.add_parser("dragonfly", parents=[common], help="G groups of S switches of H hosts")
