@@ -126,7 +126,9 @@ def df_route(geo, a, b):
     """The intended (minimal) route from host index a to host index b:
     node link, L1 to the switch where the chosen global link lands, the
     global link, L1 to the destination switch, node link. The global link
-    of the bundle is chosen by destination switch: k = t mod W."""
+    of the bundle is chosen by destination switch: k = t mod W. Each L1 hop
+    takes a lane too (the source's out, or after the global link the
+    destination's in); leaving from its own switch, the source's port."""
     S, H, W = geo["S"], geo["H"], geo["W"]
     names = geo["names"]
     ga, sa = divmod(a // H, S)
