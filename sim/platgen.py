@@ -35,6 +35,10 @@ class Fabric:
         self.node_bw = node_bw
         self.lat = lat
         self.links = {}  # name -> bandwidth (bytes/s)
+        # Links that add no latency and take no direction: the L1 lanes
+        # (SHARED) and the hosts' ports (FATPIPE).
+        self.lanes = set()
+        self.fatpipe = set()
         self.hosts = []  # (name, switch, group or None)
         self.routers = []
         self.edges = []  # (src, dst, [(link, "UP"|"DOWN")])
@@ -45,6 +49,21 @@ class Fabric:
     def link(self, name, bw):
         self.links[name] = bw
         return name
+
+    def lane(self, name, bw, fatpipe=False):
+        self.lanes.add(name)
+        if fatpipe:
+            self.fatpipe.add(name)
+        return self.link(name, bw)
+
+    def policy(self, name):
+        return ("FATPIPE" if name in self.fatpipe else
+                "SHARED" if name in self.lanes else "SPLITDUPLEX")
+
+    def latency(self, route):
+        """A route's latency: its links' (a lane or a port adds none: each
+        is a limit on a hop already on the route, not another hop)."""
+        return self.lat * sum(1 for lk, _ in route if lk not in self.lanes)
 
     def add_set(self, kind, name, links):
         self.sets.setdefault((kind, name), []).extend(links)
@@ -73,9 +92,29 @@ def df_names(geo):
 
 
 def df_l1(g, a, b):
-    """L1 link between switches a and b of group g, and the direction a->b."""
+    """The L1 connection between switches a and b of group g (its aggregate
+    link), with the direction a->b."""
     lo, hi = min(a, b), max(a, b)
     return ("l1-g%d-s%d-s%d" % (g, lo, hi), "UP" if a < b else "DOWN")
+
+
+def df_lane_out(host, t):
+    """The lane that carries host's traffic over the L1 connection from its
+    switch to switch t of its group: one physical link of the connection."""
+    return ("l1out-%s-s%d" % (host, t), None)
+
+
+def df_lane_in(host, y):
+    """The lane that carries traffic for host over the L1 connection from
+    switch y of its group to the host's switch."""
+    return ("l1in-%s-s%d" % (host, y), None)
+
+
+def df_port(host):
+    """The host's port on its switch: FATPIPE at a node link's rate, no
+    latency. It limits nothing that the node link does not; it is there only
+    to weigh the routing graph (see df_edges)."""
+    return ("port-" + host, None)
 
 
 def df_global(i, j, k):
@@ -87,22 +126,28 @@ def df_route(geo, a, b):
     """The intended (minimal) route from host index a to host index b:
     node link, L1 to the switch where the chosen global link lands, the
     global link, L1 to the destination switch, node link. The global link
-    of the bundle is chosen by destination switch: k = t mod W."""
+    of the bundle is chosen by destination switch: k = t mod W. Each L1 hop
+    takes a lane too (the source's out, or after the global link the
+    destination's in); leaving from its own switch, the source's port."""
     S, H, W = geo["S"], geo["H"], geo["W"]
     names = geo["names"]
     ga, sa = divmod(a // H, S)
     gb, sb = divmod(b // H, S)
     route = [("nic-" + names[a], "UP")]
     if ga == gb and sa != sb:
-        route.append(df_l1(ga, sa, sb))
+        route += [df_lane_out(names[a], sb), df_l1(ga, sa, sb)]
     elif ga != gb:
         k = sb % W
         x, y = df_attach(geo, ga, gb, k), df_attach(geo, gb, ga, k)
         if x != sa:
-            route.append(df_l1(ga, sa, x))
+            route += [df_lane_out(names[a], x), df_l1(ga, sa, x)]
+        else:
+            route.append(df_port(names[a]))
         route.append(df_global(ga, gb, k))
         if y != sb:
-            route.append(df_l1(gb, y, sb))
+            route += [df_l1(gb, y, sb), df_lane_in(names[b], y)]
+    else:
+        route.append(df_port(names[a]))
     route.append(("nic-" + names[b], "DOWN"))
     return route
 
@@ -115,30 +160,45 @@ def build_dragonfly(a):
     f = Fabric("dragonfly", node_bw, a.latency_ns * 1e-9)
     geo = f.geometry = {"G": G, "S": S, "H": H, "W": W}
     local = a.local if a.local is not None else float(H)
+    lane = a.lane
     # "Full" global bandwidth: a group's global links together carry what
     # its S*H nodes can inject; --taper scales that.
     if a.global_bw is not None:
         bundle = a.global_bw
     else:
         bundle = a.taper * S * H / (G - 1)
-    geo.update(local=local, bundle=bundle, taper=a.taper)
-    f.notes.append("dragonfly: %d groups x %d switches x %d hosts; L1 %.4g x node; "
-                   "global bundle of %d links, %.4g x node in all (taper %.4g)"
-                   % (G, S, H, local, W, bundle, a.taper))
+    geo.update(local=local, lane=lane, bundle=bundle, taper=a.taper)
+    f.notes.append("dragonfly: %d groups x %d switches x %d hosts; L1 %.4g x node, "
+                   "%.4g x node a pair; global bundle of %d links, %.4g x node in all "
+                   "(taper %.4g)" % (G, S, H, local, lane, W, bundle, a.taper))
     names = geo["names"] = df_names(geo)
     for g in range(G):
         for s in range(S):
-            f.routers += ["sw-g%ds%d" % (g, s), "in-g%ds%d" % (g, s)]
+            f.routers.append("sw-g%ds%d" % (g, s))
             for n in range(H):
                 i = (g * S + s) * H + n
                 f.hosts.append((names[i], "g%ds%d" % (g, s), "g%d" % g))
                 nic = f.link("nic-" + names[i], node_bw)
+                f.lane(df_port(names[i])[0], node_bw, fatpipe=True)
                 f.add_set("node", names[i], [nic])
         for s in range(S):
             for t in range(s + 1, S):
                 l1 = f.link(df_l1(g, s, t)[0], local * node_bw)
                 f.add_set("switch", "g%ds%d" % (g, s), [l1])
                 f.add_set("switch", "g%ds%d" % (g, t), [l1])
+        # The connection is several physical links (its aggregate), and one
+        # pair's traffic rides one of them: each host has its own lane out
+        # to and in from every other switch of its group, part of both
+        # switches' uplinks.
+        for s in range(S):
+            for n in range(H):
+                h = names[(g * S + s) * H + n]
+                for t in range(S):
+                    if t != s:
+                        ln = [f.lane(df_lane_out(h, t)[0], lane * node_bw),
+                              f.lane(df_lane_in(h, t)[0], lane * node_bw)]
+                        f.add_set("switch", "g%ds%d" % (g, s), ln)
+                        f.add_set("switch", "g%ds%d" % (g, t), ln)
     for i in range(G):
         for j in range(i + 1, G):
             for k in range(W):
@@ -150,23 +210,52 @@ def build_dragonfly(a):
     return f
 
 
+def df_in(g, y, t):
+    """Arrival router of switch t of group g for global links that land on
+    switch y (t itself, or another switch, from which an L1 hop leads on)."""
+    return "in-g%ds%d" % (g, t) if y == t else "in-g%ds%d-s%d" % (g, y, t)
+
+
 def df_edges(f, geo, names):
-    """The routing graph. Hosts hang off their switch router sw-*; global
-    links end at an arrival router in-* of the destination switch, from
-    which only that switch's hosts are reached, so no path can turn at a
-    switch reached by a global link: the shortest path is the minimal one."""
+    """The routing graph. A host goes up to its own switch router sw-*
+    (through its port), or straight to another switch of its group through
+    its lane out and the L1 link: there is no edge between switch routers,
+    so no path can take an L1 hop without a host's lane. A global link ends
+    at an arrival router of the destination switch, one per switch where the
+    link lands, from which only the destination switch's hosts are reached
+    (through the L1 link and the host's lane in when it landed elsewhere).
+
+    SimGrid takes the path with the fewest links. A path could still turn
+    at a switch reached by a global link by passing through one of its hosts
+    (down its node link and up again); the port on the way up from a host
+    makes every such detour at least one link longer than the minimal route
+    (which has at most 7: node, lane, L1, global, L1, lane, node), so the
+    minimal route is the only shortest path.
+
+    Only the arrival routers that some global link reaches are made: SimGrid
+    3.32's Dijkstra must reach every node of the graph from every host (an
+    unreachable node with edges out corrupts its search)."""
     G, S, H, W = geo["G"], geo["S"], geo["H"], geo["W"]
+    arrivals = {(j, df_attach(geo, j, i, t % W), t)
+                for i in range(G) for j in range(G) if i != j for t in range(S)}
+    f.routers += [df_in(*a) for a in sorted(arrivals)]
     for g in range(G):
         for s in range(S):
-            sw, arr = "sw-g%ds%d" % (g, s), "in-g%ds%d" % (g, s)
+            sw = "sw-g%ds%d" % (g, s)
             for n in range(H):
                 h = names[(g * S + s) * H + n]
-                f.edges.append((h, sw, [("nic-" + h, "UP")]))
+                f.edges.append((h, sw, [("nic-" + h, "UP"), df_port(h)]))
                 f.edges.append((sw, h, [("nic-" + h, "DOWN")]))
-                f.edges.append((arr, h, [("nic-" + h, "DOWN")]))
-            for t in range(S):
-                if t != s:
-                    f.edges.append((sw, "sw-g%ds%d" % (g, t), [df_l1(g, s, t)]))
+                for t in range(S):
+                    if t == s:
+                        continue
+                    f.edges.append((h, "sw-g%ds%d" % (g, t),
+                                    [("nic-" + h, "UP"), df_lane_out(h, t), df_l1(g, s, t)]))
+                for y in range(S):
+                    if (g, y, s) not in arrivals:
+                        continue
+                    hop = [] if y == s else [df_l1(g, y, s), df_lane_in(h, y)]
+                    f.edges.append((df_in(g, y, s), h, hop + [("nic-" + h, "DOWN")]))
     for i in range(G):
         for j in range(G):
             if i == j:
@@ -174,10 +263,7 @@ def df_edges(f, geo, names):
             for t in range(S):
                 k = t % W
                 x, y = df_attach(geo, i, j, k), df_attach(geo, j, i, k)
-                links = [df_global(i, j, k)]
-                if y != t:
-                    links.append(df_l1(j, y, t))
-                f.edges.append(("sw-g%ds%d" % (i, x), "in-g%ds%d" % (j, t), links))
+                f.edges.append(("sw-g%ds%d" % (i, x), df_in(j, y, t), [df_global(i, j, k)]))
 
 
 # ---------------------------------------------------------------- fat tree
@@ -310,12 +396,15 @@ def write_xml(f, out):
     for r in f.routers:
         w('  <router id=%s/>\n' % quoteattr(r))
     for name, bw in f.links.items():
-        w('  <link id=%s bandwidth="%s" latency="%s" sharing_policy="SPLITDUPLEX"/>\n'
-          % (quoteattr(name), fmt_bw(bw), lat))
+        # Lanes and ports carry one direction each (SHARED, FATPIPE): their
+        # route entries name no direction.
+        pol = f.policy(name)
+        w('  <link id=%s bandwidth="%s" latency="%s" sharing_policy="%s"/>\n'
+          % (quoteattr(name), fmt_bw(bw), "0s" if name in f.lanes else lat, pol))
     for src, dst, links in f.edges:
         w('  <route src=%s dst=%s symmetrical="NO">' % (quoteattr(src), quoteattr(dst)))
         for lk, d in links:
-            w('<link_ctn id=%s direction="%s"/>' % (quoteattr(lk), d))
+            w('<link_ctn id=%s%s/>' % (quoteattr(lk), ' direction="%s"' % d if d else ""))
         w("</route>\n")
     w("</zone>\n</platform>\n")
 
@@ -368,12 +457,14 @@ def make_parser():
     common.add_argument("--node-gbps", type=positive_float, default=NODE_GBPS,
                         help="a node's link, Gb/s (default %(default)g)")
     common.add_argument("--latency-ns", type=positive_float, default=LINK_LAT_NS,
-                        help="latency of every link, ns (default %(default)g)")
+                        help="latency of every link, ns (lanes and ports add none; "
+                        "default %(default)g)")
     common.add_argument("--taper", type=positive_float, default=1.0,
                         help="global (spine) bandwidth as a fraction of full (default 1)")
     common.add_argument("--slow", action="append", default=[], metavar="KIND:NAME=F",
                         help="multiply a set of links by F in (0,1]: node:HOST, "
-                        "switch:SWITCH (its uplinks), bundle:gI-gJ, spine:spineK, link:NAME")
+                        "switch:SWITCH (its uplinks, L1 lanes included), bundle:gI-gJ, "
+                        "spine:spineK, link:NAME")
     common.add_argument("--scale", default=None, metavar="F",
                         help="multiply every link by F in (0,1] (after --slow)")
     d = sub.add_parser("dragonfly", parents=[common], help="G groups of S switches of H hosts")
@@ -383,7 +474,11 @@ def make_parser():
     d.add_argument("--bundle", type=positive_int, default=2,
                    help="global links between two groups (default %(default)s)")
     d.add_argument("--local", type=positive_float, default=None,
-                   help="an L1 link, x node link (default: hosts per switch)")
+                   help="an L1 connection between two switches in all, x node link "
+                   "(default: hosts per switch)")
+    d.add_argument("--lane", type=positive_float, default=1.0,
+                   help="what one pair can get of an L1 connection (one of its physical "
+                   "links), x node link (default %(default)g)")
     d.add_argument("--global-bw", type=positive_float, default=None,
                    help="a bundle in all, x node link (default: from --taper)")
     t = sub.add_parser("fattree", parents=[common], help="leaves of H hosts, P spines")

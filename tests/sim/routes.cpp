@@ -1,8 +1,25 @@
-/* Test aid: print SimGrid's route between every pair of hosts of a platform,
- * one line each: "SRC DST LINK...", so tests/sim/check_routes.py can compare
- * them with the routes sim/platgen.py intends. */
+/* Test aid: print what SimGrid made of a platform, for tests/sim/check_routes.py
+ * to compare with what sim/platgen.py intends: first every link, one line
+ * each, "link NAME BANDWIDTH POLICY" (a SPLITDUPLEX link shows as its two
+ * halves NAME_UP and NAME_DOWN), then the route between every pair of hosts,
+ * "SRC DST LINK...". */
 #include <simgrid/s4u.hpp>
 #include <cstdio>
+
+static const char* policy_name(simgrid::s4u::Link::SharingPolicy p)
+{
+  using P = simgrid::s4u::Link::SharingPolicy;
+  switch (p) {
+    case P::FATPIPE:
+      return "FATPIPE";
+    case P::SHARED:
+      return "SHARED";
+    case P::SPLITDUPLEX:
+      return "SPLITDUPLEX";
+    default:
+      return "OTHER";
+  }
+}
 
 int main(int argc, char** argv)
 {
@@ -13,6 +30,9 @@ int main(int argc, char** argv)
   }
   e.load_platform(argv[1]);
   e.seal_platform(); // Dijkstra numbers its graph when sealed
+  for (auto const* l : e.get_all_links())
+    std::printf("link %s %.17g %s\n", l->get_cname(), l->get_bandwidth(),
+                policy_name(l->get_sharing_policy()));
   std::vector<simgrid::s4u::Host*> hosts = e.get_all_hosts();
   for (auto const* a : hosts)
     for (auto const* b : hosts) {

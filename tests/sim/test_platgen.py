@@ -48,14 +48,31 @@ class Generated(unittest.TestCase):
         links = self.links(root)
         nic = [k for k in links if k.startswith("nic-")]
         l1 = [k for k in links if k.startswith("l1-")]
+        lanes = [k for k in links if k.startswith(("l1out-", "l1in-"))]
+        ports = [k for k in links if k.startswith("port-")]
         gl = [k for k in links if k.startswith("gl-")]
-        self.assertEqual((len(nic), len(l1), len(gl)), (24, 4 * 3, 6 * 2))
-        for lk in links.values():
-            self.assertEqual(lk.get("sharing_policy"), "SPLITDUPLEX")
+        # A lane out and in per host and other switch of its group.
+        self.assertEqual((len(nic), len(l1), len(lanes), len(ports), len(gl)),
+                         (24, 4 * 3, 24 * 2 * 2, 24, 6 * 2))
+        self.assertEqual(len(links), 24 + 12 + 96 + 24 + 12)
+        self.assertIn("l1out-nid0007-s2", lanes)  # nid0007 is on g1s0
+        self.assertIn("l1in-nid0007-s1", lanes)
+        self.assertNotIn("l1out-nid0007-s0", lanes)
+        # Lanes are shared (by the pair's messages), ports FATPIPE, both
+        # without latency; every other link is full duplex with the set one.
+        for name, lk in links.items():
+            pol = ("SHARED" if name in lanes else "FATPIPE" if name in ports
+                   else "SPLITDUPLEX")
+            self.assertEqual(lk.get("sharing_policy"), pol, name)
+            lat = float(lk.get("latency")[:-1])
+            self.assertAlmostEqual(lat, 250e-9 if pol == "SPLITDUPLEX" else 0, delta=1e-18)
         node = bw_of(links["nic-nid0000"].get("bandwidth"))
         self.assertEqual(node, 25e9)
-        # L1 defaults to H x node; a full bundle carries S*H/(G-1) nodes.
+        # L1 defaults to H x node, its lane to one node link; a full bundle
+        # carries S*H/(G-1) nodes.
         self.assertEqual(bw_of(links["l1-g0-s0-s1"].get("bandwidth")), 2 * node)
+        self.assertEqual(bw_of(links["l1out-nid0000-s1"].get("bandwidth")), node)
+        self.assertEqual(bw_of(links["port-nid0005"].get("bandwidth")), node)
         self.assertAlmostEqual(bw_of(links["gl-g0-g1-0"].get("bandwidth")) * 2,
                                node * 3 * 2 / 3, delta=1)
         # Topology: every host once, its switch and group.
@@ -65,6 +82,54 @@ class Generated(unittest.TestCase):
         g0 = sum(bw_of(links[k].get("bandwidth")) for k in gl
                  if k.startswith("gl-g0-") or "-g0-" in k)
         self.assertAlmostEqual(g0, 3 * 2 * node, delta=10)
+
+    def test_lane_option_and_routes(self):
+        root, _, _ = self.gen("dragonfly", "--groups", "2", "--switches", "2", "--hosts", "4",
+                              "--bundle", "1", "--local", "3", "--lane", "0.5")
+        links = self.links(root)
+        self.assertEqual(bw_of(links["l1-g1-s0-s1"].get("bandwidth")), 3 * 25e9)
+        self.assertEqual(bw_of(links["l1out-nid0008-s1"].get("bandwidth")), 0.5 * 25e9)
+        self.assertEqual(bw_of(links["l1in-nid0008-s1"].get("bandwidth")), 0.5 * 25e9)
+        # Every edge that takes an L1 link takes one lane of it, of the
+        # host at that end; a lane names no direction.
+        n = 0
+        for r in root.iter("route"):
+            ids = [(c.get("id"), c.get("direction")) for c in r.iter("link_ctn")]
+            l1 = [(lk, d) for lk, d in ids if lk.startswith("l1-")]
+            lanes = [(lk, d) for lk, d in ids if lk.startswith(("l1out-", "l1in-"))]
+            self.assertEqual(len(l1), len(lanes), ids)
+            for (lk, d), (ln, ld) in zip(l1, lanes):
+                self.assertIn(d, ("UP", "DOWN"))
+                self.assertIsNone(ld)
+                host = r.get("src") if ln.startswith("l1out-") else r.get("dst")
+                self.assertTrue(ln.startswith(("l1out-" + host, "l1in-" + host)), (ln, host))
+                n += 1
+        # Up from each of the 16 hosts to the other switch; and to each host
+        # of switch 1 (8) from its arrival router for the global links that
+        # land on switch 0 (all of them: one link a bundle).
+        self.assertEqual(n, 16 + 8)
+        f, _ = platgen.build(["dragonfly", "--groups", "2", "--switches", "2", "--hosts", "1",
+                              "--bundle", "1", "-o", "x"])
+        # nid0001 (g0s1) to nid0002 (g1s0): its lane and the L1 link to
+        # g0s0, the global link, which lands on g1s0.
+        self.assertEqual(platgen.df_route(f.geometry, 1, 2),
+                         [("nic-nid0001", "UP"), ("l1out-nid0001-s0", None),
+                          ("l1-g0-s0-s1", "DOWN"), ("gl-g0-g1-0", "UP"), ("nic-nid0002", "DOWN")])
+        # nid0000 (g0s0) to nid0003 (g1s1): the global link leaves from its
+        # own switch (through its port) and lands on g1s0; L1 and
+        # nid0003's lane in from s0.
+        self.assertEqual(platgen.df_route(f.geometry, 0, 3),
+                         [("nic-nid0000", "UP"), ("port-nid0000", None), ("gl-g0-g1-0", "UP"),
+                          ("l1-g1-s0-s1", "UP"), ("l1in-nid0003-s0", None),
+                          ("nic-nid0003", "DOWN")])
+        self.assertAlmostEqual(f.latency(platgen.df_route(f.geometry, 1, 2)), 4 * 250e-9,
+                               delta=1e-15)
+        for bad in ("0", "-1", "x"):
+            out = subprocess.run([sys.executable, PLATGEN, "dragonfly", "--groups", "2",
+                                  "--switches", "2", "--hosts", "2", "--lane", bad, "-o", "/x"],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.returncode, 2, bad)
+            self.assertIn(bad, out.stderr)
 
     def test_config_and_disks(self):
         root, hosts, _ = self.gen("fattree", "--leaves", "2", "--hosts", "3", "--spines", "2")
@@ -98,18 +163,36 @@ class Generated(unittest.TestCase):
         base, _ = platgen.build(["dragonfly", "--groups", "3", "--switches", "2", "--hosts", "2",
                                  "--bundle", "2", "-o", "x"])
         changed = {k for k in f.links if f.links[k] != base.links[k]}
+        # The switch's uplinks: its L1 connection (aggregate and lane) and
+        # the global links landing on it.
         want = {"l1-g1-s0-s1"} | {"gl-g0-g2-0", "gl-g0-g2-1"}
+        want |= {"l1%s-nid%04d-s%d" % (d, h, 1 - h // 2 % 2)
+                 for d in ("out", "in") for h in range(4, 8)}
         geo = base.geometry
         for j in (0, 2):
             for k in range(2):
                 if platgen.df_attach(geo, 1, j, k) == 0:
                     want.add(platgen.df_global(1, j, k)[0])
         self.assertEqual(changed, want)
+        self.assertIn("l1in-nid0006-s0", want)  # nid0006 is on g1s1
+        self.assertEqual(f.links["l1in-nid0006-s0"], 0.5 * base.links["l1in-nid0006-s0"])
+        # A lane may be named alone.
+        f, _ = platgen.build(["dragonfly", "--groups", "3", "--switches", "2", "--hosts", "2",
+                              "--bundle", "2", "--slow", "link:l1in-nid0010-s0=0.25", "-o", "x"])
+        self.assertEqual({k for k in f.links if f.links[k] != base.links[k]},
+                         {"l1in-nid0010-s0"})
+        self.assertEqual(f.links["l1in-nid0010-s0"], 0.25 * 25e9)
 
     def test_scale(self):
         f, _ = platgen.build(["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
                               "--scale", "0.5", "-o", "x"])
         self.assertEqual(f.links["nic-nid0000"], 12.5e9)
+        args = ["dragonfly", "--groups", "2", "--switches", "2", "--hosts", "2", "-o", "x"]
+        base, _ = platgen.build(args)
+        f, _ = platgen.build(args + ["--scale", "0.5"])
+        self.assertIn("l1out-nid0000-s1", f.lanes)
+        for k in base.links:
+            self.assertEqual(f.links[k], base.links[k] * 0.5, k)
 
     def test_bad_input_exit_2(self):
         bad = [

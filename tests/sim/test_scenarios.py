@@ -55,7 +55,9 @@ class Runner(unittest.TestCase):
         self.assertEqual(got["node nid0021 at 75%"], {"nic-nid0021": 0.75})
         sw = got["switch g1s1 uplinks at 50%"]
         self.assertIn("l1-g1-s0-s1", sw)
-        self.assertTrue(all(k.startswith(("l1-g1-", "gl-")) for k in sw))
+        self.assertIn("l1out-nid0021-s0", sw)  # nid0021 is on g1s1
+        self.assertIn("l1in-nid0016-s1", sw)  # nid0016 on g1s0
+        self.assertTrue(all(k.startswith(("l1-g1-", "l1out-", "l1in-", "gl-")) for k in sw))
         self.assertEqual(set(got["bundle g0-g1 at 50%"]), {"gl-g0-g1-0", "gl-g0-g1-1"})
         self.assertEqual(len(got["whole fabric at 1/2 vs healthy"]), len(base.links))
         self.assertEqual(got["bundle g0-g1 at 50%, no --topology"], got["bundle g0-g1 at 50%"])
