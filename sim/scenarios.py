@@ -54,6 +54,15 @@ def geometry(n):
     return None
 
 
+def bundle_width(g, s, h):
+    """Global links per group pair such that one is about a node link's
+    rate at full global bandwidth (a group's links together carry what
+    its s*h nodes inject, over g - 1 peers), as a Slingshot global link
+    runs at a NIC's rate: a single pair across groups is then bound by
+    its own node links until the globals are tapered."""
+    return max(1, int(s * h / (g - 1)))
+
+
 def scenarios(g, s, h):
     """The suite: each a dict of name, platgen words, baseline (the index
     of the scenario whose JSON is the baseline), topology (pass the
@@ -303,7 +312,9 @@ def parse_args(argv):
     p.add_argument("--out", default=None, help="work directory (default: a new one in $TMPDIR)")
     p.add_argument("--geometry", default=None, metavar="G,S,H",
                    help="groups, switches per group, hosts per switch (G*S*H = ranks)")
-    p.add_argument("--bundle", type=int, default=2, help="global links per group pair")
+    p.add_argument("--bundle", type=int, default=None,
+                   help="global links per group pair (default: as many as make one link "
+                   "about a node link's rate at full global bandwidth, at least 1)")
     p.add_argument("--sweep-args", default="", help="more cxi_sweep options, one string")
     p.add_argument("--cfg", action="append", default=[], help="more smpirun --cfg=... words")
     p.add_argument("--only", default=None, metavar="I,J",
@@ -319,7 +330,7 @@ def parse_args(argv):
         p.error("--sweep %s: not an executable file" % a.sweep)
     if a.ranks < 4:
         p.error("--ranks %d: at least 4" % a.ranks)
-    if a.bundle < 1:
+    if a.bundle is not None and a.bundle < 1:
         p.error("--bundle %d: at least 1" % a.bundle)
     if not a.timeout > 0:
         p.error("--timeout %s: must be positive" % a.timeout)
@@ -338,6 +349,8 @@ def parse_args(argv):
         if geo is None:
             p.error("--ranks %d: no dragonfly shape found; give --geometry G,S,H" % a.ranks)
     a.geo = geo
+    if a.bundle is None:
+        a.bundle = bundle_width(*geo)
     a.pick = None
     if a.only:
         try:

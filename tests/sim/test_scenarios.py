@@ -34,6 +34,11 @@ class Runner(unittest.TestCase):
         self.assertEqual(scenarios.geometry(128), (8, 4, 4))
         self.assertEqual(scenarios.geometry(256), (16, 4, 4))
         self.assertEqual(scenarios.geometry(1024), (16, 8, 8))
+        # one global link about a node link's rate at full bandwidth
+        self.assertEqual(scenarios.bundle_width(16, 4, 4), 1)
+        self.assertEqual(scenarios.bundle_width(8, 4, 4), 2)
+        self.assertEqual(scenarios.bundle_width(16, 8, 8), 4)
+        self.assertEqual(scenarios.bundle_width(64, 2, 2), 1)
         for n in (128, 192, 256, 512, 1024):
             g, s, h = scenarios.geometry(n)
             self.assertEqual(g * s * h, n)
