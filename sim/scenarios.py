@@ -174,8 +174,11 @@ def suspects_summary(doc):
     """Each suspect as KIND NAME (BAD/LINKS METRIC)."""
     out = []
     for s in doc.get("suspects") or []:
-        out.append("%s %s (%s/%s %s)" % (s.get("kind", "?"), s.get("name", "?"), s.get("bad", "?"),
-                                         s.get("links", "?"), s.get("metric", "?")))
+        name = s.get("name", "?")
+        kind = s.get("kind", "?")
+        out.append("%s (%s/%s %s)" % (name if name.startswith(kind) else kind + " " + name,
+                                      s.get("bad", "?"), s.get("links", "?"),
+                                      s.get("metric", "?")))
     return ", ".join(out) if out else "-"
 
 

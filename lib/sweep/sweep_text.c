@@ -92,9 +92,10 @@ static void crowding(const struct cxd_tol *t, FILE *out)
 	if (t->crowded)
 		fprintf(out, "Concurrency lowered bandwidth: the pairs of a "
 			"round share links (a tapered fabric's global or "
-			"spine links), so no link is judged against its peers "
-			"on bandwidth; give --topology (pairs that share links "
-			"then take turns) or fewer --max-pairs\n");
+			"spine links) or their hosts' CPUs, so no link is "
+			"judged against its peers on bandwidth; give "
+			"--topology (pairs that share links then take turns) "
+			"or fewer --max-pairs\n");
 }
 
 static void resolution(const struct cxd_sweep_res *r, FILE *out)

@@ -237,6 +237,7 @@ section "tapered: the uplink at one link's rate, three pairs at once"
 shape "${P}ua" "" "$RATE"
 shape "${P}ub" "" "$RATE"
 if [ -s "$TMPD/healthy.json" ]; then
+	LONG=(-n 16) # 1 MiB a measurement: these two judge no fault
 	sweep_once taper-topo --topology "$TMPD/fabric.topo" --max-pairs 3
 	check "with --topology: exit $RC (0 or 4)" test "$RC" = 0 -o "$RC" = 4
 	grep "^Schedule" "$OUT" | sed 's/^/       | /'
