@@ -11,6 +11,7 @@ nodes, and one picture.
 
     bench/sim_cost.py --sweep build-sim/cxi_sweep [--ranks 256,512,1024]
                       [--tsv OUT.tsv] [--png OUT.png] [--work DIR]
+                      [--from N=ROWS.json ...]
 """
 import argparse
 import json
@@ -23,16 +24,19 @@ SCENARIOS = os.path.join(HERE, "..", "sim", "scenarios.py")
 COLS = ["ranks", "pairs", "sim_total_s", "sweep_s", "wall_s", "cpu_s", "rss_mb"]
 
 
-def run(sweep, n, work, timeout):
-    """One healthy run at n ranks: its scenarios.py row."""
-    out = os.path.join(work, "n%d" % n)
-    rows = out + ".json"
-    subprocess.run([sys.executable, SCENARIOS, "--sweep", sweep, "--ranks", str(n),
-                    "--only", "1", "--out", out, "--json", rows,
-                    "--timeout", str(timeout)], check=True)
+def run(sweep, n, work, timeout, rows=None):
+    """One healthy run at n ranks: its scenarios.py row (from rows, a
+    scenarios.py --json file holding it, when given)."""
+    if rows is None:
+        out = os.path.join(work, "n%d" % n)
+        rows = out + ".json"
+        subprocess.run([sys.executable, SCENARIOS, "--sweep", sweep, "--ranks", str(n),
+                        "--only", "1", "--out", out, "--json", rows,
+                        "--timeout", str(timeout)], check=True)
     with open(rows) as fh:
         doc = json.load(fh)
-    r = (doc["rows"] if isinstance(doc, dict) else doc)[0]
+    r = next(x for x in (doc["rows"] if isinstance(doc, dict) else doc)
+             if x["scenario"].startswith("healthy, full globals"))
     return {"ranks": n, "pairs": n * (n - 1) // 2, "sim_total_s": r.get("sim_total_s"),
             "sweep_s": r.get("sim_s"), "wall_s": r.get("wall_s"), "cpu_s": r.get("cpu_s"),
             "rss_mb": r.get("rss_mb")}
@@ -95,7 +99,16 @@ def main():
     p.add_argument("--png")
     p.add_argument("--work", default="sim-cost")
     p.add_argument("--timeout", type=float, default=7200)
+    p.add_argument("--from", dest="reuse", action="append", default=[], metavar="N=ROWS",
+                   help="take N ranks' row from a scenarios.py --json file that ran "
+                   "scenario 1, instead of running it")
     a = p.parse_args()
+    reuse = {}
+    for x in a.reuse:
+        k, _, v = x.partition("=")
+        if not k.isdigit() or not os.path.isfile(v):
+            p.error("--from %s: want N=FILE, FILE a scenarios.py --json file" % x)
+        reuse[int(k)] = v
     try:
         ns = [int(x) for x in a.ranks.split(",")]
     except ValueError:
@@ -103,7 +116,7 @@ def main():
     if not os.access(a.sweep, os.X_OK):
         p.error("--sweep %s: not an executable (make sim)" % a.sweep)
     os.makedirs(a.work, exist_ok=True)
-    rows = [run(a.sweep, n, a.work, a.timeout) for n in ns]
+    rows = [run(a.sweep, n, a.work, a.timeout, reuse.get(n)) for n in ns]
     proj = project(rows)
     lines = ["\t".join(COLS)] + ["\t".join(str(r[c]) for c in COLS) for r in rows]
     print("\n".join(lines))
