@@ -256,11 +256,10 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 			evidence(r, s->id, -1, out);
 		}
 		else if (s->kind == CXD_S_BUNDLE)
-			fprintf(out, "  %s: %d of %d links between them %s, "
-				"the rest of both groups not: suspect the "
-				"global links between the two groups (a cable, "
-				"a port or their routing), not a node\n", name,
-				s->bad, s->links, what);
+			fprintf(out, "  %s: %d of %d links between them %s: "
+				"suspect the global links between the two "
+				"groups (a cable, a port or their routing), not "
+				"a node\n", name, s->bad, s->links, what);
 		else if (s->kind == CXD_S_FABRIC)
 			fprintf(out, "  %s: %d of %d links %s, on most ranks: "
 				"a change everywhere (firmware, settings, "
