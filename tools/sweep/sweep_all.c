@@ -22,37 +22,39 @@
  */
 static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
 {
+	char *why = w->pace.schedule;
+	size_t len = sizeof(w->pace.schedule);
+	const char *unit;
 	const int *dom;
 	int nd;
 
-	char *why = w->pace.schedule;
-	size_t len = sizeof(w->pace.schedule);
-
 	sw_share_topo(w, tm);
-	if (tm->sw == NULL || w->pace.pairs_at_once < 2) {
-		snprintf(why, len, "rounds: every pair of a round at once%s",
-			 tm->sw == NULL ? " (no --topology: which pairs "
-			 "share links is not known)" : "");
-		if (w->pace.pairs_at_once < 2)
-			snprintf(why, len, "rounds: one pair at a time");
+	if (w->pace.pairs_at_once < 2) {
+		snprintf(why, len, "rounds: one pair at a time");
+		return NULL;
+	}
+	if (tm->sw == NULL) {
+		snprintf(why, len, "rounds: every pair of a round at once (no "
+			 "--topology: which pairs share links is not known)");
 		return NULL;
 	}
 	dom = tm->ngrp > 0 ? tm->grp : tm->sw;
+	unit = tm->ngrp > 0 ? "group" : "switch";
 	nd = cxd_sched_ndom(w->m.n, dom);
-	/* Too many to track (cxd_sched_keys' bound): plain rounds. */
+	/* One domain shares nothing; too many are not tracked
+	 * (cxd_sched_keys' bound). */
 	if (nd < 2 || (size_t) nd * (size_t) (nd - 1) / 2 >
 		      CXD_SCHED_KEYS_MAX) {
 		snprintf(why, len, "rounds: every pair of a round at once "
-			 "(--topology places the ranks in %d %s%s)", nd,
-			 tm->ngrp > 0 ? "group" : "switch",
-			 nd == 1 ? "" : tm->ngrp > 0 ? "s" : "es, too many "
-			 "to track");
+			 "(--topology places the ranks in %d %s%s%s)", nd,
+			 unit, nd == 1 ? "" : tm->ngrp > 0 ? "s" : "es",
+			 nd == 1 ? "" : ", too many to track");
 		return NULL;
 	}
 	snprintf(why, len, "shared links: latency in full rounds, then "
 		 "bandwidth with one pair at a time per %s pair, as "
-		 "--topology places the ranks in %d %s", tm->ngrp > 0 ?
-		 "group" : "switch", nd, tm->ngrp > 0 ? "groups" : "switches");
+		 "--topology places the ranks in %d %s%s", unit, nd, unit,
+		 tm->ngrp > 0 ? "s" : "es");
 	return dom;
 }
 

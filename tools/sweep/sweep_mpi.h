@@ -27,10 +27,9 @@ struct sw_pacing {
 	bool coord_only;       /* test copies: time the pacing alone */
 	/* What a pair measures now (SW_RUN_*), and when not NULL each
 	 * rank's domain: pairs crossing between two domains take turns,
-	 * key_cap at once (cxd_sched_keys; the shared-links schedule). */
+	 * SW_KEY_CAP at once (cxd_sched_keys; the shared-links schedule). */
 	int what;
 	const int *key_dom;
-	int key_cap;
 	/* The shared-links schedule's domains for the whole sweep (its
 	 * retests too), NULL: plain rounds (sweep_all.c). */
 	const int *shared;
@@ -39,6 +38,10 @@ struct sw_pacing {
 };
 
 enum { SW_RUN_BOTH, SW_RUN_LAT, SW_RUN_BW };
+
+/* Pairs of one domain pair measuring bandwidth at once: one, since the
+ * topology file does not say how many global links a bundle has. */
+#define SW_KEY_CAP 1
 
 /* What the judging works on: this rank's figures, rank 0's references. */
 struct sw_judging {

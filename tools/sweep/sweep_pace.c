@@ -234,7 +234,7 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
 
 	if (nsteps >= 0 && w->pace.key_dom &&
 	    cxd_sched_keys(w->m.n, w->m.rank, pl, w->pace.key_dom,
-			   w->pace.key_cap, step, nsteps) != 0)
+			   SW_KEY_CAP, step, nsteps) != 0)
 		nsteps = -1; /* sw_run checked the domains' count */
 	if (nsteps < 0)
 		sw_die(&w->m, "out of memory");
@@ -297,7 +297,6 @@ void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
 	sw_pace(w, pl, sw_measure_pair, secs);
 	w->pace.what = SW_RUN_BW;
 	w->pace.key_dom = dom;
-	w->pace.key_cap = 1;
 	sw_pace(w, pl, sw_measure_pair, bw_s);
 	w->pace.what = SW_RUN_BOTH;
 	w->pace.key_dom = NULL;
