@@ -22,15 +22,14 @@ struct cxd_plan cxd_plan_main(int n, int pairs_at_once)
 	if (pairs_at_once < per)
 		per = pairs_at_once;
 	if (per < 1)
-		return (struct cxd_plan){ 0, NULL, NULL, NULL, 1 };
-	return (struct cxd_plan){ cxd_sweep_nrounds(n) *
-				  ((n / 2 + per - 1) / per), NULL, NULL, NULL,
-				  per };
+		return (struct cxd_plan){ .per = 1 };
+	return (struct cxd_plan){ .nrounds = cxd_sweep_nrounds(n) *
+				  ((n / 2 + per - 1) / per), .per = per };
 }
 
 int cxd_plan_alloc(struct cxd_plan *pl, int nrounds, size_t npairs)
 {
-	*pl = (struct cxd_plan){ nrounds, NULL, NULL, NULL, 0 };
+	*pl = (struct cxd_plan){ .nrounds = nrounds };
 	pl->count = calloc((size_t) nrounds + 1, sizeof(int));
 	pl->first = calloc((size_t) nrounds + 1, sizeof(int));
 	pl->pairs = calloc(npairs + 1, sizeof(struct cxd_pair));
@@ -45,8 +44,11 @@ void cxd_plan_free(struct cxd_plan *pl)
 	free(pl->count);
 	free(pl->first);
 	free(pl->pairs);
-	pl->count = pl->first = NULL;
-	pl->pairs = NULL;
+	free(pl->dom);
+	free(pl->index);
+	free(pl->start);
+	free(pl->members);
+	*pl = (struct cxd_plan){ .nrounds = 0 };
 }
 
 int cxd_plan_list(int n, const struct cxd_plan *in, struct cxd_plan *out)
@@ -77,6 +79,8 @@ int cxd_plan_list(int n, const struct cxd_plan *in, struct cxd_plan *out)
 
 int cxd_sched_room(int n, const struct cxd_plan *pl)
 {
+	if (pl->prime > 0)
+		return n + 1; /* a dealt plan: each rank meets each once */
 	return pl->count == NULL ? cxd_sweep_nrounds(n) + 1 : pl->nrounds + 1;
 }
 
@@ -186,6 +190,8 @@ int cxd_sched_steps(int n, int rank, int pairs_at_once,
 {
 	bool chain = cxd_sched_chain(n, pairs_at_once);
 
+	if (pl->prime > 0)
+		return cxd_dealt_steps(n, rank, pl, step);
 	if (pl->count == NULL)
 		return circle_steps(n, rank, chain, pl->per, step);
 	return listed_steps(rank, pairs_at_once, chain, pl, step);

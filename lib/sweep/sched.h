@@ -26,6 +26,13 @@ struct cxd_plan {
 	int *first;            /* round r's pairs at pairs + first[r] */
 	struct cxd_pair *pairs;
 	int per;               /* circle rounds: pairs per round at most */
+	/* A dealt plan (sched_dealt.c) when prime > 0: rounds within each
+	 * domain first (intra of them), then prime^2 slots between them. */
+	int prime, intra, nd;
+	int *dom;              /* per rank: its domain, 0..nd-1 */
+	int *index;            /* per rank: its place in its domain */
+	int *start;            /* per domain: its ranks at members + start */
+	int *members;          /* the ranks, domain by domain, in order */
 };
 
 /* One round a rank is in: its partner, and as the slot's holder (the
@@ -85,5 +92,41 @@ int cxd_sched_keys(int n, int rank, const struct cxd_plan *pl,
 		   int nsteps);
 /* How many domains dom names: its largest index + 1. */
 int cxd_sched_ndom(int n, const int *dom);
+/* Drops the key links that would cross another between the same two
+ * ranks (sched_keys.c): ppos[i]/npos[i] are the plan places of step i's
+ * kprev's and knext's pairs. seen: room for n ints. */
+void cxd_sched_untangle(int n, const int *ppos, const int *npos,
+			struct cxd_step *step, int nsteps, int *seen);
+
+/*
+ * The shared-links bandwidth plan, dealt (sched_dealt.c): the pairs
+ * within each domain in circle rounds, all domains side by side; then
+ * the pairs between domains in prime^2 slots, where each domain pair has
+ * at most one pair and each rank at most one. Domains are numbered
+ * 0..K-1 and a rank's place x in domain a < p; in slot (u, v), domain
+ * pair (a, b) runs x = v + a*u + b against y = v + b*u + a (mod p): a
+ * rank meets each of b's ranks once (x - y fixes u, then x fixes v), and
+ * in one slot a's ranks for different b differ. Each rank computes its
+ * own steps and chain links (kprev/knext) from that, in O(n) memory.
+ * Dealt where it pays (0): every rank placed, whole rounds at once
+ * (pairs_at_once >= n / 2), and at least 2 domains but no more than the
+ * largest has ranks (p is then the smallest prime >= that size); else
+ * -EDOM (the caller chains the circle rounds instead, cxd_sched_keys),
+ * or -ENOMEM.
+ */
+int cxd_plan_dealt(int n, const int *dom, int pairs_at_once,
+		   struct cxd_plan *pl);
+/* Why a plan would not be dealt: */
+enum cxd_undealt {
+	CXD_DEALT,          /* it would be */
+	CXD_UNDEALT_ROUND,  /* fewer pairs at once than a round */
+	CXD_UNDEALT_PLACE,  /* some ranks not placed */
+	CXD_UNDEALT_MANY,   /* more domains than the largest has ranks */
+	CXD_UNDEALT_ONE,    /* one domain */
+};
+enum cxd_undealt cxd_plan_undealt(int n, const int *dom, int pairs_at_once);
+/* Rank `rank`'s steps through dealt plan pl, its chain links set. */
+int cxd_dealt_steps(int n, int rank, const struct cxd_plan *pl,
+		    struct cxd_step *step);
 
 #endif

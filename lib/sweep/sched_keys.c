@@ -86,10 +86,10 @@ static void link_pair(struct chains *c, int rank, const int *dom,
  * (see the top): a hand-on to y when a later step of this rank hands on
  * to an earlier pair of y's; a wait for x when an earlier step of this
  * rank waits for a later pair of x's. Both ends see every link between
- * them, so both drop the same ones. seen: room for n ranks.
+ * them, so both drop the same ones.
  */
-static void untangle(int n, const struct chains *c, struct cxd_step *step,
-		     int nsteps, int *seen)
+void cxd_sched_untangle(int n, const int *ppos, const int *npos,
+			struct cxd_step *step, int nsteps, int *seen)
 {
 	for (int i = 0; i < n; i++)
 		seen[i] = -1;
@@ -98,10 +98,10 @@ static void untangle(int n, const struct chains *c, struct cxd_step *step,
 
 		if (y < 0)
 			continue;
-		if (seen[y] >= 0 && seen[y] < c->npos[i])
+		if (seen[y] >= 0 && seen[y] < npos[i])
 			step[i].knext = -1;
 		else
-			seen[y] = c->npos[i];
+			seen[y] = npos[i];
 	}
 	for (int i = 0; i < n; i++)
 		seen[i] = -1;
@@ -110,10 +110,10 @@ static void untangle(int n, const struct chains *c, struct cxd_step *step,
 
 		if (x < 0)
 			continue;
-		if (seen[x] > c->ppos[i])
+		if (seen[x] > ppos[i])
 			step[i].kprev = -1;
 		else
-			seen[x] = c->ppos[i];
+			seen[x] = ppos[i];
 	}
 }
 
@@ -181,7 +181,7 @@ int cxd_sched_keys(int n, int rank, const struct cxd_plan *pl,
 		step[i].kprev = step[i].knext = -1;
 	ret = walk(n, rank, pl, dom, &c, step, nsteps);
 	if (ret == 0)
-		untangle(n, &c, step, nsteps, seen);
+		cxd_sched_untangle(n, c.ppos, c.npos, step, nsteps, seen);
 out:
 	free(c.cnt);
 	free(c.holder);

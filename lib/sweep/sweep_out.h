@@ -76,7 +76,7 @@ struct cxd_sweep_res {
 	enum cxd_verdict verdict;
 };
 
-#define CXD_SWEEP_SCHED_LEN 256
+#define CXD_SWEEP_SCHED_LEN 320
 
 int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			 char *err, size_t errlen);

@@ -9,6 +9,7 @@
  * plans, domains in blocks, at random and partly unknown: also never
  * more than cap pairs of one domain pair at once.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -464,6 +465,187 @@ static void test_keys_hand_ons_between_two_ranks_never_cross(void **state)
 	}
 }
 
+/* Domain layouts for the dealt plan: blocks of nd, or nd at random
+ * (some may then be too small to pay). */
+static int dealt_layout(int n, int nd, bool random, unsigned *rng, int *dom)
+{
+	for (int r = 0; r < n; r++) {
+		*rng = *rng * 1103515245u + 12345u;
+		dom[r] = random ? (int) ((*rng >> 8) % (unsigned) nd)
+				: (int) ((long) r * nd / n);
+	}
+	return nd;
+}
+
+/*
+ * The dealt plan (sched_dealt.c) under the simulated waits, for every N
+ * up to 48 and domain counts 2, 3, N/4, N/2, in blocks and at random:
+ * every pair exactly once, never two pairs of one domain pair at once,
+ * no deadlock, eager or synchronous tokens. Where dealing would not pay
+ * the plan is refused, never wrong; it must be dealt often enough to
+ * count.
+ */
+static void test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock(
+	void **state)
+{
+	int want[KEYS_MAX_N * KEYS_MAX_N], dom[KEYS_MAX_N], dealt = 0;
+	unsigned rng = 17;
+
+	(void) state;
+	for (int n = 2; n <= KEYS_MAX_N; n++) {
+		int nds[4] = { 2, 3, n / 4, n / 2 };
+
+		for (int i = 0; i < n * n; i++)
+			want[i] = i / n < i % n;
+		for (int j = 0; j < 8; j++) {
+			struct cxd_plan pl;
+			int ret;
+
+			if (nds[j / 2] < 2 || nds[j / 2] > n)
+				continue;
+			dealt_layout(n, nds[j / 2], j % 2, &rng, dom);
+			ret = cxd_plan_dealt(n, dom, n / 2, &pl);
+			assert_true(ret == 0 || ret == -EDOM);
+			if (ret != 0)
+				continue;
+			dealt++;
+			assert_int_equal(check_keyed(n, n / 2, &pl, dom, 1,
+						     want, n * (n - 1) / 2),
+					 1);
+			cxd_plan_free(&pl);
+		}
+	}
+	assert_true(dealt >= 150);
+}
+
+/* Refused (the circle's chains run instead) where it would not pay or
+ * could not hold, and the reason told: an unplaced rank, fewer pairs at
+ * once than a round, one domain, more domains than ranks in the
+ * largest. Uneven domains are dealt. */
+static void test_dealt_plan_refused_where_it_would_not_pay(void **state)
+{
+	int dom[12] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2 };
+	struct cxd_plan pl;
+
+	(void) state;
+	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), 0);
+	assert_int_equal(pl.prime, 5);
+	assert_int_equal(pl.nrounds, 3 + 25);
+	cxd_plan_free(&pl);
+	assert_int_equal(cxd_plan_undealt(12, dom, 6), CXD_DEALT);
+	assert_int_equal(cxd_plan_dealt(12, dom, 5, &pl), -EDOM);
+	assert_int_equal(cxd_plan_undealt(12, dom, 5), CXD_UNDEALT_ROUND);
+	dom[4] = -1;
+	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), -EDOM);
+	assert_int_equal(cxd_plan_undealt(12, dom, 6), CXD_UNDEALT_PLACE);
+	for (int r = 0; r < 12; r++)
+		dom[r] = r < 11 ? 0 : 1;
+	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), 0);
+	assert_int_equal(pl.prime, 11);
+	cxd_plan_free(&pl);
+	for (int r = 0; r < 12; r++)
+		dom[r] = 7;
+	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), -EDOM);
+	assert_int_equal(cxd_plan_undealt(12, dom, 6), CXD_UNDEALT_ONE);
+	for (int r = 0; r < 12; r++)
+		dom[r] = r / 2;
+	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), -EDOM);
+	assert_int_equal(cxd_plan_undealt(12, dom, 6), CXD_UNDEALT_MANY);
+}
+
+/*
+ * The point of dealing: with every pair taking the same time and each
+ * starting as soon as its ranks and its chain allow, the bandwidth pass
+ * of 16 groups of 16 ends after about one chain's length (256 pairs of
+ * a group pair); the circle rounds chained by group pair
+ * (cxd_sched_keys) queue far longer behind each other.
+ */
+static int makespan(int n, const struct pace_steps *ps)
+{
+	size_t nq = (size_t) n * (size_t) n, nm = 0;
+	int *done = calloc((size_t) n, sizeof(int)); /* rank's last end */
+	int *at = calloc((size_t) n, sizeof(int));
+	/* chain tokens, queued per (sender, receiver) as MPI matches them */
+	int *head = malloc(nq * sizeof(int)), *tail = malloc(nq * sizeof(int));
+	int *val = malloc(nq * sizeof(int)), *link = malloc(nq * sizeof(int));
+	int most = 0, left = 1, moved = 1;
+
+	assert_true(done && at && head && tail && val && link);
+	for (size_t i = 0; i < nq; i++)
+		head[i] = tail[i] = -1;
+	while (left && moved) {
+		left = moved = 0;
+		for (int r = 0; r < n; r++) {
+			const struct cxd_step *st;
+			int p, t;
+			size_t q;
+
+			if (at[r] >= ps->nsteps[r])
+				continue;
+			st = &ps->step[r][at[r]];
+			p = st->partner;
+			left = 1;
+			if (r > p || ps->step[p][at[p]].partner != r)
+				continue; /* the holder starts it, both there */
+			t = done[r] > done[p] ? done[r] : done[p];
+			if (st->kprev >= 0) {
+				q = (size_t) st->kprev * n + r;
+				if (head[q] < 0)
+					continue; /* its chain's turn not come */
+				t = t > val[head[q]] ? t : val[head[q]];
+				head[q] = link[head[q]];
+			}
+			done[r] = done[p] = t + 1;
+			if (st->knext >= 0) {
+				q = (size_t) r * n + st->knext;
+				val[nm] = t + 1;
+				link[nm] = -1;
+				if (head[q] < 0)
+					head[q] = (int) nm;
+				else
+					link[tail[q]] = (int) nm;
+				tail[q] = (int) nm++;
+			}
+			most = t + 1 > most ? t + 1 : most;
+			at[r]++;
+			at[p]++;
+			moved = 1;
+		}
+	}
+	assert_false(left); /* no deadlock */
+	free(done);
+	free(at);
+	free(head);
+	free(tail);
+	free(val);
+	free(link);
+	return most;
+}
+
+static void test_dealt_plan_runs_in_about_one_chain(void **state)
+{
+	enum { N = 256, G = 16 };
+	int dom[N], dealt_len, chained_len;
+	struct cxd_plan pl = cxd_plan_main(N, N / 2), dl;
+	struct pace_steps ps;
+
+	(void) state;
+	for (int r = 0; r < N; r++)
+		dom[r] = r / (N / G);
+	assert_int_equal(cxd_plan_dealt(N, dom, N / 2, &dl), 0);
+	assert_int_equal(pace_steps_make(N, N / 2, &dl, dom, 1, &ps), 0);
+	dealt_len = makespan(N, &ps);
+	pace_steps_free(&ps);
+	assert_int_equal(pace_steps_make(N, N / 2, &pl, dom, 1, &ps), 0);
+	chained_len = makespan(N, &ps);
+	pace_steps_free(&ps);
+	print_message("pairs' lengths to the end: dealt %d, chained %d, one "
+		      "chain 256\n", dealt_len, chained_len);
+	assert_true(dealt_len <= 256 * 5 / 4);
+	assert_true(chained_len > 2 * dealt_len);
+	cxd_plan_free(&dl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +669,10 @@ int main(void)
 			test_keys_hand_ons_between_two_ranks_never_cross),
 		cmocka_unit_test(
 			test_keys_let_cap_pairs_of_a_domain_pair_run_at_once),
+		cmocka_unit_test(
+			test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock),
+		cmocka_unit_test(test_dealt_plan_refused_where_it_would_not_pay),
+		cmocka_unit_test(test_dealt_plan_runs_in_about_one_chain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

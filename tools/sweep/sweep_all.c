@@ -16,14 +16,26 @@
  * that cross between the same two groups (or leaf switches, without
  * groups) share that pair's few links, and each would measure its share
  * rather than its own link. Latency (8-byte messages, which load no
- * link) runs in full rounds; bandwidth then runs the same rounds with
- * one pair per domain pair at a time (cxd_sched_keys). Returns the
- * domains, or NULL for plain rounds.
+ * link) runs in full rounds; bandwidth then runs with one pair per
+ * domain pair at a time, dealt into slots (cxd_plan_dealt) or in the
+ * same rounds chained (cxd_sched_keys). Returns the domains, or NULL
+ * for plain rounds.
  */
 static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
 {
 	char *why = w->pace.schedule;
 	size_t len = sizeof(w->pace.schedule);
+	/* %s: the unit (group or switch) */
+	static const char *const undealt_words[] = {
+		"dealt into slots",
+		"in chained rounds (not dealt: fewer pairs at once than a "
+		"round)",
+		"in chained rounds (not dealt: some ranks are not placed)",
+		"in chained rounds (not dealt: more %ses than ranks in the "
+		"largest)",
+		"in chained rounds",
+	};
+	char how[128];
 	const char *unit;
 	const int *dom;
 	int nd;
@@ -51,9 +63,11 @@ static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
 			 nd == 1 ? "" : ", too many to track");
 		return NULL;
 	}
+	snprintf(how, sizeof(how), undealt_words[cxd_plan_undealt(
+		 w->m.n, dom, w->pace.pairs_at_once)], unit);
 	snprintf(why, len, "shared links: latency in full rounds, then "
-		 "bandwidth with one pair at a time per %s pair, as "
-		 "--topology places the ranks in %d %s%s", unit, nd, unit,
+		 "bandwidth with one pair at a time per %s pair, %s, as "
+		 "--topology places the ranks in %d %s%s", unit, how, nd, unit,
 		 tm->ngrp > 0 ? "s" : "es");
 	return dom;
 }

@@ -278,29 +278,51 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
 	free(mine);
 }
 
-/* The pairs of plan pl measured: both metrics at once, or (dom not
- * NULL) latency in full rounds and then bandwidth taking turns on the
- * shared links; secs (rank 0, may be NULL) gets each round's time, the
- * two passes' added. */
-void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
-		  double *secs)
+/* The bandwidth pass of the shared-links schedule: the whole sweep's
+ * dealt into slots where that pays (cxd_plan_dealt), else plan pl's
+ * rounds chained by domain pair (a retest's always). With a dealt plan
+ * the rounds' times are the latency pass's alone: its slots are not
+ * pl's rounds. */
+static void pace_shared_bw(struct sw *w, const struct cxd_plan *pl,
+			   const int *dom, double *secs)
 {
+	struct cxd_plan dl;
 	double *bw_s;
+	int ret = pl->count ? -EDOM : cxd_plan_dealt(w->m.n, dom,
+						    w->pace.pairs_at_once,
+						    &dl);
 
-	if (dom == NULL) {
-		sw_pace(w, pl, sw_measure_pair, secs);
+	if (ret == -ENOMEM)
+		sw_die(&w->m, "out of memory");
+	if (ret == 0) {
+		sw_pace(w, &dl, sw_measure_pair, NULL);
+		cxd_plan_free(&dl);
 		return;
 	}
 	bw_s = secs ? sw_alloc(&w->m, (size_t) pl->nrounds + 1,
 			       sizeof(double)) : NULL;
-	w->pace.what = SW_RUN_LAT;
-	sw_pace(w, pl, sw_measure_pair, secs);
-	w->pace.what = SW_RUN_BW;
 	w->pace.key_dom = dom;
 	sw_pace(w, pl, sw_measure_pair, bw_s);
-	w->pace.what = SW_RUN_BOTH;
 	w->pace.key_dom = NULL;
 	for (int r = 0; secs && w->m.rank == 0 && r < pl->nrounds; r++)
 		secs[r] += bw_s[r];
 	free(bw_s);
+}
+
+/* The pairs of plan pl measured: both metrics at once, or (dom not
+ * NULL) latency in full rounds and then bandwidth taking turns on the
+ * shared links (pace_shared_bw); secs (rank 0, may be NULL) gets each
+ * round's time. */
+void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
+		  double *secs)
+{
+	if (dom == NULL) {
+		sw_pace(w, pl, sw_measure_pair, secs);
+		return;
+	}
+	w->pace.what = SW_RUN_LAT;
+	sw_pace(w, pl, sw_measure_pair, secs);
+	w->pace.what = SW_RUN_BW;
+	pace_shared_bw(w, pl, dom, secs);
+	w->pace.what = SW_RUN_BOTH;
 }

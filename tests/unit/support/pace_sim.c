@@ -260,8 +260,10 @@ static int rank_steps(struct pace_steps *ps, int r, int pairs_at_once,
 	ps->nsteps[r] = cxd_sched_steps(n, r, pairs_at_once, pl, ps->step[r]);
 	if (ps->nsteps[r] < 0)
 		return -1;
-	if (ps->dom && cxd_sched_keys(n, r, pl, ps->dom, cap, ps->step[r],
-				      ps->nsteps[r]) != 0)
+	/* A dealt plan links its own chains. */
+	if (ps->dom && pl->prime == 0 &&
+	    cxd_sched_keys(n, r, pl, ps->dom, cap, ps->step[r],
+			   ps->nsteps[r]) != 0)
 		return -1;
 	return 0;
 }
