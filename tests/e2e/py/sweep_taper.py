@@ -4,7 +4,7 @@
 uplink at one link's rate, three pairs at once. Checks one run's JSON.
 
   sweep_taper.py shared RUN.json HEALTHY.json   with --topology: the
-      shared-links schedule ran, never FAIL, and the links crossing the
+      shared-links schedule ran (its bandwidth dealt), never FAIL, and the links crossing the
       uplink measure what they measure alone (their median within 20 % of
       the healthy run's typical link, one pair at a time): no pair shared
       the uplink. Where the calibration found the pairs slower together
@@ -38,6 +38,11 @@ def main():
         crowded = doc["resolution"]["bw"].get("crowded")
         if kind != "shared links":
             print("schedule %s, want shared links" % kind)
+            return 1
+        # two groups of 4 and 2, a whole round at once: dealt into slots
+        why = doc["schedule"].get("why", "")
+        if "dealt into slots" not in why:
+            print("schedule not dealt: %s" % why)
             return 1
         if doc["verdict"] == "FAIL":
             print("FAIL on a healthy tapered fabric: %s" % doc.get("suspects"))
