@@ -25,13 +25,13 @@ static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
 {
 	char *why = w->pace.schedule;
 	size_t len = sizeof(w->pace.schedule);
-	/* %s: the unit (group or switch) */
+	/* %s: the units (groups or switches) */
 	static const char *const undealt_words[] = {
 		"dealt into slots",
 		"in chained rounds (not dealt: fewer pairs at once than a "
 		"round)",
 		"in chained rounds (not dealt: some ranks are not placed)",
-		"in chained rounds (not dealt: more %ses than ranks in the "
+		"in chained rounds (not dealt: more %s than ranks in the "
 		"largest)",
 		"in chained rounds",
 	};
@@ -64,7 +64,8 @@ static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
 		return NULL;
 	}
 	snprintf(how, sizeof(how), undealt_words[cxd_plan_undealt(
-		 w->m.n, dom, w->pace.pairs_at_once)], unit);
+		 w->m.n, dom, w->pace.pairs_at_once)],
+		 tm->ngrp > 0 ? "groups" : "switches");
 	snprintf(why, len, "shared links: latency in full rounds, then "
 		 "bandwidth with one pair at a time per %s pair, %s, as "
 		 "--topology places the ranks in %d %s%s", unit, how, nd, unit,
