@@ -281,8 +281,16 @@ def run_all(a, todo):
                                            "" if row["right"] else ": NOT RIGHT, " + row["why"]),
                   flush=True)
             return row
-        # baselines first, so a waiting scenario never holds the only worker
-        order = sorted(todo, key=lambda t: t[1]["baseline"] is not None)
+        # baselines first, then one more run per spare worker, then those
+        # that wait for a baseline: a waiting scenario never holds a worker
+        # for long, and the longest runs (a baseline's dependant retests
+        # the whole fabric) do not come last
+        need = {sc["baseline"] for _, sc in todo if sc["baseline"] is not None}
+        base = [t for t in todo if t[0] in need]
+        dep = [t for t in todo if t[1]["baseline"] is not None and t[0] not in need]
+        rest = [t for t in todo if t[0] not in need and t[1]["baseline"] is None]
+        k = max(0, a.jobs - len(base))
+        order = base + rest[:k] + dep + rest[k:]
         for i, sc in order:
             fut[i] = ex.submit(go, i, sc)
         for i, _ in todo:

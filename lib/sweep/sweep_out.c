@@ -164,6 +164,22 @@ static json_object *schedule(const struct cxd_sweep_res *r)
 	return o;
 }
 
+/* {"pairs": measured again, "metrics": the matrices' names}. */
+static json_object *retest(const struct cxd_sweep_res *r)
+{
+	json_object *o = json_object_new_object(),
+		    *m = json_object_new_array();
+
+	json_object_object_add(o, "pairs",
+			       json_object_new_int(r->retest_pairs));
+	if (r->retest_pairs && (r->retest_metrics & (1u << CXD_M_BW)))
+		json_object_array_add(m, json_object_new_string("bw_mb_s"));
+	if (r->retest_pairs && (r->retest_metrics & (1u << CXD_M_LAT)))
+		json_object_array_add(m, json_object_new_string("lat_us"));
+	json_object_object_add(o, "metrics", m);
+	return o;
+}
+
 static json_object *rounds(const struct cxd_sweep_res *r)
 {
 	json_object *a = json_object_new_array();
@@ -220,6 +236,7 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "lat_spread_pct", matrix(r->spread[1], r->n));
 	json_object_object_add(d, "link_stats", cxd_sweep_json_link_stats(r));
 	json_object_object_add(d, "resolution", cxd_sweep_json_resolution(r));
+	json_object_object_add(d, "retest", retest(r));
 	json_object_object_add(d, "outliers", outliers(r->out, r->nout));
 	/* Retested while a rank waited for a CPU: not judged. */
 	json_object_object_add(d, "unjudged", outliers(r->busy, r->nbusy));

@@ -67,6 +67,10 @@ struct cxd_sweep_res {
 	/* Which schedule ran and why: "rounds: ..." or "shared links: ..."
 	 * (the word before the colon is the JSON's schedule.kind). */
 	const char *schedule;
+	/* The pairs measured again to confirm the outliers (0: none), and
+	 * in which metrics: bit 1 << CXD_M_BW, 1 << CXD_M_LAT. */
+	int retest_pairs;
+	unsigned retest_metrics;
 	char provider[CXD_NAME_LEN]; /* "mpi" with the MPI engine */
 	char engine[16];        /* --engine: fabric, mpi */
 	char engine_version[128]; /* libfabric's ("2.1"), or the MPI

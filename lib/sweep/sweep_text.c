@@ -334,6 +334,21 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 	}
 }
 
+/* Which metrics the retest measured: only those with an outlier. */
+static void retest(const struct cxd_sweep_res *r, FILE *out)
+{
+	bool bw = r->retest_metrics & (1u << CXD_M_BW),
+	     lat = r->retest_metrics & (1u << CXD_M_LAT);
+
+	if (r->retest_pairs == 0)
+		return;
+	fprintf(out, "Retest: %d pair%s measured again, %s\n",
+		r->retest_pairs, r->retest_pairs == 1 ? "" : "s",
+		bw && lat ? "both metrics" :
+		bw ? "bandwidth only (no latency outlier)" :
+		"latency only (no bandwidth outlier)");
+}
+
 void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
 {
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
@@ -352,6 +367,7 @@ void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
 	worst_links(r, out, CXD_M_LAT);
 	resolution(r, out);
 	baseline(r, out);
+	retest(r, out);
 	outliers(r, out);
 	busy(r, out);
 	suspects(r, out);

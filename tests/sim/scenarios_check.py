@@ -6,8 +6,10 @@ placed each rank on the host the hostfile names, in the switch and group
 the topology file gives (where it was given one); what the simulator must
 show: with every link at half speed, the links measure about half the
 healthy run's (the baseline's per-link ratio, median within 0.45-0.55);
-and every verdict is what issue 30's table says (scenarios.py's judge_row:
-the verdict, the exact suspects).   scenarios_check.py ROWS.json"""
+every verdict is what issue 30's table says (scenarios.py's judge_row:
+the verdict, the exact suspects); and the retest measured bandwidth alone
+where only bandwidth was slowed (all pairs for the whole fabric, none for a
+healthy one).   scenarios_check.py ROWS.json"""
 import json
 import statistics
 import sys
@@ -40,6 +42,17 @@ def main():
                     r["scenario"], rk["rank"], rk["host"], rk.get("switch"), rk.get("group"),
                     want, topo[want]))
                 break
+        # the retest measures only the metrics with an outlier: here the
+        # faults slow links, never their latency, so bandwidth only
+        rt, n = doc["retest"], len(doc["ranks"])
+        want_rt = {"PASS": (0, []), "FAIL": (None, ["bw_mb_s"])}.get(r["verdict"])
+        if "whole fabric" in r["scenario"]:
+            want_rt = (n * (n - 1) // 2, ["bw_mb_s"])
+        if want_rt and (rt["metrics"] != want_rt[1] or
+                        (want_rt[0] is not None and rt["pairs"] != want_rt[0]) or
+                        (want_rt[0] is None and rt["pairs"] < 1)):
+            bad.append("%s: retest %s, want %s pairs of %s" % (
+                r["scenario"], rt, "some" if want_rt[0] is None else want_rt[0], want_rt[1]))
         if "whole fabric" in r["scenario"]:
             ratios = [x for row in doc["baseline"]["bw_ratio"] for x in row if x is not None]
             med = statistics.median(ratios)

@@ -38,10 +38,13 @@ static void help_sim(FILE *out)
 		"MPI-IO write and stores no\nfile data); the time ranks wait "
 		"for a CPU is not known (each link's\ncpu_wait_pct is "
 		"null); every wait blocks (the simulator ends a run that\n"
-		"deadlocks); one untimed ping-pong before the latency's, not "
-		"10,\nand at most 8 of --lat-iters timed: the simulated clock "
-		"passes for the rest\nat their pace (8-byte messages load no "
-		"link, and each costs wall time).\n");
+		"deadlocks); a latency run is the partner's word that it is "
+		"ready (not 10\nuntimed ping-pongs) and one timed ping-pong: "
+		"the simulated clock passes for\nthe rest of --lat-iters at its "
+		"pace (8-byte messages load no link, and each\ncosts wall "
+		"time); a bandwidth window's receives are made once and "
+		"started\ntogether, and the words and pings use blocking "
+		"calls (SMPI's cost is per call).\n");
 #else
 	(void) out;
 #endif

@@ -104,7 +104,8 @@ int sw_run(struct sw *w)
 	pl = cxd_plan_main(w->m.n, w->pace.pairs_at_once);
 	w->pace.round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
 	w->pace.shared = shared_links(w, &tm);
-	sw_pace_plan(w, &pl, w->pace.shared, w->pace.round_s);
+	sw_pace_plan(w, &pl, w->pace.shared, SW_RUN_BOTH,
+		     w->pace.round_s);
 	/* Whichever schedule ran: with the shared-links one it checks that
 	 * the domains given were the links shared (a fat tree's leaf
 	 * uplinks are shared by pairs to different leaves). */

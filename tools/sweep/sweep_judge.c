@@ -264,6 +264,21 @@ static int retest_list(struct sw *w, const struct view *v,
 	return np;
 }
 
+/* What the retest measures (SW_RUN_*): only the metrics that have an
+ * outlier on some rank. A latency pass is a third of a sweep's messages,
+ * and a link not retested in a metric keeps its first figure there. */
+static int retest_what(struct sw *w, const struct view *v)
+{
+	int mine[2] = { 0, 0 }, all[2];
+
+	for (size_t i = 0; i < v->nout; i++)
+		mine[v->o[i].metric == CXD_M_LAT] = 1;
+	sw_allreduce(&w->m, mine, all, 2, MPI_INT, MPI_LOR,
+		     "the retest's metrics");
+	return all[CXD_M_BW] && all[CXD_M_LAT] ? SW_RUN_BOTH :
+	       all[CXD_M_LAT] ? SW_RUN_LAT : SW_RUN_BW;
+}
+
 /* Every rank: retest the suspect pairs once (all repeats again) and keep
  * its outliers whose retest breaks a rule too. */
 static void retest(struct sw *w, struct view *v)
@@ -275,6 +290,7 @@ static void retest(struct sw *w, struct view *v)
 			   w->judge.spread[0], w->judge.spread[1] };
 	double *first[4], *busy_col;
 	struct cxd_plan pl;
+	int what;
 
 	if (np == 0) {
 		free(p);
@@ -294,14 +310,22 @@ static void retest(struct sw *w, struct view *v)
 	else if (cxd_plan_retest(w->m.n, w->pace.pairs_at_once, p, np,
 				 &pl) != 0)
 		sw_die(&w->m, "out of memory");
+	what = retest_what(w, v);
+	w->judge.retest_pairs = np;
+	w->judge.retest_metrics = (what != SW_RUN_LAT ? 1u << CXD_M_BW : 0) |
+				  (what != SW_RUN_BW ? 1u << CXD_M_LAT : 0);
 	sw_reset_rows(w);
-	sw_pace_plan(w, &pl, w->pace.shared, NULL);
+	sw_pace_plan(w, &pl, w->pace.shared, what, NULL);
 	row_stats(w);
 	/* The links the retest did not measure keep their first figures:
 	 * each link's figure is then its latest (a baseline must not keep a
 	 * blip that the retest cleared). */
 	if (cxd_keep_first(w->m.n, w->m.rank, p, np, now, first) != 0)
 		sw_die(&w->m, "out of memory");
+	for (int k = 0; what != SW_RUN_BOTH && k < 4; k++)
+		if ((k % 2 == CXD_M_LAT) == (what == SW_RUN_BW))
+			memcpy(now[k], first[k],
+			       (size_t) w->m.n * sizeof(double));
 	free(first[0]);
 	/* The partner's wait during the same pair, for each link. */
 	busy_col = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
@@ -366,6 +390,8 @@ static int report(struct sw *w, const struct cxd_plan *main_pl,
 		.round_count = pl->count, .round_pairs = pl->pairs,
 		.round_s = w->pace.round_s, .total_s = secs, .cfg = &w->cfg,
 		.schedule = w->pace.schedule,
+		.retest_pairs = w->judge.retest_pairs,
+		.retest_metrics = w->judge.retest_metrics,
 		.lat_iters = w->lat_iters, .repeat = w->repeat };
 	const char **moved = sw_alloc(&w->m, (size_t) w->m.n, sizeof(char *));
 	int ret;

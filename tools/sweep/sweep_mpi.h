@@ -63,6 +63,9 @@ struct sw_judging {
 	int alone_peer;
 	double alone_v;
 	double *crowd_ratio;
+	/* sweep_judge.c: the retest's pairs and metrics (for the report) */
+	int retest_pairs;
+	unsigned retest_metrics;
 };
 
 /* Outputs and evidence kept open across the sweep. */
@@ -131,7 +134,7 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
  * in full rounds, then bandwidth one pair per domain pair at a time;
  * secs as sw_pace's, the two passes added. */
 void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
-		  double *secs);
+		  int what, double *secs);
 /* With more than one pair at once: a sample of a round's pairs
  * measured again alone (sweep_calib.c),
  * rank 0's judge.crowd_ratio filled. Collective. */

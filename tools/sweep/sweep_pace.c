@@ -309,20 +309,23 @@ static void pace_shared_bw(struct sw *w, const struct cxd_plan *pl,
 	free(bw_s);
 }
 
-/* The pairs of plan pl measured: both metrics at once, or (dom not
- * NULL) latency in full rounds and then bandwidth taking turns on the
- * shared links (pace_shared_bw); secs (rank 0, may be NULL) gets each
- * round's time. */
+/* The pairs of plan pl measured for what (SW_RUN_*): both metrics at
+ * once, or (dom not NULL) latency in full rounds and then bandwidth
+ * taking turns on the shared links (pace_shared_bw); secs (rank 0, may
+ * be NULL) gets each round's time. */
 void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
-		  double *secs)
+		  int what, double *secs)
 {
 	if (dom == NULL) {
+		w->pace.what = what;
 		sw_pace(w, pl, sw_measure_pair, secs);
-		return;
+	} else {
+		w->pace.what = SW_RUN_LAT;
+		if (what != SW_RUN_BW)
+			sw_pace(w, pl, sw_measure_pair, secs);
+		w->pace.what = SW_RUN_BW;
+		if (what != SW_RUN_LAT)
+			pace_shared_bw(w, pl, dom, secs);
 	}
-	w->pace.what = SW_RUN_LAT;
-	sw_pace(w, pl, sw_measure_pair, secs);
-	w->pace.what = SW_RUN_BW;
-	pace_shared_bw(w, pl, dom, secs);
 	w->pace.what = SW_RUN_BOTH;
 }

@@ -43,6 +43,12 @@ if scen.endswith("-noisy"):
     scen = "done"
 if lat:
     problems.append("latency outliers %s" % lat)
+# every confirmed outlier was retested, in its metric (the retest
+# measures only the metrics with an outlier)
+rt = d["retest"]
+pairs = {(min(o["src"], o["dst"]), max(o["src"], o["dst"])) for o in d["outliers"]}
+if any(o["metric"] not in rt["metrics"] for o in d["outliers"]) or rt["pairs"] < len(pairs):
+    problems.append("retest %s for outliers on %d pairs" % (rt, len(pairs)))
 if scen == "lane":
     want = {l for l in links if 2 in l}
     if bw != want:
