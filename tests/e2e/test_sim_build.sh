@@ -5,7 +5,7 @@
 #   1. no libfabric inside (readelf -d), and its -h says what differs;
 #   2. bad input, exit 2 and the value named: --engine fabric, an
 #      unknown engine, a topology that names no host of the platform,
-#      --matrix;
+#      --matrix, a window (-s x -l, sent as one message) over an MPI count;
 #   3. the MPI engine under plain smpirun: complete matrices, the report
 #      naming SMPI; a deterministic simulator gives almost no noise, and the
 #      test copy's CXD_TEST_JITTER=8 gives noise near 8 % and an
@@ -36,6 +36,7 @@ check "it needs SimGrid" bash -c "readelf -d '$BIN' | grep -q 'libsimgrid'"
 run_capture help 60 "${SMPI[@]}" "$BIN" -h
 check "-h says it is the simulated build" grep -q "This is the simulated build" "$OUT"
 check "-h says --matrix is refused" grep -q -- "--matrix is refused" "$OUT"
+check "-h says a window is one message" grep -q "window travels as one message" "$OUT"
 
 section "bad input"
 refused() { # NAME MESSAGE ARGS...
@@ -50,6 +51,9 @@ refused unknown "Invalid engine 'verbs': this build has mpi" --engine verbs
 printf 'x1000c0r0n0 x1000c0r0 g0\nx1000c0r0n1 x1000c0r0 g0\n' >"$TMPD/other.topo"
 refused topology "no line places rank 0 (host nid0000" --topology "$TMPD/other.topo"
 refused matrix "--matrix: the simulated build cannot write it" --matrix "$TMPD/m.bin"
+# it sends a window as one message, whose size is an MPI count
+refused window "-s 1073741824 with -l 4: a window of 4294967296 bytes" \
+	--engine mpi -s 1073741824 -l 4
 
 section "a sweep, deterministic and with jitter"
 run_capture plain 120 "${SMPI[@]}" "$BIN" --engine mpi "${SMALL[@]}" \

@@ -5,7 +5,8 @@
 #   1. 4 ranks each way: N x N matrices complete and positive, the report
 #      and the JSON name the engine and the MPI library, provider "mpi".
 #   2. What only a libfabric endpoint has is refused with exit 2 and the
-#      option named; an unknown engine is named.
+#      option named; an unknown engine is named; so is a message size
+#      beyond an MPI count.
 #   3. A rank frozen in its timed loop (CXD_TEST_STOP_AT, SIGSTOP): its
 #      partner's wait is bounded (--timeout), the frozen rank is named,
 #      and MPI_Abort ends every rank.
@@ -63,6 +64,9 @@ refused provider "--provider does not apply to --engine mpi" \
 refused congestion "--congestion does not apply to --engine mpi" \
 	--engine mpi --congestion
 refused health "--health does not apply to --engine mpi" --engine mpi --health
+# an MPI count is an int: a bigger message would wrap
+refused count "-s 3000000000: more than --engine mpi can send in one message" \
+	--engine mpi -s 3000000000
 
 section "a frozen rank is named, bounded"
 t0=$(now)

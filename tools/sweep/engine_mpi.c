@@ -14,6 +14,7 @@
  * sample is half the round trip, as osu_latency reports it.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,10 @@
  * simulator has nothing to warm, and each message costs wall time. */
 #ifdef CXD_SIM
 #define EM_WARMUP 0 /* but em_ready */
+#define EM_WINDOW_IS_MESSAGE 1
 #else
 #define EM_WARMUP 10
+#define EM_WINDOW_IS_MESSAGE 0
 #endif
 enum { EM_TAG_DATA = 1, EM_TAG_GO, EM_TAG_PING };
 
@@ -42,7 +45,7 @@ struct em {
 	char *sbuf, *rbuf;      /* -s bytes; a window of them */
 	size_t rlen;
 	MPI_Request *req;       /* a window's */
-	MPI_Request *rreq;      /* the simulated build's window of receives */
+	MPI_Request rreq;       /* the simulated build's window receive */
 	struct cxd_lat_stats lat;
 	char why[320];
 };
@@ -128,15 +131,29 @@ static int em_await_go(struct em *m, int peer, uint64_t bytes)
 #endif
 
 #ifdef CXD_SIM
-/* The window's receives, made once from any source (em_open) and started
- * in one call where c MPI_Irecv were c. Only the partner of the moment
- * sends data: nobody sends a window before this rank's "go". */
-static MPI_Request *em_post(struct em *m, int peer, int c, uint64_t size)
+/* A window travels as one message of its c blocks of -s bytes, received
+ * by one request made once from any source (em_open): SMPI's cost is per
+ * message and per call, and max-min sharing gives one flow of c blocks
+ * what c flows of one block would share (every pair's window is alike).
+ * Only the partner of the moment sends data: nobody sends a window before
+ * this rank's "go". */
+static MPI_Request *em_post(struct em *m, int peer, int c, uint64_t size,
+			    int *nr)
 {
 	(void) peer;
+	(void) c;
 	(void) size;
-	MPI_Startall(c, m->rreq);
-	return m->rreq;
+	MPI_Start(&m->rreq);
+	*nr = 1;
+	return &m->rreq;
+}
+
+/* From the receive buffer, idle while this rank sends: a send buffer of
+ * a window's size would cost every rank that much more. */
+static int em_send_window(struct em *m, int peer, int c, uint64_t size)
+{
+	return MPI_Send(m->rbuf, (int) ((uint64_t) c * size), MPI_BYTE, peer,
+			EM_TAG_DATA, m->comm) ? -EIO : 0;
 }
 
 /* Before a latency run's timed ping-pong the follower says it is there;
@@ -148,12 +165,22 @@ static int em_ready(struct em *m, const struct sw_dir *d)
 	return d->lead ? em_await_go(m, d->peer, 0) : em_go(m, d->peer);
 }
 #else
-static MPI_Request *em_post(struct em *m, int peer, int c, uint64_t size)
+static MPI_Request *em_post(struct em *m, int peer, int c, uint64_t size,
+			    int *nr)
 {
 	for (int i = 0; i < c; i++)
 		MPI_Irecv(m->rbuf + (size_t) i * size, (int) size, MPI_BYTE,
 			  peer, EM_TAG_DATA, m->comm, &m->req[i]);
+	*nr = c;
 	return m->req;
+}
+
+static int em_send_window(struct em *m, int peer, int c, uint64_t size)
+{
+	for (int i = 0; i < c; i++)
+		MPI_Isend(m->sbuf, (int) size, MPI_BYTE, peer, EM_TAG_DATA,
+			  m->comm, &m->req[i]);
+	return em_wait(m->req, c, em_bound_ns(m, (uint64_t) c * size));
 }
 
 /* The warm-up ping-pongs bring the partners together. */
@@ -170,11 +197,11 @@ static int em_bw_recv(struct em *m, int peer, uint64_t n, uint64_t win,
 		      uint64_t size)
 {
 	for (uint64_t done = 0; done < n;) {
-		int c = (int) (n - done < win ? n - done : win);
-		MPI_Request *r = em_post(m, peer, c, size);
+		int c = (int) (n - done < win ? n - done : win), nr;
+		MPI_Request *r = em_post(m, peer, c, size, &nr);
 
 		if (em_go(m, peer) != 0 ||
-		    em_wait(r, c, em_bound_ns(m, (uint64_t) c * size)))
+		    em_wait(r, nr, em_bound_ns(m, (uint64_t) c * size)))
 			return em_fail(m, peer, "send its window");
 		done += (uint64_t) c;
 	}
@@ -193,10 +220,7 @@ static int em_bw_send(struct em *m, int peer, uint64_t n, uint64_t win,
 			return em_fail(m, peer, "post its receives");
 		if (done == 0)
 			t0 = cxd_now_ns();
-		for (int i = 0; i < c; i++)
-			MPI_Isend(m->sbuf, (int) size, MPI_BYTE, peer,
-				  EM_TAG_DATA, m->comm, &m->req[i]);
-		if (em_wait(m->req, c, em_bound_ns(m, (uint64_t) c * size)))
+		if (em_send_window(m, peer, c, size) != 0)
 			return em_fail(m, peer, "take the window");
 		done += (uint64_t) c;
 	}
@@ -338,6 +362,29 @@ static int em_measure(struct sw_engine *e, const struct sw_dir *d,
 				    run->max_size);
 }
 
+/* An MPI count is an int: a message (the simulated build: a window,
+ * em_post) of more bytes is refused, not wrapped. */
+static int em_check_count(const struct cxd_run_opts *r, char *err,
+			  size_t len)
+{
+	uint64_t win = EM_WINDOW_IS_MESSAGE ? r->list_size : 1;
+
+	if (r->max_size * win <= INT_MAX)
+		return 0;
+	if (win == 1)
+		snprintf(err, len, "-s %llu: more than --engine mpi can send "
+			 "in one message (%d bytes, an MPI count)",
+			 (unsigned long long) r->max_size, INT_MAX);
+	else
+		snprintf(err, len, "-s %llu with -l %llu: a window of %llu "
+			 "bytes, which the simulated build sends as one "
+			 "message; at most %d (an MPI count)",
+			 (unsigned long long) r->max_size,
+			 (unsigned long long) r->list_size,
+			 (unsigned long long) (r->max_size * win), INT_MAX);
+	return -EINVAL;
+}
+
 /* What only a libfabric endpoint has; said, not silently dropped. */
 static int em_check(const struct sw *w, char *err, size_t len)
 {
@@ -353,7 +400,7 @@ static int em_check(const struct sw *w, char *err, size_t len)
 		NULL;
 
 	if (opt == NULL)
-		return 0;
+		return em_check_count(&c->run, err, len);
 	snprintf(err, len, "%s does not apply to --engine mpi (MPI picks "
 		 "the network and counts messages; use --engine fabric)",
 		 opt);
@@ -363,18 +410,14 @@ static int em_check(const struct sw *w, char *err, size_t len)
 #ifdef CXD_SIM
 static void em_recv_init(struct em *m, uint64_t win, size_t size)
 {
-	m->rreq = sw_alloc(&m->w->m, (size_t) win, sizeof(*m->rreq));
-	for (uint64_t i = 0; i < win; i++)
-		MPI_Recv_init(m->rbuf + (size_t) i * size, (int) size, MPI_BYTE,
-			      MPI_ANY_SOURCE, EM_TAG_DATA, m->comm,
-			      &m->rreq[i]);
+	MPI_Recv_init(m->rbuf, (int) (win * size), MPI_BYTE, MPI_ANY_SOURCE,
+		      EM_TAG_DATA, m->comm, &m->rreq);
 }
 
 static void em_recv_free(struct em *m)
 {
-	for (uint64_t i = 0; m->rreq && i < m->w->bw_run.list_size; i++)
-		MPI_Request_free(&m->rreq[i]);
-	free(m->rreq);
+	if (m->rreq != MPI_REQUEST_NULL)
+		MPI_Request_free(&m->rreq);
 }
 #else
 static void em_recv_init(struct em *m, uint64_t win, size_t size)
@@ -485,6 +528,7 @@ void sw_engine_mpi(struct sw_engine *e, struct sw *w)
 
 	m->w = w;
 	m->comm = MPI_COMM_NULL;
+	m->rreq = MPI_REQUEST_NULL;
 	*e = (struct sw_engine){
 		.name = "mpi", .check = em_check, .open = em_open, .measure = em_measure,
 		.why = em_why, .close = em_close, .progress = em_progress,

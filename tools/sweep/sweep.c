@@ -42,9 +42,12 @@ static void help_sim(FILE *out)
 		"ready (not 10\nuntimed ping-pongs) and one timed ping-pong: "
 		"the simulated clock passes for\nthe rest of --lat-iters at its "
 		"pace (8-byte messages load no link, and each\ncosts wall "
-		"time); a bandwidth window's receives are made once and "
-		"started\ntogether, and the words and pings use blocking "
-		"calls (SMPI's cost is per call).\n");
+		"time); a bandwidth window travels as one message of "
+		"its -l\nmessages' bytes (the links share their rate among "
+		"flows, so it takes what\nits messages would take "
+		"together; -s times -l must be under 2 GiB); and\nthe "
+		"words and pings use blocking calls (SMPI's cost is per "
+		"message and\nper call).\n");
 #else
 	(void) out;
 #endif
