@@ -6,7 +6,7 @@
 # simulations at once; the table, with whether each verdict is what issue
 # 30's table says, goes to bench/results/sim_scenarios_RANKS.md. Skipped
 # without SimGrid or the simulated build. Each scenario costs about 64
-# times its 128-rank run (the pairs grow as N^2): 10-20 min of CPU at
+# times its 128-rank run (the pairs grow as N^2): 8-12 min of CPU at
 # 1024 ranks, 2 h at most each.
 #   bench/sim_scenarios.sh [SWEEP_BINARY] [RANKS] [SWEEP_ARGS]
 set -u

@@ -11,7 +11,7 @@
 # healthy fabrics (full, tapered to 1/2 and 1/4) PASS; a node, a switch's
 # uplinks, a global bundle and the whole fabric named exactly; without
 # --topology no innocent node named; seeded jitter INCONCLUSIVE. Two
-# simulations at once, about 4 min on 2 cores (SIM_RANKS, SIM_SWEEP_ARGS,
+# simulations at once, about 2 min on 2 cores (SIM_RANKS, SIM_SWEEP_ARGS,
 # SIM_JOBS change that). The runner's bad input is
 # tests/sim/test_scenarios.py's (in test_sim_platforms).
 # Skipped (77) without SimGrid or the simulated build.

@@ -9,10 +9,27 @@ healthy run's (the baseline's per-link ratio, median within 0.45-0.55);
 every verdict is what issue 30's table says (scenarios.py's judge_row:
 the verdict, the exact suspects); and the retest measured bandwidth alone
 where only bandwidth was slowed (all pairs for the whole fabric, none for a
-healthy one).   scenarios_check.py ROWS.json"""
+healthy one); and no sweep took longer than every rank's pairs one after
+another would at the run's worst figures, twice over for the retest,
+twice again for slack (simulated time is free to run away: a latency
+run that passed its partner's lateness on took 4e7 simulated s).
+    scenarios_check.py ROWS.json"""
 import json
 import statistics
 import sys
+
+
+def time_bound(doc):
+    """Seconds within which a sweep must end: each rank's N - 1 pairs one
+    after another, each pair 2 x repeat bandwidth runs (-n messages of -s
+    bytes at the lowest bandwidth measured) and as many latency runs
+    (lat_iters round trips at the highest latency), all that twice (a
+    retest) and twice again."""
+    o, n = doc["options"], len(doc["ranks"])
+    bw = min(x for row in doc["bw_mb_s"] for x in row if x) * 1e6
+    lat = max(x for row in doc["lat_us"] for x in row if x) * 1e-6
+    pair = 2 * o["repeat"] * (o["iters"] * o["size"] / bw + o["lat_iters"] * 2 * lat)
+    return 4 * (n - 1) * pair
 
 
 def main():
@@ -34,6 +51,9 @@ def main():
             topo = {w[0]: w[1:] for w in (ln.split() for ln in fh) if w and w[0][0] != "#"}
         if not r.get("right"):
             bad.append("%s: %s" % (r["scenario"], r.get("why")))
+        if not doc["seconds"] <= time_bound(doc):
+            bad.append("%s: the sweep took %.4g simulated s, more than %.3g (its pairs "
+                       "one after another)" % (r["scenario"], doc["seconds"], time_bound(doc)))
         for rk in doc["ranks"]:
             want = hosts[rk["rank"]]
             placed = [rk.get("switch"), rk.get("group")]

@@ -332,8 +332,13 @@ static int em_lat(struct em *m, const struct sw_dir *d, struct sw_fig *fig)
 		if (d->lead && i >= warm)
 			cxd_stats_add(&m->lat, rtt / 2);
 	}
-	em_pass_rest(m->w->lat_iters, iters, cxd_now_ns() - t0);
+	/* Only the side that timed a round trip lets the clock pass: the
+	 * follower's time includes its wait for the first ping, so a late
+	 * leader's lateness would be passed --lat-iters times over and
+	 * come back at their next run (a 4-group dragonfly's sweep went
+	 * from under a second to 4e7 simulated s). */
 	if (d->lead) {
+		em_pass_rest(m->w->lat_iters, iters, cxd_now_ns() - t0);
 		fig->v = (double) cxd_stats_percentile_ns(&m->lat, 50) / 1e3;
 		fig->mean_us = (double) cxd_stats_mean_ns(&m->lat) / 1e3;
 		fig->p99_us = (double) cxd_stats_percentile_ns(&m->lat, 99) /
