@@ -36,7 +36,7 @@ check "it needs SimGrid" bash -c "readelf -d '$BIN' | grep -q 'libsimgrid'"
 run_capture help 60 "${SMPI[@]}" "$BIN" -h
 check "-h says it is the simulated build" grep -q "This is the simulated build" "$OUT"
 check "-h says --matrix is refused" grep -q -- "--matrix is refused" "$OUT"
-check "-h says a window is one message" grep -q "window travels as one message" "$OUT"
+check "-h says a window is one message" grep -q "a bandwidth window travels as one" "$OUT"
 
 section "bad input"
 refused() { # NAME MESSAGE ARGS...

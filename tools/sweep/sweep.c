@@ -40,14 +40,14 @@ static void help_sim(FILE *out)
 		"null); every wait blocks (the simulator ends a run that\n"
 		"deadlocks); a latency run is the partner's word that it is "
 		"ready (not 10\nuntimed ping-pongs) and one timed ping-pong: "
-		"the simulated clock passes for\nthe rest of --lat-iters at its "
-		"pace (8-byte messages load no link, and each\ncosts wall "
-		"time); a bandwidth window travels as one message of "
-		"its -l\nmessages' bytes (the links share their rate among "
-		"flows, so it takes what\nits messages would take "
-		"together; -s times -l must be under 2 GiB); and\nthe "
-		"words and pings use blocking calls (SMPI's cost is per "
-		"message and\nper call).\n");
+		"the leader lets the simulated\nclock pass for the rest of "
+		"--lat-iters at its pace (8-byte messages load no\nlink, and "
+		"each costs wall time); a bandwidth window travels as one\n"
+		"message of its -l messages' bytes (the links share their rate "
+		"among flows,\nso it takes what its messages would take "
+		"together; -s times -l must be\nunder 2 GiB); and the words "
+		"and pings use blocking calls (SMPI's cost is per\nmessage and "
+		"per call).\n");
 #else
 	(void) out;
 #endif
