@@ -8,10 +8,12 @@
  * Bandwidth: the leading rank sends -n messages of -s bytes in windows
  * of -l; the other side posts a window's receives before it says "go",
  * and its next "go" (or the final one) acknowledges the window. The
- * figure is bytes over the time from the first "go" to the last.
- * Latency: --lat-iters 8-byte ping-pongs after 10 untimed ones (1 in
- * the simulated build); each
- * sample is half the round trip, as osu_latency reports it.
+ * figure is bytes over the time from the first "go" to the last (the
+ * simulated build sends a window as one message, em_post).
+ * Latency: --lat-iters 8-byte ping-pongs after 10 untimed ones; each
+ * sample is half the round trip, as osu_latency reports it (the
+ * simulated build times one after a "ready" word, em_ready, and its
+ * leader lets the clock pass for the rest, em_pass_rest).
  */
 #include <errno.h>
 #include <limits.h>
