@@ -7,9 +7,11 @@
  */
 #include <stdio.h>
 
+#include "agree.h"
+#include "boot.h"
 #include "congest_run.h"
 #include "health.h"
-#include "sweep_mpi.h"
+#include "run.h"
 
 typedef void any_fn(void);
 
@@ -17,13 +19,13 @@ int main(int argc, char **argv)
 {
 	/* Taken, not called: a volatile table the linker cannot drop. */
 	any_fn *volatile keep[] = {
-		(any_fn *) sw_init, (any_fn *) sw_bootstrap,
-		(any_fn *) sw_agree_opts, (any_fn *) sw_read_inputs,
+		(any_fn *) sw_ctx_init, (any_fn *) sw_bootstrap,
+		(any_fn *) sw_agree_opts, (any_fn *) sw_inputs_read,
 		(any_fn *) sw_run, (any_fn *) sw_congest,
 		(any_fn *) sw_congest_check, (any_fn *) sw_health,
 		(any_fn *) sw_pace, (any_fn *) sw_measure_pair,
 		(any_fn *) sw_help_scale, (any_fn *) sw_counters_free,
-		(any_fn *) sw_free,
+		(any_fn *) sw_ctx_free,
 	};
 
 	(void) argc;

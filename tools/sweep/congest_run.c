@@ -15,6 +15,7 @@
 
 #include "base/tclass.h"
 #include "sweep/place.h"
+#include "boot.h"
 #include "congest_run.h"
 
 /* The leading side keeps its figures for the link it leads. */
@@ -37,13 +38,13 @@ static void keep(void *arg, uint64_t k, const struct sw_dir *d,
 /* A victim pair, measured as the sweep measures a pair, once. */
 static void measure_pair(struct cg *cg)
 {
-	struct sw *w = cg->w;
+	const struct sw_ctx *c = cg->c;
 	int p = cg->partner;
 
-	if (sw_pair_runs(w, p, 1, "victim", keep, cg) != 0)
-		sw_die(&w->m, "victim pair with rank %d (%s), %s phase: %s", p,
-		       w->ranks[p].host, cxd_cg_phase_name(cg->phase),
-		       w->eng->why(w->eng));
+	if (sw_pair_runs(&cg->mt, p, 1, "victim", keep, cg) != 0)
+		sw_die(&c->m, "victim pair with rank %d (%s), %s phase: %s", p,
+		       c->ranks[p].host, cxd_cg_phase_name(cg->phase),
+		       cg->eng->why(cg->eng));
 }
 
 /*
@@ -53,20 +54,20 @@ static void measure_pair(struct cg *cg)
  */
 static void measure(struct cg *cg)
 {
-	struct sw *w = cg->w;
+	const struct sw_ctx *c = cg->c;
 	const int *v = cg->sp.victims, nv = cg->sp.nv;
-	int per = w->pace.pairs_at_once, k, tok = cg->phase;
-	int me = cxd_cg_turn_of(v, nv, per, w->m.rank); /* a victim's turn */
-	int *r = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
-	MPI_Request *q = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(*q));
-	int *in = sw_alloc(&w->m, (size_t) 2 * per + 2, sizeof(int));
+	int per = c->hosts.pairs_at_once, k, tok = cg->phase;
+	int me = cxd_cg_turn_of(v, nv, per, c->m.rank); /* a victim's turn */
+	int *r = sw_alloc(&c->m, (size_t) 2 * per + 2, sizeof(int));
+	MPI_Request *q = sw_alloc(&c->m, (size_t) 2 * per + 2, sizeof(*q));
+	int *in = sw_alloc(&c->m, (size_t) 2 * per + 2, sizeof(int));
 
 	k = me > 0 ? cxd_cg_turn_ranks(v, nv, per, me - 1, r) : 0;
 	for (int i = 0; i < k; i++)
 		MPI_Irecv(&in[i], 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
-	if (sw_wait(q, k, (uint64_t) me * 4 * w->m.wait_ns, NULL, NULL) != 0)
-		sw_die(&w->m,
+	if (sw_wait(q, k, (uint64_t) me * 4 * c->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&c->m,
 		       "the victims before this rank's turn did not finish "
 		       "the %s phase in time", cxd_cg_phase_name(cg->phase));
 	measure_pair(cg);
@@ -74,8 +75,8 @@ static void measure(struct cg *cg)
 	for (int i = 0; i < k; i++)
 		MPI_Isend(&tok, 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
-	if (sw_wait(q, k, w->m.wait_ns, NULL, NULL) != 0)
-		sw_die(&w->m, "the victims of the next turn did not take their "
+	if (sw_wait(q, k, c->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&c->m, "the victims of the next turn did not take their "
 		       "token");
 	free(r);
 	free(q);
@@ -84,7 +85,8 @@ static void measure(struct cg *cg)
 
 /* A barrier's end, keeping this endpoint progressing (an aggressor's
  * last operations need their target's), napping rather than spinning. */
-static int cg_wait_progress(struct sw *w, MPI_Request *q, uint64_t bound)
+static int cg_wait_progress(struct sw_engine *e, MPI_Request *q,
+			    uint64_t bound)
 {
 	uint64_t t0 = cxd_now_ns();
 	int flag = 0;
@@ -93,7 +95,7 @@ static int cg_wait_progress(struct sw *w, MPI_Request *q, uint64_t bound)
 		MPI_Test(q, &flag, MPI_STATUS_IGNORE);
 		if (flag)
 			return 0;
-		w->eng->progress(w->eng->state);
+		e->progress(e->state);
 		if (cxd_now_ns() - t0 > bound)
 			return -ETIMEDOUT;
 		sw_nap(100000L);
@@ -108,22 +110,26 @@ static int cg_wait_progress(struct sw *w, MPI_Request *q, uint64_t bound)
  */
 static void phase(struct cg *cg, int ph)
 {
-	struct sw *w = cg->w;
+	const struct sw_ctx *c = cg->c;
 	MPI_Request q, stop;
-	uint64_t d_ns = w->cfg.run.duration_s * 1000000000ULL;
+	uint64_t d_ns = c->cfg.run.duration_s * 1000000000ULL;
 
-	cg->phase = w->pace.round = ph;
+	struct sw_aggr a;
+
+	cg->phase = cg->pace.round = ph;
+	a = (struct sw_aggr){ ph, cg->sp.aggressors, cg->sp.na, cg->aidx,
+			      cg->crowded, cg->bound_ns };
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	sw_coll_wait(&w->m, &q, "the start of a congestion phase");
+	sw_coll_wait(&c->m, &q, "the start of a congestion phase");
 	if (cg->aggr_only) {
-		w->eng->aggress(w->eng, cg, NULL,
+		cg->eng->aggress(cg->eng, &a, NULL,
 				cxd_now_ns() + d_ns);
 	} else if (!cg->victim) {
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
 		if (ph != CXD_CG_ALONE)
-			w->eng->aggress(w->eng, cg, &stop, 0);
+			cg->eng->aggress(cg->eng, &a, &stop, 0);
 		else if (sw_wait(&stop, 1, cg->bound_ns, NULL, NULL) != 0)
-			sw_die(&w->m,
+			sw_die(&c->m,
 			       "the victims did not finish alone in time");
 	} else {
 		if (ph != CXD_CG_ALONE)
@@ -132,75 +138,75 @@ static void phase(struct cg *cg, int ph)
 		/* the pair is done (its last step was an exchange): sleep */
 		MPI_Ibarrier(MPI_COMM_WORLD, &stop);
 		if (sw_wait(&stop, 1, cg->bound_ns, NULL, NULL) != 0)
-			sw_die(&w->m, "the aggressors did not stop in time");
+			sw_die(&c->m, "the aggressors did not stop in time");
 	}
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	if (cg_wait_progress(w, &q, w->m.wait_ns) != 0)
-		sw_die(&w->m, "the end of the %s phase did not come in time: a "
+	if (cg_wait_progress(cg->eng, &q, c->m.wait_ns) != 0)
+		sw_die(&c->m, "the end of the %s phase did not come in time: a "
 		       "rank stalled", cxd_cg_phase_name(ph));
 }
 
 /* Rank 0 draws the seed (or takes --seed); every rank splits alike. */
 static void split(struct cg *cg)
 {
-	struct sw *w = cg->w;
+	const struct sw_ctx *c = cg->c;
 	char err[CXD_ERR_LEN] = "";
 
-	cg->seed = w->cfg.sweep.seed;
-	if (w->m.rank == 0 && cg->seed == 0)
+	cg->seed = c->cfg.sweep.seed;
+	if (c->m.rank == 0 && cg->seed == 0)
 		cg->seed = (cxd_now_ns() ^ ((uint64_t) getpid() << 32)) | 1;
-	sw_bcast(&w->m, &cg->seed, 1, MPI_UINT64_T, "the seed");
+	sw_bcast(&c->m, &cg->seed, 1, MPI_UINT64_T, "the seed");
 	if (cg->aggr_only) {
-		cg->sp.n = cg->sp.na = w->m.n;
-		cg->sp.aggressors = sw_alloc(&w->m, (size_t) w->m.n,
+		cg->sp.n = cg->sp.na = c->m.n;
+		cg->sp.aggressors = sw_alloc(&c->m, (size_t) c->m.n,
 					     sizeof(int));
-		for (int i = 0; i < w->m.n; i++)
+		for (int i = 0; i < c->m.n; i++)
 			cg->sp.aggressors[i] = i;
-		cg->aidx = w->m.rank;
+		cg->aidx = c->m.rank;
 		return;
 	}
-	if (cxd_cg_split(w->m.n, cg->frac, cg->place, cg->seed, &cg->sp, err,
+	if (cxd_cg_split(c->m.n, cg->frac, cg->place, cg->seed, &cg->sp, err,
 			 sizeof(err)) != 0)
-		sw_die(&w->m, "%s", err);
-	cg->victim = cxd_cg_role(&cg->sp, w->m.rank, &cg->partner, &cg->aidx);
+		sw_die(&c->m, "%s", err);
+	cg->victim = cxd_cg_role(&cg->sp, c->m.rank, &cg->partner, &cg->aidx);
 }
 
 /* Every victim's link to rank 0, which writes the report. */
 static int report(struct cg *cg, double secs)
 {
-	struct sw *w = cg->w;
+	const struct sw_ctx *c = cg->c;
 	struct cxd_cg_link *all = NULL, *l;
-	struct cxd_cg_res r = { .sp = &cg->sp, .ranks = w->ranks,
+	struct cxd_cg_res r = { .sp = &cg->sp, .ranks = c->ranks,
 				.place = cg->place, .seed = cg->seed,
-				.frac = cg->frac, .cfg = &w->cfg,
-				.victim_tc = w->cfg.run.tclass,
+				.frac = cg->frac, .cfg = &c->cfg,
+				.victim_tc = c->cfg.run.tclass,
 				.total_s = secs };
 	char err[CXD_ERR_LEN] = "";
 	int n = 0, ret = 0;
 
-	if (w->m.rank == 0)
-		all = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*all));
-	sw_gather(&w->m, &cg->mine, sizeof(cg->mine), MPI_BYTE, all,
+	if (c->m.rank == 0)
+		all = sw_alloc(&c->m, (size_t) c->m.n, sizeof(*all));
+	sw_gather(&c->m, &cg->mine, sizeof(cg->mine), MPI_BYTE, all,
 		  "gathering the victims' figures");
-	if (w->m.rank != 0)
+	if (c->m.rank != 0)
 		return 0;
-	for (l = all; l < all + w->m.n; l++)
+	for (l = all; l < all + c->m.n; l++)
 		if (l->src >= 0)
 			all[n++] = *l;
 	r.links = all;
 	r.nlinks = (size_t) n;
-	r.nhosts = cxd_nhosts(w->ranks, w->m.n);
-	r.aggr_tc = w->cfg.sweep.aggr_tclass ? w->cfg.sweep.aggr_tclass :
-		    w->cfg.run.tclass;
-	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
-	w->eng->tclass_note(w->eng, r.victim_tc, r.victim_tc_s,
+	r.nhosts = cxd_nhosts(c->ranks, c->m.n);
+	r.aggr_tc = c->cfg.sweep.aggr_tclass ? c->cfg.sweep.aggr_tclass :
+		    c->cfg.run.tclass;
+	snprintf(r.provider, sizeof(r.provider), "%s", c->bw_run.provider);
+	cg->eng->tclass_note(cg->eng, r.victim_tc, r.victim_tc_s,
 			    sizeof(r.victim_tc_s));
-	w->eng->tclass_note(w->eng, r.aggr_tc, r.aggr_tc_s,
+	cg->eng->tclass_note(cg->eng, r.aggr_tc, r.aggr_tc_s,
 			    sizeof(r.aggr_tc_s));
 	cxd_cg_write_text(&r, stdout);
 	fflush(stdout);
-	if (w->cfg.sweep.json[0])
-		ret = cxd_cg_write_json(&r, w->cfg.sweep.json, err,
+	if (c->cfg.sweep.json[0])
+		ret = cxd_cg_write_json(&r, c->cfg.sweep.json, err,
 					sizeof(err));
 	free(all);
 	if (ret)
@@ -208,9 +214,9 @@ static int report(struct cg *cg, double secs)
 	return ret ? CXD_EXIT_FAIL : CXD_EXIT_OK;
 }
 
-int sw_congest_check(struct sw *w, char *err, size_t len)
+int sw_congest_check(const struct sw_ctx *c, char *err, size_t len)
 {
-	const struct cxd_sweep_opts *o = &w->cfg.sweep;
+	const struct cxd_sweep_opts *o = &c->cfg.sweep;
 	bool on = o->cg_flags & CXD_CG_ON;
 	bool only = o->cg_flags & CXD_CG_AGGR_ONLY;
 	double f;
@@ -222,7 +228,7 @@ int sw_congest_check(struct sw *w, char *err, size_t len)
 			 "--aggressor-tclass belong to --congestion");
 		return -EINVAL;
 	}
-	if ((on || only || (w->cfg.local.given & CXD_GIVEN_HEALTH)) &&
+	if ((on || only || (c->cfg.local.given & CXD_GIVEN_HEALTH)) &&
 	    (o->csv[0] || o->matrix[0] || o->baseline[0] || o->topology[0] ||
 	     o->suspects[0] || o->metrics[0])) {
 		snprintf(err, len, "--csv, --matrix, --baseline, --topology, "
@@ -241,7 +247,7 @@ int sw_congest_check(struct sw *w, char *err, size_t len)
 			 "--victims, --placement and --seed do not apply");
 		return -EINVAL;
 	}
-	if (only && !(w->cfg.run.flags & CXD_RUN_DURATION)) {
+	if (only && !(c->cfg.run.flags & CXD_RUN_DURATION)) {
 		snprintf(err, len, "--aggressors-only needs -D SEC: how long "
 			 "each pattern runs");
 		return -EINVAL;
@@ -249,11 +255,11 @@ int sw_congest_check(struct sw *w, char *err, size_t len)
 	if (on && (cxd_cg_parse_frac(o->victims, &f, err, len) ||
 		   cxd_cg_parse_place(o->placement, &p, err, len)))
 		return -EINVAL;
-	if ((on && w->m.n < CXD_CG_MIN_RANKS) || (only && w->m.n < 2)) {
+	if ((on && c->m.n < CXD_CG_MIN_RANKS) || (only && c->m.n < 2)) {
 		snprintf(err, len, "%s needs at least %d ranks; this job has "
 			 "%d (mpirun -np N)", on ? "--congestion" :
 			 "--aggressors-only", on ? CXD_CG_MIN_RANKS : 2,
-			 w->m.n);
+			 c->m.n);
 		return -EINVAL;
 	}
 	return 0;
@@ -268,55 +274,58 @@ static void announce(const struct cg *cg, int ph)
 		"every rank reads from rank 0",
 	};
 
-	if (cg->w->m.rank != 0)
+	if (cg->c->m.rank != 0)
 		return;
 	printf("%s: %llu s, %s\n", cxd_cg_phase_name(ph),
-	       (unsigned long long) cg->w->cfg.run.duration_s, what[ph]);
+	       (unsigned long long) cg->c->cfg.run.duration_s, what[ph]);
 	fflush(stdout);
 }
 
-static void setup(struct cg *cg, struct sw *w)
+static void setup(struct cg *cg, struct sw_ctx *c, struct sw_engine *e)
 {
 	char err[CXD_ERR_LEN]; /* checked in sw_congest_check already */
 
 	memset(cg, 0, sizeof(*cg));
-	cg->w = w;
-	cg->aggr_only = w->cfg.sweep.cg_flags & CXD_CG_AGGR_ONLY;
+	cg->c = c;
+	cg->eng = e;
+	cg->pace.what = SW_RUN_BOTH;
+	cg->mt = (struct sw_meter){ c, e, &cg->pace, NULL, 0 };
+	cg->aggr_only = c->cfg.sweep.cg_flags & CXD_CG_AGGR_ONLY;
 	cg->mine.src = cg->mine.dst = -1;
 	for (int p = 0; p < CXD_CG_NPHASES; p++)
 		for (int m = 0; m < CXD_CGM_COUNT; m++)
 			cg->mine.v[p][m] = NAN;
-	(void) cxd_cg_parse_frac(w->cfg.sweep.victims, &cg->frac, err,
+	(void) cxd_cg_parse_frac(c->cfg.sweep.victims, &cg->frac, err,
 				 sizeof(err));
-	(void) cxd_cg_parse_place(w->cfg.sweep.placement, &cg->place,
+	(void) cxd_cg_parse_place(c->cfg.sweep.placement, &cg->place,
 				  err, sizeof(err));
 }
 
-int sw_congest(struct sw *w)
+int sw_congest(struct sw_ctx *c, struct sw_engine *e)
 {
 	uint64_t t0 = cxd_now_ns();
 	struct cg cg;
 	int ret;
 
-	setup(&cg, w);
+	setup(&cg, c, e);
 	split(&cg);
-	if (!cg.victim && w->cfg.sweep.aggr_tclass)
-		w->bw_run.tclass = w->lat_run.tclass = w->cfg.sweep.aggr_tclass;
+	if (!cg.victim && c->cfg.sweep.aggr_tclass)
+		c->bw_run.tclass = c->lat_run.tclass = c->cfg.sweep.aggr_tclass;
 	if (cg.victim) {
-		cg.mine.src = w->m.rank;
+		cg.mine.src = c->m.rank;
 		cg.mine.dst = cg.partner;
 	}
-	if (w->m.rank == 0 && cg.place == CXD_CG_RANDOM && !cg.aggr_only)
+	if (c->m.rank == 0 && cg.place == CXD_CG_RANDOM && !cg.aggr_only)
 		printf("cxi_sweep --congestion: random placement, seed %llu "
 		       "(--seed repeats it)\n", (unsigned long long) cg.seed);
-	if (sw_bootstrap(w) != 0)
+	if (sw_bootstrap(c, e) != 0)
 		return CXD_EXIT_USAGE; /* rank 0 has said why */
 	/* Ranks on this host against its CPUs (the sweep's test, per host). */
-	cg.crowded = cxd_crowded(w->ranks, w->m.n, w->m.rank,
+	cg.crowded = cxd_crowded(c->ranks, c->m.n, c->m.rank,
 				 sysconf(_SC_NPROCESSORS_ONLN));
 	/* A pair's four steps are each bounded by wait_ns; turns add up. */
-	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + w->pace.pairs_at_once - 1) /
-				  w->pace.pairs_at_once + 1) * 4 * w->m.wait_ns;
+	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + c->hosts.pairs_at_once - 1) /
+				  c->hosts.pairs_at_once + 1) * 4 * c->m.wait_ns;
 	/* An unreported first pass alone: it opens the provider's
 	 * connections and pages the buffers in, which the first measured
 	 * phase would otherwise pay for (seen: isolated slower than loaded). */

@@ -8,12 +8,13 @@
 #include <stddef.h>
 
 #include "sweep/congest.h"
-#include "sweep_mpi.h"
-
-#define CXD_CG_SETTLE_NS 300000000L /* aggressors fill queues first */
+#include "pair.h"
 
 struct cg {
-	struct sw *w;
+	const struct sw_ctx *c;
+	struct sw_engine *eng;
+	struct sw_pacing pace; /* the phase as the round, both metrics */
+	struct sw_meter mt;    /* the victims' pair runs */
 	struct cxd_cg_split sp;
 	double frac;
 	int place;
@@ -28,8 +29,8 @@ struct cg {
 
 /* The option checks of the mode (exit 2 on failure), after parsing;
  * 0 or -EINVAL with a sentence in err. */
-int sw_congest_check(struct sw *w, char *err, size_t len);
+int sw_congest_check(const struct sw_ctx *c, char *err, size_t len);
 /* The whole congestion run; returns the exit status. */
-int sw_congest(struct sw *w);
+int sw_congest(struct sw_ctx *c, struct sw_engine *e);
 
 #endif

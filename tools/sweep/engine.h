@@ -16,8 +16,9 @@
 
 #include <mpi.h>
 
-struct sw;
-struct cg;
+#include "cxd/config.h"
+#include "context.h"
+
 struct cxd_ctrs;
 
 /* One direction of one pair: this rank with rank peer, leading (it
@@ -27,6 +28,7 @@ struct sw_dir {
 	bool lead;
 	bool lat;          /* 8-byte latency, else bandwidth */
 	const char *role;  /* the peer in messages: "the ROLE rank p" */
+	int round;         /* the round (or phase) it belongs to */
 };
 
 /* What a run gives the side that leads; NAN where it gave nothing. */
@@ -36,15 +38,28 @@ struct sw_fig {
 	double mean_us, p99_us, p999_us; /* latency runs only */
 };
 
+/* --congestion: victims let the aggressors fill the queues first. */
+#define CXD_CG_SETTLE_NS 300000000L
+
+/* --congestion: what an aggressor's traffic needs to know. */
+struct sw_aggr {
+	int phase;             /* CXD_CG_* (lib/sweep/congest.h) */
+	const int *aggressors; /* the aggressor ranks, na of them */
+	int na, aidx;          /* their count, this rank's place among them */
+	bool crowded;          /* more ranks than CPUs here: nap, never spin */
+	uint64_t bound_ns;     /* the victims' part of the phase */
+};
+
 struct sw_engine {
 	const char *name;  /* as --engine names it */
 	/* The options this engine cannot honour: 0, or -EINVAL with err
 	 * naming them (NULL: it takes them all). */
-	int (*check)(const struct sw *w, char *err, size_t len);
+	int (*check)(const struct cxd_cfg *cfg, char *err, size_t len);
 	/* Set this rank up (collective: provider, device, endpoint, every
-	 * rank's address; fills w->ranks): 0, or 2 when a rank's device
-	 * cannot be had (rank 0 has said why). */
-	int (*open)(struct sw_engine *e, struct sw *w);
+	 * rank's address; fills c->ranks and the runs' provider, and keeps
+	 * c for its runs): 0, or 2 when a rank's device cannot be had (rank
+	 * 0 has said why). */
+	int (*open)(struct sw_engine *e, struct sw_ctx *c);
 	/* One direction of one pair: 0 or a negative errno (why says). */
 	int (*measure)(struct sw_engine *e, const struct sw_dir *d,
 		       struct sw_fig *fig);
@@ -59,22 +74,22 @@ struct sw_engine {
 	void (*tclass_note)(const struct sw_engine *e, unsigned tc,
 			    char *buf, size_t len);
 	void (*version)(char *buf, size_t len);
-	/* --congestion: an aggressor's traffic in cg's phase until *stop
+	/* --congestion: an aggressor's traffic in a's phase until *stop
 	 * completes (NULL: until until_ns), drained; failures end the job.
 	 * NULL where the engine has none (check refuses --congestion). */
-	void (*aggress)(struct sw_engine *e, struct cg *cg, MPI_Request *stop,
-			uint64_t until_ns);
+	void (*aggress)(struct sw_engine *e, const struct sw_aggr *a,
+			MPI_Request *stop, uint64_t until_ns);
 	void *state;
 };
 
 /* The libfabric engine (engine_fabric.c): fills e, its state allocated. */
-void sw_engine_fabric(struct sw_engine *e, struct sw *w);
+void sw_engine_fabric(struct sw_engine *e, const struct sw_mpi *m);
 /* The MPI engine (engine_mpi.c), likewise. */
-void sw_engine_mpi(struct sw_engine *e, struct sw *w);
+void sw_engine_mpi(struct sw_engine *e, const struct sw_mpi *m);
 /* --engine NAME ("": this build's first) into e (engine_list.c): 0, or
  * -EINVAL with err naming the engines this build has. */
-int sw_engine_pick(const char *name, struct sw_engine *e, struct sw *w,
-		   char *err, size_t len);
+int sw_engine_pick(const char *name, struct sw_engine *e,
+		   const struct sw_mpi *m, char *err, size_t len);
 /* This build's engines, as -h lists them ("fabric, mpi"). */
 const char *sw_engine_names(void);
 

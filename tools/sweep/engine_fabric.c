@@ -14,86 +14,86 @@
 
 #include "counters/counters.h"
 #include "engine_fabric.h"
-#include "sweep_mpi.h"
 
 /* Rank 0 picks the provider, so every rank opens the same one. */
-static void pick_provider(struct sw_fab *f, struct sw *w)
+static void pick_provider(struct sw_fab *f, struct sw_ctx *c)
 {
 	char name[CXD_NAME_LEN] = "", err[CXD_ERR_LEN] = "";
 
-	if (w->m.rank == 0) {
-		if (w->cfg.local.provider[0])
-			cxd_fabric_core_name(w->cfg.local.provider, name,
+	if (c->m.rank == 0) {
+		if (c->cfg.local.provider[0])
+			cxd_fabric_core_name(c->cfg.local.provider, name,
 					     sizeof(name));
 		else if (cxd_fabric_pick(f->bw_tool->ops->facts.caps,
-					 w->pace.one_host, name, sizeof(name),
+					 c->hosts.one_host, name, sizeof(name),
 					 err, sizeof(err)) != 0)
-			sw_die(&w->m, "%s", err);
+			sw_die(&c->m, "%s", err);
 	}
-	sw_bcast(&w->m, name, sizeof(name), MPI_CHAR, "the provider choice");
-	snprintf(w->bw_run.provider, sizeof(w->bw_run.provider), "%s", name);
-	snprintf(w->lat_run.provider, sizeof(w->lat_run.provider), "%s", name);
+	sw_bcast(&c->m, name, sizeof(name), MPI_CHAR, "the provider choice");
+	snprintf(c->bw_run.provider, sizeof(c->bw_run.provider), "%s", name);
+	snprintf(c->lat_run.provider, sizeof(c->lat_run.provider), "%s", name);
 }
 
 /* Swap every rank's host, address and NIC; fill the AV. */
-static void swap_addrs(struct sw_fab *f, struct sw *w,
+static void swap_addrs(struct sw_fab *f, struct sw_ctx *c,
 		       struct cxd_sweep_rank *me, struct cxd_addr_msg *mine)
 {
 	struct cxd_sess *s = &f->s;
 
-	w->ranks = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*w->ranks));
-	w->m.host = w->ranks[w->m.rank].host; /* sw_die's, once filled */
-	f->addrs = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*f->addrs));
-	f->fiaddr = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*f->fiaddr));
-	sw_allgather(&w->m, me, w->ranks, sizeof(*me),
+	c->ranks = sw_alloc(&c->m, (size_t) c->m.n, sizeof(*c->ranks));
+	c->m.host = c->ranks[c->m.rank].host; /* sw_die's, once filled */
+	f->addrs = sw_alloc(&c->m, (size_t) c->m.n, sizeof(*f->addrs));
+	f->fiaddr = sw_alloc(&c->m, (size_t) c->m.n, sizeof(*f->fiaddr));
+	sw_allgather(&c->m, me, c->ranks, sizeof(*me),
 		     "the host name exchange");
-	sw_allgather(&w->m, mine, f->addrs, sizeof(*mine),
+	sw_allgather(&c->m, mine, f->addrs, sizeof(*mine),
 		     "the address exchange");
-	for (int i = 0; i < w->m.n; i++) {
-		if (i == w->m.rank)
+	for (int i = 0; i < c->m.n; i++) {
+		if (i == c->m.rank)
 			continue;
 		if (cxd_fabric_add_peer(s->fab, f->addrs[i].addr, s->err,
 					sizeof(s->err)) != 0)
-			sw_die(&w->m, "rank %d (%s): %s", i, w->ranks[i].host,
+			sw_die(&c->m, "rank %d (%s): %s", i, c->ranks[i].host,
 			       s->err);
 		f->fiaddr[i] = s->fab->peer;
 	}
 }
 
 /* Open the endpoint, then every rank's address. */
-static void open_fabric(struct sw_fab *f, struct sw *w)
+static void open_fabric(struct sw_fab *f, struct sw_ctx *c)
 {
 	struct cxd_sess *s = &f->s;
 	struct cxd_sweep_rank me;
 	struct cxd_addr_msg mine;
 
 	memset(&me, 0, sizeof(me));
-	sw_host_name(&w->m, me.host, sizeof(me.host));
+	sw_host_name(&c->m, me.host, sizeof(me.host));
 	s->tool = f->bw_tool;
-	s->cfg = &w->cfg;
-	s->run = &w->bw_run;
+	s->cfg = &c->cfg;
+	s->run = &c->bw_run;
 	s->ops = s->tool->ops;
 	s->is_client = true;
 	/* The pair runners' liveness floor (--timeout), as in the pair
 	 * tools. */
-	s->timeout_ms = (uint64_t) w->cfg.local.timeout_s * 1000;
+	s->timeout_ms = (uint64_t) c->cfg.local.timeout_s * 1000;
 	if (cxd_sess_open_local(s, &mine) != 0)
-		sw_die(&w->m, "%s", s->err);
+		sw_die(&c->m, "%s", s->err);
 	cxd_fabric_straddr(s->fab, mine.addr, me.addr, sizeof(me.addr));
 	snprintf(me.nic, sizeof(me.nic), "%s",
 		 s->fab->info->domain_attr->name ?
 		 s->fab->info->domain_attr->name : "?");
-	swap_addrs(f, w, &me, &mine);
+	swap_addrs(f, c, &me, &mine);
 }
 
-static int fab_open(struct sw_engine *e, struct sw *w)
+static int fab_open(struct sw_engine *e, struct sw_ctx *c)
 {
 	struct sw_fab *f = e->state;
 
-	pick_provider(f, w);
-	if (sw_fab_pick_device(f, w) != 0)
+	f->c = c;
+	pick_provider(f, c);
+	if (sw_fab_pick_device(f, c) != 0)
 		return CXD_EXIT_USAGE;
-	open_fabric(f, w);
+	open_fabric(f, c);
 	return CXD_EXIT_OK;
 }
 
@@ -111,7 +111,8 @@ static int fab_measure(struct sw_engine *e, const struct sw_dir *d,
 	s->is_client = s->active = d->lead;
 	s->tool = d->lat ? f->lat_tool : f->bw_tool;
 	s->ops = s->tool->ops;
-	s->run = d->lat ? &f->w->lat_run : &f->w->bw_run;
+	s->run = d->lat ? &f->c->lat_run : &f->c->bw_run;
+	f->round = d->round;
 	f->fig = fig;
 	ret = s->tool->run(s, NULL);
 	f->fig = NULL;
@@ -165,11 +166,10 @@ static void fab_version(char *buf, size_t len)
 	snprintf(buf, len, "%u.%u", FI_MAJOR(ver), FI_MINOR(ver));
 }
 
-void sw_engine_fabric(struct sw_engine *e, struct sw *w)
+void sw_engine_fabric(struct sw_engine *e, const struct sw_mpi *m)
 {
-	struct sw_fab *f = sw_alloc(&w->m, 1, sizeof(*f));
+	struct sw_fab *f = sw_alloc(m, 1, sizeof(*f));
 
-	f->w = w;
 	f->bw_tool = cxd_tool_find("cxi_write_bw");
 	f->lat_tool = cxd_tool_find("cxi_write_lat");
 	f->read_tool = cxd_tool_find("cxi_read_bw");

@@ -13,7 +13,8 @@
 #include "engine.h"
 
 struct sw_fab {
-	struct sw *w;          /* options, ranks, round, bounds */
+	const struct sw_ctx *c; /* options, ranks, bounds (from open) */
+	int round;              /* the measurement's, for messages */
 	struct cxd_sess s;
 	const struct cxd_tool *bw_tool, *lat_tool, *read_tool;
 	struct cxd_addr_msg *addrs;
@@ -34,9 +35,9 @@ void sw_fab_aim(struct sw_fab *f, int p, const char *role);
 /* The provider moving (a wait's sw_progress_fn); arg: the sw_fab. */
 void sw_fab_progress(void *arg);
 /* -d auto or a list: this rank's device (engine_fabric_nic.c); 0 or 2. */
-int sw_fab_pick_device(struct sw_fab *f, struct sw *w);
+int sw_fab_pick_device(struct sw_fab *f, struct sw_ctx *c);
 /* --congestion's aggressor traffic (engine_fabric_aggr.c). */
-void sw_fab_aggress(struct sw_engine *e, struct cg *cg, MPI_Request *stop,
-		    uint64_t until_ns);
+void sw_fab_aggress(struct sw_engine *e, const struct sw_aggr *a,
+		    MPI_Request *stop, uint64_t until_ns);
 
 #endif

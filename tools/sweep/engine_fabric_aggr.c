@@ -12,7 +12,7 @@
 
 #include <rdma/fi_domain.h>
 
-#include "congest_run.h"
+#include "sweep/congest.h"
 #include "engine_fabric.h"
 #include "session/post.h"
 
@@ -23,14 +23,14 @@
 /* An aggressor's operation (write, or read) aimed at rank, sized. */
 static void aim_at(struct sw_fab *f, int rank, bool read)
 {
-	struct sw *w = f->w;
+	const struct sw_ctx *c = f->c;
 	struct cxd_sess *s = &f->s;
 
 	sw_fab_aim(f, rank, "aggressor");
 	s->tool = read ? f->read_tool : f->bw_tool;
 	s->ops = s->tool->ops;
-	s->run = &w->bw_run;
-	cxd_post_prepare(s, w->bw_run.min_size);
+	s->run = &c->bw_run;
+	cxd_post_prepare(s, c->bw_run.min_size);
 }
 
 /*
@@ -71,14 +71,14 @@ static int drain(struct cxd_sess *s, bool crowded, uint64_t left)
 
 /* Whom this aggressor sends to (or reads from) now; -1: none, it only
  * keeps its endpoint progressing (the root of incast and broadcast). */
-static int target(const struct cg *cg, uint64_t iter)
+static int target(const struct sw_aggr *a, uint64_t iter)
 {
-	int na = cg->sp.na, i = cg->aidx;
+	int na = a->na, i = a->aidx;
 
-	if (cg->phase == CXD_CG_ALLTOALL)
-		return cg->sp.aggressors[(i + 1 + (int) (iter %
+	if (a->phase == CXD_CG_ALLTOALL)
+		return a->aggressors[(i + 1 + (int) (iter %
 					  (uint64_t) (na - 1))) % na];
-	return i == 0 ? -1 : cg->sp.aggressors[0];
+	return i == 0 ? -1 : a->aggressors[0];
 }
 
 static bool stopped(MPI_Request *stop, uint64_t until_ns)
@@ -91,40 +91,40 @@ static bool stopped(MPI_Request *stop, uint64_t until_ns)
 	return flag != 0;
 }
 
-void sw_fab_aggress(struct sw_engine *e, struct cg *cg, MPI_Request *stop,
-		    uint64_t until_ns)
+void sw_fab_aggress(struct sw_engine *e, const struct sw_aggr *a,
+		    MPI_Request *stop, uint64_t until_ns)
 {
 	struct sw_fab *f = e->state;
-	struct sw *w = cg->w;
+	const struct sw_ctx *c = f->c;
 	struct cxd_sess *s = &f->s;
-	uint64_t bound = cxd_now_ns() + cg->bound_ns + CXD_CG_SETTLE_NS;
-	uint64_t n = w->bw_run.list_size;
-	bool read = cg->phase == CXD_CG_READBCAST;
+	uint64_t bound = cxd_now_ns() + a->bound_ns + CXD_CG_SETTLE_NS;
+	uint64_t n = c->bw_run.list_size;
+	bool read = a->phase == CXD_CG_READBCAST;
 	int ret = 0;
 
 	for (uint64_t it = 0; ret == 0 && !stopped(stop, until_ns); it++) {
-		int t = target(cg, it);
+		int t = target(a, it);
 
 		if (stop && cxd_now_ns() > bound)
-			sw_die(&w->m, "the victims did not finish the %s phase "
-			       "within %llu s", cxd_cg_phase_name(cg->phase),
-			       (unsigned long long) (cg->bound_ns /
+			sw_die(&c->m, "the victims did not finish the %s phase "
+			       "within %llu s", cxd_cg_phase_name(a->phase),
+			       (unsigned long long) (a->bound_ns /
 						     1000000000ULL));
 		if (t < 0) {
 			(void) s->ops->progress(s);
-			if (cg->crowded)
+			if (a->crowded)
 				sw_nap(POLL_NS);
 			continue;
 		}
-		if (it == 0 || cg->phase == CXD_CG_ALLTOALL)
+		if (it == 0 || a->phase == CXD_CG_ALLTOALL)
 			aim_at(f, t, read);
-		ret = cxd_post_batch(s, w->bw_run.min_size, n);
+		ret = cxd_post_batch(s, c->bw_run.min_size, n);
 		if (ret == 0)
-			ret = drain(s, cg->crowded, (DEPTH - 1) * n);
+			ret = drain(s, a->crowded, (DEPTH - 1) * n);
 	}
 	if (ret == 0) /* nothing left in flight when the phase ends */
-		ret = drain(s, cg->crowded, 0);
+		ret = drain(s, a->crowded, 0);
 	if (ret)
-		sw_die(&w->m, "aggressor in the %s phase: %s",
-		       cxd_cg_phase_name(cg->phase), s->err);
+		sw_die(&c->m, "aggressor in the %s phase: %s",
+		       cxd_cg_phase_name(a->phase), s->err);
 }

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agree.h"
 #include "engine_fabric.h"
-#include "sweep_mpi.h"
 
 #define MAX_NICS 64
 
@@ -30,60 +30,60 @@ static void name_list(char (*names)[CXD_NAME_LEN], int n, char *out,
 		snprintf(out + used, len - used, ", ...");
 }
 
-static int pick_auto(const struct sw_fab *f, struct sw *w, char *err,
+static int pick_auto(const struct sw_fab *f, struct sw_ctx *c, char *err,
 		     size_t len)
 {
-	char (*names)[CXD_NAME_LEN] = sw_alloc(&w->m, MAX_NICS, CXD_NAME_LEN);
-	int n = cxd_fabric_devices(w->bw_run.provider,
+	char (*names)[CXD_NAME_LEN] = sw_alloc(&c->m, MAX_NICS, CXD_NAME_LEN);
+	int n = cxd_fabric_devices(c->bw_run.provider,
 				   f->bw_tool->ops->facts.caps, names,
 				   MAX_NICS, err, len);
-	char *dev = w->cfg.local.device, list[160];
+	char *dev = c->cfg.local.device, list[160];
 
 	name_list(names, n < MAX_NICS ? n : MAX_NICS, list, sizeof(list));
-	if (n >= 0 && w->pace.local >= n)
+	if (n >= 0 && c->hosts.local >= n)
 		snprintf(err, len, "-d auto: this is local rank %d of %d on "
 			 "its host, but provider %s lists %d device%s here "
 			 "(%s): run at most %d rank%s per host, or name the "
-			 "devices (-d)", w->pace.local, w->pace.nlocal,
-			 w->bw_run.provider, n, n == 1 ? "" : "s",
+			 "devices (-d)", c->hosts.local, c->hosts.nlocal,
+			 c->bw_run.provider, n, n == 1 ? "" : "s",
 			 n ? list : "none", n, n == 1 ? "" : "s");
 	else if (n >= 0)
-		snprintf(dev, CXD_NAME_LEN, "%s", names[w->pace.local]);
+		snprintf(dev, CXD_NAME_LEN, "%s", names[c->hosts.local]);
 	free(names);
 	return *err ? -1 : 0;
 }
 
 /* The local rank's entry of a comma-separated list. */
-static int pick_listed(struct sw *w, char *err, size_t len)
+static int pick_listed(struct sw_ctx *c, char *err, size_t len)
 {
 	char list[CXD_NAME_LEN], *save = NULL, *tok;
 	int n = 0;
 
-	snprintf(list, sizeof(list), "%s", w->cfg.local.device);
+	snprintf(list, sizeof(list), "%s", c->cfg.local.device);
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save), n++)
-		if (n == w->pace.local)
-			snprintf(w->cfg.local.device, CXD_NAME_LEN, "%s", tok);
-	if (n != w->pace.nlocal) {
+		if (n == c->hosts.local)
+			snprintf(c->cfg.local.device, CXD_NAME_LEN, "%s", tok);
+	if (n != c->hosts.nlocal) {
 		snprintf(err, len, "-d lists %d device%s but this host runs %d "
 			 "rank%s: give one device per rank of a host, in "
 			 "local rank order", n, n == 1 ? "" : "s",
-			 w->pace.nlocal, w->pace.nlocal == 1 ? "" : "s");
+			 c->hosts.nlocal, c->hosts.nlocal == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;
 }
 
-int sw_fab_pick_device(struct sw_fab *f, struct sw *w)
+int sw_fab_pick_device(struct sw_fab *f, struct sw_ctx *c)
 {
 	char err[CXD_ERR_LEN] = "";
-	const char *d = w->cfg.local.device;
+	const char *d = c->cfg.local.device;
 	int ret = 0;
 
 	if (strcmp(d, "auto") == 0)
-		ret = pick_auto(f, w, err, sizeof(err));
+		ret = pick_auto(f, c, err, sizeof(err));
 	else if (strchr(d, ',') != NULL)
-		ret = pick_listed(w, err, sizeof(err));
+		ret = pick_listed(c, err, sizeof(err));
 	(void) ret;
-	return sw_agree_err(w, err);
+	return sw_agree_err(&c->m, err);
 }

@@ -10,7 +10,6 @@
 
 #include "base/stats.h"
 #include "engine_fabric.h"
-#include "sweep_mpi.h"
 
 static struct sw_fab *fab_of(const struct cxd_sess *s)
 {
@@ -23,9 +22,9 @@ void sw_fab_aim(struct sw_fab *f, int p, const char *role)
 
 	f->partner = p;
 	f->role = role;
-	snprintf(f->peer_host, sizeof(f->peer_host), "%s", f->w->ranks[p].host);
+	snprintf(f->peer_host, sizeof(f->peer_host), "%s", f->c->ranks[p].host);
 	snprintf(f->who, sizeof(f->who), "the %s rank %d (%.100s)", role, p,
-		 f->w->ranks[p].host);
+		 f->c->ranks[p].host);
 	s->who = f->who;
 	s->peer = f->addrs[p];
 	s->fab->peer = f->fiaddr[p];
@@ -52,7 +51,7 @@ static int pair_swap(struct cxd_sess *s, enum sw_tag tag, const void *mine,
 {
 	struct sw_fab *f = fab_of(s);
 	uint64_t bound = strcmp(phase, "the timed loop") == 0 ?
-			 f->w->m.wait_ns : CXD_SWEEP_LATE_S * 1000000000ULL;
+			 f->c->m.wait_ns : CXD_SWEEP_LATE_S * 1000000000ULL;
 
 	if (sw_pair_swap(f->partner, tag, mine, theirs, len, bound,
 			 sw_fab_progress, f) != 0)
@@ -61,7 +60,7 @@ static int pair_swap(struct cxd_sess *s, enum sw_tag tag, const void *mine,
 				     "%d", f->partner, f->peer_host,
 				     (unsigned long long) (bound /
 							   1000000000ULL),
-				     phase, f->w->pace.round);
+				     phase, f->round);
 	return 0;
 }
 

@@ -10,7 +10,7 @@
 
 #include "engine.h"
 
-typedef void engine_make_fn(struct sw_engine *e, struct sw *w);
+typedef void engine_make_fn(struct sw_engine *e, const struct sw_mpi *m);
 
 static const struct {
 	const char *name;
@@ -33,12 +33,12 @@ const char *sw_engine_names(void)
 #endif
 }
 
-int sw_engine_pick(const char *name, struct sw_engine *e, struct sw *w,
-		   char *err, size_t len)
+int sw_engine_pick(const char *name, struct sw_engine *e,
+		   const struct sw_mpi *m, char *err, size_t len)
 {
 	for (size_t i = 0; i < NENGINES; i++)
 		if (name[0] == '\0' || strcmp(name, engines[i].name) == 0) {
-			engines[i].make(e, w);
+			engines[i].make(e, m);
 			return 0;
 		}
 #ifdef CXD_SIM

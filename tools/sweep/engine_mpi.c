@@ -28,7 +28,7 @@
 #include "base/clock.h"
 #include "base/stats.h"
 #include "base/testaid.h"
-#include "sweep_mpi.h"
+#include "engine.h"
 
 /* Untimed ping-pongs first: a real MPI may connect on first use. The
  * simulator has nothing to warm, and each message costs wall time. */
@@ -42,7 +42,7 @@
 enum { EM_TAG_DATA = 1, EM_TAG_GO, EM_TAG_PING };
 
 struct em {
-	struct sw *w;
+	const struct sw_ctx *c;  /* from open */
 	MPI_Comm comm;          /* measurement traffic only */
 	char *sbuf, *rbuf;      /* -s bytes; a window of them */
 	size_t rlen;
@@ -56,14 +56,14 @@ struct em {
  * in flight (the pair tools' liveness rule), plus the pair's slack. */
 static uint64_t em_bound_ns(const struct em *m, uint64_t bytes)
 {
-	return ((uint64_t) m->w->cfg.local.timeout_s + bytes / 1000000 + 1) *
+	return ((uint64_t) m->c->cfg.local.timeout_s + bytes / 1000000 + 1) *
 	       1000000000ULL;
 }
 
 static int em_fail(struct em *m, int peer, const char *what)
 {
 	snprintf(m->why, sizeof(m->why), "rank %d (%.100s) did not %s within "
-		 "the bound", peer, m->w->ranks[peer].host, what);
+		 "the bound", peer, m->c->ranks[peer].host, what);
 	return -ETIMEDOUT;
 }
 
@@ -316,7 +316,7 @@ static void em_pass_rest(uint64_t iters, uint64_t done, uint64_t spent_ns)
 
 static int em_lat(struct em *m, const struct sw_dir *d, struct sw_fig *fig)
 {
-	uint64_t iters = em_timed_iters(m->w->lat_iters), rtt = 0, t0 = 0;
+	uint64_t iters = em_timed_iters(m->c->lat_iters), rtt = 0, t0 = 0;
 	uint64_t warm = EM_WARMUP; /* 0 in the simulated build */
 
 	if (d->lead) /* 59 KB: only the side that keeps the figures */
@@ -340,7 +340,7 @@ static int em_lat(struct em *m, const struct sw_dir *d, struct sw_fig *fig)
 	 * come back at their next run (a 4-group dragonfly's sweep went
 	 * from under a second to 4e7 simulated s). */
 	if (d->lead) {
-		em_pass_rest(m->w->lat_iters, iters, cxd_now_ns() - t0);
+		em_pass_rest(m->c->lat_iters, iters, cxd_now_ns() - t0);
 		fig->v = (double) cxd_stats_percentile_ns(&m->lat, 50) / 1e3;
 		fig->mean_us = (double) cxd_stats_mean_ns(&m->lat) / 1e3;
 		fig->p99_us = (double) cxd_stats_percentile_ns(&m->lat, 99) /
@@ -355,7 +355,7 @@ static int em_measure(struct sw_engine *e, const struct sw_dir *d,
 		      struct sw_fig *fig)
 {
 	struct em *m = e->state;
-	const struct cxd_run_opts *run = &m->w->bw_run;
+	const struct cxd_run_opts *run = &m->c->bw_run;
 
 	*fig = (struct sw_fig){ d->lat, NAN, NAN, NAN, NAN };
 	m->why[0] = '\0';
@@ -393,9 +393,8 @@ static int em_check_count(const struct cxd_run_opts *r, char *err,
 }
 
 /* What only a libfabric endpoint has; said, not silently dropped. */
-static int em_check(const struct sw *w, char *err, size_t len)
+static int em_check(const struct cxd_cfg *c, char *err, size_t len)
 {
-	const struct cxd_cfg *c = &w->cfg;
 	const char *opt = c->local.device[0] ? "-d" :
 		c->local.provider[0] ? "--provider" :
 		c->local.svc_id_set ? "-v" :
@@ -441,31 +440,33 @@ static void em_recv_free(struct em *m)
 #endif
 
 /* Every rank's host; no device to choose, nothing to address. */
-static int em_open(struct sw_engine *e, struct sw *w)
+static int em_open(struct sw_engine *e, struct sw_ctx *ctx)
 {
 	struct em *m = e->state;
 	struct cxd_sweep_rank me;
-	size_t size = (size_t) w->bw_run.max_size;
+
+	m->c = ctx;
+	size_t size = (size_t) ctx->bw_run.max_size;
 
 	memset(&me, 0, sizeof(me));
-	sw_host_name(&w->m, me.host, sizeof(me.host));
+	sw_host_name(&ctx->m, me.host, sizeof(me.host));
 	snprintf(me.nic, sizeof(me.nic), "mpi");
-	snprintf(me.addr, sizeof(me.addr), "rank %d", w->m.rank);
-	w->ranks = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*w->ranks));
-	w->m.host = w->ranks[w->m.rank].host;
-	sw_allgather(&w->m, &me, w->ranks, sizeof(me),
+	snprintf(me.addr, sizeof(me.addr), "rank %d", ctx->m.rank);
+	ctx->ranks = sw_alloc(&ctx->m, (size_t) ctx->m.n, sizeof(*ctx->ranks));
+	ctx->m.host = ctx->ranks[ctx->m.rank].host;
+	sw_allgather(&ctx->m, &me, ctx->ranks, sizeof(me),
 		     "the host name exchange");
-	snprintf(w->bw_run.provider, sizeof(w->bw_run.provider), "mpi");
-	snprintf(w->lat_run.provider, sizeof(w->lat_run.provider), "mpi");
+	snprintf(ctx->bw_run.provider, sizeof(ctx->bw_run.provider), "mpi");
+	snprintf(ctx->lat_run.provider, sizeof(ctx->lat_run.provider), "mpi");
 	if (MPI_Comm_dup(MPI_COMM_WORLD, &m->comm) != MPI_SUCCESS)
-		sw_die(&w->m, "MPI_Comm_dup failed");
-	m->rlen = size * (size_t) w->bw_run.list_size;
-	m->sbuf = sw_mpi_buf(&w->m, size > 8 ? size : 8);
-	m->rbuf = sw_mpi_buf(&w->m, m->rlen > 8 ? m->rlen : 8);
-	m->req = sw_alloc(&w->m, (size_t) w->bw_run.list_size,
+		sw_die(&ctx->m, "MPI_Comm_dup failed");
+	m->rlen = size * (size_t) ctx->bw_run.list_size;
+	m->sbuf = sw_mpi_buf(&ctx->m, size > 8 ? size : 8);
+	m->rbuf = sw_mpi_buf(&ctx->m, m->rlen > 8 ? m->rlen : 8);
+	m->req = sw_alloc(&ctx->m, (size_t) ctx->bw_run.list_size,
 			  sizeof(*m->req));
 	memset(m->sbuf, 0xa5, size);
-	em_recv_init(m, w->bw_run.list_size, size);
+	em_recv_init(m, ctx->bw_run.list_size, size);
 	return CXD_EXIT_OK;
 }
 
@@ -529,11 +530,10 @@ static void em_version(char *buf, size_t len)
 	snprintf(buf, len, "%s", lib);
 }
 
-void sw_engine_mpi(struct sw_engine *e, struct sw *w)
+void sw_engine_mpi(struct sw_engine *e, const struct sw_mpi *mpi)
 {
-	struct em *m = sw_alloc(&w->m, 1, sizeof(*m));
+	struct em *m = sw_alloc(mpi, 1, sizeof(*m));
 
-	m->w = w;
 	m->comm = MPI_COMM_NULL;
 	m->rreq = MPI_REQUEST_NULL;
 	*e = (struct sw_engine){

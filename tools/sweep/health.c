@@ -10,9 +10,11 @@
 
 #include "base/testaid.h"
 #include "counters/counters.h"
+#include "boot.h"
 #include "health.h"
 
 struct sw_ctrs {
+	int n;
 	struct cxd_ctrs mine;
 	char *moved; /* rank 0: n x SW_MOVED_LEN */
 };
@@ -33,59 +35,58 @@ static const char *sysroot(void)
 }
 
 /* The engine knows which device and addresses this rank's traffic uses. */
-static void plan(struct sw *w, struct cxd_ctrs *c)
+static void plan(const struct sw_engine *e, struct cxd_ctrs *c)
 {
-	w->eng->plan_counters(w->eng, c, sysroot());
+	e->plan_counters(e, c, sysroot());
 }
 
-void sw_counters_begin(struct sw *w)
+struct sw_ctrs *sw_counters_begin(const struct sw_mpi *m,
+				  const struct sw_engine *e)
 {
-	if (w->out.ctrs == NULL)
-		w->out.ctrs = sw_alloc(&w->m, 1, sizeof(*w->out.ctrs));
-	plan(w, &w->out.ctrs->mine);
-	cxd_ctrs_read(&w->out.ctrs->mine, false);
+	struct sw_ctrs *k = sw_alloc(m, 1, sizeof(*k));
+
+	k->n = m->n;
+	plan(e, &k->mine);
+	cxd_ctrs_read(&k->mine, false);
+	return k;
 }
 
-void sw_counters_end(struct sw *w)
+void sw_counters_end(struct sw_ctrs *k, const struct sw_mpi *m)
 {
 	char mine[SW_MOVED_LEN] = "";
 
-	if (w->out.ctrs == NULL)
-		sw_die(&w->m, "sw_counters_end without sw_counters_begin");
-	cxd_ctrs_read(&w->out.ctrs->mine, true);
-	cxd_ctrs_moved_only(&w->out.ctrs->mine, true, mine, sizeof(mine));
-	if (w->m.rank == 0 && w->out.ctrs->moved == NULL)
-		w->out.ctrs->moved = sw_alloc(&w->m, (size_t) w->m.n,
-					      SW_MOVED_LEN);
-	sw_gather(&w->m, mine, SW_MOVED_LEN, MPI_BYTE, w->out.ctrs->moved,
+	cxd_ctrs_read(&k->mine, true);
+	cxd_ctrs_moved_only(&k->mine, true, mine, sizeof(mine));
+	if (m->rank == 0 && k->moved == NULL)
+		k->moved = sw_alloc(m, (size_t) m->n, SW_MOVED_LEN);
+	sw_gather(m, mine, SW_MOVED_LEN, MPI_BYTE, k->moved,
 		  "the counter gathering");
 }
 
-const char *sw_counters_moved(const struct sw *w, int rank)
+const char *sw_counters_moved(const struct sw_ctrs *k, int rank)
 {
-	if (w->out.ctrs == NULL || w->out.ctrs->moved == NULL || rank < 0 ||
-	    rank >= w->m.n)
+	if (k == NULL || k->moved == NULL || rank < 0 || rank >= k->n)
 		return "";
-	return w->out.ctrs->moved + (size_t) rank * SW_MOVED_LEN;
+	return k->moved + (size_t) rank * SW_MOVED_LEN;
 }
 
-void sw_counters_free(struct sw *w)
+void sw_counters_free(struct sw_ctrs *k)
 {
-	if (w->out.ctrs)
-		free(w->out.ctrs->moved);
-	free(w->out.ctrs);
-	w->out.ctrs = NULL;
+	if (k)
+		free(k->moved);
+	free(k);
 }
 
 /* This rank's NIC, checked by the node check's code (lib/counters/
  * ctr_health.c) on the device the engine's endpoint uses. */
-static void my_record(struct sw *w, struct sw_health_rec *r)
+static void my_record(const struct sw_ctx *c, const struct sw_engine *e,
+		      struct sw_health_rec *r)
 {
-	struct cxd_nic_health *h = sw_alloc(&w->m, 1, sizeof(*h));
+	struct cxd_nic_health *h = sw_alloc(&c->m, 1, sizeof(*h));
 	const struct cxd_dev_facts *f = &h->f;
 
 	memset(r, 0, sizeof(*r));
-	plan(w, &h->c);
+	plan(e, &h->c);
 	cxd_health_begin(h, sysroot());
 	for (int i = 0; i < SW_HEALTH_S * 10; i++)
 		sw_nap(100000000L); /* errors that keep coming show here */
@@ -130,14 +131,16 @@ static const char *usual_speed(const struct sw_health_rec *all, int n)
 	return all[best].speed;
 }
 
-static int health_report(struct sw *w, struct sw_health_rec *all)
+static int health_report(const struct sw_ctx *c,
+			 const struct sw_ctrs *k,
+			 struct sw_health_rec *all)
 {
-	const char *usual = usual_speed(all, w->m.n);
+	const char *usual = usual_speed(all, c->m.n);
 	int bad = 0;
 
 	printf("%-5s %-24s %-10s %-10s %-16s %-14s %s\n", "Rank", "Host",
 	       "Device", "Link", "Speed", "PCIe", "Verdict");
-	for (int i = 0; i < w->m.n; i++) {
+	for (int i = 0; i < c->m.n; i++) {
 		struct sw_health_rec *r = &all[i];
 		const char *v = r->down ? "DOWN" : r->degraded ? "DEGRADED" :
 				r->erroring ? "ERRORING" : "ok";
@@ -150,25 +153,25 @@ static int health_report(struct sw *w, struct sw_health_rec *all)
 		}
 		bad += r->down || r->degraded || r->erroring;
 		printf("%-5d %-24s %-10s %-10s %-16s %-14s %s", i,
-		       w->ranks[i].host, r->dev, r->link, r->speed, r->pcie, v);
+		       c->ranks[i].host, r->dev, r->link, r->speed, r->pcie, v);
 		if (r->down || r->degraded)
 			printf(" (%s)", r->why);
 		if (r->erroring)
 			printf(" (in %d s: %s)", SW_HEALTH_S, r->moved);
-		if (!r->erroring && sw_counters_moved(w, i)[0])
+		if (!r->erroring && sw_counters_moved(k, i)[0])
 			printf(" (host-wide in %d s: %s)", SW_HEALTH_S,
-			       sw_counters_moved(w, i));
+			       sw_counters_moved(k, i));
 		if (r->unread[0])
 			printf(" [unavailable: %s]", r->unread);
 		printf("\n");
 	}
 	if (bad == 0)
 		printf("Health: all %d ranks' NICs are up, at full width, "
-		       "and no error counter moved\n", w->m.n);
-	for (int i = 0; i < w->m.n; i++)
+		       "and no error counter moved\n", c->m.n);
+	for (int i = 0; i < c->m.n; i++)
 		if (all[i].down || all[i].degraded || all[i].erroring)
 			printf("Health: %s (rank %d): NIC %s %s\n",
-			       w->ranks[i].host, i, all[i].dev,
+			       c->ranks[i].host, i, all[i].dev,
 			       all[i].down ? "is down" : all[i].degraded ?
 			       "is degraded" : "is erroring");
 	fflush(stdout);
@@ -177,25 +180,26 @@ static int health_report(struct sw *w, struct sw_health_rec *all)
 	return bad ? CXD_EXIT_OUTLIERS : CXD_EXIT_OK;
 }
 
-int sw_health(struct sw *w)
+int sw_health(struct sw_ctx *c, struct sw_engine *e)
 {
 	struct sw_health_rec mine, *all = NULL;
+	struct sw_ctrs *k;
 	int ret = 0;
 
-	if (sw_bootstrap(w) != 0) /* the device in use, every rank's host */
+	if (sw_bootstrap(c, e) != 0) /* the device in use, every rank's host */
 		return CXD_EXIT_USAGE; /* rank 0 has said why */
-	sw_counters_begin(w);
-	my_record(w, &mine);
-	sw_counters_end(w);
-	if (w->m.rank == 0)
-		all = sw_alloc(&w->m, (size_t) w->m.n, sizeof(*all));
-	sw_gather(&w->m, &mine, sizeof(mine), MPI_BYTE, all,
+	k = sw_counters_begin(&c->m, e);
+	my_record(c, e, &mine);
+	sw_counters_end(k, &c->m);
+	if (c->m.rank == 0)
+		all = sw_alloc(&c->m, (size_t) c->m.n, sizeof(*all));
+	sw_gather(&c->m, &mine, sizeof(mine), MPI_BYTE, all,
 		  "the health gathering");
-	if (w->m.rank == 0)
-		ret = health_report(w, all);
+	if (c->m.rank == 0)
+		ret = health_report(c, k, all);
 	free(all);
-	sw_counters_free(w);
+	sw_counters_free(k);
 	/* Every rank leaves with rank 0's verdict. */
-	sw_bcast(&w->m, &ret, 1, MPI_INT, "the health verdict");
+	sw_bcast(&c->m, &ret, 1, MPI_INT, "the health verdict");
 	return ret;
 }

@@ -21,9 +21,11 @@
 #include "cxd/tool.h"
 #include "base/stamp.h"
 #include "sweep/sweep_plan.h"
+#include "agree.h"
+#include "boot.h"
 #include "congest_run.h"
-#include "sweep_mpi.h"
 #include "health.h"
+#include "run.h"
 
 /* What the simulated build does differently, for its -h. */
 static void help_sim(FILE *out)
@@ -53,10 +55,10 @@ static void help_sim(FILE *out)
 #endif
 }
 
-static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
-			 int ret, const char *err)
+static int usage_or_help(const struct sw_ctx *c, const struct sw_engine *e,
+			 const struct cxd_tool *tool, int ret, const char *err)
 {
-	if (w->m.rank == 0 && ret == CXD_OPTS_HELP) {
+	if (c->m.rank == 0 && ret == CXD_OPTS_HELP) {
 		cxd_opts_help(tool, stdout);
 		printf("\nLaunch it with mpirun or srun, one rank per node: it "
 		       "measures every pair\nof ranks (bandwidth both ways, "
@@ -69,32 +71,32 @@ static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
 		       "usage, 1 a failure.\n");
 		sw_help_scale(stdout);
 		help_sim(stdout);
-	} else if (w->m.rank == 0 && ret == CXD_OPTS_VERSION) {
+	} else if (c->m.rank == 0 && ret == CXD_OPTS_VERSION) {
 		char ver[128] = "";
 
-		w->eng->version(ver, sizeof(ver));
+		e->version(ver, sizeof(ver));
 		printf("cxi_sweep version %s (%s engine: %s%s)\n",
-		       CXD_SUITE_VERSION, w->eng->name,
-		       strcmp(w->eng->name, "fabric") == 0 ? "libfabric " : "",
+		       CXD_SUITE_VERSION, e->name,
+		       strcmp(e->name, "fabric") == 0 ? "libfabric " : "",
 		       ver);
-	} else if (w->m.rank == 0) {
+	} else if (c->m.rank == 0) {
 		fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
 	return ret < 0 ? CXD_EXIT_USAGE : CXD_EXIT_OK;
 }
 
 /* What the simulated build cannot do, refused (see help_sim). */
-static int sim_check(const struct sw *w, char *err, size_t len)
+static int sim_check(const struct sw_ctx *c, char *err, size_t len)
 {
 #ifdef CXD_SIM
-	if (w->cfg.sweep.matrix[0]) {
+	if (c->cfg.sweep.matrix[0]) {
 		snprintf(err, len, "--matrix: the simulated build cannot write "
 			 "it (SMPI has no nonblocking MPI-IO write and keeps "
 			 "no file data); use --json");
 		return -EINVAL;
 	}
 #else
-	(void) w;
+	(void) c;
 	(void) err;
 	(void) len;
 #endif
@@ -103,81 +105,80 @@ static int sim_check(const struct sw *w, char *err, size_t len)
 
 /* --engine, or this build's default (also for -h and -V); an unknown
  * name turns *ret into the usage error. */
-static void pick_engine(struct sw *w, int *ret, char *err, size_t len)
+static void pick_engine(const struct sw_ctx *c, struct sw_engine *e,
+			int *ret, char *err, size_t len)
 {
-	const char *name = *ret == 0 ? w->cfg.sweep.engine : "";
-	int r = sw_engine_pick(name, w->eng, w, err, len);
+	const char *name = *ret == 0 ? c->cfg.sweep.engine : "";
+	int r = sw_engine_pick(name, e, &c->m, err, len);
 
 	if (r != 0) {
 		*ret = r;
-		sw_engine_pick("", w->eng, w, err, 0); /* for the message */
+		sw_engine_pick("", e, &c->m, err, 0); /* for the message */
 	}
 }
 
-/* Options: the pair tools' table; bandwidth and latency runs derived. */
-static int parse(struct sw *w, int argc, char **argv)
+/* Options: the pair tools' table; bandwidth and latency runs derived.
+ * -1 to go on, else the exit status. */
+static int parse(struct sw_ctx *c, struct sw_engine *e, int argc,
+		 char **argv)
 {
 	const struct cxd_tool *tool = cxd_tool_find("cxi_sweep");
 	char err[CXD_ERR_LEN] = "";
-	int ret = cxd_opts_parse(tool, argc, argv, &w->cfg, err, sizeof(err));
+	int ret = cxd_opts_parse(tool, argc, argv, &c->cfg, err, sizeof(err));
 
-	cxd_stamp_take(&w->cfg.out.stamp, argc, argv); /* for the JSON */
+	cxd_stamp_take(&c->cfg.out.stamp, argc, argv); /* for the JSON */
 	if (ret == 0)
 		ret = cxd_run_validate(cxd_tool_find("cxi_write_bw"),
-				       &w->cfg.run, err, sizeof(err));
+				       &c->cfg.run, err, sizeof(err));
 	if (ret == 0) /* --congestion's options */
-		ret = sw_congest_check(w, err, sizeof(err));
+		ret = sw_congest_check(c, err, sizeof(err));
 	if (ret == 0 || ret == CXD_OPTS_HELP || ret == CXD_OPTS_VERSION)
-		pick_engine(w, &ret, err, sizeof(err));
-	if (ret == 0 && w->eng->check)
-		ret = w->eng->check(w, err, sizeof(err));
+		pick_engine(c, e, &ret, err, sizeof(err));
+	if (ret == 0 && e->check)
+		ret = e->check(&c->cfg, err, sizeof(err));
 	if (ret == 0)
-		ret = sim_check(w, err, sizeof(err));
+		ret = sim_check(c, err, sizeof(err));
 	if (ret != 0)
-		return usage_or_help(w, tool, ret, err);
-	/* Defaults applied by cxd_opts_parse (the option table's). */
-	w->lat_iters = w->cfg.sweep.lat_iters;
-	w->repeat = w->cfg.sweep.repeat;
-	w->bw_run = w->cfg.run;
-	w->lat_run = w->cfg.run;
-	w->lat_run.min_size = w->lat_run.max_size = CXD_SWEEP_LAT_SIZE;
-	w->lat_run.iters = w->lat_iters;
-	w->lat_run.list_size = 1;
-	w->lat_run.latency_gap_us = 0; /* the originals' gap spins: none */
-	w->lat_run.flags &= ~(uint32_t) CXD_RUN_DURATION;
-	/* A pair's wait covers its longest phase, plus slack. */
-	w->m.wait_ns = ((w->cfg.run.flags & CXD_RUN_DURATION ?
-		       w->cfg.run.duration_s : 0) + CXD_SWEEP_WAIT_S) *
-		     1000000000ULL;
+		return usage_or_help(c, e, tool, ret, err);
+	sw_ctx_derive(c);
 	return -1;
+}
+
+/* The mode the options ask for, on the bootstrapped context. */
+static int run_mode(struct sw_ctx *c, struct sw_engine *e,
+		    struct sw_inputs *in)
+{
+	if (c->cfg.local.given & CXD_GIVEN_HEALTH)
+		return sw_health(c, e);
+	if (c->cfg.sweep.cg_flags)
+		return sw_congest(c, e);
+	return sw_run(c, e, in);
 }
 
 int main(int argc, char **argv)
 {
-	static struct sw w; /* large; one per process */
+	static struct sw_ctx c; /* large; one per process */
 	struct sw_engine eng = { 0 }; /* filled by parse's pick_engine */
+	struct sw_inputs in = { 0 };
 	int ret;
 
 	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
 		fprintf(stderr, "cxi_sweep: MPI_Init failed\n");
 		return CXD_EXIT_FAIL;
 	}
-	sw_init(&w, &eng);
-	ret = parse(&w, argc, argv);
-	if (sw_agree_opts(&w, argc, argv) != 0)
+	sw_ctx_init(&c);
+	ret = parse(&c, &eng, argc, argv);
+	if (sw_agree_opts(&c.m, argc, argv) != 0)
 		ret = CXD_EXIT_USAGE;
-	if (ret >= 0) {
-		if (eng.close) /* never opened: its state only */
-			eng.close(&eng);
-		MPI_Finalize();
-		return ret;
+	if (ret < 0) { /* not -h, -V or a usage error */
+		ret = sw_inputs_read(&in, &c);
+		if (ret == 0)
+			ret = run_mode(&c, &eng, &in);
 	}
-	ret = sw_read_inputs(&w);
-	if (ret == 0)
-		ret = w.cfg.local.given & CXD_GIVEN_HEALTH ? sw_health(&w) :
-		      w.cfg.sweep.cg_flags ? sw_congest(&w) : sw_run(&w);
-	sw_counters_free(&w);
-	sw_free(&w);
+	if (eng.close) /* opened or not: its state */
+		eng.close(&eng);
+	sw_inputs_free(&in);
+	sw_ctx_free(&c);
 	MPI_Finalize();
 	return ret;
 }

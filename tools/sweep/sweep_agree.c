@@ -13,33 +13,33 @@
 
 #include "base/mem_avail.h"
 #include "sweep/matrix.h"
-#include "sweep_mpi.h"
+#include "agree.h"
 
-int sw_agree_err(struct sw *w, const char *err)
+int sw_agree_err(const struct sw_mpi *m, const char *err)
 {
 	char msg[CXD_ERR_LEN + 300] = "", host[256] = "";
-	int mine = err && *err ? w->m.rank : INT_MAX, first = INT_MAX;
+	int mine = err && *err ? m->rank : INT_MAX, first = INT_MAX;
 	MPI_Request q;
 
-	sw_allreduce(&w->m, &mine, &first, 1, MPI_INT, MPI_MIN,
+	sw_allreduce(m, &mine, &first, 1, MPI_INT, MPI_MIN,
 		     "the check of every rank's setup");
 	if (first == INT_MAX)
 		return CXD_EXIT_OK;
-	if (w->m.rank == first) {
-		sw_host_name(&w->m, host, sizeof(host));
-		snprintf(msg, sizeof(msg), "rank %d (%s): %s", w->m.rank, host,
+	if (m->rank == first) {
+		sw_host_name(m, host, sizeof(host));
+		snprintf(msg, sizeof(msg), "rank %d (%s): %s", m->rank, host,
 			 err);
 	}
-	if (first != 0 && w->m.rank == first) {
+	if (first != 0 && m->rank == first) {
 		MPI_Isend(msg, sizeof(msg), MPI_CHAR, 0, SW_TAG_WHY,
 			  MPI_COMM_WORLD, &q);
-		sw_coll_wait(&w->m, &q, "telling rank 0 of a bad setup");
-	} else if (first != 0 && w->m.rank == 0) {
+		sw_coll_wait(m, &q, "telling rank 0 of a bad setup");
+	} else if (first != 0 && m->rank == 0) {
 		MPI_Irecv(msg, sizeof(msg), MPI_CHAR, first, SW_TAG_WHY,
 			  MPI_COMM_WORLD, &q);
-		sw_coll_wait(&w->m, &q, "hearing of a bad setup");
+		sw_coll_wait(m, &q, "hearing of a bad setup");
 	}
-	if (w->m.rank == 0)
+	if (m->rank == 0)
 		fprintf(stderr, "cxi_sweep: %s\n", msg);
 	return CXD_EXIT_USAGE;
 }
@@ -65,40 +65,40 @@ static uint64_t args_hash(int argc, char **argv, char *line, size_t len)
 	return h;
 }
 
-int sw_agree_opts(struct sw *w, int argc, char **argv)
+int sw_agree_opts(const struct sw_mpi *m, int argc, char **argv)
 {
 	char line[200], err[CXD_ERR_LEN] = "";
 	uint64_t h = args_hash(argc, argv, line, sizeof(line)), h0 = h;
 	MPI_Request q;
 
 	MPI_Ibcast(&h0, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(&w->m, &q, "the comparison of options");
+	sw_coll_wait(m, &q, "the comparison of options");
 	if (h != h0)
 		snprintf(err, sizeof(err), "started with other options than "
 			 "rank 0 (\"%s\"): every rank must get the same ones",
 			 line);
-	return sw_agree_err(w, err);
+	return sw_agree_err(m, err);
 }
 
-int sw_agree_memory(struct sw *w)
+int sw_agree_memory(const struct sw_ctx *c)
 {
-	const struct cxd_sweep_opts *o = &w->cfg.sweep;
+	const struct cxd_sweep_opts *o = &c->cfg.sweep;
 	char err[CXD_ERR_LEN] = "";
 	unsigned what = 0;
 
 	if (o->json[0] || o->csv[0] ||
-	    (o->metrics[0] && w->m.n <= CXD_SWEEP_METRICS_LINKS))
+	    (o->metrics[0] && c->m.n <= CXD_SWEEP_METRICS_LINKS))
 		what |= CXD_MEM_LINKS;
 	if (o->json[0])
 		what |= CXD_MEM_JSON;
 	if (o->baseline[0])
 		what |= cxd_matrix_is(o->baseline) ? CXD_MEM_BASE_BIN :
 						     CXD_MEM_BASE_JSON;
-	if (w->m.rank == 0)
-		cxd_sweep_mem_check(w->m.n, w->pace.pairs_at_once, what,
+	if (c->m.rank == 0)
+		cxd_sweep_mem_check(c->m.n, c->hosts.pairs_at_once, what,
 				    cxd_mem_available(""), err,
 				    sizeof(err));
-	return sw_agree_err(w, err);
+	return sw_agree_err(&c->m, err);
 }
 
 void sw_help_scale(FILE *out)

@@ -1,120 +1,91 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep: the whole all-pairs sweep (the mode sweep.c picks when not
- * --health or --congestion). A file of its own: it calls the bootstrap,
- * the pacing and the judging, and the judging's retests call back into
- * the pacing, so beside either it would close a loop of files. */
+/*
+ * cxi_sweep: the whole all-pairs sweep on one screen (run.h). Each
+ * phase is a call to the part that owns it: the bootstrap (boot.h),
+ * the placement (judging.h's inputs), the outputs (outputs.h), the
+ * pacing of the main plan (pacing.h, pair.h), the calibration
+ * (calib.h), the judging (judging.h), the retest (sweep_retest.h), the
+ * gathering (gather.h), the report (sweep_report.c) and the files.
+ */
 #include <stdlib.h>
 
-#include "sweep/sched.h"
+#include "boot.h"
+#include "calib.h"
+#include "sweep_retest.h"
+#include "run.h"
 
-#include "health.h"
-#include "sweep_mpi.h"
-
-/*
- * The shared-links schedule, when --topology places the ranks and more
- * than one pair runs at once: on a tapered fabric the pairs of a round
- * that cross between the same two groups (or leaf switches, without
- * groups) share that pair's few links, and each would measure its share
- * rather than its own link. Latency (8-byte messages, which load no
- * link) runs in full rounds; bandwidth then runs with one pair per
- * domain pair at a time, dealt into slots (cxd_plan_dealt) or in the
- * same rounds chained (cxd_sched_keys). Returns the domains, or NULL
- * for plain rounds.
- */
-static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
+/* The main plan: every pair, by the schedule the placement allows. */
+static void main_plan(struct sw *w)
 {
-	char *why = w->pace.schedule;
-	size_t len = sizeof(w->pace.schedule);
-	/* %s: the units (groups or switches) */
-	static const char *const undealt_words[] = {
-		"dealt into slots",
-		"in chained rounds (not dealt: fewer pairs at once than a "
-		"round)",
-		"in chained rounds (not dealt: some ranks are not placed)",
-		"in chained rounds (not dealt: more %s than ranks in the "
-		"largest)",
-		"in chained rounds",
-	};
-	char how[128];
-	const char *unit;
-	const int *dom;
-	int nd;
+	const struct sw_ctx *c = w->c;
 
-	sw_share_topo(w, tm);
-	if (w->pace.pairs_at_once < 2) {
-		snprintf(why, len, "rounds: one pair at a time");
-		return NULL;
-	}
-	if (tm->sw == NULL) {
-		snprintf(why, len, "rounds: every pair of a round at once (no "
-			 "--topology: which pairs share links is not known)");
-		return NULL;
-	}
-	dom = tm->ngrp > 0 ? tm->grp : tm->sw;
-	unit = tm->ngrp > 0 ? "group" : "switch";
-	nd = cxd_sched_ndom(w->m.n, dom);
-	/* One domain shares nothing; too many are not tracked
-	 * (cxd_sched_keys' bound). */
-	if (nd < 2 || (size_t) nd * (size_t) (nd - 1) / 2 >
-		      CXD_SCHED_KEYS_MAX) {
-		snprintf(why, len, "rounds: every pair of a round at once "
-			 "(--topology places the ranks in %d %s%s%s)", nd,
-			 unit, nd == 1 ? "" : tm->ngrp > 0 ? "s" : "es",
-			 nd == 1 ? "" : ", too many to track");
-		return NULL;
-	}
-	snprintf(how, sizeof(how), undealt_words[cxd_plan_undealt(
-		 w->m.n, dom, w->pace.pairs_at_once)],
-		 tm->ngrp > 0 ? "groups" : "switches");
-	snprintf(why, len, "shared links: latency in full rounds, then "
-		 "bandwidth with one pair at a time per %s pair, %s, as "
-		 "--topology places the ranks in %d %s%s", unit, how, nd, unit,
-		 tm->ngrp > 0 ? "s" : "es");
-	return dom;
+	sw_measured_init(&w->fig, &c->m, c->repeat);
+	w->meter = (struct sw_meter){ c, w->eng, &w->pace, &w->fig, 0 };
+	w->plan = cxd_plan_main(c->m.n, w->pace.pairs_at_once);
+	sw_pacing_choose(&w->pace, c, &w->plan);
+	sw_pace_plan(c, &w->pace, &w->plan, SW_RUN_BOTH, sw_measure_pair,
+		     &w->meter, w->pace.round_s);
 }
 
-/* The whole sweep: rounds, then the verdict; rank 0's exit status. */
-int sw_run(struct sw *w)
+/* With more than one pair at once, whichever schedule ran: with the
+ * shared-links one it checks that the domains given were the links
+ * shared (a fat tree's leaf uplinks are shared by pairs to different
+ * leaves). */
+static void calibrate(struct sw *w)
 {
-	size_t nk = (size_t) w->m.n * w->repeat;
-	uint64_t t0 = cxd_now_ns();
-	struct cxd_plan pl;
-	struct cxd_topo_map tm;
+	if (w->pace.pairs_at_once > 1 && !w->c->coord_only)
+		w->crowd = sw_calibrate(w->c, &w->pace, &w->meter);
+}
+
+/* The report (rank 0), then every output written: rank 0's status. */
+static int report_and_write(struct sw *w)
+{
+	const struct sw_ctx *c = w->c;
+	const double tol[2] = { w->judge.rules.tol[0].tol,
+				w->judge.rules.tol[1].tol };
+	struct sw_report rep = { 0 };
+	int verdict = c->m.rank == 0 ? sw_report(w, &rep) : CXD_EXIT_OK;
+	int ret = sw_outputs_write(&w->out, c, &w->fig, tol,
+				   c->m.rank == 0 ? &rep.r : NULL);
+
+	sw_report_free(&rep);
+	return ret ? ret : verdict;
+}
+
+static void sw_free(struct sw *w)
+{
+	sw_outputs_free(&w->out);
+	sw_gathered_free(&w->seen);
+	sw_judging_free(&w->judge);
+	free(w->crowd);
+	sw_measured_free(&w->fig);
+	sw_pacing_free(&w->pace);
+	cxd_plan_free(&w->plan);
+}
+
+int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
+{
+	struct sw w = { .c = c, .eng = e, .in = in, .t0 = cxd_now_ns() };
 	int ret;
 
-	if (w->m.n < 2)
-		sw_die(&w->m,
+	if (c->m.n < 2)
+		sw_die(&c->m,
 		       "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
-	if (sw_bootstrap(w) != 0)
-		return CXD_EXIT_USAGE; /* rank 0 has said why */
-	ret = sw_place_ranks(w);
+	ret = sw_bootstrap(c, e);                /* hosts, CPUs, engine */
 	if (ret == 0)
-		ret = sw_matrix_open(w);
-	if (ret)
-		return ret;
-	sw_counters_begin(w); /* link errors around the sweep: evidence */
-	w->judge.bw_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->judge.lat_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->judge.busy_row = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->judge.rep[0] = sw_alloc(&w->m, nk, sizeof(double));
-	w->judge.rep[1] = sw_alloc(&w->m, nk, sizeof(double));
-	w->judge.spread[0] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	w->judge.spread[1] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
-	sw_reset_rows(w);
-	pl = cxd_plan_main(w->m.n, w->pace.pairs_at_once);
-	w->pace.round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
-	w->pace.shared = shared_links(w, &tm);
-	sw_pace_plan(w, &pl, w->pace.shared, SW_RUN_BOTH,
-		     w->pace.round_s);
-	/* Whichever schedule ran: with the shared-links one it checks that
-	 * the domains given were the links shared (a fat tree's leaf
-	 * uplinks are shared by pairs to different leaves). */
-	if (w->pace.pairs_at_once > 1 && !w->pace.coord_only)
-		sw_calibrate(w);
-	ret = sw_verdict(w, &pl, t0);
-	w->pace.shared = NULL;
-	free((void *) tm.sw);
-	free((void *) tm.grp);
-	cxd_plan_free(&pl);
+		ret = sw_inputs_place(in, c);    /* --topology's places */
+	if (ret == 0)
+		ret = sw_outputs_open(&w.out, c, e); /* --matrix, counters */
+	if (ret == 0) {
+		sw_pacing_init(&w.pace, c);
+		main_plan(&w);                   /* every pair, measured */
+		calibrate(&w);                   /* pairs alone vs at once */
+		sw_judge(&w.judge, c, in, &w.fig, w.crowd); /* flag links */
+		sw_retest(&w.judge, c, &w.pace, &w.meter);  /* confirm */
+		sw_gather_all(&w.seen, c, &w.judge, &w.fig);
+		sw_outputs_evidence(&w.out, c);  /* counters that moved */
+		ret = report_and_write(&w);      /* text, files, --matrix */
+	}
+	sw_free(&w);
 	return ret;
 }

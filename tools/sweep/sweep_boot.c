@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep: a rank's state, its hosts and CPUs, the bootstrap. */
+/* cxi_sweep: the context, its hosts and CPUs, the bootstrap (boot.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,37 +10,39 @@
 #include <mpi.h>
 
 #include "base/testaid.h"
-#include "sweep_mpi.h"
+#include "agree.h"
+#include "boot.h"
 
-void sw_init(struct sw *w, struct sw_engine *e)
+void sw_ctx_init(struct sw_ctx *c)
 {
-	memset(w, 0, sizeof(*w));
-	sw_mpi_init(&w->m);
-	w->eng = e;
-	w->pace.coord_only = cxd_testaid_coord_only && cxd_testaid_coord_only();
+	memset(c, 0, sizeof(*c));
+	sw_mpi_init(&c->m);
+	c->coord_only = cxd_testaid_coord_only && cxd_testaid_coord_only();
 }
 
-void sw_free(struct sw *w)
+void sw_ctx_derive(struct sw_ctx *c)
 {
-	if (w->out.has_matrix) /* a run that ended before writing it */
-		MPI_File_close(&w->out.mfh);
-	w->eng->close(w->eng);
-	free(w->ranks);
-	free(w->judge.bw_row);
-	free(w->judge.lat_row);
-	free(w->judge.busy_row);
-	free(w->pace.round_s);
-	free(w->judge.crowd_ratio);
-	for (int m = 0; m < 2; m++) {
-		free(w->judge.rep[m]);
-		free(w->judge.spread[m]);
-	}
-	if (w->judge.has_base)
-		cxd_base_free(&w->judge.base);
-	if (w->judge.has_topo)
-		cxd_topo_free(&w->judge.topo);
-	free((int *) w->judge.tmap.sw);
-	free((int *) w->judge.tmap.grp);
+	/* Defaults applied by cxd_opts_parse (the option table's). */
+	c->lat_iters = c->cfg.sweep.lat_iters;
+	c->repeat = c->cfg.sweep.repeat;
+	c->bw_run = c->cfg.run;
+	c->lat_run = c->cfg.run;
+	c->lat_run.min_size = c->lat_run.max_size = CXD_SWEEP_LAT_SIZE;
+	c->lat_run.iters = c->lat_iters;
+	c->lat_run.list_size = 1;
+	c->lat_run.latency_gap_us = 0; /* the originals' gap spins: none */
+	c->lat_run.flags &= ~(uint32_t) CXD_RUN_DURATION;
+	/* A pair's wait covers its longest phase, plus slack. */
+	c->m.wait_ns = ((c->cfg.run.flags & CXD_RUN_DURATION ?
+			c->cfg.run.duration_s : 0) + CXD_SWEEP_WAIT_S) *
+		       1000000000ULL;
+}
+
+void sw_ctx_free(struct sw_ctx *c)
+{
+	free(c->ranks);
+	free((int *) c->place.sw);
+	free((int *) c->place.grp);
 }
 
 struct host_cpus {
@@ -50,55 +52,56 @@ struct host_cpus {
 
 /* Ranks sharing a host's cores: measure fewer pairs at once (a waiting
  * side needs a core to answer, and timings would measure the scheduler). */
-static void share_hosts(struct sw *w)
+static void share_hosts(struct sw_ctx *c)
 {
 	struct host_cpus me = { "", (int) sysconf(_SC_NPROCESSORS_ONLN) };
-	struct host_cpus *all = sw_alloc(&w->m, (size_t) w->m.n, sizeof(me));
-	int *host = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
-	int *cpus = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+	struct host_cpus *all = sw_alloc(&c->m, (size_t) c->m.n, sizeof(me));
+	int *host = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+	int *cpus = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+	struct sw_hosts *h = &c->hosts;
+	uint64_t max = c->cfg.sweep.max_pairs;
 
-	sw_host_name(&w->m, me.host, sizeof(me.host));
-	sw_allgather(&w->m, &me, all, sizeof(me), "the host exchange");
-	w->pace.one_host = true;
-	for (int i = 0; i < w->m.n; i++) {
-		int h = 0;
+	sw_host_name(&c->m, me.host, sizeof(me.host));
+	sw_allgather(&c->m, &me, all, sizeof(me), "the host exchange");
+	h->one_host = true;
+	for (int i = 0; i < c->m.n; i++) {
+		int k = 0;
 
-		while (strcmp(all[h].host, all[i].host) != 0)
-			h++;
-		host[i] = h;
-		cpus[h] = all[h].cpus > 0 ? all[h].cpus : 1;
-		w->pace.one_host &= h == 0;
+		while (strcmp(all[k].host, all[i].host) != 0)
+			k++;
+		host[i] = k;
+		cpus[k] = all[k].cpus > 0 ? all[k].cpus : 1;
+		h->one_host &= k == 0;
 	}
 	/* This rank's place among its host's ranks (one per NIC). */
-	for (int i = 0; i < w->m.n; i++) {
-		w->pace.nlocal += host[i] == host[w->m.rank];
-		w->pace.local += i < w->m.rank && host[i] == host[w->m.rank];
+	for (int i = 0; i < c->m.n; i++) {
+		h->nlocal += host[i] == host[c->m.rank];
+		h->local += i < c->m.rank && host[i] == host[c->m.rank];
 	}
-	w->pace.pairs_at_once = w->cfg.sweep.max_pairs ?
-		(int) (w->cfg.sweep.max_pairs < (uint64_t) w->m.n ?
-		       w->cfg.sweep.max_pairs : (uint64_t) w->m.n) :
-		cxd_sweep_pairs_at_once(w->m.n, host, cpus);
+	h->pairs_at_once = max ? (int) (max < (uint64_t) c->m.n ? max :
+					(uint64_t) c->m.n) :
+			   cxd_sweep_pairs_at_once(c->m.n, host, cpus);
 	free(all);
 	free(host);
 	free(cpus);
 }
 
 /* Test copies only (base/testaid.h): a namespace of its own per rank. */
-static void test_netns(struct sw *w)
+static void test_netns(const struct sw_ctx *c)
 {
 	char err[256] = "";
 
-	if (cxd_testaid_netns && cxd_testaid_netns(w->m.rank, err, sizeof(err)))
-		sw_die(&w->m, "%s", err);
+	if (cxd_testaid_netns && cxd_testaid_netns(c->m.rank, err, sizeof(err)))
+		sw_die(&c->m, "%s", err);
 }
 
 /* Places and CPUs first (the memory check needs pairs_at_once), then
  * the engine: provider, device, endpoint, every rank's address. */
-int sw_bootstrap(struct sw *w)
+int sw_bootstrap(struct sw_ctx *c, struct sw_engine *e)
 {
-	test_netns(w);
-	share_hosts(w);
-	if (sw_agree_memory(w) != 0)
+	test_netns(c);
+	share_hosts(c);
+	if (sw_agree_memory(c) != 0)
 		return CXD_EXIT_USAGE;
-	return w->eng->open(w->eng, w);
+	return e->open(e, c);
 }

@@ -13,27 +13,37 @@
 #include <stdlib.h>
 
 #include "sweep/retest.h"
-#include "sweep_mpi.h"
+#include "calib.h"
 
 /* Enough pairs for a median, few enough to cost little (one at a time). */
 #define CALIB_PAIRS 16
 
+/* The link this rank led alone, and its figure. */
+struct alone {
+	struct sw_meter *mt;
+	int peer;
+	double v;
+};
+
 static void keep_alone(void *arg, uint64_t k, const struct sw_dir *d,
 		       const struct sw_fig *f)
 {
-	struct sw *w = arg;
+	struct alone *a = arg;
 
 	(void) k;
-	w->judge.alone_peer = d->peer;
-	w->judge.alone_v = f->v;
+	a->peer = d->peer;
+	a->v = f->v;
 }
 
 /* The calibration's pair: one bandwidth run each way. */
-static void calib_pair(struct sw *w, int p)
+static void calib_pair(void *arg, int p)
 {
-	if (sw_pair_runs(w, p, 1, "peer", keep_alone, w) != 0)
-		sw_die(&w->m, "with rank %d (%s) measuring alone: %s", p,
-		       w->ranks[p].host, w->eng->why(w->eng));
+	struct alone *a = arg;
+	const struct sw_ctx *c = a->mt->c;
+
+	if (sw_pair_runs(a->mt, p, 1, "peer", keep_alone, a) != 0)
+		sw_die(&c->m, "with rank %d (%s) measuring alone: %s", p,
+		       c->ranks[p].host, a->mt->eng->why(a->mt->eng));
 }
 
 /* Up to CALIB_PAIRS pairs of the first round, spread over it. */
@@ -51,40 +61,40 @@ static int sample(int n, struct cxd_pair *out)
 
 /* This rank's link to the peer it was measured alone with, over its
  * figure from the rounds (the median of the repeats); NAN: none. */
-static double my_ratio(const struct sw *w)
+static double my_ratio(const struct alone *a)
 {
-	int p = w->judge.alone_peer;
+	const struct sw_measured *f = a->mt->fig;
 	double *rep, med;
 
-	if (p < 0 || !isfinite(w->judge.alone_v))
+	if (a->peer < 0 || !isfinite(a->v))
 		return NAN;
-	rep = w->judge.rep[CXD_M_BW] + (size_t) p * w->repeat;
-	med = cxd_sweep_median(rep, w->repeat);
-	return isfinite(med) && med > 0 ? w->judge.alone_v / med : NAN;
+	rep = f->rep[CXD_M_BW] + (size_t) a->peer * f->repeat;
+	med = cxd_sweep_median(rep, f->repeat);
+	return isfinite(med) && med > 0 ? a->v / med : NAN;
 }
 
-void sw_calibrate(struct sw *w)
+double *sw_calibrate(const struct sw_ctx *c, struct sw_pacing *p,
+		     struct sw_meter *mt)
 {
 	struct cxd_pair pairs[CALIB_PAIRS];
-	int np = sample(w->m.n, pairs), keep = w->pace.pairs_at_once;
-	double mine;
+	struct alone a = { mt, -1, NAN };
+	int np = sample(c->m.n, pairs), keep = p->pairs_at_once;
+	double mine, *ratio = NULL;
 	struct cxd_plan pl;
 
-	if (np < 0 || cxd_plan_retest(w->m.n, 1, pairs, np, &pl) != 0)
-		sw_die(&w->m, "out of memory");
-	w->judge.alone_peer = -1;
-	w->judge.alone_v = NAN;
+	if (np < 0 || cxd_plan_retest(c->m.n, 1, pairs, np, &pl) != 0)
+		sw_die(&c->m, "out of memory");
 	/* One pair at a time: the slots chain every pair to the last. */
-	w->pace.pairs_at_once = 1;
-	w->pace.what = SW_RUN_BW;
-	sw_pace(w, &pl, calib_pair, NULL);
-	w->pace.what = SW_RUN_BOTH;
-	w->pace.pairs_at_once = keep;
+	p->pairs_at_once = 1;
+	p->what = SW_RUN_BW;
+	sw_pace(c, p, &pl, calib_pair, &a, NULL);
+	p->what = SW_RUN_BOTH;
+	p->pairs_at_once = keep;
 	cxd_plan_free(&pl);
-	mine = my_ratio(w);
-	if (w->m.rank == 0)
-		w->judge.crowd_ratio = sw_alloc(&w->m, (size_t) w->m.n,
-						sizeof(double));
-	sw_gather(&w->m, &mine, 1, MPI_DOUBLE, w->judge.crowd_ratio,
+	mine = my_ratio(&a);
+	if (c->m.rank == 0)
+		ratio = sw_alloc(&c->m, (size_t) c->m.n, sizeof(double));
+	sw_gather(&c->m, &mine, 1, MPI_DOUBLE, ratio,
 		  "gathering the calibration");
+	return ratio;
 }

@@ -33,15 +33,15 @@
 #include <mpi.h>
 
 #include "base/testaid.h"
-#include "sweep_mpi.h"
+#include "pacing.h"
 
 #define PACE_NAP_MAX_NS 1000000L
 
 /* The longest a pair may take: its runs (4 x --repeat), each bounded,
  * and slack. */
-static uint64_t pair_bound_ns(const struct sw *w)
+static uint64_t pair_bound_ns(const struct sw_ctx *c)
 {
-	return 4 * w->repeat * w->m.wait_ns +
+	return 4 * c->repeat * c->m.wait_ns +
 	       2 * CXD_SWEEP_LATE_S * 1000000000ULL;
 }
 
@@ -75,25 +75,25 @@ static int wait_until(MPI_Request *q, uint64_t deadline)
 
 /* A token from the previous holder of a chain (none when that was us):
  * the slot's (SW_TAG_SLOT), or the shared-links chain's (SW_TAG_KEY). */
-static void take_token(struct sw *w, const struct cxd_step *s, int from,
+static void take_token(const struct sw_ctx *c, const struct cxd_step *s, int from,
 		       int tag, uint64_t deadline)
 {
 	const char *what = tag == SW_TAG_SLOT ? "slot" : "turn on shared links";
 	MPI_Request q;
 	int r = -1;
 
-	if (from < 0 || from == w->m.rank)
+	if (from < 0 || from == c->m.rank)
 		return;
 	MPI_Irecv(&r, 1, MPI_INT, from, tag, MPI_COMM_WORLD, &q);
 	if (wait_until(&q, deadline) != 0)
-		sw_die(&w->m,
+		sw_die(&c->m,
 		       "rank %d (%s) did not hand on its %s before round "
 		       "%d in time: it is stalled, or stuck behind a rank "
-		       "that is", from, w->ranks[from].host, what, s->round);
+		       "that is", from, c->ranks[from].host, what, s->round);
 	/* A slot passes from round to round; a turn on shared links may
 	 * pass within a round (its pairs of one domain pair). */
 	if (r > s->round || (r == s->round && tag == SW_TAG_SLOT))
-		sw_die(&w->m, "rank %d handed on round %d's %s, expected one "
+		sw_die(&c->m, "rank %d handed on round %d's %s, expected one "
 		       "before round %d", from, r, what, s->round);
 }
 
@@ -118,7 +118,7 @@ static void give_token(const struct cxd_step *s, int to, int tag,
 /* After the last step: every token handed on is taken, by the plan's
  * deadline (each taker's round ends before it). q: two per step, the
  * slot's and the shared links'. */
-static void give_end(struct sw *w, const struct cxd_step *step, int nsteps,
+static void give_end(const struct sw_ctx *c, const struct cxd_step *step, int nsteps,
 		     MPI_Request *q, uint64_t deadline)
 {
 	uint64_t now = cxd_now_ns();
@@ -134,15 +134,15 @@ static void give_end(struct sw *w, const struct cxd_step *step, int nsteps,
 
 		MPI_Test(&q[i], &flag, &st);
 		if (!flag)
-			sw_die(&w->m, "rank %d (%s) did not take the %s "
-			       "after round %d", to, w->ranks[to].host,
+			sw_die(&c->m, "rank %d (%s) did not take the %s "
+			       "after round %d", to, c->ranks[to].host,
 			       i % 2 ? "turn on shared links" : "slot",
 			       s->round);
 	}
 }
 
 /* Both partners name the round they are about to run. */
-static void hello(struct sw *w, const struct cxd_step *s, uint64_t deadline)
+static void hello(const struct sw_ctx *c, const struct cxd_step *s, uint64_t deadline)
 {
 	int mine = s->round, theirs = -1, p = s->partner;
 	MPI_Request q[2];
@@ -150,64 +150,40 @@ static void hello(struct sw *w, const struct cxd_step *s, uint64_t deadline)
 	MPI_Irecv(&theirs, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[0]);
 	MPI_Isend(&mine, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[1]);
 	if (wait_until(&q[0], deadline) != 0)
-		sw_die(&w->m,
+		sw_die(&c->m,
 		       "rank %d (%s) did not come to round %d in time: it "
 		       "is stalled, or stuck behind a rank that is", p,
-		       w->ranks[p].host, s->round);
-	if (sw_wait(&q[1], 1, w->m.wait_ns, NULL, NULL) != 0)
-		sw_die(&w->m, "rank %d (%s) did not take the hello of round %d",
-		       p, w->ranks[p].host, s->round);
+		       c->ranks[p].host, s->round);
+	if (sw_wait(&q[1], 1, c->m.wait_ns, NULL, NULL) != 0)
+		sw_die(&c->m, "rank %d (%s) did not take the hello of round %d",
+		       p, c->ranks[p].host, s->round);
 	if (theirs != mine)
-		sw_die(&w->m, "rank %d (%s) came to round %d, expected %d", p,
-		       w->ranks[p].host, theirs, mine);
-}
-
-/* Test copies (CXD_TEST_COORD_ONLY): one message each way stands in for
- * the measurement, so a run times the pacing alone. */
-static void pair(struct sw *w, int p, sw_measure_fn *measure)
-{
-	uint64_t bound = CXD_SWEEP_LATE_S * 1000000000ULL;
-	int mine = 1, theirs = 0;
-
-	if (!w->pace.coord_only) {
-		measure(w, p);
-		return;
-	}
-	if (sw_pair_swap(p, SW_TAG_BARRIER, &mine, &theirs, sizeof(int),
-			 bound, w->eng->progress, w->eng->state) != 0)
-		sw_die(&w->m,
-		       "with rank %d: rank %d (%s) did not answer within "
-		       "%llu s during the coordination exchange of round %d", p,
-		       p, w->ranks[p].host,
-		       (unsigned long long) (bound / 1000000000ULL),
-		       w->pace.round);
-	for (uint64_t k = 0; k < w->repeat; k++)
-		w->judge.rep[0][(size_t) p * w->repeat + k] =
-			w->judge.rep[1][(size_t) p * w->repeat + k] = 1.0;
+		sw_die(&c->m, "rank %d (%s) came to round %d, expected %d", p,
+		       c->ranks[p].host, theirs, mine);
 }
 
 /* After the last round: everyone meets before the gathering (whose
  * collectives spin, so nobody may enter them early). */
-static void plan_end(struct sw *w, uint64_t deadline)
+static void plan_end(const struct sw_ctx *c, uint64_t deadline)
 {
 	MPI_Request q;
 
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
 	if (wait_until(&q, deadline) != 0)
-		sw_die(&w->m, "the other ranks did not finish their rounds in "
+		sw_die(&c->m, "the other ranks did not finish their rounds in "
 		       "time: one of them is stalled");
 }
 
 /* The rounds' lengths: each pair's lower rank times it, rank 0 keeps
  * the longest pair of each round. */
-static void round_times(struct sw *w, const struct cxd_plan *pl,
+static void round_times(const struct sw_ctx *c, const struct cxd_plan *pl,
 			double *mine, double *secs)
 {
 	MPI_Request q;
 
 	MPI_Ireduce(mine, secs, pl->nrounds, MPI_DOUBLE, MPI_MAX, 0,
 		    MPI_COMM_WORLD, &q);
-	sw_coll_wait(&w->m, &q, "collecting the rounds' times");
+	sw_coll_wait(&c->m, &q, "collecting the rounds' times");
 }
 
 static double cpu_s(void)
@@ -219,60 +195,61 @@ static double cpu_s(void)
 	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-void sw_pace(struct sw *w, const struct cxd_plan *pl,
-	     sw_measure_fn *measure, double *secs)
+void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
+	     const struct cxd_plan *pl, sw_measure_fn *measure, void *arg,
+	     double *secs)
 {
-	uint64_t t0 = cxd_now_ns(), bound = pair_bound_ns(w);
-	double *mine = sw_alloc(&w->m, (size_t) pl->nrounds, sizeof(double));
+	uint64_t t0 = cxd_now_ns(), bound = pair_bound_ns(c);
+	double *mine = sw_alloc(&c->m, (size_t) pl->nrounds, sizeof(double));
 	double cpu = cpu_s();
-	struct cxd_step *step = sw_alloc(&w->m, (size_t) cxd_sched_room(
-						 w->m.n, pl), sizeof(*step));
-	int nsteps = cxd_sched_steps(w->m.n, w->m.rank, w->pace.pairs_at_once,
+	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
+						 c->m.n, pl), sizeof(*step));
+	int nsteps = cxd_sched_steps(c->m.n, c->m.rank, p->pairs_at_once,
 				     pl, step);
 	uint64_t end = t0 + (uint64_t) (pl->nrounds + 1) * bound;
 	MPI_Request *tok;
 
-	if (nsteps >= 0 && w->pace.key_dom &&
-	    cxd_sched_keys(w->m.n, w->m.rank, pl, w->pace.key_dom,
+	if (nsteps >= 0 && p->key_dom &&
+	    cxd_sched_keys(c->m.n, c->m.rank, pl, p->key_dom,
 			   SW_KEY_CAP, step, nsteps) != 0)
 		nsteps = -1; /* sw_run checked the domains' count */
 	if (nsteps < 0)
-		sw_die(&w->m, "out of memory");
-	tok = sw_alloc(&w->m, 2 * (size_t) nsteps, sizeof(*tok));
+		sw_die(&c->m, "out of memory");
+	tok = sw_alloc(&c->m, 2 * (size_t) nsteps, sizeof(*tok));
 	for (int i = 0; i < nsteps; i++) {
 		const struct cxd_step *s = step + i;
 		/* A turn on shared links may wait behind pairs of its own
 		 * round: then only the plan's end bounds the waits (a stall
 		 * inside a pair is named by the pair's own waits). */
-		uint64_t deadline = w->pace.key_dom ? end :
+		uint64_t deadline = p->key_dom ? end :
 				    t0 + (uint64_t) (s->round + 1) * bound;
 		uint64_t start;
 
 		tok[2 * i] = tok[2 * i + 1] = MPI_REQUEST_NULL;
-		w->pace.round = s->round;
-		take_token(w, s, s->prev, SW_TAG_SLOT, deadline);
-		take_token(w, s, s->kprev, SW_TAG_KEY, deadline);
-		hello(w, s, deadline);
+		p->round = s->round;
+		take_token(c, s, s->prev, SW_TAG_SLOT, deadline);
+		take_token(c, s, s->kprev, SW_TAG_KEY, deadline);
+		hello(c, s, deadline);
 		start = cxd_now_ns();
-		pair(w, s->partner, measure);
-		if (w->m.rank < s->partner)
+		measure(arg, s->partner);
+		if (c->m.rank < s->partner)
 			mine[s->round] = (double) (cxd_now_ns() - start) / 1e9;
-		if (w->m.rank < s->partner && cxd_testaid_pair_span)
-			cxd_testaid_pair_span(w->m.rank, s->partner, start,
+		if (c->m.rank < s->partner && cxd_testaid_pair_span)
+			cxd_testaid_pair_span(c->m.rank, s->partner, start,
 					      cxd_now_ns());
-		give_token(s, s->next, SW_TAG_SLOT, &tok[2 * i], w->m.rank);
+		give_token(s, s->next, SW_TAG_SLOT, &tok[2 * i], c->m.rank);
 		give_token(s, s->knext, SW_TAG_KEY, &tok[2 * i + 1],
-			   w->m.rank);
+			   c->m.rank);
 	}
-	give_end(w, step, nsteps, tok, end);
-	plan_end(w, end);
-	if (w->pace.coord_only && secs && w->m.rank == 0)
+	give_end(c, step, nsteps, tok, end);
+	plan_end(c, end);
+	if (c->coord_only && secs && c->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
-			"%.6f\n", w->m.n, pl->nrounds, w->pace.pairs_at_once,
+			"%.6f\n", c->m.n, pl->nrounds, p->pairs_at_once,
 			(double) (cxd_now_ns() - t0) / 1e9, cpu_s() - cpu);
 	if (secs)
-		round_times(w, pl, mine, secs);
+		round_times(c, pl, mine, secs);
 	free(tok);
 	free(step);
 	free(mine);
@@ -283,49 +260,51 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
  * rounds chained by domain pair (a retest's always). With a dealt plan
  * the rounds' times are the latency pass's alone: its slots are not
  * pl's rounds. */
-static void pace_shared_bw(struct sw *w, const struct cxd_plan *pl,
-			   const int *dom, double *secs)
+static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
+			   const struct cxd_plan *pl, sw_measure_fn *measure,
+			   void *arg, double *secs)
 {
 	struct cxd_plan dl;
 	double *bw_s;
-	int ret = pl->count ? -EDOM : cxd_plan_dealt(w->m.n, dom,
-						    w->pace.pairs_at_once,
+	int ret = pl->count ? -EDOM : cxd_plan_dealt(c->m.n, p->shared,
+						    p->pairs_at_once,
 						    &dl);
 
 	if (ret == -ENOMEM)
-		sw_die(&w->m, "out of memory");
+		sw_die(&c->m, "out of memory");
 	if (ret == 0) {
-		sw_pace(w, &dl, sw_measure_pair, NULL);
+		sw_pace(c, p, &dl, measure, arg, NULL);
 		cxd_plan_free(&dl);
 		return;
 	}
-	bw_s = secs ? sw_alloc(&w->m, (size_t) pl->nrounds + 1,
+	bw_s = secs ? sw_alloc(&c->m, (size_t) pl->nrounds + 1,
 			       sizeof(double)) : NULL;
-	w->pace.key_dom = dom;
-	sw_pace(w, pl, sw_measure_pair, bw_s);
-	w->pace.key_dom = NULL;
-	for (int r = 0; secs && w->m.rank == 0 && r < pl->nrounds; r++)
+	p->key_dom = p->shared;
+	sw_pace(c, p, pl, measure, arg, bw_s);
+	p->key_dom = NULL;
+	for (int r = 0; secs && c->m.rank == 0 && r < pl->nrounds; r++)
 		secs[r] += bw_s[r];
 	free(bw_s);
 }
 
 /* The pairs of plan pl measured for what (SW_RUN_*): both metrics at
- * once, or (dom not NULL) latency in full rounds and then bandwidth
+ * once, or (p->shared not NULL) latency in full rounds and then bandwidth
  * taking turns on the shared links (pace_shared_bw); secs (rank 0, may
  * be NULL) gets each round's time. */
-void sw_pace_plan(struct sw *w, const struct cxd_plan *pl, const int *dom,
-		  int what, double *secs)
+void sw_pace_plan(const struct sw_ctx *c, struct sw_pacing *p,
+		  const struct cxd_plan *pl, int what, sw_measure_fn *measure,
+		  void *arg, double *secs)
 {
-	if (dom == NULL) {
-		w->pace.what = what;
-		sw_pace(w, pl, sw_measure_pair, secs);
+	if (p->shared == NULL) {
+		p->what = what;
+		sw_pace(c, p, pl, measure, arg, secs);
 	} else {
-		w->pace.what = SW_RUN_LAT;
+		p->what = SW_RUN_LAT;
 		if (what != SW_RUN_BW)
-			sw_pace(w, pl, sw_measure_pair, secs);
-		w->pace.what = SW_RUN_BW;
+			sw_pace(c, p, pl, measure, arg, secs);
+		p->what = SW_RUN_BW;
 		if (what != SW_RUN_LAT)
-			pace_shared_bw(w, pl, dom, secs);
+			pace_shared_bw(c, p, pl, measure, arg, secs);
 	}
-	w->pace.what = SW_RUN_BOTH;
+	p->what = SW_RUN_BOTH;
 }

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep_mpi.h"
+#include "gather.h"
 
-static void reduce(struct sw *w, const void *in, void *out, int count,
+static void reduce(const struct sw_mpi *mpi, const void *in, void *out, int count,
 		   MPI_Datatype t, MPI_Op op, const char *what)
 {
-	sw_allreduce(&w->m, in, out, count, t, op, what);
+	sw_allreduce(mpi, in, out, count, t, op, what);
 }
 
 enum { SEL_LO, SEL_HI, SEL_P5, SEL_P95, SEL_N }; /* per metric */
@@ -31,7 +31,7 @@ static uint64_t pct_rank(uint64_t tot, unsigned p)
 /* Order statistics of both metrics over every link: the two middles of
  * each (the median), its 5th and 95th percentiles; exact selections
  * stepped together, one sum per step. */
-static void order_stats(struct sw *w, const double *const row[2],
+static void order_stats(const struct sw_mpi *mpi, const double *const row[2],
 			struct cxd_sweep_stat st[2])
 {
 	uint64_t fin[2], tot[2], le[2 * SEL_N], sum[2 * SEL_N];
@@ -39,8 +39,8 @@ static void order_stats(struct sw *w, const double *const row[2],
 	bool more = true;
 
 	for (int m = 0; m < 2; m++)
-		fin[m] = cxd_sweep_count_finite(row[m], (size_t) w->m.n);
-	reduce(w, fin, tot, 2, MPI_UINT64_T, MPI_SUM, "counting the links");
+		fin[m] = cxd_sweep_count_finite(row[m], (size_t) mpi->n);
+	reduce(mpi, fin, tot, 2, MPI_UINT64_T, MPI_SUM, "counting the links");
 	for (int m = 0; m < 2; m++) {
 		struct cxd_select *x = s + m * SEL_N;
 
@@ -54,9 +54,9 @@ static void order_stats(struct sw *w, const double *const row[2],
 		for (int i = 0; i < 2 * SEL_N; i++)
 			le[i] = cxd_select_done(&s[i]) ? 0 :
 				cxd_sweep_count_le(row[i / SEL_N],
-						   (size_t) w->m.n,
+						   (size_t) mpi->n,
 						   cxd_select_pivot(&s[i]));
-		reduce(w, le, sum, 2 * SEL_N, MPI_UINT64_T, MPI_SUM,
+		reduce(mpi, le, sum, 2 * SEL_N, MPI_UINT64_T, MPI_SUM,
 		       "the median link");
 		for (int i = 0; i < 2 * SEL_N; i++) {
 			if (!cxd_select_done(&s[i]))
@@ -77,27 +77,27 @@ static void order_stats(struct sw *w, const double *const row[2],
 
 /* Each rank's CXD_SWEEP_WORST worst links; rank 0 keeps the worst of
  * those, ties to the lower rank (as a scan of the whole matrix would). */
-static void worst(struct sw *w, const double *row, enum cxd_metric m,
+static void worst(const struct sw_mpi *mpi, const double *row, enum cxd_metric m,
 		  struct cxd_sweep_stat *st)
 {
 	struct cxd_link_val mine[CXD_SWEEP_WORST], *all = NULL;
-	size_t pick[CXD_SWEEP_WORST], nc = (size_t) w->m.n * CXD_SWEEP_WORST;
-	int k = cxd_sweep_worst(row, (size_t) w->m.n, m == CXD_M_BW, pick,
+	size_t pick[CXD_SWEEP_WORST], nc = (size_t) mpi->n * CXD_SWEEP_WORST;
+	int k = cxd_sweep_worst(row, (size_t) mpi->n, m == CXD_M_BW, pick,
 				CXD_SWEEP_WORST);
 	double *v = NULL;
 
 	for (int i = 0; i < CXD_SWEEP_WORST; i++)
-		mine[i] = (struct cxd_link_val){ NAN, w->m.rank, -1 };
+		mine[i] = (struct cxd_link_val){ NAN, mpi->rank, -1 };
 	for (int i = 0; i < k; i++)
-		mine[i] = (struct cxd_link_val){ row[pick[i]], w->m.rank,
+		mine[i] = (struct cxd_link_val){ row[pick[i]], mpi->rank,
 						 (int) pick[i] };
-	if (w->m.rank == 0) {
-		all = sw_alloc(&w->m, nc, sizeof(*all));
-		v = sw_alloc(&w->m, nc, sizeof(*v));
+	if (mpi->rank == 0) {
+		all = sw_alloc(mpi, nc, sizeof(*all));
+		v = sw_alloc(mpi, nc, sizeof(*v));
 	}
-	sw_gather(&w->m, mine, (int) sizeof(mine), MPI_BYTE, all,
+	sw_gather(mpi, mine, (int) sizeof(mine), MPI_BYTE, all,
 		  "gathering the worst links");
-	if (w->m.rank == 0) {
+	if (mpi->rank == 0) {
 		for (size_t i = 0; i < nc; i++)
 			v[i] = all[i].v;
 		st->nworst = cxd_sweep_worst(v, nc, m == CXD_M_BW, pick,
@@ -109,55 +109,33 @@ static void worst(struct sw *w, const double *row, enum cxd_metric m,
 	free(v);
 }
 
-void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2])
+void sw_link_stats(const struct sw_mpi *mpi, const struct sw_measured *f,
+		   struct cxd_sweep_stat st[2])
 {
-	const double *const row[2] = { w->judge.bw_row, w->judge.lat_row };
+	const double *const row[2] = { f->bw_row, f->lat_row };
 	double lo[2], hi[2], glo[2], ghi[2];
 
 	for (int m = 0; m < 2; m++) {
 		lo[m] = INFINITY;
 		hi[m] = -INFINITY;
-		for (int p = 0; p < w->m.n; p++) {
+		for (int p = 0; p < mpi->n; p++) {
 			if (!isfinite(row[m][p]))
 				continue;
 			lo[m] = fmin(lo[m], row[m][p]);
 			hi[m] = fmax(hi[m], row[m][p]);
 		}
 	}
-	reduce(w, lo, glo, 2, MPI_DOUBLE, MPI_MIN, "the lowest link");
-	reduce(w, hi, ghi, 2, MPI_DOUBLE, MPI_MAX, "the highest link");
-	order_stats(w, row, st);
+	reduce(mpi, lo, glo, 2, MPI_DOUBLE, MPI_MIN, "the lowest link");
+	reduce(mpi, hi, ghi, 2, MPI_DOUBLE, MPI_MAX, "the highest link");
+	order_stats(mpi, row, st);
 	for (int m = 0; m < 2; m++) {
 		st[m].min = glo[m];
 		st[m].max = ghi[m];
-		worst(w, row[m], (enum cxd_metric) m, &st[m]);
+		worst(mpi, row[m], (enum cxd_metric) m, &st[m]);
 	}
 }
 
-void sw_share_topo(struct sw *w, struct cxd_topo_map *tm)
-{
-	int head[3] = { w->judge.has_topo, w->judge.tmap.nsw,
-		       w->judge.tmap.ngrp };
-	int *sw, *grp;
-
-	sw_bcast(&w->m, head, 3, MPI_INT, "the topology");
-	*tm = (struct cxd_topo_map){ NULL, NULL, head[1], head[2] };
-	if (!head[0])
-		return;
-	/* Copies on every rank, rank 0's too: freed alike. */
-	sw = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
-	grp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
-	if (w->m.rank == 0) {
-		memcpy(sw, w->judge.tmap.sw, (size_t) w->m.n * sizeof(int));
-		memcpy(grp, w->judge.tmap.grp, (size_t) w->m.n * sizeof(int));
-	}
-	sw_bcast(&w->m, sw, w->m.n, MPI_INT, "the topology");
-	sw_bcast(&w->m, grp, w->m.n, MPI_INT, "the topology");
-	tm->sw = sw;
-	tm->grp = grp;
-}
-
-void sw_tally(struct sw *w, const struct cxd_topo_map *tm,
+void sw_tally(const struct sw_mpi *mpi, const struct cxd_topo_map *tm,
 	     const struct cxd_outlier *o, size_t n, struct cxd_tally *sum)
 {
 	const struct cxd_topo_map *t = tm->sw ? tm : NULL;
@@ -166,17 +144,17 @@ void sw_tally(struct sw *w, const struct cxd_topo_map *tm,
 	int *in, *out = NULL;
 	MPI_Request q;
 
-	if (cxd_tally_init(&mine, w->m.n, t) != 0 ||
-	    (w->m.rank == 0 && cxd_tally_init(sum, w->m.n, t) != 0))
-		sw_die(&w->m, "out of memory");
+	if (cxd_tally_init(&mine, mpi->n, t) != 0 ||
+	    (mpi->rank == 0 && cxd_tally_init(sum, mpi->n, t) != 0))
+		sw_die(mpi, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		cxd_tally_add(&mine, t, &o[i]);
 	in = cxd_tally_counts(&mine, &len);
-	if (w->m.rank == 0)
+	if (mpi->rank == 0)
 		out = cxd_tally_counts(sum, &len);
 	MPI_Ireduce(in, out, (int) len, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD,
 		    &q);
-	sw_coll_wait(&w->m, &q, "counting the outliers");
+	sw_coll_wait(mpi, &q, "counting the outliers");
 	cxd_tally_free(&mine);
 }
 
@@ -196,7 +174,7 @@ static int by_link(const void *x, const void *y)
 }
 
 /* o: this rank's nout confirmed outliers, then its nbusy not judged. */
-void sw_gather_outliers(struct sw *w, const struct cxd_outlier *o,
+void sw_gather_outliers(const struct sw_mpi *mpi, const struct cxd_outlier *o,
 			size_t nout, size_t nbusy, struct sw_listed *l)
 {
 	int mine[4] = { (int) (nout < CXD_SWEEP_LISTED ? nout :
@@ -208,17 +186,17 @@ void sw_gather_outliers(struct sw *w, const struct cxd_outlier *o,
 	size_t tot = 0;
 	MPI_Request q;
 
-	send = sw_alloc(&w->m, (size_t) (mine[0] + mine[1]) + 1, sizeof(*send));
+	send = sw_alloc(mpi, (size_t) (mine[0] + mine[1]) + 1, sizeof(*send));
 	memcpy(send, o, (size_t) mine[0] * sizeof(*o));
 	memcpy(send + mine[0], o + nout, (size_t) mine[1] * sizeof(*o));
 	memset(l, 0, sizeof(*l));
-	if (w->m.rank == 0) {
-		cnt = sw_alloc(&w->m, 4 * (size_t) w->m.n, sizeof(int));
-		bytes = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
-		disp = sw_alloc(&w->m, (size_t) w->m.n, sizeof(int));
+	if (mpi->rank == 0) {
+		cnt = sw_alloc(mpi, 4 * (size_t) mpi->n, sizeof(int));
+		bytes = sw_alloc(mpi, (size_t) mpi->n, sizeof(int));
+		disp = sw_alloc(mpi, (size_t) mpi->n, sizeof(int));
 	}
-	sw_gather(&w->m, mine, 4, MPI_INT, cnt, "counting the outliers");
-	for (int i = 0; w->m.rank == 0 && i < w->m.n; i++) {
+	sw_gather(mpi, mine, 4, MPI_INT, cnt, "counting the outliers");
+	for (int i = 0; mpi->rank == 0 && i < mpi->n; i++) {
 		disp[i] = (int) tot * sz;
 		bytes[i] = (cnt[4 * i] + cnt[4 * i + 1]) * sz;
 		tot += (size_t) (cnt[4 * i] + cnt[4 * i + 1]);
@@ -227,12 +205,12 @@ void sw_gather_outliers(struct sw *w, const struct cxd_outlier *o,
 		l->nout_all += (size_t) cnt[4 * i + 2];
 		l->nbusy_all += (size_t) cnt[4 * i + 3];
 	}
-	if (w->m.rank == 0)
-		l->o = sw_alloc(&w->m, tot + 1, sizeof(*l->o));
+	if (mpi->rank == 0)
+		l->o = sw_alloc(mpi, tot + 1, sizeof(*l->o));
 	MPI_Igatherv(send, (mine[0] + mine[1]) * sz, MPI_BYTE, l->o, bytes,
 		     disp, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
-	sw_coll_wait(&w->m, &q, "gathering the outliers");
-	if (w->m.rank == 0)
+	sw_coll_wait(mpi, &q, "gathering the outliers");
+	if (mpi->rank == 0)
 		qsort(l->o, tot, sizeof(*l->o), by_link);
 	free(send);
 	free(cnt);

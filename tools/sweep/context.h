@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cxi_sweep's context: what every part of a run reads and, once the
+ * bootstrap is over, none changes: this rank's place in the job, the
+ * options, the two runs an engine makes, every rank's host and address,
+ * how the ranks share hosts, and where --topology places them. The
+ * bootstrap (sweep_boot.c) and the engine's open fill it; the parts are
+ * handed it const.
+ */
+#ifndef CXD_SWEEP_CONTEXT_H
+#define CXD_SWEEP_CONTEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/clock.h"
+#include "base/exit_codes.h"
+#include "cxd/config.h"
+#include "cxd/opts.h"
+#include "sweep/sweep_out.h"
+#include "sweep/topo.h"
+#include "sw_mpi.h"
+
+/* How this rank shares its host, and so how many pairs run at once. */
+struct sw_hosts {
+	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
+	int local, nlocal;     /* place among this host's ranks, and count */
+	bool one_host;         /* every rank on one host */
+};
+
+struct sw_ctx {
+	struct sw_mpi m;       /* rank, n, the wait bound (sw_mpi.h) */
+	struct cxd_cfg cfg;
+	struct cxd_run_opts bw_run, lat_run; /* the engine's two runs */
+	uint64_t lat_iters, repeat;
+	struct cxd_sweep_rank *ranks; /* every rank's host and address */
+	struct sw_hosts hosts;
+	/* --topology's switch and group of every rank, on every rank
+	 * (place.sw NULL: none given). */
+	struct cxd_topo_map place;
+	bool coord_only;       /* test copies: time the pacing alone */
+};
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cxi_sweep's pacing: which schedule the rounds follow and their run,
+ * pair after pair, over MPI (sweep_pace.c). What a pair is, the caller
+ * says (a sw_measure_fn); the pacing knows only ranks and rounds.
+ */
+#ifndef CXD_SWEEP_PACING_H
+#define CXD_SWEEP_PACING_H
+
+#include "sweep/sched.h"
+#include "context.h"
+
+/* What a pair measures now: both metrics, or one pass of the
+ * shared-links schedule. */
+enum { SW_RUN_BOTH, SW_RUN_LAT, SW_RUN_BW };
+
+/* Pairs of one domain pair measuring bandwidth at once: one, since the
+ * topology file does not say how many global links a bundle has. */
+#define SW_KEY_CAP 1
+
+struct sw_pacing {
+	int pairs_at_once;     /* the hosts' count; 1 while calibrating */
+	int round;             /* the round being run (for messages) */
+	int what;              /* SW_RUN_* */
+	/* When not NULL each rank's domain: pairs crossing between two
+	 * domains take turns, SW_KEY_CAP at once (cxd_sched_keys). */
+	const int *key_dom;
+	/* The shared-links schedule's domains for the whole sweep (its
+	 * retests too), NULL: plain rounds. */
+	const int *shared;
+	/* Which schedule ran and why, for the report. */
+	char schedule[CXD_SWEEP_SCHED_LEN];
+	double *round_s;       /* rank 0: each round's longest pair, s */
+};
+
+/* A pair with rank p, whatever the caller makes of it. */
+typedef void sw_measure_fn(void *arg, int p);
+
+void sw_pacing_init(struct sw_pacing *p, const struct sw_ctx *c);
+void sw_pacing_free(struct sw_pacing *p);
+/* The schedule for plan pl (sweep_sched.c): plain rounds or the
+ * shared-links one, said in p->schedule; p->round_s made room for. */
+void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
+		      const struct cxd_plan *pl);
+/* Run a plan's rounds (lib/sweep/sched.h: cxd_plan_main, retest.h:
+ * cxd_plan_retest), paced pairwise, measure(arg, p) for each pair with
+ * rank p; secs: rank 0 gets each round's longest pair, in seconds
+ * (NULL: not wanted). */
+void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
+	     const struct cxd_plan *pl, sw_measure_fn *measure, void *arg,
+	     double *secs);
+/* Plan pl's pairs measured for what (SW_RUN_*): both metrics at once,
+ * or on shared links (p->shared) latency in full rounds, then bandwidth
+ * one pair per domain pair at a time; secs as sw_pace's, the two passes
+ * added. */
+void sw_pace_plan(const struct sw_ctx *c, struct sw_pacing *p,
+		  const struct cxd_plan *pl, int what, sw_measure_fn *measure,
+		  void *arg, double *secs);
+
+#endif

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cxi_sweep: the pacing's state and the choice of schedule (pacing.h). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pacing.h"
+
+void sw_pacing_init(struct sw_pacing *p, const struct sw_ctx *c)
+{
+	*p = (struct sw_pacing){ .pairs_at_once = c->hosts.pairs_at_once,
+				 .what = SW_RUN_BOTH };
+}
+
+void sw_pacing_free(struct sw_pacing *p)
+{
+	free(p->round_s);
+	p->round_s = NULL;
+}
+
+/*
+ * The shared-links schedule, when --topology places the ranks and more
+ * than one pair runs at once: on a tapered fabric the pairs of a round
+ * that cross between the same two groups (or leaf switches, without
+ * groups) share that pair's few links, and each would measure its share
+ * rather than its own link. Latency (8-byte messages, which load no
+ * link) runs in full rounds; bandwidth then runs with one pair per
+ * domain pair at a time, dealt into slots (cxd_plan_dealt) or in the
+ * same rounds chained (cxd_sched_keys). Returns the domains, or NULL
+ * for plain rounds.
+ */
+static const int *shared_links(struct sw_pacing *p, const struct sw_ctx *c)
+{
+	const struct cxd_topo_map *tm = &c->place;
+	char *why = p->schedule;
+	size_t len = sizeof(p->schedule);
+	/* %s: the units (groups or switches) */
+	static const char *const undealt_words[] = {
+		"dealt into slots",
+		"in chained rounds (not dealt: fewer pairs at once than a "
+		"round)",
+		"in chained rounds (not dealt: some ranks are not placed)",
+		"in chained rounds (not dealt: more %s than ranks in the "
+		"largest)",
+		"in chained rounds",
+	};
+	char how[128];
+	const char *unit;
+	const int *dom;
+	int nd;
+
+	if (p->pairs_at_once < 2) {
+		snprintf(why, len, "rounds: one pair at a time");
+		return NULL;
+	}
+	if (tm->sw == NULL) {
+		snprintf(why, len, "rounds: every pair of a round at once (no "
+			 "--topology: which pairs share links is not known)");
+		return NULL;
+	}
+	dom = tm->ngrp > 0 ? tm->grp : tm->sw;
+	unit = tm->ngrp > 0 ? "group" : "switch";
+	nd = cxd_sched_ndom(c->m.n, dom);
+	/* One domain shares nothing; too many are not tracked
+	 * (cxd_sched_keys' bound). */
+	if (nd < 2 || (size_t) nd * (size_t) (nd - 1) / 2 >
+		      CXD_SCHED_KEYS_MAX) {
+		snprintf(why, len, "rounds: every pair of a round at once "
+			 "(--topology places the ranks in %d %s%s%s)", nd,
+			 unit, nd == 1 ? "" : tm->ngrp > 0 ? "s" : "es",
+			 nd == 1 ? "" : ", too many to track");
+		return NULL;
+	}
+	snprintf(how, sizeof(how), undealt_words[cxd_plan_undealt(
+		 c->m.n, dom, p->pairs_at_once)],
+		 tm->ngrp > 0 ? "groups" : "switches");
+	snprintf(why, len, "shared links: latency in full rounds, then "
+		 "bandwidth with one pair at a time per %s pair, %s, as "
+		 "--topology places the ranks in %d %s%s", unit, how, nd, unit,
+		 tm->ngrp > 0 ? "s" : "es");
+	return dom;
+}
+
+void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
+		      const struct cxd_plan *pl)
+{
+	p->round_s = sw_alloc(&c->m, (size_t) pl->nrounds, sizeof(double));
+	p->shared = shared_links(p, c);
+}
