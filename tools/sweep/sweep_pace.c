@@ -17,6 +17,11 @@
  * is waited for only after the rank's last step, so this holds whether
  * MPI sends the 4 bytes eagerly or only once they are received.
  *
+ * That protocol is lib/sweep/pace.c's machine, one rank's walk with no
+ * MPI and no clock, which the unit tests run over a simulated queue
+ * (tests/unit/test_pace.c); this file carries its messages over MPI and
+ * bounds its waits.
+ *
  * Bounds: a pair of round k cannot start later than k + 1 pair lengths
  * after the plan began (each round waits only on earlier ones), so that
  * is every wait's deadline; a partner that stalls inside a pair is named
@@ -33,6 +38,7 @@
 #include <mpi.h>
 
 #include "base/testaid.h"
+#include "sweep/pace.h"
 #include "sweep_mpi.h"
 
 #define PACE_NAP_MAX_NS 1000000L
@@ -73,93 +79,117 @@ static int wait_until(MPI_Request *q, uint64_t deadline)
 	}
 }
 
-/* A token from the previous holder of a chain (none when that was us):
- * the slot's (SW_TAG_SLOT), or the shared-links chain's (SW_TAG_KEY). */
-static void take_token(struct sw *w, const struct cxd_step *s, int from,
-		       int tag, uint64_t deadline)
-{
-	const char *what = tag == SW_TAG_SLOT ? "slot" : "turn on shared links";
-	MPI_Request q;
-	int r = -1;
+static const int pace_tag[] = {
+	[CXD_PACE_SLOT] = SW_TAG_SLOT,
+	[CXD_PACE_KEY] = SW_TAG_KEY,
+	[CXD_PACE_HELLO] = SW_TAG_HELLO,
+};
 
-	if (from < 0 || from == w->m.rank)
-		return;
-	MPI_Irecv(&r, 1, MPI_INT, from, tag, MPI_COMM_WORLD, &q);
-	if (wait_until(&q, deadline) != 0)
-		sw_die(&w->m,
-		       "rank %d (%s) did not hand on its %s before round "
-		       "%d in time: it is stalled, or stuck behind a rank "
-		       "that is", from, w->ranks[from].host, what, s->round);
-	/* A slot passes from round to round; a turn on shared links may
-	 * pass within a round (its pairs of one domain pair). */
-	if (r > s->round || (r == s->round && tag == SW_TAG_SLOT))
-		sw_die(&w->m, "rank %d handed on round %d's %s, expected one "
-		       "before round %d", from, r, what, s->round);
+static const char *chain_name(enum cxd_pace_kind kind)
+{
+	return kind == CXD_PACE_SLOT ? "slot" : "turn on shared links";
 }
 
-/* Hand a chain on. The send is tested once (an eager one is done
- * there) but never waited for: that would hold this rank's next receives
- * back until the next holder takes it, and two holders handing each
- * other a slot would then wait for each other whenever the token is not
- * sent eagerly (found by tests/unit/test_sched.c's simulation, 7 ranks,
- * 2 pairs at once). give_end completes the rest. */
-static void give_token(const struct cxd_step *s, int to, int tag,
-		       MPI_Request *q, int self)
+/* What the machine posts: a receive, or a send; a token's is tested
+ * once (an eager one is done there) but never waited for before the end
+ * (lib/sweep/pace.h says why). */
+static void post(const struct cxd_pace_act *a, MPI_Request *q)
 {
 	MPI_Status st;
 	int flag = 0;
 
-	if (to < 0 || to == self)
+	if (a->op == CXD_PACE_RECV) {
+		MPI_Irecv(a->buf, 1, MPI_INT, a->peer, pace_tag[a->kind],
+			  MPI_COMM_WORLD, &q[a->req]);
 		return;
-	MPI_Isend(&s->round, 1, MPI_INT, to, tag, MPI_COMM_WORLD, q);
-	MPI_Test(q, &flag, &st);
+	}
+	MPI_Isend(a->val, 1, MPI_INT, a->peer, pace_tag[a->kind],
+		  MPI_COMM_WORLD, &q[a->req]);
+	if (a->test)
+		MPI_Test(&q[a->req], &flag, &st);
 }
 
 /* After the last step: every token handed on is taken, by the plan's
- * deadline (each taker's round ends before it). q: two per step, the
- * slot's and the shared links'. */
-static void give_end(struct sw *w, const struct cxd_step *step, int nsteps,
-		     MPI_Request *q, uint64_t deadline)
+ * deadline (each taker's round ends before it). q: the nq token sends,
+ * from request first. */
+static void give_end(struct sw *w, const struct cxd_pace *pc, int first,
+		     MPI_Request *q, int nq, uint64_t deadline)
 {
 	uint64_t now = cxd_now_ns();
+	enum cxd_pace_kind kind;
 	MPI_Status st;
-	int flag = 0;
+	int flag = 0, round, to;
 
-	if (sw_wait(q, 2 * nsteps, deadline > now ? deadline - now : 0, NULL,
+	if (sw_wait(q, nq, deadline > now ? deadline - now : 0, NULL,
 		    NULL) == 0)
 		return;
-	for (int i = 0; i < 2 * nsteps; i++) {
-		const struct cxd_step *s = &step[i / 2];
-		int to = i % 2 ? s->knext : s->next;
-
+	for (int i = 0; i < nq; i++) {
+		to = cxd_pace_sent(pc, first + i, &kind, &round);
 		MPI_Test(&q[i], &flag, &st);
 		if (!flag)
 			sw_die(&w->m, "rank %d (%s) did not take the %s "
 			       "after round %d", to, w->ranks[to].host,
-			       i % 2 ? "turn on shared links" : "slot",
-			       s->round);
+			       chain_name(kind), round);
 	}
 }
 
-/* Both partners name the round they are about to run. */
-static void hello(struct sw *w, const struct cxd_step *s, uint64_t deadline)
-{
-	int mine = s->round, theirs = -1, p = s->partner;
-	MPI_Request q[2];
+/* One walk of sw_pace: its bounds, and where each pair's time goes. */
+struct walk {
+	struct sw *w;
+	struct cxd_pace pc;
+	MPI_Request *q;
+	sw_measure_fn *measure;
+	double *mine;
+	uint64_t t0, bound, end;
+};
 
-	MPI_Irecv(&theirs, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[0]);
-	MPI_Isend(&mine, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[1]);
-	if (wait_until(&q[0], deadline) != 0)
+/* A wait of the machine's, bounded: a token from the previous holder of
+ * a chain, the partner's hello (both by the round's deadline), the
+ * partner taking ours, or after the last step every token taken. */
+static void pace_wait(struct walk *k, const struct cxd_pace_act *a)
+{
+	struct sw *w = k->w;
+	/* A turn on shared links may wait behind pairs of its own round:
+	 * then only the plan's end bounds the waits (a stall inside a pair
+	 * is named by the pair's own waits). */
+	uint64_t deadline = w->pace.key_dom ? k->end :
+			    k->t0 + (uint64_t) (a->round + 1) * k->bound;
+	MPI_Request *q = &k->q[a->req];
+	int p = a->peer;
+
+	if (a->wait == CXD_PACE_W_SENT) {
+		give_end(w, &k->pc, a->req, q, a->nreq, k->end);
+	} else if (a->wait == CXD_PACE_W_HELLO_SENT) {
+		if (sw_wait(q, 1, w->m.wait_ns, NULL, NULL) != 0)
+			sw_die(&w->m, "rank %d (%s) did not take the hello of "
+			       "round %d", p, w->ranks[p].host, a->round);
+	} else if (wait_until(q, deadline) != 0) {
+		if (a->wait == CXD_PACE_W_HELLO)
+			sw_die(&w->m,
+			       "rank %d (%s) did not come to round %d in time: "
+			       "it is stalled, or stuck behind a rank that is",
+			       p, w->ranks[p].host, a->round);
 		sw_die(&w->m,
-		       "rank %d (%s) did not come to round %d in time: it "
-		       "is stalled, or stuck behind a rank that is", p,
-		       w->ranks[p].host, s->round);
-	if (sw_wait(&q[1], 1, w->m.wait_ns, NULL, NULL) != 0)
-		sw_die(&w->m, "rank %d (%s) did not take the hello of round %d",
-		       p, w->ranks[p].host, s->round);
-	if (theirs != mine)
+		       "rank %d (%s) did not hand on its %s before round "
+		       "%d in time: it is stalled, or stuck behind a rank "
+		       "that is", p, w->ranks[p].host,
+		       chain_name(a->wait == CXD_PACE_W_SLOT ? CXD_PACE_SLOT
+							     : CXD_PACE_KEY),
+		       a->round);
+	}
+}
+
+/* A message that named the wrong round: a token from a round too late,
+ * or a partner come to another round. */
+static void pace_wrong(struct sw *w, const struct cxd_pace_act *a)
+{
+	int p = a->peer;
+
+	if (a->kind == CXD_PACE_HELLO)
 		sw_die(&w->m, "rank %d (%s) came to round %d, expected %d", p,
-		       w->ranks[p].host, theirs, mine);
+		       w->ranks[p].host, a->got, a->round);
+	sw_die(&w->m, "rank %d handed on round %d's %s, expected one "
+	       "before round %d", p, a->got, chain_name(a->kind), a->round);
 }
 
 /* Test copies (CXD_TEST_COORD_ONLY): one message each way stands in for
@@ -219,18 +249,56 @@ static double cpu_s(void)
 	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-void sw_pace(struct sw *w, const struct cxd_plan *pl,
-	     sw_measure_fn *measure, double *secs)
+/* The pair of the step under way: measured, and timed by its lower
+ * rank. */
+static void walk_pair(struct walk *k, const struct cxd_pace_act *a)
 {
-	uint64_t t0 = cxd_now_ns(), bound = pair_bound_ns(w);
-	double *mine = sw_alloc(&w->m, (size_t) pl->nrounds, sizeof(double));
-	double cpu = cpu_s();
-	struct cxd_step *step = sw_alloc(&w->m, (size_t) cxd_sched_room(
-						 w->m.n, pl), sizeof(*step));
+	struct sw *w = k->w;
+	uint64_t start;
+
+	w->pace.round = a->round;
+	start = cxd_now_ns();
+	pair(w, a->peer, k->measure);
+	if (w->m.rank < a->peer)
+		k->mine[a->round] = (double) (cxd_now_ns() - start) / 1e9;
+	if (w->m.rank < a->peer && cxd_testaid_pair_span)
+		cxd_testaid_pair_span(w->m.rank, a->peer, start, cxd_now_ns());
+}
+
+/* This rank's steps walked by the protocol's machine (lib/sweep/pace.h),
+ * which decides; here MPI carries its messages within the bounds. */
+static void walk(struct walk *k)
+{
+	for (;;) {
+		struct cxd_pace_act a = cxd_pace_next(&k->pc);
+
+		switch (a.op) {
+		case CXD_PACE_RECV:
+		case CXD_PACE_SEND:
+			post(&a, k->q);
+			break;
+		case CXD_PACE_WAIT:
+			pace_wait(k, &a);
+			break;
+		case CXD_PACE_RUN:
+			walk_pair(k, &a);
+			break;
+		case CXD_PACE_ERROR:
+			pace_wrong(k->w, &a);
+			return;
+		case CXD_PACE_DONE:
+			return;
+		}
+	}
+}
+
+/* Rank w's steps through plan pl, with the shared-links chains when
+ * key_dom is set: their count (sw_die when out of memory). */
+static int pace_steps(struct sw *w, const struct cxd_plan *pl,
+		      struct cxd_step *step)
+{
 	int nsteps = cxd_sched_steps(w->m.n, w->m.rank, w->pace.pairs_at_once,
 				     pl, step);
-	uint64_t end = t0 + (uint64_t) (pl->nrounds + 1) * bound;
-	MPI_Request *tok;
 
 	if (nsteps >= 0 && w->pace.key_dom &&
 	    cxd_sched_keys(w->m.n, w->m.rank, pl, w->pace.key_dom,
@@ -238,44 +306,38 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
 		nsteps = -1; /* sw_run checked the domains' count */
 	if (nsteps < 0)
 		sw_die(&w->m, "out of memory");
-	tok = sw_alloc(&w->m, 2 * (size_t) nsteps, sizeof(*tok));
-	for (int i = 0; i < nsteps; i++) {
-		const struct cxd_step *s = step + i;
-		/* A turn on shared links may wait behind pairs of its own
-		 * round: then only the plan's end bounds the waits (a stall
-		 * inside a pair is named by the pair's own waits). */
-		uint64_t deadline = w->pace.key_dom ? end :
-				    t0 + (uint64_t) (s->round + 1) * bound;
-		uint64_t start;
+	return nsteps;
+}
 
-		tok[2 * i] = tok[2 * i + 1] = MPI_REQUEST_NULL;
-		w->pace.round = s->round;
-		take_token(w, s, s->prev, SW_TAG_SLOT, deadline);
-		take_token(w, s, s->kprev, SW_TAG_KEY, deadline);
-		hello(w, s, deadline);
-		start = cxd_now_ns();
-		pair(w, s->partner, measure);
-		if (w->m.rank < s->partner)
-			mine[s->round] = (double) (cxd_now_ns() - start) / 1e9;
-		if (w->m.rank < s->partner && cxd_testaid_pair_span)
-			cxd_testaid_pair_span(w->m.rank, s->partner, start,
-					      cxd_now_ns());
-		give_token(s, s->next, SW_TAG_SLOT, &tok[2 * i], w->m.rank);
-		give_token(s, s->knext, SW_TAG_KEY, &tok[2 * i + 1],
-			   w->m.rank);
-	}
-	give_end(w, step, nsteps, tok, end);
-	plan_end(w, end);
+void sw_pace(struct sw *w, const struct cxd_plan *pl,
+	     sw_measure_fn *measure, double *secs)
+{
+	struct walk k = { .w = w, .measure = measure, .t0 = cxd_now_ns(),
+			  .bound = pair_bound_ns(w) };
+	double cpu = cpu_s();
+	struct cxd_step *step = sw_alloc(&w->m, (size_t) cxd_sched_room(
+						 w->m.n, pl), sizeof(*step));
+	int nreq;
+
+	k.mine = sw_alloc(&w->m, (size_t) pl->nrounds, sizeof(double));
+	k.end = k.t0 + (uint64_t) (pl->nrounds + 1) * k.bound;
+	cxd_pace_init(&k.pc, step, pace_steps(w, pl, step), w->m.rank);
+	nreq = cxd_pace_nreq(&k.pc);
+	k.q = sw_alloc(&w->m, (size_t) nreq, sizeof(*k.q));
+	for (int i = 0; i < nreq; i++)
+		k.q[i] = MPI_REQUEST_NULL;
+	walk(&k);
+	plan_end(w, k.end);
 	if (w->pace.coord_only && secs && w->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
 			"%.6f\n", w->m.n, pl->nrounds, w->pace.pairs_at_once,
-			(double) (cxd_now_ns() - t0) / 1e9, cpu_s() - cpu);
+			(double) (cxd_now_ns() - k.t0) / 1e9, cpu_s() - cpu);
 	if (secs)
-		round_times(w, pl, mine, secs);
-	free(tok);
+		round_times(w, pl, k.mine, secs);
+	free(k.q);
 	free(step);
-	free(mine);
+	free(k.mine);
 }
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
