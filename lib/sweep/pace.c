@@ -37,14 +37,23 @@ int cxd_pace_sent(const struct cxd_pace *p, int req,
 	return i % 2 ? s->knext : s->next;
 }
 
-static struct cxd_pace_act act(const struct cxd_pace *p,
-			       enum cxd_pace_op op, int peer)
+/* The round of the step under way (after the last: the last step's). */
+static int round_of(const struct cxd_pace *p)
 {
 	int at = p->at < p->nsteps ? p->at : p->nsteps - 1;
 
-	return (struct cxd_pace_act){ .op = op, .peer = peer, .req = -1,
-				      .round = at >= 0 ? p->step[at].round
-						       : -1 };
+	return at >= 0 ? p->step[at].round : -1;
+}
+
+/* The next action, held in p: built whole in one literal and never
+ * copied (built field by field and returned by value, it cost the
+ * simulation, tests/unit/test_pace.c, half its time). */
+static const struct cxd_pace_act *act(struct cxd_pace *p,
+				      enum cxd_pace_op op, int peer)
+{
+	p->act = (struct cxd_pace_act){ .op = op, .peer = peer, .req = -1,
+					.round = round_of(p) };
+	return &p->act;
 }
 
 /* A chain's neighbour, when there is one and it is not this rank. */
@@ -53,74 +62,67 @@ static bool other(const struct cxd_pace *p, int rank)
 	return rank >= 0 && rank != p->self;
 }
 
-static struct cxd_pace_act do_recv(struct cxd_pace *p, int from,
-				   enum cxd_pace_kind kind)
+static const struct cxd_pace_act *do_recv(struct cxd_pace *p, int from,
+					  enum cxd_pace_kind kind)
 {
-	struct cxd_pace_act a = act(p, CXD_PACE_RECV, from);
-
 	p->in = -1;
-	a.kind = kind;
-	a.req = CXD_PACE_REQ_IN;
-	a.buf = &p->in;
-	return a;
+	p->act = (struct cxd_pace_act){ .op = CXD_PACE_RECV, .kind = kind,
+					.req = CXD_PACE_REQ_IN, .peer = from,
+					.round = round_of(p), .buf = &p->in };
+	return &p->act;
 }
 
-static struct cxd_pace_act do_send(const struct cxd_pace *p, int to,
-				   enum cxd_pace_kind kind, int req,
-				   const int *val)
+/* A token's send is tested once (an eager one is done there), never
+ * waited for before the end (pace.h says why). */
+static const struct cxd_pace_act *do_send(struct cxd_pace *p, int to,
+					  enum cxd_pace_kind kind, int req,
+					  const int *val)
 {
-	struct cxd_pace_act a = act(p, CXD_PACE_SEND, to);
-
-	a.kind = kind;
-	a.req = req;
-	a.val = val;
-	/* A token's send: tested once (an eager one is done there), never
-	 * waited for before the end (pace.h says why). */
-	a.test = kind != CXD_PACE_HELLO;
-	return a;
+	p->act = (struct cxd_pace_act){ .op = CXD_PACE_SEND, .kind = kind,
+					.req = req, .peer = to,
+					.round = round_of(p), .val = val,
+					.test = kind != CXD_PACE_HELLO };
+	return &p->act;
 }
 
-static struct cxd_pace_act do_wait(const struct cxd_pace *p,
-				   enum cxd_pace_wait w, int peer, int req,
-				   int nreq)
+static const struct cxd_pace_act *do_wait(struct cxd_pace *p,
+					  enum cxd_pace_wait w, int peer,
+					  int req, int nreq)
 {
-	struct cxd_pace_act a = act(p, CXD_PACE_WAIT, peer);
-
-	a.wait = w;
-	a.req = req;
-	a.nreq = nreq;
-	return a;
+	p->act = (struct cxd_pace_act){ .op = CXD_PACE_WAIT, .wait = w,
+					.req = req, .nreq = nreq, .peer = peer,
+					.round = round_of(p) };
+	return &p->act;
 }
 
 /* The message just taken named the wrong round: the machine stays at
  * this check, so every later call says the same. */
-static struct cxd_pace_act wrong(struct cxd_pace *p, int from,
-				 enum cxd_pace_kind kind)
+static const struct cxd_pace_act *wrong(struct cxd_pace *p, int from,
+					enum cxd_pace_kind kind)
 {
-	struct cxd_pace_act a = act(p, CXD_PACE_ERROR, from);
-
 	p->phase--;
-	a.kind = kind;
-	a.got = p->in;
-	return a;
+	p->act = (struct cxd_pace_act){ .op = CXD_PACE_ERROR, .kind = kind,
+					.req = -1, .peer = from,
+					.round = round_of(p), .got = p->in };
+	return &p->act;
 }
 
-/* After the pair: hand the key's chain on, and go to the next step. */
-static struct cxd_pace_act give_key(struct cxd_pace *p)
+/* After the pair: hand the key's chain on (the send's round is the
+ * step's), and go to the next step. */
+static const struct cxd_pace_act *give_key(struct cxd_pace *p)
 {
 	const struct cxd_step *s = p->step + p->at;
 	bool give = other(p, s->knext);
-	struct cxd_pace_act a = act(p, CXD_PACE_SEND, s->knext);
 
 	if (give)
-		a = do_send(p, s->knext, CXD_PACE_KEY,
-			    CXD_PACE_REQ_SENT + 2 * p->at + 1, &s->round);
+		do_send(p, s->knext, CXD_PACE_KEY,
+			CXD_PACE_REQ_SENT + 2 * p->at + 1, &s->round);
 	p->at++;
 	p->phase = p->at < p->nsteps ? TAKE_SLOT : END;
-	return give ? a : cxd_pace_next(p);
+	return give ? &p->act : cxd_pace_next(p);
 }
 
-struct cxd_pace_act cxd_pace_next(struct cxd_pace *p)
+const struct cxd_pace_act *cxd_pace_next(struct cxd_pace *p)
 {
 	for (;;) {
 		const struct cxd_step *s = p->at < p->nsteps ?

@@ -17,7 +17,7 @@
  * bytes eagerly (found by the simulation, 7 ranks, 2 pairs at once).
  * After the last step every token sent must be taken.
  *
- * The driver loop: a = cxd_pace_next(p); do a; repeat until DONE or
+ * The driver loop: a = cxd_pace_next(p); do *a; repeat until DONE or
  * ERROR. RECV and SEND post at once; WAIT and RUN: call cxd_pace_next
  * again only once the wait is over (every request done) or the pair
  * ran. Deadlines are the driver's: a.wait says which wait it is in.
@@ -79,19 +79,22 @@ struct cxd_pace_act {
 };
 
 /* One rank's walk. The fields are the machine's; a driver may read at
- * (the step under way, nsteps when past the last). */
+ * (the step under way, nsteps when past the last) and act (the action
+ * cxd_pace_next returned last). */
 struct cxd_pace {
 	const struct cxd_step *step;
 	int nsteps, self;
 	int at, phase;
 	int in, mine;     /* the int received, the hello sent */
+	struct cxd_pace_act act;
 };
 
 /* Rank self's walk through its nsteps steps (step outlives p). */
 void cxd_pace_init(struct cxd_pace *p, const struct cxd_step *step,
 		   int nsteps, int self);
 int cxd_pace_nreq(const struct cxd_pace *p);
-struct cxd_pace_act cxd_pace_next(struct cxd_pace *p);
+/* The next action; it stays in p->act until the next call. */
+const struct cxd_pace_act *cxd_pace_next(struct cxd_pace *p);
 /* A token-send request (>= CXD_PACE_REQ_SENT): its receiver, and its
  * kind and round. */
 int cxd_pace_sent(const struct cxd_pace *p, int req,

@@ -270,21 +270,21 @@ static void walk_pair(struct walk *k, const struct cxd_pace_act *a)
 static void walk(struct walk *k)
 {
 	for (;;) {
-		struct cxd_pace_act a = cxd_pace_next(&k->pc);
+		const struct cxd_pace_act *a = cxd_pace_next(&k->pc);
 
-		switch (a.op) {
+		switch (a->op) {
 		case CXD_PACE_RECV:
 		case CXD_PACE_SEND:
-			post(&a, k->q);
+			post(a, k->q);
 			break;
 		case CXD_PACE_WAIT:
-			pace_wait(k, &a);
+			pace_wait(k, a);
 			break;
 		case CXD_PACE_RUN:
-			walk_pair(k, &a);
+			walk_pair(k, a);
 			break;
 		case CXD_PACE_ERROR:
-			pace_wrong(k->w, &a);
+			pace_wrong(k->w, a);
 			return;
 		case CXD_PACE_DONE:
 			return;

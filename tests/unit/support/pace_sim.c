@@ -23,8 +23,8 @@ struct req {
 
 struct sim {
 	int n;
-	struct cxd_pace *pc;          /* per rank: its machine */
-	struct cxd_pace_act *act;     /* per rank: the action to do next */
+	struct cxd_pace *pc;          /* per rank: its machine, and in it
+				       * the action to do next */
 	int *state;
 	struct req **req;             /* per rank: its machine's requests */
 	int *ready, nready;           /* pairs both partners are in, by
@@ -143,7 +143,7 @@ static void key_count(struct sim *s, int a, int b, int by)
 static void enter_pair(struct sim *s, int r, int p)
 {
 	s->state[r] = PAIR;
-	if (s->state[p] == PAIR && s->act[p].peer == r) {
+	if (s->state[p] == PAIR && s->pc[p].act.peer == r) {
 		s->ready[s->nready++] = r < p ? r : p;
 	} else {
 		s->running++;
@@ -161,7 +161,7 @@ static const enum pace_fault wrong_fault[NKIND] = {
  * negated. */
 static int advance(struct sim *s, int r)
 {
-	const struct cxd_pace_act *a = &s->act[r];
+	const struct cxd_pace_act *a = &s->pc[r].act;
 
 	if (s->state[r] != MOVE)
 		return 0;
@@ -187,7 +187,7 @@ static int advance(struct sim *s, int r)
 	case CXD_PACE_ERROR:
 		return -(int) wrong_fault[a->kind];
 	}
-	s->act[r] = cxd_pace_next(&s->pc[r]);
+	cxd_pace_next(&s->pc[r]);
 	return 1;
 }
 
@@ -233,7 +233,7 @@ static int pick(struct sim *s, enum pace_policy policy)
  * on, then the next step). */
 static void finish(struct sim *s, int a, int *times)
 {
-	int ends[2] = { a, s->act[a].peer };
+	int ends[2] = { a, s->pc[a].act.peer };
 
 	times[a * s->n + ends[1]]++;
 	s->running--;
@@ -242,7 +242,7 @@ static void finish(struct sim *s, int a, int *times)
 		int x = ends[i];
 
 		s->state[x] = MOVE;
-		s->act[x] = cxd_pace_next(&s->pc[x]);
+		cxd_pace_next(&s->pc[x]);
 		wake(s, x);
 	}
 }
@@ -253,7 +253,6 @@ static void sim_close(struct sim *s)
 		free(s->req[r]);
 	free(s->req);
 	free(s->pc);
-	free(s->act);
 	free(s->state);
 	free(s->ready);
 	free(s->todo);
@@ -323,7 +322,7 @@ static int rank_open(struct sim *s, const struct pace_steps *ps, int r)
 		return -1;
 	for (int i = 0; i < nreq; i++)
 		s->req[r][i].done = true;
-	s->act[r] = cxd_pace_next(&s->pc[r]);
+	cxd_pace_next(&s->pc[r]);
 	wake(s, r);
 	return 0;
 }
@@ -340,7 +339,6 @@ static int sim_open(struct sim *s, const struct pace_steps *ps,
 	s->key_running = calloc((size_t) s->nd * (size_t) s->nd + 1,
 				sizeof(int));
 	s->pc = calloc((size_t) n, sizeof(*s->pc));
-	s->act = calloc((size_t) n, sizeof(*s->act));
 	s->req = calloc((size_t) n, sizeof(*s->req));
 	s->state = calloc((size_t) n, sizeof(int));
 	s->ready = calloc((size_t) n, sizeof(int));
@@ -348,7 +346,7 @@ static int sim_open(struct sim *s, const struct pace_steps *ps,
 	s->queued = calloc((size_t) n, 1);
 	s->head = malloc(nq * sizeof(int));
 	s->tail = malloc(nq * sizeof(int));
-	if (!s->key_running || !s->pc || !s->act || !s->req || !s->state ||
+	if (!s->key_running || !s->pc || !s->req || !s->state ||
 	    !s->ready || !s->todo || !s->queued || !s->head || !s->tail)
 		return -1;
 	for (size_t q = 0; q < nq; q++)
