@@ -7,7 +7,7 @@
  * for the word of the slot's previous holder (step.prev), then both
  * partners swap a hello naming the round, measure, and the holder hands
  * the slot on (step.next), completing those sends only after its last
- * step. tests/unit/test_sched.c simulates those waits.
+ * step (lib/sweep/pace.c, the walk; tests/unit/test_pace.c simulates it).
  */
 #ifndef CXD_SWEEP_SCHED_H
 #define CXD_SWEEP_SCHED_H

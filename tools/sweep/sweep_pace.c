@@ -17,6 +17,11 @@
  * is waited for only after the rank's last step, so this holds whether
  * MPI sends the 4 bytes eagerly or only once they are received.
  *
+ * That protocol is lib/sweep/pace.c's machine, one rank's walk with no
+ * MPI and no clock, which the unit tests run over a simulated queue
+ * (tests/unit/test_pace.c); this file carries its messages over MPI and
+ * bounds its waits.
+ *
  * Bounds: a pair of round k cannot start later than k + 1 pair lengths
  * after the plan began (each round waits only on earlier ones), so that
  * is every wait's deadline; a partner that stalls inside a pair is named
@@ -33,6 +38,7 @@
 #include <mpi.h>
 
 #include "base/testaid.h"
+#include "sweep/pace.h"
 #include "pacing.h"
 
 #define PACE_NAP_MAX_NS 1000000L
@@ -73,93 +79,119 @@ static int wait_until(MPI_Request *q, uint64_t deadline)
 	}
 }
 
-/* A token from the previous holder of a chain (none when that was us):
- * the slot's (SW_TAG_SLOT), or the shared-links chain's (SW_TAG_KEY). */
-static void take_token(const struct sw_ctx *c, const struct cxd_step *s, int from,
-		       int tag, uint64_t deadline)
-{
-	const char *what = tag == SW_TAG_SLOT ? "slot" : "turn on shared links";
-	MPI_Request q;
-	int r = -1;
+static const int pace_tag[] = {
+	[CXD_PACE_SLOT] = SW_TAG_SLOT,
+	[CXD_PACE_KEY] = SW_TAG_KEY,
+	[CXD_PACE_HELLO] = SW_TAG_HELLO,
+};
 
-	if (from < 0 || from == c->m.rank)
-		return;
-	MPI_Irecv(&r, 1, MPI_INT, from, tag, MPI_COMM_WORLD, &q);
-	if (wait_until(&q, deadline) != 0)
-		sw_die(&c->m,
-		       "rank %d (%s) did not hand on its %s before round "
-		       "%d in time: it is stalled, or stuck behind a rank "
-		       "that is", from, c->ranks[from].host, what, s->round);
-	/* A slot passes from round to round; a turn on shared links may
-	 * pass within a round (its pairs of one domain pair). */
-	if (r > s->round || (r == s->round && tag == SW_TAG_SLOT))
-		sw_die(&c->m, "rank %d handed on round %d's %s, expected one "
-		       "before round %d", from, r, what, s->round);
+static const char *chain_name(enum cxd_pace_kind kind)
+{
+	return kind == CXD_PACE_SLOT ? "slot" : "turn on shared links";
 }
 
-/* Hand a chain on. The send is tested once (an eager one is done
- * there) but never waited for: that would hold this rank's next receives
- * back until the next holder takes it, and two holders handing each
- * other a slot would then wait for each other whenever the token is not
- * sent eagerly (found by tests/unit/test_sched.c's simulation, 7 ranks,
- * 2 pairs at once). give_end completes the rest. */
-static void give_token(const struct cxd_step *s, int to, int tag,
-		       MPI_Request *q, int self)
+/* What the machine posts: a receive, or a send; a token's is tested
+ * once (an eager one is done there) but never waited for before the end
+ * (lib/sweep/pace.h says why). */
+static void post(const struct cxd_pace_act *a, MPI_Request *q)
 {
 	MPI_Status st;
 	int flag = 0;
 
-	if (to < 0 || to == self)
+	if (a->op == CXD_PACE_RECV) {
+		MPI_Irecv(a->buf, 1, MPI_INT, a->peer, pace_tag[a->kind],
+			  MPI_COMM_WORLD, &q[a->req]);
 		return;
-	MPI_Isend(&s->round, 1, MPI_INT, to, tag, MPI_COMM_WORLD, q);
-	MPI_Test(q, &flag, &st);
+	}
+	MPI_Isend(a->val, 1, MPI_INT, a->peer, pace_tag[a->kind],
+		  MPI_COMM_WORLD, &q[a->req]);
+	if (a->test)
+		MPI_Test(&q[a->req], &flag, &st);
 }
 
 /* After the last step: every token handed on is taken, by the plan's
- * deadline (each taker's round ends before it). q: two per step, the
- * slot's and the shared links'. */
-static void give_end(const struct sw_ctx *c, const struct cxd_step *step, int nsteps,
-		     MPI_Request *q, uint64_t deadline)
+ * deadline (each taker's round ends before it). q: the nq token sends,
+ * from request first. */
+static void give_end(const struct sw_ctx *c, const struct cxd_pace *pc, int first,
+		     MPI_Request *q, int nq, uint64_t deadline)
 {
 	uint64_t now = cxd_now_ns();
+	enum cxd_pace_kind kind;
 	MPI_Status st;
-	int flag = 0;
+	int flag = 0, round, to;
 
-	if (sw_wait(q, 2 * nsteps, deadline > now ? deadline - now : 0, NULL,
+	if (sw_wait(q, nq, deadline > now ? deadline - now : 0, NULL,
 		    NULL) == 0)
 		return;
-	for (int i = 0; i < 2 * nsteps; i++) {
-		const struct cxd_step *s = &step[i / 2];
-		int to = i % 2 ? s->knext : s->next;
-
+	for (int i = 0; i < nq; i++) {
+		to = cxd_pace_sent(pc, first + i, &kind, &round);
 		MPI_Test(&q[i], &flag, &st);
 		if (!flag)
 			sw_die(&c->m, "rank %d (%s) did not take the %s "
 			       "after round %d", to, c->ranks[to].host,
-			       i % 2 ? "turn on shared links" : "slot",
-			       s->round);
+			       chain_name(kind), round);
 	}
 }
 
-/* Both partners name the round they are about to run. */
-static void hello(const struct sw_ctx *c, const struct cxd_step *s, uint64_t deadline)
-{
-	int mine = s->round, theirs = -1, p = s->partner;
-	MPI_Request q[2];
+/* One walk of sw_pace: its bounds, and where each pair's time goes. */
+struct walk {
+	const struct sw_ctx *c;
+	struct sw_pacing *p;
+	struct cxd_pace pc;
+	MPI_Request *q;
+	sw_measure_fn *measure;
+	void *arg;
+	double *mine;
+	uint64_t t0, bound, end;
+};
 
-	MPI_Irecv(&theirs, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[0]);
-	MPI_Isend(&mine, 1, MPI_INT, p, SW_TAG_HELLO, MPI_COMM_WORLD, &q[1]);
-	if (wait_until(&q[0], deadline) != 0)
+/* A wait of the machine's, bounded: a token from the previous holder of
+ * a chain, the partner's hello (both by the round's deadline), the
+ * partner taking ours, or after the last step every token taken. */
+static void pace_wait(struct walk *k, const struct cxd_pace_act *a)
+{
+	const struct sw_ctx *c = k->c;
+	/* A turn on shared links may wait behind pairs of its own round:
+	 * then only the plan's end bounds the waits (a stall inside a pair
+	 * is named by the pair's own waits). */
+	uint64_t deadline = k->p->key_dom ? k->end :
+			    k->t0 + (uint64_t) (a->round + 1) * k->bound;
+	MPI_Request *q = &k->q[a->req];
+	int p = a->peer;
+
+	if (a->wait == CXD_PACE_W_SENT) {
+		give_end(c, &k->pc, a->req, q, a->nreq, k->end);
+	} else if (a->wait == CXD_PACE_W_HELLO_SENT) {
+		if (sw_wait(q, 1, c->m.wait_ns, NULL, NULL) != 0)
+			sw_die(&c->m, "rank %d (%s) did not take the hello of "
+			       "round %d", p, c->ranks[p].host, a->round);
+	} else if (wait_until(q, deadline) != 0) {
+		if (a->wait == CXD_PACE_W_HELLO)
+			sw_die(&c->m,
+			       "rank %d (%s) did not come to round %d in time: "
+			       "it is stalled, or stuck behind a rank that is",
+			       p, c->ranks[p].host, a->round);
 		sw_die(&c->m,
-		       "rank %d (%s) did not come to round %d in time: it "
-		       "is stalled, or stuck behind a rank that is", p,
-		       c->ranks[p].host, s->round);
-	if (sw_wait(&q[1], 1, c->m.wait_ns, NULL, NULL) != 0)
-		sw_die(&c->m, "rank %d (%s) did not take the hello of round %d",
-		       p, c->ranks[p].host, s->round);
-	if (theirs != mine)
+		       "rank %d (%s) did not hand on its %s before round "
+		       "%d in time: it is stalled, or stuck behind a rank "
+		       "that is", p, c->ranks[p].host,
+		       chain_name(a->wait == CXD_PACE_W_SLOT ? CXD_PACE_SLOT
+							     : CXD_PACE_KEY),
+		       a->round);
+	}
+}
+
+/* A message that named the wrong round: a token from a round too late,
+ * or a partner come to another round. */
+static void pace_wrong(const struct sw_ctx *c, const struct cxd_pace_act *a)
+{
+	int p = a->peer;
+
+	if (a->kind == CXD_PACE_HELLO)
 		sw_die(&c->m, "rank %d (%s) came to round %d, expected %d", p,
-		       c->ranks[p].host, theirs, mine);
+		       c->ranks[p].host, a->got, a->round);
+	sw_die(&c->m, "rank %d handed on round %d's %s, expected one "
+	       "before round %d", p, a->got, chain_name(a->kind), a->round);
 }
 
 /* After the last round: everyone meets before the gathering (whose
@@ -195,19 +227,56 @@ static double cpu_s(void)
 	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
-	     const struct cxd_plan *pl, sw_measure_fn *measure, void *arg,
-	     double *secs)
+/* The pair of the step under way: measured, and timed by its lower
+ * rank. */
+static void walk_pair(struct walk *k, const struct cxd_pace_act *a)
 {
-	uint64_t t0 = cxd_now_ns(), bound = pair_bound_ns(c);
-	double *mine = sw_alloc(&c->m, (size_t) pl->nrounds, sizeof(double));
-	double cpu = cpu_s();
-	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
-						 c->m.n, pl), sizeof(*step));
+	const struct sw_ctx *c = k->c;
+	uint64_t start;
+
+	k->p->round = a->round;
+	start = cxd_now_ns();
+	k->measure(k->arg, a->peer);
+	if (c->m.rank < a->peer)
+		k->mine[a->round] = (double) (cxd_now_ns() - start) / 1e9;
+	if (c->m.rank < a->peer && cxd_testaid_pair_span)
+		cxd_testaid_pair_span(c->m.rank, a->peer, start, cxd_now_ns());
+}
+
+/* This rank's steps walked by the protocol's machine (lib/sweep/pace.h),
+ * which decides; here MPI carries its messages within the bounds. */
+static void walk(struct walk *k)
+{
+	for (;;) {
+		const struct cxd_pace_act *a = cxd_pace_next(&k->pc);
+
+		switch (a->op) {
+		case CXD_PACE_RECV:
+		case CXD_PACE_SEND:
+			post(a, k->q);
+			break;
+		case CXD_PACE_WAIT:
+			pace_wait(k, a);
+			break;
+		case CXD_PACE_RUN:
+			walk_pair(k, a);
+			break;
+		case CXD_PACE_ERROR:
+			pace_wrong(k->c, a);
+			return;
+		case CXD_PACE_DONE:
+			return;
+		}
+	}
+}
+
+/* This rank's steps through plan pl, with the shared-links chains when
+ * key_dom is set: their count (sw_die when out of memory). */
+static int pace_steps(const struct sw_ctx *c, const struct sw_pacing *p,
+		      const struct cxd_plan *pl, struct cxd_step *step)
+{
 	int nsteps = cxd_sched_steps(c->m.n, c->m.rank, p->pairs_at_once,
 				     pl, step);
-	uint64_t end = t0 + (uint64_t) (pl->nrounds + 1) * bound;
-	MPI_Request *tok;
 
 	if (nsteps >= 0 && p->key_dom &&
 	    cxd_sched_keys(c->m.n, c->m.rank, pl, p->key_dom,
@@ -215,44 +284,39 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 		nsteps = -1; /* sw_run checked the domains' count */
 	if (nsteps < 0)
 		sw_die(&c->m, "out of memory");
-	tok = sw_alloc(&c->m, 2 * (size_t) nsteps, sizeof(*tok));
-	for (int i = 0; i < nsteps; i++) {
-		const struct cxd_step *s = step + i;
-		/* A turn on shared links may wait behind pairs of its own
-		 * round: then only the plan's end bounds the waits (a stall
-		 * inside a pair is named by the pair's own waits). */
-		uint64_t deadline = p->key_dom ? end :
-				    t0 + (uint64_t) (s->round + 1) * bound;
-		uint64_t start;
+	return nsteps;
+}
 
-		tok[2 * i] = tok[2 * i + 1] = MPI_REQUEST_NULL;
-		p->round = s->round;
-		take_token(c, s, s->prev, SW_TAG_SLOT, deadline);
-		take_token(c, s, s->kprev, SW_TAG_KEY, deadline);
-		hello(c, s, deadline);
-		start = cxd_now_ns();
-		measure(arg, s->partner);
-		if (c->m.rank < s->partner)
-			mine[s->round] = (double) (cxd_now_ns() - start) / 1e9;
-		if (c->m.rank < s->partner && cxd_testaid_pair_span)
-			cxd_testaid_pair_span(c->m.rank, s->partner, start,
-					      cxd_now_ns());
-		give_token(s, s->next, SW_TAG_SLOT, &tok[2 * i], c->m.rank);
-		give_token(s, s->knext, SW_TAG_KEY, &tok[2 * i + 1],
-			   c->m.rank);
-	}
-	give_end(c, step, nsteps, tok, end);
-	plan_end(c, end);
+void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
+	     const struct cxd_plan *pl, sw_measure_fn *measure, void *arg,
+	     double *secs)
+{
+	struct walk k = { .c = c, .p = p, .measure = measure, .arg = arg,
+			  .t0 = cxd_now_ns(), .bound = pair_bound_ns(c) };
+	double cpu = cpu_s();
+	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
+						 c->m.n, pl), sizeof(*step));
+	int nreq;
+
+	k.mine = sw_alloc(&c->m, (size_t) pl->nrounds, sizeof(double));
+	k.end = k.t0 + (uint64_t) (pl->nrounds + 1) * k.bound;
+	cxd_pace_init(&k.pc, step, pace_steps(c, p, pl, step), c->m.rank);
+	nreq = cxd_pace_nreq(&k.pc);
+	k.q = sw_alloc(&c->m, (size_t) nreq, sizeof(*k.q));
+	for (int i = 0; i < nreq; i++)
+		k.q[i] = MPI_REQUEST_NULL;
+	walk(&k);
+	plan_end(c, k.end);
 	if (c->coord_only && secs && c->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
 			"%.6f\n", c->m.n, pl->nrounds, p->pairs_at_once,
-			(double) (cxd_now_ns() - t0) / 1e9, cpu_s() - cpu);
+			(double) (cxd_now_ns() - k.t0) / 1e9, cpu_s() - cpu);
 	if (secs)
-		round_times(c, pl, mine, secs);
-	free(tok);
+		round_times(c, pl, k.mine, secs);
+	free(k.q);
 	free(step);
-	free(mine);
+	free(k.mine);
 }
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's

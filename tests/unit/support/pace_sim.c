@@ -1,37 +1,49 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit-test aid: the sweep's pacing simulated (pace_sim.h). */
+/* Unit-test aid: the sweep's pacing simulated (pace_sim.h): n copies of
+ * the real machine (lib/sweep/pace.c) over a simulated message queue. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pace_sim.h"
+#include "sweep/pace.h"
 
-/* Where a rank is in its steps: TAKE the slot, then KEY its key's
- * token, HELLO, RUN, and after the last step END, DONE. */
-enum { TAKE, KEY, HELLO, RUN, END, DONE };
-enum { K_TOKEN, K_HELLO, K_KEY, NKIND }; /* the kinds of message */
+#define NKIND (CXD_PACE_HELLO + 1) /* the kinds of message */
+
+/* Where a rank is: doing its next action, in a pair, or done. */
+enum { MOVE, PAIR, DONE };
+
+/* A request: a send not yet taken (sync), or a receive not yet matched;
+ * done when neither. */
+struct req {
+	bool done;
+	int from, kind; /* a receive's sender and kind */
+	int *buf;       /* where the receive's int goes */
+};
 
 struct sim {
 	int n;
-	struct cxd_step *const *step; /* the pace_steps' */
-	const int *nsteps;
-	int *at, *phase;
-	int *ready, nready;          /* pairs both partners are in, by
-				      * lower rank, in the order they began */
-	int running;                 /* pairs either partner is in */
-	int *todo, ntodo;            /* ranks that may move */
+	struct cxd_pace *pc;          /* per rank: its machine, and in it
+				       * the action to do next */
+	int *state;
+	struct req **req;             /* per rank: its machine's requests */
+	int *ready, nready;           /* pairs both partners are in, by
+				       * lower rank, in the order they began */
+	int running;                  /* pairs either partner is in */
+	int *todo, ntodo;             /* ranks that may move */
 	char *queued;
-	int *val, *link, nmsg;       /* messages, queued by link */
-	int *head, *tail;            /* per (kind, receiver, sender) */
+	int *val, *link, nmsg;        /* messages, queued by link */
+	int *sreq;                    /* per message: the sender's request
+				       * a sync send completes, or -1 */
+	int *head, *tail;             /* per (kind, receiver, sender) */
 	unsigned rng;
-	bool sync;                   /* a token's send waits for its receive */
-	int *unsent;                 /* per rank: its tokens not yet taken */
-	const int *dom;              /* rank's domain, or NULL: no keys */
-	int nd;                      /* domains */
-	int *key_running;            /* per key (domain pair): pairs under
-				      * way */
+	bool sync;                    /* a send waits for its receive */
+	const int *dom;               /* rank's domain, or NULL: no keys */
+	int nd;                       /* domains */
+	int *key_running;             /* per key (domain pair): pairs under
+				       * way */
 	int max_key_running;
-	int fault_rank;              /* the rank that met a fault */
+	int fault_rank;               /* the rank that met a fault */
 };
 
 static int queue_of(const struct sim *s, int kind, int dst, int src)
@@ -39,47 +51,64 @@ static int queue_of(const struct sim *s, int kind, int dst, int src)
 	return (kind * s->n + dst) * s->n + src;
 }
 
-static int post(struct sim *s, int kind, int src, int dst, int v)
-{
-	int q = queue_of(s, kind, dst, src), m = s->nmsg++;
-
-	s->val[m] = v;
-	s->link[m] = -1;
-	if (s->tail[q] < 0)
-		s->head[q] = m;
-	else
-		s->link[s->tail[q]] = m;
-	s->tail[q] = m;
-	return m;
-}
-
-static bool take(struct sim *s, int kind, int dst, int src, int *v)
-{
-	int q = queue_of(s, kind, dst, src), m = s->head[q];
-
-	if (m < 0)
-		return false;
-	*v = s->val[m];
-	s->head[q] = s->link[m];
-	if (s->head[q] < 0)
-		s->tail[q] = -1;
-	return true;
-}
-
-/* On to rank r's next step, or to the end of its steps. */
-static void next_step(struct sim *s, int r)
-{
-	s->at[r]++;
-	s->phase[r] = s->at[r] < s->nsteps[r] ? TAKE : END;
-}
-
-/* Rank r may move again (a message came, or its pair ended). */
+/* Rank r may move again (a message came, a send was taken, or its pair
+ * ended). */
 static void wake(struct sim *s, int r)
 {
 	if (!s->queued[r]) {
 		s->queued[r] = 1;
 		s->todo[s->ntodo++] = r;
 	}
+}
+
+/* Rank r sends (action a): queued for the receiver, done at once when
+ * eager, else when taken. */
+static void sim_send(struct sim *s, int r, const struct cxd_pace_act *a)
+{
+	int q = queue_of(s, (int) a->kind, a->peer, r), m = s->nmsg++;
+
+	s->val[m] = *a->val;
+	s->link[m] = -1;
+	s->sreq[m] = s->sync ? a->req : -1;
+	if (s->tail[q] < 0)
+		s->head[q] = m;
+	else
+		s->link[s->tail[q]] = m;
+	s->tail[q] = m;
+	s->req[r][a->req] = (struct req){ .done = !s->sync };
+	wake(s, a->peer);
+}
+
+/* Rank r's receive, matched with the first message from its sender of
+ * its kind (MPI's order) when one is queued: done or not. */
+static bool match(struct sim *s, int r, struct req *rq)
+{
+	int q = queue_of(s, rq->kind, r, rq->from), m = s->head[q];
+
+	if (m < 0)
+		return false;
+	*rq->buf = s->val[m];
+	s->head[q] = s->link[m];
+	if (s->head[q] < 0)
+		s->tail[q] = -1;
+	if (s->sreq[m] >= 0) { /* the sender's sync send is done */
+		s->req[rq->from][s->sreq[m]].done = true;
+		wake(s, rq->from);
+	}
+	rq->done = true;
+	return true;
+}
+
+/* Rank r's requests first .. first + nr - 1 all done. */
+static bool waited(struct sim *s, int r, int first, int nr)
+{
+	for (int i = first; i < first + nr; i++) {
+		struct req *rq = &s->req[r][i];
+
+		if (!rq->done && (rq->buf == NULL || !match(s, r, rq)))
+			return false;
+	}
+	return true;
 }
 
 /* The key (unordered domain pair) of the pair of ranks a and b, or -1
@@ -109,60 +138,56 @@ static void key_count(struct sim *s, int a, int b, int by)
 		s->max_key_running = s->key_running[k];
 }
 
-/* One move of rank r (take_slot, then hello; after its last step
- * give_end): 1 moved, 0 it waits, or a fault negated. */
-static int advance(struct sim *s, int r)
+/* Rank r comes to its pair with p: under way once either is in it,
+ * ready to end once both are. */
+static void enter_pair(struct sim *s, int r, int p)
 {
-	const struct cxd_step *st;
-	int v;
-
-	if (s->phase[r] == DONE || s->phase[r] == RUN)
-		return 0;
-	if (s->phase[r] == END) {
-		if (s->sync && s->unsent[r] > 0)
-			return 0;
-		s->phase[r] = DONE;
-		return 1;
-	}
-	st = s->step[r] + s->at[r];
-	if (s->phase[r] == TAKE) {
-		if (st->prev >= 0 && st->prev != r) {
-			if (!take(s, K_TOKEN, r, st->prev, &v))
-				return 0;
-			if (v >= st->round)
-				return -PACE_TOKEN_LATE;
-			s->unsent[st->prev]--; /* its send is done */
-			wake(s, st->prev);
-		}
-		s->phase[r] = KEY;
-		return 1;
-	}
-	if (s->phase[r] == KEY) {
-		if (st->kprev >= 0 && st->kprev != r) {
-			if (!take(s, K_KEY, r, st->kprev, &v))
-				return 0;
-			/* Pairs of one round may take turns. */
-			if (v > st->round)
-				return -PACE_KEY_LATE;
-			s->unsent[st->kprev]--;
-			wake(s, st->kprev);
-		}
-		post(s, K_HELLO, r, st->partner, st->round);
-		wake(s, st->partner);
-		s->phase[r] = HELLO;
-		return 1;
-	}
-	if (!take(s, K_HELLO, r, st->partner, &v))
-		return 0;
-	if (v != st->round)
-		return -PACE_HELLO_WRONG;
-	s->phase[r] = RUN;
-	if (s->phase[st->partner] == RUN) {
-		s->ready[s->nready++] = r < st->partner ? r : st->partner;
+	s->state[r] = PAIR;
+	if (s->state[p] == PAIR && s->pc[p].act.peer == r) {
+		s->ready[s->nready++] = r < p ? r : p;
 	} else {
 		s->running++;
-		key_count(s, r, st->partner, 1);
+		key_count(s, r, p, 1);
 	}
+}
+
+static const enum pace_fault wrong_fault[NKIND] = {
+	[CXD_PACE_SLOT] = PACE_TOKEN_LATE,
+	[CXD_PACE_KEY] = PACE_KEY_LATE,
+	[CXD_PACE_HELLO] = PACE_HELLO_WRONG,
+};
+
+/* One action of rank r's machine: 1 done, 0 it waits, or a fault
+ * negated. */
+static int advance(struct sim *s, int r)
+{
+	const struct cxd_pace_act *a = &s->pc[r].act;
+
+	if (s->state[r] != MOVE)
+		return 0;
+	switch (a->op) {
+	case CXD_PACE_RECV:
+		s->req[r][a->req] = (struct req){ .from = a->peer,
+						  .kind = (int) a->kind,
+						  .buf = a->buf };
+		break;
+	case CXD_PACE_SEND:
+		sim_send(s, r, a);
+		break;
+	case CXD_PACE_WAIT:
+		if (!waited(s, r, a->req, a->nreq))
+			return 0;
+		break;
+	case CXD_PACE_RUN:
+		enter_pair(s, r, a->peer);
+		return 1; /* its next action once the pair ended */
+	case CXD_PACE_DONE:
+		s->state[r] = DONE;
+		return 1;
+	case CXD_PACE_ERROR:
+		return -(int) wrong_fault[a->kind];
+	}
+	cxd_pace_next(&s->pc[r]);
 	return 1;
 }
 
@@ -204,44 +229,37 @@ static int pick(struct sim *s, enum pace_policy policy)
 	return a;
 }
 
-/* The pair of ranks a < b ends: the holder hands the slot on (give_slot:
- * the send started, not waited for) and both go to their next step. */
+/* The pair of ranks a < b ends: both machines go on (hand the tokens
+ * on, then the next step). */
 static void finish(struct sim *s, int a, int *times)
 {
-	int ends[2] = { a, s->step[a][s->at[a]].partner };
+	int ends[2] = { a, s->pc[a].act.peer };
 
 	times[a * s->n + ends[1]]++;
 	s->running--;
 	key_count(s, a, ends[1], -1);
 	for (int i = 0; i < 2; i++) {
 		int x = ends[i];
-		const struct cxd_step *st = s->step[x] + s->at[x];
 
-		if (st->next >= 0 && st->next != x) {
-			post(s, K_TOKEN, x, st->next, st->round);
-			s->unsent[x]++;
-			wake(s, st->next);
-		}
-		if (st->knext >= 0 && st->knext != x) {
-			post(s, K_KEY, x, st->knext, st->round);
-			s->unsent[x]++;
-			wake(s, st->knext);
-		}
-		next_step(s, x);
+		s->state[x] = MOVE;
+		cxd_pace_next(&s->pc[x]);
 		wake(s, x);
 	}
 }
 
 static void sim_close(struct sim *s)
 {
-	free(s->at);
-	free(s->phase);
+	for (int r = 0; s->req && r < s->n; r++)
+		free(s->req[r]);
+	free(s->req);
+	free(s->pc);
+	free(s->state);
 	free(s->ready);
 	free(s->todo);
 	free(s->queued);
 	free(s->val);
-	free(s->unsent);
 	free(s->link);
+	free(s->sreq);
 	free(s->head);
 	free(s->tail);
 	free(s->key_running);
@@ -292,6 +310,23 @@ void pace_steps_free(struct pace_steps *ps)
 	ps->nsteps = NULL;
 }
 
+/* Rank r's machine at its first action, its requests idle. */
+static int rank_open(struct sim *s, const struct pace_steps *ps, int r)
+{
+	int nreq;
+
+	cxd_pace_init(&s->pc[r], ps->step[r], ps->nsteps[r], r);
+	nreq = cxd_pace_nreq(&s->pc[r]);
+	s->req[r] = calloc((size_t) nreq, sizeof(struct req));
+	if (s->req[r] == NULL)
+		return -1;
+	for (int i = 0; i < nreq; i++)
+		s->req[r][i].done = true;
+	cxd_pace_next(&s->pc[r]);
+	wake(s, r);
+	return 0;
+}
+
 /* Room for every rank's walk and every message: 0 or -1. */
 static int sim_open(struct sim *s, const struct pace_steps *ps,
 		    unsigned seed, bool sync)
@@ -299,34 +334,34 @@ static int sim_open(struct sim *s, const struct pace_steps *ps,
 	int n = ps->n;
 	size_t nq = NKIND * (size_t) n * (size_t) n, total = 0;
 
-	*s = (struct sim){ .n = n, .step = ps->step, .nsteps = ps->nsteps,
-			   .rng = seed, .sync = sync, .dom = ps->dom };
+	*s = (struct sim){ .n = n, .rng = seed, .sync = sync, .dom = ps->dom };
 	s->nd = ps->dom ? cxd_sched_ndom(n, ps->dom) : 0;
 	s->key_running = calloc((size_t) s->nd * (size_t) s->nd + 1,
 				sizeof(int));
-	s->at = calloc((size_t) n, sizeof(int));
-	s->phase = calloc((size_t) n, sizeof(int));
+	s->pc = calloc((size_t) n, sizeof(*s->pc));
+	s->req = calloc((size_t) n, sizeof(*s->req));
+	s->state = calloc((size_t) n, sizeof(int));
 	s->ready = calloc((size_t) n, sizeof(int));
 	s->todo = calloc((size_t) n, sizeof(int));
 	s->queued = calloc((size_t) n, 1);
 	s->head = malloc(nq * sizeof(int));
 	s->tail = malloc(nq * sizeof(int));
-	if (!s->key_running || !s->at || !s->phase || !s->ready ||
-	    !s->todo || !s->queued || !s->head || !s->tail)
+	if (!s->key_running || !s->pc || !s->req || !s->state ||
+	    !s->ready || !s->todo || !s->queued || !s->head || !s->tail)
 		return -1;
 	for (size_t q = 0; q < nq; q++)
 		s->head[q] = s->tail[q] = -1;
 	for (int r = 0; r < n; r++) {
-		s->phase[r] = s->nsteps[r] > 0 ? TAKE : END;
-		wake(s, r);
-		total += (size_t) s->nsteps[r];
+		if (rank_open(s, ps, r) != 0)
+			return -1;
+		total += (size_t) ps->nsteps[r];
 	}
 	/* Each step sends one hello, at most one slot token and at most
 	 * one key token. */
 	s->val = malloc((3 * total + 1) * sizeof(int));
-	s->unsent = calloc((size_t) n, sizeof(int));
 	s->link = malloc((3 * total + 1) * sizeof(int));
-	return s->val && s->link && s->unsent ? 0 : -1;
+	s->sreq = malloc((3 * total + 1) * sizeof(int));
+	return s->val && s->link && s->sreq ? 0 : -1;
 }
 
 /* After the last pair: a rank not done waits forever; a message left
@@ -334,10 +369,10 @@ static int sim_open(struct sim *s, const struct pace_steps *ps,
 static void sim_check_end(const struct sim *s, struct pace_res *res)
 {
 	for (int r = 0; r < s->n; r++) {
-		if (s->phase[r] != DONE) {
+		if (s->state[r] != DONE) {
 			res->fault = PACE_DEADLOCK;
 			res->stuck_rank = r;
-			res->stuck_step = s->at[r];
+			res->stuck_step = s->pc[r].at;
 			return;
 		}
 	}
@@ -345,8 +380,9 @@ static void sim_check_end(const struct sim *s, struct pace_res *res)
 		for (int q = queue_of(s, kind, 0, 0);
 		     q < queue_of(s, kind + 1, 0, 0); q++)
 			if (s->head[q] >= 0)
-				res->fault = kind == K_KEY ? PACE_KEY_LEFTOVER
-							   : PACE_LEFTOVER;
+				res->fault = kind == CXD_PACE_KEY
+						     ? PACE_KEY_LEFTOVER
+						     : PACE_LEFTOVER;
 }
 
 void pace_run(const struct pace_steps *ps, enum pace_policy policy,
@@ -365,7 +401,7 @@ void pace_run(const struct pace_steps *ps, enum pace_policy policy,
 		res->fault = (enum pace_fault) settle(&s);
 		if (res->fault != PACE_OK) {
 			res->stuck_rank = s.fault_rank;
-			res->stuck_step = s.at[s.fault_rank];
+			res->stuck_step = s.pc[s.fault_rank].at;
 			break;
 		}
 		if (s.running > res->max_running)
