@@ -10,7 +10,10 @@ add_compile_definitions(CXD_SIM)
 file(GLOB CXD_SIM_LIB_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/lib/base/*.c ${CMAKE_SOURCE_DIR}/lib/counters/*.c
      ${CMAKE_SOURCE_DIR}/lib/opts/*.c ${CMAKE_SOURCE_DIR}/lib/sweep/*.c)
+list(REMOVE_ITEM CXD_SIM_LIB_SOURCES ${CMAKE_SOURCE_DIR}/lib/base/cpu_wait.c
+     ${CMAKE_SOURCE_DIR}/lib/base/cpu_wait_sim.c)
 add_library(cxdcore_sim STATIC ${CXD_SIM_LIB_SOURCES}
+            ${CMAKE_SOURCE_DIR}/lib/base/cpu_wait_sim.c # the wait unknown
             ${CMAKE_SOURCE_DIR}/lib/tools.c)
 target_include_directories(cxdcore_sim PUBLIC ${CMAKE_SOURCE_DIR}/include
                            ${CMAKE_SOURCE_DIR}/lib)
