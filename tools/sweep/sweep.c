@@ -25,34 +25,6 @@
 #include "sweep_mpi.h"
 #include "health.h"
 
-/* What the simulated build does differently, for its -h. */
-static void help_sim(FILE *out)
-{
-#ifdef CXD_SIM
-	fprintf(out, "\nThis is the simulated build (make sim): run it with "
-		"SimGrid's smpirun over a\nplatform file. It has the mpi "
-		"engine only (no libfabric inside). Where\nSMPI lacks a call "
-		"or makes it quadratic, it differs: all-gather, all-reduce\n"
-		"and all-to-all go through rank 0 (gather, then broadcast or "
-		"scatter);\n--matrix is refused (SMPI has no nonblocking "
-		"MPI-IO write and stores no\nfile data); the time ranks wait "
-		"for a CPU is not known (each link's\ncpu_wait_pct is "
-		"null); every wait blocks (the simulator ends a run that\n"
-		"deadlocks); a latency run is the partner's word that it is "
-		"ready (not 10\nuntimed ping-pongs) and one timed ping-pong: "
-		"the leader lets the simulated\nclock pass for the rest of "
-		"--lat-iters at its pace (8-byte messages load no\nlink, and "
-		"each costs wall time); a bandwidth window travels as one\n"
-		"message of its -l messages' bytes (the links share their rate "
-		"among flows,\nso it takes what its messages would take "
-		"together; -s times -l must be\nunder 2 GiB); and the words "
-		"and pings use blocking calls (SMPI's cost is per\nmessage and "
-		"per call).\n");
-#else
-	(void) out;
-#endif
-}
-
 static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
 			 int ret, const char *err)
 {
@@ -68,7 +40,8 @@ static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
 		sw_help_scale(stdout);
-		help_sim(stdout);
+		if (w->eng->help) /* the simulated build's */
+			w->eng->help(stdout);
 	} else if (w->m.rank == 0 && ret == CXD_OPTS_VERSION) {
 		char ver[128] = "";
 
@@ -81,24 +54,6 @@ static int usage_or_help(const struct sw *w, const struct cxd_tool *tool,
 		fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
 	return ret < 0 ? CXD_EXIT_USAGE : CXD_EXIT_OK;
-}
-
-/* What the simulated build cannot do, refused (see help_sim). */
-static int sim_check(const struct sw *w, char *err, size_t len)
-{
-#ifdef CXD_SIM
-	if (w->cfg.sweep.matrix[0]) {
-		snprintf(err, len, "--matrix: the simulated build cannot write "
-			 "it (SMPI has no nonblocking MPI-IO write and keeps "
-			 "no file data); use --json");
-		return -EINVAL;
-	}
-#else
-	(void) w;
-	(void) err;
-	(void) len;
-#endif
-	return 0;
 }
 
 /* --engine, or this build's default (also for -h and -V); an unknown
@@ -131,8 +86,6 @@ static int parse(struct sw *w, int argc, char **argv)
 		pick_engine(w, &ret, err, sizeof(err));
 	if (ret == 0 && w->eng->check)
 		ret = w->eng->check(w, err, sizeof(err));
-	if (ret == 0)
-		ret = sim_check(w, err, sizeof(err));
 	if (ret != 0)
 		return usage_or_help(w, tool, ret, err);
 	/* Defaults applied by cxd_opts_parse (the option table's). */
