@@ -8,11 +8,6 @@
 
 #include "cxd/config.h"
 #include "cxd/tool.h"
-#ifndef CXD_SIM /* the runners and operations: libfabric's */
-#include "ops/ops.h"
-#include "run/run.h"
-#include "session/session.h"
-#endif
 
 #define NET_BW (CXD_F_NET | CXD_F_LIST | CXD_F_BIDIR | CXD_F_GATE_BW)
 #define NET_LAT (CXD_F_NET | CXD_F_LATOPTS | CXD_F_LL | CXD_F_RANGE | \
@@ -21,11 +16,15 @@
 
 /* The simulated build (make sim) has cxi_sweep alone, with no libfabric
  * inside: its rows keep their names, options and defaults, but no
- * runner and no operation. */
+ * runner and no operation. Chosen here, at file scope, so that the table
+ * stays one. */
 #ifdef CXD_SIM
 #define RUN(fn) NULL
 #define OPS(ops) NULL
-#else
+#else /* the runners and operations: libfabric's */
+#include "ops/ops.h"
+#include "run/run.h"
+#include "session/session.h"
 #define RUN(fn) fn
 #define OPS(ops) (&(ops))
 #endif

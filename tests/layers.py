@@ -16,7 +16,8 @@ Besides, files in lib/run/ and lib/ops/ may not use the control channel
 or one way of reaching the peer directly (PEER_BLIND): only s->via; and
 in lib/session/ only the control channel's way (CTRL_WAY) uses lib/ctrl/;
 and the sweep's core may not use an engine's files (sweep_core): only
-struct sw_engine.
+struct sw_engine; nor may an engine use the core's: only the engine
+interface, the context it is handed and the MPI helpers (ENGINE_MAY).
 Usage: layers.py BUILD_DIR [SRC_DIR] [--graph]   exit 1 on any violation.
 """
 import collections
@@ -46,6 +47,10 @@ PEER_WAYS = ("lib/ctrl/", "lib/session/peer_", "lib/session/sess_connect",
 # a second engine plugs in without touching pacing or judging.
 SWEEP_ENGINES = "tools/sweep/engine_"
 SWEEP_MAIN = "tools/sweep/sweep.c"
+# What an engine may use of tools/sweep: the interface (engine.h), the
+# context open hands it (context.h), the MPI helpers, its own files.
+ENGINE_MAY = ("tools/sweep/engine", "tools/sweep/context.h",
+              "tools/sweep/sw_")
 
 
 def sweep_core(unit):
@@ -203,6 +208,12 @@ def main(argv):
             elif sweep_core(unit) and dst.startswith(SWEEP_ENGINES):
                 engine.append("%s -> %s: %s (the sweep's core uses struct "
                               "sw_engine)" % (unit, dst, why))
+            elif unit.startswith(SWEEP_ENGINES) and \
+                    dst.startswith("tools/sweep/") and \
+                    not dst.startswith(ENGINE_MAY):
+                engine.append("%s -> %s: %s (an engine uses only engine.h, "
+                              "context.h and the MPI helpers)"
+                              % (unit, dst, why))
     loops = cycles(objs, graph)
     if "--graph" in argv:
         for unit in sorted(graph):

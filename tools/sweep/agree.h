@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: faults that are one rank's but must be told once, by rank
- * 0, with every rank leaving with the same status (sweep_agree.c).
+ * 0, with every rank leaving with the same status (sweep_agree.c;
+ * the first of them, sw_agree_err, is the MPI helpers', sw_mpi.h).
  */
 #ifndef CXD_SWEEP_AGREE_H
 #define CXD_SWEEP_AGREE_H
@@ -10,9 +11,6 @@
 
 #include "context.h"
 
-/* 0 when no rank has an error, else rank 0 prints the first failing
- * rank's, named with its host, and all get 2. Collective. */
-int sw_agree_err(const struct sw_mpi *m, const char *err);
 /* Every rank started with rank 0's arguments: 0 or 2. */
 int sw_agree_opts(const struct sw_mpi *m, int argc, char **argv);
 /* Rank 0: refuse a full-matrix output that its host cannot hold. */

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <mpi.h>
 
@@ -79,6 +80,8 @@ struct sw_engine {
 	 * NULL where the engine has none (check refuses --congestion). */
 	void (*aggress)(struct sw_engine *e, const struct sw_aggr *a,
 			MPI_Request *stop, uint64_t until_ns);
+	/* What -h adds about this build's engine (NULL: nothing). */
+	void (*help)(FILE *out);
 	void *state;
 };
 

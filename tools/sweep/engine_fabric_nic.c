@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agree.h"
 #include "engine_fabric.h"
 
 #define MAX_NICS 64

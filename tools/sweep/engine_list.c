@@ -1,54 +1,44 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The engines this build has, for --engine. The simulated build (make
- * sim: SimGrid's smpicc, CXD_SIM) has no libfabric inside, so only the
- * MPI engine; elsewhere the libfabric engine comes first, the default.
+ * --engine: an engine picked from this build's table (engine_list.h:
+ * engine_list_real.c's, or in the simulated build, make sim, which has
+ * no libfabric inside, engine_list_sim.c's), and the names of its
+ * engines (the usage error).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
-
-typedef void engine_make_fn(struct sw_engine *e, const struct sw_mpi *m);
-
-static const struct {
-	const char *name;
-	engine_make_fn *make;
-} engines[] = {
-#ifndef CXD_SIM
-	{ "fabric", sw_engine_fabric },
-#endif
-	{ "mpi", sw_engine_mpi },
-};
-
-#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+#include "engine_list.h"
 
 const char *sw_engine_names(void)
 {
-#ifdef CXD_SIM
-	return "mpi";
-#else
-	return "fabric, mpi";
-#endif
+	static char names[64]; /* the table's names: "fabric, mpi" */
+
+	names[0] = '\0';
+	for (size_t i = 0; i < sw_engine_nrows; i++) {
+		if (sw_engine_rows[i].make == NULL)
+			continue;
+		if (names[0] != '\0')
+			strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+		strncat(names, sw_engine_rows[i].name,
+			sizeof(names) - strlen(names) - 1);
+	}
+	return names;
 }
 
 int sw_engine_pick(const char *name, struct sw_engine *e,
 		   const struct sw_mpi *m, char *err, size_t len)
 {
-	for (size_t i = 0; i < NENGINES; i++)
-		if (name[0] == '\0' || strcmp(name, engines[i].name) == 0) {
-			engines[i].make(e, m);
+	for (size_t i = 0; i < sw_engine_nrows; i++) {
+		const struct sw_engine_row *r = &sw_engine_rows[i];
+
+		if (name[0] == '\0' || strcmp(name, r->name) == 0) {
+			/* one this build lacks: the default's check says so */
+			(r->make ? r->make : sw_engine_rows[0].make)(e, m);
 			return 0;
 		}
-#ifdef CXD_SIM
-	if (strcmp(name, "fabric") == 0) {
-		snprintf(err, len, "--engine fabric: this is the simulated "
-			 "build (make sim), which has no libfabric; it "
-			 "measures with --engine mpi only");
-		return -EINVAL;
 	}
-#endif
 	snprintf(err, len, "Invalid engine '%s': this build has %s", name,
 		 sw_engine_names());
 	return -EINVAL;

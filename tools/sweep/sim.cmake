@@ -7,19 +7,35 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(JSONC REQUIRED IMPORTED_TARGET json-c)
 add_compile_definitions(CXD_SIM)
+# Where a file has a simulated twin (NAME_sim.c beside NAME.c or
+# NAME_real.c), this build takes the twin; the normal build, the
+# top CMakeLists.txt, the other.
 file(GLOB CXD_SIM_LIB_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/lib/base/*.c ${CMAKE_SOURCE_DIR}/lib/counters/*.c
      ${CMAKE_SOURCE_DIR}/lib/opts/*.c ${CMAKE_SOURCE_DIR}/lib/sweep/*.c)
+list(REMOVE_ITEM CXD_SIM_LIB_SOURCES ${CMAKE_SOURCE_DIR}/lib/base/cpu_wait.c
+     ${CMAKE_SOURCE_DIR}/lib/base/cpu_wait_sim.c)
 add_library(cxdcore_sim STATIC ${CXD_SIM_LIB_SOURCES}
+            ${CMAKE_SOURCE_DIR}/lib/base/cpu_wait_sim.c # the wait unknown
             ${CMAKE_SOURCE_DIR}/lib/tools.c)
 target_include_directories(cxdcore_sim PUBLIC ${CMAKE_SOURCE_DIR}/include
                            ${CMAKE_SOURCE_DIR}/lib)
 target_link_libraries(cxdcore_sim PUBLIC PkgConfig::JSONC m)
+# The sweep: the files both builds share (all but libfabric's engine and
+# the build-specific NAME_real.c and NAME_sim.c), then this build's.
 file(GLOB CXD_SIM_SWEEP_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/tools/sweep/*.c)
-file(GLOB CXD_SIM_FABRIC_SOURCES CONFIGURE_DEPENDS
-     ${CMAKE_SOURCE_DIR}/tools/sweep/engine_fabric*.c)
-list(REMOVE_ITEM CXD_SIM_SWEEP_SOURCES ${CXD_SIM_FABRIC_SOURCES})
+file(GLOB CXD_SIM_NOT_SOURCES CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/tools/sweep/engine_fabric*.c
+     ${CMAKE_SOURCE_DIR}/tools/sweep/*_real.c
+     ${CMAKE_SOURCE_DIR}/tools/sweep/*_sim.c)
+list(REMOVE_ITEM CXD_SIM_SWEEP_SOURCES ${CXD_SIM_NOT_SOURCES})
+set(CXD_SWEEP_SIM_DIR ${CMAKE_SOURCE_DIR}/tools/sweep)
+list(APPEND CXD_SIM_SWEEP_SOURCES
+     ${CXD_SWEEP_SIM_DIR}/engine_list_sim.c   # the MPI engine alone
+     ${CXD_SWEEP_SIM_DIR}/engine_mpi_sim.c    # blocking, a window one message
+     ${CXD_SWEEP_SIM_DIR}/sw_mpi_sim.c        # every wait blocks
+     ${CXD_SWEEP_SIM_DIR}/sw_coll_sim.c)      # collectives through rank 0
 add_executable(cxi_sweep ${CXD_SIM_SWEEP_SOURCES})
 target_link_libraries(cxi_sweep PRIVATE cxdcore_sim)
 

@@ -3,7 +3,10 @@
  * cxi_sweep's MPI helper layer: this rank's place in the job, every MPI
  * tag the sweep uses, and the bounded collectives and waits (a rank that
  * stalls must not hold the others forever). Knows no engine: a wait that
- * must keep a provider moving is handed a progress callback.
+ * must keep a provider moving is handed a progress callback. Both builds
+ * share sw_mpi.c and sw_coll.c; the waits and buffers (sw_mpi_real.c)
+ * and three collectives (sw_coll_real.c) differ in the simulated build
+ * (make sim: sw_mpi_sim.c, sw_coll_sim.c).
  */
 #ifndef CXD_SW_MPI_H
 #define CXD_SW_MPI_H
@@ -57,10 +60,13 @@ void sw_host_name(const struct sw_mpi *m, char *host, size_t len);
  * (inside a pair) is called between polls. 0 or -ETIMEDOUT. */
 int sw_wait(MPI_Request *r, int nr, uint64_t bound_ns,
 	    sw_progress_fn *progress, void *arg);
-#ifdef CXD_SIM
-/* The simulated build's wait (sw_mpi.c says why): 0. */
+/* Wait for one request until deadline (absolute, cxd_now_ns), asleep
+ * between tests, the naps from 20 us doubling to 1 ms: 0 or -ETIMEDOUT
+ * (the simulated build: sw_block). */
+int sw_wait_until(MPI_Request *q, uint64_t deadline);
+/* The simulated build's every wait (sw_mpi_sim.c says why; only that
+ * build has it): blocks, 0. */
 int sw_block(MPI_Request *r, int nr);
-#endif
 /* Wait for a nonblocking collective (blocking ones spin), bounded by
  * wait_ns (its floor before the options are read); a rank that stalls
  * ends the job. */
@@ -80,6 +86,9 @@ void sw_allreduce(const struct sw_mpi *m, const void *in, void *out,
 		  int count, MPI_Datatype t, MPI_Op op, const char *what);
 void sw_alltoall_double(const struct sw_mpi *m, const double *row,
 			double *col, const char *what);
+/* 0 when no rank has an error, else rank 0 prints the first failing
+ * rank's, named with its host, and all get 2. Collective. */
+int sw_agree_err(const struct sw_mpi *m, const char *err);
 /* Both sides of a pair send len bytes to rank p, then receive as many:
  * 0, or -ETIMEDOUT after bound_ns. */
 int sw_pair_swap(int p, enum sw_tag tag, const void *mine, void *theirs,

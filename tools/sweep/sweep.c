@@ -27,34 +27,6 @@
 #include "health.h"
 #include "run.h"
 
-/* What the simulated build does differently, for its -h. */
-static void help_sim(FILE *out)
-{
-#ifdef CXD_SIM
-	fprintf(out, "\nThis is the simulated build (make sim): run it with "
-		"SimGrid's smpirun over a\nplatform file. It has the mpi "
-		"engine only (no libfabric inside). Where\nSMPI lacks a call "
-		"or makes it quadratic, it differs: all-gather, all-reduce\n"
-		"and all-to-all go through rank 0 (gather, then broadcast or "
-		"scatter);\n--matrix is refused (SMPI has no nonblocking "
-		"MPI-IO write and stores no\nfile data); the time ranks wait "
-		"for a CPU is not known (each link's\ncpu_wait_pct is "
-		"null); every wait blocks (the simulator ends a run that\n"
-		"deadlocks); a latency run is the partner's word that it is "
-		"ready (not 10\nuntimed ping-pongs) and one timed ping-pong: "
-		"the leader lets the simulated\nclock pass for the rest of "
-		"--lat-iters at its pace (8-byte messages load no\nlink, and "
-		"each costs wall time); a bandwidth window travels as one\n"
-		"message of its -l messages' bytes (the links share their rate "
-		"among flows,\nso it takes what its messages would take "
-		"together; -s times -l must be\nunder 2 GiB); and the words "
-		"and pings use blocking calls (SMPI's cost is per\nmessage and "
-		"per call).\n");
-#else
-	(void) out;
-#endif
-}
-
 static int usage_or_help(const struct sw_ctx *c, const struct sw_engine *e,
 			 const struct cxd_tool *tool, int ret, const char *err)
 {
@@ -70,7 +42,8 @@ static int usage_or_help(const struct sw_ctx *c, const struct sw_engine *e,
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
 		sw_help_scale(stdout);
-		help_sim(stdout);
+		if (e->help) /* the simulated build's */
+			e->help(stdout);
 	} else if (c->m.rank == 0 && ret == CXD_OPTS_VERSION) {
 		char ver[128] = "";
 
@@ -83,24 +56,6 @@ static int usage_or_help(const struct sw_ctx *c, const struct sw_engine *e,
 		fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
 	return ret < 0 ? CXD_EXIT_USAGE : CXD_EXIT_OK;
-}
-
-/* What the simulated build cannot do, refused (see help_sim). */
-static int sim_check(const struct sw_ctx *c, char *err, size_t len)
-{
-#ifdef CXD_SIM
-	if (c->cfg.sweep.matrix[0]) {
-		snprintf(err, len, "--matrix: the simulated build cannot write "
-			 "it (SMPI has no nonblocking MPI-IO write and keeps "
-			 "no file data); use --json");
-		return -EINVAL;
-	}
-#else
-	(void) c;
-	(void) err;
-	(void) len;
-#endif
-	return 0;
 }
 
 /* --engine, or this build's default (also for -h and -V); an unknown
@@ -136,8 +91,6 @@ static int parse(struct sw_ctx *c, struct sw_engine *e, int argc,
 		pick_engine(c, e, &ret, err, sizeof(err));
 	if (ret == 0 && e->check)
 		ret = e->check(&c->cfg, err, sizeof(err));
-	if (ret == 0)
-		ret = sim_check(c, err, sizeof(err));
 	if (ret != 0)
 		return usage_or_help(c, e, tool, ret, err);
 	sw_ctx_derive(c);

@@ -15,35 +15,6 @@
 #include "sweep/matrix.h"
 #include "agree.h"
 
-int sw_agree_err(const struct sw_mpi *m, const char *err)
-{
-	char msg[CXD_ERR_LEN + 300] = "", host[256] = "";
-	int mine = err && *err ? m->rank : INT_MAX, first = INT_MAX;
-	MPI_Request q;
-
-	sw_allreduce(m, &mine, &first, 1, MPI_INT, MPI_MIN,
-		     "the check of every rank's setup");
-	if (first == INT_MAX)
-		return CXD_EXIT_OK;
-	if (m->rank == first) {
-		sw_host_name(m, host, sizeof(host));
-		snprintf(msg, sizeof(msg), "rank %d (%s): %s", m->rank, host,
-			 err);
-	}
-	if (first != 0 && m->rank == first) {
-		MPI_Isend(msg, sizeof(msg), MPI_CHAR, 0, SW_TAG_WHY,
-			  MPI_COMM_WORLD, &q);
-		sw_coll_wait(m, &q, "telling rank 0 of a bad setup");
-	} else if (first != 0 && m->rank == 0) {
-		MPI_Irecv(msg, sizeof(msg), MPI_CHAR, first, SW_TAG_WHY,
-			  MPI_COMM_WORLD, &q);
-		sw_coll_wait(m, &q, "hearing of a bad setup");
-	}
-	if (m->rank == 0)
-		fprintf(stderr, "cxi_sweep: %s\n", msg);
-	return CXD_EXIT_USAGE;
-}
-
 /* FNV-1a over the arguments after the program's name. */
 static uint64_t args_hash(int argc, char **argv, char *line, size_t len)
 {

@@ -41,42 +41,12 @@
 #include "sweep/pace.h"
 #include "pacing.h"
 
-#define PACE_NAP_MAX_NS 1000000L
-
 /* The longest a pair may take: its runs (4 x --repeat), each bounded,
  * and slack. */
 static uint64_t pair_bound_ns(const struct sw_ctx *c)
 {
 	return 4 * c->repeat * c->m.wait_ns +
 	       2 * CXD_SWEEP_LATE_S * 1000000000ULL;
-}
-
-/*
- * Wait for one request until the deadline (absolute, cxd_now_ns), asleep
- * between tests. The naps grow to 1 ms, not sw_wait's 5 ms: each hello
- * is on the path of every later round, so a long nap here delays the
- * whole sweep (measured: 6-9 ms per round at 5 ms), while a rank's next
- * partner is rarely more than a pair's length away.
- */
-static int wait_until(MPI_Request *q, uint64_t deadline)
-{
-	long nap = 20000L;
-	MPI_Status st;
-	int flag = 0;
-
-#ifdef CXD_SIM
-	(void) deadline;
-	return sw_block(q, 1);
-#endif
-	for (;;) {
-		MPI_Test(q, &flag, &st);
-		if (flag)
-			return 0;
-		if (cxd_now_ns() > deadline)
-			return -ETIMEDOUT;
-		sw_nap(nap);
-		nap = nap < PACE_NAP_MAX_NS / 2 ? nap * 2 : PACE_NAP_MAX_NS;
-	}
 }
 
 static const int pace_tag[] = {
@@ -165,7 +135,7 @@ static void pace_wait(struct walk *k, const struct cxd_pace_act *a)
 		if (sw_wait(q, 1, c->m.wait_ns, NULL, NULL) != 0)
 			sw_die(&c->m, "rank %d (%s) did not take the hello of "
 			       "round %d", p, c->ranks[p].host, a->round);
-	} else if (wait_until(q, deadline) != 0) {
+	} else if (sw_wait_until(q, deadline) != 0) {
 		if (a->wait == CXD_PACE_W_HELLO)
 			sw_die(&c->m,
 			       "rank %d (%s) did not come to round %d in time: "
@@ -201,7 +171,7 @@ static void plan_end(const struct sw_ctx *c, uint64_t deadline)
 	MPI_Request q;
 
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	if (wait_until(&q, deadline) != 0)
+	if (sw_wait_until(&q, deadline) != 0)
 		sw_die(&c->m, "the other ranks did not finish their rounds in "
 		       "time: one of them is stalled");
 }
