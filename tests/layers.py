@@ -50,7 +50,7 @@ SWEEP_MAIN = "tools/sweep/sweep.c"
 # What an engine may use of tools/sweep: the interface (engine.h), the
 # context open hands it (context.h), the MPI helpers, its own files.
 ENGINE_MAY = ("tools/sweep/engine", "tools/sweep/context.h",
-              "tools/sweep/sw_")
+              "tools/sweep/mpi_")
 
 
 def sweep_core(unit):

@@ -317,7 +317,7 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Only check every rank's NIC (link, speed, PCIe,\n"
 		  "error counters) and name the hosts that are down,\n"
 		  "degraded or erroring; no traffic is sent" },
-	/* cxi_sweep --congestion (tools/sweep/congest_run.c). */
+	/* cxi_sweep --congestion (tools/sweep/congest_mpi.c). */
 	{ OPT(0, "congestion", NULL), .kind = K_FLAG,
 	  .off = CXD_CFG_OFF(sweep.cg_flags), .val = CXD_CG_ON,
 	  .need = CXD_F_SWEEP,

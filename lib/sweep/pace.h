@@ -3,7 +3,7 @@
  * cxi_sweep's pacing protocol, one rank's walk through its steps
  * (cxd_sched_steps, sched.h), as a state machine with no MPI and no
  * clock: it says what to do next, a driver does it. Two drivers run it:
- * tools/sweep/sweep_pace.c over MPI, and the unit tests' simulated
+ * tools/sweep/pace_mpi.c over MPI, and the unit tests' simulated
  * message queue (tests/unit/support/pace_sim.c), so the property tests
  * prove the code that runs.
  *

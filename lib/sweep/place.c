@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The congestion mode's placement, with plain parameters (the MPI side:
- * tools/sweep/congest_run.c). */
+ * tools/sweep/congest_mpi.c). */
 #include <string.h>
 
 #include "place.h"

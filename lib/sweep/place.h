@@ -10,7 +10,7 @@
 /* Victim pairs measure in turns of at most per pairs (the sweep's
  * pairs_at_once): the victims of turn t are victims[2 t per .. 2 (t + 1)
  * per), at most nv. Writes them to r (room for 2 per), returns their
- * count. tools/sweep/congest_run.c's measure passes its tokens by them. */
+ * count. tools/sweep/congest_mpi.c's measure passes its tokens by them. */
 int cxd_cg_turn_ranks(const int *victims, int nv, int per, int t, int *r);
 /* The turn of victim `rank`, -1 when it is no victim. */
 int cxd_cg_turn_of(const int *victims, int nv, int per, int rank);

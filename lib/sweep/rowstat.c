@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's row statistics, with plain parameters (the MPI side,
- * tools/sweep/sweep_judge.c, gathers and shares them). */
+ * tools/sweep/judge_mpi.c, gathers and shares them). */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>

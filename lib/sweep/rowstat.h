@@ -13,7 +13,7 @@
  * Writes each link's median to row[m][p], its spread ((max - min) /
  * median, %; NAN unless the median is positive) to spread[m][p], and the
  * noise (median relative difference of two repeats of one link) to
- * noise[m]. 0, or -ENOMEM. tools/sweep/sweep_judge.c calls it on each
+ * noise[m]. 0, or -ENOMEM. tools/sweep/judge_mpi.c calls it on each
  * pass.
  */
 int cxd_row_stats(int n, size_t repeat, double *const rep[2],

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's plans and each rank's steps, pure: plain parameters, and
- * errors returned for the MPI side (tools/sweep/sweep_pace.c) to end the
+ * errors returned for the MPI side (tools/sweep/pace_mpi.c) to end the
  * job with.
  */
 #include <errno.h>

@@ -2,7 +2,7 @@
 /*
  * cxi_sweep's pacing plans and each rank's steps through them, pure (no
  * MPI): the plan of rounds, and the slot tokens that bound how many
- * pairs run at once. The MPI side (tools/sweep/sweep_pace.c) walks the
+ * pairs run at once. The MPI side (tools/sweep/pace_mpi.c) walks the
  * steps: before a pair the slot's holder (the pair's lower rank) waits
  * for the word of the slot's previous holder (step.prev), then both
  * partners swap a hello naming the round, measure, and the holder hands
@@ -64,7 +64,7 @@ void cxd_plan_free(struct cxd_plan *pl);
  * Rank `rank`'s steps through plan pl, in order, into step (room for
  * cxd_sched_room(n, pl) steps); returns their count, or -ENOMEM.
  * pairs_at_once bounds a listed round's pairs; slot tokens are linked
- * when cxd_sched_chain says so. tools/sweep/sweep_pace.c's sw_pace walks
+ * when cxd_sched_chain says so. tools/sweep/pace_mpi.c's sw_pace walks
  * them.
  */
 int cxd_sched_room(int n, const struct cxd_plan *pl);

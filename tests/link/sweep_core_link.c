@@ -7,9 +7,9 @@
  */
 #include <stdio.h>
 
-#include "agree.h"
+#include "preflight.h"
 #include "boot.h"
-#include "congest_run.h"
+#include "congest_mpi.h"
 #include "health.h"
 #include "run.h"
 

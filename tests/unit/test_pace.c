@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's pacing protocol (lib/sweep/pace.c, the machine that
- * tools/sweep/sweep_pace.c runs over MPI) over the plans' steps
+ * tools/sweep/pace_mpi.c runs over MPI) over the plans' steps
  * (lib/sweep/sched.c), proved by running n copies of it over a simulated
  * message queue (support/pace_sim.c) for every N from 2 to 64 and every
  * slot count K from 1 to N/2: every pair exactly once, never more than K

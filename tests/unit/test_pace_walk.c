@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The pacing machine (lib/sweep/pace.c) one action at a time: the order
- * of its posts and waits, which tools/sweep/sweep_pace.c turns into MPI
+ * of its posts and waits, which tools/sweep/pace_mpi.c turns into MPI
  * calls one for one (so this pins the order of every rank's messages),
  * and the wrong rounds it reports, which the property tests
  * (test_pace.c) never meet: their schedules are right.
@@ -145,7 +145,7 @@ static void expect_wrong(struct cxd_pace *p, enum cxd_pace_kind kind,
 }
 
 /* A slot passes from round to round: a token of the same round or a
- * later one is an error (sweep_pace.c: "rank 1 handed on round 3's
+ * later one is an error (pace_mpi.c: "rank 1 handed on round 3's
  * slot, expected one before round 3"). */
 static void test_walk_reports_a_slot_token_not_from_an_earlier_round(
 	void **state)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep: the context's making and the bootstrap (sweep_boot.c). */
+/* cxi_sweep: the context's making and the bootstrap (boot.c). */
 #ifndef CXD_SWEEP_BOOT_H
 #define CXD_SWEEP_BOOT_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep: the concurrency calibration (sweep_calib.c). */
+/* cxi_sweep: the concurrency calibration (calib.c). */
 #ifndef CXD_SWEEP_CALIB_H
 #define CXD_SWEEP_CALIB_H
 

@@ -4,7 +4,7 @@
  * bootstrap is over, none changes: this rank's place in the job, the
  * options, the two runs an engine makes, every rank's host and address,
  * how the ranks share hosts, and where --topology places them. The
- * bootstrap (sweep_boot.c) and the engine's open fill it; the parts are
+ * bootstrap (boot.c) and the engine's open fill it; the parts are
  * handed it const.
  */
 #ifndef CXD_SWEEP_CONTEXT_H
@@ -19,7 +19,7 @@
 #include "cxd/opts.h"
 #include "sweep/sweep_out.h"
 #include "sweep/topo.h"
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
 /* How this rank shares its host, and so how many pairs run at once. */
 struct sw_hosts {
@@ -29,7 +29,7 @@ struct sw_hosts {
 };
 
 struct sw_ctx {
-	struct sw_mpi m;       /* rank, n, the wait bound (sw_mpi.h) */
+	struct sw_mpi m;       /* rank, n, the wait bound (mpi_util.h) */
 	struct cxd_cfg cfg;
 	struct cxd_run_opts bw_run, lat_run; /* the engine's two runs */
 	uint64_t lat_iters, repeat;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: what rank 0 learns from every rank after the judging
- * (sweep_reduce.c: statistics and outliers without gathering the rows;
- * sweep_gather.c: the rows themselves where a file lists every link,
+ * (gather_stats.c: statistics and outliers without gathering the rows;
+ * gather.c: the rows themselves where a file lists every link,
  * and the suspects). Every rank takes part; rank 0 gets the results.
  */
 #ifndef CXD_SWEEP_GATHER_H
@@ -13,7 +13,7 @@
 #include "sweep/judge.h"
 #include "sweep/sweep_out.h"
 #include "context.h"
-#include "judging.h"
+#include "judge_mpi.h"
 #include "measured.h"
 
 /* The outliers rank 0 lists: confirmed ones, then those not judged. */

@@ -3,14 +3,14 @@
  * cxi_sweep: this rank's figures, for the links it led: every repeat,
  * then per link the median, the spread of the repeats and the share of
  * the pair's time spent waiting for a CPU. The pair runs fill them
- * (sweep_run.c), the judging reads them.
+ * (pair.c), the judging reads them.
  */
 #ifndef CXD_SWEEP_MEASURED_H
 #define CXD_SWEEP_MEASURED_H
 
 #include <stdint.h>
 
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
 struct sw_measured {
 	int n;                 /* ranks: one link to each */

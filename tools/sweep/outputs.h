@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's outputs and evidence, kept open across the sweep: the
- * --matrix file (sweep_matrix.c, opened before any traffic), the link
+ * --matrix file (outputs_matrix.c, opened before any traffic), the link
  * error counters around the sweep (health.c), and the files rank 0
- * writes from the report, one writer per option (sweep_outputs.c).
+ * writes from the report, one writer per option (outputs.c).
  */
 #ifndef CXD_SWEEP_OUTPUTS_H
 #define CXD_SWEEP_OUTPUTS_H
@@ -40,7 +40,7 @@ int sw_outputs_write(struct sw_outputs *o, const struct sw_ctx *c,
 		     const struct cxd_sweep_res *r);
 void sw_outputs_free(struct sw_outputs *o);
 
-/* sweep_matrix.c: --matrix. Opened (and truncated) before any traffic:
+/* outputs_matrix.c: --matrix. Opened (and truncated) before any traffic:
  * 0, or 2 on every rank when it cannot be written. */
 int sw_matrix_open(struct sw_outputs *o, const struct sw_ctx *c);
 /* 0, or 1 on every rank with rank 0 saying why. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep: a pair's runs through the engine (sweep_run.c): latency
+ * cxi_sweep: a pair's runs through the engine (pair.c): latency
  * each way, then bandwidth each way, --repeat times interleaved, and
  * the figures this rank led kept.
  */
@@ -11,7 +11,7 @@
 
 #include "engine.h"
 #include "measured.h"
-#include "pacing.h"
+#include "pace_mpi.h"
 
 /* What measuring a pair needs: the context, the engine, the pacing (the
  * round and what to run) and where the figures land. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's whole sweep (the mode sweep.c picks when not --health or
- * --congestion): its phases in order in sw_run (sweep_all.c), each a
+ * --congestion): its phases in order in sw_run (run.c), each a
  * part with its own state, and the run that holds them.
  */
 #ifndef CXD_SWEEP_RUN_H
@@ -13,10 +13,10 @@
 #include "context.h"
 #include "engine.h"
 #include "gather.h"
-#include "judging.h"
+#include "judge_mpi.h"
 #include "measured.h"
 #include "outputs.h"
-#include "pacing.h"
+#include "pace_mpi.h"
 #include "pair.h"
 
 /* One sweep on this rank: the parts' state, each owned by its part. */
@@ -35,7 +35,7 @@ struct sw {
 	uint64_t t0;
 };
 
-/* Rank 0's report of the run (sweep_report.c): the result the writers
+/* Rank 0's report of the run (run_report.c): the result the writers
  * read, and what it points to that the run does not hold. */
 struct sw_report {
 	struct cxd_sweep_res r;

@@ -6,7 +6,7 @@
  * (engine_list.c): libfabric's (engine_fabric.c: the pair tools' runners
  * and op hooks, reaching the partner through sw_peer_mpi) or MPI
  * point-to-point (engine_mpi.c). MPI also bootstraps, paces and gathers
- * (sw_mpi.h).
+ * (mpi_util.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -21,9 +21,9 @@
 #include "cxd/tool.h"
 #include "base/stamp.h"
 #include "sweep/sweep_plan.h"
-#include "agree.h"
+#include "preflight.h"
 #include "boot.h"
-#include "congest_run.h"
+#include "congest_mpi.h"
 #include "health.h"
 #include "run.h"
 

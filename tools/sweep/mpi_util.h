@@ -4,12 +4,12 @@
  * tag the sweep uses, and the bounded collectives and waits (a rank that
  * stalls must not hold the others forever). Knows no engine: a wait that
  * must keep a provider moving is handed a progress callback. Both builds
- * share sw_mpi.c and sw_coll.c; the waits and buffers (sw_mpi_real.c)
- * and three collectives (sw_coll_real.c) differ in the simulated build
- * (make sim: sw_mpi_sim.c, sw_coll_sim.c).
+ * share mpi_util.c and mpi_coll.c; the waits and buffers (mpi_wait_real.c)
+ * and three collectives (mpi_coll_real.c) differ in the simulated build
+ * (make sim: mpi_wait_sim.c, mpi_coll_sim.c).
  */
-#ifndef CXD_SW_MPI_H
-#define CXD_SW_MPI_H
+#ifndef CXD_SWEEP_MPI_UTIL_H
+#define CXD_SWEEP_MPI_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,7 +64,7 @@ int sw_wait(MPI_Request *r, int nr, uint64_t bound_ns,
  * between tests, the naps from 20 us doubling to 1 ms: 0 or -ETIMEDOUT
  * (the simulated build: sw_block). */
 int sw_wait_until(MPI_Request *q, uint64_t deadline);
-/* The simulated build's every wait (sw_mpi_sim.c says why; only that
+/* The simulated build's every wait (mpi_wait_sim.c says why; only that
  * build has it): blocks, 0. */
 int sw_block(MPI_Request *r, int nr);
 /* Wait for a nonblocking collective (blocking ones spin), bounded by

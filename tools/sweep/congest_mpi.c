@@ -16,7 +16,7 @@
 #include "base/tclass.h"
 #include "sweep/place.h"
 #include "boot.h"
-#include "congest_run.h"
+#include "congest_mpi.h"
 
 /* The leading side keeps its figures for the link it leads. */
 static void keep(void *arg, uint64_t k, const struct sw_dir *d,

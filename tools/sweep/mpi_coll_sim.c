@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The collectives that differ, in the simulated build (make sim, SimGrid's
- * SMPI; a real MPI's are sw_coll_real.c's): through rank 0.
+ * SMPI; a real MPI's are mpi_coll_real.c's): through rank 0.
  */
 #include <stdlib.h>
 
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
 /*
  * SMPI's nonblocking all-gather, all-reduce and all-to-all send N(N-1)

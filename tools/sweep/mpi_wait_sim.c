@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's waits and measurement buffers in the simulated build (make
- * sim, SimGrid's SMPI; a real MPI's are sw_mpi_real.c's): every wait
+ * sim, SimGrid's SMPI; a real MPI's are mpi_wait_real.c's): every wait
  * blocks, and the buffers are one shared block.
  */
 #include <stdlib.h>
 
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
 /* The ranks are threads of one process, and the bytes are never read. */
 void *sw_mpi_buf(const struct sw_mpi *m, size_t len)

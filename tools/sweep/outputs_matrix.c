@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "sweep/matrix.h"
-#include "agree.h"
+#include "preflight.h"
 #include "outputs.h"
 
 static void mpi_err(int rc, const char *what, const char *path, char *err,

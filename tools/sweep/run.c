@@ -2,16 +2,16 @@
 /*
  * cxi_sweep: the whole all-pairs sweep on one screen (run.h). Each
  * phase is a call to the part that owns it: the bootstrap (boot.h),
- * the placement (judging.h's inputs), the outputs (outputs.h), the
- * pacing of the main plan (pacing.h, pair.h), the calibration
- * (calib.h), the judging (judging.h), the retest (sweep_retest.h), the
- * gathering (gather.h), the report (sweep_report.c) and the files.
+ * the placement (judge_mpi.h's inputs), the outputs (outputs.h), the
+ * pacing of the main plan (pace_mpi.h, pair.h), the calibration
+ * (calib.h), the judging (judge_mpi.h), the retest (retest_mpi.h), the
+ * gathering (gather.h), the report (run_report.c) and the files.
  */
 #include <stdlib.h>
 
 #include "boot.h"
 #include "calib.h"
-#include "sweep_retest.h"
+#include "retest_mpi.h"
 #include "run.h"
 
 /* The main plan: every pair, by the schedule the placement allows. */

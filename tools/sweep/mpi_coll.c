@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's bounded collectives and the pair's swap, on this build's
- * waits (sw_mpi_real.c or sw_mpi_sim.c); the all-gather, all-reduce and
- * all-to-all that differ between the builds are sw_coll_real.c's and
- * sw_coll_sim.c's.
+ * waits (mpi_wait_real.c or mpi_wait_sim.c); the all-gather, all-reduce and
+ * all-to-all that differ between the builds are mpi_coll_real.c's and
+ * mpi_coll_sim.c's.
  */
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
 /* A collective's end, bounded: a rank that stalls cannot hold the rest.
  * Before the options are read (wait_ns 0) the bound is the pair wait's

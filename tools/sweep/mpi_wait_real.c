@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's waits and measurement buffers as a real MPI runs them
- * (every build but make sim, whose are sw_mpi_sim.c's): waits that poll
+ * (every build but make sim, whose are mpi_wait_sim.c's): waits that poll
  * and nap within a bound, malloc'd buffers.
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "base/clock.h"
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
 /* sw_wait_until's longest nap (it says why 1 ms). */
 #define SW_UNTIL_NAP_MAX_NS 1000000L

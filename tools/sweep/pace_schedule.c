@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep: the pacing's state and the choice of schedule (pacing.h). */
+/* cxi_sweep: the pacing's state and the choice of schedule (pace_mpi.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pacing.h"
+#include "pace_mpi.h"
 
 void sw_pacing_init(struct sw_pacing *p, const struct sw_ctx *c)
 {

@@ -6,7 +6,7 @@
  * not be all that is shared; so after the rounds a sample of one round's
  * pairs is measured again one pair at a time, and each figure is set
  * against the same link's figure from its round. Rank 0 keeps the
- * ratios; the rules (sweep_judge.c, cxd_judge_crowd) decide what they
+ * ratios; the rules (judge_mpi.c, cxd_judge_crowd) decide what they
  * mean.
  */
 #include <math.h>

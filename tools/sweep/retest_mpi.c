@@ -13,7 +13,7 @@
 
 #include "sweep/retest.h"
 #include "sweep/rowstat.h"
-#include "sweep_retest.h"
+#include "retest_mpi.h"
 
 /* The pairs to retest: each rank's outliers' pairs, gathered and made
  * unique by rank 0, then known to all; returns the count. */

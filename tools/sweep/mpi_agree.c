@@ -2,14 +2,14 @@
 /*
  * cxi_sweep's MPI helpers: a fault that is one rank's but must be told
  * once, by rank 0, every rank leaving with the same status (2). Above
- * the collectives (sw_coll*.c), which it uses; engines use it too.
+ * the collectives (mpi_coll*.c), which it uses; engines use it too.
  */
 #include <limits.h>
 #include <stdio.h>
 
 #include "base/exit_codes.h"
 #include "cxd/opts.h"
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
 int sw_agree_err(const struct sw_mpi *m, const char *err)
 {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The collectives that differ, as a real MPI runs them (every build but
- * make sim, whose are sw_coll_sim.c's): the MPI library's own, bounded
+ * make sim, whose are mpi_coll_sim.c's): the MPI library's own, bounded
  * by sw_coll_wait.
  */
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
-/* The MPI library's own algorithms (sw_coll_sim.c says why SMPI's are
+/* The MPI library's own algorithms (mpi_coll_sim.c says why SMPI's are
  * not taken there). */
 void sw_allgather(const struct sw_mpi *m, const void *mine, void *all,
 		  int len, const char *what)

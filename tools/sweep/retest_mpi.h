@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep: the retest of the flagged links (sweep_retest.c). */
-#ifndef CXD_SWEEP_RETEST_PASS_H
-#define CXD_SWEEP_RETEST_PASS_H
+/* cxi_sweep: the retest of the flagged links (retest_mpi.c). */
+#ifndef CXD_SWEEP_RETEST_MPI_H
+#define CXD_SWEEP_RETEST_MPI_H
 
-#include "judging.h"
+#include "judge_mpi.h"
 #include "pair.h"
 
 /* Every rank: retest the flagged pairs once (all repeats again) and keep

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep's judging (sweep_judge.c): rank 0 reads --baseline and
+ * cxi_sweep's judging (judge_mpi.c): rank 0 reads --baseline and
  * --topology before any traffic; after the rounds each rank reduces its
  * own row, rank 0 sets the rules from a summary of the rows, and each
  * rank flags its own links against them (lib/sweep/judge.c's rules).
- * The retest (sweep_retest.c) confirms the flags.
+ * The retest (retest_mpi.c) confirms the flags.
  */
-#ifndef CXD_SWEEP_JUDGING_H
-#define CXD_SWEEP_JUDGING_H
+#ifndef CXD_SWEEP_JUDGE_MPI_H
+#define CXD_SWEEP_JUDGE_MPI_H
 
 #include <stdbool.h>
 #include <stddef.h>

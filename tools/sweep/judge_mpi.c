@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: from every rank's measurements to its flagged links
- * (judging.h). Each rank reduces its own row (medians of the repeats,
+ * (judge_mpi.h). Each rank reduces its own row (medians of the repeats,
  * their spread, its noise); rank 0 sets the rules from a summary of the
  * rows; each rank judges its own links against the typical link, the
  * baseline and the expected figures.
@@ -14,7 +14,7 @@
 #include <mpi.h>
 
 #include "sweep/rowstat.h"
-#include "judging.h"
+#include "judge_mpi.h"
 
 /* Rank 0's status reaches every rank: all stop together, no hang. */
 static int agree(const struct sw_ctx *c, int status)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: faults that are one rank's but must be told once, by rank
- * 0, with every rank leaving with the same status (sweep_agree.c;
- * the first of them, sw_agree_err, is the MPI helpers', sw_mpi.h).
+ * 0, with every rank leaving with the same status (preflight.c;
+ * the first of them, sw_agree_err, is the MPI helpers', mpi_util.h).
  */
-#ifndef CXD_SWEEP_AGREE_H
-#define CXD_SWEEP_AGREE_H
+#ifndef CXD_SWEEP_PREFLIGHT_H
+#define CXD_SWEEP_PREFLIGHT_H
 
 #include <stdio.h>
 

@@ -10,7 +10,7 @@
 #include <mpi.h>
 
 #include "base/testaid.h"
-#include "agree.h"
+#include "preflight.h"
 #include "boot.h"
 
 void sw_ctx_init(struct sw_ctx *c)

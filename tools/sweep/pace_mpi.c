@@ -39,7 +39,7 @@
 
 #include "base/testaid.h"
 #include "sweep/pace.h"
-#include "pacing.h"
+#include "pace_mpi.h"
 
 /* The longest a pair may take: its runs (4 x --repeat), each bounded,
  * and slack. */

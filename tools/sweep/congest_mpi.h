@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep --congestion: victims and aggressors on the sweep's launch
- * (congest_run.c drives the phases; the engine runs the aggressors'
+ * (congest_mpi.c drives the phases; the engine runs the aggressors'
  * traffic, engine_fabric_aggr.c for libfabric's). */
-#ifndef CXD_SWEEP_CONGEST_RUN_H
-#define CXD_SWEEP_CONGEST_RUN_H
+#ifndef CXD_SWEEP_CONGEST_MPI_H
+#define CXD_SWEEP_CONGEST_MPI_H
 
 #include <stddef.h>
 

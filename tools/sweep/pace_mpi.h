@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's pacing: which schedule the rounds follow and their run,
- * pair after pair, over MPI (sweep_pace.c). What a pair is, the caller
+ * pair after pair, over MPI (pace_mpi.c). What a pair is, the caller
  * says (a sw_measure_fn); the pacing knows only ranks and rounds.
  */
-#ifndef CXD_SWEEP_PACING_H
-#define CXD_SWEEP_PACING_H
+#ifndef CXD_SWEEP_PACE_MPI_H
+#define CXD_SWEEP_PACE_MPI_H
 
 #include "sweep/sched.h"
 #include "context.h"
@@ -38,7 +38,7 @@ typedef void sw_measure_fn(void *arg, int p);
 
 void sw_pacing_init(struct sw_pacing *p, const struct sw_ctx *c);
 void sw_pacing_free(struct sw_pacing *p);
-/* The schedule for plan pl (sweep_sched.c): plain rounds or the
+/* The schedule for plan pl (pace_schedule.c): plain rounds or the
  * shared-links one, said in p->schedule; p->round_s made room for. */
 void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
 		      const struct cxd_plan *pl);

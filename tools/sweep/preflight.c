@@ -13,7 +13,7 @@
 
 #include "base/mem_avail.h"
 #include "sweep/matrix.h"
-#include "agree.h"
+#include "preflight.h"
 
 /* FNV-1a over the arguments after the program's name. */
 static uint64_t args_hash(int argc, char **argv, char *line, size_t len)

@@ -2,9 +2,9 @@
 /*
  * cxi_sweep's MPI helpers, the lowest of them: this rank, sw_die,
  * allocation, naps, the host name. Above them, each build's waits and
- * measurement buffers (sw_mpi_real.c, or sw_mpi_sim.c in make sim, SimGrid's
- * SMPI), then the bounded collectives (sw_coll.c, and the build's own
- * sw_coll_real.c or sw_coll_sim.c).
+ * measurement buffers (mpi_wait_real.c, or mpi_wait_sim.c in make sim, SimGrid's
+ * SMPI), then the bounded collectives (mpi_coll.c, and the build's own
+ * mpi_coll_real.c or mpi_coll_sim.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "base/testaid.h"
-#include "sw_mpi.h"
+#include "mpi_util.h"
 
 void sw_mpi_init(struct sw_mpi *m)
 {
