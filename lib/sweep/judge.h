@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "suspect_kinds.h"
 #include "sweep_plan.h"
 
 /* With no --min-bw/--max-lat a link is judged against its peers by the
@@ -131,9 +132,7 @@ bool cxd_judge_held(const struct cxd_outlier *o);
 
 /* Suspects: a rank most of whose links are out (or a switch or group,
  * from --topology), the links between two groups (a bundle of global
- * links, from --topology), or the whole fabric. */
-enum cxd_suspect_kind { CXD_S_RANK, CXD_S_SWITCH, CXD_S_GROUP,
-			CXD_S_FABRIC, CXD_S_BUNDLE };
+ * links, from --topology), or the whole fabric (suspect_kinds.h). */
 
 struct cxd_suspect {
 	enum cxd_suspect_kind kind;

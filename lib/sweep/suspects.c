@@ -314,18 +314,28 @@ size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
 	return k;
 }
 
+/* The set of rank r at a level of the topology; -1: none. */
+static int set_of(const struct cxd_topo_map *topo, enum cxd_suspect_level l,
+		  int r)
+{
+	if (topo == NULL || l == CXD_LEVEL_NONE)
+		return -1;
+	return l == CXD_LEVEL_SWITCH ? topo->sw[r] : topo->grp[r];
+}
+
 bool cxd_judge_link_suspect(const struct cxd_suspect *s, size_t ns,
 			    int src, int dst, const struct cxd_topo_map *topo)
 {
 	for (size_t i = 0; i < ns; i++) {
-		int ga = topo ? topo->grp[src] : -1;
-		int gb = topo ? topo->grp[dst] : -1;
+		const struct cxd_suspect_row *row = cxd_suspect_row(s[i].kind);
+		int ga = set_of(topo, row->level, src);
+		int gb = set_of(topo, row->level, dst);
 
-		if (s[i].kind == CXD_S_FABRIC ||
+		if (row->shape == CXD_SHAPE_ALL ||
 		    cxd_judge_rank_suspect(&s[i], 1, src, topo) ||
 		    cxd_judge_rank_suspect(&s[i], 1, dst, topo))
 			return true;
-		if (s[i].kind == CXD_S_BUNDLE && ga >= 0 && gb >= 0 &&
+		if (row->shape == CXD_SHAPE_PAIR && ga >= 0 && gb >= 0 &&
 		    ((ga == s[i].id && gb == s[i].id2) ||
 		     (ga == s[i].id2 && gb == s[i].id)))
 			return true;
@@ -337,22 +347,14 @@ bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,
 			    const struct cxd_topo_map *topo)
 {
 	for (size_t i = 0; i < ns; i++) {
-		switch (s[i].kind) {
-		case CXD_S_RANK:
-			if (s[i].id == r)
-				return true;
-			break;
-		case CXD_S_SWITCH:
-			if (topo && topo->sw[r] == s[i].id)
-				return true;
-			break;
-		case CXD_S_GROUP:
-			if (topo && topo->grp[r] == s[i].id)
-				return true;
-			break;
-		default: /* the fabric: no one node to drain */
-			break;
-		}
+		const struct cxd_suspect_row *row = cxd_suspect_row(s[i].kind);
+
+		/* a pair or the fabric: no one node to drain */
+		if (!row->drain)
+			continue;
+		if (row->shape == CXD_SHAPE_RANK ? s[i].id == r :
+		    set_of(topo, row->level, r) == s[i].id)
+			return true;
 	}
 	return false;
 }

@@ -66,9 +66,6 @@ json_object *cxd_sweep_json_link_stats(const struct cxd_sweep_res *r)
 	return o;
 }
 
-static const char *const kind_name[] = { "rank", "switch", "group",
-					 "fabric", "bundle" };
-
 json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 {
 	json_object *a = json_object_new_array();
@@ -76,13 +73,14 @@ json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 
 	for (size_t i = 0; i < r->nsus; i++) {
 		const struct cxd_suspect *s = &r->sus[i];
+		const struct cxd_suspect_row *row = cxd_suspect_row(s->kind);
 		json_object *o = json_object_new_object(), *ranks;
 
 		json_object_object_add(o, "kind", json_object_new_string(
-					       kind_name[s->kind]));
+					       row->name));
 		cxd_suspect_name(r, s, name, sizeof(name));
 		json_object_object_add(o, "name", json_object_new_string(name));
-		if (s->kind == CXD_S_RANK) {
+		if (row->shape == CXD_SHAPE_RANK) {
 			json_object_object_add(o, "rank",
 					       json_object_new_int(s->id));
 			json_object_object_add(o, "host", json_object_new_string(
@@ -101,7 +99,7 @@ json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 		json_object_object_add(o, "bad", json_object_new_int(s->bad));
 		json_object_object_add(o, "links",
 				       json_object_new_int(s->links));
-		if (s->kind == CXD_S_BUNDLE) {
+		if (row->shape == CXD_SHAPE_PAIR) {
 			json_object *gs = json_object_new_array();
 
 			json_object_array_add(gs, json_object_new_string(
@@ -110,7 +108,7 @@ json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 						      r->topo->grp[s->id2]));
 			json_object_object_add(o, "groups", gs);
 		}
-		if (s->kind == CXD_S_SWITCH || s->kind == CXD_S_GROUP) {
+		if (row->inside) {
 			json_object_object_add(o, "bad_inside",
 					       json_object_new_int(s->bad_in));
 			json_object_object_add(o, "inside",

@@ -28,31 +28,38 @@ static int count_in(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
 	return k;
 }
 
+/* The topology's name of set id at a level. */
+static const char *set_name(const struct cxd_topo *t,
+			    enum cxd_suspect_level l, int id)
+{
+	return l == CXD_LEVEL_SWITCH ? t->sw[id] : t->grp[id];
+}
+
 void cxd_suspect_name(const struct cxd_sweep_res *r,
 		      const struct cxd_suspect *s, char *buf, size_t len)
 {
+	const struct cxd_suspect_row *row = cxd_suspect_row(s->kind);
 	const struct cxd_sweep_rank *x = &r->ranks[s->id];
 	char ranks[128];
 	int k;
 
-	switch (s->kind) {
-	case CXD_S_RANK:
+	switch (row->shape) {
+	case CXD_SHAPE_RANK:
 		snprintf(buf, len, "%s (rank %d, %s)", x->host, s->id, x->nic);
 		break;
-	case CXD_S_SWITCH:
-	case CXD_S_GROUP:
+	case CXD_SHAPE_SET:
 		k = count_in(r, s, ranks, sizeof(ranks));
-		snprintf(buf, len, "%s %s (%s %s)", s->kind == CXD_S_SWITCH ?
-			 "switch" : "group", s->kind == CXD_S_SWITCH ?
-			 r->topo->sw[s->id] : r->topo->grp[s->id],
+		snprintf(buf, len, "%s %s (%s %s)", row->name,
+			 set_name(r->topo, row->level, s->id),
 			 k == 1 ? "rank" : "ranks", ranks);
 		break;
-	case CXD_S_BUNDLE:
-		snprintf(buf, len, "the links between groups %s and %s",
-			 r->topo->grp[s->id], r->topo->grp[s->id2]);
+	case CXD_SHAPE_PAIR:
+		snprintf(buf, len, "%s %s and %s", row->title,
+			 set_name(r->topo, row->level, s->id),
+			 set_name(r->topo, row->level, s->id2));
 		break;
 	default:
-		snprintf(buf, len, "the whole fabric");
+		snprintf(buf, len, "%s", row->title);
 		break;
 	}
 }
@@ -245,34 +252,20 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "Suspects:\n");
 	for (size_t i = 0; i < r->nsus; i++) {
 		const struct cxd_suspect *s = &r->sus[i];
+		const struct cxd_suspect_row *row = cxd_suspect_row(s->kind);
 		const char *what = s->metric == CXD_M_BW ? "slow" :
 				   "high in latency";
 
 		cxd_suspect_name(r, s, name, sizeof(name));
-		if (s->kind == CXD_S_RANK) {
-			fprintf(out, "  %s: %d of %d links %s: suspect its "
-				"NIC, cable or switch port\n", name, s->bad,
-				s->links, what);
+		fprintf(out, "  %s: %d of %d links %s%s", name, s->bad,
+			s->links, row->where, what);
+		if (row->inside)
+			fprintf(out, ", %d of %d inside it", s->bad_in, s->in);
+		fprintf(out, "%s\n", row->advice_inside &&
+			2 * s->bad_in > s->in ? row->advice_inside :
+			row->advice);
+		if (row->evidence)
 			evidence(r, s->id, -1, out);
-		}
-		else if (s->kind == CXD_S_BUNDLE)
-			fprintf(out, "  %s: %d of %d links between them %s: "
-				"suspect the global links between the two "
-				"groups (a cable, a port or their routing), not "
-				"a node\n", name, s->bad, s->links, what);
-		else if (s->kind == CXD_S_FABRIC)
-			fprintf(out, "  %s: %d of %d links %s, on most ranks: "
-				"a change everywhere (firmware, settings, "
-				"cabling), not one node\n", name, s->bad,
-				s->links, what);
-		else
-			fprintf(out, "  %s: %d of %d links leaving it %s, %d "
-				"of %d inside it: suspect %s\n", name, s->bad,
-				s->links, what, s->bad_in, s->in,
-				2 * s->bad_in > s->in ? "the switch itself" :
-				s->kind == CXD_S_SWITCH ?
-				"the switch's uplinks" :
-				"the group's global links");
 	}
 }
 
