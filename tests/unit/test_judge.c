@@ -63,7 +63,7 @@ static void test_judge_typical_link_ignores_one_slow_rank(void **state)
 	for (int i = 0; i < 4; i++)
 		for (int j = 0; j < 4; j++)
 			m[i * 4 + j] = i == j ? NAN : i == 2 || j == 2 ? 18 : 24;
-	assert_true(cxd_sweep_median(m, 16) < 24);
+	assert_true(cxd_stat_median(m, 16) < 24);
 	assert_true(cxd_judge_typical(m, 4) == 24);
 }
 
@@ -163,7 +163,7 @@ static void test_baseline_and_expect(void **state)
 	r.base_tol[CXD_M_BW] = 0.12; /* the baseline's own, the wider */
 	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 30);
 	assert_int_equal(o[0].why, CXD_R_BASELINE);
-	assert_string_equal(cxd_reason_name(o[0].why), "baseline");
+	assert_string_equal(cxd_judge_reason_name(o[0].why), "baseline");
 	assert_true(o[0].reference == 24);
 	assert_true(fabs(o[0].limit - 24 * 0.88) < 1e-9);
 	/* A baseline whose own run was too noisy: never a licence to pass
@@ -177,7 +177,7 @@ static void test_baseline_and_expect(void **state)
 	r.base[CXD_M_BW] = NULL;
 	r.expect[CXD_M_BW] = 12.5;
 	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 30);
-	assert_string_equal(cxd_reason_name(o[0].why), "expected");
+	assert_string_equal(cxd_judge_reason_name(o[0].why), "expected");
 	r.expect[CXD_M_BW] = 11.5;
 	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 0);
 }
@@ -240,7 +240,7 @@ static void test_suspect_switch(void **state)
 	assert_true(cxd_judge_rank_suspect(s, 1, 3, &t));
 	assert_false(cxd_judge_rank_suspect(s, 1, 4, &t));
 	/* Two switches of one group, both cut off: the group is named. */
-	sw[2] = 1, sw[3] = 2, t.nsw = 3;
+	sw[2] = 1, sw[3] = 2, t.nswitch = 3;
 	assert_int_equal(suspects_of(m, &t, s), 1);
 	assert_int_equal(s[0].kind, CXD_S_GROUP);
 	assert_int_equal(s[0].id, 1);

@@ -96,7 +96,7 @@ static void test_main_plan_pairs_once_at_most_k_at_once_no_deadlock(
 			for (int b = a + 1; b < n; b++)
 				want[a * n + b] = 1;
 		for (int k = 1; k <= n / 2; k++) {
-			struct cxd_plan pl = cxd_plan_main(n, k);
+			struct cxd_plan pl = cxd_sched_main(n, k);
 
 			check_paced(n, k, &pl, want, n * (n - 1) / 2);
 		}
@@ -133,22 +133,22 @@ static void assert_same_steps(int n, int k, const struct cxd_plan *pl,
 }
 
 /* The computed steps (a circle plan's) are those of the listed plan
- * (cxd_plan_list's rounds): one rule, two ways. */
+ * (cxd_sched_list's rounds): one rule, two ways. */
 static void test_listed_main_plan_walks_the_same_steps_as_computed(
 	void **state)
 {
 	(void) state;
 	for (int n = 2; n <= MAX_N; n++) {
 		for (int k = 1; k <= n / 2; k++) {
-			struct cxd_plan pl = cxd_plan_main(n, k), list;
+			struct cxd_plan pl = cxd_sched_main(n, k), list;
 
-			assert_int_equal(cxd_plan_list(n, &pl, &list), 0);
+			assert_int_equal(cxd_sched_list(n, &pl, &list), 0);
 			assert_int_equal(list.nrounds, pl.nrounds);
 			assert_int_equal(list.first[list.nrounds - 1] +
 					 list.count[list.nrounds - 1],
 					 n * (n - 1) / 2);
 			assert_same_steps(n, k, &list, &pl);
-			cxd_plan_free(&list);
+			cxd_sched_free(&list);
 		}
 	}
 }
@@ -156,7 +156,7 @@ static void test_listed_main_plan_walks_the_same_steps_as_computed(
 /* Slot tokens only when a circle round holds more than K pairs. */
 static void test_tokens_only_when_fewer_than_a_round_at_once(void **state)
 {
-	struct cxd_plan pl = cxd_plan_main(8, 1);
+	struct cxd_plan pl = cxd_sched_main(8, 1);
 	struct cxd_step s[16];
 	int ns;
 
@@ -166,14 +166,14 @@ static void test_tokens_only_when_fewer_than_a_round_at_once(void **state)
 	/* 7 circle rounds of 4 pairs, cut to 1 pair each. */
 	assert_int_equal(pl.nrounds, 28);
 	assert_int_equal(pl.per, 1);
-	pl = cxd_plan_main(8, 4);
+	pl = cxd_sched_main(8, 4);
 	assert_int_equal(pl.nrounds, 7);
 	ns = cxd_sched_steps(8, 0, 4, &pl, s);
 	assert_int_equal(ns, 7);
 	for (int i = 0; i < ns; i++)
 		assert_true(s[i].prev == -1 && s[i].next == -1);
 	/* K above n / 2 (--max-pairs larger than a round): whole rounds. */
-	pl = cxd_plan_main(8, 9);
+	pl = cxd_sched_main(8, 9);
 	assert_int_equal(pl.per, 4);
 }
 
@@ -197,7 +197,7 @@ static void assert_rounds_disjoint(int n, int k, const struct cxd_plan *pl)
 }
 
 /* A few suspect sets per (n, k): sorted and unique, as
- * cxd_sweep_unique_pairs leaves them; about one pair in `every`. */
+ * cxd_pairs_unique leaves them; about one pair in `every`. */
 static int suspects(int n, unsigned *rng, int every, struct cxd_pair *p,
 		    int *want)
 {
@@ -229,11 +229,11 @@ static void test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock(
 				int np = suspects(n, &rng, every, p, want);
 				struct cxd_plan pl;
 
-				assert_int_equal(cxd_plan_retest(n, k, p, np,
+				assert_int_equal(cxd_retest_plan(n, k, p, np,
 								 &pl), 0);
 				assert_rounds_disjoint(n, k, &pl);
 				check_paced(n, k, &pl, want, np);
-				cxd_plan_free(&pl);
+				cxd_sched_free(&pl);
 			}
 		}
 	}
@@ -249,26 +249,26 @@ static void test_retest_plan_first_round_with_room_after_both_ranks(
 	struct cxd_plan pl;
 
 	(void) state;
-	assert_int_equal(cxd_plan_retest(4, 2, p, 4, &pl), 0);
+	assert_int_equal(cxd_retest_plan(4, 2, p, 4, &pl), 0);
 	assert_int_equal(pl.nrounds, 2);
 	assert_int_equal(pl.count[0], 2);
 	assert_int_equal(pl.count[1], 2);
 	assert_int_equal(pl.pairs[2].a, 0);
 	assert_int_equal(pl.pairs[2].b, 2);
-	cxd_plan_free(&pl);
+	cxd_sched_free(&pl);
 	/* One pair at a time: one round each, in the given order. */
-	assert_int_equal(cxd_plan_retest(4, 1, p, 4, &pl), 0);
+	assert_int_equal(cxd_retest_plan(4, 1, p, 4, &pl), 0);
 	assert_int_equal(pl.nrounds, 4);
 	for (int r = 0; r < 4; r++) {
 		assert_int_equal(pl.count[r], 1);
 		assert_int_equal(pl.pairs[pl.first[r]].a, p[r].a);
 		assert_int_equal(pl.pairs[pl.first[r]].b, p[r].b);
 	}
-	cxd_plan_free(&pl);
+	cxd_sched_free(&pl);
 	/* No suspects: no rounds. */
-	assert_int_equal(cxd_plan_retest(4, 1, p, 0, &pl), 0);
+	assert_int_equal(cxd_retest_plan(4, 1, p, 0, &pl), 0);
 	assert_int_equal(pl.nrounds, 0);
-	cxd_plan_free(&pl);
+	cxd_sched_free(&pl);
 }
 
 /*
@@ -284,7 +284,7 @@ static void test_retest_plan_first_round_with_room_after_both_ranks(
 static void test_sync_token_sends_no_deadlock_two_holders_swap(
 	void **state)
 {
-	struct cxd_plan pl = cxd_plan_main(7, 2);
+	struct cxd_plan pl = cxd_sched_main(7, 2);
 	struct pace_res res;
 
 	(void) state;
@@ -367,7 +367,7 @@ static void test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
 		for (int i = 0; i < n * n; i++)
 			want[i] = i / n < i % n;
 		for (int j = 0; j < 2; j++) {
-			struct cxd_plan pl = cxd_plan_main(n, ks[j]);
+			struct cxd_plan pl = cxd_sched_main(n, ks[j]);
 
 			if (ks[j] >= 1 && (j == 0 || ks[j] < ks[0]))
 				check_every_domain(n, ks[j], &pl, want,
@@ -382,7 +382,7 @@ static void test_keys_let_cap_pairs_of_a_domain_pair_run_at_once(
 	void **state)
 {
 	int want[24 * 24], dom[24];
-	struct cxd_plan pl = cxd_plan_main(24, 12);
+	struct cxd_plan pl = cxd_sched_main(24, 12);
 
 	(void) state;
 	for (int i = 0; i < 24 * 24; i++)
@@ -411,10 +411,10 @@ static void test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
 
 			if (ks[j] < 1 || (j == 1 && ks[j] >= ks[0]))
 				continue;
-			assert_int_equal(cxd_plan_retest(n, ks[j], p, np, &pl),
+			assert_int_equal(cxd_retest_plan(n, ks[j], p, np, &pl),
 					 0);
 			check_every_domain(n, ks[j], &pl, want, np, &rng);
-			cxd_plan_free(&pl);
+			cxd_sched_free(&pl);
 		}
 	}
 }
@@ -446,7 +446,7 @@ static struct cxd_step keyed_step(int n, int k, const struct cxd_plan *pl,
 static void test_keys_hand_ons_between_two_ranks_never_cross(void **state)
 {
 	const int dom[5] = { 2, 0, 2, 1, 0 };
-	struct cxd_plan pl = cxd_plan_main(5, 2);
+	struct cxd_plan pl = cxd_sched_main(5, 2);
 	struct pace_res res;
 
 	(void) state;
@@ -504,7 +504,7 @@ static void test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock(
 			if (nds[j / 2] < 2 || nds[j / 2] > n)
 				continue;
 			dealt_layout(n, nds[j / 2], j % 2, &rng, dom);
-			ret = cxd_plan_dealt(n, dom, n / 2, &pl);
+			ret = cxd_sched_dealt(n, dom, n / 2, &pl);
 			assert_true(ret == 0 || ret == -EDOM);
 			if (ret != 0)
 				continue;
@@ -512,7 +512,7 @@ static void test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock(
 			assert_int_equal(check_keyed(n, n / 2, &pl, dom, 1,
 						     want, n * (n - 1) / 2),
 					 1);
-			cxd_plan_free(&pl);
+			cxd_sched_free(&pl);
 		}
 	}
 	assert_true(dealt >= 150);
@@ -528,29 +528,29 @@ static void test_dealt_plan_refused_where_it_would_not_pay(void **state)
 	struct cxd_plan pl;
 
 	(void) state;
-	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), 0);
+	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), 0);
 	assert_int_equal(pl.prime, 5);
 	assert_int_equal(pl.nrounds, 3 + 25);
-	cxd_plan_free(&pl);
-	assert_int_equal(cxd_plan_undealt(12, dom, 6), CXD_DEALT);
-	assert_int_equal(cxd_plan_dealt(12, dom, 5, &pl), -EDOM);
-	assert_int_equal(cxd_plan_undealt(12, dom, 5), CXD_UNDEALT_ROUND);
+	cxd_sched_free(&pl);
+	assert_int_equal(cxd_sched_undealt(12, dom, 6), CXD_DEALT);
+	assert_int_equal(cxd_sched_dealt(12, dom, 5, &pl), -EDOM);
+	assert_int_equal(cxd_sched_undealt(12, dom, 5), CXD_UNDEALT_ROUND);
 	dom[4] = -1;
-	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), -EDOM);
-	assert_int_equal(cxd_plan_undealt(12, dom, 6), CXD_UNDEALT_PLACE);
+	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), -EDOM);
+	assert_int_equal(cxd_sched_undealt(12, dom, 6), CXD_UNDEALT_PLACE);
 	for (int r = 0; r < 12; r++)
 		dom[r] = r < 11 ? 0 : 1;
-	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), 0);
+	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), 0);
 	assert_int_equal(pl.prime, 11);
-	cxd_plan_free(&pl);
+	cxd_sched_free(&pl);
 	for (int r = 0; r < 12; r++)
 		dom[r] = 7;
-	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), -EDOM);
-	assert_int_equal(cxd_plan_undealt(12, dom, 6), CXD_UNDEALT_ONE);
+	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), -EDOM);
+	assert_int_equal(cxd_sched_undealt(12, dom, 6), CXD_UNDEALT_ONE);
 	for (int r = 0; r < 12; r++)
 		dom[r] = r / 2;
-	assert_int_equal(cxd_plan_dealt(12, dom, 6, &pl), -EDOM);
-	assert_int_equal(cxd_plan_undealt(12, dom, 6), CXD_UNDEALT_MANY);
+	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), -EDOM);
+	assert_int_equal(cxd_sched_undealt(12, dom, 6), CXD_UNDEALT_MANY);
 }
 
 /*
@@ -626,13 +626,13 @@ static void test_dealt_plan_runs_in_about_one_chain(void **state)
 {
 	enum { N = 256, G = 16 };
 	int dom[N], dealt_len, chained_len;
-	struct cxd_plan pl = cxd_plan_main(N, N / 2), dl;
+	struct cxd_plan pl = cxd_sched_main(N, N / 2), dl;
 	struct pace_steps ps;
 
 	(void) state;
 	for (int r = 0; r < N; r++)
 		dom[r] = r / (N / G);
-	assert_int_equal(cxd_plan_dealt(N, dom, N / 2, &dl), 0);
+	assert_int_equal(cxd_sched_dealt(N, dom, N / 2, &dl), 0);
 	assert_int_equal(pace_steps_make(N, N / 2, &dl, dom, 1, &ps), 0);
 	dealt_len = makespan(N, &ps);
 	pace_steps_free(&ps);
@@ -643,7 +643,7 @@ static void test_dealt_plan_runs_in_about_one_chain(void **state)
 		      "chain 256\n", dealt_len, chained_len);
 	assert_true(dealt_len <= 256 * 5 / 4);
 	assert_true(chained_len > 2 * dealt_len);
-	cxd_plan_free(&dl);
+	cxd_sched_free(&dl);
 }
 
 int main(void)

@@ -175,11 +175,11 @@ static void test_addr_node(void **state)
 	char node[64];
 
 	(void) state;
-	cxd_addr_node("fi_sockaddr_in://10.1.2.3:4567", node, sizeof(node));
+	cxd_topo_addr_node("fi_sockaddr_in://10.1.2.3:4567", node, sizeof(node));
 	assert_string_equal(node, "10.1.2.3");
-	cxd_addr_node("fi_sockaddr_in6://[fe80::1]:99", node, sizeof(node));
+	cxd_topo_addr_node("fi_sockaddr_in6://[fe80::1]:99", node, sizeof(node));
 	assert_string_equal(node, "[fe80::1]");
-	cxd_addr_node("fi_shm://1234", node, sizeof(node));
+	cxd_topo_addr_node("fi_shm://1234", node, sizeof(node));
 	assert_string_equal(node, "1234");
 }
 
@@ -205,10 +205,10 @@ static void test_baseline_match(void **state)
 
 	(void) state;
 	p = write_tmp(BASE_JSON("tcp", "65536"));
-	assert_int_equal(cxd_base_load(p, &b, err, sizeof(err)), 0);
+	assert_int_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
 	assert_true(fabs(b.tol[0] - 0.125) < 1e-12);
-	assert_int_equal(cxd_base_match(&b, ranks, 3, "tcp", 65536, &bw, &lat),
-			 0);
+	assert_int_equal(cxd_baseline_match(&b, ranks, 3, "tcp", 65536,
+					    &bw, &lat), 0);
 	assert_int_equal(b.matched, 2); /* 10.0.0.2 is not in the file */
 	assert_int_equal(b.map[0], 1);
 	assert_int_equal(b.map[2], 0);
@@ -218,28 +218,28 @@ static void test_baseline_match(void **state)
 	assert_int_equal(b.nnotes, 2);
 	free(bw);
 	free(lat);
-	cxd_base_free(&b);
+	cxd_baseline_free(&b);
 	/* Another size: bandwidth is not compared, latency is. */
-	assert_int_equal(cxd_base_load(p, &b, err, sizeof(err)), 0);
-	assert_int_equal(cxd_base_match(&b, ranks, 3, "tcp", 1024, &bw, &lat),
-			 0);
+	assert_int_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
+	assert_int_equal(cxd_baseline_match(&b, ranks, 3, "tcp", 1024,
+					    &bw, &lat), 0);
 	assert_null(bw);
 	assert_non_null(lat);
 	assert_non_null(strstr(b.notes[0], "transfer size 65536 B there"));
 	free(lat);
-	cxd_base_free(&b);
+	cxd_baseline_free(&b);
 	unlink(p);
 	/* Not a sweep's JSON, not JSON, missing. */
 	p = write_tmp("{ \"tool\": \"cxi_write_bw\" }");
-	assert_int_not_equal(cxd_base_load(p, &b, err, sizeof(err)), 0);
+	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "is not a cxi_sweep --json file"));
 	unlink(p);
 	p = write_tmp("{ nope");
-	assert_int_not_equal(cxd_base_load(p, &b, err, sizeof(err)), 0);
+	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "not valid JSON"));
 	unlink(p);
-	assert_int_not_equal(cxd_base_load("/nonexistent/b.json", &b, err,
-					   sizeof(err)), 0);
+	assert_int_not_equal(cxd_baseline_load("/nonexistent/b.json", &b, err,
+					       sizeof(err)), 0);
 	assert_non_null(strstr(err, "No such file"));
 }
 
@@ -274,19 +274,19 @@ static void test_baseline_matrix(void **state)
 	fclose(f);
 	assert_int_equal(cxd_matrix_bytes(3), 128 + 3 * 512 + 2 * 9 * 8);
 	assert_true(cxd_matrix_is(path));
-	assert_int_equal(cxd_base_load(path, &b, err, sizeof(err)), 0);
+	assert_int_equal(cxd_baseline_load(path, &b, err, sizeof(err)), 0);
 	assert_string_equal(b.provider, "tcp");
 	assert_true(b.size == 65536 && b.tol[0] == 0.125);
-	assert_int_equal(cxd_base_match(&b, ranks, 3, "tcp", 65536, &bw, &lat),
-			 0);
+	assert_int_equal(cxd_baseline_match(&b, ranks, 3, "tcp", 65536,
+					    &bw, &lat), 0);
 	assert_int_equal(b.matched, 2);
 	assert_true(bw[0 * 3 + 2] == 3 && bw[2 * 3 + 0] == 1);
 	free(bw);
 	free(lat);
-	cxd_base_free(&b);
+	cxd_baseline_free(&b);
 	/* Cut short: named with the size it needs. */
 	assert_int_equal(truncate(path, 1000), 0);
-	assert_int_not_equal(cxd_base_load(path, &b, err, sizeof(err)), 0);
+	assert_int_not_equal(cxd_baseline_load(path, &b, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "cut short"));
 	assert_non_null(strstr(err, "1808 bytes"));
 	/* Another version: refused, not misread. */
@@ -294,7 +294,7 @@ static void test_baseline_matrix(void **state)
 	f = fopen(path, "wb");
 	fwrite(head, 1, sizeof(head), f);
 	fclose(f);
-	assert_int_not_equal(cxd_base_load(path, &b, err, sizeof(err)), 0);
+	assert_int_not_equal(cxd_baseline_load(path, &b, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "version 9"));
 	unlink(path);
 }

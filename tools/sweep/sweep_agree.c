@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include "base/mem_avail.h"
+#include "sweep/footprint.h"
 #include "sweep/matrix.h"
 #include "sweep_mpi.h"
 
@@ -95,7 +96,7 @@ int sw_agree_memory(struct sw *w)
 		what |= cxd_matrix_is(o->baseline) ? CXD_MEM_BASE_BIN :
 						     CXD_MEM_BASE_JSON;
 	if (w->m.rank == 0)
-		cxd_sweep_mem_check(w->m.n, w->pace.pairs_at_once, what,
+		cxd_footprint_check(w->m.n, w->pace.pairs_at_once, what,
 				    cxd_mem_available(""), err,
 				    sizeof(err));
 	return sw_agree_err(w, err);

@@ -17,7 +17,7 @@
  * groups) share that pair's few links, and each would measure its share
  * rather than its own link. Latency (8-byte messages, which load no
  * link) runs in full rounds; bandwidth then runs with one pair per
- * domain pair at a time, dealt into slots (cxd_plan_dealt) or in the
+ * domain pair at a time, dealt into slots (cxd_sched_dealt) or in the
  * same rounds chained (cxd_sched_keys). Returns the domains, or NULL
  * for plain rounds.
  */
@@ -45,13 +45,13 @@ static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
 		snprintf(why, len, "rounds: one pair at a time");
 		return NULL;
 	}
-	if (tm->sw == NULL) {
+	if (tm->switch_of == NULL) {
 		snprintf(why, len, "rounds: every pair of a round at once (no "
 			 "--topology: which pairs share links is not known)");
 		return NULL;
 	}
-	dom = tm->ngrp > 0 ? tm->grp : tm->sw;
-	unit = tm->ngrp > 0 ? "group" : "switch";
+	dom = tm->ngroup > 0 ? tm->group_of : tm->switch_of;
+	unit = tm->ngroup > 0 ? "group" : "switch";
 	nd = cxd_sched_ndom(w->m.n, dom);
 	/* One domain shares nothing; too many are not tracked
 	 * (cxd_sched_keys' bound). */
@@ -59,17 +59,17 @@ static const int *shared_links(struct sw *w, struct cxd_topo_map *tm)
 		      CXD_SCHED_KEYS_MAX) {
 		snprintf(why, len, "rounds: every pair of a round at once "
 			 "(--topology places the ranks in %d %s%s%s)", nd,
-			 unit, nd == 1 ? "" : tm->ngrp > 0 ? "s" : "es",
+			 unit, nd == 1 ? "" : tm->ngroup > 0 ? "s" : "es",
 			 nd == 1 ? "" : ", too many to track");
 		return NULL;
 	}
-	snprintf(how, sizeof(how), undealt_words[cxd_plan_undealt(
+	snprintf(how, sizeof(how), undealt_words[cxd_sched_undealt(
 		 w->m.n, dom, w->pace.pairs_at_once)],
-		 tm->ngrp > 0 ? "groups" : "switches");
+		 tm->ngroup > 0 ? "groups" : "switches");
 	snprintf(why, len, "shared links: latency in full rounds, then "
 		 "bandwidth with one pair at a time per %s pair, %s, as "
 		 "--topology places the ranks in %d %s%s", unit, how, nd, unit,
-		 tm->ngrp > 0 ? "s" : "es");
+		 tm->ngroup > 0 ? "s" : "es");
 	return dom;
 }
 
@@ -101,7 +101,7 @@ int sw_run(struct sw *w)
 	w->judge.spread[0] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
 	w->judge.spread[1] = sw_alloc(&w->m, (size_t) w->m.n, sizeof(double));
 	sw_reset_rows(w);
-	pl = cxd_plan_main(w->m.n, w->pace.pairs_at_once);
+	pl = cxd_sched_main(w->m.n, w->pace.pairs_at_once);
 	w->pace.round_s = sw_alloc(&w->m, (size_t) pl.nrounds, sizeof(double));
 	w->pace.shared = shared_links(w, &tm);
 	sw_pace_plan(w, &pl, w->pace.shared, SW_RUN_BOTH,
@@ -113,8 +113,8 @@ int sw_run(struct sw *w)
 		sw_calibrate(w);
 	ret = sw_verdict(w, &pl, t0);
 	w->pace.shared = NULL;
-	free((void *) tm.sw);
-	free((void *) tm.grp);
-	cxd_plan_free(&pl);
+	free((void *) tm.switch_of);
+	free((void *) tm.group_of);
+	cxd_sched_free(&pl);
 	return ret;
 }

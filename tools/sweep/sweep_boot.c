@@ -36,11 +36,11 @@ void sw_free(struct sw *w)
 		free(w->judge.spread[m]);
 	}
 	if (w->judge.has_base)
-		cxd_base_free(&w->judge.base);
+		cxd_baseline_free(&w->judge.base);
 	if (w->judge.has_topo)
 		cxd_topo_free(&w->judge.topo);
-	free((int *) w->judge.tmap.sw);
-	free((int *) w->judge.tmap.grp);
+	free((int *) w->judge.tmap.switch_of);
+	free((int *) w->judge.tmap.group_of);
 }
 
 struct host_cpus {
@@ -77,7 +77,7 @@ static void share_hosts(struct sw *w)
 	w->pace.pairs_at_once = w->cfg.sweep.max_pairs ?
 		(int) (w->cfg.sweep.max_pairs < (uint64_t) w->m.n ?
 		       w->cfg.sweep.max_pairs : (uint64_t) w->m.n) :
-		cxd_sweep_pairs_at_once(w->m.n, host, cpus);
+		cxd_pairs_at_once(w->m.n, host, cpus);
 	free(all);
 	free(host);
 	free(cpus);

@@ -40,7 +40,7 @@ static void calib_pair(struct sw *w, int p)
 static int sample(int n, struct cxd_pair *out)
 {
 	struct cxd_pair *all = calloc((size_t) n / 2 + 1, sizeof(*all));
-	int c = all ? cxd_sweep_round(n, 0, all) : -1, k = 0;
+	int c = all ? cxd_pairs_round(n, 0, all) : -1, k = 0;
 
 	for (int j = 0; c > 0 && j < CALIB_PAIRS && j < c; j++)
 		out[k++] = all[(size_t) j * (size_t) c /
@@ -59,7 +59,7 @@ static double my_ratio(const struct sw *w)
 	if (p < 0 || !isfinite(w->judge.alone_v))
 		return NAN;
 	rep = w->judge.rep[CXD_M_BW] + (size_t) p * w->repeat;
-	med = cxd_sweep_median(rep, w->repeat);
+	med = cxd_stat_median(rep, w->repeat);
 	return isfinite(med) && med > 0 ? w->judge.alone_v / med : NAN;
 }
 
@@ -70,7 +70,7 @@ void sw_calibrate(struct sw *w)
 	double mine;
 	struct cxd_plan pl;
 
-	if (np < 0 || cxd_plan_retest(w->m.n, 1, pairs, np, &pl) != 0)
+	if (np < 0 || cxd_retest_plan(w->m.n, 1, pairs, np, &pl) != 0)
 		sw_die(&w->m, "out of memory");
 	w->judge.alone_peer = -1;
 	w->judge.alone_v = NAN;
@@ -80,7 +80,7 @@ void sw_calibrate(struct sw *w)
 	sw_pace(w, &pl, calib_pair, NULL);
 	w->pace.what = SW_RUN_BOTH;
 	w->pace.pairs_at_once = keep;
-	cxd_plan_free(&pl);
+	cxd_sched_free(&pl);
 	mine = my_ratio(w);
 	if (w->m.rank == 0)
 		w->judge.crowd_ratio = sw_alloc(&w->m, (size_t) w->m.n,

@@ -16,7 +16,7 @@
 
 #include "health.h"
 #include "sweep/retest.h"
-#include "sweep/rowstat.h"
+#include "sweep/stat.h"
 #include "sweep/verdict.h"
 #include "sweep_mpi.h"
 
@@ -34,8 +34,8 @@ int sw_read_inputs(struct sw *w)
 	int ret = 0;
 
 	if (w->m.rank == 0 && o->baseline[0]) {
-		ret = cxd_base_load(o->baseline, &w->judge.base, err,
-				    sizeof(err));
+		ret = cxd_baseline_load(o->baseline, &w->judge.base, err,
+					sizeof(err));
 		w->judge.has_base = ret == 0;
 	}
 	if (w->m.rank == 0 && ret == 0 && o->topology[0]) {
@@ -73,8 +73,8 @@ static void row_stats(struct sw *w)
 {
 	double *row[2] = { w->judge.bw_row, w->judge.lat_row };
 
-	if (cxd_row_stats(w->m.n, w->repeat, w->judge.rep, row,
-			  w->judge.spread, w->judge.noise) != 0)
+	if (cxd_stat_row(w->m.n, w->repeat, w->judge.rep, row,
+			 w->judge.spread, w->judge.noise) != 0)
 		sw_die(&w->m, "out of memory");
 }
 
@@ -113,8 +113,8 @@ static void gather_links(struct sw *w, struct view *v)
 {
 	size_t nn = (size_t) w->m.n * w->m.n;
 	double *row[2] = { w->judge.bw_row, w->judge.lat_row };
-	double med[2] = { cxd_sweep_median(w->judge.bw_row, (size_t) w->m.n),
-			  cxd_sweep_median(w->judge.lat_row, (size_t) w->m.n) };
+	double med[2] = { cxd_stat_median(w->judge.bw_row, (size_t) w->m.n),
+			  cxd_stat_median(w->judge.lat_row, (size_t) w->m.n) };
 
 	if (w->m.rank == 0)
 		v->rank_med = sw_alloc(&w->m, 2 * (size_t) w->m.n,
@@ -139,8 +139,8 @@ static void gather_links(struct sw *w, struct view *v)
 static void set_rules(struct sw *w, struct view *v)
 {
 	const struct cxd_sweep_opts *o = &w->cfg.sweep;
-	double mine[4] = { cxd_sweep_median(w->judge.bw_row, (size_t) w->m.n),
-			   cxd_sweep_median(w->judge.lat_row, (size_t) w->m.n),
+	double mine[4] = { cxd_stat_median(w->judge.bw_row, (size_t) w->m.n),
+			   cxd_stat_median(w->judge.lat_row, (size_t) w->m.n),
 			   w->judge.noise[0], w->judge.noise[1] };
 	double *sum = w->m.rank == 0 ? sw_alloc(&w->m, 4 * (size_t) w->m.n,
 					      sizeof(double)) : NULL;
@@ -154,9 +154,9 @@ static void set_rules(struct sw *w, struct view *v)
 		for (int m = 0; m < 2; m++) {
 			/* The typical link: the median of each rank's
 			 * median link; the noise: of each rank's noise. */
-			r->typical[m] = cxd_column_median(sum, w->m.n, 4, m);
+			r->typical[m] = cxd_stat_column_median(sum, w->m.n, 4, m);
 			r->tol[m] = cxd_judge_tol(m, cxd_judge_sigma(
-				cxd_column_median(sum, w->m.n, 4, 2 + m)),
+				cxd_stat_column_median(sum, w->m.n, 4, 2 + m)),
 				pct[m]);
 			r->base_tol[m] = w->judge.has_base ?
 					 w->judge.base.tol[m] : 0;
@@ -182,9 +182,9 @@ static void share_baseline(struct sw *w, struct view *v)
 	int use[2] = { 0, 0 };
 
 	if (w->m.rank == 0 && w->judge.has_base) {
-		if (cxd_base_match(&w->judge.base, w->ranks, w->m.n,
-				   w->bw_run.provider, w->cfg.run.min_size,
-				   &v->base[0], &v->base[1]))
+		if (cxd_baseline_match(&w->judge.base, w->ranks, w->m.n,
+				       w->bw_run.provider, w->cfg.run.min_size,
+				       &v->base[0], &v->base[1]))
 			sw_die(&w->m, "out of memory");
 		use[0] = v->base[0] != NULL;
 		use[1] = v->base[1] != NULL;
@@ -230,7 +230,7 @@ static int retest_list(struct sw *w, const struct view *v,
 		       struct cxd_pair **out)
 {
 	struct cxd_pair *mine = sw_alloc(&w->m, v->nout + 1, sizeof(*mine));
-	int k = 2 * (int) cxd_sweep_retest_pairs(v->o, v->nout, mine);
+	int k = 2 * (int) cxd_pairs_of_outliers(v->o, v->nout, mine);
 	int np = 0, *cnt = NULL, *disp = NULL, tot = 0;
 	struct cxd_pair *all = NULL;
 	MPI_Request q;
@@ -251,7 +251,7 @@ static int retest_list(struct sw *w, const struct view *v,
 		     MPI_COMM_WORLD, &q);
 	sw_coll_wait(&w->m, &q, "the retest list");
 	if (w->m.rank == 0)
-		np = (int) cxd_sweep_unique_pairs(all, (size_t) tot / 2);
+		np = (int) cxd_pairs_unique(all, (size_t) tot / 2);
 	sw_bcast(&w->m, &np, 1, MPI_INT, "the retest list");
 	*out = sw_alloc(&w->m, (size_t) np + 1, sizeof(**out));
 	if (w->m.rank == 0)
@@ -308,8 +308,8 @@ static void retest(struct sw *w, struct view *v)
 	 * cost less (6 ranks, 8 of 15 listed: 24 s against 30). */
 	if (w->pace.shared != NULL &&
 	    2 * (size_t) np > (size_t) w->m.n * (size_t) (w->m.n - 1) / 2)
-		pl = cxd_plan_main(w->m.n, w->pace.pairs_at_once);
-	else if (cxd_plan_retest(w->m.n, w->pace.pairs_at_once, p, np,
+		pl = cxd_sched_main(w->m.n, w->pace.pairs_at_once);
+	else if (cxd_retest_plan(w->m.n, w->pace.pairs_at_once, p, np,
 				 &pl) != 0)
 		sw_die(&w->m, "out of memory");
 	what = retest_what(w, v);
@@ -322,7 +322,7 @@ static void retest(struct sw *w, struct view *v)
 	/* The links the retest did not measure keep their first figures:
 	 * each link's figure is then its latest (a baseline must not keep a
 	 * blip that the retest cleared). */
-	if (cxd_keep_first(w->m.n, w->m.rank, p, np, now, first) != 0)
+	if (cxd_stat_keep_first(w->m.n, w->m.rank, p, np, now, first) != 0)
 		sw_die(&w->m, "out of memory");
 	for (int k = 0; what != SW_RUN_BOTH && k < 4; k++)
 		if ((k % 2 == CXD_M_LAT) == (what == SW_RUN_BW))
@@ -342,7 +342,7 @@ static void retest(struct sw *w, struct view *v)
 	}
 	v->nout = cxd_judge_confirm(&v->rules, v->o, v->nout, NULL,
 				    &v->nbusy);
-	cxd_plan_free(&pl);
+	cxd_sched_free(&pl);
 	free(p);
 	free(busy_col);
 }
@@ -354,14 +354,14 @@ static int write_files(struct sw *w, const struct cxd_sweep_res *r)
 	int ret = 0;
 
 	if (o->json[0])
-		ret = cxd_sweep_write_json(r, o->json, err, sizeof(err));
+		ret = cxd_out_json(r, o->json, err, sizeof(err));
 	if (ret == 0 && o->csv[0])
-		ret = cxd_sweep_write_csv(r, o->csv, err, sizeof(err));
+		ret = cxd_out_csv(r, o->csv, err, sizeof(err));
 	if (ret == 0 && o->metrics[0])
-		ret = cxd_sweep_write_metrics(r, o->metrics, err, sizeof(err));
+		ret = cxd_out_metrics(r, o->metrics, err, sizeof(err));
 	if (ret == 0 && o->suspects[0])
-		ret = cxd_sweep_write_suspects(r, o->suspects, err,
-					       sizeof(err));
+		ret = cxd_out_suspects(r, o->suspects, err,
+				       sizeof(err));
 	if (ret)
 		fprintf(stderr, "cxi_sweep: %s\n", err);
 	return ret;
@@ -374,7 +374,7 @@ static int report(struct sw *w, const struct cxd_plan *main_pl,
 
 	/* Only --json lists every round's pairs (n^2 / 2 of them). */
 	if (main_pl->count == NULL && w->cfg.sweep.json[0] &&
-	    cxd_plan_list(w->m.n, main_pl, &listed) != 0)
+	    cxd_sched_list(w->m.n, main_pl, &listed) != 0)
 		sw_die(&w->m, "out of memory");
 	struct cxd_sweep_res r = {
 		.n = w->m.n, .ranks = w->ranks, .bw = v->m[0], .lat = v->m[1],
@@ -404,13 +404,13 @@ static int report(struct sw *w, const struct cxd_plan *main_pl,
 	snprintf(r.provider, sizeof(r.provider), "%s", w->bw_run.provider);
 	snprintf(r.engine, sizeof(r.engine), "%s", w->eng->name);
 	w->eng->version(r.engine_version, sizeof(r.engine_version));
-	r.verdict = cxd_sweep_verdict(&r);
-	cxd_sweep_write_text(&r, stdout);
+	r.verdict = cxd_verdict_of(&r);
+	cxd_out_text(&r, stdout);
 	fflush(stdout);
 	ret = write_files(w, &r) ? CXD_EXIT_FAIL : cxd_verdict_exit(r.verdict);
 	free(moved);
 	if (listed.count != main_pl->count)
-		cxd_plan_free(&listed);
+		cxd_sched_free(&listed);
 	return ret;
 }
 
@@ -431,7 +431,7 @@ static void name_suspects(struct sw *w, struct view *v)
 					   &w->judge.tmap : NULL, v->sus, cap);
 	if (v->nsus > cap)
 		v->nsus = cap;
-	cxd_tally_free(&sum);
+	cxd_judge_tally_free(&sum);
 }
 
 static void view_free(struct view *v)
@@ -442,8 +442,8 @@ static void view_free(struct view *v)
 		free(v->base[m]);
 		free(v->base_row[m]);
 	}
-	free((void *) v->tm.sw);
-	free((void *) v->tm.grp);
+	free((void *) v->tm.switch_of);
+	free((void *) v->tm.group_of);
 	free(v->rank_med);
 	free(v->o);
 	free(v->l.o);

@@ -13,7 +13,7 @@
 #include "base/exit_codes.h"
 #include "cxd/opts.h"
 #include "sweep/sched.h"
-#include "sweep/sweep_out.h"
+#include "sweep/out.h"
 #include "engine.h"
 #include "sw_mpi.h"
 
@@ -122,8 +122,8 @@ int sw_pair_runs(struct sw *w, int p, uint64_t repeat, const char *role,
 /* The sweep's pair: sw_pair_runs x --repeat into this rank's repeats; a
  * failure ends the job. */
 void sw_measure_pair(struct sw *w, int p);
-/* Run a plan's rounds (lib/sweep/sched.h: cxd_plan_main, retest.h:
- * cxd_plan_retest), paced pairwise (sweep_pace.c), measure(w, p) for
+/* Run a plan's rounds (lib/sweep/sched.h: cxd_sched_main, retest.h:
+ * cxd_retest_plan), paced pairwise (sweep_pace.c), measure(w, p) for
  * each pair with rank p; secs: rank 0 gets each round's longest pair, in
  * seconds (NULL: not wanted). */
 typedef void sw_measure_fn(struct sw *w, int p);
@@ -157,7 +157,7 @@ void sw_free(struct sw *w);
 /* sweep_reduce.c: every rank takes part; rank 0 gets the results. */
 /* Min, median (exact) and max of all links, and the worst ones. */
 void sw_link_stats(struct sw *w, struct cxd_sweep_stat st[2]);
-/* Rank 0's --topology placement on every rank (tm->sw NULL: none);
+/* Rank 0's --topology placement on every rank (tm->switch_of NULL: none);
  * tm's arrays are the caller's to free. */
 void sw_share_topo(struct sw *w, struct cxd_topo_map *tm);
 /* Sum every rank's counts of its n outliers into rank 0's sum. */

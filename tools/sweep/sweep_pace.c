@@ -279,7 +279,7 @@ void sw_pace(struct sw *w, const struct cxd_plan *pl,
 }
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
- * dealt into slots where that pays (cxd_plan_dealt), else plan pl's
+ * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
  * rounds chained by domain pair (a retest's always). With a dealt plan
  * the rounds' times are the latency pass's alone: its slots are not
  * pl's rounds. */
@@ -288,7 +288,7 @@ static void pace_shared_bw(struct sw *w, const struct cxd_plan *pl,
 {
 	struct cxd_plan dl;
 	double *bw_s;
-	int ret = pl->count ? -EDOM : cxd_plan_dealt(w->m.n, dom,
+	int ret = pl->count ? -EDOM : cxd_sched_dealt(w->m.n, dom,
 						    w->pace.pairs_at_once,
 						    &dl);
 
@@ -296,7 +296,7 @@ static void pace_shared_bw(struct sw *w, const struct cxd_plan *pl,
 		sw_die(&w->m, "out of memory");
 	if (ret == 0) {
 		sw_pace(w, &dl, sw_measure_pair, NULL);
-		cxd_plan_free(&dl);
+		cxd_sched_free(&dl);
 		return;
 	}
 	bw_s = secs ? sw_alloc(&w->m, (size_t) pl->nrounds + 1,

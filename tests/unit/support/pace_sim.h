@@ -17,7 +17,7 @@
  * chains (cxd_sched_keys): after the slot's token the holder waits for
  * its key's token (a kind of message of its own, matched like the
  * others), and when the pair ends it sends one on (knext), completed at
- * the end like the slot's. A dealt plan (cxd_plan_dealt) brings its own
+ * the end like the slot's. A dealt plan (cxd_sched_dealt) brings its own
  * chains; dom then only counts the pairs of each key under way. A pair's key is the unordered pair of its
  * ranks' domains, when they differ and both are known.
  */

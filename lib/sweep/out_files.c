@@ -13,8 +13,7 @@
 
 #include "base/afile.h"
 #include "base/openmetrics.h"
-#include "sweep_json.h"
-#include "sweep_out.h"
+#include "out.h"
 
 static void end_rank(FILE *f, const char *side, int rank,
 		     const struct cxd_sweep_rank *x)
@@ -74,7 +73,7 @@ static void outliers(const struct cxd_sweep_res *r, FILE *f)
 		end_rank(f, "dst", o->dst, &r->ranks[o->dst]);
 		fprintf(f, ",metric=\"%s\",reason=\"%s\"} 1\n",
 			o->metric == CXD_M_BW ? "bandwidth" : "latency",
-			cxd_reason_name(o->why));
+			cxd_judge_reason_name(o->why));
 	}
 }
 
@@ -154,8 +153,8 @@ static void summary(const struct cxd_sweep_res *r, FILE *f)
 		(long long) time(NULL));
 }
 
-int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
-			    char *err, size_t errlen)
+int cxd_out_metrics(const struct cxd_sweep_res *r, const char *path,
+		    char *err, size_t errlen)
 {
 	struct cxd_afile a;
 	FILE *f;
@@ -188,12 +187,12 @@ static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 			s = &r->sus[i];
 	if (s == NULL)
 		return;
-	row = cxd_suspect_row(s->kind);
+	row = cxd_judge_kind(s->kind);
 	if (row->shape == CXD_SHAPE_RANK)
 		snprintf(name, sizeof(name), "rank %d %s", s->id,
 			 r->ranks[s->id].nic);
 	else
-		cxd_suspect_name(r, s, name, sizeof(name));
+		cxd_out_suspect_name(r, s, name, sizeof(name));
 	snprintf(buf, sizeof(buf), "cxi_sweep %s: %d of %d links %s%s",
 		 name, s->bad, s->links, row->where,
 		 s->metric == CXD_M_BW ? "slow" : "high in latency");
@@ -205,8 +204,8 @@ static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 
 /* HOST<TAB>REASON per line: read into scontrol update nodename=HOST
  * state=drain reason="REASON" (docs/site.md). */
-int cxd_sweep_write_suspects(const struct cxd_sweep_res *r, const char *path,
-			     char *err, size_t errlen)
+int cxd_out_suspects(const struct cxd_sweep_res *r, const char *path,
+		     char *err, size_t errlen)
 {
 	struct cxd_afile a;
 	int ret = cxd_afile_open(&a, path, "suspects", err, errlen);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The suspect kinds' table (lib/sweep/suspect_kinds.c): every row whole,
+/* The suspect kinds' table (lib/sweep/judge_kinds.c): every row whole,
  * and the JSON schema's kind enum its names, in its order. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "sweep/suspect_kinds.h"
+#include "sweep/judge.h"
 
 /* docs/schema/sweep.schema.json from this file's place in the tree. */
 static json_object *sweep_schema(void)
@@ -46,7 +46,7 @@ static void test_schema_kinds_are_the_tables(void **state)
 	for (int k = 0; k < CXD_S_KINDS; k++)
 		assert_string_equal(json_object_get_string(
 			json_object_array_get_idx(e, (size_t) k)),
-			cxd_suspect_row((enum cxd_suspect_kind) k)->name);
+			cxd_judge_kind((enum cxd_suspect_kind) k)->name);
 	json_object_put(doc);
 }
 
@@ -56,7 +56,7 @@ static void test_rows_whole(void **state)
 	(void) state;
 	for (int k = 0; k < CXD_S_KINDS; k++) {
 		const struct cxd_suspect_row *r =
-			cxd_suspect_row((enum cxd_suspect_kind) k);
+			cxd_judge_kind((enum cxd_suspect_kind) k);
 
 		assert_non_null(r->name);
 		assert_non_null(r->where);
@@ -74,7 +74,7 @@ static void test_rows_whole(void **state)
 			assert_true(r->shape == CXD_SHAPE_RANK ||
 				    r->shape == CXD_SHAPE_SET);
 		for (int j = 0; j < k; j++)
-			assert_string_not_equal(r->name, cxd_suspect_row(
+			assert_string_not_equal(r->name, cxd_judge_kind(
 				(enum cxd_suspect_kind) j)->name);
 	}
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep_out.h"
+#include "out.h"
 
 static const char *const noun[2] = { "bandwidth", "latency" };
 static const char *const unit[2] = { "MB/s", "us" };
@@ -35,10 +35,10 @@ static const char *set_name(const struct cxd_topo *t,
 	return l == CXD_LEVEL_SWITCH ? t->sw[id] : t->grp[id];
 }
 
-void cxd_suspect_name(const struct cxd_sweep_res *r,
-		      const struct cxd_suspect *s, char *buf, size_t len)
+void cxd_out_suspect_name(const struct cxd_sweep_res *r,
+			  const struct cxd_suspect *s, char *buf, size_t len)
 {
-	const struct cxd_suspect_row *row = cxd_suspect_row(s->kind);
+	const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
 	const struct cxd_sweep_rank *x = &r->ranks[s->id];
 	char ranks[128];
 	int k;
@@ -138,7 +138,7 @@ static void baseline(const struct cxd_sweep_res *r, FILE *out)
 	for (int i = 0; i < b->nnotes; i++)
 		fprintf(out, "  differs: %s\n", b->notes[i]);
 	for (int m = 0; m < 2; m++)
-		if (cxd_sweep_base_poor(r, m))
+		if (cxd_verdict_baseline_poor(r, m))
 			fprintf(out, "  not compared for %s: the baseline's own "
 				"tolerance is %.0f %% (its run was too noisy to "
 				"vouch for a link)\n", noun[m],
@@ -252,11 +252,11 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "Suspects:\n");
 	for (size_t i = 0; i < r->nsus; i++) {
 		const struct cxd_suspect *s = &r->sus[i];
-		const struct cxd_suspect_row *row = cxd_suspect_row(s->kind);
+		const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
 		const char *what = s->metric == CXD_M_BW ? "slow" :
 				   "high in latency";
 
-		cxd_suspect_name(r, s, name, sizeof(name));
+		cxd_out_suspect_name(r, s, name, sizeof(name));
 		fprintf(out, "  %s: %d of %d links %s%s", name, s->bad,
 			s->links, row->where, what);
 		if (row->inside)
@@ -280,7 +280,7 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "%zu link measurement%s out of "
 			"tolerance", r->nout_all, r->nout_all == 1 ? "" : "s");
 		for (size_t i = 0; i < r->nsus; i++) {
-			cxd_suspect_name(r, &r->sus[i], name, sizeof(name));
+			cxd_out_suspect_name(r, &r->sus[i], name, sizeof(name));
 			fprintf(out, "%s %s", i ? "," : "; suspect:", name);
 		}
 		fprintf(out, "\n");
@@ -319,8 +319,10 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol);
 		if (r->base)
 			fprintf(out, ", %.0f %% and %.0f %% of the baseline",
-				100 * cxd_judge_base_tol(r->rules, CXD_M_BW),
-				100 * cxd_judge_base_tol(r->rules, CXD_M_LAT));
+				100 * cxd_judge_baseline_tol(r->rules,
+							     CXD_M_BW),
+				100 * cxd_judge_baseline_tol(r->rules,
+							     CXD_M_LAT));
 		fprintf(out, "%s\n", r->rules->expect[0] > 0 ||
 			r->rules->expect[1] > 0 ?
 			", and within the expected figures" : "");
@@ -342,7 +344,7 @@ static void retest(const struct cxd_sweep_res *r, FILE *out)
 		"latency only (no bandwidth outlier)");
 }
 
-void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
+void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 {
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
 		"engine %s (%s%s), %llu repeats per direction, %.1f s\n",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The suspect kinds' table (suspect_kinds.h). */
-#include "suspect_kinds.h"
+/* The suspect kinds' table (judge.h). */
+#include "judge.h"
 
 static const struct cxd_suspect_row rows[CXD_S_KINDS] = {
 	[CXD_S_RANK] = {
@@ -43,7 +43,7 @@ static const struct cxd_suspect_row rows[CXD_S_KINDS] = {
 	},
 };
 
-const struct cxd_suspect_row *cxd_suspect_row(enum cxd_suspect_kind k)
+const struct cxd_suspect_row *cxd_judge_kind(enum cxd_suspect_kind k)
 {
 	return &rows[k];
 }
