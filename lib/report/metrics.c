@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/afile.h"
+#include "base/openmetrics.h"
 #include "metrics.h"
 
 #define LAT_NAMES { "min", "max", "mean", "stddev", "p50", "p90", "p99", \
@@ -67,51 +68,30 @@ int cxd_metrics_add(struct cxd_metrics *m, const struct cxd_result *res)
 	return 0;
 }
 
-/* A label value: backslash, quote and newline escaped. */
-static void label(FILE *f, const char *name, const char *v)
-{
-	fprintf(f, "%s=\"", name);
-	for (; *v; v++) {
-		if (*v == '\n') {
-			fputs("\\n", f);
-			continue;
-		}
-		if (*v == '\\' || *v == '"')
-			fputc('\\', f);
-		fputc(*v, f);
-	}
-	fputc('"', f);
-}
-
-static void head(FILE *f, const char *name, const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
-}
-
 /* NAME{tool=..,provider=..,peer=..[,size=..] */
 static void start(FILE *f, const struct cxd_metrics *m, const char *name,
 		  const struct row *r)
 {
-	fprintf(f, "%s{", name);
-	label(f, "tool", m->tool);
+	cxd_om_sample(f, name);
+	cxd_om_label(f, "tool", m->tool);
 	fputc(',', f);
-	label(f, "provider", m->provider);
+	cxd_om_label(f, "provider", m->provider);
 	fputc(',', f);
-	label(f, "peer", m->peer);
+	cxd_om_label(f, "peer", m->peer);
 	if (r)
 		fprintf(f, ",size=\"%llu\"", (unsigned long long) r->size);
 }
 
 static void bandwidth(FILE *f, const struct cxd_metrics *m)
 {
-	head(f, "cxd_pair_bandwidth_bytes_per_second", "Bandwidth of a "
-	     "message size as the tool reports it (MB/s x 10^6).");
+	cxd_om_gauge(f, "cxd_pair_bandwidth_bytes_per_second", "Bandwidth of a "
+		     "message size as the tool reports it (MB/s x 10^6).");
 	for (size_t i = 0; i < m->n; i++) {
 		start(f, m, "cxd_pair_bandwidth_bytes_per_second", &m->r[i]);
 		fprintf(f, "} %.9g\n", m->r[i].f.bw_mb_s * 1e6);
 	}
-	head(f, "cxd_pair_rate_per_second", "Packets (atomics: operations) "
-	     "per second of a message size.");
+	cxd_om_gauge(f, "cxd_pair_rate_per_second", "Packets (atomics: "
+		     "operations) per second of a message size.");
 	for (size_t i = 0; i < m->n; i++) {
 		start(f, m, "cxd_pair_rate_per_second", &m->r[i]);
 		fprintf(f, "} %.9g\n", m->r[i].f.rate_m_s * 1e6);
@@ -122,8 +102,8 @@ static void latency(FILE *f, const struct cxd_metrics *m)
 {
 	static const char *const stat[CXD_LAT_FIGURES] = LAT_NAMES;
 
-	head(f, "cxd_pair_latency_seconds", "Latency of a message size: "
-	     "min, max, mean, stddev and percentiles (stat).");
+	cxd_om_gauge(f, "cxd_pair_latency_seconds", "Latency of a message "
+		     "size: min, max, mean, stddev and percentiles (stat).");
 	for (size_t i = 0; i < m->n; i++) {
 		if (!m->r[i].lat)
 			continue;
@@ -156,20 +136,20 @@ static void gate(FILE *f, const struct cxd_metrics *m)
 
 	if (!m->gate.on)
 		return;
-	head(f, "cxd_pair_gate_pass", "1 when every size met the gate "
-	     "(--expect-bw or --expect-lat), 0 when one missed it.");
+	cxd_om_gauge(f, "cxd_pair_gate_pass", "1 when every size met the gate "
+		     "(--expect-bw or --expect-lat), 0 when one missed it.");
 	start(f, m, "cxd_pair_gate_pass", NULL);
 	fprintf(f, "} %d\n", m->gate.pass ? 1 : 0);
 	if (m->gate.lat)
-		head(f, bound, "The gate's bound on each size's median "
-		     "latency (--expect-lat).");
+		cxd_om_gauge(f, bound, "The gate's bound on each size's median "
+			     "latency (--expect-lat).");
 	else
-		head(f, bound, "The gate's bound on each size's bandwidth "
-		     "(--expect-bw, MB/s x 10^6).");
+		cxd_om_gauge(f, bound, "The gate's bound on each size's "
+			     "bandwidth (--expect-bw, MB/s x 10^6).");
 	start(f, m, bound, NULL);
 	fprintf(f, "} %.9g\n", m->gate.bound * (m->gate.lat ? 1e-6 : 1e6));
-	head(f, "cxd_pair_gate_sizes_missed", "Message sizes that missed "
-	     "the gate's bound.");
+	cxd_om_gauge(f, "cxd_pair_gate_sizes_missed", "Message sizes that "
+		     "missed the gate's bound.");
 	start(f, m, "cxd_pair_gate_sizes_missed", NULL);
 	fprintf(f, "} %u\n", m->gate.missed);
 }
@@ -190,12 +170,12 @@ int cxd_metrics_write(struct cxd_metrics *m, char *err, size_t len)
 		latency(a.f, m);
 	else
 		bandwidth(a.f, m);
-	head(a.f, "cxd_pair_sizes", "Message sizes measured.");
+	cxd_om_gauge(a.f, "cxd_pair_sizes", "Message sizes measured.");
 	start(a.f, m, "cxd_pair_sizes", NULL);
 	fprintf(a.f, "} %zu\n", m->n);
 	gate(a.f, m);
-	head(a.f, "cxd_pair_end_time_seconds", "When the run ended (Unix "
-	     "time): a stale file shows.");
+	cxd_om_gauge(a.f, "cxd_pair_end_time_seconds", "When the run ended "
+		     "(Unix time): a stale file shows.");
 	start(a.f, m, "cxd_pair_end_time_seconds", NULL);
 	fprintf(a.f, "} %lld\n", (long long) time(NULL));
 	return cxd_afile_commit(&a, err, len);

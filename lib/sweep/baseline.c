@@ -172,12 +172,12 @@ static int load_bin(const char *path, struct cxd_baseline *b, char *err,
 	ret = read_bin(b, f, err, len);
 	fclose(f);
 	if (ret)
-		cxd_base_free(b);
+		cxd_baseline_free(b);
 	return ret;
 }
 
-int cxd_base_load(const char *path, struct cxd_baseline *b, char *err,
-		  size_t len)
+int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
+		      size_t len)
 {
 	json_object *d, *t, *opt;
 	int ret;
@@ -216,11 +216,11 @@ int cxd_base_load(const char *path, struct cxd_baseline *b, char *err,
 	}
 	json_object_put(d);
 	if (ret)
-		cxd_base_free(b);
+		cxd_baseline_free(b);
 	return ret;
 }
 
-void cxd_base_free(struct cxd_baseline *b)
+void cxd_baseline_free(struct cxd_baseline *b)
 {
 	free(b->ranks);
 	free(b->bw);
@@ -250,7 +250,7 @@ static int count_node(const struct cxd_sweep_rank *r, int n,
 	int k = 0;
 
 	for (int i = 0; i < n; i++) {
-		cxd_addr_node(r[i].addr, other, sizeof(other));
+		cxd_topo_addr_node(r[i].addr, other, sizeof(other));
 		k += node[0] && strcmp(other, node) == 0;
 	}
 	return k;
@@ -270,11 +270,11 @@ static int match_one(const struct cxd_baseline *b,
 			if (strcmp(b->ranks[i].host, x->host) == 0 &&
 			    strcmp(b->ranks[i].nic, x->nic) == 0)
 				return i;
-	cxd_addr_node(x->addr, node, sizeof(node));
+	cxd_topo_addr_node(x->addr, node, sizeof(node));
 	if (count_node(r, n, node) != 1 || count_node(b->ranks, b->n, node) != 1)
 		return -1;
 	for (int i = 0; i < b->n; i++) {
-		cxd_addr_node(b->ranks[i].addr, other, sizeof(other));
+		cxd_topo_addr_node(b->ranks[i].addr, other, sizeof(other));
 		if (strcmp(other, node) == 0) {
 			*by_addr += 1;
 			return i;
@@ -313,9 +313,9 @@ static double *per_link(const struct cxd_baseline *b, const double *m, int n)
 	return out;
 }
 
-int cxd_base_match(struct cxd_baseline *b, const struct cxd_sweep_rank *r,
-		   int n, const char *provider, uint64_t size, double **bw,
-		   double **lat)
+int cxd_baseline_match(struct cxd_baseline *b, const struct cxd_sweep_rank *r,
+		       int n, const char *provider, uint64_t size, double **bw,
+		       double **lat)
 {
 	int by_addr = 0;
 

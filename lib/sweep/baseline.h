@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sweep_plan.h"
+#include "pairs.h"
 
 #define CXD_BASE_NOTES 4
 
@@ -34,14 +34,14 @@ struct cxd_baseline {
 };
 
 /* Read the file; err names it (and what is wrong in it). */
-int cxd_base_load(const char *path, struct cxd_baseline *b, char *err,
-		  size_t len);
+int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
+		      size_t len);
 /* Match this run's n ranks, note what differs (provider, size, hosts),
  * and fill per-link references (n x n, NAN unmatched) for each metric
  * that can be compared (else the array is left NULL). */
-int cxd_base_match(struct cxd_baseline *b, const struct cxd_sweep_rank *r,
-		   int n, const char *provider, uint64_t size, double **bw,
-		   double **lat);
-void cxd_base_free(struct cxd_baseline *b);
+int cxd_baseline_match(struct cxd_baseline *b, const struct cxd_sweep_rank *r,
+		       int n, const char *provider, uint64_t size, double **bw,
+		       double **lat);
+void cxd_baseline_free(struct cxd_baseline *b);
 
 #endif

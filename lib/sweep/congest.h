@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sweep_plan.h"
+#include "pairs.h"
 
 #define CXD_CG_MIN_RANKS 4   /* two victims and two aggressors */
 #define CXD_CG_MEANINGFUL 10 /* GPCNeT's floor: fewer nodes, a hint only */

@@ -7,7 +7,7 @@
 
 size_t cxd_judge_rel_diffs(const double *x, size_t k, double *out)
 {
-	double med = cxd_sweep_median(x, k);
+	double med = cxd_stat_median(x, k);
 	size_t n = 0;
 
 	if (!isfinite(med) || med <= 0)
@@ -33,8 +33,8 @@ double cxd_judge_typical(const double *m, int n)
 	if (rows == NULL)
 		return NAN;
 	for (int i = 0; i < n; i++)
-		rows[i] = cxd_sweep_median(m + (size_t) i * n, (size_t) n);
-	typ = cxd_sweep_median(rows, (size_t) n);
+		rows[i] = cxd_stat_median(m + (size_t) i * n, (size_t) n);
+	typ = cxd_stat_median(rows, (size_t) n);
 	free(rows);
 	return typ;
 }
@@ -76,7 +76,7 @@ void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, size_t n)
 		if (isfinite(ratio[i]) && ratio[i] > 0)
 			x[k++] = ratio[i];
 	if (k > 0) {
-		t->crowd = cxd_sweep_median(x, k) - 1.0;
+		t->crowd = cxd_stat_median(x, k) - 1.0;
 		t->crowd_pairs = (int) k;
 		t->crowded = t->crowd > t->tol;
 		t->poor |= t->crowded;
@@ -100,7 +100,7 @@ static double base_of(const struct cxd_rules *r, enum cxd_metric m, int src,
 	return r->base[m][(r->base_row ? 0 : (size_t) src * r->n) + dst];
 }
 
-double cxd_judge_base_tol(const struct cxd_rules *r, enum cxd_metric m)
+double cxd_judge_baseline_tol(const struct cxd_rules *r, enum cxd_metric m)
 {
 	return r->base_tol[m] > r->tol[m].tol ? r->base_tol[m] :
 						r->tol[m].tol;
@@ -117,7 +117,7 @@ unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
 	if (!r->tol[m].poor && breaks(m, v, r->typical[m], r->tol[m].tol))
 		bits |= CXD_R_PEERS;
 	if (!r->base_poor[m] &&
-	    breaks(m, v, base_of(r, m, src, dst), cxd_judge_base_tol(r, m)))
+	    breaks(m, v, base_of(r, m, src, dst), cxd_judge_baseline_tol(r, m)))
 		bits |= CXD_R_BASELINE;
 	if (e > 0 && (m == CXD_M_BW ? v < e : v > e))
 		bits |= CXD_R_EXPECT;
@@ -133,14 +133,14 @@ void cxd_judge_limit(const struct cxd_rules *r, enum cxd_metric m, int src,
 		*ref = *limit = r->expect[m];
 	} else if (bits & CXD_R_BASELINE) {
 		*ref = base_of(r, m, src, dst);
-		*limit = *ref * (1.0 + sign * cxd_judge_base_tol(r, m));
+		*limit = *ref * (1.0 + sign * cxd_judge_baseline_tol(r, m));
 	} else {
 		*ref = r->typical[m];
 		*limit = *ref * (1.0 + sign * r->tol[m].tol);
 	}
 }
 
-const char *cxd_reason_name(unsigned bits)
+const char *cxd_judge_reason_name(unsigned bits)
 {
 	return bits & CXD_R_EXPECT ? "expected" :
 	       bits & CXD_R_BASELINE ? "baseline" : "peers";

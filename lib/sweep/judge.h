@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sweep_plan.h"
+#include "stat.h"
 
 /* With no --min-bw/--max-lat a link is judged against its peers by the
  * run's own noise: NOISE_K sigmas, never under the floor. A tolerance over
@@ -92,7 +92,7 @@ struct cxd_rules {
 
 /* The tolerance links are judged by against the baseline: the wider of
  * the two runs'. */
-double cxd_judge_base_tol(const struct cxd_rules *r, enum cxd_metric m);
+double cxd_judge_baseline_tol(const struct cxd_rules *r, enum cxd_metric m);
 /* Which rules value v of link (src, dst) breaks (CXD_R_* bits); a value
  * that could not be measured breaks CXD_R_PEERS. */
 unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
@@ -101,7 +101,7 @@ unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
  * peers): what the report shows beside the value. */
 void cxd_judge_limit(const struct cxd_rules *r, enum cxd_metric m, int src,
 		     int dst, unsigned bits, double *ref, double *limit);
-const char *cxd_reason_name(unsigned bits); /* the first rule's name */
+const char *cxd_judge_reason_name(unsigned bits); /* the first rule's name */
 
 /* Flag every link of m (n x n) by the rules: the count of outliers, the
  * first cap of them written to out. */
@@ -129,11 +129,53 @@ double cxd_judge_busier(double a, double b);
 /* Was the outlier held back as not judged (its retest's CPU wait)? */
 bool cxd_judge_held(const struct cxd_outlier *o);
 
-/* Suspects: a rank most of whose links are out (or a switch or group,
+/*
+ * Suspects: a rank most of whose links are out (or a switch or group,
  * from --topology), the links between two groups (a bundle of global
- * links, from --topology), or the whole fabric. */
+ * links, from --topology), or the whole fabric. Their kinds, one row
+ * each (judge_kinds.c): the JSON's name (the schema's enum), which ranks
+ * a suspect stands for, and the words of the text report and the drain
+ * reason. The writers read the row, never the kind; a new kind is a row
+ * there and the logic that finds it (judge_suspects.c).
+ */
 enum cxd_suspect_kind { CXD_S_RANK, CXD_S_SWITCH, CXD_S_GROUP,
-			CXD_S_FABRIC, CXD_S_BUNDLE };
+			CXD_S_FABRIC, CXD_S_BUNDLE, CXD_S_KINDS };
+
+/* What a suspect's id names, and so how it is named and which links
+ * and ranks it explains. */
+enum cxd_suspect_shape {
+	CXD_SHAPE_RANK,  /* id: a rank */
+	CXD_SHAPE_SET,   /* id: a set of ranks in the topology (level) */
+	CXD_SHAPE_PAIR,  /* id, id2: two groups, the links between them */
+	CXD_SHAPE_ALL,   /* every link, no one rank */
+};
+
+/* Which index of the topology a set's id is (struct cxd_topo_map). */
+enum cxd_suspect_level { CXD_LEVEL_NONE, CXD_LEVEL_SWITCH, CXD_LEVEL_GROUP };
+
+struct cxd_suspect_row {
+	const char *name;  /* the JSON's "kind"; a set's name starts with it */
+	/* The name of all, or of a pair before "A and B" (its groups'
+	 * names); NULL: a rank (its host) or a set (its name, its ranks). */
+	const char *title;
+	enum cxd_suspect_shape shape;
+	enum cxd_suspect_level level;
+	/* Its ranks are named: a drain line each in --suspects, in the
+	 * JSON's "ranks", cxi_sweep_rank_suspect 1. */
+	bool drain;
+	/* The text's line: "NAME: B of L links " WHERE WHAT [", B of I
+	 * inside it"] ADVICE; ADVICE_INSIDE instead when most links inside
+	 * it are out (NULL: never). Evidence: the counters that moved on
+	 * its rank follow. */
+	const char *where;
+	bool inside;
+	const char *advice;
+	const char *advice_inside;
+	bool evidence;
+};
+
+/* The row of kind k (k < CXD_S_KINDS). */
+const struct cxd_suspect_row *cxd_judge_kind(enum cxd_suspect_kind k);
 
 struct cxd_suspect {
 	enum cxd_suspect_kind kind;
@@ -146,8 +188,8 @@ struct cxd_suspect {
 
 /* Topology: for each rank its switch and group index (-1: none). */
 struct cxd_topo_map {
-	const int *sw, *grp;
-	int nsw, ngrp;
+	const int *switch_of, *group_of;
+	int nswitch, ngroup;
 };
 
 /*
@@ -163,13 +205,14 @@ struct cxd_tally {
 };
 
 /* Zeroed counts for n ranks (topo may be NULL); 0 or -ENOMEM. */
-int cxd_tally_init(struct cxd_tally *t, int n, const struct cxd_topo_map *topo);
-void cxd_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
-		   const struct cxd_outlier *o);
+int cxd_judge_tally_init(struct cxd_tally *t, int n,
+			 const struct cxd_topo_map *topo);
+void cxd_judge_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
+			 const struct cxd_outlier *o);
 /* Every count as one int array (to sum over ranks): rank, sw, grp per
  * metric, in that order; its length in *len. */
-int *cxd_tally_counts(struct cxd_tally *t, size_t *len);
-void cxd_tally_free(struct cxd_tally *t);
+int *cxd_judge_tally_counts(struct cxd_tally *t, size_t *len);
+void cxd_judge_tally_free(struct cxd_tally *t);
 /* Suspects from the counts, as cxd_judge_suspects. */
 size_t cxd_judge_suspects_tally(const struct cxd_tally *t,
 				const struct cxd_topo_map *topo,

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sweep_plan.h"
+#include "pairs.h"
 
 #define CXD_MATRIX_MAGIC "CXDSWMAT"
 #define CXD_MATRIX_VERSION 1

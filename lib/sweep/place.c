@@ -5,7 +5,7 @@
 
 #include "place.h"
 
-int cxd_cg_turn_ranks(const int *victims, int nv, int per, int t, int *r)
+int cxd_place_turn_ranks(const int *victims, int nv, int per, int t, int *r)
 {
 	int k = 0;
 
@@ -14,7 +14,7 @@ int cxd_cg_turn_ranks(const int *victims, int nv, int per, int t, int *r)
 	return k;
 }
 
-int cxd_cg_turn_of(const int *victims, int nv, int per, int rank)
+int cxd_place_turn_of(const int *victims, int nv, int per, int rank)
 {
 	for (int i = 0; i < nv; i++)
 		if (victims[i] == rank)
@@ -22,8 +22,8 @@ int cxd_cg_turn_of(const int *victims, int nv, int per, int rank)
 	return -1;
 }
 
-bool cxd_crowded(const struct cxd_sweep_rank *ranks, int n, int rank,
-		 long cpus)
+bool cxd_place_crowded(const struct cxd_sweep_rank *ranks, int n, int rank,
+		       long cpus)
 {
 	int here = 0;
 
@@ -32,7 +32,7 @@ bool cxd_crowded(const struct cxd_sweep_rank *ranks, int n, int rank,
 	return here > (cpus > 0 ? cpus : 1);
 }
 
-int cxd_nhosts(const struct cxd_sweep_rank *ranks, int n)
+int cxd_place_nhosts(const struct cxd_sweep_rank *ranks, int n)
 {
 	int k = 0;
 

@@ -47,7 +47,7 @@ static int place_pairs(int pairs_at_once, const struct cxd_pair *p, int np,
 	return nr;
 }
 
-int cxd_plan_retest(int n, int pairs_at_once, const struct cxd_pair *p,
+int cxd_retest_plan(int n, int pairs_at_once, const struct cxd_pair *p,
 		    int np, struct cxd_plan *pl)
 {
 	int *free_from = calloc((size_t) n + 1, sizeof(int));
@@ -59,7 +59,7 @@ int cxd_plan_retest(int n, int pairs_at_once, const struct cxd_pair *p,
 	if (free_from && round && next && cnt) {
 		nr = place_pairs(pairs_at_once, p, np, free_from, next, round,
 				 cnt);
-		ret = cxd_plan_alloc(pl, nr, (size_t) np);
+		ret = cxd_sched_alloc(pl, nr, (size_t) np);
 	}
 	if (ret == 0) {
 		for (int r = 1; r < nr; r++)

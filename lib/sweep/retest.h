@@ -7,12 +7,12 @@
 
 /*
  * The retest rounds for np suspect pairs of n ranks, at most
- * pairs_at_once pairs each, into pl (a listed plan; cxd_plan_free
+ * pairs_at_once pairs each, into pl (a listed plan; cxd_sched_free
  * releases it): 0, or -ENOMEM. Each pair goes to the first round with
  * room after both its ranks' latest, near-linear in the pairs (a whole
  * fabric's worth at scale); tools/sweep/retest_mpi.c paces it.
  */
-int cxd_plan_retest(int n, int pairs_at_once, const struct cxd_pair *p,
+int cxd_retest_plan(int n, int pairs_at_once, const struct cxd_pair *p,
 		    int np, struct cxd_plan *pl);
 
 #endif

@@ -15,7 +15,7 @@ bool cxd_sched_chain(int n, int pairs_at_once)
 	return pairs_at_once < n / 2;
 }
 
-struct cxd_plan cxd_plan_main(int n, int pairs_at_once)
+struct cxd_plan cxd_sched_main(int n, int pairs_at_once)
 {
 	int per = n / 2;
 
@@ -23,11 +23,11 @@ struct cxd_plan cxd_plan_main(int n, int pairs_at_once)
 		per = pairs_at_once;
 	if (per < 1)
 		return (struct cxd_plan){ .per = 1 };
-	return (struct cxd_plan){ .nrounds = cxd_sweep_nrounds(n) *
+	return (struct cxd_plan){ .nrounds = cxd_pairs_nrounds(n) *
 				  ((n / 2 + per - 1) / per), .per = per };
 }
 
-int cxd_plan_alloc(struct cxd_plan *pl, int nrounds, size_t npairs)
+int cxd_sched_alloc(struct cxd_plan *pl, int nrounds, size_t npairs)
 {
 	*pl = (struct cxd_plan){ .nrounds = nrounds };
 	pl->count = calloc((size_t) nrounds + 1, sizeof(int));
@@ -35,11 +35,11 @@ int cxd_plan_alloc(struct cxd_plan *pl, int nrounds, size_t npairs)
 	pl->pairs = calloc(npairs + 1, sizeof(struct cxd_pair));
 	if (pl->count && pl->first && pl->pairs)
 		return 0;
-	cxd_plan_free(pl);
+	cxd_sched_free(pl);
 	return -ENOMEM;
 }
 
-void cxd_plan_free(struct cxd_plan *pl)
+void cxd_sched_free(struct cxd_plan *pl)
 {
 	free(pl->count);
 	free(pl->first);
@@ -51,18 +51,18 @@ void cxd_plan_free(struct cxd_plan *pl)
 	*pl = (struct cxd_plan){ .nrounds = 0 };
 }
 
-int cxd_plan_list(int n, const struct cxd_plan *in, struct cxd_plan *out)
+int cxd_sched_list(int n, const struct cxd_plan *in, struct cxd_plan *out)
 {
-	int nr = cxd_sweep_nrounds(n), per = in->per, k = 0, at = 0;
+	int nr = cxd_pairs_nrounds(n), per = in->per, k = 0, at = 0;
 	struct cxd_pair *tmp = calloc((size_t) n / 2 + 1, sizeof(*tmp));
 
-	if (tmp == NULL || cxd_plan_alloc(out, in->nrounds, (size_t) nr *
-					  (size_t) (n / 2)) != 0) {
+	if (tmp == NULL || cxd_sched_alloc(out, in->nrounds, (size_t) nr *
+					   (size_t) (n / 2)) != 0) {
 		free(tmp);
 		return -ENOMEM;
 	}
 	for (int r = 0; r < nr; r++) {
-		int c = cxd_sweep_round(n, r, tmp);
+		int c = cxd_pairs_round(n, r, tmp);
 
 		for (int i = 0; i < c; i += per, k++) {
 			out->count[k] = c - i < per ? c - i : per;
@@ -81,7 +81,7 @@ int cxd_sched_room(int n, const struct cxd_plan *pl)
 {
 	if (pl->prime > 0)
 		return n + 1; /* a dealt plan: each rank meets each once */
-	return pl->count == NULL ? cxd_sweep_nrounds(n) + 1 : pl->nrounds + 1;
+	return pl->count == NULL ? cxd_pairs_nrounds(n) + 1 : pl->nrounds + 1;
 }
 
 /*
@@ -136,7 +136,7 @@ static int holder_of(int n, int r, int t)
 {
 	struct cxd_pair p;
 
-	return cxd_sweep_pair_at(n, r, t, &p) == 0 ? p.a : -1;
+	return cxd_pairs_at(n, r, t, &p) == 0 ? p.a : -1;
 }
 
 /* Step s's neighbours in its slot: the slot's previous
@@ -145,7 +145,7 @@ static int holder_of(int n, int r, int t)
  * round's first. Only a round's last cut may be short. */
 static void circle_links(int n, int per, int r, int t, struct cxd_step *s)
 {
-	int nr = cxd_sweep_nrounds(n), c = n / 2, j = t % per;
+	int nr = cxd_pairs_nrounds(n), c = n / 2, j = t % per;
 	int chunks = (c + per - 1) / per;
 
 	if (t / per > 0) {
@@ -166,15 +166,15 @@ static void circle_links(int n, int per, int r, int t, struct cxd_step *s)
 static int circle_steps(int n, int rank, bool chain, int per,
 			struct cxd_step *step)
 {
-	int nr = cxd_sweep_nrounds(n), chunks = (n / 2 + per - 1) / per;
+	int nr = cxd_pairs_nrounds(n), chunks = (n / 2 + per - 1) / per;
 	int nsteps = 0;
 
 	for (int r = 0; r < nr; r++) {
-		int t = cxd_sweep_place(n, r, rank);
+		int t = cxd_pairs_index_of(n, r, rank);
 		struct cxd_step *s = step + nsteps;
 		struct cxd_pair p;
 
-		if (t < 0 || cxd_sweep_pair_at(n, r, t, &p) != 0)
+		if (t < 0 || cxd_pairs_at(n, r, t, &p) != 0)
 			continue;
 		*s = (struct cxd_step){ r * chunks + t / per, p.a == rank ?
 					p.b : p.a, -1, -1, -1, -1 };
@@ -191,7 +191,7 @@ int cxd_sched_steps(int n, int rank, int pairs_at_once,
 	bool chain = cxd_sched_chain(n, pairs_at_once);
 
 	if (pl->prime > 0)
-		return cxd_dealt_steps(n, rank, pl, step);
+		return cxd_sched_dealt_steps(n, rank, pl, step);
 	if (pl->count == NULL)
 		return circle_steps(n, rank, chain, pl->per, step);
 	return listed_steps(rank, pairs_at_once, chain, pl, step);

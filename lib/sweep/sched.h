@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "sweep_plan.h"
+#include "pairs.h"
 
 /* A list of rounds of disjoint pairs: listed (the retest's), or the
  * circle rounds each cut into rounds of at most per pairs, which every
@@ -52,13 +52,13 @@ bool cxd_sched_chain(int n, int pairs_at_once);
 /* The circle rounds for n ranks cut to pairs_at_once pairs per round
  * (--max-pairs, or fewer when ranks outnumber a host's CPUs): computed,
  * nothing allocated. */
-struct cxd_plan cxd_plan_main(int n, int pairs_at_once);
+struct cxd_plan cxd_sched_main(int n, int pairs_at_once);
 /* The same plan listed (rank 0, for --json's rounds): 0, or -ENOMEM. */
-int cxd_plan_list(int n, const struct cxd_plan *in, struct cxd_plan *out);
+int cxd_sched_list(int n, const struct cxd_plan *in, struct cxd_plan *out);
 /* Room for a plan of nrounds rounds and npairs pairs, zeroed (per 0):
  * 0, or -ENOMEM with nothing held. */
-int cxd_plan_alloc(struct cxd_plan *pl, int nrounds, size_t npairs);
-void cxd_plan_free(struct cxd_plan *pl);
+int cxd_sched_alloc(struct cxd_plan *pl, int nrounds, size_t npairs);
+void cxd_sched_free(struct cxd_plan *pl);
 
 /*
  * Rank `rank`'s steps through plan pl, in order, into step (room for
@@ -114,8 +114,8 @@ void cxd_sched_untangle(int n, const int *ppos, const int *npos,
  * -EDOM (the caller chains the circle rounds instead, cxd_sched_keys),
  * or -ENOMEM.
  */
-int cxd_plan_dealt(int n, const int *dom, int pairs_at_once,
-		   struct cxd_plan *pl);
+int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
+		    struct cxd_plan *pl);
 /* Why a plan would not be dealt: */
 enum cxd_undealt {
 	CXD_DEALT,          /* it would be */
@@ -124,9 +124,9 @@ enum cxd_undealt {
 	CXD_UNDEALT_MANY,   /* more domains than the largest has ranks */
 	CXD_UNDEALT_ONE,    /* one domain */
 };
-enum cxd_undealt cxd_plan_undealt(int n, const int *dom, int pairs_at_once);
+enum cxd_undealt cxd_sched_undealt(int n, const int *dom, int pairs_at_once);
 /* Rank `rank`'s steps through dealt plan pl, its chain links set. */
-int cxd_dealt_steps(int n, int rank, const struct cxd_plan *pl,
-		    struct cxd_step *step);
+int cxd_sched_dealt_steps(int n, int rank, const struct cxd_plan *pl,
+			  struct cxd_step *step);
 
 #endif

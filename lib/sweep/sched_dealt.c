@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The shared-links bandwidth plan, dealt (sched.h, cxd_plan_dealt).
+ * The shared-links bandwidth plan, dealt (sched.h, cxd_sched_dealt).
  * Chaining the circle rounds' pairs by domain pair (sched_keys.c) keeps
  * the bound, but a rank's order (the circle's) and its chains' orders
  * disagree, so pairs queue behind each other in convoys: at 1,024
@@ -75,7 +75,7 @@ static int number_domains(int n, const int *dom, struct cxd_plan *pl)
 	return 0;
 }
 
-/* What number_domains took (cxd_plan_free's part for a dealt plan;
+/* What number_domains took (cxd_sched_free's part for a dealt plan;
  * sched.c calls in here, so not that). */
 static void dealt_free(struct cxd_plan *pl)
 {
@@ -91,14 +91,14 @@ static int dsize(const struct cxd_plan *pl, int d)
 	return pl->start[d + 1] - pl->start[d];
 }
 
-/* Whether dealing pays (see cxd_plan_dealt); sets prime and intra.
+/* Whether dealing pays (see cxd_sched_dealt); sets prime and intra.
  * The bound on p keeps p^2 slots in an int. */
 static bool pays(struct cxd_plan *pl)
 {
 	int most = 0;
 
 	for (int d = 0; d < pl->nd; d++) {
-		int s = dsize(pl, d), r = cxd_sweep_nrounds(s);
+		int s = dsize(pl, d), r = cxd_pairs_nrounds(s);
 
 		most = s > most ? s : most;
 		pl->intra = r > pl->intra ? r : pl->intra;
@@ -109,8 +109,8 @@ static bool pays(struct cxd_plan *pl)
 	return true;
 }
 
-int cxd_plan_dealt(int n, const int *dom, int pairs_at_once,
-		   struct cxd_plan *pl)
+int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
+		    struct cxd_plan *pl)
 {
 	int ret;
 
@@ -174,13 +174,13 @@ static int intra_steps(const struct cxd_plan *pl, int rank,
 		       struct cxd_step *step)
 {
 	int a = pl->dom[rank], s = dsize(pl, a), i = pl->index[rank];
-	int nr = cxd_sweep_nrounds(s), k = 0;
+	int nr = cxd_pairs_nrounds(s), k = 0;
 
 	for (int r = 0; r < nr; r++) {
-		int t = cxd_sweep_place(s, r, i);
+		int t = cxd_pairs_index_of(s, r, i);
 		struct cxd_pair p;
 
-		if (t < 0 || cxd_sweep_pair_at(s, r, t, &p) != 0)
+		if (t < 0 || cxd_pairs_at(s, r, t, &p) != 0)
 			continue;
 		step[k++] = (struct cxd_step){
 			r, pl->members[pl->start[a] + (p.a == i ? p.b : p.a)],
@@ -229,8 +229,8 @@ static int block_steps(const struct cxd_plan *pl, int rank, int u,
 	return k;
 }
 
-int cxd_dealt_steps(int n, int rank, const struct cxd_plan *pl,
-		    struct cxd_step *step)
+int cxd_sched_dealt_steps(int n, int rank, const struct cxd_plan *pl,
+			  struct cxd_step *step)
 {
 	int *ppos = malloc(((size_t) n + 1) * sizeof(int));
 	int *npos = malloc(((size_t) n + 1) * sizeof(int));
@@ -255,7 +255,7 @@ int cxd_dealt_steps(int n, int rank, const struct cxd_plan *pl,
 	return k;
 }
 
-enum cxd_undealt cxd_plan_undealt(int n, const int *dom, int pairs_at_once)
+enum cxd_undealt cxd_sched_undealt(int n, const int *dom, int pairs_at_once)
 {
 	struct cxd_plan pl = { .nrounds = 0 };
 	enum cxd_undealt why = CXD_DEALT;

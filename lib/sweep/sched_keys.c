@@ -121,7 +121,7 @@ static int walk(int n, int rank, const struct cxd_plan *pl, const int *dom,
 		struct chains *c, struct cxd_step *step, int nsteps)
 {
 	struct cxd_pair *tmp = NULL;
-	int nr = pl->count ? pl->nrounds : cxd_sweep_nrounds(n), si = 0;
+	int nr = pl->count ? pl->nrounds : cxd_pairs_nrounds(n), si = 0;
 	int pos = 0;
 
 	if (pl->count == NULL &&
@@ -135,7 +135,7 @@ static int walk(int n, int rank, const struct cxd_plan *pl, const int *dom,
 			p = pl->pairs + pl->first[r];
 			np = pl->count[r];
 		} else {
-			np = cxd_sweep_round(n, r, tmp);
+			np = cxd_pairs_round(n, r, tmp);
 		}
 		for (int j = 0; j < np; j++) {
 			bool in = p[j].a == rank || p[j].b == rank;

@@ -21,7 +21,7 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
-void cxd_addr_node(const char *addr, char *out, size_t len)
+void cxd_topo_addr_node(const char *addr, char *out, size_t len)
 {
 	const char *p = strstr(addr, "://"), *colon;
 	size_t n;
@@ -96,7 +96,7 @@ static struct cxd_topo_line *find(struct cxd_topo *t,
 	char node[sizeof(r->addr)];
 
 	snprintf(key, sizeof(key), "%s:%s", r->host, r->nic);
-	cxd_addr_node(r->addr, node, sizeof(node));
+	cxd_topo_addr_node(r->addr, node, sizeof(node));
 	tries[1] = node;
 	for (int k = 0; k < 3; k++)
 		for (int i = 0; i < t->nl; i++)

@@ -46,7 +46,7 @@ struct cxd_topo {
 /* Read and check the file's form; err names the file and line. */
 int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
 		  size_t len);
-/* Place every rank (map->sw/grp: room for n each); a rank no line places
+/* Place every rank (map->switch_of/grp: room for n each); a rank no line places
  * is an error naming it; lines naming no rank are listed on warn. */
 int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
 		   int n, int *sw, int *grp, FILE *warn, char *err,
@@ -65,6 +65,6 @@ int cxd_topo_slurm(struct cxd_topo *t, FILE *f, char *err, size_t len);
 
 /* "fi_sockaddr_in://10.1.2.3:4567" -> "10.1.2.3": the node, not the
  * port a run happened to get. */
-void cxd_addr_node(const char *addr, char *out, size_t len);
+void cxd_topo_addr_node(const char *addr, char *out, size_t len);
 
 #endif

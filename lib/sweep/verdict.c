@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict (verdict.h): decided once, named and mapped to an
  * exit status here, so the text, the JSON and the exit cannot disagree. */
-#include "sweep_out.h"
+#include "out.h"
 #include "verdict.h"
 
-bool cxd_sweep_base_poor(const struct cxd_sweep_res *r, int m)
+bool cxd_verdict_baseline_poor(const struct cxd_sweep_res *r, int m)
 {
 	return r->base && r->rules->base[m] && r->rules->base_poor[m];
 }
 
-enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r)
+enum cxd_verdict cxd_verdict_of(const struct cxd_sweep_res *r)
 {
 	if (r->nout_all)
 		return CXD_V_FAIL;
 	if (r->nbusy_all)
 		return CXD_V_INCONCLUSIVE;
 	for (int m = 0; m < 2; m++)
-		if (r->rules->tol[m].poor || cxd_sweep_base_poor(r, m))
+		if (r->rules->tol[m].poor || cxd_verdict_baseline_poor(r, m))
 			return CXD_V_INCONCLUSIVE;
 	return CXD_V_PASS;
 }

@@ -15,9 +15,9 @@ struct cxd_sweep_res;
 /* PASS, FAIL (confirmed outliers) or INCONCLUSIVE (none, but a metric's
  * resolution is too poor to vouch for the links, a baseline too noisy to
  * compare against, or a link could not be retested on a quiet host). */
-enum cxd_verdict cxd_sweep_verdict(const struct cxd_sweep_res *r);
+enum cxd_verdict cxd_verdict_of(const struct cxd_sweep_res *r);
 /* Metric m compared with a baseline too noisy to vouch for a link. */
-bool cxd_sweep_base_poor(const struct cxd_sweep_res *r, int m);
+bool cxd_verdict_baseline_poor(const struct cxd_sweep_res *r, int m);
 /* "PASS", "FAIL", "INCONCLUSIVE": the text's and the JSON's word. */
 const char *cxd_verdict_name(enum cxd_verdict v);
 /* The exit status: CXD_EXIT_OK, _OUTLIERS or _INCONCLUSIVE. */

@@ -98,7 +98,7 @@ static void test_main_plan_pairs_once_at_most_k_at_once_no_deadlock(
 			for (int b = a + 1; b < n; b++)
 				want[a * n + b] = 1;
 		for (int k = 1; k <= n / 2; k++) {
-			struct cxd_plan pl = cxd_plan_main(n, k);
+			struct cxd_plan pl = cxd_sched_main(n, k);
 
 			check_paced(n, k, &pl, want, n * (n - 1) / 2);
 		}
@@ -126,7 +126,7 @@ static void assert_rounds_disjoint(int n, int k, const struct cxd_plan *pl)
 }
 
 /* A few suspect sets per (n, k): sorted and unique, as
- * cxd_sweep_unique_pairs leaves them; about one pair in `every`. */
+ * cxd_pairs_unique leaves them; about one pair in `every`. */
 static int suspects(int n, unsigned *rng, int every, struct cxd_pair *p,
 		    int *want)
 {
@@ -158,11 +158,11 @@ static void test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock(
 				int np = suspects(n, &rng, every, p, want);
 				struct cxd_plan pl;
 
-				assert_int_equal(cxd_plan_retest(n, k, p, np,
+				assert_int_equal(cxd_retest_plan(n, k, p, np,
 								 &pl), 0);
 				assert_rounds_disjoint(n, k, &pl);
 				check_paced(n, k, &pl, want, np);
-				cxd_plan_free(&pl);
+				cxd_sched_free(&pl);
 			}
 		}
 	}
@@ -181,7 +181,7 @@ static void test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock(
 static void test_sync_token_sends_no_deadlock_two_holders_swap(
 	void **state)
 {
-	struct cxd_plan pl = cxd_plan_main(7, 2);
+	struct cxd_plan pl = cxd_sched_main(7, 2);
 	struct pace_res res;
 
 	(void) state;
@@ -264,7 +264,7 @@ static void test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
 		for (int i = 0; i < n * n; i++)
 			want[i] = i / n < i % n;
 		for (int j = 0; j < 2; j++) {
-			struct cxd_plan pl = cxd_plan_main(n, ks[j]);
+			struct cxd_plan pl = cxd_sched_main(n, ks[j]);
 
 			if (ks[j] >= 1 && (j == 0 || ks[j] < ks[0]))
 				check_every_domain(n, ks[j], &pl, want,
@@ -279,7 +279,7 @@ static void test_keys_let_cap_pairs_of_a_domain_pair_run_at_once(
 	void **state)
 {
 	int want[24 * 24], dom[24];
-	struct cxd_plan pl = cxd_plan_main(24, 12);
+	struct cxd_plan pl = cxd_sched_main(24, 12);
 
 	(void) state;
 	for (int i = 0; i < 24 * 24; i++)
@@ -308,10 +308,10 @@ static void test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
 
 			if (ks[j] < 1 || (j == 1 && ks[j] >= ks[0]))
 				continue;
-			assert_int_equal(cxd_plan_retest(n, ks[j], p, np, &pl),
+			assert_int_equal(cxd_retest_plan(n, ks[j], p, np, &pl),
 					 0);
 			check_every_domain(n, ks[j], &pl, want, np, &rng);
-			cxd_plan_free(&pl);
+			cxd_sched_free(&pl);
 		}
 	}
 }
@@ -343,7 +343,7 @@ static struct cxd_step keyed_step(int n, int k, const struct cxd_plan *pl,
 static void test_keys_hand_ons_between_two_ranks_never_cross(void **state)
 {
 	const int dom[5] = { 2, 0, 2, 1, 0 };
-	struct cxd_plan pl = cxd_plan_main(5, 2);
+	struct cxd_plan pl = cxd_sched_main(5, 2);
 	struct pace_res res;
 
 	(void) state;
@@ -401,7 +401,7 @@ static void test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock(
 			if (nds[j / 2] < 2 || nds[j / 2] > n)
 				continue;
 			dealt_layout(n, nds[j / 2], j % 2, &rng, dom);
-			ret = cxd_plan_dealt(n, dom, n / 2, &pl);
+			ret = cxd_sched_dealt(n, dom, n / 2, &pl);
 			assert_true(ret == 0 || ret == -EDOM);
 			if (ret != 0)
 				continue;
@@ -409,7 +409,7 @@ static void test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock(
 			assert_int_equal(check_keyed(n, n / 2, &pl, dom, 1,
 						     want, n * (n - 1) / 2),
 					 1);
-			cxd_plan_free(&pl);
+			cxd_sched_free(&pl);
 		}
 	}
 	assert_true(dealt >= 150);

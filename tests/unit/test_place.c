@@ -19,14 +19,14 @@ static void test_turns_take_per_pairs_in_victim_order(void **state)
 	int r[4];
 
 	(void) state;
-	assert_int_equal(cxd_cg_turn_ranks(victims, 6, 1, 1, r), 2);
+	assert_int_equal(cxd_place_turn_ranks(victims, 6, 1, 1, r), 2);
 	assert_int_equal(r[0], 7);
 	assert_int_equal(r[1], 1);
-	assert_int_equal(cxd_cg_turn_ranks(victims, 6, 1, 3, r), 0);
+	assert_int_equal(cxd_place_turn_ranks(victims, 6, 1, 3, r), 0);
 	/* Two pairs a turn: the last turn is short. */
-	assert_int_equal(cxd_cg_turn_ranks(victims, 6, 2, 0, r), 4);
+	assert_int_equal(cxd_place_turn_ranks(victims, 6, 2, 0, r), 4);
 	assert_int_equal(r[3], 1);
-	assert_int_equal(cxd_cg_turn_ranks(victims, 6, 2, 1, r), 2);
+	assert_int_equal(cxd_place_turn_ranks(victims, 6, 2, 1, r), 2);
 	assert_int_equal(r[0], 0);
 	assert_int_equal(r[1], 3);
 }
@@ -35,10 +35,10 @@ static void test_turns_take_per_pairs_in_victim_order(void **state)
 static void test_turn_of_a_victim_is_its_pairs_turn(void **state)
 {
 	(void) state;
-	assert_int_equal(cxd_cg_turn_of(victims, 6, 1, 7), 1);
-	assert_int_equal(cxd_cg_turn_of(victims, 6, 1, 3), 2);
-	assert_int_equal(cxd_cg_turn_of(victims, 6, 2, 3), 1);
-	assert_int_equal(cxd_cg_turn_of(victims, 6, 1, 4), -1);
+	assert_int_equal(cxd_place_turn_of(victims, 6, 1, 7), 1);
+	assert_int_equal(cxd_place_turn_of(victims, 6, 1, 3), 2);
+	assert_int_equal(cxd_place_turn_of(victims, 6, 2, 3), 1);
+	assert_int_equal(cxd_place_turn_of(victims, 6, 1, 4), -1);
 }
 
 static void set_hosts(struct cxd_sweep_rank *r, const char *const *h, int n)
@@ -57,11 +57,11 @@ static void test_crowded_when_a_host_has_more_ranks_than_cpus(void **state)
 
 	(void) state;
 	set_hosts(r, h, 3);
-	assert_true(cxd_crowded(r, 3, 0, 1));
-	assert_false(cxd_crowded(r, 3, 2, 2));
-	assert_false(cxd_crowded(r, 3, 1, 1));
-	assert_true(cxd_crowded(r, 3, 2, 0));
-	assert_false(cxd_crowded(r, 3, 1, -1));
+	assert_true(cxd_place_crowded(r, 3, 0, 1));
+	assert_false(cxd_place_crowded(r, 3, 2, 2));
+	assert_false(cxd_place_crowded(r, 3, 1, 1));
+	assert_true(cxd_place_crowded(r, 3, 2, 0));
+	assert_false(cxd_place_crowded(r, 3, 1, -1));
 }
 
 static void test_nhosts_counts_each_host_once(void **state)
@@ -71,9 +71,9 @@ static void test_nhosts_counts_each_host_once(void **state)
 
 	(void) state;
 	set_hosts(r, h, 5);
-	assert_int_equal(cxd_nhosts(r, 5), 3);
-	assert_int_equal(cxd_nhosts(r, 1), 1);
-	assert_int_equal(cxd_nhosts(r, 0), 0);
+	assert_int_equal(cxd_place_nhosts(r, 5), 3);
+	assert_int_equal(cxd_place_nhosts(r, 1), 1);
+	assert_int_equal(cxd_place_nhosts(r, 0), 0);
 }
 
 int main(void)

@@ -10,12 +10,13 @@
 
 #include <cmocka.h>
 
-#include "sweep/sweep_plan.h"
+#include "sweep/pairs.h"
+#include "sweep/stat.h"
 
 /* Every pair exactly once, no rank twice in a round, the right count. */
 static void check_schedule(int n)
 {
-	int nr = cxd_sweep_nrounds(n);
+	int nr = cxd_pairs_nrounds(n);
 	char *seen = calloc((size_t) n * n, 1);
 	struct cxd_pair p[64];
 	int total = 0;
@@ -24,7 +25,7 @@ static void check_schedule(int n)
 	assert_int_equal(nr, n % 2 ? n : n - 1);
 	for (int r = 0; r < nr; r++) {
 		char busy[128] = { 0 };
-		int k = cxd_sweep_round(n, r, p);
+		int k = cxd_pairs_round(n, r, p);
 
 		assert_int_equal(k, n / 2);
 		for (int i = 0; i < k; i++) {
@@ -48,17 +49,17 @@ static void test_pair_at_and_place(void **state)
 
 	(void) state;
 	for (int n = 2; n <= 41; n++)
-		for (int r = 0; r < cxd_sweep_nrounds(n); r++) {
-			int k = cxd_sweep_round(n, r, p), seen = 0;
+		for (int r = 0; r < cxd_pairs_nrounds(n); r++) {
+			int k = cxd_pairs_round(n, r, p), seen = 0;
 
 			for (int t = 0; t < k; t++) {
-				assert_int_equal(cxd_sweep_pair_at(n, r, t, &q), 0);
+				assert_int_equal(cxd_pairs_at(n, r, t, &q), 0);
 				assert_int_equal(q.a, p[t].a);
 				assert_int_equal(q.b, p[t].b);
 			}
-			assert_int_equal(cxd_sweep_pair_at(n, r, k, &q), -1);
+			assert_int_equal(cxd_pairs_at(n, r, k, &q), -1);
 			for (int x = 0; x < n; x++) {
-				int t = cxd_sweep_place(n, r, x);
+				int t = cxd_pairs_index_of(n, r, x);
 
 				if (t < 0)
 					continue;
@@ -68,8 +69,8 @@ static void test_pair_at_and_place(void **state)
 			/* Everyone placed but the one sitting out. */
 			assert_int_equal(seen, 2 * k);
 		}
-	assert_int_equal(cxd_sweep_place(4, 3, 0), -1);
-	assert_int_equal(cxd_sweep_place(4, 0, 4), -1);
+	assert_int_equal(cxd_pairs_index_of(4, 3, 0), -1);
+	assert_int_equal(cxd_pairs_index_of(4, 0, 4), -1);
 }
 
 static void test_schedule_sizes(void **state)
@@ -84,14 +85,14 @@ static void test_schedule_bad_args(void **state)
 	struct cxd_pair p[4];
 
 	(void) state;
-	assert_int_equal(cxd_sweep_nrounds(1), 0);
-	assert_int_equal(cxd_sweep_nrounds(0), 0);
-	assert_int_equal(cxd_sweep_round(1, 0, p), -1);
-	assert_int_equal(cxd_sweep_round(4, 3, p), -1);
-	assert_int_equal(cxd_sweep_round(4, -1, p), -1);
+	assert_int_equal(cxd_pairs_nrounds(1), 0);
+	assert_int_equal(cxd_pairs_nrounds(0), 0);
+	assert_int_equal(cxd_pairs_round(1, 0, p), -1);
+	assert_int_equal(cxd_pairs_round(4, 3, p), -1);
+	assert_int_equal(cxd_pairs_round(4, -1, p), -1);
 	/* Odd: every rank sits out exactly once over the n rounds. */
 	for (int r = 0; r < 5; r++)
-		assert_int_equal(cxd_sweep_round(5, r, p), 2);
+		assert_int_equal(cxd_pairs_round(5, r, p), 2);
 }
 
 static void test_sweep_median_skips_nan(void **state)
@@ -99,9 +100,9 @@ static void test_sweep_median_skips_nan(void **state)
 	double v[] = { NAN, 3, 1, 2, NAN, 10 };
 
 	(void) state;
-	assert_true(fabs(cxd_sweep_median(v, 6) - 2.5) < 1e-9);
-	assert_true(fabs(cxd_sweep_median(v, 4) - 2) < 1e-9);
-	assert_true(isnan(cxd_sweep_median(v, 1)));
+	assert_true(fabs(cxd_stat_median(v, 6) - 2.5) < 1e-9);
+	assert_true(fabs(cxd_stat_median(v, 4) - 2) < 1e-9);
+	assert_true(isnan(cxd_stat_median(v, 1)));
 }
 
 /* The retest list: each pair once, whichever way its outliers run. */
@@ -114,7 +115,7 @@ static void test_retest_pairs(void **state)
 	struct cxd_pair p[4];
 
 	(void) state;
-	assert_int_equal(cxd_sweep_retest_pairs(o, 4, p), 2);
+	assert_int_equal(cxd_pairs_of_outliers(o, 4, p), 2);
 	assert_int_equal(p[0].a, 0);
 	assert_int_equal(p[0].b, 2);
 	assert_int_equal(p[1].a, 1);
@@ -135,18 +136,18 @@ static double select_k(const double *v, int rows, int len, uint64_t k)
 	struct cxd_select s;
 	int steps = 0;
 
-	cxd_select_init(&s, k);
-	while (!cxd_select_done(&s)) {
+	cxd_stat_select_init(&s, k);
+	while (!cxd_stat_select_done(&s)) {
 		uint64_t le = 0;
 
 		for (int r = 0; r < rows; r++)
-			le += cxd_sweep_count_le(v + r * len, (size_t) len,
-						 cxd_select_pivot(&s));
-		cxd_select_step(&s, le);
+			le += cxd_stat_count_le(v + r * len, (size_t) len,
+						cxd_stat_select_pivot(&s));
+		cxd_stat_select_step(&s, le);
 		steps++;
 	}
 	assert_true(steps <= 64);
-	return cxd_select_value(&s);
+	return cxd_stat_select_value(&s);
 }
 
 static void test_sweep_select_kth_matches_a_sort(void **state)
@@ -171,8 +172,8 @@ static void test_sweep_select_kth_matches_a_sort(void **state)
 	/* The two middles give the median the whole matrix would. */
 	assert_true((select_k(v, ROWS, LEN, (uint64_t) (nf - 1) / 2) +
 		     select_k(v, ROWS, LEN, (uint64_t) nf / 2)) / 2 ==
-		    cxd_sweep_median(v, ROWS * LEN));
-	assert_int_equal(cxd_sweep_count_finite(v, ROWS * LEN), nf);
+		    cxd_stat_median(v, ROWS * LEN));
+	assert_int_equal(cxd_stat_count_finite(v, ROWS * LEN), nf);
 }
 
 /* The worst of each row's worst are the worst of all, ties to the first. */
@@ -184,26 +185,26 @@ static void test_sweep_worst_of_row_worsts_is_overall(void **state)
 	int nc = 0, k;
 
 	(void) state;
-	assert_int_equal(cxd_sweep_worst(v, 9, true, all, 3), 3);
+	assert_int_equal(cxd_stat_worst(v, 9, true, all, 3), 3);
 	assert_int_equal(all[0], 6);
 	assert_int_equal(all[1], 2);
 	assert_int_equal(all[2], 3);
-	assert_int_equal(cxd_sweep_worst(v, 9, false, pick, 3), 3);
+	assert_int_equal(cxd_stat_worst(v, 9, false, pick, 3), 3);
 	assert_int_equal(pick[0], 5);
 	size_t where[9];
 
 	for (int r = 0; r < 3; r++) {
-		k = cxd_sweep_worst(v + 3 * r, 3, true, row, 3);
+		k = cxd_stat_worst(v + 3 * r, 3, true, row, 3);
 		for (int i = 0; i < k; i++) {
 			where[nc] = 3 * (size_t) r + row[i];
 			cand[nc++] = v[3 * r + (int) row[i]];
 		}
 	}
-	assert_int_equal(cxd_sweep_worst(cand, (size_t) nc, true, pick, 3), 3);
+	assert_int_equal(cxd_stat_worst(cand, (size_t) nc, true, pick, 3), 3);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(where[pick[i]], all[i]);
 	/* Nothing finite: nothing picked. */
-	assert_int_equal(cxd_sweep_worst(v, 1, true, pick, 3), 0);
+	assert_int_equal(cxd_stat_worst(v, 1, true, pick, 3), 0);
 }
 
 static void test_pairs_at_once(void **state)
@@ -214,11 +215,11 @@ static void test_pairs_at_once(void **state)
 
 	(void) state;
 	/* 8 ranks on one 2-core host: one pair at a time. */
-	assert_int_equal(cxd_sweep_pairs_at_once(8, one_host, cpus2), 1);
+	assert_int_equal(cxd_pairs_at_once(8, one_host, cpus2), 1);
 	/* Enough cores: the whole round. */
-	assert_int_equal(cxd_sweep_pairs_at_once(8, one_host, cpus16), 4);
+	assert_int_equal(cxd_pairs_at_once(8, one_host, cpus16), 4);
 	/* One rank per host, even on 1-core hosts: the whole round. */
-	assert_int_equal(cxd_sweep_pairs_at_once(8, spread, cpus_each), 4);
+	assert_int_equal(cxd_pairs_at_once(8, spread, cpus_each), 4);
 }
 
 int main(void)

@@ -41,8 +41,8 @@ void sw_ctx_derive(struct sw_ctx *c)
 void sw_ctx_free(struct sw_ctx *c)
 {
 	free(c->ranks);
-	free((int *) c->place.sw);
-	free((int *) c->place.grp);
+	free((int *) c->place.switch_of);
+	free((int *) c->place.group_of);
 }
 
 struct host_cpus {
@@ -80,7 +80,7 @@ static void share_hosts(struct sw_ctx *c)
 	}
 	h->pairs_at_once = max ? (int) (max < (uint64_t) c->m.n ? max :
 					(uint64_t) c->m.n) :
-			   cxd_sweep_pairs_at_once(c->m.n, host, cpus);
+			   cxd_pairs_at_once(c->m.n, host, cpus);
 	free(all);
 	free(host);
 	free(cpus);

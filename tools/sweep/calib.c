@@ -50,7 +50,7 @@ static void calib_pair(void *arg, int p)
 static int sample(int n, struct cxd_pair *out)
 {
 	struct cxd_pair *all = calloc((size_t) n / 2 + 1, sizeof(*all));
-	int c = all ? cxd_sweep_round(n, 0, all) : -1, k = 0;
+	int c = all ? cxd_pairs_round(n, 0, all) : -1, k = 0;
 
 	for (int j = 0; c > 0 && j < CALIB_PAIRS && j < c; j++)
 		out[k++] = all[(size_t) j * (size_t) c /
@@ -69,7 +69,7 @@ static double my_ratio(const struct alone *a)
 	if (a->peer < 0 || !isfinite(a->v))
 		return NAN;
 	rep = f->rep[CXD_M_BW] + (size_t) a->peer * f->repeat;
-	med = cxd_sweep_median(rep, f->repeat);
+	med = cxd_stat_median(rep, f->repeat);
 	return isfinite(med) && med > 0 ? a->v / med : NAN;
 }
 
@@ -82,7 +82,7 @@ double *sw_calibrate(const struct sw_ctx *c, struct sw_pacing *p,
 	double mine, *ratio = NULL;
 	struct cxd_plan pl;
 
-	if (np < 0 || cxd_plan_retest(c->m.n, 1, pairs, np, &pl) != 0)
+	if (np < 0 || cxd_retest_plan(c->m.n, 1, pairs, np, &pl) != 0)
 		sw_die(&c->m, "out of memory");
 	/* One pair at a time: the slots chain every pair to the last. */
 	p->pairs_at_once = 1;
@@ -90,7 +90,7 @@ double *sw_calibrate(const struct sw_ctx *c, struct sw_pacing *p,
 	sw_pace(c, p, &pl, calib_pair, &a, NULL);
 	p->what = SW_RUN_BOTH;
 	p->pairs_at_once = keep;
-	cxd_plan_free(&pl);
+	cxd_sched_free(&pl);
 	mine = my_ratio(&a);
 	if (c->m.rank == 0)
 		ratio = sw_alloc(&c->m, (size_t) c->m.n, sizeof(double));

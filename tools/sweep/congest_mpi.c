@@ -57,12 +57,12 @@ static void measure(struct cg *cg)
 	const struct sw_ctx *c = cg->c;
 	const int *v = cg->sp.victims, nv = cg->sp.nv;
 	int per = c->hosts.pairs_at_once, k, tok = cg->phase;
-	int me = cxd_cg_turn_of(v, nv, per, c->m.rank); /* a victim's turn */
+	int me = cxd_place_turn_of(v, nv, per, c->m.rank); /* a victim's turn */
 	int *r = sw_alloc(&c->m, (size_t) 2 * per + 2, sizeof(int));
 	MPI_Request *q = sw_alloc(&c->m, (size_t) 2 * per + 2, sizeof(*q));
 	int *in = sw_alloc(&c->m, (size_t) 2 * per + 2, sizeof(int));
 
-	k = me > 0 ? cxd_cg_turn_ranks(v, nv, per, me - 1, r) : 0;
+	k = me > 0 ? cxd_place_turn_ranks(v, nv, per, me - 1, r) : 0;
 	for (int i = 0; i < k; i++)
 		MPI_Irecv(&in[i], 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
@@ -71,7 +71,7 @@ static void measure(struct cg *cg)
 		       "the victims before this rank's turn did not finish "
 		       "the %s phase in time", cxd_cg_phase_name(cg->phase));
 	measure_pair(cg);
-	k = cxd_cg_turn_ranks(v, nv, per, me + 1, r);
+	k = cxd_place_turn_ranks(v, nv, per, me + 1, r);
 	for (int i = 0; i < k; i++)
 		MPI_Isend(&tok, 1, MPI_INT, r[i], SW_TAG_TURN, MPI_COMM_WORLD,
 			  &q[i]);
@@ -195,7 +195,7 @@ static int report(struct cg *cg, double secs)
 			all[n++] = *l;
 	r.links = all;
 	r.nlinks = (size_t) n;
-	r.nhosts = cxd_nhosts(c->ranks, c->m.n);
+	r.nhosts = cxd_place_nhosts(c->ranks, c->m.n);
 	r.aggr_tc = c->cfg.sweep.aggr_tclass ? c->cfg.sweep.aggr_tclass :
 		    c->cfg.run.tclass;
 	snprintf(r.provider, sizeof(r.provider), "%s", c->bw_run.provider);
@@ -321,8 +321,8 @@ int sw_congest(struct sw_ctx *c, struct sw_engine *e)
 	if (sw_bootstrap(c, e) != 0)
 		return CXD_EXIT_USAGE; /* rank 0 has said why */
 	/* Ranks on this host against its CPUs (the sweep's test, per host). */
-	cg.crowded = cxd_crowded(c->ranks, c->m.n, c->m.rank,
-				 sysconf(_SC_NPROCESSORS_ONLN));
+	cg.crowded = cxd_place_crowded(c->ranks, c->m.n, c->m.rank,
+				       sysconf(_SC_NPROCESSORS_ONLN));
 	/* A pair's four steps are each bounded by wait_ns; turns add up. */
 	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + c->hosts.pairs_at_once - 1) /
 				  c->hosts.pairs_at_once + 1) * 4 * c->m.wait_ns;

@@ -17,7 +17,7 @@
 #include "base/exit_codes.h"
 #include "cxd/config.h"
 #include "cxd/opts.h"
-#include "sweep/sweep_out.h"
+#include "sweep/out.h"
 #include "sweep/topo.h"
 #include "mpi_util.h"
 
@@ -36,7 +36,7 @@ struct sw_ctx {
 	struct cxd_sweep_rank *ranks; /* every rank's host and address */
 	struct sw_hosts hosts;
 	/* --topology's switch and group of every rank, on every rank
-	 * (place.sw NULL: none given). */
+	 * (place.switch_of NULL: none given). */
 	struct cxd_topo_map place;
 	bool coord_only;       /* test copies: time the pacing alone */
 };

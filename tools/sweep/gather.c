@@ -21,8 +21,8 @@ static void gather_links(struct sw_gathered *g, const struct sw_ctx *c,
 	const struct sw_mpi *mpi = &c->m;
 	size_t nn = (size_t) mpi->n * mpi->n;
 	double *row[2] = { f->bw_row, f->lat_row };
-	double med[2] = { cxd_sweep_median(f->bw_row, (size_t) mpi->n),
-			  cxd_sweep_median(f->lat_row, (size_t) mpi->n) };
+	double med[2] = { cxd_stat_median(f->bw_row, (size_t) mpi->n),
+			  cxd_stat_median(f->lat_row, (size_t) mpi->n) };
 
 	if (mpi->rank == 0)
 		g->rank_med = sw_alloc(mpi, 2 * (size_t) mpi->n,
@@ -50,7 +50,7 @@ static void gather_links(struct sw_gathered *g, const struct sw_ctx *c,
 static void name_suspects(struct sw_gathered *g, const struct sw_ctx *c,
 			  const struct sw_judging *j)
 {
-	const struct cxd_topo_map *tm = c->place.sw ? &c->place : NULL;
+	const struct cxd_topo_map *tm = c->place.switch_of ? &c->place : NULL;
 	struct cxd_tally sum;
 	size_t cap = 4 * (size_t) c->m.n + 8;
 
@@ -61,7 +61,7 @@ static void name_suspects(struct sw_gathered *g, const struct sw_ctx *c,
 	g->nsus = cxd_judge_suspects_tally(&sum, tm, g->sus, cap);
 	if (g->nsus > cap)
 		g->nsus = cap;
-	cxd_tally_free(&sum);
+	cxd_judge_tally_free(&sum);
 }
 
 void sw_gather_all(struct sw_gathered *g, const struct sw_ctx *c,

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "sweep/judge.h"
-#include "sweep/sweep_out.h"
+#include "sweep/out.h"
 #include "context.h"
 #include "judge_mpi.h"
 #include "measured.h"

@@ -39,39 +39,39 @@ static void order_stats(const struct sw_mpi *mpi, const double *const row[2],
 	bool more = true;
 
 	for (int m = 0; m < 2; m++)
-		fin[m] = cxd_sweep_count_finite(row[m], (size_t) mpi->n);
+		fin[m] = cxd_stat_count_finite(row[m], (size_t) mpi->n);
 	reduce(mpi, fin, tot, 2, MPI_UINT64_T, MPI_SUM, "counting the links");
 	for (int m = 0; m < 2; m++) {
 		struct cxd_select *x = s + m * SEL_N;
 
-		cxd_select_init(&x[SEL_LO], tot[m] ? (tot[m] - 1) / 2 : 0);
-		cxd_select_init(&x[SEL_HI], tot[m] / 2);
-		cxd_select_init(&x[SEL_P5], pct_rank(tot[m], 5));
-		cxd_select_init(&x[SEL_P95], pct_rank(tot[m], 95));
+		cxd_stat_select_init(&x[SEL_LO], tot[m] ? (tot[m] - 1) / 2 : 0);
+		cxd_stat_select_init(&x[SEL_HI], tot[m] / 2);
+		cxd_stat_select_init(&x[SEL_P5], pct_rank(tot[m], 5));
+		cxd_stat_select_init(&x[SEL_P95], pct_rank(tot[m], 95));
 	}
 	while (more) {
 		more = false;
 		for (int i = 0; i < 2 * SEL_N; i++)
-			le[i] = cxd_select_done(&s[i]) ? 0 :
-				cxd_sweep_count_le(row[i / SEL_N],
-						   (size_t) mpi->n,
-						   cxd_select_pivot(&s[i]));
+			le[i] = cxd_stat_select_done(&s[i]) ? 0 :
+				cxd_stat_count_le(row[i / SEL_N],
+						  (size_t) mpi->n,
+						  cxd_stat_select_pivot(&s[i]));
 		reduce(mpi, le, sum, 2 * SEL_N, MPI_UINT64_T, MPI_SUM,
 		       "the median link");
 		for (int i = 0; i < 2 * SEL_N; i++) {
-			if (!cxd_select_done(&s[i]))
-				cxd_select_step(&s[i], sum[i]);
-			more |= !cxd_select_done(&s[i]);
+			if (!cxd_stat_select_done(&s[i]))
+				cxd_stat_select_step(&s[i], sum[i]);
+			more |= !cxd_stat_select_done(&s[i]);
 		}
 	}
 	for (int m = 0; m < 2; m++) {
 		const struct cxd_select *x = s + m * SEL_N;
 		bool none = tot[m] == 0;
 
-		st[m].med = none ? NAN : (cxd_select_value(&x[SEL_LO]) +
-					  cxd_select_value(&x[SEL_HI])) / 2;
-		st[m].p5 = none ? NAN : cxd_select_value(&x[SEL_P5]);
-		st[m].p95 = none ? NAN : cxd_select_value(&x[SEL_P95]);
+		st[m].med = none ? NAN : (cxd_stat_select_value(&x[SEL_LO]) +
+					  cxd_stat_select_value(&x[SEL_HI])) / 2;
+		st[m].p5 = none ? NAN : cxd_stat_select_value(&x[SEL_P5]);
+		st[m].p95 = none ? NAN : cxd_stat_select_value(&x[SEL_P95]);
 	}
 }
 
@@ -82,8 +82,8 @@ static void worst(const struct sw_mpi *mpi, const double *row, enum cxd_metric m
 {
 	struct cxd_link_val mine[CXD_SWEEP_WORST], *all = NULL;
 	size_t pick[CXD_SWEEP_WORST], nc = (size_t) mpi->n * CXD_SWEEP_WORST;
-	int k = cxd_sweep_worst(row, (size_t) mpi->n, m == CXD_M_BW, pick,
-				CXD_SWEEP_WORST);
+	int k = cxd_stat_worst(row, (size_t) mpi->n, m == CXD_M_BW, pick,
+			       CXD_SWEEP_WORST);
 	double *v = NULL;
 
 	for (int i = 0; i < CXD_SWEEP_WORST; i++)
@@ -100,8 +100,8 @@ static void worst(const struct sw_mpi *mpi, const double *row, enum cxd_metric m
 	if (mpi->rank == 0) {
 		for (size_t i = 0; i < nc; i++)
 			v[i] = all[i].v;
-		st->nworst = cxd_sweep_worst(v, nc, m == CXD_M_BW, pick,
-					     CXD_SWEEP_WORST);
+		st->nworst = cxd_stat_worst(v, nc, m == CXD_M_BW, pick,
+					    CXD_SWEEP_WORST);
 		for (int i = 0; i < st->nworst; i++)
 			st->worst[i] = all[pick[i]];
 	}
@@ -138,24 +138,24 @@ void sw_link_stats(const struct sw_mpi *mpi, const struct sw_measured *f,
 void sw_tally(const struct sw_mpi *mpi, const struct cxd_topo_map *tm,
 	     const struct cxd_outlier *o, size_t n, struct cxd_tally *sum)
 {
-	const struct cxd_topo_map *t = tm->sw ? tm : NULL;
+	const struct cxd_topo_map *t = tm->switch_of ? tm : NULL;
 	struct cxd_tally mine;
 	size_t len;
 	int *in, *out = NULL;
 	MPI_Request q;
 
-	if (cxd_tally_init(&mine, mpi->n, t) != 0 ||
-	    (mpi->rank == 0 && cxd_tally_init(sum, mpi->n, t) != 0))
+	if (cxd_judge_tally_init(&mine, mpi->n, t) != 0 ||
+	    (mpi->rank == 0 && cxd_judge_tally_init(sum, mpi->n, t) != 0))
 		sw_die(mpi, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		cxd_tally_add(&mine, t, &o[i]);
-	in = cxd_tally_counts(&mine, &len);
+		cxd_judge_tally_add(&mine, t, &o[i]);
+	in = cxd_judge_tally_counts(&mine, &len);
 	if (mpi->rank == 0)
-		out = cxd_tally_counts(sum, &len);
+		out = cxd_judge_tally_counts(sum, &len);
 	MPI_Ireduce(in, out, (int) len, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD,
 		    &q);
 	sw_coll_wait(mpi, &q, "counting the outliers");
-	cxd_tally_free(&mine);
+	cxd_judge_tally_free(&mine);
 }
 
 /* Confirmed outliers first, then those held back as not judged; each

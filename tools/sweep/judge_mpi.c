@@ -13,7 +13,7 @@
 
 #include <mpi.h>
 
-#include "sweep/rowstat.h"
+#include "sweep/stat.h"
 #include "judge_mpi.h"
 
 /* Rank 0's status reaches every rank: all stop together, no hang. */
@@ -30,7 +30,7 @@ int sw_inputs_read(struct sw_inputs *in, const struct sw_ctx *c)
 	int ret = 0;
 
 	if (c->m.rank == 0 && o->baseline[0]) {
-		ret = cxd_base_load(o->baseline, &in->base, err, sizeof(err));
+		ret = cxd_baseline_load(o->baseline, &in->base, err, sizeof(err));
 		in->has_base = ret == 0;
 	}
 	if (c->m.rank == 0 && ret == 0 && o->topology[0]) {
@@ -42,23 +42,23 @@ int sw_inputs_read(struct sw_inputs *in, const struct sw_ctx *c)
 	return agree(c, ret ? CXD_EXIT_USAGE : CXD_EXIT_OK);
 }
 
-/* Rank 0's placement on every rank (tm->sw NULL: none). */
+/* Rank 0's placement on every rank (tm->switch_of NULL: none). */
 static void share_place(struct sw_ctx *c, bool has, int nsw, int ngrp)
 {
 	struct cxd_topo_map *tm = &c->place;
 	int head[3] = { has, nsw, ngrp };
 
 	sw_bcast(&c->m, head, 3, MPI_INT, "the topology");
-	tm->nsw = head[1];
-	tm->ngrp = head[2];
+	tm->nswitch = head[1];
+	tm->ngroup = head[2];
 	if (!head[0])
 		return;
 	if (c->m.rank != 0) {
-		tm->sw = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
-		tm->grp = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+		tm->switch_of = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+		tm->group_of = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 	}
-	sw_bcast(&c->m, (int *) tm->sw, c->m.n, MPI_INT, "the topology");
-	sw_bcast(&c->m, (int *) tm->grp, c->m.n, MPI_INT, "the topology");
+	sw_bcast(&c->m, (int *) tm->switch_of, c->m.n, MPI_INT, "the topology");
+	sw_bcast(&c->m, (int *) tm->group_of, c->m.n, MPI_INT, "the topology");
 }
 
 int sw_inputs_place(struct sw_inputs *in, struct sw_ctx *c)
@@ -67,26 +67,26 @@ int sw_inputs_place(struct sw_inputs *in, struct sw_ctx *c)
 	int ret = 0;
 
 	if (c->m.rank == 0 && in->has_topo) {
-		int *sw = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
-		int *grp = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+		int *switch_of = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+		int *group_of = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 
-		c->place = (struct cxd_topo_map){ sw, grp, in->topo.nsw,
-						  in->topo.ngrp };
-		ret = cxd_topo_place(&in->topo, c->ranks, c->m.n, sw, grp,
-				     stderr, err, sizeof(err));
+		c->place = (struct cxd_topo_map){ switch_of, group_of,
+						  in->topo.nsw, in->topo.ngrp };
+		ret = cxd_topo_place(&in->topo, c->ranks, c->m.n, switch_of,
+				     group_of, stderr, err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "cxi_sweep: %s\n", err);
 	}
 	ret = agree(c, ret ? CXD_EXIT_USAGE : CXD_EXIT_OK);
 	if (ret == 0)
-		share_place(c, in->has_topo, c->place.nsw, c->place.ngrp);
+		share_place(c, in->has_topo, c->place.nswitch, c->place.ngroup);
 	return ret;
 }
 
 void sw_inputs_free(struct sw_inputs *in)
 {
 	if (in->has_base)
-		cxd_base_free(&in->base);
+		cxd_baseline_free(&in->base);
 	if (in->has_topo)
 		cxd_topo_free(&in->topo);
 }
@@ -97,8 +97,8 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 		      const struct sw_measured *f, const double *crowd)
 {
 	const struct cxd_sweep_opts *o = &c->cfg.sweep;
-	double mine[4] = { cxd_sweep_median(f->bw_row, (size_t) c->m.n),
-			   cxd_sweep_median(f->lat_row, (size_t) c->m.n),
+	double mine[4] = { cxd_stat_median(f->bw_row, (size_t) c->m.n),
+			   cxd_stat_median(f->lat_row, (size_t) c->m.n),
 			   f->noise[0], f->noise[1] };
 	double *sum = c->m.rank == 0 ? sw_alloc(&c->m, 4 * (size_t) c->m.n,
 					      sizeof(double)) : NULL;
@@ -112,9 +112,9 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 		for (int m = 0; m < 2; m++) {
 			/* The typical link: the median of each rank's
 			 * median link; the noise: of each rank's noise. */
-			r->typical[m] = cxd_column_median(sum, c->m.n, 4, m);
+			r->typical[m] = cxd_stat_column_median(sum, c->m.n, 4, m);
 			r->tol[m] = cxd_judge_tol(m, cxd_judge_sigma(
-				cxd_column_median(sum, c->m.n, 4, 2 + m)),
+				cxd_stat_column_median(sum, c->m.n, 4, 2 + m)),
 				pct[m]);
 			r->base_tol[m] = in->has_base ? in->base.tol[m] : 0;
 			r->base_poor[m] = in->has_base &&
@@ -139,10 +139,10 @@ static void share_baseline(struct sw_judging *j, const struct sw_ctx *c,
 	int use[2] = { 0, 0 };
 
 	if (c->m.rank == 0 && in->has_base) {
-		if (cxd_base_match(&in->base, c->ranks,
-				   c->m.n, c->bw_run.provider,
-				   c->cfg.run.min_size, &j->base[0],
-				   &j->base[1]))
+		if (cxd_baseline_match(&in->base, c->ranks,
+				       c->m.n, c->bw_run.provider,
+				       c->cfg.run.min_size, &j->base[0],
+				       &j->base[1]))
 			sw_die(&c->m, "out of memory");
 		use[0] = j->base[0] != NULL;
 		use[1] = j->base[1] != NULL;

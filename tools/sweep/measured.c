@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sweep/rowstat.h"
+#include "sweep/stat.h"
 #include "measured.h"
 
 void sw_measured_init(struct sw_measured *f, const struct sw_mpi *m,
@@ -39,8 +39,8 @@ void sw_measured_stats(struct sw_measured *f, const struct sw_mpi *m)
 {
 	double *row[2] = { f->bw_row, f->lat_row };
 
-	if (cxd_row_stats(f->n, f->repeat, f->rep, row, f->spread,
-			  f->noise) != 0)
+	if (cxd_stat_row(f->n, f->repeat, f->rep, row, f->spread,
+			 f->noise) != 0)
 		sw_die(m, "out of memory");
 }
 

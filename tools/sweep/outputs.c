@@ -31,11 +31,11 @@ static const struct {
 	size_t opt;
 	sw_writer_fn *write;
 } writers[] = {
-	{ offsetof(struct cxd_sweep_opts, json), cxd_sweep_write_json },
-	{ offsetof(struct cxd_sweep_opts, csv), cxd_sweep_write_csv },
-	{ offsetof(struct cxd_sweep_opts, metrics), cxd_sweep_write_metrics },
+	{ offsetof(struct cxd_sweep_opts, json), cxd_out_json },
+	{ offsetof(struct cxd_sweep_opts, csv), cxd_out_csv },
+	{ offsetof(struct cxd_sweep_opts, metrics), cxd_out_metrics },
 	{ offsetof(struct cxd_sweep_opts, suspects),
-	  cxd_sweep_write_suspects },
+	  cxd_out_suspects },
 };
 
 /* Rank 0: each file asked for; the first failure stops the rest. */

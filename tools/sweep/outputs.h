@@ -12,7 +12,7 @@
 
 #include <mpi.h>
 
-#include "sweep/sweep_out.h"
+#include "sweep/out.h"
 #include "context.h"
 #include "engine.h"
 #include "measured.h"

@@ -290,7 +290,7 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 }
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
- * dealt into slots where that pays (cxd_plan_dealt), else plan pl's
+ * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
  * rounds chained by domain pair (a retest's always). With a dealt plan
  * the rounds' times are the latency pass's alone: its slots are not
  * pl's rounds. */
@@ -300,7 +300,7 @@ static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
 {
 	struct cxd_plan dl;
 	double *bw_s;
-	int ret = pl->count ? -EDOM : cxd_plan_dealt(c->m.n, p->shared,
+	int ret = pl->count ? -EDOM : cxd_sched_dealt(c->m.n, p->shared,
 						    p->pairs_at_once,
 						    &dl);
 
@@ -308,7 +308,7 @@ static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
 		sw_die(&c->m, "out of memory");
 	if (ret == 0) {
 		sw_pace(c, p, &dl, measure, arg, NULL);
-		cxd_plan_free(&dl);
+		cxd_sched_free(&dl);
 		return;
 	}
 	bw_s = secs ? sw_alloc(&c->m, (size_t) pl->nrounds + 1,

@@ -42,8 +42,8 @@ void sw_pacing_free(struct sw_pacing *p);
  * shared-links one, said in p->schedule; p->round_s made room for. */
 void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
 		      const struct cxd_plan *pl);
-/* Run a plan's rounds (lib/sweep/sched.h: cxd_plan_main, retest.h:
- * cxd_plan_retest), paced pairwise, measure(arg, p) for each pair with
+/* Run a plan's rounds (lib/sweep/sched.h: cxd_sched_main, retest.h:
+ * cxd_retest_plan), paced pairwise, measure(arg, p) for each pair with
  * rank p; secs: rank 0 gets each round's longest pair, in seconds
  * (NULL: not wanted). */
 void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,

@@ -24,7 +24,7 @@ void sw_pacing_free(struct sw_pacing *p)
  * groups) share that pair's few links, and each would measure its share
  * rather than its own link. Latency (8-byte messages, which load no
  * link) runs in full rounds; bandwidth then runs with one pair per
- * domain pair at a time, dealt into slots (cxd_plan_dealt) or in the
+ * domain pair at a time, dealt into slots (cxd_sched_dealt) or in the
  * same rounds chained (cxd_sched_keys). Returns the domains, or NULL
  * for plain rounds.
  */
@@ -52,13 +52,13 @@ static const int *shared_links(struct sw_pacing *p, const struct sw_ctx *c)
 		snprintf(why, len, "rounds: one pair at a time");
 		return NULL;
 	}
-	if (tm->sw == NULL) {
+	if (tm->switch_of == NULL) {
 		snprintf(why, len, "rounds: every pair of a round at once (no "
 			 "--topology: which pairs share links is not known)");
 		return NULL;
 	}
-	dom = tm->ngrp > 0 ? tm->grp : tm->sw;
-	unit = tm->ngrp > 0 ? "group" : "switch";
+	dom = tm->ngroup > 0 ? tm->group_of : tm->switch_of;
+	unit = tm->ngroup > 0 ? "group" : "switch";
 	nd = cxd_sched_ndom(c->m.n, dom);
 	/* One domain shares nothing; too many are not tracked
 	 * (cxd_sched_keys' bound). */
@@ -66,17 +66,17 @@ static const int *shared_links(struct sw_pacing *p, const struct sw_ctx *c)
 		      CXD_SCHED_KEYS_MAX) {
 		snprintf(why, len, "rounds: every pair of a round at once "
 			 "(--topology places the ranks in %d %s%s%s)", nd,
-			 unit, nd == 1 ? "" : tm->ngrp > 0 ? "s" : "es",
+			 unit, nd == 1 ? "" : tm->ngroup > 0 ? "s" : "es",
 			 nd == 1 ? "" : ", too many to track");
 		return NULL;
 	}
-	snprintf(how, sizeof(how), undealt_words[cxd_plan_undealt(
+	snprintf(how, sizeof(how), undealt_words[cxd_sched_undealt(
 		 c->m.n, dom, p->pairs_at_once)],
-		 tm->ngrp > 0 ? "groups" : "switches");
+		 tm->ngroup > 0 ? "groups" : "switches");
 	snprintf(why, len, "shared links: latency in full rounds, then "
 		 "bandwidth with one pair at a time per %s pair, %s, as "
 		 "--topology places the ranks in %d %s%s", unit, how, nd, unit,
-		 tm->ngrp > 0 ? "s" : "es");
+		 tm->ngroup > 0 ? "s" : "es");
 	return dom;
 }
 

@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include "base/mem_avail.h"
+#include "sweep/footprint.h"
 #include "sweep/matrix.h"
 #include "preflight.h"
 
@@ -66,7 +67,7 @@ int sw_agree_memory(const struct sw_ctx *c)
 		what |= cxd_matrix_is(o->baseline) ? CXD_MEM_BASE_BIN :
 						     CXD_MEM_BASE_JSON;
 	if (c->m.rank == 0)
-		cxd_sweep_mem_check(c->m.n, c->hosts.pairs_at_once, what,
+		cxd_footprint_check(c->m.n, c->hosts.pairs_at_once, what,
 				    cxd_mem_available(""), err,
 				    sizeof(err));
 	return sw_agree_err(&c->m, err);

@@ -12,7 +12,7 @@
 #include <mpi.h>
 
 #include "sweep/retest.h"
-#include "sweep/rowstat.h"
+#include "sweep/stat.h"
 #include "retest_mpi.h"
 
 /* The pairs to retest: each rank's outliers' pairs, gathered and made
@@ -21,7 +21,7 @@ static int retest_list(const struct sw_mpi *mpi, const struct sw_judging *j,
 		       struct cxd_pair **out)
 {
 	struct cxd_pair *mine = sw_alloc(mpi, j->nout + 1, sizeof(*mine));
-	int k = 2 * (int) cxd_sweep_retest_pairs(j->o, j->nout, mine);
+	int k = 2 * (int) cxd_pairs_of_outliers(j->o, j->nout, mine);
 	int np = 0, *cnt = NULL, *disp = NULL, tot = 0;
 	struct cxd_pair *all = NULL;
 	MPI_Request q;
@@ -42,7 +42,7 @@ static int retest_list(const struct sw_mpi *mpi, const struct sw_judging *j,
 		     MPI_COMM_WORLD, &q);
 	sw_coll_wait(mpi, &q, "the retest list");
 	if (mpi->rank == 0)
-		np = (int) cxd_sweep_unique_pairs(all, (size_t) tot / 2);
+		np = (int) cxd_pairs_unique(all, (size_t) tot / 2);
 	sw_bcast(mpi, &np, 1, MPI_INT, "the retest list");
 	*out = sw_alloc(mpi, (size_t) np + 1, sizeof(**out));
 	if (mpi->rank == 0)
@@ -81,8 +81,8 @@ static void retest_plan(const struct sw_ctx *c, const struct sw_pacing *p,
 {
 	if (p->shared != NULL &&
 	    2 * (size_t) np > (size_t) c->m.n * (size_t) (c->m.n - 1) / 2)
-		*pl = cxd_plan_main(c->m.n, p->pairs_at_once);
-	else if (cxd_plan_retest(c->m.n, p->pairs_at_once, pairs, np,
+		*pl = cxd_sched_main(c->m.n, p->pairs_at_once);
+	else if (cxd_retest_plan(c->m.n, p->pairs_at_once, pairs, np,
 				 pl) != 0)
 		sw_die(&c->m, "out of memory");
 }
@@ -93,7 +93,7 @@ static void retest_plan(const struct sw_ctx *c, const struct sw_pacing *p,
 static void keep_first(const struct sw_ctx *c, const struct cxd_pair *pairs,
 		       int np, int what, double *now[4], double *first[4])
 {
-	if (cxd_keep_first(c->m.n, c->m.rank, pairs, np, now, first) != 0)
+	if (cxd_stat_keep_first(c->m.n, c->m.rank, pairs, np, now, first) != 0)
 		sw_die(&c->m, "out of memory");
 	for (int k = 0; what != SW_RUN_BOTH && k < 4; k++)
 		if ((k % 2 == CXD_M_LAT) == (what == SW_RUN_BW))
@@ -156,6 +156,6 @@ void sw_retest(struct sw_judging *j, const struct sw_ctx *c,
 	keep_first(c, pairs, np, what, now, first);
 	free(first[0]);
 	confirm(j, c, f);
-	cxd_plan_free(&pl);
+	cxd_sched_free(&pl);
 	free(pairs);
 }

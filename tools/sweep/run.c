@@ -21,7 +21,7 @@ static void main_plan(struct sw *w)
 
 	sw_measured_init(&w->fig, &c->m, c->repeat);
 	w->meter = (struct sw_meter){ c, w->eng, &w->pace, &w->fig, 0 };
-	w->plan = cxd_plan_main(c->m.n, w->pace.pairs_at_once);
+	w->plan = cxd_sched_main(c->m.n, w->pace.pairs_at_once);
 	sw_pacing_choose(&w->pace, c, &w->plan);
 	sw_pace_plan(c, &w->pace, &w->plan, SW_RUN_BOTH, sw_measure_pair,
 		     &w->meter, w->pace.round_s);
@@ -60,7 +60,7 @@ static void sw_free(struct sw *w)
 	free(w->crowd);
 	sw_measured_free(&w->fig);
 	sw_pacing_free(&w->pace);
-	cxd_plan_free(&w->plan);
+	cxd_sched_free(&w->plan);
 }
 
 int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)

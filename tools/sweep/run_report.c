@@ -15,7 +15,7 @@ static const struct cxd_plan *listed_plan(const struct sw *w,
 
 	if (main_pl->count != NULL || !w->c->cfg.sweep.json[0])
 		return main_pl;
-	if (cxd_plan_list(w->c->m.n, main_pl, &rep->listed) != 0)
+	if (cxd_sched_list(w->c->m.n, main_pl, &rep->listed) != 0)
 		sw_die(&w->c->m, "out of memory");
 	return &rep->listed;
 }
@@ -56,8 +56,8 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 	snprintf(r->provider, sizeof(r->provider), "%s", c->bw_run.provider);
 	snprintf(r->engine, sizeof(r->engine), "%s", w->eng->name);
 	w->eng->version(r->engine_version, sizeof(r->engine_version));
-	r->verdict = cxd_sweep_verdict(r);
-	cxd_sweep_write_text(r, stdout);
+	r->verdict = cxd_verdict_of(r);
+	cxd_out_text(r, stdout);
 	fflush(stdout);
 	return cxd_verdict_exit(r->verdict);
 }
@@ -65,5 +65,5 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 void sw_report_free(struct sw_report *rep)
 {
 	free(rep->moved);
-	cxd_plan_free(&rep->listed); /* a zero plan when not listed */
+	cxd_sched_free(&rep->listed); /* a zero plan when not listed */
 }

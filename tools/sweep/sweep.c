@@ -20,7 +20,7 @@
 #include "cxd/opts.h"
 #include "cxd/tool.h"
 #include "base/stamp.h"
-#include "sweep/sweep_plan.h"
+#include "sweep/pairs.h"
 #include "preflight.h"
 #include "boot.h"
 #include "congest_mpi.h"

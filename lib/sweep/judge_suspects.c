@@ -10,10 +10,11 @@
 
 #include "judge.h"
 
-int cxd_tally_init(struct cxd_tally *t, int n, const struct cxd_topo_map *topo)
+int cxd_judge_tally_init(struct cxd_tally *t, int n,
+			 const struct cxd_topo_map *topo)
 {
-	size_t nsw = topo ? (size_t) topo->nsw : 0;
-	size_t ngrp = topo ? (size_t) topo->ngrp : 0;
+	size_t nsw = topo ? (size_t) topo->nswitch : 0;
+	size_t ngrp = topo ? (size_t) topo->ngroup : 0;
 	size_t per = (size_t) n + nsw * nsw + ngrp * ngrp;
 	int *all = calloc(2 * per + 1, sizeof(int));
 
@@ -29,28 +30,29 @@ int cxd_tally_init(struct cxd_tally *t, int n, const struct cxd_topo_map *topo)
 	return 0;
 }
 
-void cxd_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
-		   const struct cxd_outlier *o)
+void cxd_judge_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
+			 const struct cxd_outlier *o)
 {
 	int m = o->metric;
+	const int *sw = topo ? topo->switch_of : NULL;
+	const int *grp = topo ? topo->group_of : NULL;
 
 	t->rank[m][o->src]++;
 	t->rank[m][o->dst]++;
-	if (topo && t->nsw && topo->sw[o->src] >= 0 && topo->sw[o->dst] >= 0)
-		t->sw[m][topo->sw[o->src] * t->nsw + topo->sw[o->dst]]++;
-	if (topo && t->ngrp && topo->grp[o->src] >= 0 &&
-	    topo->grp[o->dst] >= 0)
-		t->grp[m][topo->grp[o->src] * t->ngrp + topo->grp[o->dst]]++;
+	if (topo && t->nsw && sw[o->src] >= 0 && sw[o->dst] >= 0)
+		t->sw[m][sw[o->src] * t->nsw + sw[o->dst]]++;
+	if (topo && t->ngrp && grp[o->src] >= 0 && grp[o->dst] >= 0)
+		t->grp[m][grp[o->src] * t->ngrp + grp[o->dst]]++;
 }
 
-int *cxd_tally_counts(struct cxd_tally *t, size_t *len)
+int *cxd_judge_tally_counts(struct cxd_tally *t, size_t *len)
 {
 	*len = 2 * ((size_t) t->n + (size_t) t->nsw * t->nsw +
 		    (size_t) t->ngrp * t->ngrp);
 	return t->rank[0];
 }
 
-void cxd_tally_free(struct cxd_tally *t)
+void cxd_judge_tally_free(struct cxd_tally *t)
 {
 	free(t->rank[0]);
 	t->rank[0] = NULL;
@@ -138,14 +140,15 @@ static void sets(struct ctx *c, enum cxd_suspect_kind kind, const int *idx,
 static void groups(struct ctx *c, const struct cxd_topo_map *t,
 		   const bool *sw_bad, size_t first_sw)
 {
-	for (int g = 0; g < t->ngrp; g++) {
+	for (int g = 0; g < t->ngroup; g++) {
 		int sws = 0, bad = 0;
 
-		for (int s = 0; s < t->nsw; s++) {
+		for (int s = 0; s < t->nswitch; s++) {
 			bool has = false;
 
 			for (int i = 0; i < c->n; i++)
-				has |= t->grp[i] == g && t->sw[i] == s;
+				has |= t->group_of[i] == g &&
+				       t->switch_of[i] == s;
 			sws += has;
 			bad += has && sw_bad[s];
 		}
@@ -157,9 +160,9 @@ static void groups(struct ctx *c, const struct cxd_topo_map *t,
 		for (size_t j = first_sw; j < c->k && j < c->cap; j++) {
 			int r = 0;
 
-			while (r < c->n && t->sw[r] != c->out[j].id)
+			while (r < c->n && t->switch_of[r] != c->out[j].id)
 				r++;
-			if (r < c->n && t->grp[r] == g)
+			if (r < c->n && t->group_of[r] == g)
 				continue;
 			c->out[w++] = c->out[j];
 		}
@@ -168,7 +171,7 @@ static void groups(struct ctx *c, const struct cxd_topo_map *t,
 
 		int size = 0;
 
-		mask_of(t->grp, g, c->n, c->in);
+		mask_of(t->group_of, g, c->n, c->in);
 		for (int i = 0; i < c->n; i++)
 			size += c->in[i];
 		count_set(c->t, c->m, CXD_S_GROUP, g, size, &s);
@@ -205,9 +208,9 @@ static void bundles(struct ctx *c, const struct cxd_topo_map *t,
 	if (size == NULL)
 		return;
 	for (int i = 0; i < c->n; i++)
-		if (t->grp[i] >= 0 && t->grp[i] < k) {
-			size[t->grp[i]]++;
-			grp_named[t->grp[i]] |= c->covered[i];
+		if (t->group_of[i] >= 0 && t->group_of[i] < k) {
+			size[t->group_of[i]]++;
+			grp_named[t->group_of[i]] |= c->covered[i];
 		}
 	for (int a = 0; a < k; a++)
 		for (int b = a + 1; b < k; b++) {
@@ -256,19 +259,19 @@ static void one_metric(struct ctx *c, const struct cxd_topo_map *t)
 	size_t first = c->k;
 
 	memset(c->covered, 0, (size_t) c->n * sizeof(bool));
-	if (t != NULL && t->nsw > 0) {
-		bool *sw_bad = calloc((size_t) t->nsw, sizeof(bool));
+	if (t != NULL && t->nswitch > 0) {
+		bool *sw_bad = calloc((size_t) t->nswitch, sizeof(bool));
 
 		if (sw_bad != NULL) {
-			sets(c, CXD_S_SWITCH, t->sw, t->nsw, sw_bad);
+			sets(c, CXD_S_SWITCH, t->switch_of, t->nswitch, sw_bad);
 			groups(c, t, sw_bad, first);
 			free(sw_bad);
 		}
 	}
-	if (t != NULL && t->ngrp > 0) {
-		bool *named = calloc((size_t) t->ngrp, sizeof(bool));
+	if (t != NULL && t->ngroup > 0) {
+		bool *named = calloc((size_t) t->ngroup, sizeof(bool));
 
-		sets(c, CXD_S_GROUP, t->grp, t->ngrp, named);
+		sets(c, CXD_S_GROUP, t->group_of, t->ngroup, named);
 		for (size_t j = first; named && j < c->k && j < c->cap; j++)
 			if (c->out[j].kind == CXD_S_GROUP)
 				named[c->out[j].id] = true;
@@ -305,27 +308,37 @@ size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
 	struct cxd_tally t;
 	size_t k;
 
-	if (cxd_tally_init(&t, n, topo) != 0)
+	if (cxd_judge_tally_init(&t, n, topo) != 0)
 		return 0;
 	for (size_t i = 0; i < nout; i++)
-		cxd_tally_add(&t, topo, &o[i]);
+		cxd_judge_tally_add(&t, topo, &o[i]);
 	k = cxd_judge_suspects_tally(&t, topo, out, cap);
-	cxd_tally_free(&t);
+	cxd_judge_tally_free(&t);
 	return k;
+}
+
+/* The set of rank r at a level of the topology; -1: none. */
+static int set_of(const struct cxd_topo_map *topo, enum cxd_suspect_level l,
+		  int r)
+{
+	if (topo == NULL || l == CXD_LEVEL_NONE)
+		return -1;
+	return l == CXD_LEVEL_SWITCH ? topo->switch_of[r] : topo->group_of[r];
 }
 
 bool cxd_judge_link_suspect(const struct cxd_suspect *s, size_t ns,
 			    int src, int dst, const struct cxd_topo_map *topo)
 {
 	for (size_t i = 0; i < ns; i++) {
-		int ga = topo ? topo->grp[src] : -1;
-		int gb = topo ? topo->grp[dst] : -1;
+		const struct cxd_suspect_row *row = cxd_judge_kind(s[i].kind);
+		int ga = set_of(topo, row->level, src);
+		int gb = set_of(topo, row->level, dst);
 
-		if (s[i].kind == CXD_S_FABRIC ||
+		if (row->shape == CXD_SHAPE_ALL ||
 		    cxd_judge_rank_suspect(&s[i], 1, src, topo) ||
 		    cxd_judge_rank_suspect(&s[i], 1, dst, topo))
 			return true;
-		if (s[i].kind == CXD_S_BUNDLE && ga >= 0 && gb >= 0 &&
+		if (row->shape == CXD_SHAPE_PAIR && ga >= 0 && gb >= 0 &&
 		    ((ga == s[i].id && gb == s[i].id2) ||
 		     (ga == s[i].id2 && gb == s[i].id)))
 			return true;
@@ -337,22 +350,14 @@ bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,
 			    const struct cxd_topo_map *topo)
 {
 	for (size_t i = 0; i < ns; i++) {
-		switch (s[i].kind) {
-		case CXD_S_RANK:
-			if (s[i].id == r)
-				return true;
-			break;
-		case CXD_S_SWITCH:
-			if (topo && topo->sw[r] == s[i].id)
-				return true;
-			break;
-		case CXD_S_GROUP:
-			if (topo && topo->grp[r] == s[i].id)
-				return true;
-			break;
-		default: /* the fabric: no one node to drain */
-			break;
-		}
+		const struct cxd_suspect_row *row = cxd_judge_kind(s[i].kind);
+
+		/* a pair or the fabric: no one node to drain */
+		if (!row->drain)
+			continue;
+		if (row->shape == CXD_SHAPE_RANK ? s[i].id == r :
+		    set_of(topo, row->level, r) == s[i].id)
+			return true;
 	}
 	return false;
 }

@@ -4,21 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep_plan.h"
+#include "pairs.h"
 
-int cxd_sweep_nrounds(int n)
+int cxd_pairs_nrounds(int n)
 {
 	if (n < 2)
 		return 0;
 	return n % 2 ? n : n - 1;
 }
 
-int cxd_sweep_round(int n, int r, struct cxd_pair *pairs)
+int cxd_pairs_round(int n, int r, struct cxd_pair *pairs)
 {
 	/* Odd n: a phantom rank n makes it even; its partner sits out. */
 	int m = n % 2 ? n + 1 : n, rot = m - 1, k = 0;
 
-	if (n < 2 || r < 0 || r >= cxd_sweep_nrounds(n))
+	if (n < 2 || r < 0 || r >= cxd_pairs_nrounds(n))
 		return -1;
 	for (int i = 0; i < m / 2; i++) {
 		int a = i == 0 ? m - 1 : (r + i) % rot;
@@ -33,12 +33,12 @@ int cxd_sweep_round(int n, int r, struct cxd_pair *pairs)
 	return k;
 }
 
-int cxd_sweep_pair_at(int n, int r, int t, struct cxd_pair *p)
+int cxd_pairs_at(int n, int r, int t, struct cxd_pair *p)
 {
 	/* Odd n: index 0 would pair the phantom rank; the rest shift. */
 	int m = n % 2 ? n + 1 : n, rot = m - 1, i = t + n % 2, a, b;
 
-	if (n < 2 || r < 0 || r >= cxd_sweep_nrounds(n) || t < 0 ||
+	if (n < 2 || r < 0 || r >= cxd_pairs_nrounds(n) || t < 0 ||
 	    t >= n / 2)
 		return -1;
 	a = i == 0 ? m - 1 : (r + i) % rot;
@@ -48,11 +48,11 @@ int cxd_sweep_pair_at(int n, int r, int t, struct cxd_pair *p)
 	return 0;
 }
 
-int cxd_sweep_place(int n, int r, int x)
+int cxd_pairs_index_of(int n, int r, int x)
 {
 	int m = n % 2 ? n + 1 : n, rot = m - 1, i;
 
-	if (n < 2 || r < 0 || r >= cxd_sweep_nrounds(n) || x < 0 || x >= n)
+	if (n < 2 || r < 0 || r >= cxd_pairs_nrounds(n) || x < 0 || x >= n)
 		return -1;
 	if (x == m - 1 || x == r % rot) {
 		i = 0; /* the fixed rank and its partner */
@@ -68,7 +68,7 @@ int cxd_sweep_place(int n, int r, int x)
 	return i - n % 2;
 }
 
-int cxd_sweep_pairs_at_once(int n, const int *host, const int *cpus)
+int cxd_pairs_at_once(int n, const int *host, const int *cpus)
 {
 	int best = n / 2;
 
@@ -83,33 +83,6 @@ int cxd_sweep_pairs_at_once(int n, const int *host, const int *cpus)
 	return best > 0 ? best : 1;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *) x, b = *(const double *) y;
-
-	return (a > b) - (a < b);
-}
-
-double cxd_sweep_median(const double *v, size_t n)
-{
-	double *c = malloc((n ? n : 1) * sizeof(*c)), med;
-	size_t k = 0;
-
-	if (c == NULL)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			c[k++] = v[i];
-	if (k == 0) {
-		free(c);
-		return NAN;
-	}
-	qsort(c, k, sizeof(*c), cmp_double);
-	med = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
-	free(c);
-	return med;
-}
-
 static int by_pair(const void *x, const void *y)
 {
 	const struct cxd_pair *a = x, *b = y;
@@ -117,7 +90,7 @@ static int by_pair(const void *x, const void *y)
 	return a->a != b->a ? a->a - b->a : a->b - b->b;
 }
 
-size_t cxd_sweep_unique_pairs(struct cxd_pair *p, size_t n)
+size_t cxd_pairs_unique(struct cxd_pair *p, size_t n)
 {
 	size_t k = 0;
 
@@ -128,12 +101,12 @@ size_t cxd_sweep_unique_pairs(struct cxd_pair *p, size_t n)
 	return k;
 }
 
-size_t cxd_sweep_retest_pairs(const struct cxd_outlier *o, size_t n,
-			      struct cxd_pair *pairs)
+size_t cxd_pairs_of_outliers(const struct cxd_outlier *o, size_t n,
+			     struct cxd_pair *pairs)
 {
 	for (size_t i = 0; i < n; i++)
 		pairs[i] = (struct cxd_pair){
 			o[i].src < o[i].dst ? o[i].src : o[i].dst,
 			o[i].src < o[i].dst ? o[i].dst : o[i].src };
-	return cxd_sweep_unique_pairs(pairs, n);
+	return cxd_pairs_unique(pairs, n);
 }

@@ -12,28 +12,8 @@
 #include <time.h>
 
 #include "base/afile.h"
-#include "sweep_json.h"
-#include "sweep_out.h"
-
-/* A label value: backslash, quote and newline escaped. */
-static void label(FILE *f, const char *name, const char *v)
-{
-	fprintf(f, "%s=\"", name);
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fputc('\\', f);
-		if (*v == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*v, f);
-	}
-	fputc('"', f);
-}
-
-static void head(FILE *f, const char *name, const char *help)
-{
-	fprintf(f, "# TYPE %s gauge\n# HELP %s %s\n", name, name, help);
-}
+#include "base/openmetrics.h"
+#include "out.h"
 
 static void end_rank(FILE *f, const char *side, int rank,
 		     const struct cxd_sweep_rank *x)
@@ -41,10 +21,10 @@ static void end_rank(FILE *f, const char *side, int rank,
 	char key[16];
 
 	snprintf(key, sizeof(key), "%s_host", side);
-	label(f, key, x->host);
+	cxd_om_label(f, key, x->host);
 	snprintf(key, sizeof(key), "%s_nic", side);
 	fputc(',', f);
-	label(f, key, x->nic);
+	cxd_om_label(f, key, x->nic);
 	fprintf(f, ",%s_rank=\"%d\"", side, rank);
 }
 
@@ -56,19 +36,20 @@ static void links(const struct cxd_sweep_res *r, FILE *f, enum cxd_metric m)
 	if (v == NULL)
 		return;
 	if (m == CXD_M_BW)
-		head(f, "cxi_sweep_link_bandwidth_bytes_per_second",
-		     "One way bandwidth of a link, the median of its repeats.");
+		cxd_om_gauge(f, "cxi_sweep_link_bandwidth_bytes_per_second",
+			     "One way bandwidth of a link, the median of its "
+			     "repeats.");
 	else
-		head(f, "cxi_sweep_link_latency_seconds",
-		     "8-byte write latency of a link, the median of its "
-		     "repeats.");
+		cxd_om_gauge(f, "cxi_sweep_link_latency_seconds", "8-byte "
+			     "write latency of a link, the median of its "
+			     "repeats.");
 	for (int i = 0; i < r->n; i++)
 		for (int j = 0; j < r->n; j++) {
 			double x = v[(size_t) i * r->n + j];
 
 			if (i == j || !isfinite(x))
 				continue;
-			fprintf(f, "%s{", m == CXD_M_BW ?
+			cxd_om_sample(f, m == CXD_M_BW ?
 				"cxi_sweep_link_bandwidth_bytes_per_second" :
 				"cxi_sweep_link_latency_seconds");
 			end_rank(f, "src", i, &r->ranks[i]);
@@ -80,18 +61,19 @@ static void links(const struct cxd_sweep_res *r, FILE *f, enum cxd_metric m)
 
 static void outliers(const struct cxd_sweep_res *r, FILE *f)
 {
-	head(f, "cxi_sweep_link_outlier", "1 for a link out of tolerance "
-	     "(confirmed by a retest); reason: the rule it broke.");
+	cxd_om_gauge(f, "cxi_sweep_link_outlier", "1 for a link out of "
+		     "tolerance (confirmed by a retest); reason: the rule it "
+		     "broke.");
 	for (size_t i = 0; i < r->nout; i++) {
 		const struct cxd_outlier *o = &r->out[i];
 
-		fprintf(f, "cxi_sweep_link_outlier{");
+		cxd_om_sample(f, "cxi_sweep_link_outlier");
 		end_rank(f, "src", o->src, &r->ranks[o->src]);
 		fputc(',', f);
 		end_rank(f, "dst", o->dst, &r->ranks[o->dst]);
 		fprintf(f, ",metric=\"%s\",reason=\"%s\"} 1\n",
 			o->metric == CXD_M_BW ? "bandwidth" : "latency",
-			cxd_reason_name(o->why));
+			cxd_judge_reason_name(o->why));
 	}
 }
 
@@ -105,18 +87,20 @@ static void rank_medians(const struct cxd_sweep_res *r, FILE *f,
 
 	if (r->rank_med == NULL)
 		return;
-	head(f, name, m == CXD_M_BW ?
-	     "Median one way bandwidth of a rank's links to the others." :
-	     "Median 8-byte write latency of a rank's links to the others.");
+	cxd_om_gauge(f, name, m == CXD_M_BW ?
+		     "Median one way bandwidth of a rank's links to the "
+		     "others." :
+		     "Median 8-byte write latency of a rank's links to the "
+		     "others.");
 	for (int i = 0; i < r->n; i++) {
 		double x = r->rank_med[2 * i + m];
 
 		if (!isfinite(x))
 			continue;
-		fprintf(f, "%s{", name);
-		label(f, "host", r->ranks[i].host);
+		cxd_om_sample(f, name);
+		cxd_om_label(f, "host", r->ranks[i].host);
 		fputc(',', f);
-		label(f, "nic", r->ranks[i].nic);
+		cxd_om_label(f, "nic", r->ranks[i].nic);
 		fprintf(f, ",rank=\"%d\"} %.9g\n", i,
 			x * (m == CXD_M_BW ? 1e6 : 1e-6));
 	}
@@ -124,13 +108,14 @@ static void rank_medians(const struct cxd_sweep_res *r, FILE *f,
 
 static void ranks(const struct cxd_sweep_res *r, FILE *f)
 {
-	head(f, "cxi_sweep_rank_suspect", "1 when the verdict names this "
-	     "rank (alone, or by its switch or group) as a suspect.");
+	cxd_om_gauge(f, "cxi_sweep_rank_suspect", "1 when the verdict names "
+		     "this rank (alone, or by its switch or group) as a "
+		     "suspect.");
 	for (int i = 0; i < r->n; i++) {
-		fprintf(f, "cxi_sweep_rank_suspect{");
-		label(f, "host", r->ranks[i].host);
+		cxd_om_sample(f, "cxi_sweep_rank_suspect");
+		cxd_om_label(f, "host", r->ranks[i].host);
 		fputc(',', f);
-		label(f, "nic", r->ranks[i].nic);
+		cxd_om_label(f, "nic", r->ranks[i].nic);
 		fprintf(f, ",rank=\"%d\"} %d\n", i,
 			cxd_judge_rank_suspect(r->sus, r->nsus, i, r->tmap));
 	}
@@ -141,34 +126,35 @@ static void summary(const struct cxd_sweep_res *r, FILE *f)
 	static const char *const mname[2] = { "bandwidth", "latency" };
 	enum cxd_verdict v[] = { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
 
-	head(f, "cxi_sweep_tolerance_ratio", "Relative tolerance links were "
-	     "judged by against the typical link (0.1: 10 %).");
+	cxd_om_gauge(f, "cxi_sweep_tolerance_ratio", "Relative tolerance links "
+		     "were judged by against the typical link (0.1: 10 %).");
 	for (int m = 0; m < 2; m++)
 		fprintf(f, "cxi_sweep_tolerance_ratio{metric=\"%s\"} %.6g\n",
 			mname[m], r->rules->tol[m].tol);
-	head(f, "cxi_sweep_noise_ratio", "Relative noise (sigma) between "
-	     "repeats of a link.");
+	cxd_om_gauge(f, "cxi_sweep_noise_ratio", "Relative noise (sigma) "
+		     "between repeats of a link.");
 	for (int m = 0; m < 2; m++)
 		if (isfinite(r->rules->tol[m].noise))
 			fprintf(f, "cxi_sweep_noise_ratio{metric=\"%s\"} "
 				"%.6g\n", mname[m], r->rules->tol[m].noise);
-	head(f, "cxi_sweep_verdict", "1 for the sweep's verdict, 0 for the "
-	     "others.");
+	cxd_om_gauge(f, "cxi_sweep_verdict", "1 for the sweep's verdict, 0 for "
+		     "the others.");
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		fprintf(f, "cxi_sweep_verdict{verdict=\"%s\"} %d\n",
 			cxd_verdict_name(v[i]), r->verdict == v[i]);
-	head(f, "cxi_sweep_ranks", "Ranks in the sweep.");
+	cxd_om_gauge(f, "cxi_sweep_ranks", "Ranks in the sweep.");
 	fprintf(f, "cxi_sweep_ranks %d\n", r->n);
-	head(f, "cxi_sweep_duration_seconds", "How long the sweep took.");
+	cxd_om_gauge(f, "cxi_sweep_duration_seconds",
+		     "How long the sweep took.");
 	fprintf(f, "cxi_sweep_duration_seconds %.3f\n", r->total_s);
-	head(f, "cxi_sweep_end_time_seconds", "When the sweep ended (Unix "
-	     "time): a stale file shows.");
+	cxd_om_gauge(f, "cxi_sweep_end_time_seconds", "When the sweep ended "
+		     "(Unix time): a stale file shows.");
 	fprintf(f, "cxi_sweep_end_time_seconds %lld\n",
 		(long long) time(NULL));
 }
 
-int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
-			    char *err, size_t errlen)
+int cxd_out_metrics(const struct cxd_sweep_res *r, const char *path,
+		    char *err, size_t errlen)
 {
 	struct cxd_afile a;
 	FILE *f;
@@ -184,7 +170,7 @@ int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
 	links(r, f, CXD_M_BW);
 	links(r, f, CXD_M_LAT);
 	outliers(r, f);
-	fprintf(f, "# EOF\n");
+	cxd_om_eof(f);
 	return cxd_afile_commit(&a, err, errlen);
 }
 
@@ -194,21 +180,22 @@ static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 {
 	char buf[400], name[256];
 	const struct cxd_suspect *s = NULL;
+	const struct cxd_suspect_row *row;
 
 	for (size_t i = 0; i < r->nsus && s == NULL; i++)
 		if (cxd_judge_rank_suspect(&r->sus[i], 1, rank, r->tmap))
 			s = &r->sus[i];
 	if (s == NULL)
 		return;
-	if (s->kind == CXD_S_RANK)
+	row = cxd_judge_kind(s->kind);
+	if (row->shape == CXD_SHAPE_RANK)
 		snprintf(name, sizeof(name), "rank %d %s", s->id,
 			 r->ranks[s->id].nic);
 	else
-		cxd_suspect_name(r, s, name, sizeof(name));
+		cxd_out_suspect_name(r, s, name, sizeof(name));
 	snprintf(buf, sizeof(buf), "cxi_sweep %s: %d of %d links %s%s",
-		 name, s->bad, s->links, s->kind == CXD_S_RANK ? "" :
-		 "leaving it ", s->metric == CXD_M_BW ? "slow" :
-		 "high in latency");
+		 name, s->bad, s->links, row->where,
+		 s->metric == CXD_M_BW ? "slow" : "high in latency");
 	for (char *c = buf; *c; c++)
 		if (*c == '\t' || *c == '\n' || *c == '"')
 			*c = ' ';
@@ -217,8 +204,8 @@ static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 
 /* HOST<TAB>REASON per line: read into scontrol update nodename=HOST
  * state=drain reason="REASON" (docs/site.md). */
-int cxd_sweep_write_suspects(const struct cxd_sweep_res *r, const char *path,
-			     char *err, size_t errlen)
+int cxd_out_suspects(const struct cxd_sweep_res *r, const char *path,
+		     char *err, size_t errlen)
 {
 	struct cxd_afile a;
 	int ret = cxd_afile_open(&a, path, "suspects", err, errlen);

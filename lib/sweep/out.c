@@ -10,7 +10,7 @@
 
 #include "base/afile.h"
 #include "base/stamp.h"
-#include "sweep_json.h"
+#include "out.h"
 
 static json_object *pct_or_null(uint64_t pct)
 {
@@ -91,7 +91,8 @@ static json_object *ranks(const struct cxd_sweep_res *r)
 		json_object_object_add(o, "nic",
 				       json_object_new_string(r->ranks[i].nic));
 		if (r->tmap) {
-			int sw = r->tmap->sw[i], g = r->tmap->grp[i];
+			int sw = r->tmap->switch_of[i];
+			int g = r->tmap->group_of[i];
 
 			json_object_object_add(o, "switch",
 					       json_object_new_string(
@@ -118,7 +119,7 @@ static json_object *reasons(unsigned why)
 	for (unsigned bit = CXD_R_PEERS; bit <= CXD_R_EXPECT; bit <<= 1)
 		if (why & bit)
 			json_object_array_add(a, json_object_new_string(
-						      cxd_reason_name(bit)));
+					cxd_judge_reason_name(bit)));
 	return a;
 }
 
@@ -133,13 +134,13 @@ static json_object *outliers(const struct cxd_outlier *list, size_t n)
 		json_object_object_add(o, "src", json_object_new_int(x->src));
 		json_object_object_add(o, "dst", json_object_new_int(x->dst));
 		json_object_object_add(o, "metric", json_object_new_string(
-					       cxd_metric_key(x->metric)));
+					       cxd_out_metric_key(x->metric)));
 		json_object_object_add(o, "value", cxd_json_num(x->value));
 		json_object_object_add(o, "reference",
 				       cxd_json_num(x->reference));
 		json_object_object_add(o, "limit", cxd_json_num(x->limit));
 		json_object_object_add(o, "reason", json_object_new_string(
-					       cxd_reason_name(x->why)));
+					       cxd_judge_reason_name(x->why)));
 		json_object_object_add(o, "reasons", reasons(x->why));
 		json_object_object_add(o, "retest", cxd_json_num(x->retest));
 		json_object_object_add(o, "cpu_wait_pct",
@@ -205,8 +206,8 @@ static json_object *rounds(const struct cxd_sweep_res *r)
 	return a;
 }
 
-int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
-			 char *err, size_t errlen)
+int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
+		 char *err, size_t errlen)
 {
 	json_object *d = json_object_new_object();
 	struct cxd_afile a;
@@ -234,8 +235,8 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "lat_us", matrix(r->lat, r->n));
 	json_object_object_add(d, "bw_spread_pct", matrix(r->spread[0], r->n));
 	json_object_object_add(d, "lat_spread_pct", matrix(r->spread[1], r->n));
-	json_object_object_add(d, "link_stats", cxd_sweep_json_link_stats(r));
-	json_object_object_add(d, "resolution", cxd_sweep_json_resolution(r));
+	json_object_object_add(d, "link_stats", cxd_out_json_link_stats(r));
+	json_object_object_add(d, "resolution", cxd_out_json_resolution(r));
 	json_object_object_add(d, "retest", retest(r));
 	json_object_object_add(d, "outliers", outliers(r->out, r->nout));
 	/* Retested while a rank waited for a CPU: not judged. */
@@ -245,10 +246,10 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 			       json_object_new_int64((int64_t) r->nout_all));
 	json_object_object_add(d, "unjudged_total",
 			       json_object_new_int64((int64_t) r->nbusy_all));
-	json_object_object_add(d, "suspects", cxd_sweep_json_suspects(r));
+	json_object_object_add(d, "suspects", cxd_out_json_suspects(r));
 	if (r->base)
 		json_object_object_add(d, "baseline",
-				       cxd_sweep_json_baseline(r));
+				       cxd_out_json_baseline(r));
 	json_object_object_add(d, "verdict", json_object_new_string(
 				       cxd_verdict_name(r->verdict)));
 	json_object_object_add(d, "rounds", rounds(r));
@@ -263,8 +264,8 @@ int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
 	return ret;
 }
 
-int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
-			char *err, size_t errlen)
+int cxd_out_csv(const struct cxd_sweep_res *r, const char *path,
+		char *err, size_t errlen)
 {
 	struct cxd_afile a;
 	FILE *f;

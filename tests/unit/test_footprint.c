@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep's memory figures and the up-front refusal (sweep_mem.c). */
+/* cxi_sweep's memory figures and the up-front refusal (footprint.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,20 +14,21 @@
 #include <unistd.h>
 
 #include "base/mem_avail.h"
-#include "sweep/sweep_plan.h"
+#include "sweep/footprint.h"
+#include "sweep/pairs.h"
 
 /* Growth: per rank linear plus the schedule (~4 n^2); rank 0 a summary
  * per rank on top, and the matrices only for the files that list every
  * link: ten times the ranks, a hundred times those. */
 static void test_sweep_mem_rank0_growth_with_link_files(void **state)
 {
-	uint64_t r0_10k = cxd_sweep_rank0_bytes(10000, 5000, 0);
-	uint64_t l_1k = cxd_sweep_rank0_bytes(1000, 500, CXD_MEM_LINKS) -
-			cxd_sweep_rank0_bytes(1000, 500, 0);
-	uint64_t l_10k = cxd_sweep_rank0_bytes(10000, 5000, CXD_MEM_LINKS);
-	uint64_t j_10k = cxd_sweep_rank0_bytes(10000, 5000, CXD_MEM_LINKS |
-					       CXD_MEM_JSON);
-	uint64_t each_10k = cxd_sweep_rank_bytes(10000, 5000);
+	uint64_t r0_10k = cxd_footprint_rank0(10000, 5000, 0);
+	uint64_t l_1k = cxd_footprint_rank0(1000, 500, CXD_MEM_LINKS) -
+			cxd_footprint_rank0(1000, 500, 0);
+	uint64_t l_10k = cxd_footprint_rank0(10000, 5000, CXD_MEM_LINKS);
+	uint64_t j_10k = cxd_footprint_rank0(10000, 5000, CXD_MEM_LINKS |
+					     CXD_MEM_JSON);
+	uint64_t each_10k = cxd_footprint_rank(10000, 5000);
 
 	(void) state;
 	/* Without such files rank 0 holds little more than any rank. */
@@ -42,33 +43,33 @@ static void test_sweep_mem_rank0_growth_with_link_files(void **state)
 	/* The JSON document dwarfs the matrices. */
 	assert_true(j_10k > 5 * l_10k);
 	/* A JSON baseline costs its document; a binary one its matrices. */
-	assert_true(cxd_sweep_rank0_bytes(10000, 5000, CXD_MEM_BASE_JSON) >
-		    5 * cxd_sweep_rank0_bytes(10000, 5000, CXD_MEM_BASE_BIN));
+	assert_true(cxd_footprint_rank0(10000, 5000, CXD_MEM_BASE_JSON) >
+		    5 * cxd_footprint_rank0(10000, 5000, CXD_MEM_BASE_BIN));
 	/* --json lists every round's pairs besides: (n - 1) rounds x
 	 * (n / 2 + 1) slots x 8 bytes, 400 MB at 10,000. */
 	assert_true(j_10k - l_10k - 4 * 240 * 100000000ULL > 400000000ULL &&
 		    j_10k - l_10k - 4 * 240 * 100000000ULL < 420000000ULL);
 	/* Fewer pairs at once: more, shorter rounds, each timed. */
-	assert_true(cxd_sweep_rank_bytes(64, 1) > cxd_sweep_rank_bytes(64, 32));
+	assert_true(cxd_footprint_rank(64, 1) > cxd_footprint_rank(64, 32));
 }
 
 static void test_sweep_mem_refusal_names_the_way_out(void **state)
 {
 	char err[512] = "";
 	unsigned json = CXD_MEM_LINKS | CXD_MEM_JSON;
-	uint64_t need = cxd_sweep_rank0_bytes(10000, 5000, json);
-	uint64_t bare = cxd_sweep_rank0_bytes(10000, 5000, 0);
+	uint64_t need = cxd_footprint_rank0(10000, 5000, json);
+	uint64_t bare = cxd_footprint_rank0(10000, 5000, 0);
 
 	(void) state;
 	/* Fits: no refusal. */
-	assert_int_equal(cxd_sweep_mem_check(10000, 5000, json, need,
+	assert_int_equal(cxd_footprint_check(10000, 5000, json, need,
 					     err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	/* Without --json the same host holds a 10,000-rank sweep. */
-	assert_int_equal(cxd_sweep_mem_check(10000, 5000, 0, bare, err,
+	assert_int_equal(cxd_footprint_check(10000, 5000, 0, bare, err,
 					     sizeof(err)), 0);
 	/* One byte short: refused, with the figures and the way out. */
-	assert_int_equal(cxd_sweep_mem_check(10000, 5000, json,
+	assert_int_equal(cxd_footprint_check(10000, 5000, json,
 					     need - 1, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "--json document"));
 	assert_non_null(strstr(err, "--matrix FILE instead"));
@@ -76,7 +77,7 @@ static void test_sweep_mem_refusal_names_the_way_out(void **state)
 	assert_non_null(strstr(err, "sweep fewer ranks at a time"));
 	assert_non_null(strstr(err, " GB on rank 0"));
 	/* Nothing to leave out: no --matrix advice, the figures still. */
-	assert_int_equal(cxd_sweep_mem_check(10000, 5000, 0, 60000000ULL,
+	assert_int_equal(cxd_footprint_check(10000, 5000, 0, 60000000ULL,
 					     err, sizeof(err)), -1);
 	assert_null(strstr(err, "--matrix"));
 	assert_non_null(strstr(err, "0.1 GB available"));

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep's row statistics (lib/sweep/rowstat.c): medians, spreads,
+/* cxi_sweep's row statistics (lib/sweep/stat_row.c): medians, spreads,
  * noise, the summaries' column medians, the retest's kept figures. */
 #include <math.h>
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/rowstat.h"
+#include "sweep/stat.h"
 
 /* This cmocka has no assert_double_equal. */
 #define assert_near(x, want, eps) assert_true(fabs((x) - (want)) <= (eps))
@@ -23,9 +23,9 @@ static void test_row_stats_give_medians_spreads_and_pooled_noise(
 	double row_bw[3], row_lat[3], sp_bw[3], sp_lat[3], noise[2];
 
 	(void) state;
-	assert_int_equal(cxd_row_stats(3, 3, (double *[2]){ bw, lat },
-				       (double *[2]){ row_bw, row_lat },
-				       (double *[2]){ sp_bw, sp_lat }, noise),
+	assert_int_equal(cxd_stat_row(3, 3, (double *[2]){ bw, lat },
+				      (double *[2]){ row_bw, row_lat },
+				      (double *[2]){ sp_bw, sp_lat }, noise),
 			 0);
 	assert_true(isnan(row_bw[0]) && isnan(sp_bw[0]));
 	assert_near(row_bw[1], 100, 1e-12);
@@ -47,9 +47,9 @@ static void test_row_stats_with_one_repeat_have_no_noise(void **state)
 	double rb[2], rl[2], sb[2], sl[2], noise[2];
 
 	(void) state;
-	assert_int_equal(cxd_row_stats(2, 1, (double *[2]){ bw, lat },
-				       (double *[2]){ rb, rl },
-				       (double *[2]){ sb, sl }, noise), 0);
+	assert_int_equal(cxd_stat_row(2, 1, (double *[2]){ bw, lat },
+				      (double *[2]){ rb, rl },
+				      (double *[2]){ sb, sl }, noise), 0);
 	assert_near(rb[1], 5, 1e-12);
 	assert_near(sb[1], 0, 1e-12);
 	assert_true(isnan(noise[0]) && isnan(noise[1]));
@@ -61,9 +61,9 @@ static void test_column_median_reads_one_column_of_every_rank(void **state)
 	double sum[12] = { 1, 10, 0, 0, 2, 30, 0, 0, 3, 20, 0, 0 };
 
 	(void) state;
-	assert_near(cxd_column_median(sum, 3, 4, 1), 20, 1e-12);
-	assert_near(cxd_column_median(sum, 3, 4, 0), 2, 1e-12);
-	assert_true(isnan(cxd_column_median(sum, 0, 4, 0)));
+	assert_near(cxd_stat_column_median(sum, 3, 4, 1), 20, 1e-12);
+	assert_near(cxd_stat_column_median(sum, 3, 4, 0), 2, 1e-12);
+	assert_true(isnan(cxd_stat_column_median(sum, 0, 4, 0)));
 }
 
 /* Rank 1 retested with 0 and 3 only: links 2 (and itself) keep their
@@ -83,7 +83,7 @@ static void test_keep_first_restores_only_links_not_retested(void **state)
 			first[k][j] = j;
 		}
 	}
-	assert_int_equal(cxd_keep_first(4, 1, p, 3, nowp, firstp), 0);
+	assert_int_equal(cxd_stat_keep_first(4, 1, p, 3, nowp, firstp), 0);
 	for (int k = 0; k < 4; k++) {
 		assert_near(now[k][0], 100, 0);
 		assert_near(now[k][1], 1, 0);

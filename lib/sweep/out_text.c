@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep_out.h"
+#include "out.h"
 
 static const char *const noun[2] = { "bandwidth", "latency" };
 static const char *const unit[2] = { "MB/s", "us" };
@@ -28,31 +28,38 @@ static int count_in(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
 	return k;
 }
 
-void cxd_suspect_name(const struct cxd_sweep_res *r,
-		      const struct cxd_suspect *s, char *buf, size_t len)
+/* The topology's name of set id at a level. */
+static const char *set_name(const struct cxd_topo *t,
+			    enum cxd_suspect_level l, int id)
 {
+	return l == CXD_LEVEL_SWITCH ? t->sw[id] : t->grp[id];
+}
+
+void cxd_out_suspect_name(const struct cxd_sweep_res *r,
+			  const struct cxd_suspect *s, char *buf, size_t len)
+{
+	const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
 	const struct cxd_sweep_rank *x = &r->ranks[s->id];
 	char ranks[128];
 	int k;
 
-	switch (s->kind) {
-	case CXD_S_RANK:
+	switch (row->shape) {
+	case CXD_SHAPE_RANK:
 		snprintf(buf, len, "%s (rank %d, %s)", x->host, s->id, x->nic);
 		break;
-	case CXD_S_SWITCH:
-	case CXD_S_GROUP:
+	case CXD_SHAPE_SET:
 		k = count_in(r, s, ranks, sizeof(ranks));
-		snprintf(buf, len, "%s %s (%s %s)", s->kind == CXD_S_SWITCH ?
-			 "switch" : "group", s->kind == CXD_S_SWITCH ?
-			 r->topo->sw[s->id] : r->topo->grp[s->id],
+		snprintf(buf, len, "%s %s (%s %s)", row->name,
+			 set_name(r->topo, row->level, s->id),
 			 k == 1 ? "rank" : "ranks", ranks);
 		break;
-	case CXD_S_BUNDLE:
-		snprintf(buf, len, "the links between groups %s and %s",
-			 r->topo->grp[s->id], r->topo->grp[s->id2]);
+	case CXD_SHAPE_PAIR:
+		snprintf(buf, len, "%s %s and %s", row->title,
+			 set_name(r->topo, row->level, s->id),
+			 set_name(r->topo, row->level, s->id2));
 		break;
 	default:
-		snprintf(buf, len, "the whole fabric");
+		snprintf(buf, len, "%s", row->title);
 		break;
 	}
 }
@@ -131,7 +138,7 @@ static void baseline(const struct cxd_sweep_res *r, FILE *out)
 	for (int i = 0; i < b->nnotes; i++)
 		fprintf(out, "  differs: %s\n", b->notes[i]);
 	for (int m = 0; m < 2; m++)
-		if (cxd_sweep_base_poor(r, m))
+		if (cxd_verdict_baseline_poor(r, m))
 			fprintf(out, "  not compared for %s: the baseline's own "
 				"tolerance is %.0f %% (its run was too noisy to "
 				"vouch for a link)\n", noun[m],
@@ -245,34 +252,20 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "Suspects:\n");
 	for (size_t i = 0; i < r->nsus; i++) {
 		const struct cxd_suspect *s = &r->sus[i];
+		const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
 		const char *what = s->metric == CXD_M_BW ? "slow" :
 				   "high in latency";
 
-		cxd_suspect_name(r, s, name, sizeof(name));
-		if (s->kind == CXD_S_RANK) {
-			fprintf(out, "  %s: %d of %d links %s: suspect its "
-				"NIC, cable or switch port\n", name, s->bad,
-				s->links, what);
+		cxd_out_suspect_name(r, s, name, sizeof(name));
+		fprintf(out, "  %s: %d of %d links %s%s", name, s->bad,
+			s->links, row->where, what);
+		if (row->inside)
+			fprintf(out, ", %d of %d inside it", s->bad_in, s->in);
+		fprintf(out, "%s\n", row->advice_inside &&
+			2 * s->bad_in > s->in ? row->advice_inside :
+			row->advice);
+		if (row->evidence)
 			evidence(r, s->id, -1, out);
-		}
-		else if (s->kind == CXD_S_BUNDLE)
-			fprintf(out, "  %s: %d of %d links between them %s: "
-				"suspect the global links between the two "
-				"groups (a cable, a port or their routing), not "
-				"a node\n", name, s->bad, s->links, what);
-		else if (s->kind == CXD_S_FABRIC)
-			fprintf(out, "  %s: %d of %d links %s, on most ranks: "
-				"a change everywhere (firmware, settings, "
-				"cabling), not one node\n", name, s->bad,
-				s->links, what);
-		else
-			fprintf(out, "  %s: %d of %d links leaving it %s, %d "
-				"of %d inside it: suspect %s\n", name, s->bad,
-				s->links, what, s->bad_in, s->in,
-				2 * s->bad_in > s->in ? "the switch itself" :
-				s->kind == CXD_S_SWITCH ?
-				"the switch's uplinks" :
-				"the group's global links");
 	}
 }
 
@@ -287,7 +280,7 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "%zu link measurement%s out of "
 			"tolerance", r->nout_all, r->nout_all == 1 ? "" : "s");
 		for (size_t i = 0; i < r->nsus; i++) {
-			cxd_suspect_name(r, &r->sus[i], name, sizeof(name));
+			cxd_out_suspect_name(r, &r->sus[i], name, sizeof(name));
 			fprintf(out, "%s %s", i ? "," : "; suspect:", name);
 		}
 		fprintf(out, "\n");
@@ -326,8 +319,10 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol);
 		if (r->base)
 			fprintf(out, ", %.0f %% and %.0f %% of the baseline",
-				100 * cxd_judge_base_tol(r->rules, CXD_M_BW),
-				100 * cxd_judge_base_tol(r->rules, CXD_M_LAT));
+				100 * cxd_judge_baseline_tol(r->rules,
+							     CXD_M_BW),
+				100 * cxd_judge_baseline_tol(r->rules,
+							     CXD_M_LAT));
 		fprintf(out, "%s\n", r->rules->expect[0] > 0 ||
 			r->rules->expect[1] > 0 ?
 			", and within the expected figures" : "");
@@ -349,7 +344,7 @@ static void retest(const struct cxd_sweep_res *r, FILE *out)
 		"latency only (no bandwidth outlier)");
 }
 
-void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out)
+void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 {
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
 		"engine %s (%s%s), %llu repeats per direction, %.1f s\n",

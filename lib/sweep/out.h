@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep's results on rank 0: text report, JSON, CSV, metrics. */
+/* cxi_sweep's results on rank 0 (out.c: the JSON document, CSV; out_json.c:
+ * its parts; out_text.c: the report; out_files.c: metrics, suspects). */
 #ifndef CXD_SWEEP_OUT_H
 #define CXD_SWEEP_OUT_H
 
 #include <stdio.h>
 
+#include <json-c/json.h>
+
+#include "base/json_num.h"
 #include "baseline.h"
 #include "judge.h"
 #include "topo.h"
@@ -82,21 +86,30 @@ struct cxd_sweep_res {
 
 #define CXD_SWEEP_SCHED_LEN 320
 
-int cxd_sweep_write_json(const struct cxd_sweep_res *r, const char *path,
-			 char *err, size_t errlen);
-int cxd_sweep_write_csv(const struct cxd_sweep_res *r, const char *path,
-			char *err, size_t errlen);
+int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
+		 char *err, size_t errlen);
+int cxd_out_csv(const struct cxd_sweep_res *r, const char *path,
+		char *err, size_t errlen);
 /* OpenMetrics text (Prometheus' textfile collector reads it): every link
  * where the matrices were gathered (bw not NULL), each rank's median. */
-int cxd_sweep_write_metrics(const struct cxd_sweep_res *r, const char *path,
-			    char *err, size_t errlen);
+int cxd_out_metrics(const struct cxd_sweep_res *r, const char *path,
+		    char *err, size_t errlen);
 /* The hosts of the suspects, one per line (scontrol ... state=drain). */
-int cxd_sweep_write_suspects(const struct cxd_sweep_res *r, const char *path,
-			     char *err, size_t errlen);
+int cxd_out_suspects(const struct cxd_sweep_res *r, const char *path,
+		     char *err, size_t errlen);
 /* The report: figures, resolution, baseline, outliers, suspects, verdict. */
-void cxd_sweep_write_text(const struct cxd_sweep_res *r, FILE *out);
+void cxd_out_text(const struct cxd_sweep_res *r, FILE *out);
 /* "vm3 (rank 2, swp0)", "switch x1 (ranks 2, 3)", "the fabric". */
-void cxd_suspect_name(const struct cxd_sweep_res *r,
-		      const struct cxd_suspect *s, char *buf, size_t len);
+void cxd_out_suspect_name(const struct cxd_sweep_res *r,
+			  const struct cxd_suspect *s, char *buf, size_t len);
+
+/* The JSON parts of the document (out_json.c), for out.c. */
+json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r);
+/* Every link's min, p5, median, p95, max per metric (nearest rank). */
+json_object *cxd_out_json_link_stats(const struct cxd_sweep_res *r);
+json_object *cxd_out_json_suspects(const struct cxd_sweep_res *r);
+json_object *cxd_out_json_baseline(const struct cxd_sweep_res *r);
+/* "bw_mb_s" or "lat_us": the matrices' keys. */
+const char *cxd_out_metric_key(enum cxd_metric m);
 
 #endif

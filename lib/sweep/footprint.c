@@ -2,7 +2,8 @@
 /* cxi_sweep: what a run holds in memory, by rank count (pure). */
 #include <stdio.h>
 
-#include "sweep_plan.h"
+#include "footprint.h"
+#include "pairs.h"
 
 /* Rounds as run: n - 1 circle rounds (n when odd) of n / 2 pairs, cut
  * into more rounds when fewer pairs may run at once. */
@@ -27,7 +28,7 @@ static uint64_t listed_bytes(uint64_t n, uint64_t at_once)
 	return rounds(n, at_once) * 8 + n * (n / 2 + 1) * 8;
 }
 
-uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once)
+uint64_t cxd_footprint_rank(int n, int pairs_at_once)
 {
 	uint64_t un = n > 0 ? (uint64_t) n : 0;
 
@@ -36,11 +37,11 @@ uint64_t cxd_sweep_rank_bytes(int n, int pairs_at_once)
 					  0));
 }
 
-uint64_t cxd_sweep_rank0_bytes(int n, int pairs_at_once, unsigned what)
+uint64_t cxd_footprint_rank0(int n, int pairs_at_once, unsigned what)
 {
 	uint64_t un = n > 0 ? (uint64_t) n : 0, nn = un * un, b;
 
-	b = cxd_sweep_rank_bytes(n, pairs_at_once) +
+	b = cxd_footprint_rank(n, pairs_at_once) +
 	    un * CXD_SWEEP_RANK0_PER_RANK;
 	if (what & CXD_MEM_LINKS) /* medians and spreads, both metrics */
 		b += 4 * 8 * nn;
@@ -67,10 +68,10 @@ static const char *bulk(unsigned what)
 	return "a summary of each rank and the schedule";
 }
 
-int cxd_sweep_mem_check(int n, int pairs_at_once, unsigned what,
+int cxd_footprint_check(int n, int pairs_at_once, unsigned what,
 			uint64_t avail, char *err, size_t errlen)
 {
-	uint64_t need = cxd_sweep_rank0_bytes(n, pairs_at_once, what);
+	uint64_t need = cxd_footprint_rank0(n, pairs_at_once, what);
 
 	if (need <= avail)
 		return 0;

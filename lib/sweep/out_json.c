@@ -4,16 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sweep_json.h"
+#include "out.h"
 
 static const char *const res_key[2] = { "bw", "lat" };
 
-const char *cxd_metric_key(enum cxd_metric m)
+const char *cxd_out_metric_key(enum cxd_metric m)
 {
 	return m == CXD_M_BW ? "bw_mb_s" : "lat_us";
 }
 
-json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r)
+json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 {
 	json_object *o = json_object_new_object();
 
@@ -47,7 +47,7 @@ json_object *cxd_sweep_json_resolution(const struct cxd_sweep_res *r)
 	return o;
 }
 
-json_object *cxd_sweep_json_link_stats(const struct cxd_sweep_res *r)
+json_object *cxd_out_json_link_stats(const struct cxd_sweep_res *r)
 {
 	json_object *o = json_object_new_object();
 
@@ -60,29 +60,27 @@ json_object *cxd_sweep_json_link_stats(const struct cxd_sweep_res *r)
 		json_object_object_add(x, "median", cxd_json_num(st->med));
 		json_object_object_add(x, "p95", cxd_json_num(st->p95));
 		json_object_object_add(x, "max", cxd_json_num(st->max));
-		json_object_object_add(o, cxd_metric_key((enum cxd_metric) m),
-				       x);
+		json_object_object_add(
+			o, cxd_out_metric_key((enum cxd_metric) m), x);
 	}
 	return o;
 }
 
-static const char *const kind_name[] = { "rank", "switch", "group",
-					 "fabric", "bundle" };
-
-json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
+json_object *cxd_out_json_suspects(const struct cxd_sweep_res *r)
 {
 	json_object *a = json_object_new_array();
 	char name[512];
 
 	for (size_t i = 0; i < r->nsus; i++) {
 		const struct cxd_suspect *s = &r->sus[i];
+		const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
 		json_object *o = json_object_new_object(), *ranks;
 
 		json_object_object_add(o, "kind", json_object_new_string(
-					       kind_name[s->kind]));
-		cxd_suspect_name(r, s, name, sizeof(name));
+					       row->name));
+		cxd_out_suspect_name(r, s, name, sizeof(name));
 		json_object_object_add(o, "name", json_object_new_string(name));
-		if (s->kind == CXD_S_RANK) {
+		if (row->shape == CXD_SHAPE_RANK) {
 			json_object_object_add(o, "rank",
 					       json_object_new_int(s->id));
 			json_object_object_add(o, "host", json_object_new_string(
@@ -97,11 +95,11 @@ json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 						      json_object_new_int(k));
 		json_object_object_add(o, "ranks", ranks);
 		json_object_object_add(o, "metric", json_object_new_string(
-					       cxd_metric_key(s->metric)));
+					       cxd_out_metric_key(s->metric)));
 		json_object_object_add(o, "bad", json_object_new_int(s->bad));
 		json_object_object_add(o, "links",
 				       json_object_new_int(s->links));
-		if (s->kind == CXD_S_BUNDLE) {
+		if (row->shape == CXD_SHAPE_PAIR) {
 			json_object *gs = json_object_new_array();
 
 			json_object_array_add(gs, json_object_new_string(
@@ -110,7 +108,7 @@ json_object *cxd_sweep_json_suspects(const struct cxd_sweep_res *r)
 						      r->topo->grp[s->id2]));
 			json_object_object_add(o, "groups", gs);
 		}
-		if (s->kind == CXD_S_SWITCH || s->kind == CXD_S_GROUP) {
+		if (row->inside) {
 			json_object_object_add(o, "bad_inside",
 					       json_object_new_int(s->bad_in));
 			json_object_object_add(o, "inside",
@@ -143,7 +141,7 @@ static json_object *ratio(const struct cxd_sweep_res *r, enum cxd_metric m)
 	return rows;
 }
 
-json_object *cxd_sweep_json_baseline(const struct cxd_sweep_res *r)
+json_object *cxd_out_json_baseline(const struct cxd_sweep_res *r)
 {
 	const struct cxd_baseline *b = r->base;
 	json_object *o = json_object_new_object();
@@ -166,7 +164,7 @@ json_object *cxd_sweep_json_baseline(const struct cxd_sweep_res *r)
 			r->rules->base[m] && !r->rules->base_poor[m]));
 		snprintf(key, sizeof(key), "%s_tolerance_pct", m ? "lat" : "bw");
 		json_object_object_add(o, key, cxd_json_num(100 *
-			cxd_judge_base_tol(r->rules, (enum cxd_metric) m)));
+			cxd_judge_baseline_tol(r->rules, (enum cxd_metric) m)));
 	}
 	json_object_object_add(o, "bw_ratio", ratio(r, CXD_M_BW));
 	json_object_object_add(o, "lat_ratio", ratio(r, CXD_M_LAT));

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "judge.h"
-#include "rowstat.h"
+#include "stat.h"
 
 /* One link's median and spread from its k repeats x. */
 static void link_stats(const double *x, size_t k, double *med,
@@ -15,7 +15,7 @@ static void link_stats(const double *x, size_t k, double *med,
 {
 	double lo = INFINITY, hi = -INFINITY;
 
-	*med = cxd_sweep_median(x, k);
+	*med = cxd_stat_median(x, k);
 	for (size_t i = 0; i < k; i++) {
 		lo = x[i] < lo ? x[i] : lo;
 		hi = x[i] > hi ? x[i] : hi;
@@ -23,9 +23,9 @@ static void link_stats(const double *x, size_t k, double *med,
 	*spread = *med > 0 ? 100 * (hi - lo) / *med : NAN;
 }
 
-int cxd_row_stats(int n, size_t repeat, double *const rep[2],
-		  double *const row[2], double *const spread[2],
-		  double noise[2])
+int cxd_stat_row(int n, size_t repeat, double *const rep[2],
+		 double *const row[2], double *const spread[2],
+		 double noise[2])
 {
 	size_t k = repeat, nd = k * (k - 1) / 2;
 	double *diffs = calloc((size_t) n * nd + 1, sizeof(double));
@@ -41,13 +41,13 @@ int cxd_row_stats(int n, size_t repeat, double *const rep[2],
 			link_stats(x, k, &row[m][p], &spread[m][p]);
 			d += cxd_judge_rel_diffs(x, k, diffs + d);
 		}
-		noise[m] = cxd_sweep_median(diffs, d);
+		noise[m] = cxd_stat_median(diffs, d);
 	}
 	free(diffs);
 	return 0;
 }
 
-double cxd_column_median(const double *sum, int n, int stride, int col)
+double cxd_stat_column_median(const double *sum, int n, int stride, int col)
 {
 	double *x = malloc((size_t) n * sizeof(double) + 1), med;
 
@@ -55,13 +55,13 @@ double cxd_column_median(const double *sum, int n, int stride, int col)
 		return NAN;
 	for (int i = 0; i < n; i++)
 		x[i] = sum[(size_t) stride * (size_t) i + (size_t) col];
-	med = cxd_sweep_median(x, (size_t) n);
+	med = cxd_stat_median(x, (size_t) n);
 	free(x);
 	return med;
 }
 
-int cxd_keep_first(int n, int rank, const struct cxd_pair *p, int np,
-		   double *const now[4], double *const first[4])
+int cxd_stat_keep_first(int n, int rank, const struct cxd_pair *p, int np,
+			double *const now[4], double *const first[4])
 {
 	bool *again = calloc((size_t) n + 1, sizeof(bool));
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's --metrics file at scale: each rank's median always, every
- * link only where rank 0 gathered the matrices (sweep_files.c). */
+ * link only where rank 0 gathered the matrices (out_files.c). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/sweep_out.h"
+#include "sweep/out.h"
 
 static const struct cxd_sweep_rank ranks[3] = {
 	{ "nid1", "fi_sockaddr_in://10.0.0.1:5", "cxi0" },
@@ -35,7 +35,7 @@ static char *metrics(const double *bw, const double *lat)
 
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(cxd_sweep_write_metrics(&r, path, err, sizeof(err)), 0);
+	assert_int_equal(cxd_out_metrics(&r, path, err, sizeof(err)), 0);
 	f = fopen(path, "r");
 	n = fread(text, 1, sizeof(text) - 1, f);
 	text[n] = '\0';
@@ -95,7 +95,7 @@ static void test_suspects_with_reasons(void **state)
 	(void) state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/suspects", dir);
-	assert_int_equal(cxd_sweep_write_suspects(&r, path, err, sizeof(err)),
+	assert_int_equal(cxd_out_suspects(&r, path, err, sizeof(err)),
 			 0);
 	f = fopen(path, "r");
 	n = fread(text, 1, sizeof(text) - 1, f);
@@ -106,8 +106,8 @@ static void test_suspects_with_reasons(void **state)
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0); /* no temporary left */
 	/* A directory that is not there: an error naming the file. */
-	assert_int_not_equal(cxd_sweep_write_suspects(&r, path, err,
-						      sizeof(err)), 0);
+	assert_int_not_equal(cxd_out_suspects(&r, path, err,
+					      sizeof(err)), 0);
 	assert_non_null(strstr(err, path));
 }
 
