@@ -195,13 +195,13 @@ struct cxd_topo_map {
 /*
  * What the suspects are named from: outlying links counted per rank (at
  * both ends) and between switches and groups. Small enough to sum over
- * ranks (n + nsw^2 + ngrp^2 per metric), where the outliers are not.
+ * ranks (n + nswitch^2 + ngroup^2 per metric), where the outliers are not.
  */
 struct cxd_tally {
-	int n, nsw, ngrp;
+	int n, nswitch, ngroup;
 	int *rank[2];      /* per metric: outliers with rank r at either end */
-	int *sw[2];        /* nsw x nsw: from switch a to switch b */
-	int *grp[2];       /* ngrp x ngrp */
+	int *by_switch[2]; /* nswitch^2: from switch a to switch b */
+	int *by_group[2];  /* ngroup^2 */
 };
 
 /* Zeroed counts for n ranks (topo may be NULL); 0 or -ENOMEM. */
@@ -209,8 +209,8 @@ int cxd_judge_tally_init(struct cxd_tally *t, int n,
 			 const struct cxd_topo_map *topo);
 void cxd_judge_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
 			 const struct cxd_outlier *o);
-/* Every count as one int array (to sum over ranks): rank, sw, grp per
- * metric, in that order; its length in *len. */
+/* Every count as one int array (to sum over ranks): rank, switch, group
+ * per metric, in that order; its length in *len. */
 int *cxd_judge_tally_counts(struct cxd_tally *t, size_t *len);
 void cxd_judge_tally_free(struct cxd_tally *t);
 /* Suspects from the counts, as cxd_judge_suspects. */

@@ -13,19 +13,19 @@
 int cxd_judge_tally_init(struct cxd_tally *t, int n,
 			 const struct cxd_topo_map *topo)
 {
-	size_t nsw = topo ? (size_t) topo->nswitch : 0;
-	size_t ngrp = topo ? (size_t) topo->ngroup : 0;
-	size_t per = (size_t) n + nsw * nsw + ngrp * ngrp;
+	size_t ns = topo ? (size_t) topo->nswitch : 0;
+	size_t ng = topo ? (size_t) topo->ngroup : 0;
+	size_t per = (size_t) n + ns * ns + ng * ng;
 	int *all = calloc(2 * per + 1, sizeof(int));
 
-	*t = (struct cxd_tally){ n, (int) nsw, (int) ngrp, { 0 }, { 0 },
+	*t = (struct cxd_tally){ n, (int) ns, (int) ng, { 0 }, { 0 },
 				 { 0 } };
 	if (all == NULL)
 		return -ENOMEM;
 	for (int m = 0; m < 2; m++) {
 		t->rank[m] = all + m * per;
-		t->sw[m] = t->rank[m] + n;
-		t->grp[m] = t->sw[m] + nsw * nsw;
+		t->by_switch[m] = t->rank[m] + n;
+		t->by_group[m] = t->by_switch[m] + ns * ns;
 	}
 	return 0;
 }
@@ -34,21 +34,21 @@ void cxd_judge_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
 			 const struct cxd_outlier *o)
 {
 	int m = o->metric;
-	const int *sw = topo ? topo->switch_of : NULL;
-	const int *grp = topo ? topo->group_of : NULL;
+	const int *sof = topo ? topo->switch_of : NULL;
+	const int *gof = topo ? topo->group_of : NULL;
 
 	t->rank[m][o->src]++;
 	t->rank[m][o->dst]++;
-	if (topo && t->nsw && sw[o->src] >= 0 && sw[o->dst] >= 0)
-		t->sw[m][sw[o->src] * t->nsw + sw[o->dst]]++;
-	if (topo && t->ngrp && grp[o->src] >= 0 && grp[o->dst] >= 0)
-		t->grp[m][grp[o->src] * t->ngrp + grp[o->dst]]++;
+	if (topo && t->nswitch && sof[o->src] >= 0 && sof[o->dst] >= 0)
+		t->by_switch[m][sof[o->src] * t->nswitch + sof[o->dst]]++;
+	if (topo && t->ngroup && gof[o->src] >= 0 && gof[o->dst] >= 0)
+		t->by_group[m][gof[o->src] * t->ngroup + gof[o->dst]]++;
 }
 
 int *cxd_judge_tally_counts(struct cxd_tally *t, size_t *len)
 {
-	*len = 2 * ((size_t) t->n + (size_t) t->nsw * t->nsw +
-		    (size_t) t->ngrp * t->ngrp);
+	*len = 2 * ((size_t) t->n + (size_t) t->nswitch * t->nswitch +
+		    (size_t) t->ngroup * t->ngroup);
 	return t->rank[0];
 }
 
@@ -64,8 +64,8 @@ static void count_set(const struct cxd_tally *t, enum cxd_metric m,
 		      enum cxd_suspect_kind kind, int id, int size,
 		      struct cxd_suspect *s)
 {
-	const int *c = kind == CXD_S_SWITCH ? t->sw[m] : t->grp[m];
-	int k = kind == CXD_S_SWITCH ? t->nsw : t->ngrp;
+	const int *c = kind == CXD_S_SWITCH ? t->by_switch[m] : t->by_group[m];
+	int k = kind == CXD_S_SWITCH ? t->nswitch : t->ngroup;
 
 	s->links = 2 * size * (t->n - size);
 	s->in = size * (size - 1);
@@ -202,8 +202,8 @@ static void ranks(struct ctx *c)
 static void bundles(struct ctx *c, const struct cxd_topo_map *t,
 		    bool *grp_named)
 {
-	int k = c->t->ngrp, *size = calloc((size_t) k + 1, sizeof(int));
-	const int *g = c->t->grp[c->m];
+	int k = c->t->ngroup, *size = calloc((size_t) k + 1, sizeof(int));
+	const int *g = c->t->by_group[c->m];
 
 	if (size == NULL)
 		return;

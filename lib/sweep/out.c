@@ -91,15 +91,15 @@ static json_object *ranks(const struct cxd_sweep_res *r)
 		json_object_object_add(o, "nic",
 				       json_object_new_string(r->ranks[i].nic));
 		if (r->tmap) {
-			int sw = r->tmap->switch_of[i];
+			int si = r->tmap->switch_of[i];
 			int g = r->tmap->group_of[i];
 
 			json_object_object_add(o, "switch",
 					       json_object_new_string(
-						       r->topo->sw[sw]));
+						       r->topo->switch_name[si]));
 			json_object_object_add(o, "group", g < 0 ? NULL :
 					       json_object_new_string(
-						       r->topo->grp[g]));
+						       r->topo->group_name[g]));
 		}
 		json_object_object_add(o, "counters_moved", r->moved ?
 				       json_object_new_string(r->moved[i]) :

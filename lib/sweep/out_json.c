@@ -103,9 +103,9 @@ json_object *cxd_out_json_suspects(const struct cxd_sweep_res *r)
 			json_object *gs = json_object_new_array();
 
 			json_object_array_add(gs, json_object_new_string(
-						      r->topo->grp[s->id]));
+						      r->topo->group_name[s->id]));
 			json_object_array_add(gs, json_object_new_string(
-						      r->topo->grp[s->id2]));
+						      r->topo->group_name[s->id2]));
 			json_object_object_add(o, "groups", gs);
 		}
 		if (row->inside) {

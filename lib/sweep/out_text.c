@@ -32,7 +32,7 @@ static int count_in(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
 static const char *set_name(const struct cxd_topo *t,
 			    enum cxd_suspect_level l, int id)
 {
-	return l == CXD_LEVEL_SWITCH ? t->sw[id] : t->grp[id];
+	return l == CXD_LEVEL_SWITCH ? t->switch_name[id] : t->group_name[id];
 }
 
 void cxd_out_suspect_name(const struct cxd_sweep_res *r,

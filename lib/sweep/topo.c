@@ -106,7 +106,7 @@ static struct cxd_topo_line *find(struct cxd_topo *t,
 }
 
 int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
-		   int n, int *sw, int *grp, FILE *warn, char *err,
+		   int n, int *switch_of, int *group_of, FILE *warn, char *err,
 		   size_t len)
 {
 	int unused = 0;
@@ -119,8 +119,8 @@ int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
 				   "%s, nic %s, address %s)", t->path, i,
 				   r[i].host, r[i].nic, r[i].addr);
 		l->used = 1;
-		sw[i] = l->sw;
-		grp[i] = l->grp;
+		switch_of[i] = l->switch_ix;
+		group_of[i] = l->group_ix;
 	}
 	/* A site's file covers the machine, a sweep often a partition:
 	 * lines for other hosts are normal, but a typo should be seen. */

@@ -28,7 +28,7 @@
 
 struct cxd_topo_line {
 	char name[CXD_TOPO_NAME];
-	int sw, grp; /* indexes into the name lists; grp -1: none */
+	int switch_ix, group_ix; /* into the name lists; group_ix -1: none */
 	int line;
 	int used;
 };
@@ -37,26 +37,27 @@ struct cxd_topo {
 	char path[CXD_TOPO_NAME];
 	struct cxd_topo_line *l;
 	int nl;
-	char (*sw)[CXD_TOPO_NAME];  /* switch names */
-	char (*grp)[CXD_TOPO_NAME]; /* group names */
-	int nsw, ngrp;
+	char (*switch_name)[CXD_TOPO_NAME];
+	char (*group_name)[CXD_TOPO_NAME];
+	int nswitch, ngroup;
 	int slurm; /* read from Slurm's topology.conf */
 };
 
 /* Read and check the file's form; err names the file and line. */
 int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
 		  size_t len);
-/* Place every rank (map->switch_of/grp: room for n each); a rank no line places
+/* Place every rank (switch_of, group_of: room for n each); a rank no line places
  * is an error naming it; lines naming no rank are listed on warn. */
 int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
-		   int n, int *sw, int *grp, FILE *warn, char *err,
+		   int n, int *switch_of, int *group_of, FILE *warn, char *err,
 		   size_t len);
 void cxd_topo_free(struct cxd_topo *t);
 
-/* topo_add.c: place name under switch sw and group grp (NULL: none);
+/* topo_add.c: place name under switch sname and group gname (NULL:
+ * none);
  * a name placed twice is an error naming both lines. */
-int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sw,
-		 const char *grp, int line, char *err, size_t len);
+int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
+		 const char *gname, int line, char *err, size_t len);
 
 /* topo_slurm.c: is f (at its start) Slurm's topology.conf? f is left
  * at its start. Then read it all into t (t->slurm set). */

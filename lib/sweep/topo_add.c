@@ -23,10 +23,10 @@ static int intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
 	return (*n)++;
 }
 
-int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sw,
-		 const char *grp, int line, char *err, size_t len)
+int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
+		 const char *gname, int line, char *err, size_t len)
 {
-	const char *f[3] = { name, sw, grp };
+	const char *f[3] = { name, sname, gname };
 	struct cxd_topo_line *grown, *l;
 
 	for (int i = 0; i < 3; i++)
@@ -50,9 +50,9 @@ int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sw,
 	memset(l, 0, sizeof(*l));
 	snprintf(l->name, sizeof(l->name), "%s", name);
 	l->line = line;
-	l->sw = intern(&t->sw, &t->nsw, sw);
-	l->grp = grp ? intern(&t->grp, &t->ngrp, grp) : -1;
-	if (l->sw >= 0 && (grp == NULL || l->grp >= 0))
+	l->switch_ix = intern(&t->switch_name, &t->nswitch, sname);
+	l->group_ix = gname ? intern(&t->group_name, &t->ngroup, gname) : -1;
+	if (l->switch_ix >= 0 && (gname == NULL || l->group_ix >= 0))
 		return 0;
 oom:
 	snprintf(err, len, "%s: out of memory", t->path);
@@ -62,9 +62,9 @@ oom:
 void cxd_topo_free(struct cxd_topo *t)
 {
 	free(t->l);
-	free(t->sw);
-	free(t->grp);
+	free(t->switch_name);
+	free(t->group_name);
 	t->l = NULL;
-	t->sw = t->grp = NULL;
-	t->nl = t->nsw = t->ngrp = 0;
+	t->switch_name = t->group_name = NULL;
+	t->nl = t->nswitch = t->ngroup = 0;
 }

@@ -219,8 +219,8 @@ static void test_suspect_rank(void **state)
  * themselves, slow to everyone else. */
 static void test_suspect_switch(void **state)
 {
-	int sw[N] = { 0, 0, 1, 1, 0, 0 }, grp[N] = { 0, 0, 1, 1, 0, 0 };
-	struct cxd_topo_map t = { sw, grp, 2, 2 };
+	int sof[N] = { 0, 0, 1, 1, 0, 0 }, gof[N] = { 0, 0, 1, 1, 0, 0 };
+	struct cxd_topo_map t = { sof, gof, 2, 2 };
 	int two[] = { 2, 3 };
 	double m[N * N];
 	struct cxd_suspect s[16];
@@ -240,7 +240,7 @@ static void test_suspect_switch(void **state)
 	assert_true(cxd_judge_rank_suspect(s, 1, 3, &t));
 	assert_false(cxd_judge_rank_suspect(s, 1, 4, &t));
 	/* Two switches of one group, both cut off: the group is named. */
-	sw[2] = 1, sw[3] = 2, t.nswitch = 3;
+	sof[2] = 1, sof[3] = 2, t.nswitch = 3;
 	assert_int_equal(suspects_of(m, &t, s), 1);
 	assert_int_equal(s[0].kind, CXD_S_GROUP);
 	assert_int_equal(s[0].id, 1);
@@ -252,8 +252,8 @@ static void test_suspect_switch(void **state)
  * each of the four ranks has 4 of its 10 links out. */
 static void test_suspect_bundle(void **state)
 {
-	int sw[N] = { 0, 1, 2, 3, 4, 5 }, grp[N] = { 0, 0, 1, 1, 2, 2 };
-	struct cxd_topo_map t = { sw, grp, 6, 3 };
+	int sof[N] = { 0, 1, 2, 3, 4, 5 }, gof[N] = { 0, 0, 1, 1, 2, 2 };
+	struct cxd_topo_map t = { sof, gof, 6, 3 };
 	double m[N * N];
 	struct cxd_suspect s[16];
 
@@ -261,7 +261,7 @@ static void test_suspect_bundle(void **state)
 	fabric(m, NULL, 0, 1);
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < N; j++)
-			if (i != j && grp[i] + grp[j] == 1)
+			if (i != j && gof[i] + gof[j] == 1)
 				m[i * N + j] = 12;
 	assert_int_equal(suspects_of(m, NULL, s), 0);
 	assert_int_equal(suspects_of(m, &t, s), 1);

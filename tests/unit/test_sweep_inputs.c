@@ -41,7 +41,7 @@ static void test_judge_topology_places_ranks_or_names_why(void **state)
 {
 	struct cxd_topo t;
 	char err[256];
-	int sw[3], grp[3];
+	int sof[3], gof[3];
 	char *p;
 
 	(void) state;
@@ -49,18 +49,18 @@ static void test_judge_topology_places_ranks_or_names_why(void **state)
 		      "10.0.0.3 s1 g1\nnid9 s1\n");
 	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
 	assert_int_equal(t.nl, 4);
-	assert_int_equal(cxd_topo_place(&t, ranks, 3, sw, grp, NULL, err,
+	assert_int_equal(cxd_topo_place(&t, ranks, 3, sof, gof, NULL, err,
 					sizeof(err)), 0);
-	assert_int_equal(sw[0], 0);
-	assert_int_equal(sw[2], 1);
-	assert_int_equal(grp[2], 1);
-	assert_string_equal(t.sw[1], "s1");
+	assert_int_equal(sof[0], 0);
+	assert_int_equal(sof[2], 1);
+	assert_int_equal(gof[2], 1);
+	assert_string_equal(t.switch_name[1], "s1");
 	cxd_topo_free(&t);
 	unlink(p);
 	/* A rank no line places: named. */
 	p = write_tmp("10.0.0.1 s0\n10.0.0.2 s0\n");
 	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
-	assert_int_not_equal(cxd_topo_place(&t, ranks, 3, sw, grp, NULL, err,
+	assert_int_not_equal(cxd_topo_place(&t, ranks, 3, sof, gof, NULL, err,
 					    sizeof(err)), 0);
 	assert_non_null(strstr(err, "no line places rank 2"));
 	cxd_topo_free(&t);
@@ -102,7 +102,7 @@ static void test_topology_slurm_conf(void **state)
 	};
 	struct cxd_topo t;
 	char err[256];
-	int sw[3], grp[3];
+	int sof[3], gof[3];
 	char *p;
 
 	(void) state;
@@ -114,16 +114,16 @@ static void test_topology_slurm_conf(void **state)
 	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
 	assert_true(t.slurm);
 	assert_int_equal(t.nl, 10);
-	assert_int_equal(cxd_topo_place(&t, sr, 3, sw, grp, NULL, err,
+	assert_int_equal(cxd_topo_place(&t, sr, 3, sof, gof, NULL, err,
 					sizeof(err)), 0);
-	assert_string_equal(t.sw[sw[0]], "s1");
-	assert_string_equal(t.sw[sw[1]], "s2");
-	assert_int_equal(sw[1], sw[2]);
-	assert_string_equal(t.grp[grp[0]], "top");
-	assert_int_equal(grp[0], grp[2]);
+	assert_string_equal(t.switch_name[sof[0]], "s1");
+	assert_string_equal(t.switch_name[sof[1]], "s2");
+	assert_int_equal(sof[1], sof[2]);
+	assert_string_equal(t.group_name[gof[0]], "top");
+	assert_int_equal(gof[0], gof[2]);
 	for (int i = 0; i < t.nl; i++)
 		if (strcmp(t.l[i].name, "lone") == 0)
-			assert_int_equal(t.l[i].grp, -1);
+			assert_int_equal(t.l[i].group_ix, -1);
 	cxd_topo_free(&t);
 	unlink(p);
 	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {

@@ -178,7 +178,8 @@ void sw_engine_fabric(struct sw_engine *e, const struct sw_mpi *m)
 	f->s.via = &sw_peer_mpi; /* a pair's partner, over MPI */
 	f->s.via_arg = f;
 	*e = (struct sw_engine){
-		.name = "fabric", .check = NULL, .open = fab_open, .measure = fab_measure, .why = fab_why,
+		.name = "fabric", .check = NULL, .open = fab_open,
+		.measure = fab_measure, .why = fab_why,
 		.close = fab_close, .progress = sw_fab_progress,
 		.plan_counters = fab_plan_counters,
 		.tclass_note = fab_tclass_note, .version = fab_version,

@@ -2,8 +2,9 @@
 /*
  * cxi_sweep: what rank 0 learns from every rank's row without gathering
  * the rows: min, percentiles, median and max of all links (the order
- * statistics by a distributed bisection), the worst links, the outlier counts the suspects are named
- * from, and the outliers to list (a bounded number per rank). Every
+ * statistics by a distributed bisection), the worst links, the outlier
+ * counts the suspects are named from, and the outliers to list (a
+ * bounded number per rank). Every
  * collective is nonblocking and its wait bounded (sw_coll_wait).
  */
 #include <math.h>
@@ -12,8 +13,8 @@
 
 #include "gather.h"
 
-static void reduce(const struct sw_mpi *mpi, const void *in, void *out, int count,
-		   MPI_Datatype t, MPI_Op op, const char *what)
+static void reduce(const struct sw_mpi *mpi, const void *in, void *out,
+		   int count, MPI_Datatype t, MPI_Op op, const char *what)
 {
 	sw_allreduce(mpi, in, out, count, t, op, what);
 }
@@ -77,8 +78,8 @@ static void order_stats(const struct sw_mpi *mpi, const double *const row[2],
 
 /* Each rank's CXD_SWEEP_WORST worst links; rank 0 keeps the worst of
  * those, ties to the lower rank (as a scan of the whole matrix would). */
-static void worst(const struct sw_mpi *mpi, const double *row, enum cxd_metric m,
-		  struct cxd_sweep_stat *st)
+static void worst(const struct sw_mpi *mpi, const double *row,
+		  enum cxd_metric m, struct cxd_sweep_stat *st)
 {
 	struct cxd_link_val mine[CXD_SWEEP_WORST], *all = NULL;
 	size_t pick[CXD_SWEEP_WORST], nc = (size_t) mpi->n * CXD_SWEEP_WORST;

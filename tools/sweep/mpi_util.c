@@ -2,9 +2,9 @@
 /*
  * cxi_sweep's MPI helpers, the lowest of them: this rank, sw_die,
  * allocation, naps, the host name. Above them, each build's waits and
- * measurement buffers (mpi_wait_real.c, or mpi_wait_sim.c in make sim, SimGrid's
- * SMPI), then the bounded collectives (mpi_coll.c, and the build's own
- * mpi_coll_real.c or mpi_coll_sim.c).
+ * measurement buffers (mpi_wait_real.c, or mpi_wait_sim.c in make sim,
+ * SimGrid's SMPI), then the bounded collectives (mpi_coll.c, and the
+ * build's own mpi_coll_real.c or mpi_coll_sim.c).
  */
 #include <stdarg.h>
 #include <stdio.h>

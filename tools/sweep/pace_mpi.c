@@ -82,8 +82,8 @@ static void post(const struct cxd_pace_act *a, MPI_Request *q)
 /* After the last step: every token handed on is taken, by the plan's
  * deadline (each taker's round ends before it). q: the nq token sends,
  * from request first. */
-static void give_end(const struct sw_ctx *c, const struct cxd_pace *pc, int first,
-		     MPI_Request *q, int nq, uint64_t deadline)
+static void give_end(const struct sw_ctx *c, const struct cxd_pace *pc,
+		     int first, MPI_Request *q, int nq, uint64_t deadline)
 {
 	uint64_t now = cxd_now_ns();
 	enum cxd_pace_kind kind;
