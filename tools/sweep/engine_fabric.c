@@ -13,7 +13,7 @@
 #include <mpi.h>
 
 #include "counters/counters.h"
-#include "engine_fabric.h"
+#include "engine_fabric_state.h"
 
 /* Rank 0 picks the provider, so every rank opens the same one. */
 static void pick_provider(struct sw_fab *f, struct sw_ctx *c)

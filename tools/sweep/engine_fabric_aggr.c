@@ -13,7 +13,7 @@
 #include <rdma/fi_domain.h>
 
 #include "sweep/congest.h"
-#include "engine_fabric.h"
+#include "engine_fabric_state.h"
 #include "session/post.h"
 
 /* Between completion polls on a crowded host: a shaped or shared link

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_fabric.h"
+#include "engine_fabric_state.h"
 
 #define MAX_NICS 64
 

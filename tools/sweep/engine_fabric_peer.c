@@ -9,7 +9,7 @@
 #include <mpi.h>
 
 #include "base/stats.h"
-#include "engine_fabric.h"
+#include "engine_fabric_state.h"
 
 static struct sw_fab *fab_of(const struct cxd_sess *s)
 {

@@ -5,7 +5,7 @@
  * mpiGraph gives. It needs no libfabric, so it is the engine of the
  * simulated build (make sim, SimGrid's SMPI) as well. This file is what
  * both builds run; how each sends and waits is engine_mpi_real.c's or
- * engine_mpi_sim.c's (engine_mpi.h).
+ * engine_mpi_sim.c's (engine_mpi_state.h).
  *
  * Bandwidth: the leading rank sends -n messages of -s bytes in windows
  * of -l; the other side posts a window's receives before it says "go",
@@ -28,7 +28,7 @@
 #include "base/clock.h"
 #include "base/stats.h"
 #include "base/testaid.h"
-#include "engine_mpi.h"
+#include "engine_mpi_state.h"
 
 /* The receiving side: each window's receives posted, then "go". */
 static int em_bw_recv(struct em *m, int peer, uint64_t n, uint64_t win,

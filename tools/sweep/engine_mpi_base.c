@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The MPI engine's rules, under both builds' halves (engine_mpi.h): how
+ * The MPI engine's rules, under both builds' halves (engine_mpi_state.h): how
  * long a step may wait, how a failed one is said, and the options the
  * engine refuses.
  */
@@ -8,7 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "engine_mpi.h"
+#include "engine_mpi_state.h"
 
 /* How long a step may wait for the partner: --timeout, plus 1 s per MB
  * in flight (the pair tools' liveness rule), plus the pair's slack. */

@@ -9,7 +9,7 @@
 #include <mpi.h>
 
 #include "base/clock.h"
-#include "engine_mpi.h"
+#include "engine_mpi_state.h"
 
 /* Untimed ping-pongs first: a real MPI may connect on first use. */
 const uint64_t em_warmup = 10;

@@ -13,7 +13,7 @@
 #include <mpi.h>
 
 #include "base/clock.h"
-#include "engine_mpi.h"
+#include "engine_mpi_state.h"
 
 /* The simulator has nothing to warm, and each message costs wall time
  * (but em_ready). */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gather.h"
+#include "gather_stats.h"
 
 static void reduce(const struct sw_mpi *mpi, const void *in, void *out,
 		   int count, MPI_Datatype t, MPI_Op op, const char *what)

@@ -10,7 +10,7 @@
 int sw_outputs_open(struct sw_outputs *o, const struct sw_ctx *c,
 		    struct sw_engine *e)
 {
-	int ret = sw_matrix_open(o, c);
+	int ret = sw_matrix_open(&o->matrix, c);
 
 	if (ret == 0) /* link errors around the sweep: evidence */
 		o->ctrs = sw_counters_begin(&c->m, e);
@@ -59,7 +59,7 @@ int sw_outputs_write(struct sw_outputs *o, const struct sw_ctx *c,
 		     const struct sw_measured *f, const double tol[2],
 		     const struct cxd_sweep_res *r)
 {
-	int ret = sw_matrix_write(o, c, f, tol);
+	int ret = sw_matrix_write(&o->matrix, c, f, tol);
 	int files = r != NULL ? write_files(c, r) : CXD_EXIT_OK;
 
 	return ret ? ret : files;
@@ -67,8 +67,7 @@ int sw_outputs_write(struct sw_outputs *o, const struct sw_ctx *c,
 
 void sw_outputs_free(struct sw_outputs *o)
 {
-	if (o->has_matrix) /* a run that ended before writing it */
-		MPI_File_close(&o->mfh);
+	sw_matrix_close(&o->matrix);
 	sw_counters_free(o->ctrs);
 	o->ctrs = NULL;
 }

@@ -1,28 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's outputs and evidence, kept open across the sweep: the
- * --matrix file (outputs_matrix.c, opened before any traffic), the link
+ * --matrix file (outputs_matrix.h, opened before any traffic), the link
  * error counters around the sweep (health.c), and the files rank 0
  * writes from the report, one writer per option (outputs.c).
  */
 #ifndef CXD_SWEEP_OUTPUTS_H
 #define CXD_SWEEP_OUTPUTS_H
 
-#include <stdbool.h>
-
-#include <mpi.h>
-
 #include "sweep/out.h"
 #include "context.h"
 #include "engine.h"
 #include "measured.h"
+#include "outputs_matrix.h"
 
 struct sw_ctrs;
 
 struct sw_outputs {
 	struct sw_ctrs *ctrs;  /* health.c: counters around the sweep */
-	MPI_File mfh;          /* --matrix, open from before the traffic */
-	bool has_matrix;
+	struct sw_matrix matrix; /* --matrix, open from before the traffic */
 };
 
 /* Before any traffic: --matrix created (0, or 2 on every rank when it
@@ -39,12 +35,5 @@ int sw_outputs_write(struct sw_outputs *o, const struct sw_ctx *c,
 		     const struct sw_measured *f, const double tol[2],
 		     const struct cxd_sweep_res *r);
 void sw_outputs_free(struct sw_outputs *o);
-
-/* outputs_matrix.c: --matrix. Opened (and truncated) before any traffic:
- * 0, or 2 on every rank when it cannot be written. */
-int sw_matrix_open(struct sw_outputs *o, const struct sw_ctx *c);
-/* 0, or 1 on every rank with rank 0 saying why. */
-int sw_matrix_write(struct sw_outputs *o, const struct sw_ctx *c,
-		    const struct sw_measured *f, const double tol[2]);
 
 #endif

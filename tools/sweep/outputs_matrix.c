@@ -7,8 +7,7 @@
 #include <stdio.h>
 
 #include "sweep/matrix.h"
-#include "preflight.h"
-#include "outputs.h"
+#include "outputs_matrix.h"
 
 static void mpi_err(int rc, const char *what, const char *path, char *err,
 		    size_t len)
@@ -21,7 +20,7 @@ static void mpi_err(int rc, const char *what, const char *path, char *err,
 		 n, s);
 }
 
-int sw_matrix_open(struct sw_outputs *o, const struct sw_ctx *c)
+int sw_matrix_open(struct sw_matrix *x, const struct sw_ctx *c)
 {
 	const char *path = c->cfg.sweep.matrix;
 	char err[CXD_ERR_LEN] = "";
@@ -30,18 +29,18 @@ int sw_matrix_open(struct sw_outputs *o, const struct sw_ctx *c)
 	if (path[0] == '\0')
 		return CXD_EXIT_OK;
 	rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE |
-			   MPI_MODE_WRONLY, MPI_INFO_NULL, &o->mfh);
+			   MPI_MODE_WRONLY, MPI_INFO_NULL, &x->fh);
 	if (rc == MPI_SUCCESS) {
-		o->has_matrix = true;
+		x->open = true;
 		/* an older file's tail */
-		rc = MPI_File_set_size(o->mfh, 0);
+		rc = MPI_File_set_size(x->fh, 0);
 	}
 	if (rc != MPI_SUCCESS)
 		mpi_err(rc, "create", path, err, sizeof(err));
 	return sw_agree_err(&c->m, err) ? CXD_EXIT_USAGE : CXD_EXIT_OK;
 }
 
-int sw_matrix_write(struct sw_outputs *o, const struct sw_ctx *c,
+int sw_matrix_write(struct sw_matrix *x, const struct sw_ctx *c,
 		    const struct sw_measured *f, const double tol[2])
 {
 	unsigned char head[CXD_MATRIX_HEAD], rec[CXD_MATRIX_REC];
@@ -52,20 +51,20 @@ int sw_matrix_write(struct sw_outputs *o, const struct sw_ctx *c,
 	MPI_Request q[4];
 	int nq = 0, rc = MPI_SUCCESS;
 
-	if (!o->has_matrix)
+	if (!x->open)
 		return CXD_EXIT_OK;
 	snprintf(h.provider, sizeof(h.provider), "%s", c->bw_run.provider);
 	cxd_matrix_put_head(&h, head);
 	cxd_matrix_put_rank(&c->ranks[c->m.rank], rec);
 	if (c->m.rank == 0)
-		rc = MPI_File_iwrite_at(o->mfh, 0, head, CXD_MATRIX_HEAD,
+		rc = MPI_File_iwrite_at(x->fh, 0, head, CXD_MATRIX_HEAD,
 					MPI_BYTE, &q[nq++]);
 	if (rc == MPI_SUCCESS)
-		rc = MPI_File_iwrite_at(o->mfh, (MPI_Offset)
+		rc = MPI_File_iwrite_at(x->fh, (MPI_Offset)
 					cxd_matrix_rank_off(c->m.rank), rec,
 					CXD_MATRIX_REC, MPI_BYTE, &q[nq++]);
 	for (int m = 0; m < 2 && rc == MPI_SUCCESS; m++)
-		rc = MPI_File_iwrite_at(o->mfh, (MPI_Offset)
+		rc = MPI_File_iwrite_at(x->fh, (MPI_Offset)
 					cxd_matrix_row_off(c->m.n, m,
 							   c->m.rank),
 					row[m], c->m.n, MPI_DOUBLE, &q[nq++]);
@@ -76,11 +75,18 @@ int sw_matrix_write(struct sw_outputs *o, const struct sw_ctx *c,
 		       "%llu s",
 		       (unsigned long long) (c->m.wait_ns / 1000000000));
 	if (rc == MPI_SUCCESS)
-		rc = MPI_File_close(&o->mfh);
+		rc = MPI_File_close(&x->fh);
 	else
-		MPI_File_close(&o->mfh);
-	o->has_matrix = false;
+		MPI_File_close(&x->fh);
+	x->open = false;
 	if (rc != MPI_SUCCESS)
 		mpi_err(rc, "write", c->cfg.sweep.matrix, err, sizeof(err));
 	return sw_agree_err(&c->m, err) ? CXD_EXIT_FAIL : CXD_EXIT_OK;
+}
+
+void sw_matrix_close(struct sw_matrix *x)
+{
+	if (x->open)
+		MPI_File_close(&x->fh);
+	x->open = false;
 }

@@ -13,6 +13,7 @@
 #include "calib.h"
 #include "retest_mpi.h"
 #include "run.h"
+#include "run_state.h"
 
 /* The main plan: every pair, by the schedule the placement allows. */
 static void main_plan(struct sw *w)

@@ -1,54 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep's whole sweep (the mode sweep.c picks when not --health or
- * --congestion): its phases in order in sw_run (run.c), each a
- * part with its own state, and the run that holds them.
+ * --congestion): its phases in order in sw_run (run.c), each a part
+ * with its own state (run_state.h holds them).
  */
 #ifndef CXD_SWEEP_RUN_H
 #define CXD_SWEEP_RUN_H
 
-#include <stdint.h>
-
-#include "sweep/sched.h"
 #include "context.h"
 #include "engine.h"
-#include "gather.h"
 #include "judge_mpi.h"
-#include "measured.h"
-#include "outputs.h"
-#include "pace_mpi.h"
-#include "pair.h"
-
-/* One sweep on this rank: the parts' state, each owned by its part. */
-struct sw {
-	const struct sw_ctx *c;
-	struct sw_engine *eng;
-	struct sw_inputs *in;      /* rank 0's --baseline, --topology */
-	struct cxd_plan plan;      /* the main plan */
-	struct sw_pacing pace;
-	struct sw_measured fig;
-	struct sw_meter meter;     /* a pair's runs into fig */
-	double *crowd;             /* rank 0: the calibration's ratios */
-	struct sw_judging judge;
-	struct sw_gathered seen;   /* rank 0: the whole run's view */
-	struct sw_outputs out;
-	uint64_t t0;
-};
-
-/* Rank 0's report of the run (run_report.c): the result the writers
- * read, and what it points to that the run does not hold. */
-struct sw_report {
-	struct cxd_sweep_res r;
-	const char **moved;
-	struct cxd_plan listed;
-};
 
 /* The whole sweep (c bootstrapped inside; in read): rank 0's exit
  * status. */
 int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in);
-/* Rank 0: the result from every part, its verdict, the text on stdout;
- * returns the verdict's exit status. */
-int sw_report(const struct sw *w, struct sw_report *rep);
-void sw_report_free(struct sw_report *rep);
 
 #endif

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep: rank 0's report of the run (run.h). */
+/* cxi_sweep: rank 0's report of the run (run_state.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "sweep/verdict.h"
 #include "health.h"
-#include "run.h"
+#include "run_state.h"
 
 /* Only --json lists every round's pairs (n^2 / 2 of them). */
 static const struct cxd_plan *listed_plan(const struct sw *w,

@@ -8,8 +8,8 @@
  * a window as one message, one timed ping-pong), and the measurements
  * on top (engine_mpi.c). Only the engine includes it.
  */
-#ifndef CXD_SWEEP_ENGINE_MPI_H
-#define CXD_SWEEP_ENGINE_MPI_H
+#ifndef CXD_SWEEP_ENGINE_MPI_STATE_H
+#define CXD_SWEEP_ENGINE_MPI_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

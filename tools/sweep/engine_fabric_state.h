@@ -4,8 +4,8 @@
  * session on this rank's endpoint, every rank's address, and whom it is
  * aimed at. The only part of the sweep that sees libfabric.
  */
-#ifndef CXD_SWEEP_ENGINE_FABRIC_H
-#define CXD_SWEEP_ENGINE_FABRIC_H
+#ifndef CXD_SWEEP_ENGINE_FABRIC_STATE_H
+#define CXD_SWEEP_ENGINE_FABRIC_STATE_H
 
 #include <rdma/fabric.h>
 
