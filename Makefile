@@ -16,7 +16,8 @@
 #             libfabric 2.x, is lf2's build
 #   2. lf2    the unit and e2e suite (not the matrices, valgrind, or the
 #             Python/packaging tests) built against libfabric 2.x from
-#             LIBFABRIC2_TARBALL (LF2_DIR)
+#             LIBFABRIC2_TARBALL (LF2_DIR; by default ../shared/vendor's
+#             or the pinned release, downloaded: scripts/fetch-libfabric.sh)
 #   3. fuzz   both libFuzzer harnesses, FUZZ_TIME seconds each, in
 #             parallel (FUZZ_DIR; "skipped" when clang is missing)
 #   4. asan   the same suite again under ASan+UBSan with LeakSanitizer on
@@ -28,6 +29,11 @@
 # and ends, whether they passed or not, with tests/leftovers.sh: links,
 # network namespaces, /dev/shm files or processes the run left behind that
 # were not there before it are listed, and fail it (`make check` alone too).
+# Every stage of `make test` runs with CXD_TEST_STRICT=1: deps has installed
+# every tool, so a test or part that would skip fails, its reason printed
+# (only what no package gives stays a skip: docs/testing.md). `make check`
+# alone skips what this machine lacks and lists the skips at the end
+# (scripts/skips.sh).
 BUILD_DIR   ?= build
 ASAN_DIR    ?= build-asan
 FUZZ_DIR    ?= build-fuzz
@@ -58,8 +64,11 @@ PREFIX      ?= /usr/local
 DESTDIR     ?=
 
 # libfabric 2.x stage: built from this tarball into LF2_DIR/libfabric/prefix (once),
-# the project against it in LF2_DIR. Empty: the stage says it is skipped.
-LIBFABRIC2_TARBALL ?= $(firstword $(wildcard $(CURDIR)/../shared/vendor/libfabric-2.*.tar.gz /work/shared/vendor/libfabric-2.*.tar.gz))
+# the project against it in LF2_DIR. auto: ../shared/vendor's beside the
+# checkout, else the pinned release downloaded into LF2_DIR/cache and
+# checked against its sha256 (scripts/fetch-libfabric.sh). Empty: the stage
+# says it is skipped.
+LIBFABRIC2_TARBALL ?= auto
 LF2_DIR     ?= build-lf2
 # make sim: cxi_sweep built with SimGrid's smpicc (MPI engine only).
 SIM_DIR     ?= build-sim
@@ -85,6 +94,7 @@ run: build
 check: build sim
 	bash tests/leftovers.sh -- $(CTEST) --test-dir $(BUILD_DIR) \
 		--output-on-failure -j$(JOBS) -E '$(CHECK_SKIP)'
+	@bash scripts/skips.sh $(BUILD_DIR)
 
 # Sequential on purpose: each stage wants both cores, and timing-bound
 # e2e cases must not compete with a fuzzer. The snapshot of what is there
@@ -92,6 +102,7 @@ check: build sim
 test:
 	@bash tests/leftovers.sh -- $(MAKE) --no-print-directory test-stages
 
+test-stages: export CXD_TEST_STRICT = 1
 test-stages:
 	@$(MAKE) --no-print-directory check CHECK_SKIP='$(ASAN_SERIAL)'
 	@$(MAKE) --no-print-directory builds
@@ -153,9 +164,14 @@ package: build
 # on a host with no such device fails shm's fi_domain (ENOSYS).
 lf2: deps
 ifeq ($(strip $(LIBFABRIC2_TARBALL)),)
-	@echo "lf2: skipped: LIBFABRIC2_TARBALL not set"
+	@echo "lf2: skipped: LIBFABRIC2_TARBALL set empty"
 else
-	bash scripts/build-libfabric.sh --tarball $(LIBFABRIC2_TARBALL) \
+	@tarball='$(LIBFABRIC2_TARBALL)'; \
+	if [ "$$tarball" = auto ]; then \
+		tarball=$$(bash scripts/fetch-libfabric.sh $(abspath $(LF2_DIR))/cache) || exit 1; \
+	fi; \
+	echo "lf2: libfabric from $$tarball"; \
+	bash scripts/build-libfabric.sh --tarball "$$tarball" \
 		--prefix $(abspath $(LF2_DIR))/libfabric/prefix --jobs $(JOBS) -- \
 		--enable-only --enable-tcp=yes --enable-shm=yes --enable-rxm=yes \
 		--without-ze --without-rocr --without-cuda
