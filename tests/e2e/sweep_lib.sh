@@ -17,6 +17,9 @@
 #   two_bridges A B UA UB bridges A and B, up, joined by the veth pair UA (on
 #                         A) and UB (on B); all removed at exit. 1 when no
 #                         bridge can be made (the reason in $TMPD/br.err).
+#   ns_host NS HDEV BRIDGE DEV ADDR [lo]  a namespace NS (removed at exit)
+#                         on BRIDGE by a veth pair: HDEV on the bridge, DEV
+#                         in NS with ADDR, up (and NS's lo too, given "lo").
 #   killed_rank_ends NAME PID  the rank stopped in its timed loop (a function
 #                         `ranks` prints the candidates' pids) is killed:
 #                         the launcher PID (NAME in messages) must end
@@ -54,6 +57,16 @@ two_bridges() {
 	on_exit "ip link del $3"
 	ip link set "$3" master "$1" up
 	ip link set "$4" master "$2" up
+}
+
+ns_host() {
+	ip netns add "$1"
+	on_exit "ip netns del $1"
+	ip link add "$2" type veth peer name "$4" netns "$1"
+	ip link set "$2" master "$3" up
+	ip -n "$1" addr add "$5" dev "$4"
+	ip -n "$1" link set "$4" up
+	[ "${6:-}" != lo ] || ip -n "$1" link set lo up
 }
 
 # The rank that stopped itself: sets victim.

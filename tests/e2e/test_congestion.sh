@@ -93,12 +93,7 @@ two_bridges "${P}A" "${P}B" "${P}tA" "${P}tB" ||
 for ((i = 0; i < N; i++)); do
 	br=A
 	[[ $BEHIND == *" $i "* ]] && br=B
-	ip netns add "${P}n$i"
-	on_exit "ip netns del ${P}n$i"
-	ip link add "${P}h$i" type veth peer name cg0 netns "${P}n$i"
-	ip link set "${P}h$i" master "$P$br" up
-	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev cg0
-	ip -n "${P}n$i" link set cg0 up
+	ns_host "${P}n$i" "${P}h$i" "$P$br" cg0 "169.254.79.$((i + 1))/24"
 done
 # The trunk at 8 Mbit/s each way, with up to 50 ms of queue. --timeout 20:
 # ranks starved of the 2 shared cores for over 5 s were seen (load 240).

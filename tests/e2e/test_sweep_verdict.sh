@@ -67,13 +67,7 @@ two_bridges "${P}A" "${P}B" "${P}ua" "${P}ub" ||
 for ((i = 0; i < N; i++)); do
 	br=${P}A
 	[ "$i" = 2 ] || [ "$i" = 3 ] && br=${P}B
-	ip netns add "${P}n$i"
-	on_exit "ip netns del ${P}n$i"
-	ip link add "${P}h$i" type veth peer name swp0 netns "${P}n$i"
-	ip link set "${P}h$i" master "$br" up
-	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev swp0
-	ip -n "${P}n$i" link set swp0 up
-	ip -n "${P}n$i" link set lo up
+	ns_host "${P}n$i" "${P}h$i" "$br" swp0 "169.254.79.$((i + 1))/24" lo
 done
 # shape DEV NS RATE_MBIT: egress of DEV (in namespace NS, "" = here)
 shape() {
