@@ -22,8 +22,8 @@
 #   die MSG                     record a failure and stop now.
 #   skip [--exempt] MSG         stop with exit 77 (ctest: skipped); under
 #                               CXD_TEST_STRICT=1 (make test) a failure
-#                               (exit 1), unless --exempt: hardware make test
-#                               cannot install (docs/testing.md lists them).
+#                               (exit 1), unless --exempt: what no package
+#                               can give here (docs/testing.md lists them).
 #   skip_part [--exempt] MSG    a part that cannot run here: "SKIP (part): MSG",
 #                               counted in finish's summary; strict: a failure.
 #   expect_rc WANT GOT WHAT     a check on an exit code.
@@ -44,8 +44,8 @@
 #                               last line is the verdict; FILE shown on failure.
 #   fake_peer PORT MODE ARGS... tests/e2e/py/fake_peer.py: a hostile or
 #                               stray control-channel peer on 127.0.0.1.
-# The helpers after the processes' live in lib_run.sh (parsing, pairs,
-# waits, MPI) and lib_tools.sh (the tool list, faults), sourced at the end.
+# Those from json_get on live in lib_run.sh (parsing, pairs, waits, MPI)
+# and lib_tools.sh (the tool list, faults), both sourced at the end.
 
 set -u
 
