@@ -2,11 +2,16 @@
 # Unit tests: each tests/unit/test_*.c is one cmocka program, linked with
 # the test aids of tests/unit/support/ (argv_cfg.c: a command line through
 # the option parser; pace_sim.c: a simulated message queue under the
-# sweep's pacing machine).
+# sweep's pacing machine; proto_samples.c: a message of each
+# control-channel type; ctrl_pair.c: control-channel pairs and raw peers
+# over loopback; report_render.c: a report rendered into memory).
 find_library(CMOCKA_LIB cmocka REQUIRED)
 add_library(cxd_unit_support OBJECT
             ${CMAKE_SOURCE_DIR}/tests/unit/support/argv_cfg.c
-            ${CMAKE_SOURCE_DIR}/tests/unit/support/pace_sim.c)
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/pace_sim.c
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/proto_samples.c
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/ctrl_pair.c
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/report_render.c)
 target_link_libraries(cxd_unit_support PRIVATE cxdcore)
 file(GLOB CXD_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
 foreach(src ${CXD_UNIT_TESTS})
@@ -56,19 +61,19 @@ endif()
 # The <rdma/fi_cxi_ext.h> path of the cxi knobs, built against a test
 # stand-in of that header (HPE's libfabric ships the real one, Debian's
 # does not): the same unit tests plus the provider-key read-back.
-add_executable(test_cxi_knobs_ext_stand_in
-               ${CMAKE_SOURCE_DIR}/tests/unit/test_cxi_knobs.c
-               ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_knobs.c
-               ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_env.c
-               $<TARGET_OBJECTS:cxd_unit_support>)
-target_include_directories(test_cxi_knobs_ext_stand_in BEFORE PRIVATE
-                           ${CMAKE_SOURCE_DIR}/tests/stand_in)
-target_link_libraries(test_cxi_knobs_ext_stand_in PRIVATE cxdcore
-                      ${CMOCKA_LIB})
-add_test(NAME unit.test_cxi_knobs_ext_stand_in
-         COMMAND test_cxi_knobs_ext_stand_in)
-set_tests_properties(unit.test_cxi_knobs_ext_stand_in PROPERTIES
-                     LABELS unit TIMEOUT 60)
+foreach(name test_cxi_knobs test_cxi_knobs_ops)
+  add_executable(${name}_ext_stand_in
+                 ${CMAKE_SOURCE_DIR}/tests/unit/${name}.c
+                 ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_knobs.c
+                 ${CMAKE_SOURCE_DIR}/lib/fabric/cxi_env.c
+                 $<TARGET_OBJECTS:cxd_unit_support>)
+  target_include_directories(${name}_ext_stand_in BEFORE PRIVATE
+                             ${CMAKE_SOURCE_DIR}/tests/stand_in)
+  target_link_libraries(${name}_ext_stand_in PRIVATE cxdcore ${CMOCKA_LIB})
+  add_test(NAME unit.${name}_ext_stand_in COMMAND ${name}_ext_stand_in)
+  set_tests_properties(unit.${name}_ext_stand_in PROPERTIES
+                       LABELS unit TIMEOUT 60)
+endforeach()
 
 # Test copies of the tools: build/standin/<tool>, the same mains with the
 # test aids linked in: the stand-in GPU (tests/support/gpu_standin.c) and

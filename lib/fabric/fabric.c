@@ -17,11 +17,8 @@
 
 /* The API the headers we build with define: 2.x changed defaults (tcp is a
  * native RDM provider there), and a 1.x request would get 1.x behaviour. */
-#if FI_MAJOR_VERSION >= 2
-#define CXD_FI_VERSION FI_VERSION(2, 0)
-#else
-#define CXD_FI_VERSION FI_VERSION(1, 17)
-#endif
+#define CXD_FI_VERSION \
+	(FI_MAJOR_VERSION >= 2 ? FI_VERSION(2, 0) : FI_VERSION(1, 17))
 
 /* Fastest first; shm is only considered when both ends share a host. */
 static const char *const preferred[] = {

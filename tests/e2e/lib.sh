@@ -20,7 +20,12 @@
 #   run_capture NAME SECS CMD.. same, stdout/stderr to $TMPD/NAME.out/.err; sets RC.
 #   fail MSG / pass MSG         record a failed / passed check and go on.
 #   die MSG                     record a failure and stop now.
-#   skip MSG                    stop with exit 77 (ctest: skipped).
+#   skip [--exempt] MSG         stop with exit 77 (ctest: skipped); under
+#                               CXD_TEST_STRICT=1 (make test) a failure
+#                               (exit 1), unless --exempt: what no package
+#                               can give here (docs/testing.md lists them).
+#   skip_part [--exempt] MSG    a part that cannot run here: "SKIP (part): MSG",
+#                               counted in finish's summary; strict: a failure.
 #   expect_rc WANT GOT WHAT     a check on an exit code.
 #   check COND_DESC CMD...      pass if CMD succeeds, else fail.
 #   json_get FILE KEY           prints d[k1][k2]... for KEY "a.b.0.c".
@@ -39,6 +44,8 @@
 #                               last line is the verdict; FILE shown on failure.
 #   fake_peer PORT MODE ARGS... tests/e2e/py/fake_peer.py: a hostile or
 #                               stray control-channel peer on 127.0.0.1.
+# Those from json_get on live in lib_run.sh (parsing, pairs, waits, MPI)
+# and lib_tools.sh (the tool list, faults), both sourced at the end.
 
 set -u
 
@@ -60,6 +67,7 @@ E2E_NAME=$(basename "$0" .sh)
 E2E_PASS=0
 E2E_FAIL=0
 E2E_FAILED=()
+E2E_SKIPPED=()
 E2E_PGIDS=()
 E2E_HOOKS=()
 E2E_WRAPPERS=()
@@ -140,7 +148,28 @@ fail() {
 	echo "  FAIL - $*"
 }
 die() { fail "$*"; finish; }
-skip() { echo "SKIP: $*"; exit 77; }
+# make test installs every tool first (scripts/deps.sh) and sets
+# CXD_TEST_STRICT=1: there a skip would hide a part that never ran, so it
+# fails with its reason. --exempt: what no package gives (docs/testing.md).
+_e2e_strict() { [ "${CXD_TEST_STRICT:-0}" = 1 ] && [ "$1" != --exempt ]; }
+skip() {
+	if _e2e_strict "$1"; then
+		echo "FAIL - skipped under CXD_TEST_STRICT=1: $*"
+		exit 1
+	fi
+	[ "$1" != --exempt ] || shift
+	echo "SKIP: $*"
+	exit 77
+}
+skip_part() {
+	if _e2e_strict "$1"; then
+		fail "SKIP (part) under CXD_TEST_STRICT=1: $*"
+		return 0
+	fi
+	[ "$1" != --exempt ] || shift
+	E2E_SKIPPED+=("$*")
+	echo "  SKIP (part): $*"
+}
 section() { echo; echo "== $*"; }
 note() { echo "       $*"; }
 
@@ -187,7 +216,7 @@ _e2e_json_docs() {
 	rc=$?
 	case $rc in
 	0) grep -q '^0 JSON' "$out" || pass "$(tail -1 "$out")" ;;
-	3) note "$(tail -1 "$out")" ;;
+	3) skip_part "$(tail -1 "$out")" ;;
 	*) fail "$(tail -1 "$out")"; show "$out" ;;
 	esac
 }
@@ -206,6 +235,11 @@ finish() {
 	# before it gets here).
 	[ $((E2E_PASS + E2E_FAIL)) -gt 0 ] ||
 		fail "no check ran: $E2E_NAME passed nothing and failed nothing"
+	if [ ${#E2E_SKIPPED[@]} -gt 0 ]; then
+		echo "$E2E_NAME: ${#E2E_SKIPPED[@]} part(s) skipped:"
+		local s
+		for s in "${E2E_SKIPPED[@]}"; do echo "  SKIP (part): $s"; done
+	fi
 	if [ "$E2E_FAIL" -gt 0 ]; then
 		echo "$E2E_NAME: $E2E_PASS passed, $E2E_FAIL FAILED:"
 		local f
@@ -389,256 +423,7 @@ free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
-# ---------------------------------------------------------------- parsing
-# json_get FILE KEY: KEY is a dotted path, list indexes as numbers.
-json_get() {
-	if command -v python3 >/dev/null 2>&1; then
-		python3 "$E2E_PY/json_get.py" "$1" "$2"
-	else
-		local path=".${2}"
-		path=$(echo "$path" | sed -E 's/\.([0-9]+)/[\1]/g')
-		jq -r "$path" "$1"
-	fi
-}
-
-# py_check WHAT FILE SCRIPT ARGS...: a check made by tests/e2e/py/SCRIPT
-# ARGS...: exit 0 passes "WHAT: <what it printed>"; otherwise it fails
-# "WHAT: <its last line>" and FILE (if not "") is shown.
-py_check() {
-	local what=$1 file=$2 script=$3 out
-	shift 3
-	E2E_SEQ=$((E2E_SEQ + 1))
-	out=$TMPD/$E2E_SEQ.py_check
-	if python3 "$E2E_PY/$script" "$@" >"$out" 2>&1; then
-		pass "$what: $(cat "$out")"
-	else
-		fail "$what: $(tail -1 "$out")"
-		[ -z "$file" ] || show "$file"
-	fi
-}
-
-# Data rows of a table: SIZE COUNT(or -) NUM NUM [NUM...]
-table_rows() {
-	grep -E '^[[:space:]]*[0-9]+[[:space:]]+(-|[0-9]+)[[:space:]]+[0-9]+(\.[0-9]+)?([[:space:]]+[0-9]+(\.[0-9]+)?)+[[:space:]]*$' "$1"
-}
-
-# Powers of two from MIN to MAX, one a line.
-pow2_range() {
-	local s=$1
-	while [ "$s" -le "$2" ]; do echo "$s"; s=$((s * 2)); done
-}
-
-# run_pair TOOL NAME SERVER_ARGS -- CLIENT_ARGS: a server and a client of
-# TOOL on 127.0.0.1; both must exit 0. Sets S_OUT S_ERR C_OUT C_ERR, C_SECS
-# (the client's run time) and S_LAG (how long the server ran on after the
-# client ended); returns 1 (failure recorded) otherwise.
-run_pair() {
-	local tool=$1 name=$2 t0; shift 2
-	local sargs=() cargs=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do sargs+=("$1"); shift; done
-	shift
-	cargs=("$@")
-	start_server "$tool" "${sargs[@]}" || return 1
-	S_OUT=$SERVER_OUT S_ERR=$SERVER_ERR
-	t0=$(now)
-	run_capture "$name-client" 60 "$E2E_BUILD/$tool" "$LOOPBACK" -p "$SERVER_PORT" "${cargs[@]}"
-	C_SECS=$(elapsed_since "$t0")
-	C_OUT=$OUT C_ERR=$ERR
-	t0=$(now)
-	wait_server 15
-	S_LAG=$(elapsed_since "$t0")
-	local bad=0
-	[ "$RC" -eq 0 ] || { fail "$name: client exit $RC (args: ${cargs[*]})"; bad=1; }
-	[ "$SERVER_RC" -eq 0 ] || { fail "$name: server exit $SERVER_RC (args: ${sargs[*]})"; bad=1; }
-	if [ $bad -ne 0 ]; then
-		show "$C_OUT" "$C_ERR" "$S_OUT" "$S_ERR"
-		return 1
-	fi
-	pass "$name: client and server exit 0"
-}
-
-# wait_until SECS CMD...: runs CMD every 50 ms until it succeeds (0) or
-# SECS have passed (1): the one shape of a bounded wait on an event.
-wait_until() {
-	local n
-	n=$(awk -v s="$1" 'BEGIN { printf "%d", s * 20 }')
-	shift
-	while ! "$@"; do
-		[ "$n" -gt 0 ] || return 1
-		n=$((n - 1))
-		sleep 0.05
-	done
-}
-
-# cpu_ticks PID: the user + system CPU time PID has used, in clock ticks
-# (1/100 s on Linux); nothing when PID is gone.
-cpu_ticks() {
-	sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
-}
-
-# _spun PID TICKS: PID has used at least TICKS ticks of CPU.
-_spun() {
-	local t
-	t=$(cpu_ticks "$1")
-	[ -n "$t" ] && [ "$t" -ge "$2" ]
-}
-
-# wait_spinning PID [SECS]: until PID has used 5 more ticks (50 ms) of CPU
-# than now: a tool waiting for its peer sleeps in poll(), only a timed
-# loop (busy-polling its completion queue) spins. 1 after SECS (10) or
-# when PID is gone.
-wait_spinning() {
-	local t0
-	t0=$(cpu_ticks "$1")
-	[ -n "$t0" ] || return 1
-	wait_until "${2:-10}" _spun "$1" $((t0 + 5))
-}
-
-# wait_running PID FILE...: until PID's run is in its timed loop: a table
-# header (printed and flushed before the buffers are set up) in one of the
-# FILEs, then PID spinning. 1 when that does not happen within 10 s each.
-wait_running() {
-	local pid=$1
-	shift
-	wait_until 10 grep -qE 'Size\[B\]' "$@" 2>/dev/null || return 1
-	wait_spinning "$pid" 10
-}
-
-# listen_port FILE: the N of a server's "Listening on port N" line in FILE,
-# waiting up to 10 s for it; prints nothing if it never comes.
-listen_port() {
-	local n port
-	for ((n = 0; n < 200; n++)); do
-		port=$(grep -ho 'Listening on port [0-9]*' "$1" 2>/dev/null | awk '{ print $4 }')
-		[ -n "$port" ] && { echo "$port"; return 0; }
-		sleep 0.05
-	done
-	return 1
-}
-
-# Is a binary ready to be tested? (the tool runs a short --local run)
-# The sweep's scripts: skip without mpirun; Open MPI's launcher allowed as
-# root (tests run as root in CI) and with more ranks than cores (MPIRUN).
-# Under ASan: Open MPI's own allocations outlive MPI_Finalize, some in
-# components it has already unloaded (no name a suppression could match),
-# so leak checking is off for the ranks; ASan and UBSan still run.
-mpi_setup() {
-	command -v mpirun >/dev/null || skip "mpirun not found (Debian: openmpi-bin)"
-	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-	MPIRUN=(mpirun --oversubscribe --mca btl self,vader)
-	if grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
-		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-		MPIRUN+=(-x ASAN_OPTIONS)
-	fi
-}
-
-tool_exists() { [ -x "$E2E_BUILD/$1" ]; }
-
-# ---------------------------------------------------------------- tools
-# TOOLS_ALL: the tools of this build, in table order. The list is
-# lib/tools.c's, read at configure time (tests.cmake writes it to
-# BUILD/cxd_tools.txt): no script keeps a copy. need_tool_list stops a test
-# that needs it when the build lacks it (fails), or lacks one of the
-# programs (skips, as for any test whose binary is not built).
-TOOLS_ALL=()
-[ -s "$E2E_BUILD/cxd_tools.txt" ] && mapfile -t TOOLS_ALL <"$E2E_BUILD/cxd_tools.txt"
-need_tool_list() {
-	local t
-	[ ${#TOOLS_ALL[@]} -gt 0 ] ||
-		die "$E2E_BUILD/cxd_tools.txt missing or empty: re-run cmake on this build"
-	for t in "${TOOLS_ALL[@]}"; do
-		[ -x "$E2E_BUILD/$t" ] || skip "$E2E_BUILD/$t not built"
-	done
-}
-
-# tool_help TOOL: TOOL's -h text (read once per test, kept in TMPD).
-tool_help() {
-	local f=$TMPD/help.$1 tmp=$TMPD/help.$1.$BASHPID
-	if ! [ -s "$f" ]; then
-		timeout -k 2 10 "$E2E_BUILD/$1" -h >"$tmp" 2>/dev/null
-		mv -f "$tmp" "$f"
-	fi
-	cat "$f"
-}
-
-# tool_has TOOL --OPT: does TOOL's -h list the long option --OPT? What a
-# tool takes is its own help's to say, not a table in the tests.
-tool_has() {
-	tool_help "$1" | grep -qE -- "^ +(-[A-Za-z0-9], +)?$2([= ]|\$)"
-}
-
-# tools_with --OPT...: the tools whose -h lists every OPT, one a line.
-# The -h texts not read yet are read at once (a tool's start-up is mostly
-# libraries' waiting, not CPU).
-tools_with() {
-	local t o ok pids=()
-	for t in "${TOOLS_ALL[@]}"; do
-		[ -s "$TMPD/help.$t" ] && continue
-		tool_help "$t" >/dev/null &
-		pids+=("$!")
-	done
-	[ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
-	for t in "${TOOLS_ALL[@]}"; do
-		ok=1
-		for o in "$@"; do tool_has "$t" "$o" || { ok=0; break; }; done
-		[ $ok = 1 ] && echo "$t"
-	done
-}
-
-# ---------------------------------------------------------------- faults
-# judge CASE RC SECS BOUND ERRFILE [NEEDLE_RE]: the verdict on the survivor
-# of a fault: it ended within BOUND seconds (RC 124: still running, a
-# hang), non-zero, with a message on stderr (matching NEEDLE_RE,
-# case-insensitive, when given).
-judge() {
-	local name=$1 rc=$2 secs=$3 bound=$4 err=$5 needle=${6:-}
-	if [ "$rc" = 124 ]; then
-		fail "$name: still running after ${bound}s (hang)"
-	else
-		if awk -v t="$secs" -v b="$bound" 'BEGIN { exit !(t <= b) }'; then
-			pass "$name: ended in ${secs}s (bound ${bound}s)"
-		else
-			fail "$name: took ${secs}s > ${bound}s"
-		fi
-		[ "$rc" -ne 0 ] && pass "$name: exit $rc (non-zero)" || fail "$name: exit 0, want non-zero"
-	fi
-	if ! grep -q '[[:alpha:]]' "$err" 2>/dev/null; then
-		fail "$name: nothing on stderr"
-	elif [ -n "$needle" ] && ! grep -Eqi -- "$needle" "$err"; then
-		fail "$name: stderr does not match /$needle/: $(tr '\n' ' ' <"$err" | cut -c1-200)"
-	else
-		pass "$name: stderr: $(grep -v '^[[:space:]]*$' "$err" | tail -1 | cut -c1-100)"
-	fi
-}
-
-# leftovers PGID...: waits (<= 2 s) for every process of those groups to
-# end; prints those still there ("PID CMD;" each), then ends them for good
-# (SIGCONT first, so a frozen one dies too). Empty output: none left.
-leftovers() {
-	local n g gs=() left=
-	for g in "$@"; do [ -n "$g" ] && gs+=("$g"); done
-	[ ${#gs[@]} -gt 0 ] || return 0
-	for ((n = 0; n < 40; n++)); do
-		groups_alive "${gs[@]}" || break
-		sleep 0.05
-	done
-	groups_alive "${gs[@]}" &&
-		left=$(pgrep -a -g "$(IFS=,; echo "${gs[*]}")" | cut -c1-80 | tr '\n' ';')
-	for g in "${gs[@]}"; do
-		kill -CONT -- "-$g" 2>/dev/null
-		kill -9 -- "-$g" 2>/dev/null
-	done
-	echo "$left"
-}
-
-# no_leftovers CASE PGID...: a check that the fault left no process behind.
-no_leftovers() {
-	local name=$1 left
-	shift
-	left=$(leftovers "$@")
-	if [ -n "$left" ]; then
-		fail "$name: processes left behind: $left"
-	else
-		pass "$name: no process left behind"
-	fi
-}
+# shellcheck source=tests/e2e/lib_run.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib_run.sh"
+# shellcheck source=tests/e2e/lib_tools.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib_tools.sh"

@@ -20,12 +20,9 @@
 # 48 s at load 12 (the shaped run 27 s); run alone (RUN_SERIAL).
 #   bash tests/e2e/test_congestion.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
-BIN=$BUILD/cxi_sweep
-TBIN=$BUILD/standin/cxi_sweep # CXD_TEST_NETNS
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-mpi_setup
-[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
+. "$(dirname "$0")/sweep_lib.sh"
+# BIN, TBIN (the test copy: CXD_TEST_NETNS), PY, MPIRUN.
+sweep_setup
 
 section "bad input: exit 2, the value named"
 bad() { # NAME NP WANT ARGS...
@@ -85,33 +82,18 @@ check "server's summary has the client's class" \
 	grep -qE "^Traffic Class +: low_latency \(tcp.*no IP TOS" "$SERVER_OUT"
 
 section "a shaped trunk between two bridges"
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null ||
-	! command -v tc >/dev/null || ! command -v ss >/dev/null; then
-	note "skipped: needs root, ip, tc and ss"
+if ! fabric_ok ip tc ss; then
+	skip_part "the shaped trunk: needs root, ip, tc and ss"
 	finish
 fi
 N=8 P=cxcg$$
 BEHIND=" 1 4 " # ranks on bridge B, behind the trunk
-for b in A B; do
-	ip link add "$P$b" type bridge 2>"$TMPD/br.err" ||
-		{ note "no bridge: $(cat "$TMPD/br.err")"; finish; }
-	on_exit "ip link del $P$b"
-	ip link set "$P$b" up
-done
-ip link add "${P}tA" type veth peer name "${P}tB"
-# Both ends are here, in the root namespace: deleting one deletes the pair.
-on_exit "ip link del ${P}tA"
-ip link set "${P}tA" master "${P}A" up
-ip link set "${P}tB" master "${P}B" up
+two_bridges "${P}A" "${P}B" "${P}tA" "${P}tB" ||
+	{ skip_part "the shaped trunk: no bridge: $(cat "$TMPD/br.err")"; finish; }
 for ((i = 0; i < N; i++)); do
 	br=A
 	[[ $BEHIND == *" $i "* ]] && br=B
-	ip netns add "${P}n$i"
-	on_exit "ip netns del ${P}n$i"
-	ip link add "${P}h$i" type veth peer name cg0 netns "${P}n$i"
-	ip link set "${P}h$i" master "$P$br" up
-	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev cg0
-	ip -n "${P}n$i" link set cg0 up
+	ns_host "${P}n$i" "${P}h$i" "$P$br" cg0 "169.254.79.$((i + 1))/24"
 done
 # The trunk at 8 Mbit/s each way, with up to 50 ms of queue. --timeout 20:
 # ranks starved of the 2 shared cores for over 5 s were seen (load 240).
@@ -167,7 +149,7 @@ if "$PY" -c 'import matplotlib' 2>/dev/null; then
 	check "PNG >= 20 KB, >= 1000x400" \
 		"$PY" "$E2E_PY/png_ok.py" "$TMPD/cg.png" 20 1000 400
 else
-	note "no chart: matplotlib missing"
+	skip_part "the chart: matplotlib missing (python3-matplotlib)"
 fi
 # CXD_SHOTS=DIR keeps the run's report, JSON and chart.
 if [ -n "${CXD_SHOTS:-}" ]; then

@@ -72,7 +72,7 @@ if shape rate 500mbit burst 64kb limit 100kb 2>"$TMPD/tc.err"; then
 			"tcp retransmits"
 	note "qdisc: $(ip netns exec "$NSB" tc -s qdisc show dev "$VB" | grep -o 'dropped [0-9]*')"
 else
-	note "SKIPPED: tc tbf: $(cat "$TMPD/tc.err")"
+	skip_part "lossy link: tc tbf: $(cat "$TMPD/tc.err")"
 fi
 
 section "reshaped link: -D 12 --interval 1, 400 -> 40 mbit for 3 s at ~5 s"
@@ -106,7 +106,7 @@ for w in json.load(open(sys.argv[1]))["results"][0]["windows"]:
 		show "$OUT" "$TMPD/reshape.err"
 	fi
 else
-	note "SKIPPED: tc tbf or server: $(cat "$TMPD/tc.err")"
+	skip_part "reshaped link: tc tbf or server: $(cat "$TMPD/tc.err")"
 fi
 
 section "unreadable counters: a non-root user, files of mode 0400"
@@ -120,7 +120,7 @@ cp /sys/class/net/lo/statistics/* "$ROOTD/sys/class/net/lo/statistics/" 2>/dev/n
 cp /sys/class/net/lo/carrier_changes "$ROOTD/sys/class/net/lo/"
 chmod 0400 "$ROOTD/proc/net/snmp" "$ROOTD/sys/class/net/lo/statistics/rx_errors"
 if ! command -v setpriv >/dev/null || [ ! -x "$STANDIN" ]; then
-	note "SKIPPED: no setpriv (util-linux) or no $STANDIN"
+	skip_part "unreadable counters: no setpriv (util-linux) or no $STANDIN"
 else
 	run_capture nobody 30 env CXD_TEST_SYSROOT="$ROOTD" setpriv --reuid=65534 \
 		--regid=65534 --clear-groups "$STANDIN" --local --provider tcp \
@@ -133,7 +133,7 @@ fi
 section "cxi_sweep --health: every rank's NIC down (a test root says so)"
 SWEEP=$BUILD/standin/cxi_sweep
 if ! command -v mpirun >/dev/null || [ ! -x "$SWEEP" ]; then
-	note "SKIPPED: no mpirun or no $SWEEP"
+	skip_part "cxi_sweep --health: no mpirun or no $SWEEP"
 else
 	for i in /sys/class/net/*; do
 		mkdir -p "$ROOTD/sys/class/net/${i##*/}"

@@ -220,7 +220,7 @@ for tool in "${TOOLS[@]}"; do
 		[ $NETNS = 1 ] && CASES+=("cut_case|$tool|$phase")
 	done
 done
-[ $NETNS = 1 ] || echo "note: link-cut cases skipped: need root and ip netns"
+[ $NETNS = 1 ] || skip_part "link-cut cases: need root and ip netns"
 
 section "${#CASES[@]} cases, $JOBS at a time"
 id=0

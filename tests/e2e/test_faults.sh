@@ -147,7 +147,7 @@ if [ -x "$BUILD/cxi_read_bw" ] && start_server "$TOOL" --provider "$PROV"; then
 	run_capture mismatch 10 "$BUILD/cxi_read_bw" "$LOOPBACK" -p "$SERVER_PORT" --provider "$PROV" -n 10
 	secs=$(elapsed_since "$t0")
 	if grep -qi 'not implemented' "$ERR"; then
-		note "SKIPPED: cxi_read_bw says: $(tail -1 "$ERR")"
+		skip_part "program mismatch: cxi_read_bw says: $(tail -1 "$ERR")"
 		TABLE+=("$(printf '%-26s %5s %7s  %s' "program mismatch" skip - "cxi_read_bw not implemented")")
 		kill "$SERVER_PID" 2>/dev/null
 		wait_server 5

@@ -90,9 +90,9 @@ fi
 # must complete and report about the shaped rate (0.5x to 1.05x of it).
 section "slow link: tbf 20mbit on $VB, -s 16M -l 1 -n 2"
 if ! command -v tc >/dev/null; then
-	note "SKIPPED: no 'tc' command (iproute2)"
+	skip_part "slow link: no 'tc' command (iproute2)"
 elif ! ip netns exec "$NSB" tc qdisc add dev "$VB" root tbf rate 20mbit burst 32kbit latency 400ms 2>"$TMPD/tc.err"; then
-	note "SKIPPED: tc tbf: $(cat "$TMPD/tc.err")"
+	skip_part "slow link: tc tbf: $(cat "$TMPD/tc.err")"
 elif start_server "$TOOL" --provider tcp; then
 	t0=$(now)
 	run_capture ns-slow 90 ip netns exec "$NSB" "$BIN" "$ADDR_A" -p "$SERVER_PORT" \

@@ -74,7 +74,7 @@ if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null; then
 		expect_rc 3 "$RC" "the peer toggled during the wait"
 		expect_line "$OUT" "^$A .* FLAPPING \\(link flapped [0-9]+ times\\)" "$A: FLAPPING"
 	else
-		note "SKIPPED veth: $(cat "$TMPD/veth.err")"
+		skip_part "veth pair: $(cat "$TMPD/veth.err")"
 	fi
 fi
 

@@ -120,7 +120,7 @@ out=$(mandoc -T lint -W warning "$R/usr/share/man/man1/cxi_write_bw.1.gz" 2>&1)
 
 section "cpack -G RPM"
 if ! command -v rpmbuild >/dev/null 2>&1; then
-	note "skipped: rpmbuild is not installed (apt-get install rpm)"
+	skip_part "cpack -G RPM: rpmbuild is not installed (apt-get install rpm)"
 	finish
 fi
 run_capture cpack-rpm 180 bash -c "cd '$BUILD' && cpack -G RPM -B '$TMPD/rpm'"
@@ -185,13 +185,13 @@ if command -v lintian >/dev/null 2>&1; then
 	expect_rc 0 "$RC" "lintian" || show "$OUT" "$ERR"
 	lint lintian "$OUT"
 else
-	note "lintian: skipped: not installed (scripts/deps.sh installs it)"
+	skip_part "lintian: not installed (scripts/deps.sh installs it)"
 fi
 if command -v rpmlint >/dev/null 2>&1; then
 	run_capture rpmlint 120 rpmlint -c "$SRC/packaging/rpmlint.toml" "$TMPD"/rpm/*.rpm
 	expect_rc 0 "$RC" "rpmlint" || show "$OUT" "$ERR"
 	lint rpmlint "$OUT"
 else
-	note "rpmlint: skipped: not installed (scripts/deps.sh installs it)"
+	skip_part "rpmlint: not installed (scripts/deps.sh installs it)"
 fi
 finish

@@ -107,7 +107,7 @@ if [ -x "$BUILD/cxi_sweep" ] && command -v mpirun >/dev/null; then
 		{ fail "expect-bw 1e9: reframe exit $RC"; show "$OUT"; }
 	expect_line "$OUT" "Failing phase: sanity" "failed in the sanity stage (the verdict)"
 else
-	note "SKIPPED mpirun part: no mpirun or no cxi_sweep"
+	skip_part "the mpirun part: no mpirun or no cxi_sweep"
 fi
 
 section "Slurm: the squeue scheduler and srun"

@@ -207,7 +207,7 @@ section "a server's allocation failure reaches the client as the reason"
 SERVER_PREFIX=(bash -c 'ulimit -v 500000 && exec "$0" "$@"')
 # ASan reserves terabytes of shadow address space: no ulimit -v there.
 if grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
-	note "SKIPPED: a sanitizer build cannot run under ulimit -v"
+	skip_part --exempt "allocation failure: a sanitizer build cannot run under ulimit -v"
 elif start_server "$TOOL" --provider tcp; then
 	t0=$(now)
 	run_capture alloc 30 "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider tcp \
@@ -248,7 +248,7 @@ fi
 if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 &&
 	! runuser -u nobody -- test -x "$BIN"; then
 	# e.g. a checkout under a 0700 mktemp directory
-	note "SKIPPED root/non-root shm: user nobody cannot reach $BIN"
+	skip_part "root/non-root shm: user nobody cannot reach $BIN"
 elif [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 	if start_server "$TOOL" --provider shm; then
 		run_capture rootshm 15 runuser -u nobody -- "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider shm -n 5

@@ -13,14 +13,9 @@
 # is test_sweep_verdict.sh's. Skipped (77) without MPI or cxi_sweep.
 #   bash tests/e2e/test_sweep.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
-BIN=$BUILD/cxi_sweep
-# The test copy (CXD_TEST_STOP_AT, CXD_TEST_NETNS): for the fault parts.
-TBIN=$BUILD/standin/cxi_sweep
-PY=/usr/bin/python3
-mpi_setup
-[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
-[ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
-[ -x "$PY" ] || PY=python3
+. "$(dirname "$0")/sweep_lib.sh"
+# BIN, TBIN (the test copy: for the fault parts), PY, MPIRUN.
+sweep_setup
 SMALL=(-n 2 -l 4 --lat-iters 20 --repeat 2)
 
 # check_json FILE N: prints problems, exit 1 if any.
@@ -97,32 +92,8 @@ DUR=(--provider tcp -D 10 -l 16 --max-pairs 2 -d lo)
 start_bg kill "${MPIRUN[@]}" -np 2 "$TBIN" "${DUR[@]}" : \
 	-np 1 env CXD_TEST_STOP_AT="timed loop" "$TBIN" "${DUR[@]}" : -np 1 "$TBIN" "${DUR[@]}"
 MPI_PID=$BG_PID
-victim=""
-# the rank that stopped itself: sets victim
-find_stopped() {
-	local p
-	for p in $(pgrep -f -- "^$TBIN --provider tcp -D 10"); do
-		pid_stopped "$p" && { victim=$p; return 0; }
-	done
-	return 1
-}
-if ! wait_until 30 find_stopped; then
-	fail "no rank stopped in its timed loop within 30 s: $(tail -1 "$BG_ERR")"
-	leftovers "$MPI_PID" >/dev/null
-else
-	kill -9 "$victim"
-	t0=$(now)
-	wait_pid "$MPI_PID" 30
-	if [ "$WAIT_RC" = 124 ]; then
-		fail "mpirun still running 30 s after a rank was killed"
-	else
-		pass "mpirun ended $(elapsed_since "$t0") s after the kill (exit $WAIT_RC)"
-		[ "$WAIT_RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
-	fi
-	no_rank() { ! pgrep -f -- "^$TBIN --provider tcp -D 10" >/dev/null; }
-	wait_until 5 no_rank
-	left=$(pgrep -f -- "^$TBIN --provider tcp -D 10" | wc -l)
-	check "no rank left running" test "$left" -eq 0
+ranks() { pgrep -f -- "^$TBIN --provider tcp -D 10"; }
+if killed_rank_ends mpirun "$MPI_PID"; then
 	check "the message names the dead rank's process" \
 		grep -Eq "exited on signal 9|killed|terminated" "$BG_ERR" "$BG_OUT"
 fi

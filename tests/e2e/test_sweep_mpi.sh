@@ -13,12 +13,8 @@
 # Skipped (77) without MPI or cxi_sweep.
 #   bash tests/e2e/test_sweep_mpi.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
-BIN=$BUILD/cxi_sweep
-TBIN=$BUILD/standin/cxi_sweep
-PY=/usr/bin/python3
-mpi_setup
-[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
-[ -x "$PY" ] || PY=python3
+. "$(dirname "$0")/sweep_lib.sh"
+sweep_setup
 SMALL=(--engine mpi -n 4 -l 4 --lat-iters 20 --repeat 2)
 
 section "matrices over MPI's shared memory and tcp"

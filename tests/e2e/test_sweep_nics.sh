@@ -17,11 +17,9 @@
 # Skipped (77) without MPI or cxi_sweep; parts 1-3a/b need root and ip.
 #   bash tests/e2e/test_sweep_nics.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
-TBIN=$BUILD/standin/cxi_sweep
-PY=/usr/bin/python3
-mpi_setup
-[ -x "$TBIN" ] || skip "$TBIN not built (CMake found no MPI)"
-[ -x "$PY" ] || PY=python3
+. "$(dirname "$0")/sweep_lib.sh"
+# TBIN (the test copy: CXD_TEST_NETNS_PER, CXD_TEST_PAIR_LOG), PY, MPIRUN.
+sweep_setup
 SMALL=(--provider tcp -n 2 -l 4 --lat-iters 20 --max-pairs 1)
 
 section "ranks that disagree on options"
@@ -68,22 +66,13 @@ print(len(pairs), sum(1 for e in ev if e[1] > 0), most)' "$TMPD/spans" 2>&1)
 slots 6
 slots 7
 
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null; then
-	note "the NIC parts skipped: they need root and ip"
+if ! fabric_ok ip; then
+	skip_part "the NIC parts: they need root and ip"
 	finish
 fi
 P=cxnic$$
-for b in A B; do
-	ip link add "br$P$b" type bridge 2>"$TMPD/br.err" ||
-		{ note "no bridge: $(cat "$TMPD/br.err")"; finish; }
-	on_exit "ip link del br$P$b"
-	ip link set "br$P$b" up
-done
-ip link add "${P}AB" type veth peer name "${P}BA"
-# Both ends are here, in the root namespace: deleting one deletes the pair.
-on_exit "ip link del ${P}AB"
-ip link set "${P}AB" master "br${P}A" up
-ip link set "${P}BA" master "br${P}B" up
+two_bridges "br${P}A" "br${P}B" "${P}AB" "${P}BA" ||
+	{ skip_part "the NIC parts: no bridge: $(cat "$TMPD/br.err")"; finish; }
 # Node i: nicA 169.254.79.(10+i), nicB .(20+i), one subnet; traffic from
 # nicB's address leaves by nicB (a rule), and each NIC answers ARP only
 # for its own address, so a link's bytes cross the NIC it names.

@@ -26,13 +26,9 @@
 #   bash tests/e2e/test_sweep_slurm.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 . "$(dirname "$0")/slurm_lib.sh"
-BIN=$BUILD/cxi_sweep
-# The test copy (CXD_TEST_STOP_AT): for the killed rank.
-TBIN=$BUILD/standin/cxi_sweep
-PY=/usr/bin/python3
-[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
-[ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
-[ -x "$PY" ] || PY=python3
+. "$(dirname "$0")/sweep_lib.sh"
+# BIN, TBIN (the test copy, CXD_TEST_STOP_AT: for the killed rank), PY.
+sweep_bins
 # Open MPI's shared-memory transport between ranks, as test_sweep.sh's
 # mpirun has it (--mca btl self,vader).
 export OMPI_MCA_btl=self,vader
@@ -115,31 +111,7 @@ EOF
 ranks() { pgrep -f -- "^$TBIN $DUR"; }
 start_bg kill "${SRUN[@]}" -n 4 --multi-prog "$TMPD/multi.conf"
 SRUN_PID=$BG_PID
-victim=""
-# the rank that stopped itself: sets victim
-find_stopped() {
-	local p
-	for p in $(ranks); do
-		pid_stopped "$p" && { victim=$p; return 0; }
-	done
-	return 1
-}
-if ! wait_until 30 find_stopped; then
-	fail "no rank stopped in its timed loop within 30 s"
-	show "$BG_OUT" "$BG_ERR"
-else
-	kill -9 "$victim"
-	t0=$(now)
-	wait_pid "$SRUN_PID" 30
-	if [ "$WAIT_RC" = 124 ]; then
-		fail "srun still running 30 s after a rank was killed"
-	else
-		pass "srun ended $(elapsed_since "$t0") s after the kill (exit $WAIT_RC)"
-		[ "$WAIT_RC" != 0 ] && pass "exit status non-zero" || fail "exit 0"
-	fi
-	no_rank() { [ -z "$(ranks)" ]; }
-	wait_until 5 no_rank
-	check "no rank left running" no_rank
+if killed_rank_ends srun "$SRUN_PID"; then
 	check "srun names the killed task" \
 		grep -Eq "task 3: Killed|task 3.*signal 9" "$BG_ERR" "$BG_OUT"
 	show "$BG_ERR"
@@ -183,12 +155,12 @@ drain_suspect() {
 	local P=cxq$$ i r try sus=$TMPD/slow.sus host why t0
 	t0=$(now)
 	if ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
-		note "SKIPPED: needs ip and tc (iproute2)"
+		skip_part "a real suspect drained: needs ip and tc (iproute2)"
 		return
 	fi
 	ip link add "${P}br" type bridge 2>"$TMPD/br.err" &&
 		ip link set "${P}br" up || {
-		note "SKIPPED: no bridge: $(cat "$TMPD/br.err")"
+		skip_part "a real suspect drained: no bridge: $(cat "$TMPD/br.err")"
 		return
 	}
 	on_exit "ip link del ${P}br"

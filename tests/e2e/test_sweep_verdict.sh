@@ -23,12 +23,8 @@
 # Root, ip and tc for the fabric; mpirun for all (skipped, 77, without).
 #   bash tests/e2e/test_sweep_verdict.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
-BIN=$BUILD/cxi_sweep
-TBIN=$BUILD/standin/cxi_sweep
-SYSPY=/usr/bin/python3
-mpi_setup
-[ -x "$BIN" ] || skip "$BIN not built (CMake found no MPI)"
-[ -x "$TBIN" ] || die "$TBIN (the test copy) not built"
+. "$(dirname "$0")/sweep_lib.sh"
+sweep_setup
 
 section "bad input: a message naming it, exit 2"
 bad() { # NAME REGEX ARGS...: the sweep refuses before any traffic
@@ -59,33 +55,19 @@ head -c 200 /dev/zero >>"$TMPD/cut.bin"
 bad baseline-cut-matrix "'$TMPD/cut.bin' is cut short: a --matrix file of 2 ranks holds 1216 bytes" \
 	--baseline "$TMPD/cut.bin"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
-	note "the shaped fabric skipped: needs root, ip and tc"
+if ! fabric_ok ip tc; then
+	skip_part "the shaped fabric: needs root, ip and tc"
 	finish
 fi
 N=6 P=cxv$$
 RATE=200 # Mbit/s: 25 MB/s a link, far below what tcp over veth does here
-mk_bridge() { # NAME: a bridge, removed at exit
-	ip link add "$1" type bridge && ip link set "$1" up && on_exit "ip link del $1"
-}
-mk_bridge "${P}A" 2>"$TMPD/br.err" || { note "no bridge: $(cat "$TMPD/br.err")"; finish; }
-mk_bridge "${P}B"
 # The uplink: a veth pair between the bridges (switch A <-> switch B).
-ip link add "${P}ua" type veth peer name "${P}ub"
-# Both ends are here, in the root namespace: deleting one deletes the pair.
-on_exit "ip link del ${P}ua"
-ip link set "${P}ua" master "${P}A" up
-ip link set "${P}ub" master "${P}B" up
+two_bridges "${P}A" "${P}B" "${P}ua" "${P}ub" ||
+	{ skip_part "the shaped fabric: no bridge: $(cat "$TMPD/br.err")"; finish; }
 for ((i = 0; i < N; i++)); do
 	br=${P}A
 	[ "$i" = 2 ] || [ "$i" = 3 ] && br=${P}B
-	ip netns add "${P}n$i"
-	on_exit "ip netns del ${P}n$i"
-	ip link add "${P}h$i" type veth peer name swp0 netns "${P}n$i"
-	ip link set "${P}h$i" master "$br" up
-	ip -n "${P}n$i" addr add "169.254.79.$((i + 1))/24" dev swp0
-	ip -n "${P}n$i" link set swp0 up
-	ip -n "${P}n$i" link set lo up
+	ns_host "${P}n$i" "${P}h$i" "$br" swp0 "169.254.79.$((i + 1))/24" lo
 done
 # shape DEV NS RATE_MBIT: egress of DEV (in namespace NS, "" = here)
 shape() {
@@ -163,12 +145,12 @@ if scenario lane 3 --suspects "$TMPD/lane.sus" --metrics "$TMPD/lane.prom"; then
 		test "$(cut -f1 "$TMPD/lane.sus")" = "$(hostname)"
 	check "--suspects gives its reason (rank 2, slow links)" \
 		grep -Eq $'\tcxi_sweep rank 2 .*: [0-9]+ of [0-9]+ links slow$' "$TMPD/lane.sus"
-	if "$SYSPY" -c 'import prometheus_client' 2>/dev/null; then
-		out=$("$SYSPY" "$E2E_PY/openmetrics_check.py" "$TMPD/lane.prom" "$N" FAIL 2) &&
+	if "$PY" -c 'import prometheus_client' 2>/dev/null; then
+		out=$("$PY" "$E2E_PY/openmetrics_check.py" "$TMPD/lane.prom" "$N" FAIL 2) &&
 			pass "--metrics parsed by prometheus_client: $out" ||
 			fail "--metrics: $out"
 	else
-		note "prometheus_client missing (Debian: python3-prometheus-client): metrics not parsed"
+		skip_part "--metrics not parsed: prometheus_client missing (Debian: python3-prometheus-client)"
 	fi
 fi
 rank_rate 2 "$RATE"
@@ -195,7 +177,7 @@ if [ -s "$TMPD/healthy.bin" ]; then
 	# The same halved fabric against the healthy run's matrix with its
 	# bandwidth tolerance set to 72 %, as a run on a busy host records:
 	# within 72 % of it proves nothing, so never PASS, and it says why.
-	"$SYSPY" -c 'import struct, sys
+	"$PY" -c 'import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())
 struct.pack_into("<d", b, 40, 0.72)
 open(sys.argv[2], "wb").write(b)' "$TMPD/healthy.bin" "$TMPD/noisy.bin"
