@@ -1,25 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit-test aid: the sweep's pacing simulated, no MPI. Each of n ranks
- * walks its own steps (cxd_sched_steps) as tools/sweep/pace_mpi.c's
- * sw_pace does: take the slot (wait for the previous holder's token,
- * whose round must be earlier), swap a hello with the partner (same
- * round), run the pair, hand the slot on (start the token's send), and
- * after the last step wait until every token it sent is received
- * (give_end). Without sync a send completes at once (four-byte messages
- * go eagerly); with sync only when it is received (the rendezvous
- * protocol), which only that last wait sees. Receives match by sender
- * and kind in order, as MPI's do. Every rank moves as far as it can;
- * then one running pair ends, picked by the policy, so pairs overlap as
- * much as waits allow.
+ * runs the real protocol (lib/sweep/pace.c, as tools/sweep/pace_mpi.c
+ * does over MPI) over its own steps (cxd_sched_steps); this file is
+ * only the message queue under them. Receives match by sender and kind
+ * in order, as MPI's do. Without sync a send completes at once (four-
+ * byte messages go eagerly); with sync only once it is received (the
+ * rendezvous protocol). Every rank moves as far as it can; then one
+ * running pair ends, picked by the policy, so pairs overlap as much as
+ * waits allow. A machine that reports a message naming the wrong round
+ * is a fault, and so is a rank left waiting or a message never received.
  *
  * With domains (pace_simulate_keys) each rank's steps also get their key
- * chains (cxd_sched_keys): after the slot's token the holder waits for
- * its key's token (a kind of message of its own, matched like the
- * others), and when the pair ends it sends one on (knext), completed at
- * the end like the slot's. A dealt plan (cxd_sched_dealt) brings its own
- * chains; dom then only counts the pairs of each key under way. A pair's key is the unordered pair of its
- * ranks' domains, when they differ and both are known.
+ * chains (cxd_sched_keys), whose tokens are a kind of message of their
+ * own. A dealt plan (cxd_sched_dealt) brings its own chains; dom then
+ * only counts the pairs of each key under way. A pair's key is the
+ * unordered pair of its ranks' domains, when they differ and both are
+ * known.
  */
 #ifndef CXD_TEST_PACE_SIM_H
 #define CXD_TEST_PACE_SIM_H
