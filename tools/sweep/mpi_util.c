@@ -69,3 +69,18 @@ void sw_host_name(const struct sw_mpi *m, char *host, size_t len)
 	if (cxd_testaid_node_name)
 		cxd_testaid_node_name(m->rank, host, len);
 }
+
+void *sw_mpi_buf(const struct sw_mpi *m, size_t len)
+{
+	void *p = sw_buf_alloc(len);
+
+	if (p == NULL)
+		sw_die(m, "out of memory for a %zu-byte buffer", len);
+	return p;
+}
+
+void sw_mpi_buf_free(void *p)
+{
+	if (p != NULL)
+		sw_buf_release(p);
+}

@@ -54,6 +54,9 @@ void sw_nap(long ns);
  * one process, and the bytes are never read). NULL-safe free. */
 void *sw_mpi_buf(const struct sw_mpi *m, size_t len);
 void sw_mpi_buf_free(void *p);
+/* The build's allocator under them (mpi_buf_real.c, mpi_buf_sim.c). */
+void *sw_buf_alloc(size_t len);
+void sw_buf_release(void *p);
 /* This rank's host name (a test copy's namespace may stand for a node). */
 void sw_host_name(const struct sw_mpi *m, char *host, size_t len);
 /* Wait for MPI requests within bound_ns without spinning; progress

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep's waits and measurement buffers as a real MPI runs them
- * (every build but make sim, whose are mpi_wait_sim.c's): waits that poll
- * and nap within a bound, malloc'd buffers.
+ * cxi_sweep's waits as a real MPI runs them (every build but make sim,
+ * whose are mpi_wait_sim.c's): they poll and nap within a bound.
  */
 #include <errno.h>
 #include <sched.h>
@@ -13,22 +12,6 @@
 
 /* sw_wait_until's longest nap (it says why 1 ms). */
 #define SW_UNTIL_NAP_MAX_NS 1000000L
-
-void *sw_mpi_buf(const struct sw_mpi *m, size_t len)
-{
-	void *p = malloc(len);
-
-	if (p == NULL)
-		sw_die(m, "out of memory for a %zu-byte buffer", len);
-	return p;
-}
-
-void sw_mpi_buf_free(void *p)
-{
-	if (p == NULL)
-		return;
-	free(p);
-}
 
 /* One request at a time into a real status: GCC 12 reads MPICH's
  * MPI_STATUSES_IGNORE (a cast constant) as a zero-size array and fails

@@ -1,29 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep's waits and measurement buffers in the simulated build (make
- * sim, SimGrid's SMPI; a real MPI's are mpi_wait_real.c's): every wait
- * blocks, and the buffers are one shared block.
+ * cxi_sweep's waits in the simulated build (make sim, SimGrid's SMPI; a
+ * real MPI's are mpi_wait_real.c's): every wait blocks.
  */
 #include <stdlib.h>
 
 #include "mpi_util.h"
-
-/* The ranks are threads of one process, and the bytes are never read. */
-void *sw_mpi_buf(const struct sw_mpi *m, size_t len)
-{
-	void *p = SMPI_SHARED_MALLOC(len);
-
-	if (p == NULL)
-		sw_die(m, "out of memory for a %zu-byte buffer", len);
-	return p;
-}
-
-void sw_mpi_buf_free(void *p)
-{
-	if (p == NULL)
-		return;
-	SMPI_SHARED_FREE(p);
-}
 
 /* The simulated build blocks: SimGrid ends a run whose ranks all wait (a
  * deadlock, reported), so the wait is bounded there; and polling would

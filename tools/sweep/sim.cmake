@@ -35,6 +35,7 @@ list(APPEND CXD_SIM_SWEEP_SOURCES
      ${CXD_SWEEP_SIM_DIR}/engine_list_sim.c   # the MPI engine alone
      ${CXD_SWEEP_SIM_DIR}/engine_mpi_sim.c    # blocking, a window one message
      ${CXD_SWEEP_SIM_DIR}/mpi_wait_sim.c        # every wait blocks
+     ${CXD_SWEEP_SIM_DIR}/mpi_buf_sim.c         # one shared buffer block
      ${CXD_SWEEP_SIM_DIR}/mpi_coll_sim.c)      # collectives through rank 0
 add_executable(cxi_sweep ${CXD_SIM_SWEEP_SOURCES})
 target_link_libraries(cxi_sweep PRIVATE cxdcore_sim)
