@@ -38,18 +38,23 @@ static void calibrate(struct sw *w)
 		w->crowd = sw_calibrate(w->c, &w->pace, &w->meter);
 }
 
-/* The report (rank 0), then every output written: rank 0's status. */
-static int report_and_write(struct sw *w)
+/* Rank 0's report: the verdict's exit status (0 elsewhere). */
+static int report(struct sw *w, struct sw_report *rep)
+{
+	return w->c->m.rank == 0 ? sw_report(w, rep) : CXD_EXIT_OK;
+}
+
+/* Every output written (--matrix by every rank, the files by rank 0):
+ * rank 0's status, a failure to write before the verdict's. */
+static int write_outputs(struct sw *w, const struct sw_report *rep,
+			 int verdict)
 {
 	const struct sw_ctx *c = w->c;
 	const double tol[2] = { w->judge.rules.tol[0].tol,
 				w->judge.rules.tol[1].tol };
-	struct sw_report rep = { 0 };
-	int verdict = c->m.rank == 0 ? sw_report(w, &rep) : CXD_EXIT_OK;
 	int ret = sw_outputs_write(&w->out, c, &w->fig, tol,
-				   c->m.rank == 0 ? &rep.r : NULL);
+				   c->m.rank == 0 ? &rep->r : NULL);
 
-	sw_report_free(&rep);
 	return ret ? ret : verdict;
 }
 
@@ -67,7 +72,8 @@ static void sw_free(struct sw *w)
 int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 {
 	struct sw w = { .c = c, .eng = e, .in = in, .t0 = cxd_now_ns() };
-	int ret;
+	struct sw_report rep = { 0 };
+	int ret, verdict;
 
 	if (c->m.n < 2)
 		sw_die(&c->m,
@@ -85,8 +91,10 @@ int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 		sw_retest(&w.judge, c, &w.pace, &w.meter);  /* confirm */
 		sw_gather_all(&w.seen, c, &w.judge, &w.fig);
 		sw_outputs_evidence(&w.out, c);  /* counters that moved */
-		ret = report_and_write(&w);      /* text, files, --matrix */
+		verdict = report(&w, &rep);      /* rank 0: the text */
+		ret = write_outputs(&w, &rep, verdict); /* files, --matrix */
 	}
+	sw_report_free(&rep);
 	sw_free(&w);
 	return ret;
 }
