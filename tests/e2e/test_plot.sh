@@ -176,7 +176,7 @@ echo '{"tool": "cxi_write_bw", ' > "$TMPD/trunc.json"
 echo '{"name": "not ours"}' > "$TMPD/other.json"
 echo '{"tool": "cxi_sweep", "ranks": [{"rank":0},{"rank":1}], "bw_mb_s": [[null]], "lat_us": []}' \
 	> "$TMPD/badsweep.json"
-"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["suspects"]=[{"rank":9}]; json.dump(d,open(sys.argv[2],"w"))' \
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["suspects"][0]["rank"]=9; json.dump(d,open(sys.argv[2],"w"))' \
 	"$TMPD/suspect.json" "$TMPD/badsuspect.json"
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["baseline"]["bw_ratio"]=[[1]]; json.dump(d,open(sys.argv[2],"w"))' \
 	"$TMPD/suspect.json" "$TMPD/badbase.json"

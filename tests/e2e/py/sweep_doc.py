@@ -45,6 +45,8 @@ else:
     ratio[4][5] = lat_ratio[4][5] = None
     doc["baseline"] = {"file": "/var/tmp/sweep-baseline.json",
                        "bw_ratio": ratio, "lat_ratio": lat_ratio}
-    doc["suspects"] = [{"rank": 2, "host": "vm2", "nic": "swp0",
-                        "metric": "bw_mb_s", "bad": 10, "links": 10}]
+    doc["suspects"] = [{"kind": "rank", "name": "vm2 (rank 2, swp0)",
+                        "rank": 2, "host": "vm2", "nic": "swp0",
+                        "ranks": [2], "metric": "bw_mb_s", "bad": 10,
+                        "links": 10}]
 json.dump(doc, open(sys.argv[1], "w"))
