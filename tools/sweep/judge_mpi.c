@@ -14,6 +14,7 @@
 #include <mpi.h>
 
 #include "sweep/stat.h"
+#include "sweep/stat_row.h"
 #include "sweep/topo_add.h"
 #include "judge_mpi.h"
 
