@@ -8,8 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pairs.h"
-
 /* Median of the finite values of v (NAN entries, e.g. the diagonal, are
  * skipped); NAN when there is none. */
 double cxd_stat_median(const double *v, size_t n);
