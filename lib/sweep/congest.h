@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep --congestion's pure parts: the victim/aggressor split, the
- * impact arithmetic, the verdict and the outputs (congest_out.c). */
+ * impact arithmetic, and what the outputs (congest_out.h) are given. */
 #ifndef CXD_CONGEST_H
 #define CXD_CONGEST_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "pairs.h"
 
@@ -87,13 +86,5 @@ struct cxd_cg_res {
 	const struct cxd_cfg *cfg;
 	double total_s;
 };
-
-/* "Verdict: ..." (no newline): the worst set impact, and below
- * CXD_CG_MEANINGFUL ranks or on shared hosts, that it is a hint only. */
-void cxd_cg_verdict(const struct cxd_cg_res *r, char *buf, size_t len);
-void cxd_cg_write_text(const struct cxd_cg_res *r, FILE *out);
-/* The sweep's JSON file with the key "congestion". */
-int cxd_cg_write_json(const struct cxd_cg_res *r, const char *path,
-		      char *err, size_t errlen);
 
 #endif

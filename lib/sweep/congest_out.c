@@ -11,6 +11,7 @@
 #include "base/stamp.h"
 #include "base/tclass.h"
 #include "congest.h"
+#include "congest_out.h"
 
 static const char *const heads[CXD_CGM_COUNT] = {
 	"lat mean", "lat p99", "lat p99.9", "bandwidth",

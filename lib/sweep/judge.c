@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "judge.h"
+#include "stat.h"
 
 size_t cxd_judge_rel_diffs(const double *x, size_t k, double *out)
 {

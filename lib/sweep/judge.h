@@ -2,7 +2,7 @@
 /*
  * cxi_sweep's verdict (pure): the run's noise and resolution, the typical
  * link, the rules a link is judged by (its peers, a baseline, an expected
- * figure), and the suspects named from the outliers.
+ * figure); the suspects named from the outliers are judge_suspects.h's.
  */
 #ifndef CXD_SWEEP_JUDGE_H
 #define CXD_SWEEP_JUDGE_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stat.h"
+#include "pairs.h"
 
 /* With no --min-bw/--max-lat a link is judged against its peers by the
  * run's own noise: NOISE_K sigmas, never under the floor. A tolerance over
@@ -128,113 +128,5 @@ double cxd_judge_busy(const double *busy, int n, int src, int dst);
 double cxd_judge_busier(double a, double b);
 /* Was the outlier held back as not judged (its retest's CPU wait)? */
 bool cxd_judge_held(const struct cxd_outlier *o);
-
-/*
- * Suspects: a rank most of whose links are out (or a switch or group,
- * from --topology), the links between two groups (a bundle of global
- * links, from --topology), or the whole fabric. Their kinds, one row
- * each (judge_kinds.c): the JSON's name (the schema's enum), which ranks
- * a suspect stands for, and the words of the text report and the drain
- * reason. The writers read the row, never the kind; a new kind is a row
- * there and the logic that finds it (judge_suspects.c).
- */
-enum cxd_suspect_kind { CXD_S_RANK, CXD_S_SWITCH, CXD_S_GROUP,
-			CXD_S_FABRIC, CXD_S_BUNDLE, CXD_S_KINDS };
-
-/* What a suspect's id names, and so how it is named and which links
- * and ranks it explains. */
-enum cxd_suspect_shape {
-	CXD_SHAPE_RANK,  /* id: a rank */
-	CXD_SHAPE_SET,   /* id: a set of ranks in the topology (level) */
-	CXD_SHAPE_PAIR,  /* id, id2: two groups, the links between them */
-	CXD_SHAPE_ALL,   /* every link, no one rank */
-};
-
-/* Which index of the topology a set's id is (struct cxd_topo_map). */
-enum cxd_suspect_level { CXD_LEVEL_NONE, CXD_LEVEL_SWITCH, CXD_LEVEL_GROUP };
-
-struct cxd_suspect_row {
-	const char *name;  /* the JSON's "kind"; a set's name starts with it */
-	/* The name of all, or of a pair before "A and B" (its groups'
-	 * names); NULL: a rank (its host) or a set (its name, its ranks). */
-	const char *title;
-	enum cxd_suspect_shape shape;
-	enum cxd_suspect_level level;
-	/* Its ranks are named: a drain line each in --suspects, in the
-	 * JSON's "ranks", cxi_sweep_rank_suspect 1. */
-	bool drain;
-	/* The text's line: "NAME: B of L links " WHERE WHAT [", B of I
-	 * inside it"] ADVICE; ADVICE_INSIDE instead when most links inside
-	 * it are out (NULL: never). Evidence: the counters that moved on
-	 * its rank follow. */
-	const char *where;
-	bool inside;
-	const char *advice;
-	const char *advice_inside;
-	bool evidence;
-};
-
-/* The row of kind k (k < CXD_S_KINDS). */
-const struct cxd_suspect_row *cxd_judge_kind(enum cxd_suspect_kind k);
-
-struct cxd_suspect {
-	enum cxd_suspect_kind kind;
-	enum cxd_metric metric;
-	int id;          /* rank, or switch/group index in the topology */
-	int bad, links;  /* out of the links it carries */
-	int bad_in, in;  /* switch/group: links inside it */
-	int id2;         /* a bundle: the links between groups id and id2 */
-};
-
-/* Topology: for each rank its switch and group index (-1: none). */
-struct cxd_topo_map {
-	const int *switch_of, *group_of;
-	int nswitch, ngroup;
-};
-
-/*
- * What the suspects are named from: outlying links counted per rank (at
- * both ends) and between switches and groups. Small enough to sum over
- * ranks (n + nswitch^2 + ngroup^2 per metric), where the outliers are not.
- */
-struct cxd_tally {
-	int n, nswitch, ngroup;
-	int *rank[2];      /* per metric: outliers with rank r at either end */
-	int *by_switch[2]; /* nswitch^2: from switch a to switch b */
-	int *by_group[2];  /* ngroup^2 */
-};
-
-/* Zeroed counts for n ranks (topo may be NULL); 0 or -ENOMEM. */
-int cxd_judge_tally_init(struct cxd_tally *t, int n,
-			 const struct cxd_topo_map *topo);
-void cxd_judge_tally_add(struct cxd_tally *t, const struct cxd_topo_map *topo,
-			 const struct cxd_outlier *o);
-/* Every count as one int array (to sum over ranks): rank, switch, group
- * per metric, in that order; its length in *len. */
-int *cxd_judge_tally_counts(struct cxd_tally *t, size_t *len);
-void cxd_judge_tally_free(struct cxd_tally *t);
-/* Suspects from the counts, as cxd_judge_suspects. */
-size_t cxd_judge_suspects_tally(const struct cxd_tally *t,
-				const struct cxd_topo_map *topo,
-				struct cxd_suspect *out, size_t cap);
-
-/*
- * Name the suspects of o (confirmed outliers) for n ranks: a switch or
- * group whose outgoing links are mostly out stands for its ranks; a rank
- * with most of its links out is named alone; when half the ranks or more
- * would be named, the fabric is (a change everywhere). topo may be NULL.
- * Returns the count written (room for cap).
- */
-size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
-			  const struct cxd_topo_map *topo,
-			  struct cxd_suspect *out, size_t cap);
-/* Is link (src, dst) explained by a suspect: an end's rank, switch or
- * group, the bundle between their groups, or the fabric? */
-bool cxd_judge_link_suspect(const struct cxd_suspect *s, size_t ns,
-			    int src, int dst, const struct cxd_topo_map *topo);
-/* Is rank r covered by a suspect (itself, its switch or its group)? A
- * bundle between groups covers no rank: no node is to blame. */
-bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,
-			    const struct cxd_topo_map *topo);
 
 #endif

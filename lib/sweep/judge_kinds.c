@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The suspect kinds' table (judge.h). */
-#include "judge.h"
+/* The suspect kinds' table (judge_kinds.h). */
+#include "judge_kinds.h"
 
 static const struct cxd_suspect_row rows[CXD_S_KINDS] = {
 	[CXD_S_RANK] = {

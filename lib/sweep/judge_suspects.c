@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge.h"
+#include "judge_kinds.h"
+#include "judge_suspects.h"
 
 int cxd_judge_tally_init(struct cxd_tally *t, int n,
 			 const struct cxd_topo_map *topo)

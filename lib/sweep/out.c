@@ -9,8 +9,13 @@
 #include <json-c/json.h>
 
 #include "base/afile.h"
+#include "base/json_num.h"
 #include "base/stamp.h"
+#include "judge.h"
+#include "judge_suspects.h"
 #include "out.h"
+#include "out_json.h"
+#include "verdict.h"
 
 static json_object *pct_or_null(uint64_t pct)
 {

@@ -13,7 +13,13 @@
 
 #include "base/afile.h"
 #include "base/openmetrics.h"
-#include "out.h"
+#include "judge.h"
+#include "judge_kinds.h"
+#include "judge_suspects.h"
+#include "out_files.h"
+#include "out_text.h"
+#include "out_types.h"
+#include "verdict.h"
 
 static void end_rank(FILE *f, const char *side, int rank,
 		     const struct cxd_sweep_rank *x)

@@ -4,7 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "out.h"
+#include "base/json_num.h"
+#include "judge.h"
+#include "judge_kinds.h"
+#include "judge_suspects.h"
+#include "out_json.h"
+#include "out_text.h"
 
 static const char *const res_key[2] = { "bw", "lat" };
 

@@ -5,7 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
+#include "judge.h"
+#include "judge_kinds.h"
+#include "judge_suspects.h"
+#include "out_text.h"
+#include "out_types.h"
+#include "verdict.h"
 
 static const char *const noun[2] = { "bandwidth", "latency" };
 static const char *const unit[2] = { "MB/s", "us" };

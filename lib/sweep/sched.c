@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pairs.h"
 #include "sched.h"
+#include "sched_dealt.h"
 
 bool cxd_sched_chain(int n, int pairs_at_once)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The shared-links bandwidth plan, dealt (sched.h, cxd_sched_dealt).
+ * The shared-links bandwidth plan, dealt (sched_dealt.h, cxd_sched_dealt).
  * Chaining the circle rounds' pairs by domain pair (sched_keys.c) keeps
  * the bound, but a rank's order (the circle's) and its chains' orders
  * disagree, so pairs queue behind each other in convoys: at 1,024
@@ -20,7 +20,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sched.h"
+#include "pairs.h"
+#include "sched_dealt.h"
+#include "sched_keys.h"
 
 static bool is_prime(int p)
 {

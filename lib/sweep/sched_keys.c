@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Pairs that share links take turns (sched.h, cxd_sched_keys). On a
+ * Pairs that share links take turns (sched_keys.h, cxd_sched_keys). On a
  * tapered fabric the pairs of one round that cross between the same two
  * groups share that group pair's few global links: run together, each
  * measures its share of the bundle, not its own link, and the figure
@@ -20,7 +20,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sched.h"
+#include "pairs.h"
+#include "sched_keys.h"
 
 
 int cxd_sched_ndom(int n, const int *dom)

@@ -8,6 +8,7 @@
 
 #include "judge.h"
 #include "stat.h"
+#include "stat_row.h"
 
 /* One link's median and spread from its k repeats x. */
 static void link_stats(const double *x, size_t k, double *med,

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "topo.h"
+#include "topo_add.h"
+#include "topo_slurm.h"
 
 static int bad(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

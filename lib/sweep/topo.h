@@ -22,26 +22,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "judge.h"
-
-#define CXD_TOPO_NAME 256
-
-struct cxd_topo_line {
-	char name[CXD_TOPO_NAME];
-	int switch_ix, group_ix; /* into the name lists; group_ix -1: none */
-	int line;
-	int used;
-};
-
-struct cxd_topo {
-	char path[CXD_TOPO_NAME];
-	struct cxd_topo_line *l;
-	int nl;
-	char (*switch_name)[CXD_TOPO_NAME];
-	char (*group_name)[CXD_TOPO_NAME];
-	int nswitch, ngroup;
-	int slurm; /* read from Slurm's topology.conf */
-};
+#include "pairs.h"
+#include "topo_types.h"
 
 /* Read and check the file's form; err names the file and line. */
 int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
@@ -51,18 +33,6 @@ int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
 int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
 		   int n, int *switch_of, int *group_of, FILE *warn, char *err,
 		   size_t len);
-void cxd_topo_free(struct cxd_topo *t);
-
-/* topo_add.c: place name under switch sname and group gname (NULL:
- * none);
- * a name placed twice is an error naming both lines. */
-int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
-		 const char *gname, int line, char *err, size_t len);
-
-/* topo_slurm.c: is f (at its start) Slurm's topology.conf? f is left
- * at its start. Then read it all into t (t->slurm set). */
-int cxd_topo_is_slurm(FILE *f);
-int cxd_topo_slurm(struct cxd_topo *t, FILE *f, char *err, size_t len);
 
 /* "fi_sockaddr_in://10.1.2.3:4567" -> "10.1.2.3": the node, not the
  * port a run happened to get. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo.h"
+#include "topo_add.h"
 
 /* Index of name in list (count *n), added when new; -1: no memory. */
 static int intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)

@@ -13,7 +13,8 @@
 #include <strings.h>
 
 #include "base/hostlist.h"
-#include "topo.h"
+#include "topo_add.h"
+#include "topo_slurm.h"
 
 struct sw_line {
 	char name[CXD_TOPO_NAME];

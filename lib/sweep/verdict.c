@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict (verdict.h): decided once, named and mapped to an
  * exit status here, so the text, the JSON and the exit cannot disagree. */
-#include "out.h"
+#include "judge.h"
+#include "out_types.h"
 #include "verdict.h"
 
 bool cxd_verdict_baseline_poor(const struct cxd_sweep_res *r, int m)

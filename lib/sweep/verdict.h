@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict, its one home: the decision, its name, its exit
- * status. */
+ * status (its enum stands beside the result, in out_types.h). */
 #ifndef CXD_SWEEP_VERDICT_H
 #define CXD_SWEEP_VERDICT_H
 
 #include <stdbool.h>
 
 #include "base/exit_codes.h"
-
-enum cxd_verdict { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
-
-struct cxd_sweep_res;
+#include "out_types.h"
 
 /* PASS, FAIL (confirmed outliers) or INCONCLUSIVE (none, but a metric's
  * resolution is too poor to vouch for the links, a baseline too noisy to

@@ -12,6 +12,9 @@
 #include <cmocka.h>
 
 #include "sweep/judge.h"
+#include "sweep/judge_kinds.h"
+#include "sweep/judge_suspects.h"
+#include "sweep/stat.h"
 
 #define N 6
 

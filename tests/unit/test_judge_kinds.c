@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "sweep/judge.h"
+#include "sweep/judge_kinds.h"
 
 /* docs/schema/sweep.schema.json from this file's place in the tree. */
 static json_object *sweep_schema(void)

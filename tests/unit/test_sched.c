@@ -18,6 +18,8 @@
 #include "support/pace_sim.h"
 #include "sweep/retest.h"
 #include "sweep/sched.h"
+#include "sweep/sched_dealt.h"
+#include "sweep/sched_keys.h"
 
 #define MAX_N 64
 

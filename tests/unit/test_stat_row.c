@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "sweep/stat.h"
+#include "sweep/stat_row.h"
 
 /* This cmocka has no assert_double_equal. */
 #define assert_near(x, want, eps) assert_true(fabs((x) - (want)) <= (eps))

@@ -16,6 +16,7 @@
 #include "sweep/baseline.h"
 #include "sweep/matrix.h"
 #include "sweep/topo.h"
+#include "sweep/topo_add.h"
 #include "base/hostlist.h"
 
 static char *write_tmp(const char *text)

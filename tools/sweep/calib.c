@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "sweep/retest.h"
+#include "sweep/stat.h"
 #include "calib.h"
 
 /* Enough pairs for a median, few enough to cost little (one at a time). */

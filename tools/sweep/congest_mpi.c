@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/tclass.h"
+#include "sweep/congest_out.h"
 #include "sweep/place.h"
 #include "boot.h"
 #include "congest_mpi.h"

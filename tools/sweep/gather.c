@@ -4,6 +4,9 @@
 
 #include <mpi.h>
 
+#include "sweep/judge_suspects.h"
+#include "sweep/out_types.h"
+#include "sweep/stat.h"
 #include "gather.h"
 
 /* Rank 0 gathers every link only for a file that lists every link. */

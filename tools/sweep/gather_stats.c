@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep/judge_suspects.h"
+#include "sweep/out_types.h"
+#include "sweep/stat.h"
 #include "gather_stats.h"
 
 static void reduce(const struct sw_mpi *mpi, const void *in, void *out,

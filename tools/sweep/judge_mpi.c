@@ -14,6 +14,8 @@
 #include <mpi.h>
 
 #include "sweep/stat.h"
+#include "sweep/stat_row.h"
+#include "sweep/topo_add.h"
 #include "judge_mpi.h"
 
 /* Rank 0's status reaches every rank: all stop together, no hang. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "sweep/stat.h"
+#include "sweep/stat_row.h"
 #include "measured.h"
 
 void sw_measured_init(struct sw_measured *f, const struct sw_mpi *m,

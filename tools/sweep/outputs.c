@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sweep/out_files.h"
 #include "health.h"
 #include "outputs.h"
 

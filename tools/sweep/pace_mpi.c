@@ -39,6 +39,8 @@
 
 #include "base/testaid.h"
 #include "sweep/pace.h"
+#include "sweep/sched_dealt.h"
+#include "sweep/sched_keys.h"
 #include "pace_mpi.h"
 
 /* The longest a pair may take: its runs (4 x --repeat), each bounded,

@@ -7,6 +7,7 @@
 #ifndef CXD_SWEEP_PACE_MPI_H
 #define CXD_SWEEP_PACE_MPI_H
 
+#include "sweep/out_types.h"
 #include "sweep/sched.h"
 #include "context.h"
 

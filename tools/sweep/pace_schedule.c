@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sweep/sched_dealt.h"
+#include "sweep/sched_keys.h"
 #include "pace_mpi.h"
 
 void sw_pacing_init(struct sw_pacing *p, const struct sw_ctx *c)

@@ -14,6 +14,7 @@
 #include "base/mem_avail.h"
 #include "sweep/footprint.h"
 #include "sweep/matrix.h"
+#include "sweep/out_types.h"
 #include "preflight.h"
 
 /* FNV-1a over the arguments after the program's name. */

@@ -13,6 +13,7 @@
 
 #include "sweep/retest.h"
 #include "sweep/stat.h"
+#include "sweep/stat_row.h"
 #include "retest_mpi.h"
 
 /* The pairs to retest: each rank's outliers' pairs, gathered and made

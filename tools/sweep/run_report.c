@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sweep/out_text.h"
 #include "sweep/verdict.h"
 #include "health.h"
 #include "run_state.h"

@@ -7,6 +7,7 @@
 
 #include "pace_sim.h"
 #include "sweep/pace.h"
+#include "sweep/sched_keys.h"
 
 #define NKIND (CXD_PACE_HELLO + 1) /* the kinds of message */
 

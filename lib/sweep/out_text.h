@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cxi_sweep's text report (out_text.c), and a suspect's name. */
+#ifndef CXD_SWEEP_OUT_TEXT_H
+#define CXD_SWEEP_OUT_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "judge_suspects.h"
+#include "out_types.h"
+
+/* The report: figures, resolution, baseline, outliers, suspects, verdict. */
+void cxd_out_text(const struct cxd_sweep_res *r, FILE *out);
+/* "vm3 (rank 2, swp0)", "switch x1 (ranks 2, 3)", "the fabric". */
+void cxd_out_suspect_name(const struct cxd_sweep_res *r,
+			  const struct cxd_suspect *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef CXD_SWEEP_SCHED_DEALT_H
+#define CXD_SWEEP_SCHED_DEALT_H
+
+#include "sched_types.h"
+
+/*
+ * The shared-links bandwidth plan, dealt (sched_dealt.c): the pairs
+ * within each domain in circle rounds, all domains side by side; then
+ * the pairs between domains in prime^2 slots, where each domain pair has
+ * at most one pair and each rank at most one. Domains are numbered
+ * 0..K-1 and a rank's place x in domain a < p; in slot (u, v), domain
+ * pair (a, b) runs x = v + a*u + b against y = v + b*u + a (mod p): a
+ * rank meets each of b's ranks once (x - y fixes u, then x fixes v), and
+ * in one slot a's ranks for different b differ. Each rank computes its
+ * own steps and chain links (kprev/knext) from that, in O(n) memory.
+ * Dealt where it pays (0): every rank placed, whole rounds at once
+ * (pairs_at_once >= n / 2), and at least 2 domains but no more than the
+ * largest has ranks (p is then the smallest prime >= that size); else
+ * -EDOM (the caller chains the circle rounds instead, cxd_sched_keys),
+ * or -ENOMEM.
+ */
+int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
+		    struct cxd_plan *pl);
+/* Why a plan would not be dealt: */
+enum cxd_undealt {
+	CXD_DEALT,          /* it would be */
+	CXD_UNDEALT_ROUND,  /* fewer pairs at once than a round */
+	CXD_UNDEALT_PLACE,  /* some ranks not placed */
+	CXD_UNDEALT_MANY,   /* more domains than the largest has ranks */
+	CXD_UNDEALT_ONE,    /* one domain */
+};
+enum cxd_undealt cxd_sched_undealt(int n, const int *dom, int pairs_at_once);
+/* Rank `rank`'s steps through dealt plan pl, its chain links set. */
+int cxd_sched_dealt_steps(int n, int rank, const struct cxd_plan *pl,
+			  struct cxd_step *step);
+
+#endif
