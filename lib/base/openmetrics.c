@@ -2,17 +2,9 @@
 /* The OpenMetrics writer (openmetrics.h). */
 #include "openmetrics.h"
 
-void cxd_om_family(FILE *f, const char *name, const char *type,
-		   const char *unit, const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-	if (unit != NULL)
-		fprintf(f, "# UNIT %s %s\n", name, unit);
-}
-
 void cxd_om_gauge(FILE *f, const char *name, const char *help)
 {
-	cxd_om_family(f, name, "gauge", NULL, help);
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
 void cxd_om_label(FILE *f, const char *name, const char *value)

@@ -10,12 +10,9 @@
 
 #include <stdio.h>
 
-/* "# HELP NAME HELP", "# TYPE NAME TYPE", then "# UNIT NAME UNIT" when
- * unit is not NULL: HELP first, as the Prometheus text format's
- * examples. */
-void cxd_om_family(FILE *f, const char *name, const char *type,
-		   const char *unit, const char *help);
-/* A gauge without a UNIT line: every family cxd writes today. */
+/* A gauge family's header, "# HELP NAME HELP" then "# TYPE NAME gauge"
+ * (HELP first, as the Prometheus text format's examples): every family
+ * cxd writes is a gauge. */
 void cxd_om_gauge(FILE *f, const char *name, const char *help);
 /* NAME="VALUE", the value's backslash, double quote and newline escaped. */
 void cxd_om_label(FILE *f, const char *name, const char *value);

@@ -93,7 +93,5 @@ void sw_engine_mpi(struct sw_engine *e, const struct sw_mpi *m);
  * -EINVAL with err naming the engines this build has. */
 int sw_engine_pick(const char *name, struct sw_engine *e,
 		   const struct sw_mpi *m, char *err, size_t len);
-/* This build's engines, as -h lists them ("fabric, mpi"). */
-const char *sw_engine_names(void);
 
 #endif

@@ -11,25 +11,24 @@
 
 #include "engine_list.h"
 
-const char *sw_engine_names(void)
+/* The table's names, those this build has: "fabric, mpi". */
+static void engine_names(char *names, size_t len)
 {
-	static char names[64]; /* the table's names: "fabric, mpi" */
-
 	names[0] = '\0';
 	for (size_t i = 0; i < sw_engine_nrows; i++) {
 		if (sw_engine_rows[i].make == NULL)
 			continue;
 		if (names[0] != '\0')
-			strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-		strncat(names, sw_engine_rows[i].name,
-			sizeof(names) - strlen(names) - 1);
+			strncat(names, ", ", len - strlen(names) - 1);
+		strncat(names, sw_engine_rows[i].name, len - strlen(names) - 1);
 	}
-	return names;
 }
 
 int sw_engine_pick(const char *name, struct sw_engine *e,
 		   const struct sw_mpi *m, char *err, size_t len)
 {
+	char names[64];
+
 	for (size_t i = 0; i < sw_engine_nrows; i++) {
 		const struct sw_engine_row *r = &sw_engine_rows[i];
 
@@ -39,7 +38,8 @@ int sw_engine_pick(const char *name, struct sw_engine *e,
 			return 0;
 		}
 	}
+	engine_names(names, sizeof(names));
 	snprintf(err, len, "Invalid engine '%s': this build has %s", name,
-		 sw_engine_names());
+		 names);
 	return -EINVAL;
 }
