@@ -245,18 +245,25 @@ if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null && ip netns add "cxdrobust$$
 		grep -q 'no answer from the resolver within 5000 ms' "$ERR"
 fi
 
-if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 &&
-	! runuser -u nobody -- test -x "$BIN"; then
-	# e.g. a checkout under a 0700 mktemp directory
-	skip_part "root/non-root shm: user nobody cannot reach $BIN"
-elif [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
-	if start_server "$TOOL" --provider shm; then
-		run_capture rootshm 15 runuser -u nobody -- "$BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider shm -n 5
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+	# The client as nobody, from a copy it can reach when the checkout
+	# is not (e.g. under a 0700 mktemp directory); removed after.
+	NOBODY_BIN=$BIN NOBODY_DIR=
+	if ! runuser -u nobody -- test -x "$BIN"; then
+		NOBODY_DIR=$(mktemp -d /tmp/cxd-nobody.XXXXXX) &&
+			chmod 755 "$NOBODY_DIR" && cp "$BIN" "$NOBODY_DIR/" &&
+			NOBODY_BIN=$NOBODY_DIR/$(basename "$BIN")
+	fi
+	if ! runuser -u nobody -- test -x "$NOBODY_BIN"; then
+		skip_part "root/non-root shm: user nobody cannot reach $NOBODY_BIN"
+	elif start_server "$TOOL" --provider shm; then
+		run_capture rootshm 15 runuser -u nobody -- "$NOBODY_BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider shm -n 5
 		record "root server, nobody client" "$RC" - "$(lastline "$ERR")"
 		expect_rc 1 "$RC" "shm: root server, non-root client"
 		check "shm root/non-root: says what to do" grep -q 'same user, or use --provider tcp' "$ERR" "$SERVER_ERR"
 		wait_server 10
 	fi
+	[ -z "$NOBODY_DIR" ] || rm -rf "$NOBODY_DIR"
 fi
 
 echo
