@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Print the path of the libfabric 2.x release tarball for `make lf2`:
 #   scripts/fetch-libfabric.sh CACHE_DIR
-# the first libfabric-2.*.tar.gz in ../shared/vendor beside the checkout,
-# else the pinned release (VERSION below) from GitHub into CACHE_DIR (in
+# the first libfabric-2.*.tar.gz in ../shared/vendor beside the checkout
+# (or beside the local repository it was cloned from), else the pinned
+# release (VERSION below) from GitHub into CACHE_DIR (in
 # the build tree, git-ignored; downloaded once), checked against its pinned
 # sha256. Never copy the tarball into the repository. Exit 1, the reason on
 # stderr, when neither can be had.
@@ -17,7 +18,13 @@ URL=https://github.com/ofiwg/libfabric/releases/download/v$VERSION/libfabric-$VE
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${1:?usage: fetch-libfabric.sh CACHE_DIR}
-for f in "$here"/../shared/vendor/libfabric-2.*.tar.gz; do
+# Beside the checkout, or beside the local repository it was cloned from
+# (a clone made elsewhere, e.g. under mktemp -d, of a checkout that has
+# ../shared/vendor beside it).
+origin=$(git -C "$here" config --get remote.origin.url 2>/dev/null || true)
+[ -d "$origin" ] || origin=$here
+for f in "$here"/../shared/vendor/libfabric-2.*.tar.gz \
+	 "$origin"/../shared/vendor/libfabric-2.*.tar.gz; do
 	[ -f "$f" ] && { realpath "$f"; exit 0; }
 done
 want=$cache/libfabric-$VERSION.tar.gz
