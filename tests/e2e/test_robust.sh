@@ -247,17 +247,23 @@ fi
 
 if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 	# The client as nobody, from a copy it can reach when the checkout
-	# is not (e.g. under a 0700 mktemp directory); removed after.
-	NOBODY_BIN=$BIN NOBODY_DIR=
+	# is not (e.g. under a 0700 mktemp directory), with the libraries it
+	# loads from there (lf2's libfabric); removed after.
+	NOBODY_BIN=$BIN NOBODY_DIR= NOBODY_ENV=
 	if ! runuser -u nobody -- test -x "$BIN"; then
 		NOBODY_DIR=$(mktemp -d /tmp/cxd-nobody.XXXXXX) &&
 			chmod 755 "$NOBODY_DIR" && cp "$BIN" "$NOBODY_DIR/" &&
 			NOBODY_BIN=$NOBODY_DIR/$(basename "$BIN")
+		for lib in $(ldd "$BIN" | awk '$2 == "=>" && $3 ~ /^\// {print $3}'); do
+			runuser -u nobody -- test -r "$lib" || cp -L "$lib" "$NOBODY_DIR/"
+		done
+		chmod -R a+rX "$NOBODY_DIR"
+		NOBODY_ENV=LD_LIBRARY_PATH=$NOBODY_DIR
 	fi
 	if ! runuser -u nobody -- test -x "$NOBODY_BIN"; then
 		skip_part "root/non-root shm: user nobody cannot reach $NOBODY_BIN"
 	elif start_server "$TOOL" --provider shm; then
-		run_capture rootshm 15 runuser -u nobody -- "$NOBODY_BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider shm -n 5
+		run_capture rootshm 15 runuser -u nobody -- env $NOBODY_ENV "$NOBODY_BIN" "$LOOPBACK" -p "$SERVER_PORT" --provider shm -n 5
 		record "root server, nobody client" "$RC" - "$(lastline "$ERR")"
 		expect_rc 1 "$RC" "shm: root server, non-root client"
 		check "shm root/non-root: says what to do" grep -q 'same user, or use --provider tcp' "$ERR" "$SERVER_ERR"
