@@ -52,6 +52,9 @@ struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct)
 	double floor = bw ? CXD_JUDGE_BW_FLOOR : CXD_JUDGE_LAT_FLOOR;
 	struct cxd_tol t = { .noise = noise, .crowd = NAN };
 
+	for (int c = 0; c < CXD_LC_N; c++)
+		t.crowd_of[c] = NAN;
+
 	if (pct) {
 		t.explicit_ = true;
 		t.tol = bw ? 1.0 - (double) pct / 100.0 :
@@ -66,22 +69,48 @@ struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct)
 	return t;
 }
 
-void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, size_t n)
+/* The median of ratio[i] - 1 over the ranks of class c (-1: all);
+ * *k: how many. */
+static double crowd_median(const double *ratio, const int *cls, size_t n,
+			   int c, double *x, int *k)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(ratio[i]) && ratio[i] > 0 &&
+		    (c < 0 || (cls && cls[i] == c)))
+			x[m++] = ratio[i];
+	*k = (int) m;
+	return m ? cxd_stat_median(x, m) - 1.0 : NAN;
+}
+
+void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, const int *cls,
+		     size_t n)
 {
 	double *x = malloc((n + 1) * sizeof(double));
-	size_t k = 0;
+	/* Within a tolerance the noise widened, crowding changes no
+	 * verdict; but where the noise made it too wide to judge by,
+	 * crowding that raised the noise is named as the cause, judged by
+	 * the tolerance before the noise widened it. */
+	double bound = t->poor && !t->explicit_ ? CXD_JUDGE_BW_FLOOR : t->tol;
 
 	t->crowd = NAN;
 	t->crowd_pairs = 0;
-	for (size_t i = 0; x && i < n; i++)
-		if (isfinite(ratio[i]) && ratio[i] > 0)
-			x[k++] = ratio[i];
-	if (k > 0) {
-		t->crowd = cxd_stat_median(x, k) - 1.0;
-		t->crowd_pairs = (int) k;
-		t->crowded = t->crowd > t->tol;
-		t->poor |= t->crowded;
+	for (int c = 0; c < CXD_LC_N; c++) {
+		t->crowd_of[c] = NAN;
+		t->crowd_pairs_of[c] = 0;
 	}
+	if (x == NULL)
+		return;
+	t->crowd = crowd_median(ratio, cls, n, -1, x, &t->crowd_pairs);
+	for (int c = 0; cls && c < CXD_LC_N; c++) {
+		t->crowd_of[c] = crowd_median(ratio, cls, n, c, x,
+					      &t->crowd_pairs_of[c]);
+		t->crowded |= t->crowd_of[c] > bound;
+	}
+	if (cls == NULL)
+		t->crowded = t->crowd > bound;
+	t->poor |= t->crowded;
 	free(x);
 }
 

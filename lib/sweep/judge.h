@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lclass.h"
 #include "pairs.h"
 
 /* With no --min-bw/--max-lat a link is judged against its peers by the
@@ -54,15 +55,23 @@ struct cxd_tol {
 	bool crowded;
 	double crowd;   /* alone / in the round - 1, median; NAN: not tried */
 	int crowd_pairs; /* the pairs measured alone */
+	/* The same per class of link (lclass.h); crowded when any class
+	 * is faster alone by more than the tolerance the noise did not
+	 * widen: crowding raises the noise, and must not hide in it. */
+	double crowd_of[CXD_LC_N];
+	int crowd_pairs_of[CXD_LC_N];
 };
 
 /* pct: --min-bw (bandwidth) or --max-lat (latency), 0 when not given. */
 struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct);
 /* Bandwidth: the pairs measured alone (calibration) against the same
- * pairs in their rounds: ratio[i] = alone / in the round, NAN skipped.
- * Sets t->crowd and t->crowd_pairs, and t->crowded and t->poor when the
- * pairs alone were faster by more than t->tol. */
-void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, size_t n);
+ * pairs in their rounds: ratio[i] = alone / in the round, NAN skipped,
+ * cls[i] its class (enum cxd_lclass; -1 none; cls NULL: all one). Sets
+ * t->crowd and t->crowd_pairs (all), the same per class, and t->crowded
+ * and t->poor when some class's pairs alone were faster by more than
+ * the tolerance without the noise (--min-bw's, or the floor). */
+void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, const int *cls,
+		     size_t n);
 /* Is a relative tolerance of m too wide to see a lane down? */
 bool cxd_judge_poor(enum cxd_metric m, double tol);
 

@@ -18,6 +18,28 @@ const char *cxd_out_metric_key(enum cxd_metric m)
 	return m == CXD_M_BW ? "bw_mb_s" : "lat_us";
 }
 
+/* Each class's links alone against their passes: {"across": {"pct":,
+ * "links":}, ...}, the classes sampled only. */
+static json_object *crowd_classes(const struct cxd_tol *t)
+{
+	json_object *o = json_object_new_object();
+
+	for (int c = 0; c < CXD_LC_N; c++) {
+		json_object *x;
+
+		if (!isfinite(t->crowd_of[c]))
+			continue;
+		x = json_object_new_object();
+		json_object_object_add(x, "pct",
+				       cxd_json_num(100 * t->crowd_of[c]));
+		json_object_object_add(x, "links", json_object_new_int(
+						       t->crowd_pairs_of[c]));
+		json_object_object_add(o, cxd_lclass_key((enum cxd_lclass) c),
+				       x);
+	}
+	return o;
+}
+
 json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 {
 	json_object *o = json_object_new_object();
@@ -46,6 +68,8 @@ json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 			json_object_object_add(x, "crowded",
 					       json_object_new_boolean(
 						       t->crowded));
+			json_object_object_add(x, "alone_by_class",
+					       crowd_classes(t));
 		}
 		json_object_object_add(o, res_key[m], x);
 	}

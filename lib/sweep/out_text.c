@@ -91,23 +91,57 @@ static void worst_links(const struct cxd_sweep_res *r, FILE *out,
 	fprintf(out, "\n");
 }
 
-/* The calibration (no --topology, pairs at once): pairs measured alone
- * against their rounds. */
-static void crowding(const struct cxd_tol *t, FILE *out)
+/* The calibration: pairs of each class measured alone against their
+ * passes. */
+static void crowding(const struct cxd_sweep_res *r, FILE *out)
 {
+	const struct cxd_tol *t = &r->rules->tol[CXD_M_BW];
+	int groups = r->tmap && r->tmap->ngroup > 0;
+	const char *sep = "";
+
 	if (!isfinite(t->crowd))
 		return;
-	fprintf(out, "Concurrency: %d pair%s measured alone were %+.1f %% "
-		"against their rounds (median)%s\n", t->crowd_pairs,
-		t->crowd_pairs == 1 ? "" : "s", 100 * t->crowd, t->crowded ?
-		"" : ", within the bandwidth tolerance");
+	fprintf(out, "Concurrency: pairs measured alone against their "
+		"passes (median):");
+	for (int c = 0; c < CXD_LC_N; c++) {
+		if (!isfinite(t->crowd_of[c]))
+			continue;
+		fprintf(out, "%s %s %+.1f %% (%d link%s)", sep,
+			cxd_lclass_name((enum cxd_lclass) c, groups),
+			100 * t->crowd_of[c], t->crowd_pairs_of[c],
+			t->crowd_pairs_of[c] == 1 ? "" : "s");
+		sep = ",";
+	}
+	fprintf(out, "%s\n", t->crowded ? "" :
+		"; within the bandwidth tolerance");
 	if (t->crowded)
-		fprintf(out, "Concurrency lowered bandwidth: the pairs of a "
-			"round share links (a tapered fabric's global or "
-			"spine links) or their hosts' CPUs, so no link is "
-			"judged against its peers on bandwidth; give "
-			"--topology (pairs that share links then take turns) "
-			"or fewer --max-pairs\n");
+		fprintf(out, "Concurrency lowered bandwidth: the pairs "
+			"measured at once share links (a tapered fabric's "
+			"global or spine links, a group's switch links) or "
+			"their hosts' CPUs, so no link is judged against its "
+			"peers on bandwidth; give --topology (pairs that share "
+			"links then take turns) or fewer --max-pairs\n");
+}
+
+/* The class most crowded: by how much the pairs measured at once
+ * lowered each other's bandwidth. */
+static void crowded_why(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_tol *t = &r->rules->tol[CXD_M_BW];
+	double most = t->crowd;
+	int worst = -1;
+
+	for (int c = 0; c < CXD_LC_N; c++)
+		if (isfinite(t->crowd_of[c]) && !(t->crowd_of[c] <= most)) {
+			most = t->crowd_of[c];
+			worst = c;
+		}
+	fprintf(out, "the pairs measured at once lowered each other's "
+		"bandwidth by %.0f %%%s%s (measured alone against their "
+		"passes): bandwidth was not judged against peers\n",
+		100 * most / (1 + most), worst < 0 ? "" : ", ",
+		worst < 0 ? "" : cxd_lclass_name((enum cxd_lclass) worst,
+						 r->tmap && r->tmap->ngroup));
 }
 
 static void resolution(const struct cxd_sweep_res *r, FILE *out)
@@ -122,7 +156,7 @@ static void resolution(const struct cxd_sweep_res *r, FILE *out)
 			unit[m], t->explicit_ ? m ? " (--max-lat)" :
 			" (--min-bw)" : "");
 	}
-	crowding(&r->rules->tol[CXD_M_BW], out);
+	crowding(r, out);
 	for (int m = 0; m < 2; m++)
 		if (r->rules->tol[m].poor && !r->rules->tol[m].crowded)
 			fprintf(out, "Resolution is poor for %s: this run "
@@ -297,12 +331,7 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 				"host\n", r->nbusy_all,
 				r->nbusy_all == 1 ? "" : "s");
 		else if (r->rules->tol[CXD_M_BW].crowded)
-			fprintf(out, "the pairs of a round lowered each "
-				"other's bandwidth by %.0f %% (measured alone "
-				"against their rounds): bandwidth was not "
-				"judged against peers\n",
-				100 * r->rules->tol[CXD_M_BW].crowd /
-				(1 + r->rules->tol[CXD_M_BW].crowd));
+			crowded_why(r, out);
 		else if (r->rules->tol[0].poor || r->rules->tol[1].poor)
 			fprintf(out, "no link stands "
 				"out, but the run's noise hides differences "

@@ -50,6 +50,10 @@ void cxd_sched_free(struct cxd_plan *pl)
 	free(pl->index);
 	free(pl->start);
 	free(pl->members);
+	free(pl->sup);
+	free(pl->loc);
+	free(pl->sstart);
+	free(pl->sdoms);
 	*pl = (struct cxd_plan){ .nrounds = 0 };
 }
 

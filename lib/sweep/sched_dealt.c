@@ -85,6 +85,10 @@ static void dealt_free(struct cxd_plan *pl)
 	free(pl->index);
 	free(pl->start);
 	free(pl->members);
+	free(pl->sup);
+	free(pl->loc);
+	free(pl->sstart);
+	free(pl->sdoms);
 	*pl = (struct cxd_plan){ .nrounds = 0 };
 }
 
@@ -130,6 +134,105 @@ int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
 	return 0;
 }
 
+int cxd_sched_dealt_across(int n, const int *grp, int pairs_at_once,
+			   int cap, struct cxd_plan *pl)
+{
+	int ret = cxd_sched_dealt(n, grp, pairs_at_once, pl);
+	int nr;
+
+	if (ret == 0) {
+		nr = cxd_pairs_nrounds(pl->nd);
+		pl->intra = 0;
+		pl->no_intra = true;
+		pl->nb = cap > 0 && cap < nr ? (nr + cap - 1) / cap : 1;
+		pl->nrounds = pl->prime * pl->prime * pl->nb;
+	}
+	return ret;
+}
+
+/* Each switch's group, numbered in order, and each switch's place among
+ * its group's (sup, loc, sstart, sdoms): 0, -EDOM (a switch in two
+ * groups, a rank in none), -ENOMEM. */
+static int number_supers(int n, const int *grp, struct cxd_plan *pl)
+{
+	int ng = cxd_sched_ndom(n, grp), k = 0;
+	int *id = malloc(((size_t) ng + 1) * sizeof(int));
+
+	pl->sup = malloc(((size_t) pl->nd + 1) * sizeof(int));
+	pl->loc = malloc(((size_t) pl->nd + 1) * sizeof(int));
+	pl->sdoms = malloc(((size_t) pl->nd + 1) * sizeof(int));
+	pl->sstart = calloc((size_t) pl->nd + 2, sizeof(int));
+	if (!id || !pl->sup || !pl->loc || !pl->sdoms || !pl->sstart) {
+		free(id);
+		return -ENOMEM;
+	}
+	for (int g = 0; g < ng; g++)
+		id[g] = -1;
+	for (int d = 0; d < pl->nd; d++)
+		pl->sup[d] = -1;
+	for (int r = 0; r < n; r++) {
+		int d = pl->dom[r];
+
+		if (grp[r] < 0 || (pl->sup[d] >= 0 && pl->sup[d] != id[grp[r]]))
+			break;
+		if (id[grp[r]] < 0)
+			id[grp[r]] = k++;
+		if (pl->sup[d] < 0)
+			pl->loc[d] = pl->sstart[(pl->sup[d] = id[grp[r]]) + 1]++;
+	}
+	free(id);
+	for (int d = 0; d < pl->nd; d++)
+		if (pl->sup[d] < 0)
+			return -EDOM;
+	for (int g = 0; g < k; g++)
+		pl->sstart[g + 1] += pl->sstart[g];
+	for (int d = 0; d < pl->nd; d++)
+		pl->sdoms[pl->sstart[pl->sup[d]] + pl->loc[d]] = d;
+	return 0;
+}
+
+/* Whether the switches dealt within groups pay: some group has two; p
+ * covers both the most ranks on a switch and the most switches in a
+ * group (a slot's places and its domains' places). */
+static bool pays_within(struct cxd_plan *pl)
+{
+	int most = 0, wide = 0;
+
+	for (int d = 0; d < pl->nd; d++) {
+		int s = dsize(pl, d), r = cxd_pairs_nrounds(s);
+		int w = pl->sstart[pl->sup[d] + 1] - pl->sstart[pl->sup[d]];
+
+		most = s > most ? s : most;
+		wide = w > wide ? w : wide;
+		pl->intra = r > pl->intra ? r : pl->intra;
+	}
+	if (wide < 2 || most > 40000 || wide > 40000)
+		return false;
+	pl->prime = prime_from(most > wide ? most : wide);
+	return true;
+}
+
+int cxd_sched_dealt_within(int n, const int *sw, const int *grp,
+			   int pairs_at_once, struct cxd_plan *pl)
+{
+	int ret;
+
+	*pl = (struct cxd_plan){ .nrounds = 0 };
+	if (n < 2 || pairs_at_once < n / 2)
+		return -EDOM;
+	ret = number_domains(n, sw, pl);
+	if (ret == 0)
+		ret = number_supers(n, grp, pl);
+	if (ret == 0 && !pays_within(pl))
+		ret = -EDOM;
+	if (ret != 0) {
+		dealt_free(pl);
+		return ret;
+	}
+	pl->nrounds = pl->intra + pl->prime * pl->prime;
+	return 0;
+}
+
 static int mod(long v, int p)
 {
 	long m = v % p;
@@ -137,14 +240,49 @@ static int mod(long v, int p)
 	return (int) (m < 0 ? m + p : m);
 }
 
-/* Domain pair (a, b)'s pair in slot s, as ranks (lower first): true
- * when both places exist. */
+/* Domain d's place in the slot formula: among its super's domains. */
+static int place(const struct cxd_plan *pl, int d)
+{
+	return pl->loc ? pl->loc[d] : d;
+}
+
+/* With slots cut in nb parts: the part of domain pair (a, b), its round
+ * in the circle over the domains, by cap rounds a part, so that a domain
+ * has at most cap pairs in a part (pairs.c: in round r, a + b = 2 r mod
+ * the odd rot, or the fixed m - 1 meets r). */
+static int part_of(const struct cxd_plan *pl, int a, int b)
+{
+	int m = pl->nd % 2 ? pl->nd + 1 : pl->nd, rot = m - 1, r;
+	int nr = cxd_pairs_nrounds(pl->nd);
+	int cap = (nr + pl->nb - 1) / pl->nb;
+
+	if (pl->nb <= 1)
+		return 0;
+	if (a == m - 1 || b == m - 1)
+		r = a == m - 1 ? b : a;
+	else
+		r = (int) ((long) (a + b) * ((rot + 1) / 2) % rot);
+	return r / cap;
+}
+
+/* Slot s of (a, b)'s part in the plan: the parts one after the other,
+ * so that a rank meets the groups of one part before the next (the
+ * slots' order is what the ranks walk: a part mixed into every slot
+ * would change nothing). */
+static long slot_at(const struct cxd_plan *pl, int a, int b, long s)
+{
+	return (long) part_of(pl, a, b) * pl->prime * pl->prime + s;
+}
+
+/* Domain pair (a, b)'s pair in slot s (its part), as ranks (lower
+ * first): true when both places exist. */
 static bool slot_pair(const struct cxd_plan *pl, int a, int b, long s,
 		      struct cxd_pair *pr)
 {
 	int p = pl->prime, u = (int) (s / p), v = (int) (s % p);
-	int x = mod((long) v + (long) a * u + b, p);
-	int y = mod((long) v + (long) b * u + a, p);
+	int la = place(pl, a), lb = place(pl, b);
+	int x = mod((long) v + (long) la * u + lb, p);
+	int y = mod((long) v + (long) lb * u + la, p);
 	int rx, ry;
 
 	if (x >= dsize(pl, a) || y >= dsize(pl, b))
@@ -165,7 +303,7 @@ static int chain_next(const struct cxd_plan *pl, int a, int b, long s,
 
 	for (s += by; s >= 0 && s < end; s += by)
 		if (slot_pair(pl, a, b, s, &pr)) {
-			*pos = pl->intra + (int) s;
+			*pos = pl->intra + (int) slot_at(pl, a, b, s);
 			return pr.a;
 		}
 	return -1;
@@ -196,25 +334,30 @@ static int intra_steps(const struct cxd_plan *pl, int rank,
 static int block_steps(const struct cxd_plan *pl, int rank, int u,
 		       struct cxd_step *step, int *ppos, int *npos)
 {
-	int a = pl->dom[rank], p = pl->prime, k = 0;
+	int a = pl->dom[rank], p = pl->prime, k = 0, la = place(pl, a);
+	int lo = pl->sup ? pl->sstart[pl->sup[a]] : 0;
+	int hi = pl->sup ? pl->sstart[pl->sup[a] + 1] : pl->nd;
 
-	for (int b = 0; b < pl->nd; b++) {
-		int v = mod((long) pl->index[rank] - (long) a * u - b, p);
+	for (int at = lo; at < hi; at++) {
+		int b = pl->sdoms ? pl->sdoms[at] : at;
+		int v = mod((long) pl->index[rank] - (long) la * u -
+			    place(pl, b), p);
 		long s = (long) u * p + v;
 		struct cxd_pair pr;
-		int j = k;
+		int j = k, round;
 
 		if (b == a || !slot_pair(pl, a, b, s, &pr))
 			continue;
 		k++;
+		round = pl->intra + (int) slot_at(pl, a, b, s);
 		/* insertion by slot: at most K steps a block */
-		while (j > 0 && step[j - 1].round > pl->intra + (int) s) {
+		while (j > 0 && step[j - 1].round > round) {
 			step[j] = step[j - 1];
 			ppos[j] = ppos[j - 1];
 			npos[j] = npos[j - 1];
 			j--;
 		}
-		step[j] = (struct cxd_step){ pl->intra + (int) s,
+		step[j] = (struct cxd_step){ round,
 					     pr.a == rank ? pr.b : pr.a, -1,
 					     -1, -1, -1 };
 		ppos[j] = npos[j] = -1;
@@ -231,6 +374,26 @@ static int block_steps(const struct cxd_plan *pl, int rank, int u,
 	return k;
 }
 
+/* The steps in round order, their chain places with them (parts put a
+ * block's steps far apart); insertion, as the steps come nearly
+ * sorted: each part's in order. */
+static void sort_steps(struct cxd_step *step, int *ppos, int *npos, int k)
+{
+	for (int i = 1; i < k; i++) {
+		struct cxd_step t = step[i];
+		int pp = ppos[i], np = npos[i], j = i;
+
+		for (; j > 0 && step[j - 1].round > t.round; j--) {
+			step[j] = step[j - 1];
+			ppos[j] = ppos[j - 1];
+			npos[j] = npos[j - 1];
+		}
+		step[j] = t;
+		ppos[j] = pp;
+		npos[j] = np;
+	}
+}
+
 int cxd_sched_dealt_steps(int n, int rank, const struct cxd_plan *pl,
 			  struct cxd_step *step)
 {
@@ -245,11 +408,13 @@ int cxd_sched_dealt_steps(int n, int rank, const struct cxd_plan *pl,
 		free(seen);
 		return -ENOMEM;
 	}
-	k = intra_steps(pl, rank, step);
+	k = pl->no_intra ? 0 : intra_steps(pl, rank, step);
 	for (int i = 0; i < k; i++)
 		ppos[i] = npos[i] = -1;
 	for (int u = 0; u < pl->prime; u++)
 		k += block_steps(pl, rank, u, step + k, ppos + k, npos + k);
+	if (pl->nb > 1)
+		sort_steps(step, ppos, npos, k);
 	cxd_sched_untangle(n, ppos, npos, step, k, seen);
 	free(ppos);
 	free(npos);

@@ -22,6 +22,25 @@
  */
 int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
 		    struct cxd_plan *pl);
+/*
+ * The same in two parts where a group holds several switches, whose
+ * switch pairs share one to three links (a Slingshot group: a switch's
+ * 16 nodes share one link to each other switch): within, the pairs of
+ * each group only, each switch's own pairs in circle rounds and then its
+ * group's switch pairs in slots, at most one pair per switch pair and
+ * per rank (sw: each rank's switch, grp: its group; every switch in one
+ * group); across, the pairs between groups only, in the slots above.
+ * Run one after the other: each alone is sound, and a pair of one would
+ * share links with the other's. Across, a group's pairs also cross its
+ * own switch links on the way to and from the bundles: cap (0: no
+ * bound) cuts each slot in parts where a group has at most cap pairs
+ * (the circle rounds over the groups, cap rounds a part). -EDOM where not dealt (within: no group
+ * has two switches), or -ENOMEM.
+ */
+int cxd_sched_dealt_within(int n, const int *sw, const int *grp,
+			   int pairs_at_once, struct cxd_plan *pl);
+int cxd_sched_dealt_across(int n, const int *grp, int pairs_at_once,
+			   int cap, struct cxd_plan *pl);
 /* Why a plan would not be dealt: */
 enum cxd_undealt {
 	CXD_DEALT,          /* it would be */

@@ -4,6 +4,8 @@
 #ifndef CXD_SWEEP_SCHED_TYPES_H
 #define CXD_SWEEP_SCHED_TYPES_H
 
+#include <stdbool.h>
+
 #include "pairs.h"
 
 /* A list of rounds of disjoint pairs: listed (the retest's), or the
@@ -23,6 +25,15 @@ struct cxd_plan {
 	int *index;            /* per rank: its place in its domain */
 	int *start;            /* per domain: its ranks at members + start */
 	int *members;          /* the ranks, domain by domain, in order */
+	/* Domains bound in supers (sched_dealt.h, cxd_sched_dealt_within:
+	 * the switches of each group), NULL: all one. Only domains of one
+	 * super meet; loc: a domain's place among its super's domains,
+	 * which are sdoms + sstart[super]. */
+	int *sup, *loc, *sstart, *sdoms;
+	bool no_intra;         /* the pairs within a domain left out */
+	/* Each slot cut in nb parts (0, 1: whole), a domain in at most
+	 * cap pairs a part (cxd_sched_dealt_across). */
+	int nb;
 };
 
 /* One round a rank is in: its partner, and as the slot's holder (the

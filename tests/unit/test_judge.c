@@ -294,7 +294,7 @@ static void test_crowd(void **state)
 
 	(void) state;
 	assert_true(isnan(t.crowd));
-	cxd_judge_crowd(&t, ratio, 6);
+	cxd_judge_crowd(&t, ratio, NULL, 6);
 	assert_int_equal(t.crowd_pairs, 4);
 	assert_true(fabs(t.crowd - 0.015) < 1e-9);
 	assert_false(t.crowded);
@@ -302,15 +302,51 @@ static void test_crowd(void **state)
 	/* Alone 5 times as fast: the round's pairs shared links. */
 	for (int i = 0; i < 6; i++)
 		ratio[i] = i % 2 ? 5.0 : 4.0;
-	cxd_judge_crowd(&t, ratio, 6);
+	cxd_judge_crowd(&t, ratio, NULL, 6);
 	assert_true(t.crowded);
 	assert_true(t.poor);
 	assert_true(fabs(t.crowd - 3.5) < 1e-9);
 	/* Nothing measured alone: nothing said. */
 	t = cxd_judge_tol(CXD_M_BW, 0.004, 0);
-	cxd_judge_crowd(&t, NULL, 0);
+	cxd_judge_crowd(&t, NULL, NULL, 0);
 	assert_true(isnan(t.crowd));
 	assert_false(t.poor);
+}
+
+/* Per class: one class crowded is caught though the others are not and
+ * the median of all is within the tolerance; and crowding that made the
+ * noise too wide to judge by is named, not hidden in that noise. */
+static void test_crowd_per_class(void **state)
+{
+	double ratio[8] = { 1.0, 1.0, 1.01, 1.01, 0.99, 0.99, 1.4, 1.4 };
+	int cls[8] = { CXD_LC_SWITCH, CXD_LC_SWITCH, CXD_LC_SWITCH,
+		       CXD_LC_SWITCH, CXD_LC_GROUP, CXD_LC_GROUP,
+		       CXD_LC_ACROSS, CXD_LC_ACROSS };
+	struct cxd_tol t = cxd_judge_tol(CXD_M_BW, 0.004, 0);
+
+	(void) state;
+	cxd_judge_crowd(&t, ratio, cls, 8);
+	assert_true(fabs(t.crowd - 0.005) < 1e-9);
+	assert_int_equal(t.crowd_pairs_of[CXD_LC_ACROSS], 2);
+	assert_true(fabs(t.crowd_of[CXD_LC_ACROSS] - 0.4) < 1e-9);
+	assert_true(isnan(t.crowd_of[CXD_LC_ANY]));
+	assert_true(t.crowded);
+	/* Noise of 30 % (a tolerance of 120 %: poor) and +35 % alone: the
+	 * crowding is the cause, named. */
+	for (int i = 0; i < 8; i++)
+		ratio[i] = 1.35;
+	t = cxd_judge_tol(CXD_M_BW, 0.30, 0);
+	assert_true(t.poor);
+	cxd_judge_crowd(&t, ratio, cls, 8);
+	assert_true(t.crowded);
+	/* Noise of 3 % (a tolerance of 12 %, fine) and +11 % alone:
+	 * within. */
+	for (int i = 0; i < 8; i++)
+		ratio[i] = 1.11;
+	t = cxd_judge_tol(CXD_M_BW, 0.03, 0);
+	assert_false(t.poor);
+	cxd_judge_crowd(&t, ratio, cls, 8);
+	assert_false(t.crowded);
 }
 
 /* Every link slow (against a baseline): the fabric, not six nodes. */
@@ -385,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_flag_by_rows),
 		cmocka_unit_test(test_suspect_bundle),
 		cmocka_unit_test(test_crowd),
+		cmocka_unit_test(test_crowd_per_class),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

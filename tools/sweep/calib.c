@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep: did the pairs of a round lower each other's bandwidth? With
- * no --topology the sweep cannot know which pairs share links (a tapered
- * fabric's global or spine links), and with one the domains it names may
- * not be all that is shared; so after the rounds a sample of one round's
- * pairs is measured again one pair at a time, and each figure is set
- * against the same link's figure from its round. Rank 0 keeps the
- * ratios; the rules (judge_mpi.c, cxd_judge_crowd) decide what they
- * mean.
+ * cxi_sweep: did the pairs measured at once lower each other's
+ * bandwidth? With no --topology the sweep cannot know which pairs share
+ * links (a tapered fabric's global or spine links), and with one the
+ * links it knows may not be all that is shared (where a group's global
+ * links land, how a fat tree hashes over its spines); so after the
+ * passes a sample of every class of link (on one switch, within a group,
+ * across groups: each pass's pairs, lclass.h) is measured again one pair
+ * at a time, and each figure is set against the same link's figure from
+ * its pass. Rank 0 keeps the ratios and classes; the rules (judge_mpi.c,
+ * cxd_judge_crowd) decide what they mean.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -16,8 +18,9 @@
 #include "sweep/stat.h"
 #include "calib.h"
 
-/* Enough pairs for a median, few enough to cost little (one at a time). */
-#define CALIB_PAIRS 16
+/* Per class: enough pairs for a median, few enough to cost little (one
+ * at a time). */
+#define CALIB_PAIRS 8
 
 /* The link this rank led alone, and its figure. */
 struct alone {
@@ -47,19 +50,6 @@ static void calib_pair(void *arg, int p)
 		       c->ranks[p].host, a->mt->eng->why(a->mt->eng));
 }
 
-/* Up to CALIB_PAIRS pairs of the first round, spread over it. */
-static int sample(int n, struct cxd_pair *out)
-{
-	struct cxd_pair *all = calloc((size_t) n / 2 + 1, sizeof(*all));
-	int c = all ? cxd_pairs_round(n, 0, all) : -1, k = 0;
-
-	for (int j = 0; c > 0 && j < CALIB_PAIRS && j < c; j++)
-		out[k++] = all[(size_t) j * (size_t) c /
-			       (size_t) (c < CALIB_PAIRS ? c : CALIB_PAIRS)];
-	free(all);
-	return c < 0 ? -1 : k;
-}
-
 /* This rank's link to the peer it was measured alone with, over its
  * figure from the rounds (the median of the repeats); NAN: none. */
 static double my_ratio(const struct alone *a)
@@ -74,15 +64,38 @@ static double my_ratio(const struct alone *a)
 	return isfinite(med) && med > 0 ? a->v / med : NAN;
 }
 
-double *sw_calibrate(const struct sw_ctx *c, struct sw_pacing *p,
-		     struct sw_meter *mt)
+/* Rank 0: each rank's ratio, and its sampled pair's class. */
+static void collect(struct sw_calib *out, const struct sw_ctx *c,
+		    double mine, const struct cxd_pair *pairs,
+		    const enum cxd_lclass *cls, int np)
 {
-	struct cxd_pair pairs[CALIB_PAIRS];
+	int n = c->m.n;
+
+	if (c->m.rank == 0) {
+		out->ratio = sw_alloc(&c->m, (size_t) n, sizeof(double));
+		out->cls = sw_alloc(&c->m, (size_t) n, sizeof(int));
+		for (int r = 0; r < n; r++)
+			out->cls[r] = -1;
+		for (int i = 0; i < np; i++)
+			out->cls[pairs[i].a] = out->cls[pairs[i].b] =
+				(int) cls[i];
+	}
+	sw_gather(&c->m, &mine, 1, MPI_DOUBLE, out->ratio,
+		  "gathering the calibration");
+}
+
+void sw_calibrate(struct sw_calib *out, const struct sw_ctx *c,
+		  struct sw_pacing *p, struct sw_meter *mt)
+{
+	struct cxd_pair pairs[CALIB_PAIRS * CXD_LC_N];
+	enum cxd_lclass cls[CALIB_PAIRS * CXD_LC_N];
 	struct alone a = { mt, -1, NAN };
-	int np = sample(c->m.n, pairs), keep = p->pairs_at_once;
-	double mine, *ratio = NULL;
+	int keep = p->pairs_at_once;
+	int np = cxd_lclass_sample(c->m.n, c->place.switch_of,
+				   c->place.group_of, CALIB_PAIRS, pairs, cls);
 	struct cxd_plan pl;
 
+	*out = (struct sw_calib){ NULL, NULL };
 	if (np < 0 || cxd_retest_plan(c->m.n, 1, pairs, np, &pl) != 0)
 		sw_die(&c->m, "out of memory");
 	/* One pair at a time: the slots chain every pair to the last. */
@@ -92,10 +105,12 @@ double *sw_calibrate(const struct sw_ctx *c, struct sw_pacing *p,
 	p->what = SW_RUN_BOTH;
 	p->pairs_at_once = keep;
 	cxd_sched_free(&pl);
-	mine = my_ratio(&a);
-	if (c->m.rank == 0)
-		ratio = sw_alloc(&c->m, (size_t) c->m.n, sizeof(double));
-	sw_gather(&c->m, &mine, 1, MPI_DOUBLE, ratio,
-		  "gathering the calibration");
-	return ratio;
+	collect(out, c, my_ratio(&a), pairs, cls, np);
+}
+
+void sw_calib_free(struct sw_calib *cb)
+{
+	free(cb->ratio);
+	free(cb->cls);
+	*cb = (struct sw_calib){ NULL, NULL };
 }

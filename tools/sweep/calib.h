@@ -3,12 +3,21 @@
 #ifndef CXD_SWEEP_CALIB_H
 #define CXD_SWEEP_CALIB_H
 
+#include "sweep/lclass.h"
 #include "pair.h"
 
-/* With more than one pair at once: a sample of a round's pairs measured
- * again alone. Collective; rank 0 gets each rank's ratio (alone / in
- * the round, NAN none; its to free), the others NULL. */
-double *sw_calibrate(const struct sw_ctx *c, struct sw_pacing *p,
-		     struct sw_meter *mt);
+/* Rank 0's: each rank's link measured alone against its rounds (ratio,
+ * NAN none) and that link's class (cls, -1 none). */
+struct sw_calib {
+	double *ratio;
+	int *cls;
+};
+
+/* With more than one pair at once: a sample of every class of link
+ * measured again alone (calib.c). Collective; rank 0 gets the figures
+ * (sw_calib_free releases them), the others nothing. */
+void sw_calibrate(struct sw_calib *out, const struct sw_ctx *c,
+		  struct sw_pacing *p, struct sw_meter *mt);
+void sw_calib_free(struct sw_calib *cb);
 
 #endif

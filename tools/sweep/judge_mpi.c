@@ -96,7 +96,8 @@ void sw_inputs_free(struct sw_inputs *in)
 /* Rank 0 sets the rules from each rank's median links and noise. */
 static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 		      const struct sw_inputs *in,
-		      const struct sw_measured *f, const double *crowd)
+		      const struct sw_measured *f,
+		      const struct sw_calib *crowd)
 {
 	const struct cxd_sweep_opts *o = &c->cfg.sweep;
 	double mine[4] = { cxd_stat_median(f->bw_row, (size_t) c->m.n),
@@ -122,9 +123,9 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 			r->base_poor[m] = in->has_base &&
 					  cxd_judge_poor(m, r->base_tol[m]);
 		}
-		if (crowd)
-			cxd_judge_crowd(&r->tol[CXD_M_BW], crowd,
-					(size_t) c->m.n);
+		if (crowd && crowd->ratio)
+			cxd_judge_crowd(&r->tol[CXD_M_BW], crowd->ratio,
+					crowd->cls, (size_t) c->m.n);
 		r->expect[CXD_M_BW] = o->expect_bw;
 		r->expect[CXD_M_LAT] = o->expect_lat;
 	}
@@ -187,7 +188,7 @@ static void flag(struct sw_judging *j, const struct sw_ctx *c,
 
 void sw_judge(struct sw_judging *j, const struct sw_ctx *c,
 	      struct sw_inputs *in, struct sw_measured *f,
-	      const double *crowd)
+	      const struct sw_calib *crowd)
 {
 	sw_measured_stats(f, &c->m);
 	set_rules(j, c, in, f, crowd);

@@ -16,6 +16,7 @@
 #include "sweep/judge.h"
 #include "sweep/topo.h"
 #include "context.h"
+#include "calib.h"
 #include "measured.h"
 
 /* Rank 0's --baseline and --topology, read before any traffic. */
@@ -54,7 +55,7 @@ struct sw_judging {
  * Collective. */
 void sw_judge(struct sw_judging *j, const struct sw_ctx *c,
 	      struct sw_inputs *in, struct sw_measured *f,
-	      const double *crowd);
+	      const struct sw_calib *crowd);
 void sw_judging_free(struct sw_judging *j);
 
 #endif

@@ -291,6 +291,35 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 	free(k.mine);
 }
 
+/* Where groups hold several switches (p->shared_sw), whose switch pairs
+ * share a few links: the pairs within groups dealt by switch, then those
+ * across groups (cxd_sched_dealt_within, _across), each paced to its
+ * end before the other starts. 1 when run, -EDOM when not dealt, or
+ * -ENOMEM. */
+static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
+			 sw_measure_fn *measure, void *arg)
+{
+	struct cxd_plan in, out;
+	int ret;
+
+	if (p->shared_sw == NULL)
+		return -EDOM;
+	ret = cxd_sched_dealt_within(c->m.n, p->shared_sw, p->shared,
+				     p->pairs_at_once, &in);
+	if (ret != 0)
+		return ret;
+	ret = cxd_sched_dealt_across(c->m.n, p->shared, p->pairs_at_once,
+				     p->across_cap, &out);
+	if (ret == 0) {
+		sw_pace(c, p, &in, measure, arg, NULL);
+		sw_pace(c, p, &out, measure, arg, NULL);
+		ret = 1;
+	}
+	cxd_sched_free(&in);
+	cxd_sched_free(&out);
+	return ret;
+}
+
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
  * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
  * rounds chained by domain pair (a retest's always). With a dealt plan
@@ -302,12 +331,15 @@ static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
 {
 	struct cxd_plan dl;
 	double *bw_s;
-	int ret = pl->count ? -EDOM : cxd_sched_dealt(c->m.n, p->shared,
-						    p->pairs_at_once,
-						    &dl);
+	int ret = pl->count ? -EDOM : deal_in_parts(c, p, measure, arg);
 
+	if (ret == -EDOM && pl->count == NULL)
+		ret = cxd_sched_dealt(c->m.n, p->shared, p->pairs_at_once,
+				      &dl);
 	if (ret == -ENOMEM)
 		sw_die(&c->m, "out of memory");
+	if (ret == 1)
+		return;
 	if (ret == 0) {
 		sw_pace(c, p, &dl, measure, arg, NULL);
 		cxd_sched_free(&dl);

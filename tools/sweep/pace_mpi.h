@@ -29,6 +29,13 @@ struct sw_pacing {
 	/* The shared-links schedule's domains for the whole sweep (its
 	 * retests too), NULL: plain rounds. */
 	const int *shared;
+	/* With groups of several switches, each rank's switch: the pairs
+	 * within a group take turns by switch pair (pace_mpi.c). */
+	const int *shared_sw;
+	/* Across groups, pairs of one group at once: its own switch links
+	 * carry them to and from the bundles, where the global links land,
+	 * which no topology says (cxd_sched_dealt_across's cap). */
+	int across_cap;
 	/* Which schedule ran and why, for the report. */
 	char schedule[CXD_SWEEP_SCHED_LEN];
 	double *round_s;       /* rank 0: each round's longest pair, s */

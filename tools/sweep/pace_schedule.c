@@ -19,6 +19,25 @@ void sw_pacing_free(struct sw_pacing *p)
 	p->round_s = NULL;
 }
 
+/* Whether the pairs within groups would be dealt by switch (some group
+ * has two switches, whose pairs share their few links) and those across
+ * groups by group (pace_mpi.c, deal_in_parts). */
+static bool within_dealt(const struct sw_ctx *c)
+{
+	const struct cxd_topo_map *tm = &c->place;
+	struct cxd_plan in, out;
+	int n = c->m.n, ok;
+
+	ok = cxd_sched_dealt_within(n, tm->switch_of, tm->group_of,
+				    c->hosts.pairs_at_once, &in) == 0 &&
+	     cxd_sched_dealt_across(n, tm->group_of, c->hosts.pairs_at_once,
+				    0, &out) == 0;
+	cxd_sched_free(&in);
+	if (ok)
+		cxd_sched_free(&out);
+	return ok;
+}
+
 /*
  * The shared-links schedule, when --topology places the ranks and more
  * than one pair runs at once: on a tapered fabric the pairs of a round
@@ -71,6 +90,18 @@ static const int *shared_links(struct sw_pacing *p, const struct sw_ctx *c)
 			 unit, nd == 1 ? "" : tm->ngroup > 0 ? "s" : "es",
 			 nd == 1 ? "" : ", too many to track");
 		return NULL;
+	}
+	if (tm->ngroup > 0 && within_dealt(c)) {
+		p->shared_sw = tm->switch_of;
+		p->across_cap = 1;
+		snprintf(why, len, "shared links: latency in full rounds, "
+			 "then bandwidth within each group with one pair at a "
+			 "time per switch pair, then across groups with one "
+			 "pair at a time per group pair and %d per group (its "
+			 "switch links), each dealt into slots, as --topology "
+			 "places the ranks on %d switches in %d groups",
+			 p->across_cap, tm->nswitch, nd);
+		return dom;
 	}
 	snprintf(how, sizeof(how), undealt_words[cxd_sched_undealt(
 		 c->m.n, dom, p->pairs_at_once)],

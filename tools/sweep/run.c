@@ -35,7 +35,7 @@ static void main_plan(struct sw *w)
 static void calibrate(struct sw *w)
 {
 	if (w->pace.pairs_at_once > 1 && !w->c->coord_only)
-		w->crowd = sw_calibrate(w->c, &w->pace, &w->meter);
+		sw_calibrate(&w->crowd, w->c, &w->pace, &w->meter);
 }
 
 /* Rank 0's report: the verdict's exit status (0 elsewhere). */
@@ -63,7 +63,7 @@ static void sw_free(struct sw *w)
 	sw_outputs_free(&w->out);
 	sw_gathered_free(&w->seen);
 	sw_judging_free(&w->judge);
-	free(w->crowd);
+	sw_calib_free(&w->crowd);
 	sw_measured_free(&w->fig);
 	sw_pacing_free(&w->pace);
 	cxd_sched_free(&w->plan);
@@ -87,7 +87,7 @@ int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 		sw_pacing_init(&w.pace, c);
 		main_plan(&w);                   /* every pair, measured */
 		calibrate(&w);                   /* pairs alone vs at once */
-		sw_judge(&w.judge, c, in, &w.fig, w.crowd); /* flag links */
+		sw_judge(&w.judge, c, in, &w.fig, &w.crowd); /* flag links */
 		sw_retest(&w.judge, c, &w.pace, &w.meter);  /* confirm */
 		sw_gather_all(&w.seen, c, &w.judge, &w.fig);
 		sw_outputs_evidence(&w.out, c);  /* counters that moved */

@@ -28,7 +28,7 @@ struct sw {
 	struct sw_pacing pace;
 	struct sw_measured fig;
 	struct sw_meter meter;     /* a pair's runs into fig */
-	double *crowd;             /* rank 0: the calibration's ratios */
+	struct sw_calib crowd;     /* rank 0: the calibration's ratios */
 	struct sw_judging judge;
 	struct sw_gathered seen;   /* rank 0: the whole run's view */
 	struct sw_outputs out;
