@@ -7,7 +7,11 @@
 #   2. What only a libfabric endpoint has is refused with exit 2 and the
 #      option named; an unknown engine is named; so is a message size
 #      beyond an MPI count.
-#   3. A rank frozen in its timed loop (CXD_TEST_STOP_AT, SIGSTOP): its
+#   3. 8 ranks, healthy, on this host (up to 4 ranks a core): PASS, or
+#      INCONCLUSIVE naming why, never FAIL. Pairs that share a CPU
+#      measure 2.5 times the typical latency, and their ranks wait for a
+#      CPU about half of the time: such an outlier is not judged.
+#   4. A rank frozen in its timed loop (CXD_TEST_STOP_AT, SIGSTOP): its
 #      partner's wait is bounded (--timeout), the frozen rank is named,
 #      and MPI_Abort ends every rank.
 # Skipped (77) without MPI or cxi_sweep.
@@ -63,6 +67,24 @@ refused health "--health does not apply to --engine mpi" --engine mpi --health
 # an MPI count is an int: a bigger message would wrap
 refused count "-s 3000000000: more than --engine mpi can send in one message" \
 	--engine mpi -s 3000000000
+
+section "8 healthy ranks on a busy host: never FAIL"
+# Small: about 2 s alone (--lat-iters 50 keeps a latency median honest).
+run_capture mpi-8 120 "${MPIRUN[@]}" -np 8 "$BIN" --engine mpi -n 8 -l 4 \
+	--lat-iters 50 --json "$TMPD/mpi-8.json"
+verdict=$(grep -m1 '^Verdict:' "$OUT")
+note "${verdict:-no verdict line}"
+if [ "$RC" = 0 ] || [ "$RC" = 4 ]; then
+	pass "mpi-8: exit $RC, not FAIL"
+else
+	fail "mpi-8: exit $RC, want 0 (PASS) or 4 (INCONCLUSIVE)"; show "$OUT" "$ERR"
+fi
+if [ "$RC" = 4 ]; then
+	check "mpi-8: INCONCLUSIVE says why" \
+		grep -qE '^Verdict: INCONCLUSIVE: [a-z0-9]' "$OUT"
+	check "mpi-8: JSON verdict INCONCLUSIVE" \
+		test "$(json_get "$TMPD/mpi-8.json" verdict)" = INCONCLUSIVE
+fi
 
 section "a frozen rank is named, bounded"
 t0=$(now)

@@ -147,6 +147,50 @@ static void test_flag_lane_down(void **state)
 	assert_int_equal(cxd_judge_flag(&r, m, CXD_M_BW, o, N * N), 0);
 }
 
+/* The busy rule at its bound: a latency outlier confirmed by its retest
+ * stands only when neither rank waited for a CPU over 20 % of the retest.
+ * Two ranks sharing a CPU wait about half of the time; 49.6 % once passed
+ * as judged and failed a healthy run. */
+static void test_busy_bound(void **state)
+{
+	const double b = CXD_JUDGE_BUSY_MAX;
+	const double share[] = { 0.02, b - 0.001, NAN, b + 0.001, 0.496,
+				 0.6 };
+	struct cxd_outlier o[6];
+	struct cxd_rules r = { .n = N };
+	double busy[N * N];
+	size_t nb = 99;
+
+	(void) state;
+	assert_true(b >= 0.15 && b <= 0.25);
+	r.typical[CXD_M_BW] = r.typical[CXD_M_LAT] = 0.34;
+	r.tol[CXD_M_BW] = cxd_judge_tol(CXD_M_BW, 0.01, 0);
+	r.tol[CXD_M_LAT] = cxd_judge_tol(CXD_M_LAT, 0.01, 0);
+	for (int i = 0; i < 6; i++)
+		o[i] = (struct cxd_outlier){ 0, i, CXD_M_LAT, 0.85, 0.34, 0.68,
+					     0.87, share[i], CXD_R_PEERS };
+	o[5].retest = 0.35; /* busy, but the retest is fine: dropped */
+	assert_int_equal(cxd_judge_confirm(&r, o, 6, NULL, &nb), 3);
+	assert_int_equal(nb, 2);
+	/* Quiet, just under the bound, unknown (no schedstat): judged. */
+	assert_true(o[0].busy == 0.02 && o[1].busy == b - 0.001);
+	assert_true(isnan(o[2].busy));
+	/* Just over it, and the wait that once failed: not judged. */
+	assert_true(o[3].busy == b + 0.001 && o[4].busy == 0.496);
+	assert_true(cxd_judge_held(&o[3]) && !cxd_judge_held(&o[1]));
+	/* From the matrix: the busier rank of the pair counts. */
+	for (int i = 0; i < N * N; i++)
+		busy[i] = 0.01;
+	busy[2 * N + 0] = b + 0.05; /* rank 2, during its retest with 0 */
+	for (int i = 0; i < 3; i++)
+		o[i] = (struct cxd_outlier){ 0, i + 1, CXD_M_LAT, 0.85, 0.34,
+					     0.68, 0.87, NAN, CXD_R_PEERS };
+	assert_int_equal(cxd_judge_confirm(&r, o, 3, busy, &nb), 2);
+	assert_int_equal(nb, 1);
+	assert_int_equal(o[2].dst, 2);
+	assert_true(o[2].busy == b + 0.05);
+}
+
 /* Everything at half its baseline: the peers see nothing, the baseline
  * every link; an absolute floor too. */
 static void test_baseline_and_expect(void **state)
@@ -414,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_judge_typical_link_ignores_one_slow_rank),
 		cmocka_unit_test(test_judge_tolerance_floor_sigma_and_poor),
 		cmocka_unit_test(test_flag_lane_down),
+		cmocka_unit_test(test_busy_bound),
 		cmocka_unit_test(test_baseline_and_expect),
 		cmocka_unit_test(test_suspect_rank),
 		cmocka_unit_test(test_suspect_switch),
