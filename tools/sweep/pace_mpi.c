@@ -302,7 +302,7 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
  * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
- * rounds chained by domain pair (a retest's always). With a dealt plan
+ * rounds chained by domain pair (a listed plan's always). With a dealt plan
  * the rounds' times are the latency pass's alone: its slots are not
  * pl's rounds. */
 static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
