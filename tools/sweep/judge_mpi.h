@@ -46,6 +46,7 @@ struct sw_judging {
 	size_t nout, nbusy;
 	/* the retest's pairs and metrics, for the report */
 	int retest_pairs;
+	int retest_rounds;       /* > 0: alone per shared link, in these */
 	unsigned retest_metrics;
 };
 

@@ -45,7 +45,7 @@
 
 /* The longest a pair may take: its runs (4 x --repeat), each bounded,
  * and slack. */
-static uint64_t pair_bound_ns(const struct sw_ctx *c)
+uint64_t sw_pace_pair_ns(const struct sw_ctx *c)
 {
 	return 4 * c->repeat * c->m.wait_ns +
 	       2 * CXD_SWEEP_LATE_S * 1000000000ULL;
@@ -180,12 +180,12 @@ static void plan_end(const struct sw_ctx *c, uint64_t deadline)
 
 /* The rounds' lengths: each pair's lower rank times it, rank 0 keeps
  * the longest pair of each round. */
-static void round_times(const struct sw_ctx *c, const struct cxd_plan *pl,
-			double *mine, double *secs)
+static void round_times(const struct sw_ctx *c, int nrounds, double *mine,
+			double *secs)
 {
 	MPI_Request q;
 
-	MPI_Ireduce(mine, secs, pl->nrounds, MPI_DOUBLE, MPI_MAX, 0,
+	MPI_Ireduce(mine, secs, nrounds, MPI_DOUBLE, MPI_MAX, 0,
 		    MPI_COMM_WORLD, &q);
 	sw_coll_wait(&c->m, &q, "collecting the rounds' times");
 }
@@ -259,20 +259,18 @@ static int pace_steps(const struct sw_ctx *c, const struct sw_pacing *p,
 	return nsteps;
 }
 
-void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
-	     const struct cxd_plan *pl, sw_measure_fn *measure, void *arg,
-	     double *secs)
+void sw_pace_steps(const struct sw_ctx *c, struct sw_pacing *p,
+		   const struct cxd_step *step, int nsteps, int nrounds,
+		   sw_measure_fn *measure, void *arg, double *secs)
 {
 	struct walk k = { .c = c, .p = p, .measure = measure, .arg = arg,
-			  .t0 = cxd_now_ns(), .bound = pair_bound_ns(c) };
+			  .t0 = cxd_now_ns(), .bound = sw_pace_pair_ns(c) };
 	double cpu = cpu_s();
-	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
-						 c->m.n, pl), sizeof(*step));
 	int nreq;
 
-	k.mine = sw_alloc(&c->m, (size_t) pl->nrounds, sizeof(double));
-	k.end = k.t0 + (uint64_t) (pl->nrounds + 1) * k.bound;
-	cxd_pace_init(&k.pc, step, pace_steps(c, p, pl, step), c->m.rank);
+	k.mine = sw_alloc(&c->m, (size_t) nrounds + 1, sizeof(double));
+	k.end = k.t0 + (uint64_t) (nrounds + 1) * k.bound;
+	cxd_pace_init(&k.pc, step, nsteps, c->m.rank);
 	nreq = cxd_pace_nreq(&k.pc);
 	k.q = sw_alloc(&c->m, (size_t) nreq, sizeof(*k.q));
 	for (int i = 0; i < nreq; i++)
@@ -282,13 +280,24 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 	if (c->coord_only && secs && c->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
-			"%.6f\n", c->m.n, pl->nrounds, p->pairs_at_once,
+			"%.6f\n", c->m.n, nrounds, p->pairs_at_once,
 			(double) (cxd_now_ns() - k.t0) / 1e9, cpu_s() - cpu);
 	if (secs)
-		round_times(c, pl, k.mine, secs);
+		round_times(c, nrounds, k.mine, secs);
 	free(k.q);
-	free(step);
 	free(k.mine);
+}
+
+void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
+	     const struct cxd_plan *pl, sw_measure_fn *measure, void *arg,
+	     double *secs)
+{
+	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
+						 c->m.n, pl), sizeof(*step));
+
+	sw_pace_steps(c, p, step, pace_steps(c, p, pl, step), pl->nrounds,
+		      measure, arg, secs);
+	free(step);
 }
 
 /* Where groups hold several switches (p->shared_sw), whose switch pairs
@@ -322,7 +331,7 @@ static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
  * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
- * rounds chained by domain pair (a retest's always). With a dealt plan
+ * rounds chained by domain pair (a listed plan's always). With a dealt plan
  * the rounds' times are the latency pass's alone: its slots are not
  * pl's rounds. */
 static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,

@@ -57,6 +57,14 @@ void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
 void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 	     const struct cxd_plan *pl, sw_measure_fn *measure, void *arg,
 	     double *secs);
+/* The same over this rank's steps as given (its own, cxd_sched_steps'
+ * or a retest's), in a plan of nrounds rounds. */
+void sw_pace_steps(const struct sw_ctx *c, struct sw_pacing *p,
+		   const struct cxd_step *step, int nsteps, int nrounds,
+		   sw_measure_fn *measure, void *arg, double *secs);
+/* The longest a pair may take (its runs, each bounded, and slack): the
+ * bound of each round's waits. */
+uint64_t sw_pace_pair_ns(const struct sw_ctx *c);
 /* Plan pl's pairs measured for what (SW_RUN_*): both metrics at once,
  * or on shared links (p->shared) latency in full rounds, then bandwidth
  * one pair per domain pair at a time; secs as sw_pace's, the two passes

@@ -1,23 +1,32 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: the retest. The pairs of every rank's flagged links are
- * measured once more (all repeats, through the pacing) and a flag stays
- * only where the retest breaks a rule too; each link's figure is then
- * its latest measurement.
+ * measured once more (all repeats) and a flag stays only where the
+ * retest breaks a rule too; each link's figure is then its latest
+ * measurement. Rank 0 gathers the pairs and plans; each rank receives
+ * only its own steps (a whole fabric's list on every rank was 6.9 GB at
+ * 1,024 simulated ranks, which share one process). With --topology the
+ * retest runs alone per shared link (retest_claims.h), in rounds kept
+ * apart by barriers: pairs that crowd each other again would confirm
+ * false outliers.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <mpi.h>
 
+#include "base/testaid.h"
 #include "sweep/retest.h"
+#include "sweep/retest_steps.h"
 #include "sweep/stat.h"
 #include "sweep/stat_row.h"
 #include "retest_mpi.h"
 
 /* The pairs to retest: each rank's outliers' pairs, gathered and made
- * unique by rank 0, then known to all; returns the count. */
+ * unique by rank 0, the only rank that holds them (*out, NULL
+ * elsewhere); returns their count there, 0 elsewhere. */
 static int retest_list(const struct sw_mpi *mpi, const struct sw_judging *j,
 		       struct cxd_pair **out)
 {
@@ -44,16 +53,173 @@ static int retest_list(const struct sw_mpi *mpi, const struct sw_judging *j,
 	sw_coll_wait(mpi, &q, "the retest list");
 	if (mpi->rank == 0)
 		np = (int) cxd_pairs_unique(all, (size_t) tot / 2);
-	sw_bcast(mpi, &np, 1, MPI_INT, "the retest list");
-	*out = sw_alloc(mpi, (size_t) np + 1, sizeof(**out));
-	if (mpi->rank == 0)
-		memcpy(*out, all, (size_t) np * sizeof(**out));
-	sw_bcast(mpi, *out, 2 * np, MPI_INT, "the retest list");
+	*out = all;
 	free(mine);
-	free(all);
 	free(cnt);
 	free(disp);
 	return np;
+}
+
+/* Is the retest alone per shared link? With --topology: which pairs may
+ * share links is known (retest_claims.h's rule). Without it the pairs
+ * are packed as ever, regardless of links, paced by the slot tokens. */
+static bool alone(const struct sw_ctx *c)
+{
+	return c->place.switch_of != NULL;
+}
+
+/* Rank 0's plan of the np pairs (the other ranks' stays empty). */
+static void retest_plan(const struct sw_ctx *c, const struct sw_pacing *p,
+			const struct cxd_pair *pairs, int np,
+			struct cxd_plan *pl)
+{
+	const struct cxd_topo_map *tm = &c->place;
+	int ret = 0;
+
+	*pl = (struct cxd_plan){ .nrounds = 0 };
+	if (c->m.rank != 0)
+		return;
+	if (alone(c))
+		ret = cxd_retest_plan_alone(c->m.n, p->pairs_at_once,
+					    tm->switch_of, tm->ngroup > 0 ?
+					    tm->group_of : NULL, pairs, np,
+					    pl);
+	else
+		ret = cxd_retest_plan(c->m.n, p->pairs_at_once, pairs, np,
+				      pl);
+	if (ret != 0)
+		sw_die(&c->m, "out of memory");
+}
+
+/* This rank's part of the retest: the plan's size (every rank) and its
+ * own steps. */
+struct part {
+	int np, nrounds;
+	struct cxd_retest_step *step;
+	int nsteps;
+};
+
+/* Rank 0's every rank's steps (slot tokens only without the barriers
+ * of a retest alone: the pacing's rule, cxd_sched_chain). */
+static struct cxd_retest_step *all_steps(const struct sw_ctx *c,
+					 const struct sw_pacing *p,
+					 const struct cxd_plan *pl, int np,
+					 int *cnt, int *disp)
+{
+	struct cxd_retest_step *all = sw_alloc(&c->m, 2 * (size_t) np + 1,
+					       sizeof(*all));
+	bool chain = !alone(c) && cxd_sched_chain(c->m.n, p->pairs_at_once);
+
+	if (cxd_retest_steps(c->m.n, chain, pl, cnt, disp, all) != 0)
+		sw_die(&c->m, "out of memory");
+	return all;
+}
+
+/* Each rank's steps from rank 0's plan pl, to that rank alone. */
+static void deal(const struct sw_ctx *c, const struct sw_pacing *p,
+		 const struct cxd_plan *pl, struct part *pt)
+{
+	int *cnt = NULL, *disp = NULL, size[2] = { pt->np, pl->nrounds };
+	struct cxd_retest_step *all = NULL;
+	MPI_Datatype t;
+	MPI_Request q;
+
+	sw_bcast(&c->m, size, 2, MPI_INT, "the retest plan");
+	pt->np = size[0];
+	pt->nrounds = size[1];
+	if (pt->np == 0)
+		return;
+	if (c->m.rank == 0) {
+		cnt = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+		disp = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+		all = all_steps(c, p, pl, pt->np, cnt, disp);
+	}
+	MPI_Iscatter(cnt, 1, MPI_INT, &pt->nsteps, 1, MPI_INT, 0,
+		     MPI_COMM_WORLD, &q);
+	sw_coll_wait(&c->m, &q, "the retest plan");
+	pt->step = sw_alloc(&c->m, (size_t) pt->nsteps + 1, sizeof(*pt->step));
+	/* A step is 4 ints: counted in steps, a whole fabric's fit an int. */
+	MPI_Type_contiguous(4, MPI_INT, &t);
+	MPI_Type_commit(&t);
+	MPI_Iscatterv(all, cnt, disp, t, pt->step, pt->nsteps, t, 0,
+		      MPI_COMM_WORLD, &q);
+	sw_coll_wait(&c->m, &q, "the retest plan");
+	MPI_Type_free(&t);
+	free(all);
+	free(cnt);
+	free(disp);
+}
+
+/* A pair of a retest alone, timed for the test copies' pair log. */
+static void alone_pair(const struct sw_ctx *c, struct sw_meter *mt, int q)
+{
+	uint64_t start = cxd_now_ns();
+
+	sw_measure_pair(mt, q);
+	if (c->m.rank < q && cxd_testaid_pair_span)
+		cxd_testaid_pair_span(c->m.rank, q, start, cxd_now_ns());
+}
+
+/*
+ * The retest alone per shared link: pairs of two rounds may share a
+ * link, and the pacing's tokens would let a round start while the one
+ * before still runs, so every round ends in a barrier, bounded by a
+ * pair's longest (each rank's waits are its own pair's, or this).
+ */
+static void run_alone(const struct sw_ctx *c, struct sw_pacing *p,
+		      const struct part *pt, struct sw_meter *mt)
+{
+	uint64_t bound = sw_pace_pair_ns(c);
+	int k = 0;
+
+	for (int r = 0; r < pt->nrounds; r++) {
+		uint64_t t0 = cxd_now_ns();
+		MPI_Request q;
+
+		p->round = r;
+		if (k < pt->nsteps && pt->step[k].round == r)
+			alone_pair(c, mt, pt->step[k++].partner);
+		MPI_Ibarrier(MPI_COMM_WORLD, &q);
+		if (sw_wait_until(&q, t0 + bound) != 0)
+			sw_die(&c->m, "the other ranks did not finish round "
+			       "%d of the retest in time: one of them is "
+			       "stalled", r);
+	}
+}
+
+/* More than half of all pairs listed (every rank knows np). */
+static bool most_listed(const struct sw_ctx *c, int np)
+{
+	return 2 * (size_t) np > (size_t) c->m.n * (size_t) (c->m.n - 1) / 2;
+}
+
+/* The retest's rounds measured for what (SW_RUN_*): alone per shared
+ * link, or paced as the sweep's rounds. */
+static void run(const struct sw_ctx *c, struct sw_pacing *p,
+		const struct part *pt, int what, struct sw_meter *mt)
+{
+	struct cxd_step *s;
+
+	p->what = what;
+	if (alone(c) && most_listed(c, pt->np)) {
+		struct cxd_plan pl = cxd_sched_main(c->m.n, p->pairs_at_once);
+
+		/* A fabric slow all over: the whole sweep's schedule again
+		 * (its bandwidth pass dealt, one pair per shared link at a
+		 * time) costs less than its pairs one group at a time; the
+		 * links not listed keep their first figures (keep_first). */
+		sw_pace_plan(c, p, &pl, what, sw_measure_pair, mt, NULL);
+	} else if (alone(c)) {
+		run_alone(c, p, pt, mt);
+	} else {
+		s = sw_alloc(&c->m, (size_t) pt->nsteps + 1, sizeof(*s));
+		for (int i = 0; i < pt->nsteps; i++)
+			s[i] = cxd_retest_step_of(pt->step[i]);
+		sw_pace_steps(c, p, s, pt->nsteps, pt->nrounds,
+			      sw_measure_pair, mt, NULL);
+		free(s);
+	}
+	p->what = SW_RUN_BOTH;
 }
 
 /* What the retest measures (SW_RUN_*): only the metrics that have an
@@ -69,23 +235,6 @@ static int retest_what(const struct sw_mpi *mpi, const struct sw_judging *j)
 		     "the retest's metrics");
 	return all[CXD_M_BW] && all[CXD_M_LAT] ? SW_RUN_BOTH :
 	       all[CXD_M_LAT] ? SW_RUN_LAT : SW_RUN_BW;
-}
-
-/* The retest's plan. On shared links with most pairs listed (a fabric
- * slow all over): the whole plan again, whose bandwidth pass is dealt
- * rather than chained (sw_pace_plan); the links not listed keep their
- * first figures, as ever. In plain rounds the listed pairs alone cost
- * less (6 ranks, 8 of 15 listed: 24 s against 30). */
-static void retest_plan(const struct sw_ctx *c, const struct sw_pacing *p,
-			const struct cxd_pair *pairs, int np,
-			struct cxd_plan *pl)
-{
-	if (p->shared != NULL &&
-	    2 * (size_t) np > (size_t) c->m.n * (size_t) (c->m.n - 1) / 2)
-		*pl = cxd_sched_main(c->m.n, p->pairs_at_once);
-	else if (cxd_retest_plan(c->m.n, p->pairs_at_once, pairs, np,
-				 pl) != 0)
-		sw_die(&c->m, "out of memory");
 }
 
 /* The links the retest did not measure keep their first figures: each
@@ -125,38 +274,54 @@ static void confirm(struct sw_judging *j, const struct sw_ctx *c,
 	free(busy_col);
 }
 
+/* This rank's pairs of the retest, for keep_first. */
+static struct cxd_pair *own_pairs(const struct sw_ctx *c,
+				  const struct part *pt)
+{
+	struct cxd_pair *q = sw_alloc(&c->m, (size_t) pt->nsteps + 1,
+				      sizeof(*q));
+
+	for (int i = 0; i < pt->nsteps; i++)
+		q[i] = (struct cxd_pair){ c->m.rank, pt->step[i].partner };
+	return q;
+}
+
 void sw_retest(struct sw_judging *j, const struct sw_ctx *c,
 	       struct sw_pacing *p, struct sw_meter *mt)
 {
 	struct sw_measured *f = mt->fig;
 	struct cxd_pair *pairs;
-	int np = retest_list(&c->m, j, &pairs);
+	struct part pt = { 0 };
 	double *now[4] = { f->bw_row, f->lat_row, f->spread[0],
 			   f->spread[1] };
 	double *first[4];
 	struct cxd_plan pl;
 	int what;
 
-	if (np == 0) {
-		free(pairs);
+	pt.np = retest_list(&c->m, j, &pairs);
+	retest_plan(c, p, pairs, pt.np, &pl);
+	free(pairs);
+	deal(c, p, &pl, &pt);
+	cxd_sched_free(&pl);
+	if (pt.np == 0)
 		return;
-	}
 	first[0] = sw_alloc(&c->m, 4 * (size_t) c->m.n, sizeof(double));
 	for (int k = 0; k < 4; k++) {
 		first[k] = first[0] + (size_t) k * c->m.n;
 		memcpy(first[k], now[k], (size_t) c->m.n * sizeof(double));
 	}
-	retest_plan(c, p, pairs, np, &pl);
 	what = retest_what(&c->m, j);
-	j->retest_pairs = np;
+	j->retest_pairs = pt.np;
+	j->retest_rounds = alone(c) ? pt.nrounds : 0;
 	j->retest_metrics = (what != SW_RUN_LAT ? 1u << CXD_M_BW : 0) |
 			    (what != SW_RUN_BW ? 1u << CXD_M_LAT : 0);
 	sw_measured_reset(f);
-	sw_pace_plan(c, p, &pl, what, sw_measure_pair, mt, NULL);
+	run(c, p, &pt, what, mt);
 	sw_measured_stats(f, &c->m);
-	keep_first(c, pairs, np, what, now, first);
-	free(first[0]);
-	confirm(j, c, f);
-	cxd_sched_free(&pl);
+	pairs = own_pairs(c, &pt);
+	keep_first(c, pairs, pt.nsteps, what, now, first);
 	free(pairs);
+	free(first[0]);
+	free(pt.step);
+	confirm(j, c, f);
 }

@@ -59,6 +59,10 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 	w->eng->version(r->engine_version, sizeof(r->engine_version));
 	r->verdict = cxd_verdict_of(r);
 	cxd_out_text(r, stdout);
+	if (w->judge.retest_rounds > 0)
+		printf("Retest: %d pairs measured again, alone per shared "
+		       "link: %d rounds\n", w->judge.retest_pairs,
+		       w->judge.retest_rounds);
 	fflush(stdout);
 	return cxd_verdict_exit(r->verdict);
 }
