@@ -89,7 +89,8 @@ static void pairs(const struct cxd_topo_map *tm,
 }
 
 /* The switch pair inside one group with the most ranks on its smaller
- * side: top holds it, -1 when no group has two switches. */
+ * side, then on its larger: top holds it, -1 when no group has two
+ * switches. */
 static void local_pair(const int *cnt_sw, int nsw, const int *grp, int ngrp,
 		       int *top)
 {
@@ -98,7 +99,10 @@ static void local_pair(const int *cnt_sw, int nsw, const int *grp, int ngrp,
 	top[0] = top[1] = -1;
 	for (int g = 0; g < ngrp; g++) {
 		top_two(cnt_sw, nsw, grp, g, t);
-		if (t[1] >= 0 && (top[1] < 0 || cnt_sw[t[1]] > cnt_sw[top[1]]))
+		if (t[1] >= 0 &&
+		    (top[1] < 0 || cnt_sw[t[1]] > cnt_sw[top[1]] ||
+		     (cnt_sw[t[1]] == cnt_sw[top[1]] &&
+		      cnt_sw[t[0]] > cnt_sw[top[0]])))
 			memcpy(top, t, sizeof(t));
 	}
 }
