@@ -68,17 +68,17 @@ static double run_k(const struct sw_ctx *c, struct sw_pacing *p,
 	return worst;
 }
 
-/* The sample's pairs once each way at latency, all at once, figures
- * dropped: a provider connects on first use (pair.c), and the first
- * pair's figure is every later step's yardstick. */
+/* The cap pairs to be run, once each way at latency, all at once,
+ * figures dropped: a provider connects on first use (pair.c), and the
+ * first pair's figure is every later step's yardstick. */
 static void warm(const struct sw_ctx *c, struct sw_pacing *p,
-		 struct wrun *w, const struct cxd_width_sample *s)
+		 struct wrun *w, const struct cxd_width_sample *s, int cap)
 {
 	struct cxd_plan pl;
 
-	if (cxd_retest_plan(c->m.n, s->np, s->p, s->np, &pl) != 0)
+	if (cxd_retest_plan(c->m.n, cap, s->p, cap, &pl) != 0)
 		sw_die(&c->m, "out of memory");
-	p->pairs_at_once = s->np;
+	p->pairs_at_once = cap;
 	p->what = SW_RUN_LAT;
 	sw_pace(c, p, &pl, width_pair, w, NULL);
 	p->what = SW_RUN_BW;
@@ -96,7 +96,7 @@ static void measure(const struct sw_ctx *c, struct sw_pacing *p,
 	int cap = s->np < c->hosts.pairs_at_once ? s->np :
 		  c->hosts.pairs_at_once, nk = 0;
 
-	warm(c, p, w, s);
+	warm(c, p, w, s, cap);
 	while (cxd_width_more(worst, nk, tol, cap)) {
 		worst[nk] = run_k(c, p, w, s, nk + 1);
 		nk++;
