@@ -233,6 +233,8 @@ int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "provider",
 			       json_object_new_string(r->provider));
 	json_object_object_add(d, "schedule", schedule(r));
+	if (r->topo)
+		json_object_object_add(d, "widths", cxd_out_json_widths(r));
 	json_object_object_add(d, "options", options(r));
 	json_object_object_add(d, "ranks", ranks(r));
 	/* rank 0 gathers the matrices whenever --json is given */

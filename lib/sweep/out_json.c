@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep's verdict in JSON: resolution, suspects, baseline ratios. */
+/* cxi_sweep's verdict in JSON: resolution, suspects, baseline ratios;
+ * the shared links' widths. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "judge_suspects.h"
 #include "out_json.h"
 #include "out_text.h"
+#include "topo_add.h"
 
 static const char *const res_key[2] = { "bw", "lat" };
 
@@ -197,5 +199,54 @@ json_object *cxd_out_json_baseline(const struct cxd_sweep_res *r)
 	}
 	json_object_object_add(o, "bw_ratio", ratio(r, CXD_M_BW));
 	json_object_object_add(o, "lat_ratio", ratio(r, CXD_M_LAT));
+	return o;
+}
+
+/* One kind's width: pairs (null: unknown), where it came from, and the
+ * sample measured or why none was. */
+static json_object *width(const struct cxd_topo *t, int k)
+{
+	static const char *const src[] = {
+		[CXD_TOPO_WS_STATED] = "stated",
+		[CXD_TOPO_WS_MEASURED] = "measured",
+		[CXD_TOPO_WS_UNKNOWN] = "unknown",
+	};
+	const struct cxd_topo_width *w = &t->width[k];
+	char (*name)[CXD_TOPO_NAME] = k == CXD_TOPO_W_GLOBAL ? t->group_name :
+				      t->switch_name;
+	json_object *o = json_object_new_object(), *ab;
+
+	json_object_object_add(o, "pairs", w->pairs > 0 ?
+			       json_object_new_int(w->pairs) : NULL);
+	json_object_object_add(o, "source", json_object_new_string(
+				       src[w->src]));
+	if (w->src == CXD_TOPO_WS_STATED) {
+		json_object_object_add(o, "line", json_object_new_int(w->line));
+		return o;
+	}
+	ab = json_object_new_array();
+	json_object_array_add(ab, json_object_new_string(name[w->a]));
+	json_object_array_add(ab, json_object_new_string(name[w->b]));
+	json_object_object_add(o, "between", ab);
+	if (w->src == CXD_TOPO_WS_UNKNOWN) {
+		json_object_object_add(o, "why", json_object_new_string(w->why));
+		return o;
+	}
+	json_object_object_add(o, "tried", json_object_new_int(w->tried));
+	json_object_object_add(o, "slowest_pct",
+			       cxd_json_num(100.0 * w->slowest));
+	json_object_object_add(o, "at_least",
+			       json_object_new_boolean(w->at_least));
+	return o;
+}
+
+json_object *cxd_out_json_widths(const struct cxd_sweep_res *r)
+{
+	json_object *o = json_object_new_object();
+
+	for (int k = 0; r->topo && k < CXD_TOPO_W_KINDS; k++)
+		if (r->topo->width[k].src != CXD_TOPO_WS_NONE)
+			json_object_object_add(o, cxd_topo_wkind_names[k],
+					       width(r->topo, k));
 	return o;
 }

@@ -12,6 +12,8 @@ json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r);
 json_object *cxd_out_json_link_stats(const struct cxd_sweep_res *r);
 json_object *cxd_out_json_suspects(const struct cxd_sweep_res *r);
 json_object *cxd_out_json_baseline(const struct cxd_sweep_res *r);
+/* With --topology: each kind of shared link's width (topo_types.h). */
+json_object *cxd_out_json_widths(const struct cxd_sweep_res *r);
 /* "bw_mb_s" or "lat_us": the matrices' keys. */
 const char *cxd_out_metric_key(enum cxd_metric m);
 

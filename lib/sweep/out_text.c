@@ -378,6 +378,54 @@ static void retest(const struct cxd_sweep_res *r, FILE *out)
 		"latency only (no bandwidth outlier)");
 }
 
+/* One kind's width and where it came from. */
+static void width(const struct cxd_topo *t, int k, FILE *out)
+{
+	static const char *const where[CXD_TOPO_W_KINDS] = {
+		"between two switches of a group", "between two groups",
+		"out of one switch to the others"
+	};
+	const struct cxd_topo_width *w = &t->width[k];
+	char (*name)[CXD_TOPO_NAME] = k == CXD_TOPO_W_GLOBAL ? t->group_name :
+				      t->switch_name;
+
+	fprintf(out, "%s ", where[k]);
+	if (w->pairs > 0)
+		fprintf(out, "%d pair%s%s", w->pairs, w->pairs == 1 ? "" : "s",
+			w->at_least ? " or more" : "");
+	else
+		fprintf(out, "unknown");
+	if (w->src == CXD_TOPO_WS_STATED)
+		fprintf(out, " (stated)");
+	else if (w->src == CXD_TOPO_WS_UNKNOWN)
+		fprintf(out, " (not measured: %s)", w->why);
+	else if (w->pairs == 0)
+		fprintf(out, " (measured: %s-%s, one pair alone gave no "
+			"figure)", name[w->a], name[w->b]);
+	else if (w->at_least)
+		fprintf(out, " (measured: %s-%s, %d at once at full rate, the "
+			"most tried)", name[w->a], name[w->b], w->tried);
+	else
+		fprintf(out, " (measured: %s-%s, %d at once ran at %.0f %%)",
+			name[w->a], name[w->b], w->tried, 100.0 * w->slowest);
+}
+
+/* How many pairs cross each kind of shared link at full rate. */
+static void widths(const struct cxd_sweep_res *r, FILE *out)
+{
+	const char *sep = "Widths: ";
+
+	for (int k = 0; r->topo && k < CXD_TOPO_W_KINDS; k++) {
+		if (r->topo->width[k].src == CXD_TOPO_WS_NONE)
+			continue;
+		fputs(sep, out);
+		width(r->topo, k, out);
+		sep = "; ";
+	}
+	if (sep[0] == ';')
+		fputc('\n', out);
+}
+
 void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 {
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
@@ -390,6 +438,7 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 		r->total_s);
 	if (r->schedule && r->schedule[0])
 		fprintf(out, "Schedule: %s\n", r->schedule);
+	widths(r, out);
 	stat_line(out, "Bandwidth", "MB/s", &r->stat[CXD_M_BW]);
 	stat_line(out, "Latency (8 B)", "us", &r->stat[CXD_M_LAT]);
 	worst_links(r, out, CXD_M_BW);

@@ -48,6 +48,13 @@ static int parse_line(struct cxd_topo *t, char *s, int line, char *err,
 		f[nf++] = tok;
 	if (nf == 0 || f[0][0] == '#')
 		return 0;
+	if (strcmp(f[0], "width") == 0)
+		return nf == 4 && f[3][0] != '#' ?
+		       bad(err, len, "%s:%d: expected 'width KIND N', got more "
+			   "fields", t->path, line) :
+		       cxd_topo_add_width(t, nf > 1 ? f[1] : NULL,
+					  nf > 2 && f[2][0] != '#' ? f[2] : NULL,
+					  line, err, len);
 	if (nf < 2 || (nf == 4 && f[3][0] != '#'))
 		return bad(err, len, "%s:%d: expected 'NAME SWITCH [GROUP]', "
 			   "got %d field%s", t->path, line, nf,

@@ -5,9 +5,12 @@
  *
  *   # comments and blank lines are ignored
  *   NAME  SWITCH  [GROUP]
+ *   width KIND N      (optional; KIND local, global or uplink)
  *
  * NAME is a host name, "host:nic" (nodes with several NICs), or a fabric
- * address without its port (where host names repeat).
+ * address without its port (where host names repeat). A width line
+ * says how many pairs cross one such link at full rate (topo_types.h);
+ * a host named "width" cannot be placed.
  *
  * Or Slurm's topology.conf (topology/tree), told apart by its first line
  * (topo_slurm.c): a switch with Nodes= is each node's switch, the switch

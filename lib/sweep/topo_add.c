@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* --topology: the placements read, whichever the file's format. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,45 @@ int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
 oom:
 	snprintf(err, len, "%s: out of memory", t->path);
 	return -ENOMEM;
+}
+
+const char *const cxd_topo_wkind_names[CXD_TOPO_W_KINDS] = {
+	"local", "global", "uplink"
+};
+
+int cxd_topo_add_width(struct cxd_topo *t, const char *kind, const char *n,
+		       int line, char *err, size_t len)
+{
+	struct cxd_topo_width *w = NULL;
+	char *end;
+	long v;
+
+	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
+		if (kind && strcmp(kind, cxd_topo_wkind_names[k]) == 0)
+			w = &t->width[k];
+	if (w == NULL) {
+		snprintf(err, len, "%s:%d: width '%s': the kinds are local, "
+			 "global and uplink ('width KIND N')", t->path, line,
+			 kind ? kind : "");
+		return -EINVAL;
+	}
+	errno = 0;
+	v = n ? strtol(n, &end, 10) : 0;
+	if (n == NULL || errno || end == n || *end || v < 1 || v > INT_MAX) {
+		snprintf(err, len, "%s:%d: width %s '%s': expected a positive "
+			 "integer (pairs at full rate)", t->path, line, kind,
+			 n ? n : "");
+		return -EINVAL;
+	}
+	if (w->src == CXD_TOPO_WS_STATED) {
+		snprintf(err, len, "%s:%d: width %s is stated twice (first at "
+			 "line %d)", t->path, line, kind, w->line);
+		return -EINVAL;
+	}
+	*w = (struct cxd_topo_width){ .pairs = (int) v,
+				      .src = CXD_TOPO_WS_STATED,
+				      .line = line };
+	return 0;
 }
 
 void cxd_topo_free(struct cxd_topo *t)

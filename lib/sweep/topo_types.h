@@ -6,6 +6,39 @@
 
 #define CXD_TOPO_NAME 256
 
+/* The shared links a width is given for: between two switches of one
+ * group, between two groups (a bundle), out of one switch to the others
+ * (a fat tree's leaf, where there are no groups). */
+enum cxd_topo_wkind {
+	CXD_TOPO_W_LOCAL,
+	CXD_TOPO_W_GLOBAL,
+	CXD_TOPO_W_UPLINK,
+	CXD_TOPO_W_KINDS
+};
+
+/* Where a width comes from: none (no such links), a width line, the
+ * run's short measurement, or neither (such links, not measured). */
+enum cxd_topo_wsrc {
+	CXD_TOPO_WS_NONE,
+	CXD_TOPO_WS_STATED,
+	CXD_TOPO_WS_MEASURED,
+	CXD_TOPO_WS_UNKNOWN
+};
+
+/* One kind's width: how many pairs cross such a link at full rate. */
+struct cxd_topo_width {
+	int pairs;             /* 0: unknown */
+	int src;               /* enum cxd_topo_wsrc */
+	int line;              /* stated: the file's line */
+	/* Measured: the sample's two switches (local, uplink) or groups
+	 * (global), the most pairs run at once, and the slowest pair then
+	 * over one pair alone; at_least: none slowed (the cap was hit). */
+	int a, b, tried;
+	double slowest;
+	int at_least;
+	char why[96];          /* unknown: why it was not measured */
+};
+
 struct cxd_topo_line {
 	char name[CXD_TOPO_NAME];
 	int switch_ix, group_ix; /* into the name lists; group_ix -1: none */
@@ -21,6 +54,8 @@ struct cxd_topo {
 	char (*group_name)[CXD_TOPO_NAME];
 	int nswitch, ngroup;
 	int slurm; /* read from Slurm's topology.conf */
+	/* "width KIND N" lines, then (rank 0) the run's measurement. */
+	struct cxd_topo_width width[CXD_TOPO_W_KINDS];
 };
 
 #endif

@@ -10,7 +10,10 @@
 #      naming SMPI; a deterministic simulator gives almost no noise, and the
 #      test copy's CXD_TEST_JITTER=8 gives noise near 8 % and an
 #      INCONCLUSIVE verdict (the noise rules at work), the same figures
-#      on a second run with the same seed.
+#      on a second run with the same seed;
+#   4. the shared links' widths: measured on narrow platforms (a group's
+#      L1 links 1 and 3 node links wide, a 2:1 fat tree's 4 uplinks), and
+#      a width the topology file states shown as stated, not measured.
 # Skipped (77) without SimGrid or the simulated build.
 #   bash tests/e2e/test_sim_build.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
@@ -50,6 +53,9 @@ refused fabric "--engine fabric: this is the simulated build" --engine fabric
 refused unknown "Invalid engine 'verbs': this build has mpi" --engine verbs
 printf 'x1000c0r0n0 x1000c0r0 g0\nx1000c0r0n1 x1000c0r0 g0\n' >"$TMPD/other.topo"
 refused topology "no line places rank 0 (host nid0000" --topology "$TMPD/other.topo"
+printf 'width local 0\n' | cat - "$P.topo" >"$TMPD/zero.topo"
+refused width "zero.topo:1: width local '0': expected a positive integer" \
+	--topology "$TMPD/zero.topo"
 refused matrix "--matrix: the simulated build cannot write it" --matrix "$TMPD/m.bin"
 # it sends a window as one message, whose size is an MPI count
 refused window "-s 1073741824 with -l 4: a window of 4294967296 bytes" \
@@ -84,4 +90,37 @@ check "jitter: the same seed gives the same matrices" \
 a, b = (json.load(open(f)) for f in sys.argv[1:])
 sys.exit(a["bw_mb_s"] != b["bw_mb_s"] or a["lat_us"] != b["lat_us"])' \
 	"$TMPD/jitter1.json" "$TMPD/jitter2.json"
+
+section "link widths"
+width() { # JSON KIND FIELD: the widths' field, or "none"
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))["widths"]
+print(d.get(sys.argv[2], {}).get(sys.argv[3], "none"))' "$@"; }
+widths() { # NAME PLATGEN-ARGS...: a sweep on that platform, its JSON
+	"$PY" "$SRC/sim/platgen.py" "${@:2}" -o "$TMPD/$1" >/dev/null ||
+		die "platgen.py $* failed"
+	run_capture "$1" 120 smpirun -np 16 -platform "$TMPD/$1.xml" \
+		-hostfile "$TMPD/$1.hosts" --cfg=smpi/simulate-computation:no \
+		"$BIN" --engine mpi "${SMALL[@]}" --topology "$TMPD/$1.topo" \
+		--json "$TMPD/$1.json"
+}
+for l in 1 3; do
+	widths "l1x$l" dragonfly --groups 2 --switches 2 --hosts 4 --local $l
+	check "L1 $l node link(s) wide: local width $l, measured" test \
+		"$(width "$TMPD/l1x$l.json" local pairs) $(width \
+		"$TMPD/l1x$l.json" local source)" = "$l measured"
+done
+check "the report says it" grep -q "^Widths: between two switches of a group 3 pairs (measured: g0s0-g0s1, 4 at once ran at" "$OUT"
+widths tree fattree --leaves 2 --hosts 8 --spines 4 --taper 0.5
+check "fat tree 2:1, 4 uplinks: uplink width 4" \
+	test "$(width "$TMPD/tree.json" uplink pairs)" = 4
+check "fat tree: no local width" test "$(width "$TMPD/tree.json" local pairs)" = none
+echo "width local 2" >>"$TMPD/l1x1.topo"
+run_capture stated 120 smpirun -np 16 -platform "$TMPD/l1x1.xml" \
+	-hostfile "$TMPD/l1x1.hosts" --cfg=smpi/simulate-computation:no \
+	"$BIN" --engine mpi "${SMALL[@]}" --topology "$TMPD/l1x1.topo" \
+	--json "$TMPD/stated.json"
+check "stated: local width 2, stated, no sample" test "$(width \
+	"$TMPD/stated.json" local pairs) $(width "$TMPD/stated.json" local \
+	source) $(width "$TMPD/stated.json" local between)" = "2 stated none"
+check "stated: the report says so" grep -q "^Widths: between two switches of a group 2 pairs (stated);" "$OUT"
 finish

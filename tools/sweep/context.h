@@ -3,9 +3,10 @@
  * cxi_sweep's context: what every part of a run reads and, once the
  * bootstrap is over, none changes: this rank's place in the job, the
  * options, the two runs an engine makes, every rank's host and address,
- * how the ranks share hosts, and where --topology places them. The
- * bootstrap (boot.c) and the engine's open fill it; the parts are
- * handed it const.
+ * how the ranks share hosts, where --topology places them and how many
+ * pairs its shared links carry at full rate. The bootstrap (boot.c),
+ * the engine's open, the placement and the widths fill it; the parts
+ * are handed it const.
  */
 #ifndef CXD_SWEEP_CONTEXT_H
 #define CXD_SWEEP_CONTEXT_H
@@ -38,6 +39,10 @@ struct sw_ctx {
 	/* --topology's switch and group of every rank, on every rank
 	 * (place.switch_of NULL: none given). */
 	struct cxd_topo_map place;
+	/* Pairs at full rate across one link of each kind (topo_types.h's
+	 * CXD_TOPO_W_*), stated or measured (width_mpi.c), on every rank;
+	 * 0: unknown. */
+	int width[CXD_TOPO_W_KINDS];
 	bool coord_only;       /* test copies: time the pacing alone */
 };
 

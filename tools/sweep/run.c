@@ -3,9 +3,10 @@
  * cxi_sweep: the whole all-pairs sweep on one screen (run.h). Each
  * phase is a call to the part that owns it: the bootstrap (boot.h),
  * the placement (judge_mpi.h's inputs), the outputs (outputs.h), the
- * pacing of the main plan (pace_mpi.h, pair.h), the calibration
- * (calib.h), the judging (judge_mpi.h), the retest (retest_mpi.h), the
- * gathering (gather.h), the report (run_report.c) and the files.
+ * shared links' widths (width_mpi.h), the pacing of the main plan
+ * (pace_mpi.h, pair.h), the calibration (calib.h), the judging
+ * (judge_mpi.h), the retest (retest_mpi.h), the gathering (gather.h),
+ * the report (run_report.c) and the files.
  */
 #include <stdlib.h>
 
@@ -14,6 +15,7 @@
 #include "retest_mpi.h"
 #include "run.h"
 #include "run_state.h"
+#include "width_mpi.h"
 
 /* The main plan: every pair, by the schedule the placement allows. */
 static void main_plan(struct sw *w)
@@ -85,6 +87,7 @@ int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 		ret = sw_outputs_open(&w.out, c, e); /* --matrix, counters */
 	if (ret == 0) {
 		sw_pacing_init(&w.pace, c);
+		sw_widths(c, e, &w.pace, in);    /* shared links' widths */
 		main_plan(&w);                   /* every pair, measured */
 		calibrate(&w);                   /* pairs alone vs at once */
 		sw_judge(&w.judge, c, in, &w.fig, &w.crowd); /* flag links */

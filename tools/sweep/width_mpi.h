@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cxi_sweep: the link widths (width_mpi.c over lib/sweep/width.c): how
+ * many pairs cross one shared link of each kind at full rate, as the
+ * --topology file states or, where it does not, as a short phase before
+ * the main plan measures on a sample.
+ */
+#ifndef CXD_SWEEP_WIDTH_MPI_H
+#define CXD_SWEEP_WIDTH_MPI_H
+
+#include "engine.h"
+#include "judge_mpi.h"
+#include "pace_mpi.h"
+
+/* Collective, after the placement: c->width on every rank; rank 0's
+ * in->topo.width says where each came from, for the report. The pacing
+ * p is borrowed and left as it was. */
+void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_pacing *p,
+	       struct sw_inputs *in);
+
+#endif
