@@ -346,7 +346,8 @@ static int block_steps(const struct cxd_plan *pl, int rank, int u,
 		struct cxd_pair pr;
 		int j = k, round;
 
-		if (b == a || !slot_pair(pl, a, b, s, &pr))
+		if (b == a || !slot_pair(pl, a, b, s, &pr) ||
+		    (pl->in_part > 0 && part_of(pl, a, b) != pl->in_part - 1))
 			continue;
 		k++;
 		round = pl->intra + (int) slot_at(pl, a, b, s);

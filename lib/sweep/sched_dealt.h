@@ -34,7 +34,9 @@ int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
  * share links with the other's. Across, a group's pairs also cross its
  * own switch links on the way to and from the bundles: cap (0: no
  * bound) cuts each slot in parts where a group has at most cap pairs
- * (the circle rounds over the groups, cap rounds a part). -EDOM where not dealt (within: no group
+ * (the circle rounds over the groups, cap rounds a part); with in_part
+ * set, a rank's steps are those of that part alone, so that each part
+ * can be paced to its end before the next begins. -EDOM where not dealt (within: no group
  * has two switches), or -ENOMEM.
  */
 int cxd_sched_dealt_within(int n, const int *sw, const int *grp,

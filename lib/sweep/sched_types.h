@@ -34,6 +34,7 @@ struct cxd_plan {
 	/* Each slot cut in nb parts (0, 1: whole), a domain in at most
 	 * cap pairs a part (cxd_sched_dealt_across). */
 	int nb;
+	int in_part;           /* 0: every part; k: part k - 1 alone */
 };
 
 /* One round a rank is in: its partner, and as the slot's holder (the

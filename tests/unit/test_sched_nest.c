@@ -148,6 +148,25 @@ static void test_across_cap_bounds_a_group_per_part(void **st)
 		}
 		for (int i = 0; i < pl.nrounds * G; i++)
 			assert_true(cnt[i] <= cap);
+		/* Part by part (in_part), a rank's steps are all of its
+		 * steps, each in its own part. */
+		for (int r = 0; r < n; r++) {
+			int all = cxd_sched_steps(n, r, n / 2, &pl, step), sum = 0;
+
+			for (pl.in_part = 1; pl.in_part <= pl.nb; pl.in_part++) {
+				int k = cxd_sched_steps(n, r, n / 2, &pl, step);
+				long lo = (long) (pl.in_part - 1) * pl.prime *
+					  pl.prime;
+
+				for (int i = 0; i < k; i++)
+					assert_true(step[i].round >= lo &&
+						    step[i].round < lo +
+						    pl.prime * pl.prime);
+				sum += k;
+			}
+			pl.in_part = 0;
+			assert_int_equal(sum, all);
+		}
 		free(cnt);
 		cxd_sched_free(&pl);
 	}

@@ -36,3 +36,12 @@ void sw_alltoall_double(const struct sw_mpi *m, const double *row,
 		      &q);
 	sw_coll_wait(m, &q, what);
 }
+
+int sw_barrier_until(const struct sw_mpi *m, uint64_t deadline)
+{
+	MPI_Request q;
+
+	(void) m;
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	return sw_wait_until(&q, deadline);
+}

@@ -170,10 +170,7 @@ static void pace_wrong(const struct sw_ctx *c, const struct cxd_pace_act *a)
  * collectives spin, so nobody may enter them early). */
 static void plan_end(const struct sw_ctx *c, uint64_t deadline)
 {
-	MPI_Request q;
-
-	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	if (sw_wait_until(&q, deadline) != 0)
+	if (sw_barrier_until(&c->m, deadline) != 0)
 		sw_die(&c->m, "the other ranks did not finish their rounds in "
 		       "time: one of them is stalled");
 }
@@ -302,8 +299,8 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 
 /* Where groups hold several switches (p->shared_sw), whose switch pairs
  * share a few links: the pairs within groups dealt by switch, then those
- * across groups (cxd_sched_dealt_within, _across), each paced to its
- * end before the other starts. 1 when run, -EDOM when not dealt, or
+ * across groups (cxd_sched_dealt_within, _across) part by part, each
+ * paced to its end before the next starts. 1 when run, -EDOM when not dealt, or
  * -ENOMEM. */
 static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
 			 sw_measure_fn *measure, void *arg)
@@ -321,7 +318,10 @@ static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
 				     p->across_cap, &out);
 	if (ret == 0) {
 		sw_pace(c, p, &in, measure, arg, NULL);
-		sw_pace(c, p, &out, measure, arg, NULL);
+		/* Each part to its end: a rank gone on to the next part
+		 * would add a group's pair to those still running. */
+		for (out.in_part = 1; out.in_part <= out.nb; out.in_part++)
+			sw_pace(c, p, &out, measure, arg, NULL);
 		ret = 1;
 	}
 	cxd_sched_free(&in);

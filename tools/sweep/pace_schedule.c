@@ -93,7 +93,12 @@ static const int *shared_links(struct sw_pacing *p, const struct sw_ctx *c)
 	}
 	if (tm->ngroup > 0 && within_dealt(c)) {
 		p->shared_sw = tm->switch_of;
-		p->across_cap = 1;
+		/* A group's pairs across groups cross its switch links to
+		 * and from the bundles, at most one link each way apiece
+		 * (minimal routes): as many at once as one switch pair
+		 * carries can never crowd one (one when unknown). */
+		p->across_cap = c->width[CXD_TOPO_W_LOCAL] > 0 ?
+				c->width[CXD_TOPO_W_LOCAL] : 1;
 		snprintf(why, len, "shared links: latency in full rounds, "
 			 "then bandwidth within each group with one pair at a "
 			 "time per switch pair, then across groups with one "

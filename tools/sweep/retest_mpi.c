@@ -150,40 +150,28 @@ static void deal(const struct sw_ctx *c, const struct sw_pacing *p,
 	free(disp);
 }
 
-/* A pair of a retest alone, timed for the test copies' pair log. */
-static void alone_pair(const struct sw_ctx *c, struct sw_meter *mt, int q)
-{
-	uint64_t start = cxd_now_ns();
-
-	sw_measure_pair(mt, q);
-	if (c->m.rank < q && cxd_testaid_pair_span)
-		cxd_testaid_pair_span(c->m.rank, q, start, cxd_now_ns());
-}
-
 /*
  * The retest alone per shared link: pairs of two rounds may share a
  * link, and the pacing's tokens would let a round start while the one
- * before still runs, so every round ends in a barrier, bounded by a
- * pair's longest (each rank's waits are its own pair's, or this).
+ * before still runs, so each round is paced on its own (its pair's
+ * partners swap a hello first: after a barrier they leave it at
+ * different times, and a pair measured without one times its partner's
+ * late start) and ends in the pacing's barrier.
  */
 static void run_alone(const struct sw_ctx *c, struct sw_pacing *p,
 		      const struct part *pt, struct sw_meter *mt)
 {
-	uint64_t bound = sw_pace_pair_ns(c);
 	int k = 0;
 
 	for (int r = 0; r < pt->nrounds; r++) {
-		uint64_t t0 = cxd_now_ns();
-		MPI_Request q;
+		struct cxd_step s = { 0, -1, -1, -1, -1, -1 };
+		int ns = 0;
 
-		p->round = r;
-		if (k < pt->nsteps && pt->step[k].round == r)
-			alone_pair(c, mt, pt->step[k++].partner);
-		MPI_Ibarrier(MPI_COMM_WORLD, &q);
-		if (sw_wait_until(&q, t0 + bound) != 0)
-			sw_die(&c->m, "the other ranks did not finish round "
-			       "%d of the retest in time: one of them is "
-			       "stalled", r);
+		if (k < pt->nsteps && pt->step[k].round == r) {
+			s.partner = pt->step[k++].partner;
+			ns = 1;
+		}
+		sw_pace_steps(c, p, &s, ns, 1, sw_measure_pair, mt, NULL);
 	}
 }
 
