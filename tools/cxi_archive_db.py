@@ -69,25 +69,36 @@ def _connect(path):
     return con
 
 
+def _empty(con):
+    return con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] \
+        == 0
+
+
+def _make(con):
+    """The tables, under the write lock: of several writers that found the
+    file empty, the first makes them and the others find them made."""
+    con.execute("BEGIN IMMEDIATE")
+    if _empty(con):
+        for stmt in TABLES.split(";"):  # executescript would commit
+            if stmt.strip():
+                con.execute(stmt)
+        con.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT),))
+    con.execute("COMMIT")
+
+
 def open_archive(path, create=True):
     """The archive at path, made when absent (or empty) and create is set.
     Several processes may open and write it at once: WAL lets readers go on
     while one writer holds the lock, and busy_timeout bounds the wait."""
-    fresh = not os.path.exists(path) or os.path.getsize(path) == 0
-    if fresh and not create:
+    if not create and (not os.path.exists(path) or
+                       os.path.getsize(path) == 0):
         raise InputError("no archive at '%s' (cxi_archive ingest makes one)"
                          % path)
     try:
         con = _connect(path)
         con.execute("PRAGMA journal_mode = WAL")
-        if fresh:
-            con.execute("BEGIN IMMEDIATE")
-            for stmt in TABLES.split(";"):  # executescript would commit
-                if stmt.strip():
-                    con.execute(stmt)
-            con.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)",
-                        (str(FORMAT),))
-            con.execute("COMMIT")
+        if create and _empty(con):
+            _make(con)
         row = con.execute("SELECT value FROM meta WHERE key = 'format'"
                           ).fetchone()
     except sqlite3.DatabaseError as e:

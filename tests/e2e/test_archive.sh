@@ -11,7 +11,8 @@
 #      (the median per link; cxi_sweep --baseline takes it);
 #   4. bad input: exit 2 and a message naming it, the archive untouched;
 #   5. the HTML report opened in headless chromium: its DOM holds the
-#      verdict and the suspect; a screenshot (KEEP_TMP=1 keeps it).
+#      verdict and the suspect; a screenshot (KEEP_TMP=1 keeps it);
+#   6. the pages of cxi_archive and cxi_plot pass mandoc's linter.
 # About 30 s. Skipped (77) without SimGrid or the simulated build.
 #   bash tests/e2e/test_archive.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
@@ -152,6 +153,16 @@ else
 	run_capture shot 60 "${CH[@]}" --screenshot="$TMPD/s4.png" "file://$TMPD/s4.html"
 	check "a screenshot of it (PNG >= 1200x1400)" "$PY" "$E2E_PY/png_ok.py" \
 		"$TMPD/s4.png" 20 1200 1400
+fi
+
+section "the pages"
+if command -v mandoc >/dev/null; then
+	for m in cxi_archive cxi_plot; do
+		check "man/$m.1: mandoc -T lint -W warning prints nothing" \
+			test -z "$(mandoc -T lint -W warning "$SRC/man/$m.1" 2>&1)"
+	done
+else
+	skip_part "mandoc not found (scripts/deps.sh installs it)"
 fi
 
 section "bad input: exit 2, the value named, the archive untouched"

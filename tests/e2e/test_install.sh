@@ -50,7 +50,7 @@ else
 		pass "no cxi_sweep installed (not built: no MPI)" ||
 		fail "cxi_sweep or its page installed, but it was not built"
 fi
-extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/|share/cxd/(cxi_plot_sweep\.py|version|schema/[a-z]+\.schema\.json)$)')
+extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/|share/cxd/(cxi_plot_sweep\.py|cxi_archive_[a-z]+\.py|version|schema/[a-z]+\.schema\.json)$)')
 [ -z "$extra" ] && pass "nothing else installed" || fail "unexpected files: $extra"
 
 section "every installed program's --version: the version of include/cxd/config.h"
