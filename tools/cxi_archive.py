@@ -62,7 +62,7 @@ def cmd_ingest(a, con):
     bad = 0
     for path in a.files:
         try:
-            doc, digest = db.read_doc(path)
+            doc, digest = db.read_doc(path, a.host)
         except db.InputError as e:
             print("%s: %s" % (PROG, e), file=sys.stderr)
             bad += 1
@@ -75,9 +75,16 @@ def cmd_ingest(a, con):
 
 def _line(r):
     sus = ", ".join(r["suspects"]) if r["suspects"] else ""
-    what = "%d ranks" % r["ranks"] if r["ranks"] else r["tool"]
-    return "%5d  %-20s  %-10s  %-14s  %-12s  %s" % (
+    what = "%d ranks" % r["ranks"] if r["ranks"] else \
+        r["host"] if r["kind"] == "health" else r["tool"]
+    line = "%5d  %-20s  %-10s  %-14s  %-12s  %s" % (
         r["run"], r["start_time"], r["kind"], what, r["verdict"] or "-", sus)
+    if r["kind"] == "health":  # each NIC's state, on the line below
+        line += "\n%41s%s" % ("", ", ".join(
+            "%s %s%s" % (x["name"], x["verdict"],
+                         " (%s)" % x["why"] if x["why"] else "")
+            for x in r["nics"]) or "no NIC found")
+    return line
 
 
 def cmd_runs(a, con):
@@ -245,6 +252,8 @@ def parser():
     sub.add_parser = sub_add
     s = sub.add_parser("ingest", help="archive documents (once each)")
     s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("--host", help="the node a saved cxi_node_health output "
+                   "is of (default: this one)")
     s = sub.add_parser("runs", help="the runs, newest first")
     s.add_argument("--last", type=positive, default=20)
     s = sub.add_parser("compare", help="what moved between two sweeps")

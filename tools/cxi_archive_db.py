@@ -12,6 +12,8 @@ import zlib
 
 import numpy as np
 
+import cxi_archive_health as health
+
 # The newest schema_version of each kind this archive reads (docs/json.md;
 # lib/base/stamp.h's CXD_SCHEMA_*).
 KNOWN = {"pair": 1, "sweep": 1, "congestion": 1}
@@ -47,6 +49,11 @@ CREATE TABLE IF NOT EXISTS gates (
   run INTEGER PRIMARY KEY, verdict TEXT, figure TEXT, lo REAL, hi REAL,
   worst TEXT);
 """
+# a health run's NICs (cxi_node_health's table, a row each)
+NICS = """CREATE TABLE IF NOT EXISTS nics (
+  run INTEGER, name TEXT, kind TEXT, link TEXT, speed TEXT, pcie TEXT,
+  flaps INTEGER, verdict TEXT, why TEXT, unread TEXT)"""
+TABLES += NICS + ";\n"
 
 
 class InputError(Exception):
@@ -111,13 +118,16 @@ def open_archive(path, create=True):
     return con
 
 
-def _parse(path, data):
-    name = os.path.basename(path)
+def _text(path, data):
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("%s is not one of our documents: not UTF-8 text"
-                         % name)
+                         % os.path.basename(path))
+
+
+def _parse(path, text):
+    name = os.path.basename(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -126,8 +136,10 @@ def _parse(path, data):
                 e.pos >= len(text.rstrip()) or
                 e.msg.startswith("Unterminated string")):
             raise InputError("%s is truncated: the JSON ends at byte %d "
-                             "before the document closes" % (name, len(data)))
-        raise InputError("%s is not JSON (line %d, column %d: %s)"
+                             "before the document closes"
+                             % (name, len(text.encode())))
+        raise InputError("%s is not JSON (line %d, column %d: %s) nor "
+                         "cxi_node_health's output (no Health: line)"
                          % (name, e.lineno, e.colno, e.msg))
 
 
@@ -161,16 +173,24 @@ def check_doc(path, doc):
     return kind
 
 
-def read_doc(path):
+def read_doc(path, host=None):
     """(document, digest) of the file at path; InputError when it is not
     one of ours. The digest is of the document's content, so the same run
-    written with other spacing is still the same run."""
+    written with other spacing is still the same run. A saved
+    cxi_node_health output is read as a document of kind health, of host
+    (the output does not name its node)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise InputError("cannot read %s: %s" % (path, e.strerror))
-    doc = _parse(path, data)
+    text = _text(path, data)
+    if not text.lstrip().startswith("{") and health.looks_like(text):
+        try:
+            return health.document(path, text, host or os.uname().nodename)
+        except ValueError as e:
+            raise InputError(str(e))
+    doc = _parse(path, text)
     check_doc(path, doc)
     canon = json.dumps(doc, sort_keys=True, separators=(",", ":"))
     return doc, hashlib.sha256(canon.encode()).hexdigest()
@@ -179,6 +199,8 @@ def read_doc(path):
 def verdict_of(doc):
     if doc["kind"] == "sweep":
         return doc.get("verdict")
+    if doc["kind"] == "health":
+        return doc["verdict"]
     if doc["kind"] == "congestion":
         return (doc.get("congestion") or {}).get("verdict")
     return (doc.get("gate") or {}).get("verdict")
@@ -253,8 +275,18 @@ def _put_pair(con, run, doc):
                      g.get("max"), json.dumps(g.get("worst"))))
 
 
+def _put_health(con, run, doc):
+    # archives made before health runs were kept lack the table
+    con.execute(NICS)
+    con.executemany(
+        "INSERT INTO nics VALUES (?,?,?,?,?,?,?,?,?,?)",
+        [(run, x["nic"], x["kind"], x["link"], x["speed"], x["pcie"],
+          x["flaps"], x["verdict"], x["why"], x["unread"])
+         for x in doc["nics"]])
+
+
 BIG = ("bw_mb_s", "lat_us", "bw_spread_pct", "lat_spread_pct", "rounds",
-       "ranks", "outliers", "results")
+       "ranks", "outliers", "results", "nics")
 
 
 def ingest(con, path, doc, digest):
@@ -285,6 +317,8 @@ def ingest(con, path, doc, digest):
             _put_sweep(con, run, doc)
         elif doc["kind"] == "pair":
             _put_pair(con, run, doc)
+        elif doc["kind"] == "health":
+            _put_health(con, run, doc)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -30,7 +30,22 @@ def runs(con, last):
         out.append({"run": rid, "start_time": t, "kind": kind, "tool": tool,
                     "host": host, "ranks": n, "verdict": verdict,
                     "suspects": sus})
+        if kind == "health":
+            _health_run(con, out[-1])
     return out
+
+
+def _health_run(con, row):
+    """A node health run's NICs, each with its state; the unhealthy ones
+    are its suspects."""
+    row["nics"] = [dict(zip(("name", "kind", "link", "speed", "pcie",
+                             "flaps", "verdict", "why", "unavailable"), x))
+                   for x in con.execute(
+        "SELECT name, kind, link, speed, pcie, flaps, verdict, why, unread "
+        "FROM nics WHERE run = ? ORDER BY rowid", (row["run"],))]
+    row["suspects"] = ["%s:%s %s" % (row["host"], x["name"], x["verdict"])
+                       for x in row["nics"]
+                       if x["verdict"] not in ("ok", "unused")]
 
 
 def run_row(con, rid):

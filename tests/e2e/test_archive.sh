@@ -12,7 +12,10 @@
 #   4. bad input: exit 2 and a message naming it, the archive untouched;
 #   5. the HTML report opened in headless chromium: its DOM holds the
 #      verdict and the suspect; a screenshot (KEEP_TMP=1 keeps it);
-#   6. the pages of cxi_archive and cxi_plot pass mandoc's linter.
+#   6. the pages of cxi_archive and cxi_plot pass mandoc's linter;
+#   7. cxi_node_health's saved output (PASS from the real tool, FAIL from
+#      the test copy on a stand-in root) archived as runs with each NIC's
+#      state; a cut or edited one refused.
 # About 30 s. Skipped (77) without SimGrid or the simulated build.
 #   bash tests/e2e/test_archive.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
@@ -194,5 +197,50 @@ bad norun "no run 99 in the archive" compare -a "$DB" 2 99
 bad pairrun "run 1 is a pair run, not a sweep" compare -a "$DB" 1 2
 bad last "'0' is not a whole number >= 1" runs -a "$DB" --last 0
 check "the archive still holds $before runs" test "$(db_count 'SELECT count(*) FROM runs')" = "$before"
+
+section "node health: cxi_node_health's saved output, a run each"
+# Its own archive: the runs above stay as the checks above count them.
+# PASS from the real tool (-d lo: on every host); FAIL from the test
+# build's copy on a stand-in root, as test_node_health.sh makes one.
+DB=$TMPD/health.db
+run_capture hpass 30 "$BUILD/cxi_node_health" -d lo --interval 1
+expect_rc 0 "$RC" "cxi_node_health -d lo"
+cp "$OUT" "$TMPD/h_pass.txt"
+if [ -x "$BUILD/standin/cxi_node_health" ]; then
+	R=$TMPD/root
+	for n in 0 1; do # cxi1 trains at PCIe x8 of x16
+		d=$R/sys/class/cxi/cxi$n/device
+		mkdir -p "$d/port/0/link" "$d/telemetry" "$R/sys/class/net" "$R/proc/net"
+		echo up >"$d/port/0/link/state"; echo BS_200G >"$d/port/0/link/speed"
+		echo $((16 >> n)) >"$d/current_link_width"; echo 16 >"$d/max_link_width"
+		echo "16.0 GT/s PCIe" | tee "$d/current_link_speed" >"$d/max_link_speed"
+		echo "0@1.0" >"$d/telemetry/hni_pcs_uncorrected_cw"
+	done
+	run_capture hfail 30 env CXD_TEST_SYSROOT="$R" "$BUILD/standin/cxi_node_health" --interval 1
+	expect_rc 3 "$RC" "cxi_node_health on the stand-in root"
+	cp "$OUT" "$TMPD/h_fail.txt"
+	touch -d '2001-01-01 00:00:00 UTC' "$TMPD/h_pass.txt" # the older run
+	q hing ingest --host nid0001 "$TMPD/h_pass.txt" "$TMPD/h_fail.txt"
+	expect_rc 0 "$RC" "both outputs ingested"
+	q hing2 ingest --host nid0001 "$TMPD/h_pass.txt"
+	check "an output already archived is not archived twice" grep -q "already archived as run 1" "$OUT"
+	q hruns runs --json
+	py_check "runs: the health runs, each NIC's state" "$OUT" archive_check.py health "$OUT"
+	check "their start: the file's time" test "$(json_get "$OUT" 1.start_time)" = 2001-01-01T00:00:00Z
+	q hrunt runs
+	expect_line "$OUT" 'cxi0 ok, cxi1 DEGRADED \(PCIe x8 of x16\)$' "runs (text): each NIC's state"
+	check "the nics table: 3 rows" test "$(db_count 'SELECT count(*) FROM nics')" = 3
+	head -c -9 "$TMPD/h_fail.txt" >"$TMPD/hcut.txt"
+	head -n 3 "$TMPD/h_fail.txt" >"$TMPD/htable.txt"
+	sed 's/1 of 2 NICs/1 of 3 NICs/' "$TMPD/h_fail.txt" >"$TMPD/hedit.txt"
+	bad hcut "hcut.txt is truncated: cxi_node_health's output ends with a newline" \
+		ingest -a "$DB" "$TMPD/hcut.txt"
+	bad htable "htable.txt is truncated: its table (2 NICs) is not followed" \
+		ingest -a "$DB" "$TMPD/htable.txt"
+	bad hedit "hedit.txt: the FAIL line says 1 of 3 NICs" ingest -a "$DB" "$TMPD/hedit.txt"
+	check "the health archive still holds 2 runs" test "$(db_count 'SELECT count(*) FROM runs')" = 2
+else
+	skip_part "$BUILD/standin/cxi_node_health not built (a test build's copy)"
+fi
 
 finish

@@ -91,6 +91,28 @@ def baseline(d, *runs):
     return "%d ranks, every link the median (within %.1g)" % (n, worst)
 
 
+def health(d):
+    """runs --json of the archive of two cxi_node_health outputs."""
+    if [r["kind"] for r in d] != ["health", "health"] or \
+            {r["host"] for r in d} != {"nid0001"}:
+        fail("want 2 health runs of nid0001, got %s" % d)
+    fl, ps = d
+    nics = {x["name"]: x for x in fl["nics"]}
+    if fl["verdict"] != "FAIL" or sorted(nics) != ["cxi0", "cxi1"] or \
+            nics["cxi0"]["verdict"] != "ok" or \
+            nics["cxi1"]["verdict"] != "DEGRADED" or \
+            nics["cxi1"]["why"] != "PCIe x8 of x16" or \
+            nics["cxi1"]["pcie"] != "x8 16.0 GT/s PCIe" or \
+            fl["suspects"] != ["nid0001:cxi1 DEGRADED"]:
+        fail("want the newest FAIL, cxi1 DEGRADED (PCIe x8 of x16), cxi0 "
+             "ok, got %s" % fl)
+    if ps["verdict"] != "PASS" or [(x["name"], x["verdict"])
+                                   for x in ps["nics"]] != [("lo", "ok")] \
+            or ps["suspects"]:
+        fail("want the older PASS with lo ok, got %s" % ps)
+    return "FAIL (cxi1 DEGRADED, cxi0 ok) newer than PASS (lo ok)"
+
+
 def dom(text):
     """chromium's --dump-dom of the report of s4 (file: its text)."""
     first = text.find('id="verdict"')
