@@ -32,6 +32,7 @@ if [ -n "$CHROME" ]; then
 	t0=$(date +%s.%N)
 	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
 		--user-data-dir="$OUT/chrome" --window-size=1200,1400 \
+		--virtual-time-budget=60000 \
 		--screenshot="$OUT/report.png" "file://$OUT/report.html" >/dev/null 2>&1
 	echo "report_open_and_screenshot $(echo "$(date +%s.%N) - $t0" | bc) s"
 fi

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """cxi_archive report: one sweep as one HTML page that needs no network
-(machine rooms are often air-gapped): pictures inline as PNG, the figures
-under the pointer from a packed array, a few lines of JS of our own."""
+(machine rooms are often air-gapped): the heatmaps drawn by a few lines of
+JS of our own from the packed figures they show under the pointer, the
+histogram inline as PNG (matplotlib)."""
 
 import base64
 import html
 import io
 import json
+import zlib
 
 import numpy as np
 
@@ -18,29 +20,45 @@ CSS = """body{font:14px sans-serif;margin:1.5em;max-width:75em;color:#222}
 .INCONCLUSIVE{background:#b07a00}table{border-collapse:collapse;margin:.5em 0}
 td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}
 .hm{position:relative;display:inline-block;margin:0 1em 1em 0}
-.hm img{width:480px;height:480px;image-rendering:pixelated;display:block}
+.hm canvas{width:480px;height:480px;image-rendering:pixelated;display:block}
 .hm svg{position:absolute;left:0;top:0;width:480px;height:480px}
 #tip{position:fixed;background:#ffe;border:1px solid #999;padding:2px 6px;
 display:none;pointer-events:none;font-size:12px}.suspect{margin:1em 0;
 border-left:4px solid #b52020;padding-left:1em}small{color:#666}"""
 
-# Which cell is under the pointer: the matrix is packed as uint16 (65535:
-# no figure) scaled by its maximum, so 1,024 ranks stay a few MB.
+# The heatmaps are drawn here from the figures themselves (no picture of
+# them is shipped): each matrix comes as integers q, the figure being
+# (lo + q) * 10^e, one or two bytes a cell (the two bytes in two planes:
+# the high ones repeat and compress), deflated when that saves a tenth.
 JS = """const T=document.getElementById('tip');
-function unpack(s){const b=atob(s),a=new Uint16Array(b.length/2);
-for(let i=0;i<a.length;i++)a[i]=b.charCodeAt(2*i)|b.charCodeAt(2*i+1)<<8;
-return a}
-document.querySelectorAll('.hm').forEach(function(d){
-const m=HM[d.dataset.m],a=unpack(m.q),n=LABELS.length;
-d.addEventListener('mousemove',function(e){const r=d.getBoundingClientRect();
-const j=Math.floor((e.clientX-r.left)/r.width*n),
+function b64(s){const b=atob(s),u=new Uint8Array(b.length);
+for(let i=0;i<b.length;i++)u[i]=b.charCodeAt(i);return u}
+async function cells(m){let u=b64(m.q);if(m.z){
+const s=new Blob([u]).stream().pipeThrough(new DecompressionStream('deflate'));
+u=new Uint8Array(await new Response(s).arrayBuffer())}
+const k=m.n*m.n,a=new Uint16Array(k);
+for(let i=0;i<k;i++)a[i]=m.w==2?u[i]|u[k+i]<<8:u[i];return a}
+function fig(m,q){return q==m.none?'no figure':(m.e<0?((m.lo+q)/10**-m.e)
+.toFixed(-m.e):String((m.lo+q)*10**m.e))+' '+m.unit}
+function draw(d,m,a){const c=d.querySelector('canvas'),x=c.getContext('2d'),
+im=x.createImageData(m.n,m.n),p=im.data,L=b64(m.lut),top=Math.max(1,m.levels-1);
+for(let i=0;i<a.length;i++){const q=a[i],j=q==m.none?768:3*Math.round(q/top*255);
+p[4*i]=L[j];p[4*i+1]=L[j+1];p[4*i+2]=L[j+2];p[4*i+3]=255}
+x.putImageData(im,0,0)}
+async function show(d){const m=HM[d.dataset.m],n=m.n,a=await cells(m);draw(d,m,a);
+d.addEventListener('mousemove',function(e){const r=d.querySelector('canvas')
+.getBoundingClientRect(),j=Math.floor((e.clientX-r.left)/r.width*n),
 i=Math.floor((e.clientY-r.top)/r.height*n);
 if(i<0||j<0||i>=n||j>=n){T.style.display='none';return}
-const q=a[i*n+j],v=q==65535?'no figure':(q/65534*m.max).toPrecision(5)+' '+m.unit;
-T.textContent=LABELS[i]+' \\u2192 '+LABELS[j]+': '+v;T.style.display='block';
-T.style.left=(e.clientX+12)+'px';T.style.top=(e.clientY+12)+'px'});
-d.addEventListener('mouseleave',function(){T.style.display='none'})});
-document.body.dataset.ready=1;"""
+T.textContent=LABELS[i]+' \\u2192 '+LABELS[j]+': '+fig(m,a[i*n+j]);
+T.style.display='block';T.style.left=(e.clientX+12)+'px';
+T.style.top=(e.clientY+12)+'px'});
+d.addEventListener('mouseleave',function(){T.style.display='none'})}
+Promise.all([...document.querySelectorAll('.hm')].map(show)).then(
+function(){document.body.dataset.ready=1},function(e){
+document.getElementById('hmerr').textContent='The heatmaps cannot be drawn '+
+'here ('+e+'): they need a browser with DecompressionStream (Chromium 80, '+
+'Firefox 113, Safari 16.4 or newer).'});"""
 
 
 def esc(x):
@@ -54,51 +72,65 @@ def topo_order(ranks):
         ranks[i].get("host", ""), i))
 
 
-def png(fig_or_rgba):
+def png(fig):
     buf = io.BytesIO()
-    if isinstance(fig_or_rgba, np.ndarray):
-        import matplotlib.pyplot as plt
-        plt.imsave(buf, fig_or_rgba, format="png")
-    else:
-        fig_or_rgba.savefig(buf, format="png", dpi=80)
+    fig.savefig(buf, format="png", dpi=80)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
 
 
-def heat_rgba(m, low_bad):
-    """The matrix as colours (grey: no figure); dark where a link is worse."""
+def lut(low_bad):
+    """viridis as 256 RGB triples, then the grey of a cell with no figure;
+    dark where a link is worse."""
     import matplotlib
     cmap = matplotlib.colormaps["viridis" if low_bad else "viridis_r"]
-    ok = ~np.isnan(m)
-    lo, hi = (np.nanmin(m), np.nanmax(m)) if ok.any() else (0, 1)
-    norm = (m - lo) / (hi - lo) if hi > lo else np.full(m.shape, 0.5)
-    rgba = (cmap(np.nan_to_num(norm)) * 255).astype(np.uint8)
-    rgba[~ok] = (200, 200, 200, 255)
-    s = max(1, 512 // len(m))  # small sweeps: cells of s x s pixels
-    return np.repeat(np.repeat(rgba, s, 0), s, 1), lo, hi
+    rgb = (cmap(np.linspace(0, 1, 256))[:, :3] * 255).round().astype(np.uint8)
+    raw = rgb.tobytes() + bytes((200, 200, 200))
+    return base64.b64encode(raw).decode()
 
 
 def packed(m):
-    mx = float(np.nanmax(m)) if (~np.isnan(m)).any() else 1.0
-    q = np.where(np.isnan(m), 65535,
-                 np.round(np.nan_to_num(m) / mx * 65534)).astype("<u2")
-    return {"q": base64.b64encode(q.tobytes()).decode(), "max": mx}
+    """m as integers q (figure = (lo + q) * 10^e): five significant digits
+    at its largest figure, fewer only where two bytes cannot hold them."""
+    ok = ~np.isnan(m)
+    v = m[ok]
+    big = float(np.max(np.abs(v))) if v.size else 1.0
+    e = int(np.floor(np.log10(big))) - 4 if big > 0 else 0
+    while True:
+        k = np.round(v / 10.0 ** e) if v.size else np.zeros(1)
+        lo, levels = int(k.min()), int(k.max() - k.min()) + 1
+        if levels < 65535:
+            break
+        e += 1
+    w = 1 if levels < 255 else 2
+    none = 255 if w == 1 else 65535
+    q = np.full(m.shape, none, dtype="<u2")
+    q[ok] = k - lo
+    raw = q.astype(np.uint8).tobytes() if w == 1 else \
+        q.view(np.uint8).reshape(-1, 2).T.tobytes()  # low plane, high plane
+    z = zlib.compress(raw, 6)
+    small = len(z) < 0.9 * len(raw)
+    return {"q": base64.b64encode(z if small else raw).decode(),
+            "z": int(small), "w": w, "none": none, "n": len(m), "lo": lo,
+            "e": e, "levels": levels}
 
 
-def borders(ranks, order):
-    """SVG lines where the switch (thin) or the group (thick) changes."""
-    n, out = len(order), []
+def borders(ranks, order, px=480):
+    """SVG lines where the switch (1 px) or the group (2 px) changes; the
+    switches. only where their blocks are 10 px or more on the page, else
+    the lines would hide the cells."""
+    n, out, cuts = len(order), [], []
     for k in range(1, n):
         a, b = ranks[order[k - 1]], ranks[order[k]]
         if a.get("group") != b.get("group"):
-            w, c = 0.012 * n, "#fff"
+            cuts.append((k, 2, "#fff"))
         elif a.get("switch") != b.get("switch"):
-            w, c = 0.004 * n, "#ddd"
-        else:
-            continue
-        out.append('<line x1="%d" y1="0" x2="%d" y2="%d" stroke="%s" '
-                   'stroke-width="%.3g"/><line x1="0" y1="%d" x2="%d" y2="%d"'
-                   ' stroke="%s" stroke-width="%.3g"/>'
-                   % (k, k, n, c, w, k, n, k, c, w))
+            cuts.append((k, 1, "#ddd"))
+    sw = [k for k, w, _ in cuts if w == 1]
+    if sw and min(b - a for a, b in zip([0] + sw, sw)) * px < 10 * n:
+        cuts = [c for c in cuts if c[1] == 2]
+    for k, w, c in cuts:
+        out.append('<path d="M%d 0V%dM0 %dH%d" stroke="%s" stroke-width="%d"'
+                   ' vector-effect="non-scaling-stroke"/>' % (k, n, k, n, c, w))
     return "".join(out)
 
 
@@ -112,14 +144,15 @@ def heatmaps(doc, order):
     for key, m, unit, title, low_bad in (
             ("bw", bw[ix], "MB/s", "Bandwidth [MB/s]", True),
             ("lat", lat[ix], "us", "Latency [us]", False)):
-        rgba, lo, hi = heat_rgba(m, low_bad)
-        data[key] = dict(packed(m), unit=unit)
+        ok = ~np.isnan(m)
+        lo, hi = (np.min(m[ok]), np.max(m[ok])) if ok.any() else (0, 0)
+        data[key] = dict(packed(m), unit=unit, lut=lut(low_bad))
         parts.append('<div class="hm" data-m="%s"><b>%s</b> <small>%.4g '
                      '(%s) to %.4g; rows send, columns receive</small>'
-                     '<div style="position:relative"><img alt="%s heatmap" '
-                     'src="%s">%s</div></div>'
-                     % (key, title, lo, "dark" if low_bad else "light", hi,
-                        key, png(rgba), svg))
+                     '<div style="position:relative"><canvas width="%d" '
+                     'height="%d" aria-label="%s heatmap"></canvas>%s</div>'
+                     '</div>' % (key, title, lo, "dark" if low_bad else
+                                 "light", hi, n, n, key, svg))
     labels = ["%d %s" % (i, ranks[i].get("host", "")) + (
         " (%s/%s)" % (ranks[i].get("group", ""), ranks[i].get("switch", ""))
         if ranks[i].get("switch") else "") for i in order]
@@ -233,7 +266,8 @@ def page(doc, con, name, digest):
             "on %s; <code>%s</code></p><h2>Suspects (%d)</h2>"
             '<div id="suspects">%s</div><h2>Heatmaps</h2><p><small>Ranks in '
             "topology order (group, switch, host); white lines: groups, grey:"
-            " switches. Point at a cell for its figure.</small></p>%s"
+            " switches. Point at a cell for its figure.</small></p>"
+            '<p id="hmerr"></p>%s'
             '<h2>Spread</h2><img alt="spread" src="%s">%s<div id="tip"></div>'
             "<script>const HM=%s,LABELS=%s;%s</script></body></html>"
             % (esc(name), esc(v), CSS, esc(v), esc(v), len(doc["ranks"]),

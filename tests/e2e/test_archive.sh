@@ -11,7 +11,8 @@
 #      (the median per link; cxi_sweep --baseline takes it);
 #   4. bad input: exit 2 and a message naming it, the archive untouched;
 #   5. the HTML report opened in headless chromium: its DOM holds the
-#      verdict and the suspect; a screenshot (KEEP_TMP=1 keeps it);
+#      verdict and the suspect, the heatmaps show the document's figures
+#      under the pointer; a screenshot (KEEP_TMP=1 keeps it);
 #   6. the pages of cxi_archive and cxi_plot pass mandoc's linter;
 #   7. cxi_node_health's saved output (PASS from the real tool, FAIL from
 #      the test copy on a stand-in root) archived as runs with each NIC's
@@ -150,10 +151,32 @@ else
 	# chromium runs as root only without its sandbox; its profile in TMPD
 	CH=("$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars
 	    --user-data-dir="$TMPD/chrome" --window-size=1200,1400)
-	run_capture dom 60 "${CH[@]}" --dump-dom "file://$TMPD/s4.html"
+	# The page in a frame of a probe page that, once the heatmaps are
+	# drawn, points at cells (mouse events) and writes down the page's DOM
+	# and the figures shown; virtual time lets the async drawing finish.
+	cat >"$TMPD/probe.html" <<-'EOF'
+	<!DOCTYPE html><html><body><iframe id=f src="s4.html" width=1200 height=1400></iframe>
+	<pre id=out></pre><script>
+	const f=document.getElementById('f');
+	f.onload=function(){const w=f.contentWindow,d=w.document,t=setInterval(function(){
+	if(!d.body.dataset.ready)return;clearInterval(t);const tips=[];
+	d.querySelectorAll('.hm').forEach(function(h){const c=h.querySelector('canvas'),
+	r=c.getBoundingClientRect(),n=c.width;
+	for(const [i,j] of [[0,1],[0,n-1],[5,3],[n-1,0],[3,5],[9,5]]){
+	h.dispatchEvent(new w.MouseEvent('mousemove',{clientX:r.left+(j+.5)*r.width/n,
+	clientY:r.top+(i+.5)*r.height/n}));tips.push(d.getElementById('tip').textContent)}});
+	document.getElementById('out').textContent=JSON.stringify({tips:tips,
+	dom:d.documentElement.outerHTML})},50)};
+	</script></body></html>
+	EOF
+	run_capture dom 60 "${CH[@]}" --allow-file-access-from-files \
+		--virtual-time-budget=20000 --dump-dom "file://$TMPD/probe.html"
 	py_check "DOM: the verdict first, the suspect, the archive's memory, the JS ran" \
 		"$OUT" archive_check.py dom "$OUT"
-	run_capture shot 60 "${CH[@]}" --screenshot="$TMPD/s4.png" "file://$TMPD/s4.html"
+	py_check "under the pointer: the document's figures (5 digits)" \
+		"$OUT" archive_check.py tips "$OUT" "$TMPD/s4.json"
+	run_capture shot 60 "${CH[@]}" --virtual-time-budget=20000 \
+		--screenshot="$TMPD/s4.png" "file://$TMPD/s4.html"
 	check "a screenshot of it (PNG >= 1200x1400)" "$PY" "$E2E_PY/png_ok.py" \
 		"$TMPD/s4.png" 20 1200 1400
 fi
@@ -203,27 +226,26 @@ section "node health: cxi_node_health's saved output, a run each"
 # PASS from the real tool (-d lo: on every host); FAIL from the test
 # build's copy on a stand-in root, as test_node_health.sh makes one.
 DB=$TMPD/health.db
-run_capture hpass 30 "$BUILD/cxi_node_health" -d lo --interval 1
-expect_rc 0 "$RC" "cxi_node_health -d lo"
-cp "$OUT" "$TMPD/h_pass.txt"
+R=$TMPD/root
+for n in 0 1; do # cxi1 trains at PCIe x8 of x16
+	d=$R/sys/class/cxi/cxi$n/device
+	mkdir -p "$d/port/0/link" "$d/telemetry" "$R/sys/class/net" "$R/proc/net"
+	echo up >"$d/port/0/link/state"; echo BS_200G >"$d/port/0/link/speed"
+	echo $((16 >> n)) >"$d/current_link_width"; echo 16 >"$d/max_link_width"
+	echo "16.0 GT/s PCIe" | tee "$d/current_link_speed" >"$d/max_link_speed"
+	echo "0@1.0" >"$d/telemetry/hni_pcs_uncorrected_cw"
+done
+# both at once: each waits its 1 s interval
+timeout 30 "$BUILD/cxi_node_health" -d lo --interval 1 >"$TMPD/h_pass.txt" 2>&1 & hp=$!
+[ ! -x "$BUILD/standin/cxi_node_health" ] || timeout 30 env CXD_TEST_SYSROOT="$R" \
+	"$BUILD/standin/cxi_node_health" --interval 1 >"$TMPD/h_fail.txt" 2>&1; hrc=$?
+wait "$hp"; expect_rc 0 "$?" "cxi_node_health -d lo"
 if [ -x "$BUILD/standin/cxi_node_health" ]; then
-	R=$TMPD/root
-	for n in 0 1; do # cxi1 trains at PCIe x8 of x16
-		d=$R/sys/class/cxi/cxi$n/device
-		mkdir -p "$d/port/0/link" "$d/telemetry" "$R/sys/class/net" "$R/proc/net"
-		echo up >"$d/port/0/link/state"; echo BS_200G >"$d/port/0/link/speed"
-		echo $((16 >> n)) >"$d/current_link_width"; echo 16 >"$d/max_link_width"
-		echo "16.0 GT/s PCIe" | tee "$d/current_link_speed" >"$d/max_link_speed"
-		echo "0@1.0" >"$d/telemetry/hni_pcs_uncorrected_cw"
-	done
-	run_capture hfail 30 env CXD_TEST_SYSROOT="$R" "$BUILD/standin/cxi_node_health" --interval 1
-	expect_rc 3 "$RC" "cxi_node_health on the stand-in root"
-	cp "$OUT" "$TMPD/h_fail.txt"
+	expect_rc 3 "$hrc" "cxi_node_health on the stand-in root"
 	touch -d '2001-01-01 00:00:00 UTC' "$TMPD/h_pass.txt" # the older run
-	q hing ingest --host nid0001 "$TMPD/h_pass.txt" "$TMPD/h_fail.txt"
+	q hing ingest --host nid0001 "$TMPD/h_pass.txt" "$TMPD/h_fail.txt" "$TMPD/h_pass.txt"
 	expect_rc 0 "$RC" "both outputs ingested"
-	q hing2 ingest --host nid0001 "$TMPD/h_pass.txt"
-	check "an output already archived is not archived twice" grep -q "already archived as run 1" "$OUT"
+	check "an output already archived is not archived twice" grep -q "h_pass.txt: already archived as run 1" "$OUT"
 	q hruns runs --json
 	py_check "runs: the health runs, each NIC's state" "$OUT" archive_check.py health "$OUT"
 	check "their start: the file's time" test "$(json_get "$OUT" 1.start_time)" = 2001-01-01T00:00:00Z
@@ -233,11 +255,13 @@ if [ -x "$BUILD/standin/cxi_node_health" ]; then
 	head -c -9 "$TMPD/h_fail.txt" >"$TMPD/hcut.txt"
 	head -n 3 "$TMPD/h_fail.txt" >"$TMPD/htable.txt"
 	sed 's/1 of 2 NICs/1 of 3 NICs/' "$TMPD/h_fail.txt" >"$TMPD/hedit.txt"
-	bad hcut "hcut.txt is truncated: cxi_node_health's output ends with a newline" \
-		ingest -a "$DB" "$TMPD/hcut.txt"
-	bad htable "htable.txt is truncated: its table (2 NICs) is not followed" \
-		ingest -a "$DB" "$TMPD/htable.txt"
-	bad hedit "hedit.txt: the FAIL line says 1 of 3 NICs" ingest -a "$DB" "$TMPD/hedit.txt"
+	q hbad ingest "$TMPD/hcut.txt" "$TMPD/htable.txt" "$TMPD/hedit.txt"
+	expect_rc 2 "$RC" "three bad outputs"
+	for want in "hcut.txt is truncated: cxi_node_health's output ends with a newline" \
+		"htable.txt is truncated: its table (2 NICs) is not followed" \
+		"hedit.txt: the FAIL line says 1 of 3 NICs"; do
+		check "named: '$want'" grep -qF "$want" "$ERR"
+	done
 	check "the health archive still holds 2 runs" test "$(db_count 'SELECT count(*) FROM runs')" = 2
 else
 	skip_part "$BUILD/standin/cxi_node_health not built (a test build's copy)"

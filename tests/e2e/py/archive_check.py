@@ -4,7 +4,9 @@ printed is the verdict; exit 1 on a failed check.
 
     archive_check.py WHAT FILE [MORE FILES]
 """
+import html
 import json
+import re
 import statistics
 import sys
 
@@ -113,8 +115,37 @@ def health(d):
     return "FAIL (cxi1 DEGRADED, cxi0 ok) newer than PASS (lo ok)"
 
 
+def _probe(text):
+    """What the probe page wrote: the report's DOM, the figures shown."""
+    a, b = text.find('<pre id="out">'), text.find("</pre>")
+    if a < 0 or b < 0:
+        fail("the probe wrote nothing: the heatmaps were never drawn")
+    return json.loads(html.unescape(text[a + len('<pre id="out">'):b]))
+
+
+def tips(text, sweep):
+    """Each figure shown under the pointer is the document's, to 5
+    significant digits of the matrix's largest."""
+    doc = json.load(open(sweep))
+    got = _probe(text)["tips"]
+    if len(got) != 12:
+        fail("want 12 figures (6 cells, 2 maps), got %s" % got)
+    for k, t in enumerate(got):
+        m = re.match(r"^(\d+) \S+.* \u2192 (\d+) \S+.*: ([0-9.]+) (MB/s|us)$",
+                     t)
+        key = "bw_mb_s" if k < 6 else "lat_us"
+        if not m or m.group(4) != ("MB/s" if k < 6 else "us"):
+            fail("not a figure: '%s'" % t)
+        want = doc[key][int(m.group(1))][int(m.group(2))]
+        big = max(abs(v) for row in doc[key] for v in row if v is not None)
+        if want is None or abs(float(m.group(3)) - want) > 1e-4 * big:
+            fail("'%s': the document has %s" % (t, want))
+    return "%d cells, each the document's figure" % len(got)
+
+
 def dom(text):
-    """chromium's --dump-dom of the report of s4 (file: its text)."""
+    """chromium's --dump-dom of the probe of the report of s4."""
+    text = _probe(text)["dom"]
     first = text.find('id="verdict"')
     if first < 0 or 'class="v FAIL">FAIL<' not in text or \
             first > text.find("Suspects ("):
@@ -130,5 +161,6 @@ def dom(text):
 
 if __name__ == "__main__":
     what, path = sys.argv[1], sys.argv[2]
-    arg = open(path).read() if what == "dom" else json.load(open(path))
+    arg = open(path).read() if what in ("dom", "tips") else \
+        json.load(open(path))
     print(globals()[what](arg, *sys.argv[3:]))
