@@ -41,6 +41,10 @@ if [ -x "$P/bin/cxi_plot" ]; then
 	check "the installed cxi_plot finds its sweep module" \
 		sh -c '"$1" --help >/dev/null' sh "$P/bin/cxi_plot"
 fi
+if [ -x "$P/bin/cxi_archive" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+	check "the installed cxi_archive finds its modules" \
+		sh -c '"$1" --help >/dev/null' sh "$P/bin/cxi_archive"
+fi
 if [ -e "$BUILD/cxi_sweep" ]; then
 	[ -x "$P/bin/cxi_sweep" ] && [ -s "$P/share/man/man1/cxi_sweep.1" ] &&
 		pass "cxi_sweep and its page installed (built with MPI)" ||
