@@ -96,8 +96,9 @@ def packed(m):
     big = float(np.max(np.abs(v))) if v.size else 1.0
     e = int(np.floor(np.log10(big))) - 4 if big > 0 else 0
     while True:
-        k = np.round(v / 10.0 ** e) if v.size else np.zeros(1)
-        lo, levels = int(k.min()), int(k.max() - k.min()) + 1
+        k = np.round(v / 10.0 ** e)
+        lo = int(k.min()) if v.size else 0
+        levels = int(k.max()) - lo + 1 if v.size else 1
         if levels < 65535:
             break
         e += 1
