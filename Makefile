@@ -54,7 +54,7 @@ RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
 # What the asan stage leaves out runs no C of ours that the stage does not
 # already run under ASan elsewhere (docs/testing.md, "make asan"):
-#   man, install, package, plot, dist, reframe, nhc: our C runs only as
+#   man, install, package, plot, archive, dist, reframe, nhc: our C runs only as
 #     in the normal tier (or not at all); they check files and scripts;
 #   valgrind: cannot run ASan binaries (it would only skip);
 #   counters, netns: the tcp pair of test_write_bw and test_bw_family over
@@ -62,7 +62,7 @@ ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
 #     network's, not memory;
 #   congestion, sweep_verdict, sweep_slurm, sim_*: timing-bound or
 #     SimGrid's; the sweep's C runs under ASan in test_sweep, _mpi, _nics.
-ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|dist|valgrind|counters|netns|congestion|sweep_verdict|sweep_slurm|reframe|nhc|sim_[a-z_]+)|unit\.gpu_headers
+ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|archive|dist|valgrind|counters|netns|congestion|sweep_verdict|sweep_slurm|reframe|nhc|sim_[a-z_]+)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
 BUILDS_DIR  ?= build-variants
 # Warnings are errors in the project's own builds (every target here); a
@@ -97,7 +97,7 @@ SIM_DIR     ?= build-sim
 #     lat_family, launch --metrics and sweep run in lf2 too);
 #   dist, spdx, layers: the tarball, the sources' licence lines, the
 #     layer rule of the same sources (not the libfabric headers).
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_slurm|sweep_mpi|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|archive|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_slurm|sweep_mpi|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
 	bench clean install package lf2 sim builds dist easybuild

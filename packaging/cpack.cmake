@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # DEB and RPM packages of the install tree: `cpack -G DEB` / `cpack -G RPM`
 # in the build directory (or `make package`). One package per install
-# component: `cxd` (the pair tools, cxi_plot, their pages, docs) and, when
+# component: `cxd` (the pair tools, cxi_plot, cxi_archive, their pages,
+# docs) and, when
 # MPI was found, `cxd-sweep` (cxi_sweep and its page), so that the MPI
 # library is a dependency of the sweep alone.
 # CXD_VERSION: read from include/cxd/config.h by the top CMakeLists.txt.
@@ -44,8 +45,8 @@ set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_RPM_COMPONENT_INSTALL ON)
 
 # Debian: library dependencies from dpkg-shlibdeps (libfabric1, libjson-c5,
-# libc6, and the MPI library for cxd-sweep); cxi_plot wants Python with
-# matplotlib. cxd-sweep needs cxd of the same version (its man page points
+# libc6, and the MPI library for cxd-sweep); cxi_plot and cxi_archive want
+# Python with matplotlib (and numpy, which it brings). cxd-sweep needs cxd of the same version (its man page points
 # to the pair tools' pages, and it shares their options).
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)

@@ -10,7 +10,7 @@ DEB_PKGS=(libfabric-dev libfabric-bin cmake make gcc pkg-config libcmocka-dev
           mandoc dpkg-dev file rpm python3-matplotlib python3-prometheus-client
           python3-jsonschema lintian rpmlint
           openmpi-bin libopenmpi-dev libsimgrid-dev
-          libamdhip64-dev libze-dev python3-pip python3-venv)
+          libamdhip64-dev libze-dev python3-pip python3-venv chromium)
 # Optional: Slurm for tests/e2e/test_sweep_slurm.sh (srun --mpi=pmix; the
 # pmix plugin is in slurm-wlm-basic-plugins, a dependency of slurmd, and
 # dlopens the unversioned libpmix.so, which only libpmix-dev ships). If
@@ -22,7 +22,7 @@ DEB_OPT_PKGS=(slurmd slurmctld slurm-client munge libpmix-dev prometheus
 RPM_PKGS=(libfabric-devel cmake gcc make pkgconf-pkg-config libcmocka-devel
           json-c-devel iproute iperf3 valgrind clang python3 mandoc rpm-build python3-matplotlib
           python3-prometheus_client python3-jsonschema rpmlint
-          openmpi-devel)
+          openmpi-devel chromium)
 
 # deb_missing PKG...: those not installed.
 deb_missing() {

@@ -41,6 +41,10 @@ if [ -x "$P/bin/cxi_plot" ]; then
 	check "the installed cxi_plot finds its sweep module" \
 		sh -c '"$1" --help >/dev/null' sh "$P/bin/cxi_plot"
 fi
+if [ -x "$P/bin/cxi_archive" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+	check "the installed cxi_archive finds its modules" \
+		sh -c '"$1" --help >/dev/null' sh "$P/bin/cxi_archive"
+fi
 if [ -e "$BUILD/cxi_sweep" ]; then
 	[ -x "$P/bin/cxi_sweep" ] && [ -s "$P/share/man/man1/cxi_sweep.1" ] &&
 		pass "cxi_sweep and its page installed (built with MPI)" ||
@@ -50,7 +54,7 @@ else
 		pass "no cxi_sweep installed (not built: no MPI)" ||
 		fail "cxi_sweep or its page installed, but it was not built"
 fi
-extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/|share/cxd/(cxi_plot_sweep\.py|version|schema/[a-z]+\.schema\.json)$)')
+extra=$(cd "$P" && find . -type f | grep -vE '^\./(bin/cxi_|share/man/man[17]/|share/doc/cxd/|share/cxd/(cxi_plot_sweep\.py|cxi_archive_[a-z]+\.py|version|schema/[a-z]+\.schema\.json)$)')
 [ -z "$extra" ] && pass "nothing else installed" || fail "unexpected files: $extra"
 
 section "every installed program's --version: the version of include/cxd/config.h"
