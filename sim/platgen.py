@@ -76,8 +76,10 @@ def find_set(f, opt, spec, kind, name):
     if kind == "link":
         links = [name] if name in f.links else None
     elif kind == "bundle" and f.kind == "dragonfly":
+        # either order; groups compare by number (g2 before g10)
         parts = name.split("-")
-        if len(parts) == 2 and parts[0] > parts[1]:
+        if len(parts) == 2 and [p[1:].isdigit() for p in parts] == [True, True] \
+                and int(parts[0][1:]) > int(parts[1][1:]):
             name = parts[1] + "-" + parts[0]
         links = f.sets.get((kind, name))
     elif kind in ("node", "switch", "bundle", "spine"):
