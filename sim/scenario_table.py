@@ -117,6 +117,11 @@ def scenarios(g, s, h, n_ft=None):
         sc("node %s at 75%% + node %s latency x4" % (node, node_g2),
            ["--slow", "node:%s=0.75" % node, "--slow-lat", "node:%s=4" % node_g2],
            fail("rank " + node, "rank " + node_g2), metrics=("bw_mb_s", "lat_us")),
+        # 20, 21: faults on the 2:1 fat tree: a leaf's uplinks, a spine
+        sc("fat tree 2:1, leaf1 uplinks at 50%", ft_words(ft_h, 2) + ["--slow",
+           "switch:leaf1=0.5"], fail("switch leaf1"), fabric="ft"),
+        sc("fat tree 2:1, spine1 at 50%", ft_words(ft_h, 2) + ["--slow", "spine:spine1=0.5"],
+           fail("spine spine1"), fabric="ft"),
     ]
 
 

@@ -102,6 +102,12 @@ class Runner(unittest.TestCase):
         self.assertEqual((ft2.geometry["L"], ft2.geometry["H"], ft2.geometry["P"]), (8, 16, 8))
         self.assertEqual(ft2.links["up-leaf3-spine7"], ft2.node_bw)
         self.assertEqual(ft1.links["up-leaf3-spine15"], ft1.node_bw)
+        leaf = fts["fat tree 2:1, leaf1 uplinks at 50%"]
+        self.assertEqual({k for k in leaf.links if leaf.links[k] != ft2.links[k]},
+                         {"up-leaf1-spine%d" % k for k in range(8)})
+        spine = fts["fat tree 2:1, spine1 at 50%"]
+        self.assertEqual({k for k in spine.links if spine.links[k] != ft2.links[k]},
+                         {"up-leaf%d-spine1" % k for k in range(8)})
 
     def test_quick_suite(self):
         sc = scenarios.scenarios(16, 4, 4)
@@ -179,7 +185,7 @@ class Runner(unittest.TestCase):
             (["--sweep", me, "--ranks", "x"], "'x'"),
             (["--sweep", me, "--ranks", "16", "--geometry", "7,2"], "7,2"),
             (["--sweep", me, "--ranks", "16", "--geometry", "2,2,2"], "2,2,2"),
-            (["--sweep", me, "--ranks", "16", "--only", "20"], "20"),
+            (["--sweep", me, "--ranks", "16", "--only", "22"], "22"),
             (["--sweep", me, "--ranks", "16", "--suite", "most"], "most"),
             (["--sweep", me, "--ranks", "9", "--geometry", "3,1,3", "--only", "13"], "--ranks 9"),
             (["--sweep", me, "--ranks", "16", "--jobs", "0"], "--jobs 0"),
