@@ -60,6 +60,8 @@ def parse_args(argv):
     p.add_argument("--json", default=None, help="write the trials and scores here")
     p.add_argument("--min-recall", type=fraction, default=None, help="exit 3 below it")
     p.add_argument("--min-precision", type=fraction, default=None, help="exit 3 below it")
+    p.add_argument("--state-widths", action="store_true",
+                   help="write the fabric's link widths in the topology file")
     p.add_argument("--assert-clean", action="store_true",
                    help="exit 3 when a clean fabric has a suspect or an outlier")
     a = p.parse_args(argv)
@@ -97,7 +99,8 @@ def run_trial(a, pl):
             doc = json.load(fh)
         with open(row["platform"][:-len(".xml")] + ".topo") as fh:
             t["topo"] = {w[0]: (w[1], w[2] if len(w) > 2 else None)
-                         for w in (ln.split() for ln in fh) if w and w[0][0] != "#"}
+                         for w in (ln.split() for ln in fh)
+                         if w and w[0][0] != "#" and w[0] != "width"}
     except (OSError, ValueError):
         return t
     t["suspects"] = suspect_keys(doc)

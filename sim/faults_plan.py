@@ -5,8 +5,8 @@ of a sweep's suspects against the faults, by component. sim/faults.py
 runs the plans."""
 import random
 
-from scenario_table import ft_words
 import platgen
+from scenario_table import ft_geometry, ft_words, platgen_args
 
 # Fault kinds: what a fabric of each shape can hold. A NIC fault is its
 # bandwidth or its latency; the other kinds slow a set of links.
@@ -54,7 +54,6 @@ def shape_of(f):
 def plan(seed, k, geo, bundle, clean):
     """Trial k of a seed: its fabric and 1-5 faults of mixed kinds and
     strengths on distinct components (none when clean). Deterministic."""
-    from scenario_table import ft_geometry, platgen_args
     rng = random.Random("cxd-faults:%d:%d" % (seed, k))
     fabric = "ft" if rng.random() < 0.5 else "df"
     ft_h = ft_geometry(geo[0] * geo[1] * geo[2])[1]

@@ -105,7 +105,7 @@ def run_one(a, sc, baseline, idx, geo):
     name = sc["name"]
     prefix = os.path.join(a.out, "s%d" % idx)
     f, _ = platgen.build(platgen_args(sc, geo, a.bundle, prefix))
-    platgen.write_outputs(f, prefix)
+    platgen.write_outputs(f, prefix, getattr(a, "state_widths", False))
     out_json = prefix + ".json"
     if os.path.exists(out_json):
         os.unlink(out_json)
@@ -166,7 +166,8 @@ def run_one(a, sc, baseline, idx, geo):
         row["schedule"] = (doc.get("schedule") or {}).get("kind")
         with open(prefix + ".topo") as fh:
             topo = {w[0]: (w[1], w[2] if len(w) > 2 else None)
-                    for w in (ln.split() for ln in fh) if w and w[0][0] != "#"}
+                    for w in (ln.split() for ln in fh)
+                    if w and w[0][0] != "#" and w[0] != "width"}
         row["right"], row["why"] = judge_row(sc["want"], doc, topo)
     except (OSError, ValueError):
         pass
@@ -252,6 +253,9 @@ def parse_args(argv):
                    "beside --sweep; without it that scenario is skipped)")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     p.add_argument("--json", default=None, help="write the rows as JSON to this file")
+    p.add_argument("--state-widths", action="store_true",
+                   help="write the fabric's link widths in the topology file "
+                   "(platgen --state-widths), for a sweep that reads them")
     a = p.parse_args(argv)
     if not (os.path.isfile(a.sweep) and os.access(a.sweep, os.X_OK)):
         p.error("--sweep %s: not an executable file" % a.sweep)

@@ -9,8 +9,8 @@ healthy run's (the baseline's per-link ratio, median within 0.45-0.55);
 every verdict is what issue 30's table says (scenarios.py's judge_row:
 the verdict, the exact suspects); and the retest measured the metrics the
 faults touch (bandwidth alone where only bandwidth was slowed; all pairs
-for the whole fabric, none for a healthy one); and no sweep took longer than every rank's pairs one after
-another would at the run's worst figures, twice over for the retest,
+for the whole fabric, none for a healthy one); and no sweep took longer
+than every rank's pairs one after another would at the run's worst figures, twice over for the retest,
 twice again for slack (simulated time is free to run away: a latency
 run that passed its partner's lateness on took 4e7 simulated s).
     scenarios_check.py ROWS.json"""
@@ -48,7 +48,8 @@ def main():
         with open(prefix + ".hosts") as fh:
             hosts = fh.read().split()
         with open(prefix + ".topo") as fh:
-            topo = {w[0]: w[1:] for w in (ln.split() for ln in fh) if w and w[0][0] != "#"}
+            topo = {w[0]: w[1:] for w in (ln.split() for ln in fh)
+                    if w and w[0][0] != "#" and w[0] != "width"}
         if not r.get("right"):
             bad.append("%s: %s" % (r["scenario"], r.get("why")))
         if not doc["seconds"] <= time_bound(doc):
