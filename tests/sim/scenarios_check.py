@@ -6,12 +6,12 @@ placed each rank on the host the hostfile names, in the switch and group
 the topology file gives (where it was given one); what the simulator must
 show: with every link at half speed, the links measure about half the
 healthy run's (the baseline's per-link ratio, median within 0.45-0.55);
-every verdict is what issue 30's table says (scenarios.py's judge_row:
+every verdict is what the suite's table says (scenario_table's judge_row:
 the verdict, the exact suspects); and the retest measured the metrics the
 faults touch (bandwidth alone where only bandwidth was slowed; all pairs
 for the whole fabric, none for a healthy one); and no sweep took longer
-than every rank's pairs one after another would at the run's worst figures, twice over for the retest,
-twice again for slack (simulated time is free to run away: a latency
+than every rank's pairs one after another would at the run's worst
+figures, twice over for the retest, twice again for slack (simulated time is free to run away: a latency
 run that passed its partner's lateness on took 4e7 simulated s).
     scenarios_check.py ROWS.json"""
 import json
