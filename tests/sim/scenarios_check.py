@@ -11,8 +11,9 @@ the verdict, the exact suspects); and the retest measured the metrics the
 faults touch (bandwidth alone where only bandwidth was slowed; all pairs
 for the whole fabric, none for a healthy one); and no sweep took longer
 than every rank's pairs one after another would at the run's worst
-figures, twice over for the retest, twice again for slack (simulated time is free to run away: a latency
-run that passed its partner's lateness on took 4e7 simulated s).
+figures, twice over for the retest, twice again for slack (simulated
+time is free to run away: a latency run that passed its partner's
+lateness on took 4e7 simulated s).
     scenarios_check.py ROWS.json"""
 import json
 import statistics
