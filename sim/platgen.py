@@ -8,7 +8,8 @@ one link can be slowed. Also writes the hostfile (smpirun -hostfile) and the
     platgen.py dragonfly --groups 8 --switches 4 --hosts 4 -o out/df
     platgen.py fattree --leaves 8 --hosts 16 --spines 4 --taper 0.5 -o out/ft
     ... --slow node:nid0005=0.75 --slow switch:g0s1=0.5 --slow bundle:g0-g1=0.5
-    ... --slow spine:spine2=0.5 --scale 0.5
+    ... --slow spine:spine2=0.5 --scale 0.5 --slow-lat node:nid0003=4
+    ... --state-widths (width lines in PREFIX.topo)
 
 Routing: one flat zone with Dijkstra routing over a graph whose edges are
 built so that the only shortest path between two hosts is the intended one
@@ -22,7 +23,7 @@ from xml.sax.saxutils import quoteattr
 # The fabrics; the names tests/sim and scenarios.py use as platgen.NAME.
 from platgen_topo import (  # noqa: F401
     LINK_LAT_NS, NODE_GBPS, Fabric, UsageError, build_dragonfly,
-    build_fattree, df_attach, df_global, df_route, ft_route, host_name)
+    build_fattree, df_attach, df_global, df_route, ft_route, host_name, widths)
 
 
 def parse_factor(text, what, lo_open=0.0, hi=1.0):
@@ -35,30 +36,61 @@ def parse_factor(text, what, lo_open=0.0, hi=1.0):
     return v
 
 
-def apply_slow(f, spec):
-    """--slow KIND:NAME=FACTOR: multiply the bandwidth of that set of links."""
+# A latency fault's ceiling: beyond it a link is down, not slow.
+MAX_LAT_FACTOR = 1000.0
+
+
+def parse_spec(spec, opt):
+    """KIND:NAME=FACTOR -> (kind, name, factor text)."""
     if "=" not in spec or ":" not in spec.split("=", 1)[0]:
-        raise UsageError("--slow '%s': expected KIND:NAME=FACTOR" % spec)
+        raise UsageError("%s '%s': expected KIND:NAME=FACTOR" % (opt, spec))
     target, fac = spec.rsplit("=", 1)
     kind, name = target.split(":", 1)
+    return kind, name, fac
+
+
+def apply_slow(f, spec):
+    """--slow KIND:NAME=FACTOR: multiply the bandwidth of that set of links."""
+    kind, name, fac = parse_spec(spec, "--slow")
     factor = parse_factor(fac, "--slow '%s'" % spec)
+    links = find_set(f, "--slow", spec, kind, name)
+    for lk in links:
+        f.links[lk] *= factor
+    f.notes.append("slowed: %s:%s x %g (%d links)" % (kind, name, factor, len(links)))
+
+
+def apply_slow_lat(f, spec):
+    """--slow-lat node:HOST=FACTOR: multiply the latency of that host's
+    node link by FACTOR > 1 (a NIC or cable that adds delay)."""
+    kind, name, fac = parse_spec(spec, "--slow-lat")
+    if kind != "node":
+        raise UsageError("--slow-lat '%s': unknown kind '%s' (node)" % (spec, kind))
+    factor = parse_factor(fac, "--slow-lat '%s'" % spec, 1.0, MAX_LAT_FACTOR)
+    for lk in find_set(f, "--slow-lat", spec, kind, name):
+        f.lat_factor[lk] = f.lat_factor.get(lk, 1.0) * factor
+    f.notes.append("latency: %s:%s x %g" % (kind, name, factor))
+
+
+def find_set(f, opt, spec, kind, name):
+    """The links KIND:NAME names, sorted (UsageError if none)."""
     if kind == "link":
         links = [name] if name in f.links else None
     elif kind == "bundle" and f.kind == "dragonfly":
+        # either order; groups compare by number (g2 before g10)
         parts = name.split("-")
-        if len(parts) == 2 and parts[0] > parts[1]:
+        if len(parts) == 2 and [p[1:].isdigit() for p in parts] == [True, True] \
+                and int(parts[0][1:]) > int(parts[1][1:]):
             name = parts[1] + "-" + parts[0]
         links = f.sets.get((kind, name))
     elif kind in ("node", "switch", "bundle", "spine"):
         links = f.sets.get((kind, name))
     else:
-        raise UsageError("--slow '%s': unknown kind '%s' (node, switch, bundle, spine, link)"
-                         % (spec, kind))
+        raise UsageError("%s '%s': unknown kind '%s' (node, switch, bundle, spine, link)"
+                         % (opt, spec, kind))
     if not links:
-        raise UsageError("--slow '%s': this %s has no %s named '%s'" % (spec, f.kind, kind, name))
-    for lk in sorted(set(links)):
-        f.links[lk] *= factor
-    f.notes.append("slowed: %s:%s x %g (%d links)" % (kind, name, factor, len(set(links))))
+        raise UsageError("%s '%s': this %s has no %s named '%s'"
+                         % (opt, spec, f.kind, kind, name))
+    return sorted(set(links))
 
 
 # ---------------------------------------------------------------- output
@@ -82,7 +114,6 @@ def fmt_bw(bw):
 
 
 def write_xml(f, out):
-    lat = "%.17gs" % f.lat
     w = out.write
     w('<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n')
     w("<!-- written by sim/platgen.py\n")
@@ -104,7 +135,7 @@ def write_xml(f, out):
         # route entries name no direction.
         pol = f.policy(name)
         w('  <link id=%s bandwidth="%s" latency="%s" sharing_policy="%s"/>\n'
-          % (quoteattr(name), fmt_bw(bw), "0s" if name in f.lanes else lat, pol))
+          % (quoteattr(name), fmt_bw(bw), "%.17gs" % f.link_latency(name), pol))
     for src, dst, links in f.edges:
         w('  <route src=%s dst=%s symmetrical="NO">' % (quoteattr(src), quoteattr(dst)))
         for lk, d in links:
@@ -113,7 +144,7 @@ def write_xml(f, out):
     w("</zone>\n</platform>\n")
 
 
-def write_outputs(f, prefix):
+def write_outputs(f, prefix, state_widths=False):
     with open(prefix + ".xml", "w") as out:
         write_xml(f, out)
     with open(prefix + ".hosts", "w") as out:
@@ -122,6 +153,10 @@ def write_outputs(f, prefix):
         out.write("# NAME SWITCH [GROUP], written by sim/platgen.py\n")
         for name, sw, grp in f.hosts:
             out.write("%s %s%s\n" % (name, sw, " " + grp if grp else ""))
+        if state_widths:
+            # the designed widths, in pairs at a node link's rate
+            for kind, pairs in widths(f):
+                out.write("width %s %d\n" % (kind, pairs))
 
 
 # ---------------------------------------------------------------- CLI
@@ -133,6 +168,20 @@ def positive_int(text):
     if v < 1:
         raise argparse.ArgumentTypeError("%s must be at least 1" % text)
     return v
+
+
+def taper_value(text):
+    """--taper: a fraction (0.5) or a leaf's hosts to uplinks ratio (2:1)."""
+    if ":" in text:
+        a, _, b = text.partition(":")
+        try:
+            v = float(b) / float(a)
+        except (ValueError, ZeroDivisionError):
+            raise argparse.ArgumentTypeError("'%s' is not a ratio A:B" % text) from None
+        if not v > 0 or v == float("inf"):
+            raise argparse.ArgumentTypeError("%s must be a positive ratio" % text)
+        return v
+    return positive_float(text)
 
 
 def positive_float(text):
@@ -163,12 +212,19 @@ def make_parser():
     common.add_argument("--latency-ns", type=positive_float, default=LINK_LAT_NS,
                         help="latency of every link, ns (lanes and ports add none; "
                         "default %(default)g)")
-    common.add_argument("--taper", type=positive_float, default=1.0,
-                        help="global (spine) bandwidth as a fraction of full (default 1)")
+    common.add_argument("--taper", type=taper_value, default=1.0,
+                        help="global (spine) bandwidth as a fraction of full, or as "
+                        "hosts:uplinks (0.5 = 2:1; default 1)")
     common.add_argument("--slow", action="append", default=[], metavar="KIND:NAME=F",
                         help="multiply a set of links by F in (0,1]: node:HOST, "
                         "switch:SWITCH (its uplinks, L1 lanes included), bundle:gI-gJ, "
                         "spine:spineK, link:NAME")
+    common.add_argument("--slow-lat", action="append", default=[], metavar="node:HOST=F",
+                        help="multiply that host's node link latency by F in (1, %g]"
+                        % MAX_LAT_FACTOR)
+    common.add_argument("--state-widths", action="store_true",
+                        help="also write the designed link widths in PREFIX.topo "
+                        "(width local|global|uplink PAIRS)")
     common.add_argument("--scale", default=None, metavar="F",
                         help="multiply every link by F in (0,1] (after --slow)")
     d = sub.add_parser("dragonfly", parents=[common], help="G groups of S switches of H hosts")
@@ -178,8 +234,8 @@ def make_parser():
     d.add_argument("--bundle", type=positive_int, default=2,
                    help="global links between two groups (default %(default)s)")
     d.add_argument("--local", type=positive_float, default=None,
-                   help="an L1 connection between two switches in all, x node link "
-                   "(default: hosts per switch)")
+                   help="an L1 connection between two switches in all, x node link: "
+                   "1 to 3 on Slingshot, fractions allowed (default 1)")
     d.add_argument("--lane", type=positive_float, default=1.0,
                    help="what one pair can get of an L1 connection (one of its physical "
                    "links), x node link (default %(default)g)")
@@ -200,6 +256,8 @@ def build(argv):
     f = build_dragonfly(a) if a.kind == "dragonfly" else build_fattree(a)
     for spec in a.slow:
         apply_slow(f, spec)
+    for spec in a.slow_lat:
+        apply_slow_lat(f, spec)
     if a.scale is not None:
         s = parse_factor(a.scale, "--scale")
         for lk in f.links:
@@ -211,7 +269,7 @@ def build(argv):
 def main(argv=None):
     try:
         f, a = build(sys.argv[1:] if argv is None else argv)
-        write_outputs(f, a.output)
+        write_outputs(f, a.output, a.state_widths)
     except UsageError as e:
         sys.stderr.write("platgen.py: %s\n" % e)
         return 2

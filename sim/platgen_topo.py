@@ -25,6 +25,7 @@ class Fabric:
         # (SHARED) and the hosts' ports (FATPIPE).
         self.lanes = set()
         self.fatpipe = set()
+        self.lat_factor = {}  # name -> latency multiplier (--slow-lat)
         self.hosts = []  # (name, switch, group or None)
         self.routers = []
         self.edges = []  # (src, dst, [(link, "UP"|"DOWN")])
@@ -46,10 +47,14 @@ class Fabric:
         return ("FATPIPE" if name in self.fatpipe else
                 "SHARED" if name in self.lanes else "SPLITDUPLEX")
 
+    def link_latency(self, name):
+        """A link's latency: none for a lane or a port (each is a limit on
+        a hop already on the route, not another hop)."""
+        return 0.0 if name in self.lanes else self.lat * self.lat_factor.get(name, 1.0)
+
     def latency(self, route):
-        """A route's latency: its links' (a lane or a port adds none: each
-        is a limit on a hop already on the route, not another hop)."""
-        return self.lat * sum(1 for lk, _ in route if lk not in self.lanes)
+        """A route's latency: the sum of its links'."""
+        return sum(self.link_latency(lk) for lk, _ in route)
 
     def add_set(self, kind, name, links):
         self.sets.setdefault((kind, name), []).extend(links)
@@ -145,7 +150,9 @@ def build_dragonfly(a):
     node_bw = a.node_gbps * 1e9 / 8
     f = Fabric("dragonfly", node_bw, a.latency_ns * 1e-9)
     geo = f.geometry = {"G": G, "S": S, "H": H, "W": W}
-    local = a.local if a.local is not None else float(H)
+    # Slingshot: a switch's 8-16 nodes share one to three physical links
+    # to each other switch of their group, so one link's worth by default.
+    local = a.local if a.local is not None else 1.0
     lane = a.lane
     # "Full" global bandwidth: a group's global links together carry what
     # its S*H nodes can inject; --taper scales that.
@@ -306,4 +313,21 @@ def build_fattree(a):
     return f
 
 
-# ---------------------------------------------------------------- slowing
+# ---------------------------------------------------------------- widths
+def full_rate_pairs(links, each):
+    """Pairs at a node link's rate that `links` links of `each` node links
+    carry at once, at least 1 (a single pair always runs, only slower)."""
+    return max(1, links * int(each + 1e-9))
+
+
+def widths(f):
+    """The designed widths (before any --slow) as (kind, pairs) for the
+    topology file: L1 connection and bundle, or a leaf's uplinks."""
+    g = f.geometry
+    if f.kind == "dragonfly":
+        # a pair rides one lane, so an L1 connection of L node links
+        # carries floor(L) pairs at full rate; a bundle's W links each
+        # carry floor(their share)
+        return [("local", full_rate_pairs(1, g["local"])),
+                ("global", full_rate_pairs(g["W"], g["bundle"] / g["W"]))]
+    return [("uplink", full_rate_pairs(g["P"], g["uplink"]))]

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Run cxi_sweep's simulated build over a dragonfly in the scenarios of
-issue 29 and report what its verdict says in each (docs/simulation.md):
+"""Run cxi_sweep's simulated build over realistic fabrics (a Slingshot-like
+dragonfly, fat trees at 1:1 and 2:1) in the scenarios of issues 29 and 41
+(sim/scenario_table.py) and report what its verdict says in each
+(docs/simulation.md):
 
-    scenarios.py --sweep build-sim/cxi_sweep --ranks 128 [--out DIR]
+    scenarios.py --sweep build-sim/cxi_sweep --ranks 128 [--suite quick] [--out DIR]
 
 Each scenario is one platform from sim/platgen.py and one plain
     smpirun -np N -platform P.xml -hostfile P.hosts --cfg=... SWEEP
@@ -27,6 +29,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import platgen  # noqa: E402
+# the table; its names are also scenarios.NAME for tests/sim
+from scenario_table import (  # noqa: E402,F401
+    QUICK, bundle_width, ft_geometry, geometry, judge_row, platgen_args, scenarios,
+    suspect_keys)
 
 # SMPI settings for every run: a failed MPI_Test costs no simulated time
 # (the sweep polls), and injected times do not grow; the final simulated
@@ -40,98 +46,6 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         sys.stderr.write("%s: %s\n" % (self.prog, message))
         sys.exit(2)
-
-
-def geometry(n):
-    """Groups, switches per group, hosts per switch for n ranks: at least
-    2 groups; 4x4 per group up to 256 ranks, 8x8 beyond when it divides."""
-    shapes = [(4, 4), (8, 8), (4, 8), (8, 4), (2, 4), (4, 2), (2, 2), (1, 2), (1, 1)]
-    if n > 256:
-        shapes = [(8, 8), (4, 8), (8, 4)] + shapes
-    for s, h in shapes:
-        if n % (s * h) == 0 and n // (s * h) >= 2:
-            return n // (s * h), s, h
-    return None
-
-
-def bundle_width(g, s, h):
-    """Global links per group pair such that one is about a node link's
-    rate at full global bandwidth (a group's links together carry what
-    its s*h nodes inject, over g - 1 peers), as a Slingshot global link
-    runs at a NIC's rate: a single pair across groups is then bound by
-    its own node links until the globals are tapered."""
-    return max(1, int(s * h / (g - 1)))
-
-
-def scenarios(g, s, h):
-    """The suite: each a dict of name, platgen words, baseline (the index
-    of the scenario whose JSON is the baseline), topology (pass the
-    --topology file), jitter (CXD_TEST_JITTER for the test copy) and what
-    the verdict must be (issue 30's table; see judge_row). The faults sit
-    away from rank 0: host 1 of switch 1 of group 1, switch 1 of group 1,
-    the bundle between groups 0 and 1."""
-    n = g * s * h
-    s1, h1 = min(1, s - 1), min(1, h - 1)
-    node = platgen.host_name((s + s1) * h + h1, n)
-    sw = "g1s%d" % s1
-
-    def sc(name, words, want, baseline=None, topology=True, jitter=None):
-        return {"name": name, "words": words, "want": want, "baseline": baseline,
-                "topology": topology, "jitter": jitter}
-    return [
-        sc("healthy, full globals", [], {"verdict": ["PASS"], "suspects": []}),
-        sc("healthy, globals at 1/2", ["--taper", "0.5"], {"verdict": ["PASS"], "suspects": []}),
-        sc("healthy, globals at 1/4", ["--taper", "0.25"], {"verdict": ["PASS"], "suspects": []}),
-        sc("node %s at 75%%" % node, ["--slow", "node:%s=0.75" % node],
-           {"verdict": ["FAIL"], "suspects": ["rank " + node]}),
-        sc("switch %s uplinks at 50%%" % sw, ["--slow", "switch:%s=0.5" % sw],
-           {"verdict": ["FAIL"], "suspects": ["switch " + sw]}),
-        sc("bundle g0-g1 at 50%", ["--slow", "bundle:g0-g1=0.5"],
-           {"verdict": ["FAIL"], "suspects": ["bundle g0-g1"]}),
-        sc("whole fabric at 1/2 vs healthy", ["--scale", "0.5"],
-           {"verdict": ["FAIL"], "suspects": ["fabric"]}, baseline=0),
-        sc("switch %s uplinks at 50%%, no --topology" % sw, ["--slow", "switch:%s=0.5" % sw],
-           {"verdict": ["FAIL", "INCONCLUSIVE"], "inside": sw}, topology=False),
-        sc("bundle g0-g1 at 50%, no --topology", ["--slow", "bundle:g0-g1=0.5"],
-           {"verdict": ["FAIL", "INCONCLUSIVE"], "suspects": []}, topology=False),
-        sc("node %s at 75%%, jitter 30%%" % node, ["--slow", "node:%s=0.75" % node],
-           {"verdict": ["INCONCLUSIVE"], "suspects": []}, jitter="30:7"),
-    ]
-
-
-def suspect_keys(doc):
-    """The suspects as words to compare: rank HOST, switch NAME, group
-    NAME, bundle GA-GB, fabric."""
-    out = []
-    for x in doc.get("suspects") or []:
-        k = x.get("kind")
-        if k == "rank":
-            out.append("rank " + str(x.get("host")))
-        elif k in ("switch", "group"):
-            out.append("%s %s" % (k, x.get("name", "").split()[1]))
-        elif k == "bundle":
-            out.append("bundle " + "-".join(sorted(x.get("groups") or [])))
-        else:
-            out.append(str(k))
-    return sorted(out)
-
-
-def judge_row(want, doc, topo):
-    """Is the verdict what issue 30's table says? Returns (ok, why)."""
-    if doc is None:
-        return False, "no JSON"
-    v, sus = doc.get("verdict"), suspect_keys(doc)
-    if v not in want["verdict"]:
-        return False, "verdict %s, want %s" % (v, " or ".join(want["verdict"]))
-    if "suspects" in want and sus != sorted(want["suspects"]):
-        return False, "suspects %s, want %s" % (sus or "none", want["suspects"] or "none")
-    if "inside" in want:
-        # no node named outside that switch
-        inside = {name for name, (sw, _) in topo.items() if sw == want["inside"]}
-        bad = [x for x in sus if not (x.startswith("rank ") and x[5:] in inside)]
-        if bad:
-            return False, "named outside switch %s: %s" % (want["inside"], bad)
-    return True, "as it must be"
 
 
 def flagged_summary(doc):
@@ -182,19 +96,16 @@ def suspects_summary(doc):
     return ", ".join(out) if out else "-"
 
 
-NSCEN = 10
+NSCEN = len(scenarios(2, 2, 2))
 SIM_TIME = re.compile(r"Simulated time: ([0-9.eE+-]+)")
 
 
 def run_one(a, sc, baseline, idx, geo):
     """Generate the platform, run the sweep on it; returns the table row."""
-    g, s, h = geo
-    name, words = sc["name"], sc["words"]
+    name = sc["name"]
     prefix = os.path.join(a.out, "s%d" % idx)
-    f, _ = platgen.build(["dragonfly", "--groups", str(g), "--switches", str(s),
-                          "--hosts", str(h), "--bundle", str(a.bundle), *words,
-                          "-o", prefix])
-    platgen.write_outputs(f, prefix)
+    f, _ = platgen.build(platgen_args(sc, geo, a.bundle, prefix))
+    platgen.write_outputs(f, prefix, getattr(a, "state_widths", False))
     out_json = prefix + ".json"
     if os.path.exists(out_json):
         os.unlink(out_json)
@@ -231,7 +142,8 @@ def run_one(a, sc, baseline, idx, geo):
     row = {"scenario": name, "platform": prefix + ".xml", "rc": rc, "wall_s": wall,
            "json": out_json, "verdict": None, "suspects": "-", "flagged": "-",
            "sim_s": None, "sim_total_s": None, "rss_mb": None, "cpu_s": None,
-           "want": sc["want"], "right": False, "why": "no JSON"}
+           "want": sc["want"], "metrics": sc["metrics"], "fabric": sc["fabric"],
+           "right": False, "why": "no JSON"}
     try:
         with open(prefix + ".rss") as fh:
             words = fh.read().split()[-3:]
@@ -254,7 +166,8 @@ def run_one(a, sc, baseline, idx, geo):
         row["schedule"] = (doc.get("schedule") or {}).get("kind")
         with open(prefix + ".topo") as fh:
             topo = {w[0]: (w[1], w[2] if len(w) > 2 else None)
-                    for w in (ln.split() for ln in fh) if w and w[0][0] != "#"}
+                    for w in (ln.split() for ln in fh)
+                    if w and w[0][0] != "#" and w[0] != "width"}
         row["right"], row["why"] = judge_row(sc["want"], doc, topo)
     except (OSError, ValueError):
         pass
@@ -316,8 +229,9 @@ def print_table(rows, out):
 
 
 def parse_args(argv):
-    p = Parser(prog="scenarios.py", description="cxi_sweep's simulated build over a "
-               "dragonfly: healthy, tapered and faulty scenarios, one table.")
+    p = Parser(prog="scenarios.py", description="cxi_sweep's simulated build over "
+               "realistic dragonflies and fat trees: healthy, tapered and faulty scenarios, "
+               "one table.")
     p.add_argument("--sweep", required=True, help="cxi_sweep built for SMPI (make sim)")
     p.add_argument("--ranks", type=int, required=True, help="ranks, one per host")
     p.add_argument("--out", default=None, help="work directory (default: a new one in $TMPDIR)")
@@ -328,6 +242,9 @@ def parse_args(argv):
                    "about a node link's rate at full global bandwidth, at least 1)")
     p.add_argument("--sweep-args", default="", help="more cxi_sweep options, one string")
     p.add_argument("--cfg", action="append", default=[], help="more smpirun --cfg=... words")
+    p.add_argument("--suite", choices=("quick", "full"), default="full",
+                   help="quick: the scenarios make test runs (%s); full: all %d (default)"
+                   % (",".join(map(str, QUICK)), NSCEN))
     p.add_argument("--only", default=None, metavar="I,J",
                    help="run these scenarios (1-%d)" % NSCEN)
     p.add_argument("--jobs", type=int, default=1, help="simulations at once (default 1)")
@@ -336,6 +253,9 @@ def parse_args(argv):
                    "beside --sweep; without it that scenario is skipped)")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     p.add_argument("--json", default=None, help="write the rows as JSON to this file")
+    p.add_argument("--state-widths", action="store_true",
+                   help="write the fabric's link widths in the topology file "
+                   "(platgen --state-widths), for a sweep that reads them")
     a = p.parse_args(argv)
     if not (os.path.isfile(a.sweep) and os.access(a.sweep, os.X_OK)):
         p.error("--sweep %s: not an executable file" % a.sweep)
@@ -372,6 +292,11 @@ def parse_args(argv):
             p.error("--only %s: scenario numbers 1 to %d" % (a.only, NSCEN))
     if a.jobs < 1:
         p.error("--jobs %d: at least 1" % a.jobs)
+    picked = a.pick or (set(QUICK) if a.suite == "quick" else set(range(1, NSCEN + 1)))
+    if ft_geometry(a.ranks) is None and any(
+            sc["fabric"] == "ft" for i, sc in enumerate(scenarios(*geo)) if i + 1 in picked):
+        p.error("--ranks %d: no fat tree of 2 or more leaves of an even size; "
+                "choose --only without scenarios 12, 13" % a.ranks)
     if a.standin is None:
         a.standin = os.path.join(os.path.dirname(os.path.abspath(a.sweep)), "standin",
                                  "cxi_sweep")
@@ -393,10 +318,17 @@ def main(argv=None):
         sys.stderr.write("scenarios.py: --out %s: %s\n" % (a.out, e))
         return 2
     g, s, h = a.geo
+    ft = ft_geometry(a.ranks)
     print("scenarios.py: %d ranks on a dragonfly of %d groups x %d switches x %d hosts, "
-          "bundles of %d; work in %s" % (a.ranks, g, s, h, a.bundle, a.out), flush=True)
+          "bundles of %d%s; work in %s" % (a.ranks, g, s, h, a.bundle,
+                                           ", fat trees of %d leaves x %d hosts" % ft
+                                           if ft else "", a.out), flush=True)
+    picked = a.pick or (set(QUICK) if a.suite == "quick" else None)
     todo = [(i, sc) for i, sc in enumerate(scenarios(g, s, h))
-            if not a.pick or i + 1 in a.pick]
+            if not picked or i + 1 in picked]
+    # the rows wanted: the picked scenarios (one skipped for want of the
+    # test copy still counts) and the baselines they need
+    expected = len(todo)
     if not os.access(a.standin, os.X_OK):
         for i, sc in todo:
             if sc["jitter"]:
@@ -408,15 +340,16 @@ def main(argv=None):
     all_sc = scenarios(g, s, h)
     first = [(b, dict(all_sc[b], name=all_sc[b]["name"] + " (baseline)"))
              for b in sorted(need - listed)]
+    expected += len(first)
     rows = run_all(a, first + todo)
     print()
     print_table(rows, sys.stdout)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"ranks": a.ranks, "geometry": a.geo, "bundle": a.bundle,
-                       "rows": rows}, fh, indent=1)
+                       "suite": a.suite, "scenarios": expected, "rows": rows}, fh, indent=1)
     right = sum(1 for r in rows if r["right"])
-    print("\n%d of %d verdicts as issue 30's table says" % (right, len(rows)))
+    print("\n%d of %d verdicts as the table says" % (right, len(rows)))
     return 1 if any(r["verdict"] in ("timed out",) or r["rc"] not in (0, 3, 4)
                     for r in rows) else 0
 

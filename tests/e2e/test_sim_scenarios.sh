@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The scenario suite (sim/scenarios.py, docs/simulation.md) at 256
-# simulated ranks on a dragonfly of 16 groups, with the simulated cxi_sweep
-# of `make sim` (build-sim/cxi_sweep, or CXD_SIM_SWEEP) and the sweep's
-# default options: prints the table (verdict, suspects, flagged links,
-# simulated and wall seconds, memory) and checks that every scenario ran to
-# an end with its JSON, that ranks sit where the platform and topology file
-# put them, that with every link at half speed the links measure half the
-# healthy run's, and that every verdict is what issue 30's table says:
-# healthy fabrics (full, tapered to 1/2 and 1/4) PASS; a node, a switch's
-# uplinks, a global bundle and the whole fabric named exactly; without
+# The scenario suite's quick set (sim/scenarios.py --suite quick,
+# docs/simulation.md) at 256 simulated ranks on a realistic dragonfly of
+# 16 groups (one L1 link's worth between two switches of a group) and a
+# fat tree of 16 leaves at 2:1, with the simulated cxi_sweep of `make sim`
+# (build-sim/cxi_sweep, or CXD_SIM_SWEEP) and the sweep's default options:
+# prints the table (verdict, suspects, flagged links, simulated and wall
+# seconds, memory) and checks that every scenario ran to an end with its
+# JSON, that ranks sit where the platform and topology file put them, that
+# with every link at half speed the links measure half the healthy run's,
+# and that every verdict is what the table of scenario_table.py says:
+# healthy fabrics (dragonfly, globals at 1/4, fat tree 2:1) PASS; a node,
+# a node's latency, a switch's uplinks, a global bundle, a node beside
+# another switch's uplinks and the whole fabric named exactly; without
 # --topology no innocent node named; seeded jitter INCONCLUSIVE. Two
-# simulations at once, about 2 min on 2 cores (SIM_RANKS, SIM_SWEEP_ARGS,
-# SIM_JOBS change that). The runner's bad input is
-# tests/sim/test_scenarios.py's (in test_sim_platforms).
+# simulations at once, about 3 min on 2 cores (SIM_RANKS, SIM_SWEEP_ARGS,
+# SIM_JOBS change that; SIM_SUITE=full runs all). The runner's bad input
+# is tests/sim/test_scenarios.py's (in test_sim_platforms).
 # Skipped (77) without SimGrid or the simulated build.
 #   bash tests/e2e/test_sim_scenarios.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
@@ -22,13 +25,15 @@ SWEEP=${CXD_SIM_SWEEP:-$SRC/build-sim/cxi_sweep}
 RANKS=${SIM_RANKS:-256}
 ARGS=${SIM_SWEEP_ARGS:-}
 JOBS=${SIM_JOBS:-2}
+SUITE=${SIM_SUITE:-quick}
 command -v smpirun >/dev/null || skip "smpirun not found (scripts/deps.sh installs libsimgrid-dev)"
 [ -x "$SWEEP" ] || skip "$SWEEP not built (make sim)"
 
 section "scenarios at $RANKS ranks"
 if python3 "$SRC/sim/scenarios.py" --sweep "$SWEEP" --ranks "$RANKS" --out "$TMPD/sc" \
-	--sweep-args "$ARGS" --jobs "$JOBS" --json "$TMPD/rows.json" >"$TMPD/sc.out" 2>&1; then
-	pass "10 scenarios ran (options: ${ARGS:-the defaults})"
+	--sweep-args "$ARGS" --jobs "$JOBS" --suite "$SUITE" --json "$TMPD/rows.json" \
+	>"$TMPD/sc.out" 2>&1; then
+	pass "the $SUITE suite ran (options: ${ARGS:-the defaults})"
 else
 	fail "scenarios.py exit $?"
 fi

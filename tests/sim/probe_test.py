@@ -19,9 +19,9 @@ BW_TOL, LAT_TOL = 0.01, 0.02
 # Every link at a node's rate, so that any slowed link is a pair's bottleneck.
 DF = ["dragonfly", "--groups", "4", "--switches", "3", "--hosts", "2",
       "--local", "1", "--bundle", "1", "--global-bw", "1"]
-# The same with the L1 connections left at their default (H node links).
+# The same with non-blocking L1 connections (H node links).
 DF4 = ["dragonfly", "--groups", "2", "--switches", "3", "--hosts", "4", "--bundle", "1",
-       "--global-bw", "1"]
+       "--local", "4", "--global-bw", "1"]
 FT = ["fattree", "--leaves", "4", "--hosts", "4", "--spines", "2", "--uplink", "1"]
 # name, platform, extra platgen words, [(src, dst, ratio to healthy)]
 CASES = [
@@ -32,10 +32,14 @@ CASES = [
      [(2, 0, 0.5), (0, 3, 0.5), (2, 3, 1), (0, 4, 1), (0, 6, 1)]),
     ("df bundle g0-g1 at 50%", DF, ["--slow", "bundle:g1-g0=0.5"],
      [(0, 6, 0.5), (7, 1, 0.5), (0, 12, 1), (6, 12, 1), (0, 2, 1)]),
-    # Default L1 connections (4 node links, one a flow): the switch's uplinks
+    # Non-blocking L1 connections (4 node links, one a flow): the switch's uplinks
     # at half leave its L1 aggregates at 2 node links, but its lanes at 1/2.
     ("df 2x3x4 switch g0s1 uplinks at 50%", DF4, ["--slow", "switch:g0s1=0.5"],
      [(4, 0, 0.5), (0, 5, 0.5), (7, 8, 0.5), (0, 8, 1), (9, 1, 1), (4, 5, 1)]),
+    # A latency fault: the node link's latency x4, its bandwidth unchanged
+    # (the route's latency, the model's, counts it).
+    ("df node nid0005 latency x4", DF, ["--slow-lat", "node:nid0005=4"],
+     [(5, 0, 1), (0, 5, 1), (5, 20, 1), (0, 1, 1)]),
     ("df whole fabric at 50%", DF, ["--scale", "0.5"], [(0, 1, 0.5), (0, 8, 0.5), (3, 23, 0.5)]),
     # The suite's 128-host shape with its default links, globals at 1/4: a
     # pair alone gets its narrowest link, a global one when it leaves the group.

@@ -68,9 +68,10 @@ class Generated(unittest.TestCase):
             self.assertAlmostEqual(lat, 250e-9 if pol == "SPLITDUPLEX" else 0, delta=1e-18)
         node = bw_of(links["nic-nid0000"].get("bandwidth"))
         self.assertEqual(node, 25e9)
-        # L1 defaults to H x node, its lane to one node link; a full bundle
-        # carries S*H/(G-1) nodes.
-        self.assertEqual(bw_of(links["l1-g0-s0-s1"].get("bandwidth")), 2 * node)
+        # L1 defaults to one node link's worth (a Slingshot switch's nodes
+        # share one link to each other switch), its lane to one node link;
+        # a full bundle carries S*H/(G-1) nodes.
+        self.assertEqual(bw_of(links["l1-g0-s0-s1"].get("bandwidth")), node)
         self.assertEqual(bw_of(links["l1out-nid0000-s1"].get("bandwidth")), node)
         self.assertEqual(bw_of(links["port-nid0005"].get("bandwidth")), node)
         self.assertAlmostEqual(bw_of(links["gl-g0-g1-0"].get("bandwidth")) * 2,
@@ -183,6 +184,56 @@ class Generated(unittest.TestCase):
                          {"l1in-nid0010-s0"})
         self.assertEqual(f.links["l1in-nid0010-s0"], 0.25 * 25e9)
 
+    def test_slow_lat(self):
+        args = ["dragonfly", "--groups", "2", "--switches", "2", "--hosts", "2", "-o", "x"]
+        f, _ = platgen.build(args + ["--slow-lat", "node:nid0003=4"])
+        self.assertEqual(f.lat_factor, {"nic-nid0003": 4.0})
+        self.assertAlmostEqual(f.link_latency("nic-nid0003"), 1e-6, delta=1e-18)
+        self.assertAlmostEqual(f.link_latency("nic-nid0002"), 250e-9, delta=1e-18)
+        # nid0002 -> nid0003, same switch: two node links, one of them x4
+        self.assertAlmostEqual(f.latency(platgen.df_route(f.geometry, 2, 3)), 1.25e-6,
+                               delta=1e-15)
+        # the bandwidth is untouched
+        base, _ = platgen.build(args)
+        self.assertEqual(f.links, base.links)
+        root, _, _ = self.gen("fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+                              "--slow-lat", "node:nid0001=2.5")
+        lat = {lk.get("id"): float(lk.get("latency")[:-1]) for lk in root.iter("link")}
+        self.assertAlmostEqual(lat["nic-nid0001"], 625e-9, delta=1e-18)
+        self.assertAlmostEqual(lat["nic-nid0000"], 250e-9, delta=1e-18)
+
+    def test_widths_and_taper_ratio(self):
+        # without --state-widths the topology file has only hosts
+        _, _, topo = self.gen("dragonfly", "--groups", "3", "--switches", "2", "--hosts", "4")
+        self.assertFalse([t for t in topo if t[0] == "width"])
+        d = tempfile.mkdtemp(prefix="platgen.")
+        self.addCleanup(subprocess.run, ["rm", "-rf", d])
+
+        def widths(*args):
+            subprocess.run([sys.executable, PLATGEN, *args, "--state-widths", "-o", d + "/w"],
+                           check=True, capture_output=True)
+            with open(d + "/w.topo") as fh:
+                return [ln.split() for ln in fh if ln.startswith("width ")]
+        # L1 of 1 (default), 2, or half a link (still one pair at a time);
+        # a bundle of 2 links of 8*4/2/2 = 8 node links each
+        self.assertEqual(widths("dragonfly", "--groups", "3", "--switches", "8", "--hosts",
+                                "4", "--bundle", "2"),
+                         [["width", "local", "1"], ["width", "global", "16"]])
+        self.assertEqual(widths("dragonfly", "--groups", "3", "--switches", "8", "--hosts",
+                                "4", "--bundle", "2", "--local", "2", "--taper", "0.25"),
+                         [["width", "local", "2"], ["width", "global", "4"]])
+        self.assertEqual(widths("dragonfly", "--groups", "2", "--switches", "2", "--hosts",
+                                "2", "--local", "0.5", "--global-bw", "0.5"),
+                         [["width", "local", "1"], ["width", "global", "1"]])
+        # fat tree 1:1 and 2:1 with 16 hosts a leaf: 16 or 8 pairs leave it
+        self.assertEqual(widths("fattree", "--leaves", "2", "--hosts", "16", "--spines", "16"),
+                         [["width", "uplink", "16"]])
+        self.assertEqual(widths("fattree", "--leaves", "2", "--hosts", "16", "--spines", "8",
+                                "--taper", "2:1"), [["width", "uplink", "8"]])
+        f, _ = platgen.build(["fattree", "--leaves", "2", "--hosts", "16", "--spines", "8",
+                              "--taper", "2:1", "-o", "x"])
+        self.assertEqual(f.links["up-leaf0-spine3"], 25e9)
+
     def test_scale(self):
         f, _ = platgen.build(["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
                               "--scale", "0.5", "-o", "x"])
@@ -213,6 +264,22 @@ class Generated(unittest.TestCase):
             (["dragonfly", "--groups", "2", "--switches", "2", "--hosts", "2",
               "--slow", "spine:spine0=0.5"], "spine0"),
             (["torus", "--hosts", "2"], "torus"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow-lat", "node:nid0001=0.5"], "0.5"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow-lat", "node:nid0001=1"], "=1"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow-lat", "node:nid0001=fast"], "fast"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow-lat", "node:nid0007=2"], "nid0007"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow-lat", "spine:spine0=2"], "spine"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--slow-lat", "node:nid0001=5000"], "5000"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--taper", "2:0"], "2:0"),
+            (["fattree", "--leaves", "2", "--hosts", "2", "--spines", "1",
+              "--taper", "a:b"], "a:b"),
         ]
         for args, named in bad:
             out = subprocess.run([sys.executable, PLATGEN, *args, "-o", "/nonexistent/p"],

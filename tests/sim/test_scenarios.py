@@ -47,13 +47,17 @@ class Runner(unittest.TestCase):
     def test_each_scenario_slows_what_it_says(self):
         geo = (8, 4, 4)
         base, _ = platgen.build(["dragonfly", "--groups", "8", "--switches", "4",
-                                 "--hosts", "4", "-o", "x"])
-        got = {}
+                                 "--hosts", "4", "--bundle", "2", "-o", "x"])
+        got, lat, fts = {}, {}, {}
         for sc in scenarios.scenarios(*geo):
-            f, _ = platgen.build(["dragonfly", "--groups", "8", "--switches", "4",
-                                  "--hosts", "4", *sc["words"], "-o", "x"])
+            f, _ = platgen.build(scenarios.platgen_args(sc, geo, 2, "x"))
+            if sc["fabric"] == "ft":
+                fts[sc["name"]] = f
+                continue
             got[sc["name"]] = {k: round(f.links[k] / base.links[k], 6) for k in f.links
-                         if f.links[k] != base.links[k]}
+                               if f.links[k] != base.links[k]}
+            lat[sc["name"]] = f.lat_factor
+        self.assertEqual(len(got) + len(fts), scenarios.NSCEN)
         self.assertEqual(got["healthy, full globals"], {})
         self.assertEqual(set(got["healthy, globals at 1/2"].values()), {0.5})
         self.assertTrue(all(k.startswith("gl-") for k in got["healthy, globals at 1/4"]))
@@ -67,8 +71,57 @@ class Runner(unittest.TestCase):
         self.assertEqual(len(got["whole fabric at 1/2 vs healthy"]), len(base.links))
         self.assertEqual(got["bundle g0-g1 at 50%, no --topology"], got["bundle g0-g1 at 50%"])
         self.assertEqual(got["node nid0021 at 75%, jitter 30%"], {"nic-nid0021": 0.75})
-        # The host named sits in group 1, switch 1, as the docs say.
+        # The host named sits in group 1, switch 1, as the docs say; the
+        # default L1 connection is one node link's worth, the wider one 2.
         self.assertEqual(base.hosts[21][1:], ("g1s1", "g1"))
+        self.assertEqual(base.links["l1-g0-s0-s1"], base.node_bw)
+        self.assertEqual(set(got["healthy, L1 of 2 links"].values()), {2.0})
+        # The latency fault changes no bandwidth, one node link's latency.
+        self.assertEqual(got["node nid0021 latency x4"], {})
+        self.assertEqual(lat["node nid0021 latency x4"], {"nic-nid0021": 4.0})
+        # Several faults: each slows its own set (nid0025 on g1s2, nid0022
+        # beside nid0021 on g1s1, nid0037 in group 2).
+        two = got["node nid0025 at 75% + switch g1s1 at 50%"]
+        self.assertEqual(two["nic-nid0025"], 0.75)
+        self.assertEqual(set(two) - {"nic-nid0025"}, set(sw))
+        nb = got["node nid0021 at 75% + bundle g0-g1 at 50%"]
+        self.assertEqual(set(nb), {"nic-nid0021", "gl-g0-g1-0", "gl-g0-g1-1"})
+        sb = got["switch g1s1 at 50% + bundle g1-g2 at 50%"]
+        self.assertTrue({"gl-g1-g2-0", "gl-g1-g2-1"} | set(sw) <= set(sb))
+        self.assertEqual(got["nodes nid0021, nid0022 at 75% (one switch)"],
+                         {"nic-nid0021": 0.75, "nic-nid0022": 0.75})
+        self.assertEqual(base.hosts[22][1], "g1s1")
+        mixed = "node nid0021 at 75% + node nid0037 latency x4"
+        self.assertEqual(got[mixed], {"nic-nid0021": 0.75})
+        self.assertEqual(lat[mixed], {"nic-nid0037": 4.0})
+        self.assertEqual(base.hosts[37][1:], ("g2s1", "g2"))
+        # Fat trees of 8 leaves x 16 hosts: 1:1 and 2:1, uplinks at a
+        # node link's rate.
+        ft1, ft2 = fts["healthy, fat tree 1:1"], fts["healthy, fat tree 2:1"]
+        self.assertEqual((ft1.geometry["L"], ft1.geometry["H"], ft1.geometry["P"]), (8, 16, 16))
+        self.assertEqual((ft2.geometry["L"], ft2.geometry["H"], ft2.geometry["P"]), (8, 16, 8))
+        self.assertEqual(ft2.links["up-leaf3-spine7"], ft2.node_bw)
+        self.assertEqual(ft1.links["up-leaf3-spine15"], ft1.node_bw)
+        leaf = fts["fat tree 2:1, leaf1 uplinks at 50%"]
+        self.assertEqual({k for k in leaf.links if leaf.links[k] != ft2.links[k]},
+                         {"up-leaf1-spine%d" % k for k in range(8)})
+        spine = fts["fat tree 2:1, spine1 at 50%"]
+        self.assertEqual({k for k in spine.links if spine.links[k] != ft2.links[k]},
+                         {"up-leaf%d-spine1" % k for k in range(8)})
+
+    def test_quick_suite(self):
+        sc = scenarios.scenarios(16, 4, 4)
+        quick = [sc[i - 1]["name"] for i in scenarios.QUICK]
+        # every kind of run once: healthy dragonfly and fat tree 2:1, each
+        # single fault, a latency fault, two faults at once, no topology,
+        # jitter, the whole fabric against its baseline (scenario 1)
+        self.assertIn("healthy, full globals", quick)
+        self.assertIn("healthy, fat tree 2:1", quick)
+        self.assertIn("node nid0021 latency x4", quick)
+        self.assertIn("whole fabric at 1/2 vs healthy", quick)
+        self.assertTrue(any("+" in n for n in quick))
+        self.assertLessEqual(len(quick), 11)
+        self.assertEqual(sc[6]["baseline"], 0)
 
     def test_judge_row(self):
         """What issue 30's table asks of each verdict, on hand-made
@@ -101,6 +154,12 @@ class Runner(unittest.TestCase):
             ("node nid0021 at 75%, jitter 30%", doc("INCONCLUSIVE"), True),
             ("node nid0021 at 75%, jitter 30%", doc("FAIL", rank), False),
             ("node nid0021 at 75%, jitter 30%", doc("PASS"), False),
+            ("nodes nid0021, nid0022 at 75% (one switch)",
+             doc("FAIL", {"kind": "rank", "host": "nid0022"}, rank), True),
+            ("nodes nid0021, nid0022 at 75% (one switch)", doc("FAIL", sw), False),
+            ("nodes nid0021, nid0022 at 75% (one switch)", doc("FAIL", rank), False),
+            ("node nid0021 at 75% + bundle g0-g1 at 50%", doc("FAIL", bundle, rank), True),
+            ("healthy, fat tree 2:1", doc("FAIL", rank), False),
         ]
         for name, d, ok in cases:
             got, why = scenarios.judge_row(sc[name]["want"], d, topo)
@@ -126,7 +185,9 @@ class Runner(unittest.TestCase):
             (["--sweep", me, "--ranks", "x"], "'x'"),
             (["--sweep", me, "--ranks", "16", "--geometry", "7,2"], "7,2"),
             (["--sweep", me, "--ranks", "16", "--geometry", "2,2,2"], "2,2,2"),
-            (["--sweep", me, "--ranks", "16", "--only", "11"], "11"),
+            (["--sweep", me, "--ranks", "16", "--only", "22"], "22"),
+            (["--sweep", me, "--ranks", "16", "--suite", "most"], "most"),
+            (["--sweep", me, "--ranks", "9", "--geometry", "3,1,3", "--only", "13"], "--ranks 9"),
             (["--sweep", me, "--ranks", "16", "--jobs", "0"], "--jobs 0"),
             (["--sweep", me, "--ranks", "16", "--bundle", "0"], "--bundle 0"),
             (["--sweep", me, "--ranks", "16", "--timeout", "-1"], "-1"),

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The randomized fault benchmark at scale (sim/faults.py, docs/simulation.md):
+# seeded realistic fabrics with 1-5 faults of mixed kinds, or none, under
+# the simulated cxi_sweep (make sim); recall and precision by component and
+# the clean fabrics' suspects and outliers. 24 fabrics (4 clean) at 256
+# ranks, 8 (2 clean) at 1,024, two simulations at once; the tables go to
+# bench/results/sim_faults_RANKS.md, the scores and trials to .json. No
+# floor here: the figures are the result (e2e.test_sim_faults holds the
+# floor at small scale). Skipped without SimGrid or the simulated build.
+# A 1,024-rank fabric costs 8-12 min of CPU.
+#   bench/sim_faults.sh [SWEEP_BINARY] [RANKS...]
+set -u
+cd "$(dirname "$0")/.." || exit 1
+SWEEP=${1:-build-sim/cxi_sweep}
+shift
+[ $# -gt 0 ] || set -- 256 1024
+if ! command -v smpirun >/dev/null || [ ! -x "$SWEEP" ]; then
+	echo "sim_faults: skipped (no smpirun, or $SWEEP not built: make sim)"
+	exit 0
+fi
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/cxd-faults.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+mkdir -p bench/results
+for n in "$@"; do
+	if [ "$n" -ge 1024 ]; then trials=8 clean=2; else trials=24 clean=4; fi
+	python3 sim/faults.py --sweep "$SWEEP" --ranks "$n" --seed 1 --trials "$trials" \
+		--clean "$clean" --jobs 2 --timeout 7200 --out "$OUT/$n" \
+		--json "bench/results/sim_faults_$n.json" | tee "bench/results/sim_faults_$n.md"
+done
