@@ -13,7 +13,8 @@ from scenario_table import ft_geometry, ft_words, platgen_args
 DF_KINDS = ("nic_bw", "nic_lat", "switch", "bundle")
 FT_KINDS = ("nic_bw", "nic_lat", "switch", "spine")
 BW_RANGE = (0.3, 0.8)  # a bandwidth fault leaves this fraction
-LAT_RANGE = (2.0, 5.0)  # a latency fault multiplies by this
+LAT_RANGE = (7.0, 12.0)  # a latency fault multiplies by this (below x6 it adds
+# less than a pair across groups takes: within the latency floor of 100 %)
 MAX_FAULTS = 5
 
 

@@ -99,7 +99,7 @@ def scenarios(g, s, h, n_ft=None):
         sc("healthy, fat tree 1:1", ft_words(ft_h, 1), ok, fabric="ft"),
         sc("healthy, fat tree 2:1", ft_words(ft_h, 2), ok, fabric="ft"),
         # 14: a NIC that adds delay, its bandwidth intact
-        sc("node %s latency x4" % node, ["--slow-lat", "node:%s=4" % node],
+        sc("node %s latency x8" % node, ["--slow-lat", "node:%s=8" % node],
            fail("rank " + node), metrics=("lat_us",)),
         # 15-19: several faults at once (docs/simulation.md's hard cases)
         sc("node %s at 75%% + switch %s at 50%%" % (node_s2, sw),
@@ -114,8 +114,8 @@ def scenarios(g, s, h, n_ft=None):
         sc("nodes %s, %s at 75%% (one switch)" % (node, node_b),
            ["--slow", "node:%s=0.75" % node, "--slow", "node:%s=0.75" % node_b],
            fail("rank " + node, "rank " + node_b)),
-        sc("node %s at 75%% + node %s latency x4" % (node, node_g2),
-           ["--slow", "node:%s=0.75" % node, "--slow-lat", "node:%s=4" % node_g2],
+        sc("node %s at 75%% + node %s latency x8" % (node, node_g2),
+           ["--slow", "node:%s=0.75" % node, "--slow-lat", "node:%s=8" % node_g2],
            fail("rank " + node, "rank " + node_g2), metrics=("bw_mb_s", "lat_us")),
         # 20, 21: faults on the 2:1 fat tree: a leaf's uplinks, a spine
         sc("fat tree 2:1, leaf1 uplinks at 50%", ft_words(ft_h, 2) + ["--slow",

@@ -136,6 +136,18 @@ double cxd_judge_baseline_tol(const struct cxd_rules *r, enum cxd_metric m)
 						r->tol[m].tol;
 }
 
+double cxd_judge_typical_for(const struct cxd_rules *r, enum cxd_metric m,
+			     int src, int dst)
+{
+	enum cxd_lclass c;
+
+	if (m != CXD_M_LAT || r->sw == NULL)
+		return r->typical[m];
+	c = cxd_lclass_of(r->sw, r->grp, src, dst);
+	return isfinite(r->lat_typical_of[c]) ? r->lat_typical_of[c] :
+						 r->typical[m];
+}
+
 unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
 			int src, int dst, double v)
 {
@@ -144,7 +156,9 @@ unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,
 
 	if (!isfinite(v))
 		return CXD_R_PEERS;
-	if (!r->tol[m].poor && breaks(m, v, r->typical[m], r->tol[m].tol))
+	if (!r->tol[m].poor &&
+	    breaks(m, v, cxd_judge_typical_for(r, m, src, dst),
+		   r->tol[m].tol))
 		bits |= CXD_R_PEERS;
 	if (!r->base_poor[m] &&
 	    breaks(m, v, base_of(r, m, src, dst), cxd_judge_baseline_tol(r, m)))
@@ -165,7 +179,7 @@ void cxd_judge_limit(const struct cxd_rules *r, enum cxd_metric m, int src,
 		*ref = base_of(r, m, src, dst);
 		*limit = *ref * (1.0 + sign * cxd_judge_baseline_tol(r, m));
 	} else {
-		*ref = r->typical[m];
+		*ref = cxd_judge_typical_for(r, m, src, dst);
 		*limit = *ref * (1.0 + sign * r->tol[m].tol);
 	}
 }

@@ -92,6 +92,12 @@ enum cxd_reason {
 struct cxd_rules {
 	int n;
 	double typical[2];       /* per metric (enum cxd_metric) */
+	/* Latency's typical link per class of link (NAN: none): a pair
+	 * across groups crosses more hops than one on a switch, so each is
+	 * judged against its own kind. sw, grp: the placement (this rank's
+	 * pointers, NULL: none), as lclass.h takes it. */
+	double lat_typical_of[CXD_LC_N];
+	const int *sw, *grp;
 	struct cxd_tol tol[2];
 	/* n x n, NAN where no match; NULL: none. With base_row, the row of
 	 * one rank only (a rank judging its own links). */
@@ -105,6 +111,10 @@ struct cxd_rules {
 	double expect[2];        /* absolute floor (bw) / ceiling (lat); 0 */
 };
 
+/* The typical link that link (src, dst) is judged against in metric m:
+ * latency's of its class where known, else the run's. */
+double cxd_judge_typical_for(const struct cxd_rules *r, enum cxd_metric m,
+			     int src, int dst);
 /* The tolerance links are judged by against the baseline: the wider of
  * the two runs'. */
 double cxd_judge_baseline_tol(const struct cxd_rules *r, enum cxd_metric m);

@@ -42,6 +42,20 @@ static json_object *crowd_classes(const struct cxd_tol *t)
 	return o;
 }
 
+/* Latency's typical link per class: {"switch": us, ...}, known ones. */
+static json_object *lat_classes(const struct cxd_rules *rules)
+{
+	json_object *o = json_object_new_object();
+
+	for (int c = 0; c < CXD_LC_N; c++)
+		if (isfinite(rules->lat_typical_of[c]))
+			json_object_object_add(o, cxd_lclass_key(
+					       (enum cxd_lclass) c),
+					       cxd_json_num(
+						       rules->lat_typical_of[c]));
+	return o;
+}
+
 json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 {
 	json_object *o = json_object_new_object();
@@ -52,6 +66,9 @@ json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 
 		json_object_object_add(x, "typical",
 				       cxd_json_num(r->rules->typical[m]));
+		if (m == CXD_M_LAT && r->rules->sw)
+			json_object_object_add(x, "typical_by_class",
+					       lat_classes(r->rules));
 		json_object_object_add(x, "noise_pct",
 				       cxd_json_num(100 * t->noise));
 		json_object_object_add(x, "tolerance_pct",

@@ -144,6 +144,25 @@ static void crowded_why(const struct cxd_sweep_res *r, FILE *out)
 						 r->tmap && r->tmap->ngroup));
 }
 
+/* Latency's typical link per class, which its links are judged by. */
+static void lat_classes(const struct cxd_sweep_res *r, FILE *out)
+{
+	const char *sep = "           latency by class (typical, us):";
+	int groups = r->tmap && r->tmap->ngroup > 0, any = 0;
+
+	for (int c = 0; r->rules->sw && c < CXD_LC_N; c++) {
+		if (!isfinite(r->rules->lat_typical_of[c]))
+			continue;
+		fprintf(out, "%s %s %.2f", sep,
+			cxd_lclass_name((enum cxd_lclass) c, groups),
+			r->rules->lat_typical_of[c]);
+		sep = ",";
+		any = 1;
+	}
+	if (any)
+		fprintf(out, "\n");
+}
+
 static void resolution(const struct cxd_sweep_res *r, FILE *out)
 {
 	for (int m = 0; m < 2; m++) {
@@ -156,6 +175,7 @@ static void resolution(const struct cxd_sweep_res *r, FILE *out)
 			unit[m], t->explicit_ ? m ? " (--max-lat)" :
 			" (--min-bw)" : "");
 	}
+	lat_classes(r, out);
 	crowding(r, out);
 	for (int m = 0; m < 2; m++)
 		if (r->rules->tol[m].poor && !r->rules->tol[m].crowded)

@@ -85,6 +85,6 @@ struct cxd_sweep_res {
 	enum cxd_verdict verdict;
 };
 
-#define CXD_SWEEP_SCHED_LEN 320
+#define CXD_SWEEP_SCHED_LEN 448
 
 #endif

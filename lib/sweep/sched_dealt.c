@@ -134,18 +134,29 @@ int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
 	return 0;
 }
 
-int cxd_sched_dealt_across(int n, const int *grp, int pairs_at_once,
+int cxd_sched_dealt_capped(int n, const int *dom, int pairs_at_once,
 			   int cap, struct cxd_plan *pl)
 {
-	int ret = cxd_sched_dealt(n, grp, pairs_at_once, pl);
+	int ret = cxd_sched_dealt(n, dom, pairs_at_once, pl);
 	int nr;
 
 	if (ret == 0) {
 		nr = cxd_pairs_nrounds(pl->nd);
+		pl->nb = cap > 0 && cap < nr ? (nr + cap - 1) / cap : 1;
+		pl->nrounds = pl->intra + pl->prime * pl->prime * pl->nb;
+	}
+	return ret;
+}
+
+int cxd_sched_dealt_across(int n, const int *grp, int pairs_at_once,
+			   int cap, struct cxd_plan *pl)
+{
+	int ret = cxd_sched_dealt_capped(n, grp, pairs_at_once, cap, pl);
+
+	if (ret == 0) {
+		pl->nrounds -= pl->intra;
 		pl->intra = 0;
 		pl->no_intra = true;
-		pl->nb = cap > 0 && cap < nr ? (nr + cap - 1) / cap : 1;
-		pl->nrounds = pl->prime * pl->prime * pl->nb;
 	}
 	return ret;
 }
@@ -409,7 +420,8 @@ int cxd_sched_dealt_steps(int n, int rank, const struct cxd_plan *pl,
 		free(seen);
 		return -ENOMEM;
 	}
-	k = pl->no_intra ? 0 : intra_steps(pl, rank, step);
+	/* The domains' own pairs go with the first part. */
+	k = pl->no_intra || pl->in_part > 1 ? 0 : intra_steps(pl, rank, step);
 	for (int i = 0; i < k; i++)
 		ppos[i] = npos[i] = -1;
 	for (int u = 0; u < pl->prime; u++)

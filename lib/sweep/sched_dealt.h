@@ -43,6 +43,11 @@ int cxd_sched_dealt_within(int n, const int *sw, const int *grp,
 			   int pairs_at_once, struct cxd_plan *pl);
 int cxd_sched_dealt_across(int n, const int *grp, int pairs_at_once,
 			   int cap, struct cxd_plan *pl);
+/* cxd_sched_dealt's plan, its slots cut in parts as across's (a fat
+ * tree's leaves: a leaf's uplinks carry its pairs to every other leaf);
+ * the domains' own pairs in the first part. */
+int cxd_sched_dealt_capped(int n, const int *dom, int pairs_at_once,
+			   int cap, struct cxd_plan *pl);
 /* Why a plan would not be dealt: */
 enum cxd_undealt {
 	CXD_DEALT,          /* it would be */

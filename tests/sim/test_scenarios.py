@@ -77,8 +77,8 @@ class Runner(unittest.TestCase):
         self.assertEqual(base.links["l1-g0-s0-s1"], base.node_bw)
         self.assertEqual(set(got["healthy, L1 of 2 links"].values()), {2.0})
         # The latency fault changes no bandwidth, one node link's latency.
-        self.assertEqual(got["node nid0021 latency x4"], {})
-        self.assertEqual(lat["node nid0021 latency x4"], {"nic-nid0021": 4.0})
+        self.assertEqual(got["node nid0021 latency x8"], {})
+        self.assertEqual(lat["node nid0021 latency x8"], {"nic-nid0021": 8.0})
         # Several faults: each slows its own set (nid0025 on g1s2, nid0022
         # beside nid0021 on g1s1, nid0037 in group 2).
         two = got["node nid0025 at 75% + switch g1s1 at 50%"]
@@ -91,9 +91,9 @@ class Runner(unittest.TestCase):
         self.assertEqual(got["nodes nid0021, nid0022 at 75% (one switch)"],
                          {"nic-nid0021": 0.75, "nic-nid0022": 0.75})
         self.assertEqual(base.hosts[22][1], "g1s1")
-        mixed = "node nid0021 at 75% + node nid0037 latency x4"
+        mixed = "node nid0021 at 75% + node nid0037 latency x8"
         self.assertEqual(got[mixed], {"nic-nid0021": 0.75})
-        self.assertEqual(lat[mixed], {"nic-nid0037": 4.0})
+        self.assertEqual(lat[mixed], {"nic-nid0037": 8.0})
         self.assertEqual(base.hosts[37][1:], ("g2s1", "g2"))
         # Fat trees of 8 leaves x 16 hosts: 1:1 and 2:1, uplinks at a
         # node link's rate.
@@ -117,7 +117,7 @@ class Runner(unittest.TestCase):
         # jitter, the whole fabric against its baseline (scenario 1)
         self.assertIn("healthy, full globals", quick)
         self.assertIn("healthy, fat tree 2:1", quick)
-        self.assertIn("node nid0021 latency x4", quick)
+        self.assertIn("node nid0021 latency x8", quick)
         self.assertIn("whole fabric at 1/2 vs healthy", quick)
         self.assertTrue(any("+" in n for n in quick))
         self.assertLessEqual(len(quick), 11)

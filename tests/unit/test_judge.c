@@ -357,6 +357,34 @@ static void test_crowd(void **state)
 	assert_false(t.poor);
 }
 
+/* Latency by class: a link on one switch is judged against links on
+ * one switch (0.5 us), not against the run's typical across groups
+ * (1.25 us), which would hide its doubling; bandwidth stays the run's. */
+static void test_lat_typical_by_class(void **state)
+{
+	int sw[4] = { 0, 0, 1, 2 }, grp[4] = { 0, 0, 0, 1 };
+	struct cxd_rules r = { .n = 4 };
+
+	(void) state;
+	r.typical[CXD_M_LAT] = 1.25;
+	r.typical[CXD_M_BW] = 24000;
+	r.tol[CXD_M_LAT] = cxd_judge_tol(CXD_M_LAT, 0.0, 0);
+	r.tol[CXD_M_BW] = cxd_judge_tol(CXD_M_BW, 0.0, 0);
+	for (int c = 0; c < CXD_LC_N; c++)
+		r.lat_typical_of[c] = NAN;
+	r.lat_typical_of[CXD_LC_SWITCH] = 0.5;
+	r.lat_typical_of[CXD_LC_ACROSS] = 1.25;
+	/* No placement: the run's typical for all. */
+	assert_int_equal(cxd_judge_link(&r, CXD_M_LAT, 0, 1, 1.1), 0);
+	r.sw = sw;
+	r.grp = grp;
+	assert_true(cxd_judge_link(&r, CXD_M_LAT, 0, 1, 1.1) & CXD_R_PEERS);
+	assert_int_equal(cxd_judge_link(&r, CXD_M_LAT, 2, 3, 2.4), 0);
+	/* A class with no typical (within a group) falls back. */
+	assert_true(cxd_judge_typical_for(&r, CXD_M_LAT, 0, 2) == 1.25);
+	assert_true(cxd_judge_typical_for(&r, CXD_M_BW, 0, 1) == 24000);
+}
+
 /* Per class: one class crowded is caught though the others are not and
  * the median of all is within the tolerance; and crowding that made the
  * noise too wide to judge by is named, not hidden in that noise. */
@@ -467,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_suspect_bundle),
 		cmocka_unit_test(test_crowd),
 		cmocka_unit_test(test_crowd_per_class),
+		cmocka_unit_test(test_lat_typical_by_class),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,15 +12,19 @@
  * cxd_judge_crowd) decide what they mean.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "sweep/judge.h"
 #include "sweep/retest.h"
+#include "sweep/sched_keys.h"
 #include "sweep/stat.h"
 #include "calib.h"
 
 /* Per class: enough pairs for a median, few enough to cost little (one
  * at a time). */
-#define CALIB_PAIRS 8
+#define CALIB_PAIRS 12
 
 /* The link this rank led alone, and its figure. */
 struct alone {
@@ -113,4 +117,59 @@ void sw_calib_free(struct sw_calib *cb)
 	free(cb->ratio);
 	free(cb->cls);
 	*cb = (struct sw_calib){ NULL, NULL };
+}
+
+/* Rank 0: were two or more of the links across groups (or leaves)
+ * sampled faster alone than in their pass by more than the tolerance
+ * before any noise widens it (--min-bw's, or the floor)? A few pairs
+ * piled on one spine or switch link leave the median alone, and would
+ * each be flagged. Their median ratio - 1 then, else NAN. */
+static double across_crowd(const struct sw_ctx *c, const struct sw_calib *cb)
+{
+	double *x = sw_alloc(&c->m, (size_t) c->m.n, sizeof(double));
+	double bound = c->cfg.sweep.bw_pct ?
+		       1.0 - (double) c->cfg.sweep.bw_pct / 100.0 :
+		       CXD_JUDGE_BW_FLOOR, med;
+	int over = 0;
+
+	for (int r = 0; r < c->m.n; r++) {
+		x[r] = cb->cls[r] == CXD_LC_ACROSS ? cb->ratio[r] : NAN;
+		over += isfinite(x[r]) && x[r] - 1.0 > bound;
+	}
+	med = cxd_stat_median(x, (size_t) c->m.n) - 1.0;
+	free(x);
+	return over >= 2 ? med : NAN;
+}
+
+bool sw_narrow(struct sw_pacing *p, const struct sw_ctx *c,
+	       const struct sw_calib *cb)
+{
+	double crowd = NAN;
+	int was = p->across_cap, cap;
+	size_t len = strlen(p->schedule);
+	bool unit = p->shared_sw || c->place.ngroup;
+
+	if (c->m.rank == 0 && cb->ratio)
+		crowd = across_crowd(c, cb);
+	sw_bcast(&c->m, &crowd, 1, MPI_DOUBLE, "the calibration");
+	if (p->shared == NULL || !isfinite(crowd))
+		return false;
+	/* No bound yet: a domain meets at most all the others at once. */
+	if (was <= 0)
+		was = cxd_sched_ndom(c->m.n, p->shared) - 1;
+	if (was <= 1)
+		return false;
+	cap = was / 2;
+	p->across_cap = cap;
+	if (strstr(p->schedule, "; crowded across"))
+		snprintf(p->schedule + len, sizeof(p->schedule) - len,
+			 ", at %d (%+.0f %%) again at %d", was, 100 * crowd,
+			 cap);
+	else
+		snprintf(p->schedule + len, sizeof(p->schedule) - len,
+			 "; crowded across %s at %d pairs at once per %s "
+			 "(alone %+.0f %%, median): measured again at %d",
+			 unit ? "groups" : "switches", was,
+			 unit ? "group" : "switch", 100 * crowd, cap);
+	return true;
 }

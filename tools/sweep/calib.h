@@ -3,6 +3,8 @@
 #ifndef CXD_SWEEP_CALIB_H
 #define CXD_SWEEP_CALIB_H
 
+#include <stdbool.h>
+
 #include "sweep/lclass.h"
 #include "pair.h"
 
@@ -19,5 +21,12 @@ struct sw_calib {
 void sw_calibrate(struct sw_calib *out, const struct sw_ctx *c,
 		  struct sw_pacing *p, struct sw_meter *mt);
 void sw_calib_free(struct sw_calib *cb);
+/* Did the pairs across groups (leaves) crowd each other, beyond what a
+ * width measured with a few of them showed (a fat tree's static hashing
+ * can pile pairs on one spine)? Then halve their pairs at once per group
+ * (p->across_cap), say so in p->schedule, and true: the bandwidth pass
+ * is to be run again. Collective. */
+bool sw_narrow(struct sw_pacing *p, const struct sw_ctx *c,
+	       const struct sw_calib *cb);
 
 #endif

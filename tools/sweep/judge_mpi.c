@@ -93,6 +93,29 @@ void sw_inputs_free(struct sw_inputs *in)
 		cxd_topo_free(&in->topo);
 }
 
+/* Per rank: its median links (bandwidth, latency), its noise (two),
+ * and its median latency link per class (lclass.h). */
+#define RULE_COLS (4 + CXD_LC_N)
+
+/* This rank's median latency link of each class, NAN where it has none:
+ * a pair across groups crosses more hops than one on a switch. */
+static void lat_by_class(const struct sw_ctx *c, const double *row,
+			 double *out)
+{
+	const int *grp = c->place.ngroup > 0 ? c->place.group_of : NULL;
+	double *v = sw_alloc(&c->m, (size_t) c->m.n, sizeof(double));
+
+	for (int k = 0; k < CXD_LC_N; k++) {
+		for (int j = 0; j < c->m.n; j++)
+			v[j] = c->place.switch_of && j != c->m.rank &&
+			       cxd_lclass_of(c->place.switch_of, grp, c->m.rank,
+					     j) == (enum cxd_lclass) k ?
+			       row[j] : NAN;
+		out[k] = cxd_stat_median(v, (size_t) c->m.n);
+	}
+	free(v);
+}
+
 /* Rank 0 sets the rules from each rank's median links and noise. */
 static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 		      const struct sw_inputs *in,
@@ -100,29 +123,36 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 		      const struct sw_calib *crowd)
 {
 	const struct cxd_sweep_opts *o = &c->cfg.sweep;
-	double mine[4] = { cxd_stat_median(f->bw_row, (size_t) c->m.n),
-			   cxd_stat_median(f->lat_row, (size_t) c->m.n),
-			   f->noise[0], f->noise[1] };
-	double *sum = c->m.rank == 0 ? sw_alloc(&c->m, 4 * (size_t) c->m.n,
+	double mine[RULE_COLS] = { cxd_stat_median(f->bw_row, (size_t) c->m.n),
+				   cxd_stat_median(f->lat_row, (size_t) c->m.n),
+				   f->noise[0], f->noise[1] };
+	double *sum = c->m.rank == 0 ? sw_alloc(&c->m, RULE_COLS *
+					      (size_t) c->m.n,
 					      sizeof(double)) : NULL;
 	struct cxd_rules *r = &j->rules;
 	uint64_t pct[2] = { o->bw_pct, o->lat_pct };
 
-	sw_gather(&c->m, mine, 4, MPI_DOUBLE, sum,
+	lat_by_class(c, f->lat_row, mine + 4);
+	sw_gather(&c->m, mine, RULE_COLS, MPI_DOUBLE, sum,
 		  "gathering each rank's typical link");
 	if (c->m.rank == 0) {
 		r->n = c->m.n;
 		for (int m = 0; m < 2; m++) {
 			/* The typical link: the median of each rank's
 			 * median link; the noise: of each rank's noise. */
-			r->typical[m] = cxd_stat_column_median(sum, c->m.n, 4, m);
+			r->typical[m] = cxd_stat_column_median(sum, c->m.n,
+							       RULE_COLS, m);
 			r->tol[m] = cxd_judge_tol(m, cxd_judge_sigma(
-				cxd_stat_column_median(sum, c->m.n, 4, 2 + m)),
+				cxd_stat_column_median(sum, c->m.n, RULE_COLS,
+						       2 + m)),
 				pct[m]);
 			r->base_tol[m] = in->has_base ? in->base.tol[m] : 0;
 			r->base_poor[m] = in->has_base &&
 					  cxd_judge_poor(m, r->base_tol[m]);
 		}
+		for (int k = 0; k < CXD_LC_N; k++)
+			r->lat_typical_of[k] = cxd_stat_column_median(
+				sum, c->m.n, RULE_COLS, 4 + k);
 		if (crowd && crowd->ratio)
 			cxd_judge_crowd(&r->tol[CXD_M_BW], crowd->ratio,
 					crowd->cls, (size_t) c->m.n);
@@ -132,6 +162,8 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 	free(sum);
 	sw_bcast(&c->m, r, (int) sizeof(*r), MPI_BYTE, "the rules");
 	r->base[0] = r->base[1] = NULL; /* rank 0's pointers, not ours */
+	r->sw = c->place.switch_of;
+	r->grp = c->place.ngroup > 0 ? c->place.group_of : NULL;
 }
 
 /* --baseline: rank 0 matches the file's ranks to this run's and hands

@@ -297,6 +297,17 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 	free(step);
 }
 
+/* Each part of a capped dealt plan paced to its end before the next: a
+ * rank gone on to the next part would add a domain's pair to those
+ * still running. */
+static void pace_parts(const struct sw_ctx *c, struct sw_pacing *p,
+		       struct cxd_plan *pl, sw_measure_fn *measure, void *arg)
+{
+	for (pl->in_part = 1; pl->in_part <= pl->nb; pl->in_part++)
+		sw_pace(c, p, pl, measure, arg, NULL);
+	pl->in_part = 0;
+}
+
 /* Where groups hold several switches (p->shared_sw), whose switch pairs
  * share a few links: the pairs within groups dealt by switch, then those
  * across groups (cxd_sched_dealt_within, _across) part by part, each
@@ -318,10 +329,7 @@ static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
 				     p->across_cap, &out);
 	if (ret == 0) {
 		sw_pace(c, p, &in, measure, arg, NULL);
-		/* Each part to its end: a rank gone on to the next part
-		 * would add a group's pair to those still running. */
-		for (out.in_part = 1; out.in_part <= out.nb; out.in_part++)
-			sw_pace(c, p, &out, measure, arg, NULL);
+		pace_parts(c, p, &out, measure, arg);
 		ret = 1;
 	}
 	cxd_sched_free(&in);
@@ -343,14 +351,15 @@ static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
 	int ret = pl->count ? -EDOM : deal_in_parts(c, p, measure, arg);
 
 	if (ret == -EDOM && pl->count == NULL)
-		ret = cxd_sched_dealt(c->m.n, p->shared, p->pairs_at_once,
-				      &dl);
+		ret = cxd_sched_dealt_capped(c->m.n, p->shared,
+					     p->pairs_at_once, p->across_cap,
+					     &dl);
 	if (ret == -ENOMEM)
 		sw_die(&c->m, "out of memory");
 	if (ret == 1)
 		return;
 	if (ret == 0) {
-		sw_pace(c, p, &dl, measure, arg, NULL);
+		pace_parts(c, p, &dl, measure, arg);
 		cxd_sched_free(&dl);
 		return;
 	}

@@ -108,12 +108,21 @@ static const int *shared_links(struct sw_pacing *p, const struct sw_ctx *c)
 			 p->across_cap, tm->nswitch, nd);
 		return dom;
 	}
+	/* Without groups the switches are leaves, whose uplinks carry a
+	 * leaf's pairs to every other leaf (as many at once as measured
+	 * or stated, one when unknown); groups of one switch each have no
+	 * switch links inside to bound. */
+	p->across_cap = tm->ngroup > 0 ? 0 :
+			c->width[CXD_TOPO_W_UPLINK] > 0 ?
+			c->width[CXD_TOPO_W_UPLINK] : 1;
 	snprintf(how, sizeof(how), undealt_words[cxd_sched_undealt(
 		 c->m.n, dom, p->pairs_at_once)],
 		 tm->ngroup > 0 ? "groups" : "switches");
 	snprintf(why, len, "shared links: latency in full rounds, then "
-		 "bandwidth with one pair at a time per %s pair, %s, as "
-		 "--topology places the ranks in %d %s%s", unit, how, nd, unit,
+		 "bandwidth with one pair at a time per %s pair%s, %s, as "
+		 "--topology places the ranks in %d %s%s", unit,
+		 p->across_cap > 0 ? " and as many per switch as its "
+		 "uplinks carry" : "", how, nd, unit,
 		 tm->ngroup > 0 ? "s" : "es");
 	return dom;
 }

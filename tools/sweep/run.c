@@ -36,8 +36,17 @@ static void main_plan(struct sw *w)
  * leaves). */
 static void calibrate(struct sw *w)
 {
-	if (w->pace.pairs_at_once > 1 && !w->c->coord_only)
+	if (w->pace.pairs_at_once <= 1 || w->c->coord_only)
+		return;
+	sw_calibrate(&w->crowd, w->c, &w->pace, &w->meter);
+	/* Crowded across groups (leaves): fewer at once, measured again,
+	 * as ClusterKit halves its pairs per retest round. */
+	while (sw_narrow(&w->pace, w->c, &w->crowd)) {
+		sw_pace_plan(w->c, &w->pace, &w->plan, SW_RUN_BW,
+			     sw_measure_pair, &w->meter, NULL);
+		sw_calib_free(&w->crowd);
 		sw_calibrate(&w->crowd, w->c, &w->pace, &w->meter);
+	}
 }
 
 /* Rank 0's report: the verdict's exit status (0 elsewhere). */
