@@ -294,7 +294,7 @@ static void fabric(struct cover *c)
 	*c->k = c->first;
 	/* each link counted at both its ends */
 	cxd_judge_cover_put(c, &(struct cxd_suspect){ CXD_S_FABRIC, c->m, 0,
-		(int) (ends / 2), c->n * (c->n - 1), 0, 0, -1, 0,
+		(int) (ends / 2), c->n * (c->n - 1), 0, 0, -1, 0, 0,
 		{ { 0, 0, 0 } } });
 }
 

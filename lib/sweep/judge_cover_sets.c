@@ -252,13 +252,15 @@ void cxd_judge_cover_suspect(const struct cover *c,
 			     enum cxd_suspect_kind kind, int id, int id2,
 			     struct cxd_suspect *s)
 {
-	*s = (struct cxd_suspect){ kind, c->m, id, 0, 0, 0, 0, id2, 0,
+	*s = (struct cxd_suspect){ kind, c->m, id, 0, 0, 0, 0, id2, 0, 0,
 				   { { 0, 0, 0 } } };
 	if (kind == CXD_S_RANK) {
 		s->bad = c->t->rank[c->m][id];
 		s->links = 2 * (c->n - 1);
 	} else if (c->net) {
 		set_counts(c, c->bad0, c->left, s);
+		for (int r = 0; r < c->n; r++)
+			s->aside += c->nic[r];
 	} else {
 		set_counts(c, c->raw, c->h, s);
 	}

@@ -32,6 +32,9 @@ struct cxd_suspect {
 	int bad, links;  /* out of the links it carries */
 	int bad_in, in;  /* switch/group: links inside it */
 	int id2;         /* a bundle: the links between groups id and id2 */
+	/* A set or bundle: ranks named for their NIC, whose links are left
+	 * out of bad, links, bad_in and in (explained already). */
+	int aside;
 	int nalike;      /* the components it cannot be told apart from */
 	struct cxd_alike alike[CXD_SUSPECT_ALIKE];
 };

@@ -301,6 +301,10 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 			s->links, row->where, what);
 		if (row->inside)
 			fprintf(out, ", %d of %d inside it", s->bad_in, s->in);
+		if (s->aside)
+			fprintf(out, " (the links of the %d rank%s named for "
+				"%s NIC aside)", s->aside, s->aside == 1 ?
+				"" : "s", s->aside == 1 ? "its" : "their");
 		fprintf(out, "%s\n", row->advice_inside &&
 			2 * s->bad_in > s->in ? row->advice_inside :
 			row->advice);

@@ -145,6 +145,7 @@ static void test_nic_and_its_own_switch(void **state)
 	assert_non_null(w);
 	assert_int_equal(w->links, 2 * 2 * 15);
 	assert_int_equal(w->bad, 60);
+	assert_int_equal(w->aside, 1);
 	/* inside it fine once the NIC is apart: its uplinks, not itself */
 	assert_int_equal(w->in, 2);
 	assert_int_equal(w->bad_in, 0);
@@ -179,6 +180,7 @@ static void test_single_faults(void **state)
 	assert_int_equal(s[0].kind, CXD_S_SWITCH);
 	assert_int_equal(s[0].id, 4);
 	assert_int_equal(s[0].bad, 90);
+	assert_int_equal(s[0].aside, 0);
 	assert_int_equal(s[0].nalike, 0);
 	f.sw = -1;
 	f.bundle[0] = 1, f.bundle[1] = 2;
