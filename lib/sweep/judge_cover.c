@@ -316,6 +316,7 @@ void cxd_judge_cover(const struct cxd_tally *t,
 	if (topo != NULL) {
 		links_left(&c);
 		greedy(&c);
+		cxd_judge_cover_ports(&c);
 		cxd_judge_cover_groups(&c);
 	}
 	leftover(&c);

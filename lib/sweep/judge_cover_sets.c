@@ -267,6 +267,49 @@ void cxd_judge_cover_suspect(const struct cover *c,
 	alike(c, s);
 }
 
+/* Suspects of a kind among this metric's named that touch group g. */
+static int named_in(const struct cover *c, enum cxd_suspect_kind kind, int g)
+{
+	int k = 0;
+
+	for (size_t j = c->first; j < *c->k; j++) {
+		const struct cxd_suspect *s = &c->out[j];
+
+		k += s->kind == kind && (kind == CXD_S_SWITCH ?
+					 c->gs[s->id] == g :
+					 s->id == g || s->id2 == g);
+	}
+	return k;
+}
+
+/* The bundles one switch's ports can carry whole: a group's global links
+ * to the other groups dealt over its switches, one a pair at least. */
+static int per_switch(const struct cover *c, int g)
+{
+	int groups = 0;
+
+	for (int h = 0; h < c->ng; h++)
+		groups += c->gsize[h] > 0;
+	return (groups - 1 + c->nsw[g] - 1) / c->nsw[g];
+}
+
+void cxd_judge_cover_ports(struct cover *c)
+{
+	for (int g = 0; g < c->ng && *c->k <= c->cap; g++) {
+		int sw = named_in(c, CXD_S_SWITCH, g);
+		int nb = named_in(c, CXD_S_BUNDLE, g);
+		size_t w = c->first;
+
+		if (sw == 0 || nb < 2 || nb > sw * per_switch(c, g))
+			continue;
+		for (size_t j = c->first; j < *c->k; j++)
+			if (c->out[j].kind != CXD_S_BUNDLE ||
+			    (c->out[j].id != g && c->out[j].id2 != g))
+				c->out[w++] = c->out[j];
+		*c->k = w;
+	}
+}
+
 /* Does group g's every switch stand among out[from, to)? */
 static bool all_named(const struct cover *c, int g, size_t to)
 {

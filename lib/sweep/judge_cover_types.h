@@ -64,6 +64,12 @@ void cxd_judge_cover_score(struct cover *c);
 void cxd_judge_cover_suspect(const struct cover *c,
 			     enum cxd_suspect_kind kind, int id, int id2,
 			     struct cxd_suspect *s);
+/* Several bundles of a group beside a named switch of it, no more than
+ * its ports can carry whole: those ports (the switch's fault reaches
+ * every pair routed over them), not bundles of their own. One bundle is
+ * named all the same: it may be a fault of its own, and which it is no
+ * count of outliers tells. */
+void cxd_judge_cover_ports(struct cover *c);
 /* A group all of whose switches (two or more) are named replaces them:
  * its links to other groups are the common factor. */
 void cxd_judge_cover_groups(struct cover *c);

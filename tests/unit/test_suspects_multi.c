@@ -34,6 +34,7 @@ struct faults {
 	int sw;                 /* a switch whose links leaving it are bad */
 	int bundle[2];          /* the links between two groups */
 	bool all_of_group0;     /* every link leaving group 0's switches */
+	int more[2];            /* group 0's bundles to these groups too */
 };
 
 static bool out(const struct faults *f, const struct cxd_topo_map *t,
@@ -49,6 +50,10 @@ static bool out(const struct faults *f, const struct cxd_topo_map *t,
 	if (f->bundle[0] >= 0)
 		o |= (g[i] == f->bundle[0] && g[j] == f->bundle[1]) ||
 		     (g[i] == f->bundle[1] && g[j] == f->bundle[0]);
+	for (int k = 0; k < 2; k++)
+		o |= f->more[k] > 0 &&
+		     ((g[i] == 0 && g[j] == f->more[k]) ||
+		      (g[j] == 0 && g[i] == f->more[k]));
 	if (f->all_of_group0)
 		o |= (s[i] != s[j]) && (g[i] == 0 || g[j] == 0);
 	return o;
@@ -57,7 +62,7 @@ static bool out(const struct faults *f, const struct cxd_topo_map *t,
 static size_t name(const struct faults *f, const struct cxd_topo_map *t,
 		   int n, struct cxd_suspect *s)
 {
-	static struct cxd_outlier o[N * N];
+	static struct cxd_outlier o[4 * N * N];
 	size_t k = 0;
 
 	for (int i = 0; i < n; i++)
@@ -68,7 +73,7 @@ static size_t name(const struct faults *f, const struct cxd_topo_map *t,
 	return cxd_judge_suspects(o, k, n, t, s, CAP);
 }
 
-#define NONE { -1, -1, -1 }, 0, -1, { -1, -1 }, false
+#define NONE { -1, -1, -1 }, 0, -1, { -1, -1 }, false, { 0, 0 }
 
 static const struct cxd_suspect *find(const struct cxd_suspect *s, size_t n,
 				      enum cxd_suspect_kind kind, int id)
@@ -235,6 +240,39 @@ static void test_cannot_be_told_apart(void **state)
 	assert_int_equal(s[0].alike[0].id, 2);
 }
 
+/*
+ * Five groups of two switches of two hosts: a switch's ports carry the
+ * global links of two of its group's four bundles. Switch 0 bad and two
+ * of group 0's bundles wholly out: its ports, one suspect; with three
+ * bundles out, more than its ports carry: each named. One bundle: both,
+ * as with three groups.
+ */
+static void test_bundles_on_a_bad_switchs_ports(void **state)
+{
+	int s_of[20], g_of[20];
+	struct cxd_topo_map t = { s_of, g_of, 10, 5 };
+	struct faults f = { NONE };
+	struct cxd_suspect s[CAP];
+
+	(void) state;
+	for (int r = 0; r < 20; r++) {
+		s_of[r] = r / 2;
+		g_of[r] = r / 4;
+	}
+	f.sw = 0;
+	f.bundle[0] = 0, f.bundle[1] = 1;
+	f.more[0] = 2;
+	assert_int_equal(name(&f, &t, 20, s), 1);
+	assert_int_equal(s[0].kind, CXD_S_SWITCH);
+	assert_int_equal(s[0].id, 0);
+	f.more[1] = 3;
+	assert_int_equal(name(&f, &t, 20, s), 4);
+	assert_null(find(s, 4, CXD_S_GROUP, 0));
+	f.more[0] = f.more[1] = 0;
+	assert_int_equal(name(&f, &t, 20, s), 2);
+	assert_non_null(find(s, 2, CXD_S_BUNDLE, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_nic_beside_a_bad_switch),
 		cmocka_unit_test(test_single_faults),
 		cmocka_unit_test(test_cannot_be_told_apart),
+		cmocka_unit_test(test_bundles_on_a_bad_switchs_ports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
