@@ -6,8 +6,10 @@
  * groups and bundles of global links that explain the outliers left
  * (greedy set cover). Each candidate is scored by the share of its own
  * links that are out, not by how many outliers it would take: a group
- * holding one bad switch and one bad bundle covers many, yet is mostly
- * fine, and naming it would send the admin to the wrong cables.
+ * holding one bad switch and one bad bundle covers them all, yet its
+ * other switches and bundles are fine, and naming it would send the
+ * admin to the wrong cables; the switch and the bundle score higher and
+ * leave it nothing of its own to explain.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -313,7 +315,7 @@ void cxd_judge_cover(const struct cxd_tally *t,
 	c.k = k;
 	c.first = *k;
 	name_nics(&c);
-	if (topo != NULL) {
+	if (c.topo != NULL) {
 		links_left(&c);
 		greedy(&c);
 		cxd_judge_cover_ports(&c);
