@@ -114,6 +114,25 @@ json_object *cxd_out_json_link_stats(const struct cxd_sweep_res *r)
 	return o;
 }
 
+/* The components no measured pair tells apart from suspect s. */
+static json_object *alike(const struct cxd_sweep_res *r,
+			  const struct cxd_suspect *s)
+{
+	json_object *a = json_object_new_array();
+	char name[512];
+
+	for (int i = 0; i < s->nalike; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "kind", json_object_new_string(
+			cxd_judge_kind(s->alike[i].kind)->name));
+		cxd_out_alike_name(r, &s->alike[i], name, sizeof(name));
+		json_object_object_add(o, "name", json_object_new_string(name));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 json_object *cxd_out_json_suspects(const struct cxd_sweep_res *r)
 {
 	json_object *a = json_object_new_array();
@@ -156,6 +175,8 @@ json_object *cxd_out_json_suspects(const struct cxd_sweep_res *r)
 						      r->topo->group_name[s->id2]));
 			json_object_object_add(o, "groups", gs);
 		}
+		if (s->nalike)
+			json_object_object_add(o, "alike", alike(r, s));
 		if (row->inside) {
 			json_object_object_add(o, "bad_inside",
 					       json_object_new_int(s->bad_in));

@@ -69,6 +69,41 @@ void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 	}
 }
 
+void cxd_out_alike_name(const struct cxd_sweep_res *r,
+			const struct cxd_alike *a, char *buf, size_t len)
+{
+	const struct cxd_suspect_row *row = cxd_judge_kind(a->kind);
+
+	if (row->shape == CXD_SHAPE_SET)
+		snprintf(buf, len, "%s %s", row->name,
+			 set_name(r->topo, row->level, a->id));
+	else if (row->shape == CXD_SHAPE_PAIR)
+		snprintf(buf, len, "%s %s and %s", row->title,
+			 set_name(r->topo, row->level, a->id),
+			 set_name(r->topo, row->level, a->id2));
+	else if (row->shape == CXD_SHAPE_RANK)
+		snprintf(buf, len, "%s (rank %d)", r->ranks[a->id].host, a->id);
+	else
+		snprintf(buf, len, "%s", row->title);
+}
+
+/* Where no measured pair separates the suspect from other components,
+ * the report says so rather than guess. */
+static void alike(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
+		  FILE *out)
+{
+	char name[512];
+
+	if (s->nalike == 0)
+		return;
+	fprintf(out, "      cannot be told apart from");
+	for (int i = 0; i < s->nalike; i++) {
+		cxd_out_alike_name(r, &s->alike[i], name, sizeof(name));
+		fprintf(out, "%s %s", i ? "," : "", name);
+	}
+	fprintf(out, ": no measured pair crosses one and not the other\n");
+}
+
 static void stat_line(FILE *out, const char *name, const char *u,
 		      const struct cxd_sweep_stat *st)
 {
@@ -320,9 +355,14 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 			s->links, row->where, what);
 		if (row->inside)
 			fprintf(out, ", %d of %d inside it", s->bad_in, s->in);
+		if (s->aside)
+			fprintf(out, " (the links of the %d rank%s named for "
+				"%s NIC aside)", s->aside, s->aside == 1 ?
+				"" : "s", s->aside == 1 ? "its" : "their");
 		fprintf(out, "%s\n", row->advice_inside &&
 			2 * s->bad_in > s->in ? row->advice_inside :
 			row->advice);
+		alike(r, s, out);
 		if (row->evidence)
 			evidence(r, s->id, -1, out);
 	}

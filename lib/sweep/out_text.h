@@ -14,5 +14,9 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out);
 /* "vm3 (rank 2, swp0)", "switch x1 (ranks 2, 3)", "the fabric". */
 void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 			  const struct cxd_suspect *s, char *buf, size_t len);
+/* A component a suspect cannot be told apart from, short: "switch x1",
+ * "group g4", "the links between groups g0 and g1". */
+void cxd_out_alike_name(const struct cxd_sweep_res *r,
+			const struct cxd_alike *a, char *buf, size_t len);
 
 #endif
