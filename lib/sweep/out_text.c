@@ -368,6 +368,16 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 	}
 }
 
+/* Suspect i names what an earlier one named (its other metric). */
+static bool named_before(const struct cxd_sweep_res *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (r->sus[j].kind == r->sus[i].kind &&
+		    r->sus[j].id == r->sus[i].id && r->sus[j].id2 == r->sus[i].id2)
+			return true;
+	return false;
+}
+
 static void verdict(const struct cxd_sweep_res *r, FILE *out)
 {
 	char name[512];
@@ -378,9 +388,11 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 	case CXD_V_FAIL:
 		fprintf(out, "%zu link measurement%s out of "
 			"tolerance", r->nout_all, r->nout_all == 1 ? "" : "s");
-		for (size_t i = 0; i < r->nsus; i++) {
+		for (size_t i = 0, k = 0; i < r->nsus; i++) {
+			if (named_before(r, i))
+				continue; /* slow and high in latency: once */
 			cxd_out_suspect_name(r, &r->sus[i], name, sizeof(name));
-			fprintf(out, "%s %s", i ? "," : "; suspect:", name);
+			fprintf(out, "%s %s", k++ ? "," : "; suspect:", name);
 		}
 		fprintf(out, "\n");
 		break;
