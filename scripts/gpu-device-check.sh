@@ -70,6 +70,8 @@ die() { say "FAILED: $1"; exit "${2:-1}"; }
 
 say "== $me $(date -u +%FT%TZ) on $(hostname) ($(uname -m), $(nproc) cores)"
 say "commit: $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+# the carried packages are Debian 12's: they need glibc 2.34 or later
+say "system: $(. /etc/os-release 2>/dev/null; echo "${PRETTY_NAME:-unknown}"); $(ldd --version 2>&1 | head -1); $(cmake --version 2>&1 | head -1); $(cc --version 2>&1 | head -1)"
 
 # ---------------------------------------------------------------- CUDA
 cuda=${CUDA_HOME:-/usr/local/cuda}
