@@ -7,16 +7,17 @@
 # CXD_SIM_SWEEP): 8 at 64 ranks (seed 1, 2 clean) and 4 at 128 (seed 2,
 # 1 clean), two simulations at once, under a minute on 2 cores. Checks
 # that every clean fabric has no suspect and no outlier, and that recall
-# and precision by component are at least FLOOR (0.5: below it the
-# suspects miss most faults or mislead more than they help; each fault
-# kind alone is named exactly in the scenario suite, so only faults that
-# hide each other may be missed). Skipped (77) without SimGrid or the
+# and precision by component are at least FLOOR (0.75: these fabrics
+# gave recall 0.80 and 1.00, precision 1.00 and 1.00 at issue 41's end;
+# the misses are a fat tree's spine, which no suspect kind names, and
+# two switches whose links carry only some routes behind half-rate
+# globals, flagged but not named). Skipped (77) without SimGrid or the
 # simulated build.
 #   bash tests/e2e/test_sim_faults.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 SWEEP=${CXD_SIM_SWEEP:-$SRC/build-sim/cxi_sweep}
-FLOOR=${SIM_FAULTS_FLOOR:-0.5}
+FLOOR=${SIM_FAULTS_FLOOR:-0.75}
 
 section "plans and score"
 py_ok() { python3 "$@" >"$TMPD/py.out" 2>&1 || { show "$TMPD/py.out"; return 1; }; }

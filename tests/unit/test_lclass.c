@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The classes of link and the calibration's sample (lib/sweep/lclass.c). */
+/* The classes of link and the calibration's sample (lib/sweep/lclass.c),
+ * and what the judge makes of them: latency by class, crowding by class. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -8,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "sweep/judge.h"
 #include "sweep/lclass.h"
 
 #define N 64
@@ -73,11 +76,77 @@ static void test_sample_every_class_present(void **state)
 	check_sample(sw, grp, 8, one_per_switch);
 }
 
+/* Latency by class: a link on one switch is judged against links on
+ * one switch (0.5 us), not against the run's typical across groups
+ * (1.25 us), which would hide its doubling; bandwidth stays the run's. */
+static void test_lat_typical_by_class(void **state)
+{
+	int sw[4] = { 0, 0, 1, 2 }, grp[4] = { 0, 0, 0, 1 };
+	struct cxd_rules r = { .n = 4 };
+
+	(void) state;
+	r.typical[CXD_M_LAT] = 1.25;
+	r.typical[CXD_M_BW] = 24000;
+	r.tol[CXD_M_LAT] = cxd_judge_tol(CXD_M_LAT, 0.0, 0);
+	r.tol[CXD_M_BW] = cxd_judge_tol(CXD_M_BW, 0.0, 0);
+	for (int c = 0; c < CXD_LC_N; c++)
+		r.lat_typical_of[c] = NAN;
+	r.lat_typical_of[CXD_LC_SWITCH] = 0.5;
+	r.lat_typical_of[CXD_LC_ACROSS] = 1.25;
+	/* No placement: the run's typical for all. */
+	assert_int_equal(cxd_judge_link(&r, CXD_M_LAT, 0, 1, 1.1), 0);
+	r.sw = sw;
+	r.grp = grp;
+	assert_true(cxd_judge_link(&r, CXD_M_LAT, 0, 1, 1.1) & CXD_R_PEERS);
+	assert_int_equal(cxd_judge_link(&r, CXD_M_LAT, 2, 3, 2.4), 0);
+	/* A class with no typical (within a group) falls back. */
+	assert_true(cxd_judge_typical_for(&r, CXD_M_LAT, 0, 2) == 1.25);
+	assert_true(cxd_judge_typical_for(&r, CXD_M_BW, 0, 1) == 24000);
+}
+
+/* Per class: one class crowded is caught though the others are not and
+ * the median of all is within the tolerance; and crowding that made the
+ * noise too wide to judge by is named, not hidden in that noise. */
+static void test_crowd_per_class(void **state)
+{
+	double ratio[8] = { 1.0, 1.0, 1.01, 1.01, 0.99, 0.99, 1.4, 1.4 };
+	int cls[8] = { CXD_LC_SWITCH, CXD_LC_SWITCH, CXD_LC_SWITCH,
+		       CXD_LC_SWITCH, CXD_LC_GROUP, CXD_LC_GROUP,
+		       CXD_LC_ACROSS, CXD_LC_ACROSS };
+	struct cxd_tol t = cxd_judge_tol(CXD_M_BW, 0.004, 0);
+
+	(void) state;
+	cxd_judge_crowd(&t, ratio, cls, 8);
+	assert_true(fabs(t.crowd - 0.005) < 1e-9);
+	assert_int_equal(t.crowd_pairs_of[CXD_LC_ACROSS], 2);
+	assert_true(fabs(t.crowd_of[CXD_LC_ACROSS] - 0.4) < 1e-9);
+	assert_true(isnan(t.crowd_of[CXD_LC_ANY]));
+	assert_true(t.crowded);
+	/* Noise of 30 % (a tolerance of 120 %: poor) and +35 % alone: the
+	 * crowding is the cause, named. */
+	for (int i = 0; i < 8; i++)
+		ratio[i] = 1.35;
+	t = cxd_judge_tol(CXD_M_BW, 0.30, 0);
+	assert_true(t.poor);
+	cxd_judge_crowd(&t, ratio, cls, 8);
+	assert_true(t.crowded);
+	/* Noise of 3 % (a tolerance of 12 %, fine) and +11 % alone:
+	 * within. */
+	for (int i = 0; i < 8; i++)
+		ratio[i] = 1.11;
+	t = cxd_judge_tol(CXD_M_BW, 0.03, 0);
+	assert_false(t.poor);
+	cxd_judge_crowd(&t, ratio, cls, 8);
+	assert_false(t.crowded);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_class_of_a_pair),
 		cmocka_unit_test(test_sample_every_class_present),
+		cmocka_unit_test(test_lat_typical_by_class),
+		cmocka_unit_test(test_crowd_per_class),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
