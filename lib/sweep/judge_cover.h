@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "judge_suspects.h"
+#include "suspect_types.h"
 
 /*
  * Append metric m's suspects to out from *k on (room for cap; *k counts

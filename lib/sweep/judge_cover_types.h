@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "judge_suspects.h"
+#include "suspect_types.h"
 
 /* Outliers not yet explained and links per candidate set. */
 struct cover_score {

@@ -9,6 +9,7 @@
 #include "judge_kinds.h"
 #include "judge_suspects.h"
 #include "out_text.h"
+#include "out_text_res.h"
 #include "out_types.h"
 #include "verdict.h"
 

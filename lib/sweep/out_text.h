@@ -11,10 +11,7 @@
 
 /* The report: figures, resolution, baseline, outliers, suspects, verdict. */
 void cxd_out_text(const struct cxd_sweep_res *r, FILE *out);
-/* The Resolution: block, and the cause of an INCONCLUSIVE verdict for
- * crowding (out_text_res.c). */
-void cxd_out_text_resolution(const struct cxd_sweep_res *r, FILE *out);
-void cxd_out_text_crowded_why(const struct cxd_sweep_res *r, FILE *out);
+
 /* "vm3 (rank 2, swp0)", "switch x1 (ranks 2, 3)", "the fabric". */
 void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 			  const struct cxd_suspect *s, char *buf, size_t len);

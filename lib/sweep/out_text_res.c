@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep's text report: the resolution block (out_text.h): noise and
- * tolerance, latency's typical link by class, the calibration. */
+/* cxi_sweep's text report: the resolution block (out_text_res.h). */
 #include <math.h>
 #include <stdio.h>
 
 #include "judge.h"
 #include "lclass.h"
-#include "out_text.h"
+#include "out_text_res.h"
 #include "out_types.h"
 
 static const char *const noun[2] = { "bandwidth", "latency" };

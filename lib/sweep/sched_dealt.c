@@ -115,8 +115,12 @@ static bool pays(struct cxd_plan *pl)
 	return true;
 }
 
-int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
-		    struct cxd_plan *pl)
+static bool pays_within(struct cxd_plan *pl);
+static int number_supers(int n, const int *grp, struct cxd_plan *pl);
+
+/* A dealt plan over domains dom, bound in supers grp when not NULL. */
+static int deal(int n, const int *dom, const int *grp, int pairs_at_once,
+		struct cxd_plan *pl)
 {
 	int ret;
 
@@ -124,7 +128,9 @@ int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
 	if (n < 2 || pairs_at_once < n / 2)
 		return -EDOM;
 	ret = number_domains(n, dom, pl);
-	if (ret == 0 && !pays(pl))
+	if (ret == 0 && grp)
+		ret = number_supers(n, grp, pl);
+	if (ret == 0 && !(grp ? pays_within(pl) : pays(pl)))
 		ret = -EDOM;
 	if (ret != 0) {
 		dealt_free(pl);
@@ -132,6 +138,12 @@ int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
 	}
 	pl->nrounds = pl->intra + pl->prime * pl->prime;
 	return 0;
+}
+
+int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
+		    struct cxd_plan *pl)
+{
+	return deal(n, dom, NULL, pairs_at_once, pl);
 }
 
 int cxd_sched_dealt_capped(int n, const int *dom, int pairs_at_once,
@@ -226,22 +238,7 @@ static bool pays_within(struct cxd_plan *pl)
 int cxd_sched_dealt_within(int n, const int *sw, const int *grp,
 			   int pairs_at_once, struct cxd_plan *pl)
 {
-	int ret;
-
-	*pl = (struct cxd_plan){ .nrounds = 0 };
-	if (n < 2 || pairs_at_once < n / 2)
-		return -EDOM;
-	ret = number_domains(n, sw, pl);
-	if (ret == 0)
-		ret = number_supers(n, grp, pl);
-	if (ret == 0 && !pays_within(pl))
-		ret = -EDOM;
-	if (ret != 0) {
-		dealt_free(pl);
-		return ret;
-	}
-	pl->nrounds = pl->intra + pl->prime * pl->prime;
-	return 0;
+	return deal(n, sw, grp, pairs_at_once, pl);
 }
 
 static int mod(long v, int p)
