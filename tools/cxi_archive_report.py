@@ -199,12 +199,13 @@ def suspect_html(doc, s, con, digest):
                     if r < len(ranks) and ranks[r].get("counters_moved"))
     tol = (res.get("bw" if s["metric"] == "bw_mb_s" else "lat") or {}).get(
         "tolerance_pct")
-    return ('<div class="suspect"><h3>%s %s</h3><p>%d of %d links out of '
+    return ('<div class="suspect"><h3>%s%s</h3><p>%d of %d links out of '
             'tolerance in %s (within %s %% of the typical link)</p>'
             '<table><tr><th>link</th><th>figure</th><th>typical</th>'
             '<th>bound</th><th>retest</th></tr>%s</table>%s'
             '<p>Counters that moved: %s</p><p>Archive: %s</p></div>'
-            % (esc(s["kind"]), esc(s["name"]), s.get("bad", 0),
+            % (esc("" if s["name"].startswith(s["kind"]) else s["kind"] + " "),
+               esc(s["name"]), s.get("bad", 0),
                s.get("links", 0), esc(s["metric"]), esc(tol), rows,
                "<small>(the first 12 of %d)</small>" % len(links)
                if len(links) > 12 else "", esc(ctr or "none"),
@@ -233,14 +234,19 @@ def spread_png(doc):
     return out
 
 
+def num(v):
+    """A figure to 5 significant digits, as the tables show them."""
+    return "%.5g" % v if isinstance(v, (int, float)) else esc(v)
+
+
 def facts(doc):
     res, st = doc.get("resolution") or {}, doc.get("link_stats") or {}
     rows = []
     for m, key in (("bandwidth", "bw"), ("latency", "lat")):
         r = res.get(key) or {}
         rows.append("<tr><td>%s</td><td>%s</td><td>%s %%</td><td>%s %%</td>"
-                    "</tr>" % (m, esc(r.get("typical")), esc(r.get(
-                        "noise_pct")), esc(r.get("tolerance_pct"))))
+                    "</tr>" % (m, num(r.get("typical")), num(r.get(
+                        "noise_pct")), num(r.get("tolerance_pct"))))
     spread = "".join("<tr><td>%s</td>%s</tr>" % (esc(k), "".join(
         "<td>%.5g</td>" % v for v in s.values() if v is not None))
         for k, s in st.items() if isinstance(s, dict))
