@@ -252,6 +252,15 @@ static void greedy(struct cover *c)
 	}
 }
 
+/* Most of rank r's links to its own switch's ranks out too, where it
+ * has such peers (is_nic's second test). */
+static bool near_peers_bad(const struct cover *c, int r)
+{
+	int a = c->topo ? c->topo->switch_of[r] : -1;
+
+	return a < 0 || c->h[a] < 2 || c->t->mate[c->m][r] > c->h[a] - 1;
+}
+
 /* A rank not named yet with most of its links out, and as many not
  * explained: its own share of what its switch has left. */
 static void leftover(struct cover *c)
@@ -271,7 +280,10 @@ static void leftover(struct cover *c)
 				row += c->bad[a * c->ns + b];
 			bad = c->row0[a] > 0 ? bad * row / c->row0[a] : 0;
 		}
-		if (!mostly(bad, 2.0 * (c->n - 1)))
+		/* Its links to its own switch's ranks fine: the fault sits
+		 * above the NIC (a fat tree's spine slows the links into
+		 * every rank it carries, and names none of them). */
+		if (!mostly(bad, 2.0 * (c->n - 1)) || !near_peers_bad(c, r))
 			continue;
 		cxd_judge_cover_suspect(c, CXD_S_RANK, r, -1, &s);
 		cxd_judge_cover_put(c, &s);

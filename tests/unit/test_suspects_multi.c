@@ -273,6 +273,35 @@ static void test_bundles_on_a_bad_switchs_ports(void **state)
 	assert_non_null(find(s, 2, CXD_S_BUNDLE, 0));
 }
 
+/* A fat tree's slow spine (d-mod-k: it carries the links into every rank
+ * r with r % 3 == 0 from other leaves): those ranks' links to their own
+ * leaf are fine, so none is named as a NIC; a real NIC beside it is. */
+static void test_spine_names_no_innocent_nic(void **state)
+{
+	static struct cxd_outlier o[N * N];
+	struct cxd_suspect s[CAP];
+	struct cxd_topo_map t = { sof, gof, 6, 0 };
+	size_t k = 0, ns;
+
+	(void) state;
+	for (int r = 0; r < N; r++) {
+		sof[r] = r / 3;
+		gof[r] = -1; /* no groups: the switches are leaves */
+	}
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++)
+			if (i != j && ((sof[i] != sof[j] && j % 3 == 0) ||
+				       i == 7 || j == 7))
+				o[k++] = (struct cxd_outlier){ .src = i,
+					.dst = j, .metric = CXD_M_BW };
+	ns = cxd_judge_suspects(o, k, N, &t, s, CAP);
+	for (size_t i = 0; i < ns; i++)
+		assert_false(s[i].kind == CXD_S_RANK && s[i].id % 3 == 0);
+	assert_true(ns >= 1);
+	assert_int_equal(s[0].kind, CXD_S_RANK);
+	assert_int_equal(s[0].id, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_single_faults),
 		cmocka_unit_test(test_cannot_be_told_apart),
 		cmocka_unit_test(test_bundles_on_a_bad_switchs_ports),
+		cmocka_unit_test(test_spine_names_no_innocent_nic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
