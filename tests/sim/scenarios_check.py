@@ -10,8 +10,10 @@ every verdict is what the suite's table says (scenario_table's judge_row:
 the verdict, the exact suspects); and the retest measured the metrics the
 faults touch (bandwidth alone where only bandwidth was slowed; all pairs
 for the whole fabric, none for a healthy one); and no sweep took longer
-than every rank's pairs one after another would at the run's worst
-figures, twice over for the retest, twice again for slack (simulated
+than the pairs that must take turns (a rank's, or a group's across
+groups at the width between two of its switches) one after another
+would at the run's worst figures, twice over for the retest, twice
+again for slack (simulated
 time is free to run away: a latency run that passed its partner's
 lateness on took 4e7 simulated s).
     scenarios_check.py ROWS.json"""
@@ -20,17 +22,34 @@ import statistics
 import sys
 
 
+def shared_pairs(doc, n):
+    """The most pairs that must take turns on one domain's shared links:
+    a rank's N - 1, or, with --topology, a group's (a leaf's, without
+    groups) pairs to the rest, as many at once as the width between two
+    of its switches (of its uplinks) says, one where none is known: the
+    sweep's own bound, which no schedule can beat without knowing where
+    the traffic goes."""
+    dom = [r.get("group") or r.get("switch") for r in doc["ranks"]]
+    if None in dom:
+        return n - 1
+    w = doc.get("widths") or {}
+    kind = "local" if doc["ranks"][0].get("group") else "uplink"
+    cap = (w.get(kind) or {}).get("pairs") or 1
+    size = {d: dom.count(d) for d in set(dom)}
+    return max(n - 1, max(k * (n - k) for k in size.values()) / cap)
+
+
 def time_bound(doc):
-    """Seconds within which a sweep must end: each rank's N - 1 pairs one
-    after another, each pair 2 x repeat bandwidth runs (-n messages of -s
-    bytes at the lowest bandwidth measured) and as many latency runs
-    (lat_iters round trips at the highest latency), all that twice (a
-    retest) and twice again."""
+    """Seconds within which a sweep must end: the pairs that take turns
+    (shared_pairs) one after another, each pair 2 x repeat bandwidth runs
+    (-n messages of -s bytes at the lowest bandwidth measured) and as many
+    latency runs (lat_iters round trips at the highest latency), all that
+    twice (a retest) and twice again."""
     o, n = doc["options"], len(doc["ranks"])
     bw = min(x for row in doc["bw_mb_s"] for x in row if x) * 1e6
     lat = max(x for row in doc["lat_us"] for x in row if x) * 1e-6
     pair = 2 * o["repeat"] * (o["iters"] * o["size"] / bw + o["lat_iters"] * 2 * lat)
-    return 4 * (n - 1) * pair
+    return 4 * shared_pairs(doc, n) * pair
 
 
 def main():
