@@ -260,12 +260,11 @@ static int place(const struct cxd_plan *pl, int d)
  * the odd rot, or the fixed m - 1 meets r). */
 static int part_of(const struct cxd_plan *pl, int a, int b)
 {
-	int m = pl->nd % 2 ? pl->nd + 1 : pl->nd, rot = m - 1, r;
-	int nr = cxd_pairs_nrounds(pl->nd);
-	int cap = (nr + pl->nb - 1) / pl->nb;
+	int m = pl->nd % 2 ? pl->nd + 1 : pl->nd, rot = m - 1, r, cap;
 
-	if (pl->nb <= 1)
+	if (pl->nb <= 1) /* whole slots (0: a plan not cut) */
 		return 0;
+	cap = (cxd_pairs_nrounds(pl->nd) + pl->nb - 1) / pl->nb;
 	if (a == m - 1 || b == m - 1)
 		r = a == m - 1 ? b : a;
 	else
