@@ -36,8 +36,8 @@ int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
  * bound) cuts each slot in parts where a group has at most cap pairs
  * (the circle rounds over the groups, cap rounds a part); with in_part
  * set, a rank's steps are those of that part alone, so that each part
- * can be paced to its end before the next begins. -EDOM where not dealt (within: no group
- * has two switches), or -ENOMEM.
+ * can be paced to its end before the next begins. -EDOM where not
+ * dealt (within: no group has two switches), or -ENOMEM.
  */
 int cxd_sched_dealt_within(int n, const int *sw, const int *grp,
 			   int pairs_at_once, struct cxd_plan *pl);

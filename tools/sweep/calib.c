@@ -127,9 +127,9 @@ void sw_calib_free(struct sw_calib *cb)
 static double across_crowd(const struct sw_ctx *c, const struct sw_calib *cb)
 {
 	double *x = sw_alloc(&c->m, (size_t) c->m.n, sizeof(double));
-	double bound = c->cfg.sweep.bw_pct ?
-		       1.0 - (double) c->cfg.sweep.bw_pct / 100.0 :
-		       CXD_JUDGE_BW_FLOOR, med;
+	/* The judge's tolerance with no noise to widen it. */
+	double bound = cxd_judge_tol(CXD_M_BW, NAN, c->cfg.sweep.bw_pct).tol;
+	double med;
 	int over = 0;
 
 	for (int r = 0; r < c->m.n; r++) {

@@ -166,8 +166,8 @@ static void pace_wrong(const struct sw_ctx *c, const struct cxd_pace_act *a)
 	       "before round %d", p, a->got, chain_name(a->kind), a->round);
 }
 
-/* After the last round: everyone meets before the gathering (whose
- * collectives spin, so nobody may enter them early). */
+/* After the last round: everyone meets before what comes next (the
+ * next plan's pairs would otherwise run beside this one's last). */
 static void plan_end(const struct sw_ctx *c, uint64_t deadline)
 {
 	if (sw_barrier_until(&c->m, deadline) != 0)
@@ -311,8 +311,8 @@ static void pace_parts(const struct sw_ctx *c, struct sw_pacing *p,
 /* Where groups hold several switches (p->shared_sw), whose switch pairs
  * share a few links: the pairs within groups dealt by switch, then those
  * across groups (cxd_sched_dealt_within, _across) part by part, each
- * paced to its end before the next starts. 1 when run, -EDOM when not dealt, or
- * -ENOMEM. */
+ * paced to its end before the next starts. 1 when run, -EDOM when not
+ * dealt, or -ENOMEM. */
 static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
 			 sw_measure_fn *measure, void *arg)
 {
@@ -339,8 +339,8 @@ static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
  * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
- * rounds chained by domain pair (a listed plan's always). With a dealt plan
- * the rounds' times are the latency pass's alone: its slots are not
+ * rounds chained by domain pair (a listed plan's always). With a dealt
+ * plan the rounds' times are the latency pass's alone: its slots are not
  * pl's rounds. */
 static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
 			   const struct cxd_plan *pl, sw_measure_fn *measure,
