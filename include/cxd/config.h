@@ -138,7 +138,9 @@ struct cxd_sweep_opts {
 	char victims[16];      /* victims' share of the ranks, (0,1) */
 	char engine[16];       /* --engine: fabric, mpi; "": the build's
 				* first (tools/sweep/engine_list.c) */
+	uint32_t sw_flags;     /* CXD_SW_* */
 };
+#define CXD_SW_NO_CAPACITY (1u << 0) /* --no-capacity */
 #define CXD_CG_ON (1u << 0)        /* --congestion */
 #define CXD_CG_AGGR_ONLY (1u << 1) /* --aggressors-only */
 

@@ -317,6 +317,14 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Only check every rank's NIC (link, speed, PCIe,\n"
 		  "error counters) and name the hosts that are down,\n"
 		  "degraded or erroring; no traffic is sent" },
+	{ OPT(0, "no-capacity", NULL), .kind = K_FLAG,
+	  .off = CXD_CFG_OFF(sweep.sw_flags), .val = CXD_SW_NO_CAPACITY,
+	  .need = CXD_F_SWEEP,
+	  .help = "Skip the capacity pass: each bundle, switch\n"
+		  "connection and leaf's uplinks that the topology\n"
+		  "names, loaded with one pair more than its width to\n"
+		  "find links down behind the redundancy",
+	  SAID("run where --topology names groups or switches") },
 	/* cxi_sweep --congestion (tools/sweep/congest_mpi.c). */
 	{ OPT(0, "congestion", NULL), .kind = K_FLAG,
 	  .off = CXD_CFG_OFF(sweep.cg_flags), .val = CXD_CG_ON,

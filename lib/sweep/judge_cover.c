@@ -307,9 +307,10 @@ static void fabric(struct cover *c)
 		return;
 	*c->k = c->first;
 	/* each link counted at both its ends */
-	cxd_judge_cover_put(c, &(struct cxd_suspect){ CXD_S_FABRIC, c->m, 0,
-		(int) (ends / 2), c->n * (c->n - 1), 0, 0, -1, 0, 0,
-		{ { 0, 0, 0 } } });
+	cxd_judge_cover_put(c, &(struct cxd_suspect){
+		.kind = CXD_S_FABRIC, .metric = c->m,
+		.bad = (int) (ends / 2), .links = c->n * (c->n - 1),
+		.id2 = -1 });
 }
 
 void cxd_judge_cover(const struct cxd_tally *t,

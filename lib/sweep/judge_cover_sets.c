@@ -252,8 +252,8 @@ void cxd_judge_cover_suspect(const struct cover *c,
 			     enum cxd_suspect_kind kind, int id, int id2,
 			     struct cxd_suspect *s)
 {
-	*s = (struct cxd_suspect){ kind, c->m, id, 0, 0, 0, 0, id2, 0, 0,
-				   { { 0, 0, 0 } } };
+	*s = (struct cxd_suspect){ .kind = kind, .metric = c->m, .id = id,
+				   .id2 = id2 };
 	if (kind == CXD_S_RANK) {
 		s->bad = c->t->rank[c->m][id];
 		s->links = 2 * (c->n - 1);

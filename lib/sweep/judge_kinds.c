@@ -41,6 +41,14 @@ static const struct cxd_suspect_row rows[CXD_S_KINDS] = {
 		.advice = ": suspect the global links between the two groups "
 			  "(a cable, a port or their routing), not a node",
 	},
+	/* Short of capacity, every pair at full rate alone: links down
+	 * behind the redundancy, no node to drain. */
+	[CXD_S_CAPACITY] = {
+		.name = "capacity", .shape = CXD_SHAPE_CAP,
+		.where = "",
+		.advice = ": suspect links down there (a cable, a port, a "
+			  "link's settings), not a node",
+	},
 };
 
 const struct cxd_suspect_row *cxd_judge_kind(enum cxd_suspect_kind k)

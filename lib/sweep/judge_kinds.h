@@ -15,7 +15,8 @@
  * there and the logic that finds it (judge_suspects.c).
  */
 enum cxd_suspect_kind { CXD_S_RANK, CXD_S_SWITCH, CXD_S_GROUP,
-			CXD_S_FABRIC, CXD_S_BUNDLE, CXD_S_KINDS };
+			CXD_S_FABRIC, CXD_S_BUNDLE, CXD_S_CAPACITY,
+			CXD_S_KINDS };
 
 /* What a suspect's id names, and so how it is named and which links
  * and ranks it explains. */
@@ -24,6 +25,9 @@ enum cxd_suspect_shape {
 	CXD_SHAPE_SET,   /* id: a set of ranks in the topology (level) */
 	CXD_SHAPE_PAIR,  /* id, id2: two groups, the links between them */
 	CXD_SHAPE_ALL,   /* every link, no one rank */
+	/* cap: a finding of the capacity pass (capacity.h), which names
+	 * no link and no rank: a unit or a part short of capacity */
+	CXD_SHAPE_CAP,
 };
 
 /* Which index of the topology a set's id is (struct cxd_topo_map). */

@@ -12,6 +12,7 @@
 #include "base/json_num.h"
 #include "base/stamp.h"
 #include "judge.h"
+#include "out_cap.h"
 #include "judge_suspects.h"
 #include "out.h"
 #include "out_json.h"
@@ -254,6 +255,8 @@ int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
 	json_object_object_add(d, "unjudged_total",
 			       json_object_new_int64((int64_t) r->nbusy_all));
 	json_object_object_add(d, "suspects", cxd_out_json_suspects(r));
+	if (r->cap)
+		json_object_object_add(d, "capacity", cxd_out_cap_json(r));
 	if (r->base)
 		json_object_object_add(d, "baseline",
 				       cxd_out_json_baseline(r));

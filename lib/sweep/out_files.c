@@ -16,6 +16,7 @@
 #include "judge.h"
 #include "judge_kinds.h"
 #include "judge_suspects.h"
+#include "out_cap.h"
 #include "out_files.h"
 #include "out_text.h"
 #include "out_types.h"
@@ -176,6 +177,7 @@ int cxd_out_metrics(const struct cxd_sweep_res *r, const char *path,
 	links(r, f, CXD_M_BW);
 	links(r, f, CXD_M_LAT);
 	outliers(r, f);
+	cxd_out_cap_metrics(r, f);
 	cxd_om_eof(f);
 	return cxd_afile_commit(&a, err, errlen);
 }

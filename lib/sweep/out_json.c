@@ -9,6 +9,7 @@
 #include "judge.h"
 #include "judge_kinds.h"
 #include "judge_suspects.h"
+#include "out_cap.h"
 #include "out_json.h"
 #include "out_text.h"
 #include "topo_add.h"
@@ -175,6 +176,8 @@ json_object *cxd_out_json_suspects(const struct cxd_sweep_res *r)
 						      r->topo->group_name[s->id2]));
 			json_object_object_add(o, "groups", gs);
 		}
+		if (row->shape == CXD_SHAPE_CAP)
+			cxd_out_cap_json_suspect(r, s, o);
 		if (s->nalike)
 			json_object_object_add(o, "alike", alike(r, s));
 		if (row->inside) {

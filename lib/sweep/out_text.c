@@ -8,6 +8,7 @@
 #include "judge.h"
 #include "judge_kinds.h"
 #include "judge_suspects.h"
+#include "out_cap.h"
 #include "out_text.h"
 #include "out_text_res.h"
 #include "out_types.h"
@@ -63,6 +64,9 @@ void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 		snprintf(buf, len, "%s %s and %s", row->title,
 			 set_name(r->topo, row->level, s->id),
 			 set_name(r->topo, row->level, s->id2));
+		break;
+	case CXD_SHAPE_CAP:
+		cxd_out_cap_name(r, &r->cap->found[s->cap], buf, len);
 		break;
 	default:
 		snprintf(buf, len, "%s", row->title);
@@ -256,6 +260,10 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 		const char *what = s->metric == CXD_M_BW ? "slow" :
 				   "high in latency";
 
+		if (row->shape == CXD_SHAPE_CAP) {
+			cxd_out_cap_suspect(r, s, out);
+			continue;
+		}
 		cxd_out_suspect_name(r, s, name, sizeof(name));
 		fprintf(out, "  %s: %d of %d links %s%s", name, s->bad,
 			s->links, row->where, what);
@@ -292,8 +300,13 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 	fprintf(out, "Verdict: %s: ", cxd_verdict_name(r->verdict));
 	switch (r->verdict) {
 	case CXD_V_FAIL:
-		fprintf(out, "%zu link measurement%s out of "
-			"tolerance", r->nout_all, r->nout_all == 1 ? "" : "s");
+		if (r->nout_all || r->cap == NULL || r->cap->nfound == 0)
+			fprintf(out, "%zu link measurement%s out of "
+				"tolerance", r->nout_all,
+				r->nout_all == 1 ? "" : "s");
+		else
+			fprintf(out, "short of capacity, every link at full "
+				"rate alone");
 		for (size_t i = 0, k = 0; i < r->nsus; i++) {
 			if (named_before(r, i))
 				continue; /* slow and high in latency: once */
@@ -310,6 +323,12 @@ static void verdict(const struct cxd_sweep_res *r, FILE *out)
 				r->nbusy_all == 1 ? "" : "s");
 		else if (r->rules->tol[CXD_M_BW].crowded)
 			cxd_out_text_crowded_why(r, out);
+		else if (r->cap && r->cap->nunsure)
+			fprintf(out, "no link stands out, but %d bundle%s or "
+				"switch pair%s came short of capacity with a "
+				"busy host on it\n", r->cap->nunsure,
+				r->cap->nunsure == 1 ? "" : "s",
+				r->cap->nunsure == 1 ? "" : "s");
 		else if (r->rules->tol[0].poor || r->rules->tol[1].poor)
 			fprintf(out, "no link stands "
 				"out, but the run's noise hides differences "
@@ -426,6 +445,7 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 	retest(r, out);
 	outliers(r, out);
 	busy(r, out);
+	cxd_out_cap_text(r, out);
 	suspects(r, out);
 	verdict(r, out);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "baseline.h"
+#include "capacity.h"
 #include "judge.h"
 #include "judge_suspects.h"
 #include "topo_types.h"
@@ -55,6 +56,9 @@ struct cxd_sweep_res {
 	const struct cxd_rules *rules;
 	const struct cxd_suspect *sus;
 	size_t nsus;
+	/* The capacity pass: ran or why not, its plan and findings (a
+	 * capacity suspect's cap indexes found); NULL: no such pass. */
+	const struct cxd_cap_res *cap;
 	const struct cxd_topo *topo;     /* NULL: no --topology */
 	const struct cxd_topo_map *tmap;
 	const struct cxd_baseline *base; /* NULL: no --baseline */

@@ -32,6 +32,7 @@ struct cxd_suspect {
 	int aside;
 	int nalike;      /* the components it cannot be told apart from */
 	struct cxd_alike alike[CXD_SUSPECT_ALIKE];
+	int cap;         /* capacity: its finding in the result's cap */
 };
 
 /* Topology: for each rank its switch and group index (-1: none). A

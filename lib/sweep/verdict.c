@@ -12,9 +12,9 @@ bool cxd_verdict_baseline_poor(const struct cxd_sweep_res *r, int m)
 
 enum cxd_verdict cxd_verdict_of(const struct cxd_sweep_res *r)
 {
-	if (r->nout_all)
+	if (r->nout_all || (r->cap && r->cap->nfound))
 		return CXD_V_FAIL;
-	if (r->nbusy_all)
+	if (r->nbusy_all || (r->cap && r->cap->nunsure))
 		return CXD_V_INCONCLUSIVE;
 	for (int m = 0; m < 2; m++)
 		if (r->rules->tol[m].poor || cxd_verdict_baseline_poor(r, m))

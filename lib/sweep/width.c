@@ -53,20 +53,37 @@ static int on_switch(const struct cxd_topo_map *tm, const int *side, int k,
 	return c;
 }
 
-/* Up to CXD_WIDTH_CAP ranks of unit d (dom), one per host:NIC; spread:
- * round-robin over the unit's switches, so that a group pair's sample
- * loads its global links before any one switch's. Their count. */
-static int side(const struct cxd_topo_map *tm, const struct cxd_sweep_rank *r,
-		int n, const int *dom, int d, bool spread, int *out)
+int cxd_width_side(const struct cxd_topo_map *tm,
+		   const struct cxd_sweep_rank *r, const int *mem, int nm,
+		   bool spread, const bool *skip, int *out)
 {
 	int k = 0;
 
 	for (int lvl = spread ? 1 : CXD_WIDTH_CAP; lvl <= CXD_WIDTH_CAP; lvl++)
-		for (int i = 0; i < n && k < CXD_WIDTH_CAP; i++)
-			if (dom[i] == d && !taken(r, out, k, i) &&
+		for (int j = 0; j < nm && k < CXD_WIDTH_CAP; j++) {
+			int i = mem[j];
+
+			if ((skip == NULL || !skip[i]) && !taken(r, out, k, i) &&
 			    (!spread || on_switch(tm, out, k,
 						  tm->switch_of[i]) < lvl))
 				out[k++] = i;
+		}
+	return k;
+}
+
+/* cxd_width_side over the ranks of unit d of dom. */
+static int side(const struct cxd_topo_map *tm, const struct cxd_sweep_rank *r,
+		int n, const int *dom, int d, bool spread, int *out)
+{
+	int *mem = malloc((size_t) n * sizeof(int)), nm = 0, k;
+
+	if (mem == NULL)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (dom[i] == d)
+			mem[nm++] = i;
+	k = cxd_width_side(tm, r, mem, nm, spread, NULL, out);
+	free(mem);
 	return k;
 }
 

@@ -72,6 +72,7 @@ static int write_outputs(struct sw *w, const struct sw_report *rep,
 static void sw_free(struct sw *w)
 {
 	sw_outputs_free(&w->out);
+	sw_capacity_free(&w->cap);
 	sw_gathered_free(&w->seen);
 	sw_judging_free(&w->judge);
 	sw_calib_free(&w->crowd);
@@ -102,6 +103,7 @@ int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 		sw_judge(&w.judge, c, in, &w.fig, &w.crowd); /* flag links */
 		sw_retest(&w.judge, c, &w.pace, &w.meter);  /* confirm */
 		sw_gather_all(&w.seen, c, &w.judge, &w.fig);
+		sw_capacity(&w.cap, c, e, &w.pace, in, &w.judge, &w.seen);
 		sw_outputs_evidence(&w.out, c);  /* counters that moved */
 		verdict = report(&w, &rep);      /* rank 0: the text */
 		ret = write_outputs(&w, &rep, verdict); /* files, --matrix */

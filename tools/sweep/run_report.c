@@ -37,7 +37,7 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 		.out = g->l.o, .nout = g->l.nout, .nout_all = g->l.nout_all,
 		.busy = g->l.o + g->l.nout, .nbusy = g->l.nbusy,
 		.nbusy_all = g->l.nbusy_all, .rules = &w->judge.report,
-		.sus = g->sus, .nsus = g->nsus,
+		.sus = g->sus, .nsus = g->nsus, .cap = &w->cap.res,
 		.topo = in->has_topo ? &in->topo : NULL,
 		.tmap = in->has_topo ? &c->place : NULL,
 		.base = in->has_base ? &in->base : NULL,

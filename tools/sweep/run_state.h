@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sweep/sched.h"
+#include "capacity_mpi.h"
 #include "context.h"
 #include "engine.h"
 #include "gather.h"
@@ -31,6 +32,7 @@ struct sw {
 	struct sw_calib crowd;     /* rank 0: the calibration's ratios */
 	struct sw_judging judge;
 	struct sw_gathered seen;   /* rank 0: the whole run's view */
+	struct sw_capacity cap;    /* the capacity pass */
 	struct sw_outputs out;
 	uint64_t t0;
 };

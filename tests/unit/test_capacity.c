@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The capacity pass, pure: its plan from a placement and its judging of
+ * the figures (capacity.h). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sweep/capacity.h"
+
+#define MAXN 64
+
+/* n ranks, h per switch, s switches per group (0: no groups), each on
+ * its own host. */
+struct fab {
+	int n;
+	int sof[MAXN], gof[MAXN];
+	struct cxd_sweep_rank r[MAXN];
+	struct cxd_topo_map tm;
+};
+
+static void fab_make(struct fab *f, int n, int h, int s)
+{
+	memset(f, 0, sizeof(*f));
+	f->n = n;
+	for (int i = 0; i < n; i++) {
+		f->sof[i] = i / h;
+		f->gof[i] = s ? i / (h * s) : -1;
+		snprintf(f->r[i].host, sizeof(f->r[i].host), "nid%03d", i);
+		snprintf(f->r[i].nic, sizeof(f->r[i].nic), "cxi0");
+	}
+	f->tm = (struct cxd_topo_map){ f->sof, s ? f->gof : NULL, n / h,
+				       s ? n / (h * s) : 0 };
+}
+
+static const int width1[CXD_TOPO_W_KINDS] = { 1, 1, 1 };
+static const bool unstated[CXD_TOPO_W_KINDS] = { false, false, false };
+
+/* No rank twice in a round; each pair's ends on the unit's parts. */
+static void check_rounds(const struct fab *f, const struct cxd_cap_plan *pl)
+{
+	for (int r = 0; r < pl->nrounds; r++) {
+		int seen[MAXN] = { 0 };
+
+		for (int u = 0; u < pl->nunits; u++) {
+			const struct cxd_cap_unit *x = &pl->unit[u];
+
+			for (int i = 0; x->round == r && i < x->np; i++) {
+				const int *dom = x->scope == CXD_CAP_BUNDLE ?
+						 f->gof : f->sof;
+
+				assert_int_equal(seen[x->p[i].a]++, 0);
+				assert_int_equal(seen[x->p[i].b]++, 0);
+				assert_int_equal(dom[x->p[i].a], x->a);
+				assert_int_equal(dom[x->p[i].b], x->b);
+			}
+		}
+	}
+}
+
+/* 3 groups x 2 switches x 2 hosts, widths 1: every group pair in the
+ * circle's 3 rounds, every switch pair inside its group in one, two
+ * pairs (width + 1) on each, a group's pairs spread over its switches. */
+static void test_plan_dragonfly(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl;
+
+	(void) state;
+	fab_make(&f, 12, 2, 2);
+	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
+				      unstated, 64, &pl), 0);
+	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].units, 3);
+	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].load, 2);
+	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].nrounds, 3);
+	assert_int_equal(pl.cls[CXD_CAP_SWITCHES].units, 3);
+	assert_int_equal(pl.cls[CXD_CAP_SWITCHES].nrounds, 1);
+	assert_false(pl.cls[CXD_CAP_LEAVES].present);
+	assert_int_equal(pl.nrounds, 4);
+	for (int u = 0; u < pl.nunits; u++) {
+		assert_int_equal(pl.unit[u].np, 2);
+		assert_int_equal(pl.unit[u].state, CXD_CAP_SKIPPED);
+	}
+	/* the bundle's two pairs leave from both switches of group a */
+	assert_int_not_equal(f.sof[pl.unit[0].p[0].a],
+			     f.sof[pl.unit[0].p[1].a]);
+	check_rounds(&f, &pl);
+	cxd_cap_plan_free(&pl);
+}
+
+/* A rank named sits out (its switch keeps one rank: its switch pair is
+ * not loaded), a bundle named too; few pairs at once split the rounds;
+ * an unknown width loads nothing and says why. */
+static void test_plan_skips(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl;
+	bool skip[MAXN] = { false }, skip_pair[9] = { false };
+	int w[CXD_TOPO_W_KINDS] = { 0, 1, 0 }, loaded = 0;
+
+	(void) state;
+	fab_make(&f, 12, 2, 2);
+	skip[1] = true;         /* g0s0 keeps rank 0 only */
+	skip_pair[1 * 3 + 2] = true; /* g1-g2 */
+	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, skip, skip_pair, width1,
+				      unstated, 2, &pl), 0);
+	for (int u = 0; u < pl.nunits; u++) {
+		const struct cxd_cap_unit *x = &pl.unit[u];
+
+		for (int i = 0; i < x->np; i++)
+			assert_true(x->p[i].a != 1 && x->p[i].b != 1);
+		if (x->scope == CXD_CAP_SWITCHES && x->a == 0)
+			assert_int_equal(x->np, 0);
+		if (x->scope == CXD_CAP_BUNDLE && x->a == 1 && x->b == 2)
+			assert_int_equal(x->np, 0);
+		loaded += x->np > 0;
+	}
+	assert_int_equal(loaded, 4);
+	/* 2 pairs at once at most: one unit a round (the bundles' 3
+	 * circle rounds, one of them empty, then 2 for the switches) */
+	assert_int_equal(pl.cls[CXD_CAP_SWITCHES].nrounds, 2);
+	assert_int_equal(pl.nrounds, 5);
+	check_rounds(&f, &pl);
+	cxd_cap_plan_free(&pl);
+	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, w,
+				      unstated, 64, &pl), 0);
+	assert_true(pl.cls[CXD_CAP_SWITCHES].present);
+	assert_int_equal(pl.cls[CXD_CAP_SWITCHES].load, 0);
+	assert_string_equal(pl.cls[CXD_CAP_SWITCHES].why,
+			    "its width is unknown");
+	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].load, 2);
+	cxd_cap_plan_free(&pl);
+}
+
+/* No groups: leaves, each against CXD_CAP_LEAF_ROUNDS others. */
+static void test_plan_leaves(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl;
+	int units_of[8] = { 0 };
+
+	(void) state;
+	fab_make(&f, 32, 4, 0);
+	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
+				      unstated, 64, &pl), 0);
+	assert_true(pl.cls[CXD_CAP_LEAVES].present);
+	assert_false(pl.cls[CXD_CAP_BUNDLE].present);
+	assert_int_equal(pl.nrounds, CXD_CAP_LEAF_ROUNDS);
+	for (int u = 0; u < pl.nunits; u++) {
+		units_of[pl.unit[u].a]++;
+		units_of[pl.unit[u].b]++;
+	}
+	for (int l = 0; l < 8; l++)
+		assert_int_equal(units_of[l], CXD_CAP_LEAF_ROUNDS);
+	check_rounds(&f, &pl);
+	cxd_cap_plan_free(&pl);
+}
+
+/* Every pair of unit u at v MB/s each way, in every repeat. */
+static void fill(double *fig, const struct cxd_cap_plan *pl, int u, double v)
+{
+	for (int i = 0; i < pl->unit[u].np; i++)
+		for (int rep = 0; rep < CXD_CAP_REPS; rep++) {
+			fig[CXD_CAP_FIG(u, i, rep, 0)] = v;
+			fig[CXD_CAP_FIG(u, i, rep, 1)] = v * 1.1;
+		}
+}
+
+static int find(const struct cxd_cap_plan *pl, enum cxd_cap_scope s, int a,
+		int b)
+{
+	for (int u = 0; u < pl->nunits; u++)
+		if (pl->unit[u].scope == s && pl->unit[u].a == a &&
+		    pl->unit[u].b == b)
+			return u;
+	fail();
+	return -1;
+}
+
+/* 4 groups x 4 switches x 2 hosts: a bundle at half and every switch
+ * pair of one switch at half are named, the bundle as itself, the
+ * switch as the part most of whose units came short (its partners'
+ * one short unit each explained by it); the slower direction counts. */
+static void test_judge_names(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl;
+	struct cxd_cap_res res;
+	double *fig;
+
+	(void) state;
+	fab_make(&f, 32, 2, 4);
+	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
+				      unstated, 64, &pl), 0);
+	fig = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
+	for (int u = 0; u < pl.nunits; u++)
+		fill(fig, &pl, u, 50.0); /* 2 pairs: 100 MB/s */
+	fill(fig, &pl, find(&pl, CXD_CAP_BUNDLE, 1, 3), 25.0);
+	for (int t = 4; t < 8; t++)
+		if (t != 5)
+			fill(fig, &pl, find(&pl, CXD_CAP_SWITCHES,
+					    t < 5 ? t : 5, t < 5 ? 5 : t),
+			     20.0);
+	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
+				       &res), 0);
+	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 100.0, 1e-9);
+	assert_false(pl.cls[CXD_CAP_BUNDLE].from_width);
+	assert_int_equal(res.nfound, 2);
+	assert_int_equal(res.nunsure, 0);
+	assert_int_equal(res.found[0].scope, CXD_CAP_SWITCHES);
+	assert_true(res.found[0].part);
+	assert_int_equal(res.found[0].a, 5);
+	assert_int_equal(res.found[0].nshort, 3);
+	assert_float_equal(res.found[0].ratio, 0.4, 1e-9);
+	assert_int_equal(res.found[1].scope, CXD_CAP_BUNDLE);
+	assert_false(res.found[1].part);
+	assert_int_equal(res.found[1].a, 1);
+	assert_int_equal(res.found[1].b, 3);
+	assert_float_equal(res.found[1].carried, 50.0, 1e-9);
+	cxd_cap_res_free(&res);
+	free(fig);
+	cxd_cap_plan_free(&pl);
+}
+
+/* A short unit with a busy rank, or under a poor tolerance, cannot be
+ * judged; the larger repeat counts (noise only lowers a figure); a
+ * stated width sets the expected from the typical pair. */
+static void test_judge_unsure_and_stated(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl;
+	struct cxd_cap_res res;
+	const bool stated[CXD_TOPO_W_KINDS] = { true, true, true };
+	double *fig, *busy;
+	int u;
+
+	(void) state;
+	fab_make(&f, 32, 2, 4);
+	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
+				      stated, 64, &pl), 0);
+	fig = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
+	busy = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
+	for (u = 0; u < pl.nunits; u++)
+		fill(fig, &pl, u, 50.0);
+	u = find(&pl, CXD_CAP_BUNDLE, 0, 2);
+	fill(fig, &pl, u, 20.0);
+	fig[CXD_CAP_FIG(u, 0, 1, 0)] = fig[CXD_CAP_FIG(u, 0, 1, 1)] = 500.0;
+	fig[CXD_CAP_FIG(u, 1, 1, 0)] = fig[CXD_CAP_FIG(u, 1, 1, 1)] = 500.0;
+	u = find(&pl, CXD_CAP_BUNDLE, 1, 3);
+	fill(fig, &pl, u, 20.0);
+	/* one run of the second pair waited for a CPU a third of its time;
+	 * a fifth (CXD_JUDGE_BUSY_MAX) elsewhere is within bounds */
+	busy[CXD_CAP_FIG(u, 1, 1, 0)] = 0.33;
+	busy[CXD_CAP_FIG(find(&pl, CXD_CAP_BUNDLE, 0, 1), 0, 0, 1)] = 0.2;
+	/* width 1 x 90 MB/s: 2 pairs at 50 carry 100, enough */
+	assert_int_equal(cxd_cap_judge(&pl, fig, busy, 90.0, 0.1, false,
+				       &res), 0);
+	assert_true(pl.cls[CXD_CAP_BUNDLE].from_width);
+	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 90.0, 1e-9);
+	assert_int_equal(pl.unit[find(&pl, CXD_CAP_BUNDLE, 0, 2)].state,
+			 CXD_CAP_OK);
+	assert_int_equal(pl.unit[u].state, CXD_CAP_UNSURE);
+	assert_int_equal(res.nfound, 0);
+	assert_int_equal(res.nunsure, 1);
+	cxd_cap_res_free(&res);
+	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 90.0, 0.4, true,
+				       &res), 0);
+	assert_int_equal(res.nfound, 0);
+	assert_int_equal(res.nunsure, 1);
+	assert_int_equal(pl.unit[u].state, CXD_CAP_UNSURE);
+	cxd_cap_res_free(&res);
+	free(fig);
+	free(busy);
+	cxd_cap_plan_free(&pl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_dragonfly),
+		cmocka_unit_test(test_plan_skips),
+		cmocka_unit_test(test_plan_leaves),
+		cmocka_unit_test(test_judge_names),
+		cmocka_unit_test(test_judge_unsure_and_stated),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
