@@ -9,7 +9,8 @@ healthy run's (the baseline's per-link ratio, median within 0.45-0.55);
 every verdict is what the suite's table says (scenario_table's judge_row:
 the verdict, the exact suspects); and the retest measured the metrics the
 faults touch (bandwidth alone where only bandwidth was slowed; all pairs
-for the whole fabric, none for a healthy one); and no sweep took longer
+for the whole fabric, none for a healthy one; not asked where links are
+only down, which no pair alone sees); and no sweep took longer
 than the pairs that must take turns (a rank's, or a group's across
 groups at the width between two of its switches) one after another
 would at the run's worst figures, twice over for the retest, twice
@@ -89,6 +90,11 @@ def main():
         # scenario's faults touch (bandwidth, latency, or both)
         rt, n = doc["retest"], len(doc["ranks"])
         want_rt = {"PASS": (0, []), "FAIL": (None, r["metrics"])}.get(r["verdict"])
+        if r["verdict"] == "FAIL" and not r["metrics"]:
+            # capacity lost behind redundancy alone (issue 42): a pair alone
+            # runs at full rate, so what the main pass flags, and retests,
+            # depends on how many of its pairs shared the unit at once
+            want_rt = None
         if "whole fabric" in r["scenario"]:
             want_rt = (n * (n - 1) // 2, ["bw_mb_s"])
         if want_rt and (rt["metrics"] != want_rt[1] or
