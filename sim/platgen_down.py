@@ -80,6 +80,10 @@ def down_switch(f, spec, name, k, lost):
     g, s = number(spec, r"g([0-9]+)s([0-9]+)", name, (geo["G"], geo["S"]), "switch")
     if geo["S"] < 2:
         raise UsageError("--down '%s': a group of one switch has no L1 links" % spec)
+    named = geo.setdefault("sw_down", {})
+    if (g, s) in named:
+        raise UsageError("--down '%s': switch g%ds%d named twice" % (spec, g, s))
+    named[(g, s)] = k
     for t in range(geo["S"]):
         if t != s:
             lk = df_l1(g, s, t)[0]

@@ -334,6 +334,8 @@ class Generated(unittest.TestCase):
             (df + ["--local", "2", "--down", "switch:g1s1=1", "--down", "switch:g1s0=1"],
              "switch:g1s0=1"),
             (df + ["--local", "2", "--down", "switch:g1s5=1"], "g1s5"),
+            (df + ["--local", "3", "--down", "switch:g1s1=1", "--down", "switch:g1s1=1"],
+             "named twice"),
             (df + ["--down", "leaf:leaf0=1"], "leaf"),
             (df + ["--down", "g0-g1=1"], "g0-g1=1"),
             (ft + ["--down", "leaf:leaf1=4"], "leaf:leaf1=4"),
