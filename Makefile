@@ -212,7 +212,8 @@ endif
 # each N up to 256 ranks) and its fit beside the checked-in "before" table,
 # and rank 0's memory beyond the other ranks' (bench/results/sweep_mem.txt);
 # then the simulated scenario suite at 1024 ranks (bench/results/
-# sim_scenarios_1024.md), the randomized fault benchmark at 256 and 1024
+# sim_scenarios_1024.md), issue 42's links-down scenarios with the widths
+# stated (bench/results/sim_capacity_1024.md), the randomized fault benchmark at 256 and 1024
 # (bench/results/sim_faults_N.md), and a whole simulated sweep's cost with the
 # default options at 256, 512 and 1024 ranks, projected to 10,000
 # (bench/sim_cost.py; about an hour at 1024 on 2 cores).
@@ -223,6 +224,7 @@ bench: build sim
 		$(BUILD_DIR)/sweep_cost.tsv
 	bash bench/sweep_mem.sh $(BUILD_DIR) 64 128 256
 	bash bench/sim_scenarios.sh $(SIM_DIR)/cxi_sweep 1024
+	bash bench/sim_capacity.sh $(SIM_DIR)/cxi_sweep 1024
 	bash bench/sim_faults.sh $(SIM_DIR)/cxi_sweep 256 1024
 	/usr/bin/python3 bench/sim_cost.py --sweep $(SIM_DIR)/cxi_sweep \
 		--ranks 256,512,1024 --work $(SIM_DIR)/cost \

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The scenario suite at scale (docs/simulation.md): the simulated cxi_sweep
 # (make sim) over realistic fabrics of RANKS simulated nodes, default 1024,
-# with the sweep's default options; the full suite (--suite full, all 21
-# scenarios; e2e.test_sim_scenarios runs the quick 11 at 256); two
+# with the sweep's default options; the full suite (--suite full, all 26
+# scenarios; e2e.test_sim_scenarios runs the quick 14 at 256); two
 # simulations at once; the table, with whether each verdict is what the
 # suite's table says, goes to bench/results/sim_scenarios_RANKS.md. Skipped
 # without SimGrid or the simulated build. Each scenario costs about 64

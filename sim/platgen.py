@@ -10,6 +10,8 @@ one link can be slowed. Also writes the hostfile (smpirun -hostfile) and the
     ... --slow node:nid0005=0.75 --slow switch:g0s1=0.5 --slow bundle:g0-g1=0.5
     ... --slow spine:spine2=0.5 --scale 0.5 --slow-lat node:nid0003=4
     ... --state-widths (width lines in PREFIX.topo)
+    ... --down bundle:g0-g1=2 --down switch:g1s1=1 --down leaf:leaf1=8
+        (links down, their routes on the survivors: sim/platgen_down.py)
 
 Routing: one flat zone with Dijkstra routing over a graph whose edges are
 built so that the only shortest path between two hosts is the intended one
@@ -24,6 +26,7 @@ from xml.sax.saxutils import quoteattr
 from platgen_topo import (  # noqa: F401
     LINK_LAT_NS, NODE_GBPS, Fabric, UsageError, build_dragonfly,
     build_fattree, df_attach, df_global, df_route, ft_route, host_name, widths)
+from platgen_down import apply_down
 
 
 def parse_factor(text, what, lo_open=0.0, hi=1.0):
@@ -219,6 +222,11 @@ def make_parser():
                         help="multiply a set of links by F in (0,1]: node:HOST, "
                         "switch:SWITCH (its uplinks, L1 lanes included), bundle:gI-gJ, "
                         "spine:spineK, link:NAME")
+    common.add_argument("--down", action="append", default=[], metavar="KIND:NAME=K",
+                        help="K physical links of a redundant set down, their traffic "
+                        "on the survivors: bundle:gI-gJ (K of its global links), "
+                        "switch:SWITCH (K of each of its L1 connections' links), "
+                        "leaf:leafN (K of its uplinks)")
     common.add_argument("--slow-lat", action="append", default=[], metavar="node:HOST=F",
                         help="multiply that host's node link latency by F in (1, %g]"
                         % MAX_LAT_FACTOR)
@@ -254,6 +262,8 @@ def build(argv):
     """Parse argv and return the Fabric (UsageError on bad input)."""
     a = make_parser().parse_args(argv)
     f = build_dragonfly(a) if a.kind == "dragonfly" else build_fattree(a)
+    if a.down:
+        apply_down(f, a.down)
     for spec in a.slow:
         apply_slow(f, spec)
     for spec in a.slow_lat:

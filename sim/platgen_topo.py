@@ -113,14 +113,27 @@ def df_global(i, j, k):
     return ("gl-g%d-g%d-%d" % (lo, hi, k), "UP" if i < j else "DOWN")
 
 
+def df_k(geo, i, j, t):
+    """The link of bundle i-j that carries traffic to switch t of group j:
+    k = t mod W; when that link is down (platgen --down), the survivors
+    by the same rule (alive[t mod their number])."""
+    W = geo["W"]
+    k = t % W
+    dead = geo.get("gl_dead", {}).get((min(i, j), max(i, j)))
+    if dead and k in dead:
+        alive = [x for x in range(W) if x not in dead]
+        k = alive[t % len(alive)]
+    return k
+
+
 def df_route(geo, a, b):
     """The intended (minimal) route from host index a to host index b:
     node link, L1 to the switch where the chosen global link lands, the
     global link, L1 to the destination switch, node link. The global link
-    of the bundle is chosen by destination switch: k = t mod W. Each L1 hop
-    takes a lane too (the source's out, or after the global link the
+    of the bundle is chosen by destination switch: k = t mod W (df_k).
+    Each L1 hop takes a lane too (the source's out, or after the global link the
     destination's in); leaving from its own switch, the source's port."""
-    S, H, W = geo["S"], geo["H"], geo["W"]
+    S, H = geo["S"], geo["H"]
     names = geo["names"]
     ga, sa = divmod(a // H, S)
     gb, sb = divmod(b // H, S)
@@ -128,7 +141,7 @@ def df_route(geo, a, b):
     if ga == gb and sa != sb:
         route += [df_lane_out(names[a], sb), df_l1(ga, sa, sb)]
     elif ga != gb:
-        k = sb % W
+        k = df_k(geo, ga, gb, sb)
         x, y = df_attach(geo, ga, gb, k), df_attach(geo, gb, ga, k)
         if x != sa:
             route += [df_lane_out(names[a], x), df_l1(ga, sa, x)]
@@ -228,8 +241,8 @@ def df_edges(f, geo, names):
     Only the arrival routers that some global link reaches are made: SimGrid
     3.32's Dijkstra must reach every node of the graph from every host (an
     unreachable node with edges out corrupts its search)."""
-    G, S, H, W = geo["G"], geo["S"], geo["H"], geo["W"]
-    arrivals = {(j, df_attach(geo, j, i, t % W), t)
+    G, S, H = geo["G"], geo["S"], geo["H"]
+    arrivals = {(j, df_attach(geo, j, i, df_k(geo, i, j, t)), t)
                 for i in range(G) for j in range(G) if i != j for t in range(S)}
     f.routers += [df_in(*a) for a in sorted(arrivals)]
     for g in range(G):
@@ -254,7 +267,7 @@ def df_edges(f, geo, names):
             if i == j:
                 continue
             for t in range(S):
-                k = t % W
+                k = df_k(geo, i, j, t)
                 x, y = df_attach(geo, i, j, k), df_attach(geo, j, i, k)
                 f.edges.append(("sw-g%ds%d" % (i, x), df_in(j, y, t), [df_global(i, j, k)]))
 
@@ -264,15 +277,45 @@ def ft_up(leaf, spine):
     return "up-leaf%d-spine%d" % (leaf, spine)
 
 
+def ft_alive(geo, leaf):
+    """The spines that leaf's uplinks still reach (platgen --down)."""
+    dead = geo.get("up_dead", {}).get(leaf, ())
+    return [k for k in range(geo["P"]) if k not in dead]
+
+
+def ft_home(geo, b):
+    """The spine through which host b is reached: k = b mod P (d-mod-k);
+    when its leaf's uplink to that spine is down, its leaf's surviving
+    spines by the same rule (alive[b mod their number])."""
+    k = b % geo["P"]
+    if k in geo.get("up_dead", {}).get(b // geo["H"], ()):
+        alive = ft_alive(geo, b // geo["H"])
+        k = alive[b % len(alive)]
+    return k
+
+
+def ft_spine(geo, la, b):
+    """The spine from leaf la to host b: b's home spine, or, when la's own
+    uplink to it is down, the spines both leaves still reach by the same
+    rule (platgen --down checks that there is one)."""
+    k = ft_home(geo, b)
+    dead = geo.get("up_dead", {})
+    if k in dead.get(la, ()):
+        both = [x for x in ft_alive(geo, la) if x not in dead.get(b // geo["H"], ())]
+        k = both[b % len(both)]
+    return k
+
+
 def ft_route(geo, a, b):
     """Intended route: node link; if the leaves differ, the uplink to spine
-    k = b mod P (d-mod-k: by destination), down from it to b's leaf."""
-    H, P = geo["H"], geo["P"]
+    k = b mod P (d-mod-k: by destination; ft_spine when links are down),
+    down from it to b's leaf."""
+    H = geo["H"]
     names = geo["names"]
     route = [("nic-" + names[a], "UP")]
     la, lb = a // H, b // H
     if la != lb:
-        k = b % P
+        k = ft_spine(geo, la, b)
         route += [(ft_up(la, k), "UP"), (ft_up(lb, k), "DOWN")]
     route.append(("nic-" + names[b], "DOWN"))
     return route
@@ -297,20 +340,49 @@ def build_fattree(a):
             i = leaf * H + j
             f.hosts.append((names[i], sw, None))
             f.add_set("node", names[i], [f.link("nic-" + names[i], node_bw)])
-            f.edges.append((names[i], "sw-" + sw, [("nic-" + names[i], "UP")]))
-            f.edges.append(("sw-" + sw, names[i], [("nic-" + names[i], "DOWN")]))
         for k in range(P):
             u = f.link(ft_up(leaf, k), up * node_bw)
             f.add_set("switch", sw, [u])
             f.add_set("spine", "spine%d" % k, [u])
-            f.edges.append(("sw-" + sw, "spine%d" % k, [(u, "UP")]))
-    # From a spine, only the hosts routed through it (b mod P == k) are
-    # reached, so the shortest path is the d-mod-k one.
-    for i in range(n):
-        k = i % P
+    ft_edges(f, geo, names)
+    return f
+
+
+def ft_edges(f, geo, names):
+    """The routing graph: hosts to and from their leaf, a leaf up to each
+    spine its uplinks reach, and from a spine down to the hosts whose home
+    it is (ft_home), so that the shortest path is the d-mod-k one. A leaf
+    whose uplink to a host's home spine is down reaches that host through
+    a router of its own per other spine (ftx-leafL-K, made only where
+    used): no other leaf leads there, so that path is the only shortest
+    one for that leaf alone."""
+    L, H, P = geo["L"], geo["H"], geo["P"]
+    dead = geo.get("up_dead", {})
+    for leaf in range(L):
+        sw = "sw-leaf%d" % leaf
+        for j in range(H):
+            h = names[leaf * H + j]
+            f.edges.append((h, sw, [("nic-" + h, "UP")]))
+            f.edges.append((sw, h, [("nic-" + h, "DOWN")]))
+        for k in ft_alive(geo, leaf):
+            f.edges.append((sw, "spine%d" % k, [(ft_up(leaf, k), "UP")]))
+    for i in range(L * H):
+        k = ft_home(geo, i)
         f.edges.append(("spine%d" % k, names[i],
                         [(ft_up(i // H, k), "DOWN"), ("nic-" + names[i], "DOWN")]))
-    return f
+    detours = set()
+    for la in sorted(dead):
+        for i in range(L * H):
+            k = ft_spine(geo, la, i)
+            if i // H == la or k == ft_home(geo, i):
+                continue
+            r = "ftx-leaf%d-%d" % (la, k)
+            if r not in detours:
+                detours.add(r)
+                f.routers.append(r)
+                f.edges.append(("sw-leaf%d" % la, r, [(ft_up(la, k), "UP")]))
+            f.edges.append((r, names[i], [(ft_up(i // H, k), "DOWN"),
+                                          ("nic-" + names[i], "DOWN")]))
 
 
 # ---------------------------------------------------------------- widths

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import platgen  # noqa: E402
 # the table; its names are also scenarios.NAME for tests/sim
 from scenario_table import (  # noqa: E402,F401
-    QUICK, bundle_width, ft_geometry, geometry, judge_row, platgen_args, scenarios,
+    CAPACITY, QUICK, bundle_width, ft_geometry, geometry, judge_row, platgen_args, scenarios,
     suspect_keys)
 
 # SMPI settings for every run: a failed MPI_Test costs no simulated time
@@ -242,9 +242,10 @@ def parse_args(argv):
                    "about a node link's rate at full global bandwidth, at least 1)")
     p.add_argument("--sweep-args", default="", help="more cxi_sweep options, one string")
     p.add_argument("--cfg", action="append", default=[], help="more smpirun --cfg=... words")
-    p.add_argument("--suite", choices=("quick", "full"), default="full",
-                   help="quick: the scenarios make test runs (%s); full: all %d (default)"
-                   % (",".join(map(str, QUICK)), NSCEN))
+    p.add_argument("--suite", choices=("quick", "full", "capacity"), default="full",
+                   help="quick: the scenarios make test runs (%s); full: all %d (default); "
+                   "capacity: links down behind redundancy and their healthy shapes (%s)"
+                   % (",".join(map(str, QUICK)), NSCEN, ",".join(map(str, CAPACITY))))
     p.add_argument("--only", default=None, metavar="I,J",
                    help="run these scenarios (1-%d)" % NSCEN)
     p.add_argument("--jobs", type=int, default=1, help="simulations at once (default 1)")
@@ -292,11 +293,13 @@ def parse_args(argv):
             p.error("--only %s: scenario numbers 1 to %d" % (a.only, NSCEN))
     if a.jobs < 1:
         p.error("--jobs %d: at least 1" % a.jobs)
-    picked = a.pick or (set(QUICK) if a.suite == "quick" else set(range(1, NSCEN + 1)))
-    if ft_geometry(a.ranks) is None and any(
-            sc["fabric"] == "ft" for i, sc in enumerate(scenarios(*geo)) if i + 1 in picked):
+    if not a.pick and a.suite != "full":
+        a.pick = set(QUICK if a.suite == "quick" else CAPACITY)
+    picked = a.pick or set(range(1, NSCEN + 1))
+    ft = [i + 1 for i, sc in enumerate(scenarios(*geo)) if sc["fabric"] == "ft"]
+    if ft_geometry(a.ranks) is None and set(ft) & picked:
         p.error("--ranks %d: no fat tree of 2 or more leaves of an even size; "
-                "choose --only without scenarios 12, 13" % a.ranks)
+                "choose --only without scenarios %s" % (a.ranks, ", ".join(map(str, ft))))
     if a.standin is None:
         a.standin = os.path.join(os.path.dirname(os.path.abspath(a.sweep)), "standin",
                                  "cxi_sweep")
@@ -323,7 +326,7 @@ def main(argv=None):
           "bundles of %d%s; work in %s" % (a.ranks, g, s, h, a.bundle,
                                            ", fat trees of %d leaves x %d hosts" % ft
                                            if ft else "", a.out), flush=True)
-    picked = a.pick or (set(QUICK) if a.suite == "quick" else None)
+    picked = a.pick
     todo = [(i, sc) for i, sc in enumerate(scenarios(g, s, h))
             if not picked or i + 1 in picked]
     # the rows wanted: the picked scenarios (one skipped for want of the

@@ -13,7 +13,9 @@
 # healthy fabrics (dragonfly, globals at 1/4, fat tree 2:1) PASS; a node,
 # a node's latency, a switch's uplinks, a global bundle, a node beside
 # another switch's uplinks and the whole fabric named exactly; without
-# --topology no innocent node named; seeded jitter INCONCLUSIVE. Two
+# --topology no innocent node named; seeded jitter INCONCLUSIVE; links
+# down in a bundle or a switch's L1 links (alone and beside a slow node)
+# named as capacity suspects (docs/sim-down.md). Two
 # simulations at once, about 3 min on 2 cores (SIM_RANKS, SIM_SWEEP_ARGS,
 # SIM_JOBS change that; SIM_SUITE=full runs all). The runner's bad input
 # is tests/sim/test_scenarios.py's (in test_sim_platforms).

@@ -4,7 +4,9 @@
  * zero-byte acknowledgement; latency: half the round trip of 8-byte
  * ping-pongs. Rank A of each pair prints
  *     pair A B HOST_A HOST_B BW_BYTES_PER_S LAT_S
- *     probe [-s SIZE] [-n COUNT] [-i ITERS] A B [A B ...]              */
+ * With -a, all the pairs run at once (each rank in one pair at most): the
+ * sum of their figures is what the links they share carry together.
+ *     probe [-a] [-s SIZE] [-n COUNT] [-i ITERS] A B [A B ...]  (-a first) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 struct probe_opts {
 	long size, count, iters;
+	int together;
 	int npairs;
 	int *pairs;
 };
@@ -26,12 +29,29 @@ static int parse_long(const char *s, long *out)
 	return 0;
 }
 
+/* Pairs run together must not share a rank. */
+static int check_apart(const struct probe_opts *o)
+{
+	for (int k = 0; k < 2 * o->npairs; k++)
+		for (int m = k + 1; m < 2 * o->npairs; m++)
+			if (o->pairs[k] == o->pairs[m]) {
+				fprintf(stderr, "probe: -a: rank %d in two pairs\n", o->pairs[k]);
+				return -1;
+			}
+	return 0;
+}
+
 static int parse(int argc, char **argv, int nranks, struct probe_opts *o)
 {
 	int i = 1;
 	o->size = 1 << 20;
 	o->count = 64;
 	o->iters = 100;
+	o->together = 0;
+	while (i < argc && !strcmp(argv[i], "-a")) {
+		o->together = 1;
+		i++;
+	}
 	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
 		long *dst = !strcmp(argv[i], "-s") ? &o->size :
 			    !strcmp(argv[i], "-n") ? &o->count :
@@ -59,7 +79,7 @@ static int parse(int argc, char **argv, int nranks, struct probe_opts *o)
 	}
 	if (!o->pairs)
 		return -1;
-	return 0;
+	return o->together ? check_apart(o) : 0;
 }
 
 /* One pair, both sides: returns the figures on rank a. */
@@ -115,7 +135,8 @@ int main(int argc, char **argv)
 	for (int p = 0; p < o.npairs; p++) {
 		int a = o.pairs[2 * p], b = o.pairs[2 * p + 1];
 		double bw, lat;
-		MPI_Barrier(MPI_COMM_WORLD);
+		if (!o.together || p == 0)
+			MPI_Barrier(MPI_COMM_WORLD);
 		if (a == b) {
 			rc = 2;
 			continue;

@@ -9,7 +9,8 @@ healthy run's (the baseline's per-link ratio, median within 0.45-0.55);
 every verdict is what the suite's table says (scenario_table's judge_row:
 the verdict, the exact suspects); and the retest measured the metrics the
 faults touch (bandwidth alone where only bandwidth was slowed; all pairs
-for the whole fabric, none for a healthy one); and no sweep took longer
+for the whole fabric, none for a healthy one; not asked where links are
+only down, which no pair alone sees); and no sweep took longer
 than the pairs that must take turns (a rank's, or a group's across
 groups at the width between two of its switches) one after another
 would at the run's worst figures, twice over for the retest, twice
@@ -22,24 +23,26 @@ import statistics
 import sys
 
 
-def shared_pairs(doc, n):
+def shared_pairs(doc, n, narrow=False):
     """The most pairs that must take turns on one domain's shared links:
     a rank's N - 1, or, with --topology, a group's (a leaf's, without
     groups) pairs to the rest, as many at once as the width between two
     of its switches (of its uplinks) says, one where none is known: the
     sweep's own bound, which no schedule can beat without knowing where
-    the traffic goes."""
+    the traffic goes. narrow: a unit has links down (issue 42), so it
+    carries fewer pairs at once than the width the sweep found typical:
+    one at a time is the bound."""
     dom = [r.get("group") or r.get("switch") for r in doc["ranks"]]
     if None in dom:
         return n - 1
     w = doc.get("widths") or {}
     kind = "local" if doc["ranks"][0].get("group") else "uplink"
-    cap = (w.get(kind) or {}).get("pairs") or 1
+    cap = 1 if narrow else (w.get(kind) or {}).get("pairs") or 1
     size = {d: dom.count(d) for d in set(dom)}
     return max(n - 1, max(k * (n - k) for k in size.values()) / cap)
 
 
-def time_bound(doc):
+def time_bound(doc, narrow=False):
     """Seconds within which a sweep must end: the pairs that take turns
     (shared_pairs) one after another, each pair 2 x repeat bandwidth runs
     (-n messages of -s bytes at the lowest bandwidth measured) and as many
@@ -49,7 +52,7 @@ def time_bound(doc):
     bw = min(x for row in doc["bw_mb_s"] for x in row if x) * 1e6
     lat = max(x for row in doc["lat_us"] for x in row if x) * 1e-6
     pair = 2 * o["repeat"] * (o["iters"] * o["size"] / bw + o["lat_iters"] * 2 * lat)
-    return 4 * shared_pairs(doc, n) * pair
+    return 4 * shared_pairs(doc, n, narrow) * pair
 
 
 def main():
@@ -72,9 +75,11 @@ def main():
                     if w and w[0][0] != "#" and w[0] != "width"}
         if not r.get("right"):
             bad.append("%s: %s" % (r["scenario"], r.get("why")))
-        if not doc["seconds"] <= time_bound(doc):
+        narrow = any(x.startswith("capacity ") for x in r["want"].get("suspects", []))
+        if not doc["seconds"] <= time_bound(doc, narrow):
             bad.append("%s: the sweep took %.4g simulated s, more than %.3g (its pairs "
-                       "one after another)" % (r["scenario"], doc["seconds"], time_bound(doc)))
+                       "one after another)" % (r["scenario"], doc["seconds"],
+                                               time_bound(doc, narrow)))
         for rk in doc["ranks"]:
             want = hosts[rk["rank"]]
             placed = [rk.get("switch"), rk.get("group")]
@@ -89,6 +94,11 @@ def main():
         # scenario's faults touch (bandwidth, latency, or both)
         rt, n = doc["retest"], len(doc["ranks"])
         want_rt = {"PASS": (0, []), "FAIL": (None, r["metrics"])}.get(r["verdict"])
+        if r["verdict"] == "FAIL" and not r["metrics"]:
+            # capacity lost behind redundancy alone (issue 42): a pair alone
+            # runs at full rate, so what the main pass flags, and retests,
+            # depends on how many of its pairs shared the unit at once
+            want_rt = None
         if "whole fabric" in r["scenario"]:
             want_rt = (n * (n - 1) // 2, ["bw_mb_s"])
         if want_rt and (rt["metrics"] != want_rt[1] or

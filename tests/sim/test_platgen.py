@@ -245,6 +245,112 @@ class Generated(unittest.TestCase):
         for k in base.links:
             self.assertEqual(f.links[k], base.links[k] * 0.5, k)
 
+    def assert_routes_over(self, f, root, gone):
+        """Every pair's intended route takes links of the platform and none
+        of `gone`; no route of the XML names one of them."""
+        rule = platgen.df_route if f.kind == "dragonfly" else platgen.ft_route
+        n = len(f.hosts)
+        for a in range(n):
+            for b in range(n):
+                if a != b:
+                    route = {lk for lk, _ in rule(f.geometry, a, b)}
+                    self.assertTrue(route <= set(f.links), (a, b, route - set(f.links)))
+        self.assertFalse(gone & set(self.links(root)))
+        named = {c.get("id") for r in root.iter("route") for c in r.iter("link_ctn")}
+        self.assertFalse(gone & named)
+
+    def test_down_bundle(self):
+        args = ["dragonfly", "--groups", "3", "--switches", "4", "--hosts", "2",
+                "--bundle", "4", "--global-bw", "4"]
+        root, _, _ = self.gen(*args, "--down", "bundle:g1-g0=2")
+        base, _ = platgen.build(args + ["-o", "x"])
+        f, _ = platgen.build(args + ["--down", "bundle:g1-g0=2", "-o", "x"])
+        gone = {"gl-g0-g1-2", "gl-g0-g1-3"}
+        self.assertEqual(set(base.links) - set(f.links), gone)
+        self.assertEqual({k for k in f.links if f.links[k] != base.links[k]}, set())
+        self.assert_routes_over(f, root, gone)
+        # to g1s2 (k = 2, down): the survivors by the same rule, alive[2 mod 2]
+        # = link 0, which lands on g0s0 and g1s0: an L1 hop on both sides;
+        # the other direction alike; other bundles keep k = t mod W
+        self.assertIn(("gl-g0-g1-0", "UP"), platgen.df_route(f.geometry, 2, 12))
+        self.assertIn(("gl-g0-g1-1", "DOWN"), platgen.df_route(f.geometry, 8, 6))
+        self.assertIn(("gl-g0-g1-1", "UP"), platgen.df_route(f.geometry, 2, 10))
+        self.assertEqual(platgen.df_route(f.geometry, 2, 20),
+                         platgen.df_route(base.geometry, 2, 20))
+        self.assertEqual(len([r for r in platgen.df_route(f.geometry, 2, 12)
+                              if r[0].startswith("l1-")]), 2)
+        self.assertTrue(any(n.startswith("down: bundle g0-g1: 2 of 4") for n in f.notes))
+        # --slow names the survivors only
+        f, _ = platgen.build(args + ["--down", "bundle:g0-g1=3", "--slow", "bundle:g0-g1=0.5",
+                                     "-o", "x"])
+        self.assertEqual(f.links["gl-g0-g1-0"], base.links["gl-g0-g1-0"] / 2)
+
+    def test_down_switch(self):
+        args = ["dragonfly", "--groups", "2", "--switches", "3", "--hosts", "2", "--local", "3"]
+        base, _ = platgen.build(args + ["-o", "x"])
+        f, _ = platgen.build(args + ["--down", "switch:g1s1=1", "--down", "switch:g1s2=1",
+                                     "-o", "x"])
+        changed = {k: f.links[k] / base.links[k] for k in f.links if f.links[k] != base.links[k]}
+        # each connection of g1s1 and g1s2 loses a link; the one between
+        # them loses one from each end; lanes and routes stay
+        self.assertEqual(changed, {"l1-g1-s0-s1": 2 / 3, "l1-g1-s0-s2": 2 / 3,
+                                   "l1-g1-s1-s2": 1 / 3})
+        self.assertEqual(f.edges, base.edges)
+        self.assertEqual(set(f.links), set(base.links))
+
+    def test_down_leaf(self):
+        args = ["fattree", "--leaves", "4", "--hosts", "4", "--spines", "4"]
+        root, _, _ = self.gen(*args, "--down", "leaf:leaf1=2", "--down", "leaf:leaf3=1")
+        base, _ = platgen.build(args + ["-o", "x"])
+        f, _ = platgen.build(args + ["--down", "leaf:leaf1=2", "--down", "leaf:leaf3=1",
+                                     "-o", "x"])
+        gone = {"up-leaf1-spine2", "up-leaf1-spine3", "up-leaf3-spine3"}
+        self.assertEqual(set(base.links) - set(f.links), gone)
+        self.assert_routes_over(f, root, gone)
+        # leaves 0 and 2 to each other: d-mod-k as before
+        for a, b in ((0, 11), (11, 2), (3, 8)):
+            self.assertEqual(platgen.ft_route(f.geometry, a, b),
+                             platgen.ft_route(base.geometry, a, b))
+        # nid0006 (leaf1, spine 2 down) is reached through spine alive[6 mod 2]
+        # = 0; from leaf1 to nid0011 (home spine 3) through spine 11 mod 2 = 1;
+        # from leaf3 to nid0007 (home spine 3 from leaf1: 7 mod 2 = 1) as usual
+        self.assertIn(("up-leaf1-spine0", "DOWN"), platgen.ft_route(f.geometry, 0, 6))
+        self.assertIn(("up-leaf1-spine1", "UP"), platgen.ft_route(f.geometry, 4, 11))
+        self.assertIn(("up-leaf3-spine1", "UP"), platgen.ft_route(f.geometry, 12, 7))
+        self.assertIn("ftx-leaf1-1", f.routers)
+
+    def test_down_bad_input(self):
+        df = ["dragonfly", "--groups", "3", "--switches", "2", "--hosts", "2", "--bundle", "2"]
+        ft = ["fattree", "--leaves", "2", "--hosts", "4", "--spines", "4"]
+        bad = [
+            (df + ["--down", "bundle:g0-g1=2"], "bundle:g0-g1=2"),
+            (df + ["--down", "bundle:g0-g1=0"], "'0'"),
+            (df + ["--down", "bundle:g0-g1=1.5"], "'1.5'"),
+            (df + ["--down", "bundle:g0-g3=1"], "g0-g3"),
+            (df + ["--down", "bundle:g1-g1=1"], "g1-g1"),
+            (df + ["--down", "bundle:g0-g1=1", "--down", "bundle:g1-g0=1"], "g1-g0"),
+            (df + ["--down", "switch:g1s1=1"], "--local 1"),
+            (df + ["--local", "2", "--down", "switch:g1s1=2"], "switch:g1s1=2"),
+            (df + ["--local", "2", "--down", "switch:g1s1=1", "--down", "switch:g1s0=1"],
+             "switch:g1s0=1"),
+            (df + ["--local", "2", "--down", "switch:g1s5=1"], "g1s5"),
+            (df + ["--local", "3", "--down", "switch:g1s1=1", "--down", "switch:g1s1=1"],
+             "named twice"),
+            (df + ["--down", "leaf:leaf0=1"], "leaf"),
+            (df + ["--down", "g0-g1=1"], "g0-g1=1"),
+            (ft + ["--down", "leaf:leaf1=4"], "leaf:leaf1=4"),
+            (ft + ["--down", "leaf:leaf2=1"], "leaf2"),
+            (ft + ["--down", "leaf:leaf0=2", "--down", "leaf:leaf0=1"], "leaf:leaf0=1"),
+            (ft + ["--down", "bundle:g0-g1=1"], "bundle"),
+            (ft + ["--down", "leaf:leaf1=x"], "'x'"),
+        ]
+        for args, named in bad:
+            out = subprocess.run([sys.executable, PLATGEN, *args, "-o", "/nonexistent/p"],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.returncode, 2, (args, out.stderr))
+            self.assertIn(named, out.stderr, args)
+            self.assertNotIn("Traceback", out.stderr)
+
     def test_bad_input_exit_2(self):
         bad = [
             (["dragonfly", "--groups", "1", "--switches", "2", "--hosts", "2"], "--groups 1"),

@@ -48,16 +48,19 @@ class Runner(unittest.TestCase):
         geo = (8, 4, 4)
         base, _ = platgen.build(["dragonfly", "--groups", "8", "--switches", "4",
                                  "--hosts", "4", "--bundle", "2", "-o", "x"])
-        got, lat, fts = {}, {}, {}
+        got, lat, fts, other = {}, {}, {}, {}
         for sc in scenarios.scenarios(*geo):
             f, _ = platgen.build(scenarios.platgen_args(sc, geo, 2, "x"))
+            if "--down" in sc["words"] or "--bundle" in sc["words"]:
+                other[sc["name"]] = f  # links taken out or added: below
+                continue
             if sc["fabric"] == "ft":
                 fts[sc["name"]] = f
                 continue
             got[sc["name"]] = {k: round(f.links[k] / base.links[k], 6) for k in f.links
                                if f.links[k] != base.links[k]}
             lat[sc["name"]] = f.lat_factor
-        self.assertEqual(len(got) + len(fts), scenarios.NSCEN)
+        self.assertEqual(len(got) + len(fts) + len(other), scenarios.NSCEN)
         self.assertEqual(got["healthy, full globals"], {})
         self.assertEqual(set(got["healthy, globals at 1/2"].values()), {0.5})
         self.assertTrue(all(k.startswith("gl-") for k in got["healthy, globals at 1/4"]))
@@ -108,6 +111,27 @@ class Runner(unittest.TestCase):
         spine = fts["fat tree 2:1, spine1 at 50%"]
         self.assertEqual({k for k in spine.links if spine.links[k] != ft2.links[k]},
                          {"up-leaf%d-spine1" % k for k in range(8)})
+        self.check_down(other, ft1)
+
+    def check_down(self, fab, ft1):
+        """Issue 42's scenarios: links down, none slowed but the NIC."""
+        b4 = fab["healthy, bundles of 4 links"]
+        self.assertEqual(b4.geometry["W"], 4)
+        self.assertEqual({b4.links["gl-g0-g1-%d" % k] for k in range(4)}, {b4.node_bw})
+        for name in ("bundle g0-g1: 2 of 4 links down",
+                     "node nid0021 at 75% + bundle g0-g1: 2 of 4 down"):
+            f = fab[name]
+            self.assertEqual(set(b4.links) - set(f.links), {"gl-g0-g1-2", "gl-g0-g1-3"})
+            self.assertEqual({k for k in f.links if f.links[k] != b4.links[k]},
+                             {"nic-nid0021"} if "node" in name else set())
+        sw = fab["switch g1s1: 1 of 2 L1 links down"]
+        self.assertEqual({k: sw.links[k] / sw.node_bw for k in sw.links
+                          if k.startswith("l1-") and sw.links[k] != 2 * sw.node_bw},
+                         {"l1-g1-s0-s1": 1, "l1-g1-s1-s2": 1, "l1-g1-s1-s3": 1})
+        leaf = fab["fat tree 1:1, leaf1: 12 of 16 uplinks down"]
+        self.assertEqual(set(ft1.links) - set(leaf.links),
+                         {"up-leaf1-spine%d" % k for k in range(4, 16)})
+        self.assertEqual(len(fab), 5)
 
     def test_quick_suite(self):
         sc = scenarios.scenarios(16, 4, 4)
@@ -120,8 +144,16 @@ class Runner(unittest.TestCase):
         self.assertIn("node nid0021 latency x8", quick)
         self.assertIn("whole fabric at 1/2 vs healthy", quick)
         self.assertTrue(any("+" in n for n in quick))
-        self.assertLessEqual(len(quick), 11)
+        # issue 42's capacity faults on the dragonfly, alone and beside a NIC
+        self.assertIn("bundle g0-g1: 2 of 4 links down", quick)
+        self.assertIn("switch g1s1: 1 of 2 L1 links down", quick)
+        self.assertIn("node nid0021 at 75% + bundle g0-g1: 2 of 4 down", quick)
+        self.assertLessEqual(len(quick), 14)
         self.assertEqual(sc[6]["baseline"], 0)
+        # numbers 1-21 keep their meaning (bench results, --only)
+        self.assertEqual(sc[20]["name"], "fat tree 2:1, spine1 at 50%")
+        self.assertEqual([sc[i - 1]["name"][:7] for i in scenarios.CAPACITY],
+                         ["healthy", "healthy", "bundle ", "switch ", "fat tre", "node ni"])
 
     def test_judge_row(self):
         """What issue 30's table asks of each verdict, on hand-made
@@ -135,6 +167,13 @@ class Runner(unittest.TestCase):
         rank = {"kind": "rank", "host": "nid0021"}
         sw = {"kind": "switch", "name": "switch g1s1 (ranks 20, 21)"}
         bundle = {"kind": "bundle", "groups": ["g1", "g0"]}
+        cap_b = {"kind": "capacity", "scope": "bundle", "parts": ["g1", "g0"]}
+        cap_s = {"kind": "capacity", "scope": "switch", "parts": ["g1s1"]}
+        cap_ss = {"kind": "capacity", "scope": "switches", "parts": ["g1s1", "g1s2"]}
+        cap_l = {"kind": "capacity", "scope": "leaf", "parts": ["leaf1"]}
+        self.assertEqual(scenarios.suspect_keys({"suspects": [
+            cap_b, cap_ss, {"kind": "capacity", "scope": "bundle", "parts": ["g10", "g2"]}]}),
+            ["capacity bundle g0-g1", "capacity bundle g2-g10", "capacity switches g1s1-g1s2"])
         cases = [
             ("healthy, full globals", doc("PASS"), True),
             ("healthy, full globals", doc("INCONCLUSIVE"), False),
@@ -160,6 +199,15 @@ class Runner(unittest.TestCase):
             ("nodes nid0021, nid0022 at 75% (one switch)", doc("FAIL", rank), False),
             ("node nid0021 at 75% + bundle g0-g1 at 50%", doc("FAIL", bundle, rank), True),
             ("healthy, fat tree 2:1", doc("FAIL", rank), False),
+            ("bundle g0-g1: 2 of 4 links down", doc("FAIL", cap_b), True),
+            ("bundle g0-g1: 2 of 4 links down", doc("FAIL", bundle), False),
+            ("bundle g0-g1: 2 of 4 links down", doc("PASS"), False),
+            ("switch g1s1: 1 of 2 L1 links down", doc("FAIL", cap_s), True),
+            ("switch g1s1: 1 of 2 L1 links down", doc("FAIL", cap_ss), False),
+            ("fat tree 1:1, leaf1: 12 of 16 uplinks down", doc("FAIL", cap_l), True),
+            ("node nid0021 at 75% + bundle g0-g1: 2 of 4 down", doc("FAIL", rank, cap_b), True),
+            ("node nid0021 at 75% + bundle g0-g1: 2 of 4 down", doc("FAIL", cap_b), False),
+            ("healthy, bundles of 4 links", doc("FAIL", cap_b), False),
         ]
         for name, d, ok in cases:
             got, why = scenarios.judge_row(sc[name]["want"], d, topo)
@@ -185,9 +233,11 @@ class Runner(unittest.TestCase):
             (["--sweep", me, "--ranks", "x"], "'x'"),
             (["--sweep", me, "--ranks", "16", "--geometry", "7,2"], "7,2"),
             (["--sweep", me, "--ranks", "16", "--geometry", "2,2,2"], "2,2,2"),
-            (["--sweep", me, "--ranks", "16", "--only", "22"], "22"),
+            (["--sweep", me, "--ranks", "16", "--only", "27"], "27"),
             (["--sweep", me, "--ranks", "16", "--suite", "most"], "most"),
             (["--sweep", me, "--ranks", "9", "--geometry", "3,1,3", "--only", "13"], "--ranks 9"),
+            (["--sweep", me, "--ranks", "9", "--geometry", "3,1,3", "--suite", "capacity"],
+             "12, 13, 20, 21, 25"),
             (["--sweep", me, "--ranks", "16", "--jobs", "0"], "--jobs 0"),
             (["--sweep", me, "--ranks", "16", "--bundle", "0"], "--bundle 0"),
             (["--sweep", me, "--ranks", "16", "--timeout", "-1"], "-1"),

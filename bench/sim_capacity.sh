@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Capacity lost behind redundancy (issue 42, docs/sim-down.md) at scale: the
+# simulated cxi_sweep (make sim) over fabrics of RANKS simulated nodes,
+# default 1024, in the scenarios with links down (a bundle, a switch's L1
+# links, a fat tree leaf's uplinks, a NIC beside a bundle) and the healthy
+# shapes they are judged beside (sim/scenarios.py --suite capacity). The
+# topology files state the designed widths (--state-widths), so that the
+# capacity pass expects width x a pair's rate; bench/sim_scenarios.sh runs
+# the same scenarios without them (expected: the typical unit). Two
+# simulations at once; the table and the checks of tests/sim/
+# scenarios_check.py (each verdict as the table says) go to
+# bench/results/sim_capacity_RANKS.md. Skipped without SimGrid or the
+# simulated build. About as long as six scenarios of sim_scenarios.sh.
+#   bench/sim_capacity.sh [SWEEP_BINARY] [RANKS] [SWEEP_ARGS]
+set -u
+cd "$(dirname "$0")/.." || exit 1
+SWEEP=${1:-build-sim/cxi_sweep}
+RANKS=${2:-1024}
+ARGS=${3:-}
+case $RANKS in
+'' | *[!0-9]*)
+	echo "sim_capacity: RANKS '$RANKS' is not a number of ranks" >&2
+	exit 2
+	;;
+esac
+if ! command -v smpirun >/dev/null || [ ! -x "$SWEEP" ]; then
+	echo "sim_capacity: skipped (no smpirun, or $SWEEP not built: make sim)"
+	exit 0
+fi
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/cxd-cap.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+mkdir -p bench/results
+MD=bench/results/sim_capacity_$RANKS.md
+python3 sim/scenarios.py --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite capacity \
+	--state-widths --sweep-args "$ARGS" --jobs 2 --timeout 7200 \
+	--json "bench/results/sim_capacity_$RANKS.json" | tee "$MD"
+rc=${PIPESTATUS[0]}
+{
+	echo
+	echo '```'
+	python3 tests/sim/scenarios_check.py "bench/results/sim_capacity_$RANKS.json"
+	echo '```'
+} | tee -a "$MD"
+exit "$rc"
