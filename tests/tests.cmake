@@ -53,6 +53,11 @@ endif()
 if(TEST e2e.test_sweep_verdict)
   set_tests_properties(e2e.test_sweep_verdict PROPERTIES TIMEOUT 600)
 endif()
+# The capacity pass on shaped namespaces: two trunk rates, a fault found
+# INCONCLUSIVE measured once more, two short runs with the pass off.
+if(TEST e2e.test_sweep_capacity)
+  set_tests_properties(e2e.test_sweep_capacity PROPERTIES TIMEOUT 420)
+endif()
 # The simulated scenario suite: its quick half at 256 ranks, about 5 min
 # on 2 cores; room for a loaded host.
 if(TEST e2e.test_sim_scenarios)
@@ -126,7 +131,7 @@ endif()
 # (test_sweep_slurm: the same sweep launched by a private one-node Slurm;
 # test_congestion compares loaded with isolated timings.)
 foreach(t e2e.test_sweep e2e.test_sweep_mpi e2e.test_sweep_verdict e2e.test_sweep_slurm
-        e2e.test_congestion e2e.test_sim_scenarios)
+        e2e.test_sweep_capacity e2e.test_congestion e2e.test_sim_scenarios)
   if(TEST ${t})
     set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)
   endif()
