@@ -9,7 +9,8 @@
 # capacity pass expects width x a pair's rate; bench/sim_scenarios.sh runs
 # the same scenarios without them (expected: the typical unit). Two
 # simulations at once; the table and the checks of tests/sim/
-# scenarios_check.py (each verdict as the table says) go to
+# scenarios_check.py (each verdict as the table says) and the capacity
+# table (bench/capacity_table.py: what each kind of unit carried) go to
 # bench/results/sim_capacity_RANKS.md. Skipped without SimGrid or the
 # simulated build. About as long as six scenarios of sim_scenarios.sh.
 #   bench/sim_capacity.sh [SWEEP_BINARY] [RANKS] [SWEEP_ARGS]
@@ -41,5 +42,7 @@ rc=${PIPESTATUS[0]}
 	echo '```'
 	python3 tests/sim/scenarios_check.py "bench/results/sim_capacity_$RANKS.json"
 	echo '```'
+	echo
+	python3 bench/capacity_table.py "bench/results/sim_capacity_$RANKS.json"
 } | tee -a "$MD"
 exit "$rc"

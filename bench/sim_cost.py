@@ -21,7 +21,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIOS = os.path.join(HERE, "..", "sim", "scenarios.py")
-COLS = ["ranks", "pairs", "sim_total_s", "sweep_s", "wall_s", "cpu_s", "rss_mb"]
+COLS = ["ranks", "pairs", "sim_total_s", "sweep_s", "cap_s", "wall_s", "cpu_s", "rss_mb"]
+# A 10,000-node Slingshot-like machine for the capacity pass's projection:
+# 40 groups of 16 switches (16 nodes each), as docs/simulation.md assumes.
+PROJ_GROUPS, PROJ_SWITCHES = 40, 16
 
 
 def run(sweep, n, work, timeout, rows=None):
@@ -38,8 +41,27 @@ def run(sweep, n, work, timeout, rows=None):
     r = next(x for x in (doc["rows"] if isinstance(doc, dict) else doc)
              if x["scenario"].startswith("healthy, full globals"))
     return {"ranks": n, "pairs": n * (n - 1) // 2, "sim_total_s": r.get("sim_total_s"),
-            "sweep_s": r.get("sim_s"), "wall_s": r.get("wall_s"), "cpu_s": r.get("cpu_s"),
-            "rss_mb": r.get("rss_mb")}
+            "sweep_s": r.get("sim_s"), "cap_s": r.get("cap_s"), "wall_s": r.get("wall_s"),
+            "cpu_s": r.get("cpu_s"), "rss_mb": r.get("rss_mb")}
+
+
+def cap_rounds(n):
+    """The capacity pass's rounds at n ranks on the suite's dragonfly: the
+    group pairs' circle rounds, then the switch pairs' of each group."""
+    sys.path.insert(0, os.path.join(HERE, "..", "sim"))
+    import scenario_table
+    g, s, _ = scenario_table.geometry(n)
+    return (g - 1 + g % 2) + (s - 1 + s % 2)
+
+
+def project_cap(rows):
+    """The capacity pass at 10,000 nodes: its rounds there (40 groups of
+    16 switches: 39 + 15) at the largest run's seconds per round."""
+    r = [x for x in rows if x.get("cap_s")]
+    if not r:
+        return None
+    per = r[-1]["cap_s"] / cap_rounds(r[-1]["ranks"])
+    return per * ((PROJ_GROUPS - 1) + (PROJ_SWITCHES - 1))
 
 
 def fit_line(xs, ys):
@@ -62,16 +84,23 @@ def project(rows, target=10000):
     return a + b * (target - 1)
 
 
-def plot(rows, proj, path):
+def plot(rows, proj, path, proj_cap=None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     n = [r["ranks"] for r in rows]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
     ax1.plot(n, [r["sweep_s"] for r in rows], "o-", label="simulated sweep")
+    cap = [(r["ranks"], r["cap_s"]) for r in rows if r.get("cap_s")]
+    if cap:
+        ax1.plot([c[0] for c in cap], [c[1] for c in cap], "v-",
+                 label="of which the capacity pass")
     if proj is not None:
         ax1.plot([n[-1], 10000], [rows[-1]["sweep_s"], proj], "--",
                  label="projected: %.0f s at 10,000" % proj)
+    if proj_cap is not None and cap:
+        ax1.plot([cap[-1][0], 10000], [cap[-1][1], proj_cap], ":",
+                 label="capacity pass: %.1f s at 10,000" % proj_cap)
     ax1.set_xscale("log")
     ax1.set_yscale("log")
     ax1.set_xlabel("ranks (one per node)")
@@ -117,16 +146,23 @@ def main():
         p.error("--sweep %s: not an executable (make sim)" % a.sweep)
     os.makedirs(a.work, exist_ok=True)
     rows = [run(a.sweep, n, a.work, a.timeout, reuse.get(n)) for n in ns]
-    proj = project(rows)
+    proj, proj_cap = project(rows), project_cap(rows)
     lines = ["\t".join(COLS)] + ["\t".join(str(r[c]) for c in COLS) for r in rows]
     print("\n".join(lines))
+    for r in rows:
+        if r.get("cap_s") and r.get("sweep_s"):
+            print("%d ranks: the capacity pass %.3f s, %.1f %% over the sweep without it"
+                  % (r["ranks"], r["cap_s"], 100 * r["cap_s"] / (r["sweep_s"] - r["cap_s"])))
     if proj is not None:
         print("projected sweep at 10,000 ranks: %.1f simulated s" % proj)
+    if proj_cap is not None:
+        print("projected capacity pass at 10,000 ranks (%d groups of %d switches): %.2f "
+              "simulated s" % (PROJ_GROUPS, PROJ_SWITCHES, proj_cap))
     if a.tsv:
         with open(a.tsv, "w") as fh:
             fh.write("\n".join(lines) + "\n")
     if a.png:
-        plot(rows, proj, a.png)
+        plot(rows, proj, a.png, proj_cap)
 
 
 if __name__ == "__main__":

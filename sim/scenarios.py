@@ -142,6 +142,7 @@ def run_one(a, sc, baseline, idx, geo):
     row = {"scenario": name, "platform": prefix + ".xml", "rc": rc, "wall_s": wall,
            "json": out_json, "verdict": None, "suspects": "-", "flagged": "-",
            "sim_s": None, "sim_total_s": None, "rss_mb": None, "cpu_s": None,
+           "cap_s": None,
            "want": sc["want"], "metrics": sc["metrics"], "fabric": sc["fabric"],
            "right": False, "why": "no JSON"}
     try:
@@ -163,6 +164,7 @@ def run_one(a, sc, baseline, idx, geo):
         row["flagged"] = flagged_summary(doc)
         if doc.get("seconds") is not None:
             row["sim_s"] = doc["seconds"]
+        row["cap_s"] = (doc.get("capacity") or {}).get("seconds")
         row["schedule"] = (doc.get("schedule") or {}).get("kind")
         with open(prefix + ".topo") as fh:
             topo = {w[0]: (w[1], w[2] if len(w) > 2 else None)
@@ -217,9 +219,9 @@ def fmt(v, spec):
 
 def print_table(rows, out):
     head = ["scenario", "verdict", "right?", "suspects", "flagged links", "sweep sim s",
-            "total sim s", "wall s", "CPU s", "peak MB"]
+            "capacity sim s", "total sim s", "wall s", "CPU s", "peak MB"]
     table = [[r["scenario"], r["verdict"], "yes" if r.get("right") else "NO: " + r.get("why", "?"),
-              r["suspects"], r["flagged"], fmt(r["sim_s"], "%.4g"),
+              r["suspects"], r["flagged"], fmt(r["sim_s"], "%.4g"), fmt(r.get("cap_s"), "%.4g"),
               fmt(r["sim_total_s"], "%.4g"), fmt(r["wall_s"], "%.1f"),
               fmt(r.get("cpu_s"), "%.1f"), fmt(r["rss_mb"], "%.0f")]
              for r in rows]

@@ -25,17 +25,49 @@ const char *cxd_cap_scope_name(enum cxd_cap_scope s, bool part)
 	return name[s][part];
 }
 
-/* What the plan is built from: each part's side (up to CXD_CAP_LOAD of
- * its ranks) for the scope being planned, and the units so far. */
+/* What the plan is built from: each part's sides for the scope being
+ * planned (up to CXD_CAP_LOAD of its ranks, for each repeat), and the
+ * units so far. */
 struct build {
 	const struct cxd_topo_map *tm;
 	const bool *skip_pair;
-	int max_at_once;
-	int *side, *nside;     /* per part: CXD_CAP_LOAD ranks, count */
+	int max_at_once, nparts;
+	int *side, *nside;     /* per repeat and part: CXD_CAP_LOAD ranks;
+				* per part: their count */
 	int cap;               /* units room */
 	int in_round;          /* pairs in the round being filled */
 	struct cxd_cap_plan *pl;
 };
+
+struct cxd_pair cxd_cap_pair(const struct cxd_cap_unit *u, int rep, int i)
+{
+	return (struct cxd_pair){ u->p[rep][i].a,
+				  u->p[rep][(i + rep) % u->np].b };
+}
+
+static int *side_of(const struct build *b, int rep, int d)
+{
+	return b->side + ((size_t) rep * b->nparts + d) * CXD_CAP_LOAD;
+}
+
+/* Part d's side for each repeat: its ranks from the first, then from
+ * the middle of its list (other hosts where it has them: how a fat
+ * tree hashes destinations over its spines, and so whether two pairs
+ * meet on one uplink, depends on which hosts they are). */
+static void side_reps(struct build *b, const struct cxd_sweep_rank *r,
+		      const int *mem, int nm, int d, bool spread,
+		      const bool *skip, int *rot)
+{
+	for (int rep = 0; rep < CXD_CAP_REPS; rep++) {
+		int k;
+
+		for (int j = 0; j < nm; j++)
+			rot[j] = mem[(j + rep * nm / CXD_CAP_REPS) % nm];
+		k = cxd_width_side(b->tm, r, rot, nm, spread, skip,
+				   side_of(b, rep, d));
+		b->nside[d] = rep == 0 || k < b->nside[d] ? k : b->nside[d];
+	}
+}
 
 /* Each part's side: groups spread over their switches, switches their
  * own ranks. */
@@ -44,10 +76,12 @@ static int sides(struct build *b, const struct cxd_sweep_rank *r, int n,
 {
 	int *start = calloc((size_t) nparts + 1, sizeof(int));
 	int *mem = malloc(((size_t) n + 1) * sizeof(int));
+	int *rot = malloc(((size_t) n + 1) * sizeof(int));
 
-	if (start == NULL || mem == NULL) {
+	if (start == NULL || mem == NULL || rot == NULL) {
 		free(start);
 		free(mem);
+		free(rot);
 		return -ENOMEM;
 	}
 	for (int i = 0; i < n; i++)
@@ -59,11 +93,11 @@ static int sides(struct build *b, const struct cxd_sweep_rank *r, int n,
 		if (dom[i] >= 0)
 			mem[start[dom[i]] + at[dom[i]]++] = i;
 	for (int d = 0; d < nparts; d++)
-		b->nside[d] = cxd_width_side(b->tm, r, mem + start[d],
-					     start[d + 1] - start[d], spread,
-					     skip, b->side + d * CXD_CAP_LOAD);
+		side_reps(b, r, mem + start[d], start[d + 1] - start[d], d,
+			  spread, skip, rot);
 	free(start);
 	free(mem);
+	free(rot);
 	return 0;
 }
 
@@ -94,9 +128,10 @@ static int add_unit(struct build *b, enum cxd_cap_scope s, int x, int y)
 	*u = (struct cxd_cap_unit){ .scope = s, .a = lo, .b = hi,
 				    .round = -1, .np = np < 2 ? 0 : np,
 				    .state = CXD_CAP_SKIPPED };
-	for (int i = 0; i < u->np; i++)
-		u->p[i] = (struct cxd_pair){ b->side[lo * CXD_CAP_LOAD + i],
-					     b->side[hi * CXD_CAP_LOAD + i] };
+	for (int rep = 0; rep < CXD_CAP_REPS; rep++)
+		for (int i = 0; i < u->np; i++)
+			u->p[rep][i] = (struct cxd_pair){
+				side_of(b, rep, lo)[i], side_of(b, rep, hi)[i] };
 	cl->units++;
 	if (u->np == 0)
 		return 0;
@@ -238,7 +273,12 @@ int cxd_cap_plan(const struct cxd_topo_map *tm,
 	int *grp = groups_of_switches(tm, n), ret = -ENOMEM;
 
 	memset(pl, 0, sizeof(*pl));
-	b.side = malloc((size_t) parts * CXD_CAP_LOAD * sizeof(int));
+	pl->nparts[CXD_CAP_BUNDLE] = tm->ngroup;
+	pl->nparts[CXD_CAP_SWITCHES] = pl->nparts[CXD_CAP_LEAVES] =
+		tm->nswitch;
+	b.nparts = parts;
+	b.side = malloc((size_t) parts * CXD_CAP_REPS * CXD_CAP_LOAD *
+			sizeof(int));
 	b.nside = calloc((size_t) parts, sizeof(int));
 	for (int s = 0; s < CXD_CAP_SCOPES; s++) {
 		enum cxd_topo_wkind k = cxd_cap_width_kind(s);

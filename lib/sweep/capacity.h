@@ -44,11 +44,14 @@ struct cxd_cap_unit {
 	int a, b;              /* groups or switches, a < b */
 	int round;
 	int np;                /* pairs loaded; < 2: skipped */
-	struct cxd_pair p[CXD_CAP_LOAD]; /* ranks, p[i].a on part a */
+	/* each repeat's ranks (p[rep][i].a on part a), which it pairs its
+	 * own way (cxd_cap_pair) */
+	struct cxd_pair p[CXD_CAP_REPS][CXD_CAP_LOAD];
 	/* Rank 0, once judged: MB/s carried at once (the larger of the
 	 * repeats, each the sum over its pairs of the slower direction),
 	 * what it should carry, their ratio and the state. */
 	double carried, expected, ratio;
+	double busy;           /* its runs' longest share waiting for a CPU */
 	enum cxd_cap_state state;
 	bool named;            /* short and named for its parts */
 };
@@ -61,12 +64,18 @@ struct cxd_cap_class {
 	int load;              /* pairs loaded: width + 1, capped */
 	int units, first_round, nrounds;
 	double expected;       /* typical unit, MB/s (rank 0) */
+	/* A unit carrying less than bound x its expected is short: the
+	 * bandwidth tolerance, or half a pair's worth of its width when
+	 * wider (a cable down takes a whole pair's; less is the aggregate's
+	 * own loss, flows that end unevenly or queue). */
+	double bound;
 	bool from_width;       /* stated width x the typical pair */
 	char why[96];          /* present but not run: why */
 };
 
 struct cxd_cap_plan {
 	int nunits, nrounds;
+	int nparts[CXD_CAP_SCOPES]; /* groups, switches, switches */
 	struct cxd_cap_unit *unit; /* round by round */
 	struct cxd_cap_class cls[CXD_CAP_SCOPES];
 };
@@ -91,8 +100,18 @@ int cxd_cap_plan(const struct cxd_topo_map *tm,
 		 int max_at_once, struct cxd_cap_plan *pl);
 void cxd_cap_plan_free(struct cxd_cap_plan *pl);
 
+/* Pair i of unit u in repeat rep: its a end with the b end rep places
+ * on (rotated), each repeat with its own hosts where the parts have
+ * them, so that the repeats load the unit's links along other paths:
+ * where pairs meet on a group's own links on their way to a bundle
+ * depends on where its global links land, and on a fat tree's uplinks
+ * on how it hashes destinations, which no topology says; a collision
+ * there is not the unit's. */
+struct cxd_pair cxd_cap_pair(const struct cxd_cap_unit *u, int rep, int i);
+
 /* A unit's figures: fig[(u * CXD_CAP_LOAD + i) * 2 * CXD_CAP_REPS +
- * rep * 2 + dir], MB/s, dir 0: p[i].a to p[i].b; <= 0 or NAN: none. */
+ * rep * 2 + dir], MB/s, of cxd_cap_pair(u, rep, i); dir 0: from its a
+ * end; <= 0 or NAN: none. */
 #define CXD_CAP_FIG(u, i, rep, dir) \
 	((((size_t) (u) * CXD_CAP_LOAD + (size_t) (i)) * CXD_CAP_REPS + \
 	  (size_t) (rep)) * 2 + (size_t) (dir))
@@ -121,10 +140,12 @@ struct cxd_cap_res {
 /*
  * Judge every unit of pl from its figures (CXD_CAP_FIG): carried; the
  * expected from the stated width x pair_mb_s (the run's typical pair)
- * or else the median of the scope's units; short below (1 - tol) of it,
+ * or else the median of the scope's units; short below its class's
+ * bound (1 - tol, or less by half a pair of its width),
  * unsure instead where the tolerance is poor or one of its runs waited
- * for a CPU more than CXD_JUDGE_BUSY_MAX of its time (busy: the share
- * of each run, laid out as fig; NULL: none known). Then the parts most
+ * for a CPU more than CXD_JUDGE_BUSY_MAX of its time beyond the typical
+ * unit's busiest run (busy: the share of each run, laid out as fig;
+ * NULL: none known). Then the parts most
  * of whose units (and at least 2) are short, and the short units none
  * of them covers, into res (found allocated). 0, -ENOMEM.
  */

@@ -38,42 +38,82 @@ static double carried(const double *fig, int u, int np)
 	return best;
 }
 
-/* The typical unit of scope s: the median of those with the full load
- * (any run one when none has it). */
+/* Does unit x count towards scope s's typical (full: fully loaded)? */
+static bool counts(const struct cxd_cap_plan *pl, const struct cxd_cap_unit *x,
+		   enum cxd_cap_scope s, bool full)
+{
+	return x->scope == s && x->np && (!full || x->np == pl->cls[s].load);
+}
+
+/* The typical unit of scope s: each part's median unit, and the median
+ * of those (a bad leaf is in half the units of four; a bad group in a
+ * third of four groups' bundles), over the fully loaded units (any
+ * when none is). tmp: room for 2 x nunits. */
 static double typical(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
 		      double *tmp)
 {
-	size_t k = 0;
+	double *part = tmp + pl->nunits;
+	size_t np = 0;
+	bool full = false;
 
-	for (int full = 1; full >= 0 && k == 0; full--)
+	for (int u = 0; u < pl->nunits && !full; u++)
+		full = counts(pl, &pl->unit[u], s, true);
+	for (int d = 0; d < pl->nparts[s]; d++) {
+		size_t k = 0;
+
 		for (int u = 0; u < pl->nunits; u++) {
 			const struct cxd_cap_unit *x = &pl->unit[u];
 
-			if (x->scope == s && x->np &&
-			    (!full || x->np == pl->cls[s].load))
+			if (counts(pl, x, s, full) && (x->a == d || x->b == d))
 				tmp[k++] = x->carried;
 		}
-	return cxd_stat_median(tmp, k);
+		if (k)
+			part[np++] = cxd_stat_median(tmp, k);
+	}
+	return cxd_stat_median(part, np);
 }
 
-/* Did a run of unit u wait for a CPU too long to vouch for it? */
-static bool any_busy(int u, int np, const double *busy)
+/* The longest share of a run of unit u spent waiting for a CPU (0 when
+ * unknown). */
+static double busiest(int u, int np, const double *busy)
 {
+	double most = 0.0;
+
 	for (int i = 0; busy && i < np; i++)
-		for (int k = 0; k < 2 * CXD_CAP_REPS; k++)
-			if (busy[CXD_CAP_FIG(u, i, 0, 0) + (size_t) k] >
-			    CXD_JUDGE_BUSY_MAX)
-				return true;
-	return false;
+		for (int k = 0; k < 2 * CXD_CAP_REPS; k++) {
+			double b = busy[CXD_CAP_FIG(u, i, 0, 0) + (size_t) k];
+
+			most = b > most ? b : most;
+		}
+	return most;
+}
+
+/* The typical unit's busiest run: a host that makes every unit wait
+ * alike (ranks beyond its CPUs) weighs on the typical pair the
+ * expected comes from as well; only a unit that waited more than that
+ * cannot be vouched for. */
+static double typical_busy(const struct cxd_cap_plan *pl, const double *busy,
+			   double *tmp)
+{
+	size_t k = 0;
+
+	for (int u = 0; u < pl->nunits; u++)
+		if (pl->unit[u].np)
+			tmp[k++] = busiest(u, pl->unit[u].np, busy);
+	return k ? cxd_stat_median(tmp, k) : 0.0;
 }
 
 /* Each unit's expected, ratio and state. */
 static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		  bool poor, const double *busy, double *tmp)
 {
+	double calm = typical_busy(pl, busy, tmp) + CXD_JUDGE_BUSY_MAX;
+
 	for (int s = 0; s < CXD_CAP_SCOPES; s++) {
 		struct cxd_cap_class *cl = &pl->cls[s];
 
+		cl->bound = 1.0 - fmax(tol, cl->width > 0 ?
+					       0.5 / cl->width : 0.0);
 		cl->from_width = cl->stated && got(pair);
 		cl->expected = cl->from_width ? cl->width * pair :
 			       typical(pl, s, tmp);
@@ -89,9 +129,11 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		if (got(pair) && x->np * pair < want)
 			want = x->np * pair;
 		x->expected = want;
+		x->busy = busiest(u, x->np, busy);
 		x->ratio = got(want) ? x->carried / want : NAN;
-		x->state = !(x->ratio < 1.0 - tol) ? CXD_CAP_OK :
-			   poor || any_busy(u, x->np, busy) ? CXD_CAP_UNSURE :
+		x->state = !(x->ratio < cl->bound) ? CXD_CAP_OK :
+			   poor || x->busy > calm ?
+			   CXD_CAP_UNSURE :
 			   CXD_CAP_SHORT;
 	}
 }

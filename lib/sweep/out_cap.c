@@ -112,7 +112,8 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		cl->width, cl->stated ? "stated" : "measured", cl->nrounds,
 		CXD_CAP_REPS);
 	want_words(r, s, out);
-	fprintf(out, " %.0f MB/s; %d short", cl->expected, nshort);
+	fprintf(out, " %.0f MB/s, short below %.0f %%; %d short", cl->expected,
+		100 * cl->bound, nshort);
 	if (nunsure)
 		fprintf(out, ", %d could not be judged (a busy host, or "
 			"noise)", nunsure);

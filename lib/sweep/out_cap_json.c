@@ -56,6 +56,8 @@ static json_object *classes(const struct cxd_sweep_res *r)
 				       cxd_json_num(cl->expected));
 		add_str(o, "expected_from", cl->from_width ? "width" :
 							     "typical");
+		json_object_object_add(o, "short_below",
+				       cxd_json_num(cl->bound));
 		if (cl->load == 0)
 			add_str(o, "why", cl->why);
 		json_object_array_add(a, o);
@@ -87,6 +89,8 @@ static json_object *units(const struct cxd_sweep_res *r)
 					       x->np ? x->expected : NAN));
 		json_object_object_add(o, "ratio", cxd_json_num(
 					       x->np ? x->ratio : NAN));
+		json_object_object_add(o, "cpu_wait", cxd_json_num(
+					       x->np ? x->busy : NAN));
 		add_str(o, "state", state_name[x->state]);
 		json_object_array_add(a, o);
 	}

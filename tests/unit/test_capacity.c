@@ -39,6 +39,7 @@ static void fab_make(struct fab *f, int n, int h, int s)
 }
 
 static const int width1[CXD_TOPO_W_KINDS] = { 1, 1, 1 };
+static const int width2[CXD_TOPO_W_KINDS] = { 2, 2, 2 };
 static const bool unstated[CXD_TOPO_W_KINDS] = { false, false, false };
 
 /* No rank twice in a round; each pair's ends on the unit's parts. */
@@ -54,10 +55,10 @@ static void check_rounds(const struct fab *f, const struct cxd_cap_plan *pl)
 				const int *dom = x->scope == CXD_CAP_BUNDLE ?
 						 f->gof : f->sof;
 
-				assert_int_equal(seen[x->p[i].a]++, 0);
-				assert_int_equal(seen[x->p[i].b]++, 0);
-				assert_int_equal(dom[x->p[i].a], x->a);
-				assert_int_equal(dom[x->p[i].b], x->b);
+				assert_int_equal(seen[x->p[0][i].a]++, 0);
+				assert_int_equal(seen[x->p[0][i].b]++, 0);
+				assert_int_equal(dom[x->p[0][i].a], x->a);
+				assert_int_equal(dom[x->p[0][i].b], x->b);
 			}
 		}
 	}
@@ -87,8 +88,8 @@ static void test_plan_dragonfly(void **state)
 		assert_int_equal(pl.unit[u].state, CXD_CAP_SKIPPED);
 	}
 	/* the bundle's two pairs leave from both switches of group a */
-	assert_int_not_equal(f.sof[pl.unit[0].p[0].a],
-			     f.sof[pl.unit[0].p[1].a]);
+	assert_int_not_equal(f.sof[pl.unit[0].p[0][0].a],
+			     f.sof[pl.unit[0].p[0][1].a]);
 	check_rounds(&f, &pl);
 	cxd_cap_plan_free(&pl);
 }
@@ -113,7 +114,7 @@ static void test_plan_skips(void **state)
 		const struct cxd_cap_unit *x = &pl.unit[u];
 
 		for (int i = 0; i < x->np; i++)
-			assert_true(x->p[i].a != 1 && x->p[i].b != 1);
+			assert_true(x->p[0][i].a != 1 && x->p[0][i].b != 1);
 		if (x->scope == CXD_CAP_SWITCHES && x->a == 0)
 			assert_int_equal(x->np, 0);
 		if (x->scope == CXD_CAP_BUNDLE && x->a == 1 && x->b == 2)
@@ -182,7 +183,8 @@ static int find(const struct cxd_cap_plan *pl, enum cxd_cap_scope s, int a,
 	return -1;
 }
 
-/* 4 groups x 4 switches x 2 hosts: a bundle at half and every switch
+/* 4 groups x 4 switches x 3 hosts, widths 2 (short below 75 %): a
+ * bundle at half and every switch
  * pair of one switch at half are named, the bundle as itself, the
  * switch as the part most of whose units came short (its partners'
  * one short unit each explained by it); the slower direction counts. */
@@ -194,12 +196,12 @@ static void test_judge_names(void **state)
 	double *fig;
 
 	(void) state;
-	fab_make(&f, 32, 2, 4);
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
+	fab_make(&f, 48, 3, 4);
+	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width2,
 				      unstated, 64, &pl), 0);
 	fig = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
 	for (int u = 0; u < pl.nunits; u++)
-		fill(fig, &pl, u, 50.0); /* 2 pairs: 100 MB/s */
+		fill(fig, &pl, u, 50.0); /* 3 pairs: 150 MB/s */
 	fill(fig, &pl, find(&pl, CXD_CAP_BUNDLE, 1, 3), 25.0);
 	for (int t = 4; t < 8; t++)
 		if (t != 5)
@@ -208,7 +210,8 @@ static void test_judge_names(void **state)
 			     20.0);
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
 				       &res), 0);
-	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 100.0, 1e-9);
+	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 150.0, 1e-9);
+	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].bound, 0.75, 1e-9);
 	assert_false(pl.cls[CXD_CAP_BUNDLE].from_width);
 	assert_int_equal(res.nfound, 2);
 	assert_int_equal(res.nunsure, 0);
@@ -221,7 +224,7 @@ static void test_judge_names(void **state)
 	assert_false(res.found[1].part);
 	assert_int_equal(res.found[1].a, 1);
 	assert_int_equal(res.found[1].b, 3);
-	assert_float_equal(res.found[1].carried, 50.0, 1e-9);
+	assert_float_equal(res.found[1].carried, 75.0, 1e-9);
 	cxd_cap_res_free(&res);
 	free(fig);
 	cxd_cap_plan_free(&pl);

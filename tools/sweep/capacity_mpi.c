@@ -125,14 +125,17 @@ static void file_fig(const struct sw_ctx *c, const struct cxd_cap_plan *pl,
 	for (int u = 0; u < pl->nunits; u++) {
 		const struct cxd_cap_unit *x = &pl->unit[u];
 
-		for (int i = 0; x->round == r && i < x->np; i++)
-			if (x->p[i].a == c->m.rank || x->p[i].b == c->m.rank) {
-				size_t k = CXD_CAP_FIG(u, i, rep, x->p[i].b ==
-						       c->m.rank);
+		for (int i = 0; x->round == r && i < x->np; i++) {
+			struct cxd_pair q = cxd_cap_pair(x, rep, i);
+
+			if (q.a == c->m.rank || q.b == c->m.rank) {
+				size_t k = CXD_CAP_FIG(u, i, rep,
+						       q.b == c->m.rank);
 
 				fig[k] = l->v;
 				fig[nfig + k] = l->busy;
 			}
+		}
 	}
 }
 
@@ -147,7 +150,7 @@ static void run_round(const struct sw_ctx *c, struct sw_pacing *p,
 	for (int u = 0; u < pl->nunits; u++)
 		for (int i = 0; pl->unit[u].round == r &&
 				i < pl->unit[u].np; i++) {
-			struct cxd_pair q = pl->unit[u].p[i];
+			struct cxd_pair q = cxd_cap_pair(&pl->unit[u], rep, i);
 
 			buf[np++] = q.a < q.b ? q : (struct cxd_pair){ q.b, q.a };
 		}
