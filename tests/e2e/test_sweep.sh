@@ -73,6 +73,10 @@ run_capture cgmat 30 "${MPIRUN[@]}" -np 4 "$BIN" --provider shm --congestion \
 check "--congestion --matrix: exit 2 (got $RC)" test "$RC" = 2
 check "the message says --matrix belongs to the all-pairs sweep" \
 	grep -q "belong to the all-pairs sweep, not to --congestion" "$ERR"
+run_capture cgcap 30 "${MPIRUN[@]}" -np 4 "$BIN" --provider shm --health --no-capacity
+check "--health --no-capacity: exit 2 (got $RC)" test "$RC" = 2
+check "the message names --no-capacity" \
+	grep -q -- "--no-capacity belong to the all-pairs sweep, not to --health" "$ERR"
 
 section "usage errors"
 run_capture usage 30 "${MPIRUN[@]}" -np 2 "$BIN" --min-bw 0

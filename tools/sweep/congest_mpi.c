@@ -231,10 +231,12 @@ int sw_congest_check(const struct sw_ctx *c, char *err, size_t len)
 	}
 	if ((on || only || (c->cfg.local.given & CXD_GIVEN_HEALTH)) &&
 	    (o->csv[0] || o->matrix[0] || o->baseline[0] || o->topology[0] ||
-	     o->suspects[0] || o->metrics[0])) {
+	     o->suspects[0] || o->metrics[0] ||
+	     (o->sw_flags & CXD_SW_NO_CAPACITY))) {
 		snprintf(err, len, "--csv, --matrix, --baseline, --topology, "
-			 "--suspects and --metrics belong to the all-pairs "
-			 "sweep, not to %s", on ? "--congestion" : only ?
+			 "--suspects, --metrics and --no-capacity belong to "
+			 "the all-pairs sweep, not to %s", on ? "--congestion" :
+			 only ?
 			 "--aggressors-only" : "--health");
 		return -EINVAL;
 	}
