@@ -82,12 +82,25 @@ def plan(seed, k, geo, bundle, clean):
             "words": words + [w for x in faults for w in x["words"]], "faults": faults}
 
 
+# A capacity suspect's scope, as the components it names (its parts).
+CAP_NAMES = {"switch": "switch", "leaf": "switch", "switches": "switch", "leaves": "switch",
+             "bundle": "bundle", "group": "group"}
+
+
 def contains(suspect, fault, topo):
     """Does a suspect name a set the fault is in? A rank its NIC, a
     switch its links, a group its switches and bundles, a bundle or a
-    spine itself; the whole fabric names no component."""
+    spine itself; a capacity suspect the switch, leaf, group or bundle it
+    names (either switch of a pair: it cannot say which); the whole
+    fabric names no component."""
     if suspect == fault:
         return True
+    if suspect.startswith("capacity "):
+        scope, _, parts = suspect[len("capacity "):].partition(" ")
+        kind = CAP_NAMES.get(scope)
+        names = parts.split("-") if scope in ("switches", "leaves") else [parts]
+        return kind is not None and any(contains("%s %s" % (kind, n), fault, topo)
+                                        for n in names)
     kind, _, name = suspect.partition(" ")
     fkind, _, fname = fault.partition(" ")
     if kind != "group":

@@ -322,7 +322,7 @@ const struct opt cxd_opt_table[] = {
 	  .need = CXD_F_SWEEP,
 	  .help = "Skip the capacity pass: each bundle, switch\n"
 		  "connection and leaf's uplinks that the topology\n"
-		  "names, loaded with one pair more than its width to\n"
+		  "names, loaded with more pairs than its width to\n"
 		  "find links down behind the redundancy",
 	  SAID("run where --topology names groups or switches") },
 	/* cxi_sweep --congestion (tools/sweep/congest_mpi.c). */

@@ -203,13 +203,17 @@ static int circles(struct build *b, enum cxd_cap_scope s, int nparts,
 	return ret;
 }
 
-/* The load of scope s from its width, or why it cannot be run. */
+/* The load of scope s from its width, or why it cannot be run: one
+ * pair over it (a measured width whose typical unit carried the whole
+ * load grows, tools/sweep/capacity_mpi.c). */
 static void load_of(struct cxd_cap_class *cl, int width, bool stated,
 		    int max_at_once)
 {
+	int want = width + 1;
+
 	cl->width = width;
 	cl->stated = stated;
-	cl->load = width + 1 < CXD_CAP_LOAD ? width + 1 : CXD_CAP_LOAD;
+	cl->load = want < CXD_CAP_LOAD ? want : CXD_CAP_LOAD;
 	if (cl->load > max_at_once)
 		cl->load = max_at_once;
 	if (width <= 0) {

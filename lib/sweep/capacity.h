@@ -6,7 +6,7 @@
  * uplinks lose capacity when some of their cables or ports are down, but
  * one pair still runs at full rate over the ones left: the main sweep,
  * one pair per shared link at a time, cannot see it. So each such unit
- * is loaded with one pair more than it should carry (its width), which
+ * is loaded with more pairs than it should carry (its width), which
  * makes its aggregate its capacity rather than the load's, and units of
  * a kind are set against each other (or against the stated width).
  */

@@ -112,11 +112,17 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 	for (int s = 0; s < CXD_CAP_SCOPES; s++) {
 		struct cxd_cap_class *cl = &pl->cls[s];
 
-		cl->bound = 1.0 - fmax(tol, cl->width > 0 ?
-					       0.5 / cl->width : 0.0);
+		int w = cl->width;
+
 		cl->from_width = cl->stated && got(pair);
 		cl->expected = cl->from_width ? cl->width * pair :
 			       typical(pl, s, tmp);
+		/* the typical unit's own width where it is wider than the
+		 * sample's (a sample with links down) */
+		if (got(pair) && got(cl->expected) &&
+		    cl->expected / pair > w + 0.5)
+			w = (int) (cl->expected / pair + 0.5);
+		cl->bound = 1.0 - fmax(tol, w > 0 ? 0.5 / w : 0.0);
 	}
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];

@@ -7,11 +7,11 @@
 #include "judge_kinds.h"
 #include "out_cap.h"
 
-/* A unit of each scope, and several. */
-static const char *const unit_word[CXD_CAP_SCOPES][2] = {
-	{ "bundle", "bundles between groups" },
-	{ "switch pair", "switch pairs inside groups" },
-	{ "leaf pair", "leaf pairs" },
+/* A unit of each scope, several, and where. */
+static const char *const unit_word[CXD_CAP_SCOPES][3] = {
+	{ "bundle", "bundles", " between groups" },
+	{ "switch pair", "switch pairs", " inside groups" },
+	{ "leaf pair", "leaf pairs", "" },
 };
 
 const char *cxd_out_cap_part(const struct cxd_sweep_res *r,
@@ -95,7 +95,8 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 	if (!cl->present)
 		return;
 	if (cl->load == 0) {
-		fprintf(out, "  %s: not loaded: %s\n", unit_word[s][1], cl->why);
+		fprintf(out, "  %s%s: not loaded: %s\n", unit_word[s][1],
+			unit_word[s][2], cl->why);
 		return;
 	}
 	for (int u = 0; u < pl->nunits; u++) {
@@ -107,10 +108,11 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		nunsure += x->state == CXD_CAP_UNSURE;
 		nskip += x->state == CXD_CAP_SKIPPED;
 	}
-	fprintf(out, "  %d %s, %d pairs at once on each (width %d, %s), "
-		"%d rounds x %d: ", cl->units, unit_word[s][1], cl->load,
-		cl->width, cl->stated ? "stated" : "measured", cl->nrounds,
-		CXD_CAP_REPS);
+	fprintf(out, "  %d %s%s, %d pairs at once on each (width %d, %s), "
+		"%d round%s x %d: ", cl->units, unit_word[s][cl->units != 1],
+		unit_word[s][2], cl->load, cl->width,
+		cl->stated ? "stated" : "measured", cl->nrounds,
+		cl->nrounds == 1 ? "" : "s", CXD_CAP_REPS);
 	want_words(r, s, out);
 	fprintf(out, " %.0f MB/s, short below %.0f %%; %d short", cl->expected,
 		100 * cl->bound, nshort);
@@ -131,7 +133,7 @@ void cxd_out_cap_text(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "Capacity: not run: %s\n", r->cap->why);
 		return;
 	}
-	fprintf(out, "Capacity: %.1f s of the run's %.1f s (%.0f %%)\n",
+	fprintf(out, "Capacity: %.3g s of the run's %.1f s (%.1f %%)\n",
 		r->cap->seconds, r->total_s, r->total_s > 0 ?
 		100 * r->cap->seconds / r->total_s : 0.0);
 	for (int s = 0; s < CXD_CAP_SCOPES; s++)
@@ -146,8 +148,8 @@ void cxd_out_cap_metrics(const struct cxd_sweep_res *r, FILE *f)
 		return;
 	pl = r->cap->plan;
 	cxd_om_gauge(f, "cxi_sweep_capacity_bytes_per_second", "What a "
-		     "bundle, switch pair or leaf pair carried with one pair "
-		     "more than its width at once.");
+		     "bundle, switch pair or leaf pair carried with more pairs "
+		     "at once than its width.");
 	for (int u = 0; u < pl->nunits; u++) {
 		const struct cxd_cap_unit *x = &pl->unit[u];
 

@@ -72,6 +72,13 @@ class Plans(unittest.TestCase):
         self.assertTrue(faults_plan.contains("group g2", "bundle g0-g2", topo))
         self.assertFalse(faults_plan.contains("switch g1s1", "rank nid0020", topo))
         self.assertFalse(faults_plan.contains("group g1", "rank nid0020", topo))
+        # a capacity suspect names its parts: the component, by other evidence
+        self.assertTrue(faults_plan.contains("capacity switch g1s1", "switch g1s1", topo))
+        self.assertTrue(faults_plan.contains("capacity switches g1s0-g1s1", "switch g1s1",
+                                             topo))
+        self.assertTrue(faults_plan.contains("capacity bundle g0-g2", "bundle g0-g2", topo))
+        self.assertFalse(faults_plan.contains("capacity bundle g0-g1", "bundle g0-g2", topo))
+        self.assertFalse(faults_plan.contains("capacity switch g1s1", "rank nid0020", topo))
         s = faults_plan.score([
             trial(f1, ["rank nid0020", "switch g0s0"]),
             trial([fault("spine", "spine spine3"), fault("nic_lat", "rank nid0000")],

@@ -66,7 +66,8 @@ static void check_rounds(const struct fab *f, const struct cxd_cap_plan *pl)
 
 /* 3 groups x 2 switches x 2 hosts, widths 1: every group pair in the
  * circle's 3 rounds, every switch pair inside its group in one, two
- * pairs (width + 1) on each, a group's pairs spread over its switches. */
+ * pairs (the width and one) on each, a group's pairs spread over its
+ * switches. */
 static void test_plan_dragonfly(void **state)
 {
 	struct fab f;
@@ -183,7 +184,7 @@ static int find(const struct cxd_cap_plan *pl, enum cxd_cap_scope s, int a,
 	return -1;
 }
 
-/* 4 groups x 4 switches x 3 hosts, widths 2 (short below 75 %): a
+/* 4 groups x 4 switches x 3 hosts, widths 2 (3 pairs on each unit): a
  * bundle at half and every switch
  * pair of one switch at half are named, the bundle as itself, the
  * switch as the part most of whose units came short (its partners'
@@ -225,6 +226,12 @@ static void test_judge_names(void **state)
 	assert_int_equal(res.found[1].a, 1);
 	assert_int_equal(res.found[1].b, 3);
 	assert_float_equal(res.found[1].carried, 75.0, 1e-9);
+	cxd_cap_res_free(&res);
+	/* pairs of 30 MB/s: the typical unit is 5 pairs wide, not the
+	 * width's 2; half a pair of it is the bound */
+	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 30.0, 0.1, false,
+				       &res), 0);
+	assert_float_equal(pl.cls[CXD_CAP_SWITCHES].bound, 0.9, 1e-9);
 	cxd_cap_res_free(&res);
 	free(fig);
 	cxd_cap_plan_free(&pl);

@@ -101,9 +101,10 @@ static void test_text(void **state)
 	cxd_out_text(&w.r, f);
 	fclose(f);
 	assert_non_null(strstr(buf, "Capacity: 1.5 s of the run's 10.0 s "
-				    "(15 %)\n"));
-	assert_non_null(strstr(buf, "  1 bundles between groups, 2 pairs at "
-				    "once on each (width 2, stated)"));
+				    "(15.0 %)\n"));
+	assert_non_null(strstr(buf, "  1 bundle between groups, 2 pairs at "
+				    "once on each (width 2, stated), 1 round "
+				    "x 2: "));
 	assert_non_null(strstr(buf, "  the links between groups g0 and g1: "
 				    "20000 MB/s at once (2 pairs) where its "
 				    "stated width (2 pairs) carries 50000 MB/s "

@@ -222,6 +222,73 @@ static void add_suspects(const struct sw_ctx *c, const struct cxd_cap_res *res,
 	g->nsus = n;
 }
 
+/* Who sits out and what the widths are, on every rank. */
+struct inputs {
+	bool *skip, *skip_pair;
+	bool stated[CXD_TOPO_W_KINDS];
+	int width[CXD_TOPO_W_KINDS];
+};
+
+/* One pass over the plan of the widths in x; rank 0 judges it (no
+ * suspect added yet). false: nothing to load (res.why says). */
+static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
+		     struct sw_engine *e, struct sw_pacing *p,
+		     const struct inputs *x, const struct sw_judging *j)
+{
+	const struct cxd_tol *t = &j->rules.tol[CXD_M_BW];
+	double *all;
+
+	cxd_cap_res_free(&cap->res);
+	cxd_cap_plan_free(&cap->plan);
+	if (cxd_cap_plan(&c->place, c->ranks, c->m.n, x->skip, x->skip_pair,
+			 x->width, x->stated, c->hosts.pairs_at_once,
+			 &cap->plan) != 0)
+		sw_die(&c->m, "out of memory");
+	if (nothing(&cap->plan, cap->res.why, sizeof(cap->res.why)))
+		return false;
+	all = sw_alloc(&c->m, 2 * CXD_CAP_NFIG(cap->plan.nunits) + 1,
+		       sizeof(double));
+	run_plan(cap, c, e, p, all);
+	if (c->m.rank == 0 &&
+	    cxd_cap_judge(&cap->plan, all, all + CXD_CAP_NFIG(cap->plan.nunits),
+			  j->rules.typical[CXD_M_BW], t->tol, t->poor,
+			  &cap->res) != 0)
+		sw_die(&c->m, "out of memory");
+	free(all);
+	return true;
+}
+
+/* Rank 0: a measured width whose typical unit carried its whole load
+ * (so the load did not fill it: the width's sample was narrower than
+ * the typical unit, links down on it) grows to what that unit carried,
+ * at least twice. Any grown? Every rank learns the widths. */
+static bool wider(struct sw_capacity *cap, const struct sw_ctx *c,
+		  const struct sw_judging *j, struct inputs *x)
+{
+	double pair = j->rules.typical[CXD_M_BW];
+	int grow = 0;
+
+	for (int s = 0; c->m.rank == 0 && s < CXD_CAP_SCOPES; s++) {
+		const struct cxd_cap_class *cl = &cap->plan.cls[s];
+		int k = cxd_cap_width_kind(s), w = x->width[k];
+		int room = c->hosts.pairs_at_once < CXD_CAP_LOAD ?
+			   c->hosts.pairs_at_once : CXD_CAP_LOAD;
+		int to = (int) (cl->expected / pair + 0.5);
+
+		if (!cl->present || cl->load == 0 || cl->stated ||
+		    cl->load >= room || !(pair > 0) ||
+		    !(cl->expected >= (cl->load - 0.5) * pair))
+			continue;
+		to = to > 2 * w ? to : 2 * w;
+		x->width[k] = to < room - 1 ? to : room - 1;
+		grow = 1;
+	}
+	sw_bcast(&c->m, &grow, 1, MPI_INT, "the capacity pass's widths");
+	sw_bcast(&c->m, x->width, CXD_TOPO_W_KINDS, MPI_INT,
+		 "the capacity pass's widths");
+	return grow;
+}
+
 void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 		 struct sw_engine *e, struct sw_pacing *p,
 		 const struct sw_inputs *in, const struct sw_judging *j,
@@ -231,11 +298,12 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 	int n = c->m.n, ng = tm->switch_of ? tm->ngroup : 0;
 	char *skip = sw_alloc(&c->m, (size_t) n, 1);
 	char *skip_pair = sw_alloc(&c->m, (size_t) ng * ng + 1, 1);
-	bool *bskip = sw_alloc(&c->m, (size_t) n, sizeof(bool));
-	bool *pskip = sw_alloc(&c->m, (size_t) ng * ng + 1, sizeof(bool));
+	struct inputs x = {
+		.skip = sw_alloc(&c->m, (size_t) n, sizeof(bool)),
+		.skip_pair = sw_alloc(&c->m, (size_t) ng * ng + 1,
+				      sizeof(bool)) };
 	struct head h = { 0 };
 	uint64_t t0 = cxd_now_ns();
-	double *all = NULL;
 
 	memset(cap, 0, sizeof(*cap));
 	if (c->m.rank == 0)
@@ -243,46 +311,34 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 	sw_bcast(&c->m, &h, (int) (sizeof(h) / sizeof(int)), MPI_INT,
 		 "the capacity pass's start");
 	if (h.run) {
-		bool stated[CXD_TOPO_W_KINDS];
-
 		sw_bcast(&c->m, skip, n, MPI_CHAR, "the ranks named");
 		sw_bcast(&c->m, skip_pair, ng * ng + 1, MPI_CHAR,
 			 "the bundles named");
 		for (int i = 0; i < n; i++)
-			bskip[i] = skip[i];
+			x.skip[i] = skip[i];
 		for (int i = 0; i < ng * ng; i++)
-			pskip[i] = skip_pair[i];
-		for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
-			stated[k] = h.stated[k];
-		if (cxd_cap_plan(tm, c->ranks, n, bskip, pskip, c->width,
-				 stated, c->hosts.pairs_at_once,
-				 &cap->plan) != 0)
-			sw_die(&c->m, "out of memory");
-		all = sw_alloc(&c->m, 2 * CXD_CAP_NFIG(cap->plan.nunits) + 1,
-			       sizeof(double));
-		h.run = nothing(&cap->plan, cap->res.why,
-				sizeof(cap->res.why)) ? 0 : 1;
-		if (h.run)
-			run_plan(cap, c, e, p, all);
+			x.skip_pair[i] = skip_pair[i];
+		for (int k = 0; k < CXD_TOPO_W_KINDS; k++) {
+			x.stated[k] = h.stated[k];
+			x.width[k] = c->width[k];
+		}
+		/* at most twice more: 1, 2, 4 ... 7 covers CXD_CAP_LOAD */
+		for (int it = 0; it < 3; it++) {
+			h.run = one_pass(cap, c, e, p, &x, j);
+			if (!h.run || !wider(cap, c, j, &x))
+				break;
+		}
 	}
 	if (c->m.rank == 0 && h.run) {
-		const struct cxd_tol *t = &j->rules.tol[CXD_M_BW];
-
 		cap->res.ran = true;
-		if (cxd_cap_judge(&cap->plan, all,
-				  all + CXD_CAP_NFIG(cap->plan.nunits),
-				  j->rules.typical[CXD_M_BW], t->tol, t->poor,
-				  &cap->res) != 0)
-			sw_die(&c->m, "out of memory");
 		add_suspects(c, &cap->res, g);
 	}
 	cap->res.plan = &cap->plan;
 	cap->res.seconds = (double) (cxd_now_ns() - t0) / 1e9;
-	free(all);
 	free(skip);
 	free(skip_pair);
-	free(bskip);
-	free(pskip);
+	free(x.skip);
+	free(x.skip_pair);
 }
 
 void sw_capacity_free(struct sw_capacity *cap)

@@ -3,7 +3,7 @@
  * cxi_sweep: the capacity pass (capacity_mpi.c over lib/sweep/capacity.c
  * and capacity_judge.c): after the main sweep is judged and gathered,
  * every bundle between groups, every switch's links inside its group and
- * every leaf's uplinks loaded with one pair more than they should carry,
+ * every leaf's uplinks loaded with more pairs than they should carry,
  * and rank 0's judging of what they carried.
  */
 #ifndef CXD_SWEEP_CAPACITY_MPI_H
