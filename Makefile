@@ -93,11 +93,13 @@ SIM_DIR     ?= build-sim
 # valgrind and the Python, packaging and timing-bound tests,
 #   node_health: no libfabric in it; sweep_mpi: --engine mpi, MPI only
 #     (the sweep's core links without libfabric: a unit test);
+#   sweep_capacity: timing-bound, and the pass calls no libfabric of
+#     its own (its pairs run through the engine as test_sweep's do);
 #   prometheus: the files' format (the runs behind them: write_bw,
 #     lat_family, launch --metrics and sweep run in lf2 too);
 #   dist, spdx, layers: the tarball, the sources' licence lines, the
 #     layer rule of the same sources (not the libfabric headers).
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|archive|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_slurm|sweep_mpi|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|archive|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_capacity|sweep_slurm|sweep_mpi|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
 	bench clean install package lf2 sim builds dist easybuild

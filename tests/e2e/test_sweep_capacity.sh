@@ -99,6 +99,13 @@ sweep_once() {
 	[ -s "$TMPD/$name.json" ] || { fail "$name: no JSON"; show "$ERR"; return 1; }
 }
 
+# Under ASan (make asan) the short trunk alone: one run walks the pass's
+# C end to end (plan, rounds, judging, a suspect in every output); the
+# other runs check figures and words that ASan does not change.
+SAN=0
+grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null && SAN=1
+
+if [ "$SAN" = 0 ]; then
 section "the trunk at 3 R ($((3 * RATE)) Mbit/s): the bundle carries its width"
 trunk $((3 * RATE)) || die "tc tbf on the trunk failed"
 flows "fabric at 3 R" 6
@@ -112,6 +119,10 @@ case $RC in
 	;;
 *) fail "wide: exit $RC, want 0 (or 4 on a busy host)"; show "$ERR" ;;
 esac
+
+else
+	note "under ASan: the short trunk alone (the 3 R trunk and the skipped passes in check)"
+fi
 
 section "the trunk at 1.5 R ($((3 * RATE / 2)) Mbit/s): the bundle short"
 trunk $((3 * RATE / 2)) || die "tc tbf on the trunk failed"
@@ -136,6 +147,7 @@ else
 	show "$ERR"
 fi
 
+[ "$SAN" = 0 ] || finish
 section "the pass skipped: --no-capacity, --max-pairs 1"
 # A short run each: only the report's word on the pass is checked.
 QUICK=(-s 65536 -n 4 --lat-iters 5)
