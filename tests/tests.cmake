@@ -29,11 +29,19 @@ string(REPLACE ";" "\n" CXD_TOOLS_LINES "${CXD_TOOLS}")
 file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/cxd_tools.txt
      CONTENT "${CXD_TOOLS_LINES}\n" @ONLY)
 file(GLOB CXD_E2E_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/e2e/test_*.sh)
+# Each script declares its class (tests/test_class.py checks it): a test
+# that judges real timing ("# test-class: timing") runs alone, labelled
+# timing, so no other test loads the cores it measures on.
 foreach(src ${CXD_E2E_TESTS})
   get_filename_component(name ${src} NAME_WE)
   add_test(NAME e2e.${name} COMMAND bash ${src} ${CMAKE_BINARY_DIR})
   set_tests_properties(e2e.${name} PROPERTIES LABELS e2e TIMEOUT 300
                        SKIP_RETURN_CODE 77)
+  file(STRINGS ${src} cls REGEX "^# test-class: timing" LIMIT_COUNT 1)
+  if(cls)
+    set_tests_properties(e2e.${name} PROPERTIES LABELS "e2e;timing"
+                         RUN_SERIAL TRUE)
+  endif()
 endforeach()
 
 # test_pace's property tests run the pacing machine over every main and
@@ -127,15 +135,6 @@ if(TARGET test_gpu)
   target_sources(test_gpu PRIVATE $<TARGET_OBJECTS:cxd_standin>)
 endif()
 
-# The sweep judges links by their speed: nothing else may load the cores.
-# (test_sweep_slurm: the same sweep launched by a private one-node Slurm;
-# test_congestion compares loaded with isolated timings.)
-foreach(t e2e.test_sweep e2e.test_sweep_mpi e2e.test_sweep_verdict e2e.test_sweep_slurm
-        e2e.test_sweep_capacity e2e.test_congestion e2e.test_sim_scenarios)
-  if(TEST ${t})
-    set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)
-  endif()
-endforeach()
 
 # The layer rule (docs/layout.md): no dependency from a lower
 # folder of lib/ to a higher one, no two files depending on each other.
@@ -146,6 +145,21 @@ if(Python3_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/layers.py
                    ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
   set_tests_properties(unit.layers PROPERTIES LABELS unit TIMEOUT 60)
+endif()
+
+# Every e2e test declares whether it judges real timing, and ctest runs
+# the timing ones alone (the loop above): a script that declares nothing,
+# or declares shared while it launches a sweep, a gate, ReFrame or Slurm,
+# fails here (tests/test_class.py; --self-test: its rules on made-up ones).
+if(Python3_FOUND)
+  add_test(NAME unit.test_class
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/test_class.py
+                   ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  add_test(NAME unit.test_class_rules
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/test_class.py
+                   --self-test)
+  set_tests_properties(unit.test_class unit.test_class_rules PROPERTIES
+                       LABELS unit TIMEOUT 60)
 endif()
 
 # The GPU declarations against the vendors' headers.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared (simulated time: its figures do not depend on the load)
 # cxi_archive on a real SQLite file, fed with real documents: a pair
 # tool's --json (the normal build) and simulated 16-rank sweeps (make sim:
 # build-sim/, or CXD_SIM_DIR), a rank slowed in some of them:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # cxi_atomic_bw / cxi_atomic_lat end to end.
 #   bash tests/e2e/test_atomic.sh BUILD_DIR
 # Every valid op x type runs over tcp (--local: one command runs both

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # cxi_read_bw, cxi_send_bw and cxi_gpu_loopback_bw end to end: real
 # binaries over tcp and shm, server and client as two processes (the
 # loopback tool as one). test_write_bw.sh covers cxi_write_bw, test_atomic.sh

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # The command-line contract of every tool of the build (the list comes from
 # lib/tools.c; what each tool takes, from its own -h):
 #  - -h exits 0 and lists --json and --provider; -V exits 0 with a version;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (compares aggressed with isolated timings of real pairs)
 # cxi_sweep --congestion and --tclass, end to end:
 #   1. bad input exits 2 naming the value: a victim fraction outside
 #      (0,1), fewer than 4 ranks, an unknown traffic class;

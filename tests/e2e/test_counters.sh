@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (cxi_sweep --health under mpirun on the real fabric)
 # Link error counters and --interval windows, on real kernel counters: two
 # network namespaces joined by a veth pair (as test_netns.sh), tcp.
 #   clean link        -> "Link errors : none", TCP retransmits under 5 %

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # The release tarball and the recipes made from it (no build here: the
 # tarball's build and unit tests run in `make builds`, EasyBuild's in
 # `make easybuild`). About 2 s.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # Faults: every case must end within its bound (10 s; 15 s for a frozen peer)
 # with a non-zero exit, a message on stderr, and no process left behind.
 # Elapsed times are measured only to enforce those bounds (hang checks).

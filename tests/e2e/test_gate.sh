@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (gates judge real --local figures against bounds)
 # The pair tools' gates end to end: --expect-bw / --expect-lat on real
 # --local runs over tcp and shm. A bound every size meets: one PASS line,
 # exit 0, the rest of the output as without the option. An impossible

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # GPU memory (-t/-r/-g) through the stand-in GPU of the test builds
 # (BUILD/standin/, tests/support/gpu_standin.c), every refusal, and
 # --validate on every tool over shm and tcp, host and stand-in memory,

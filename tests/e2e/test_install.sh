@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # `cmake --install` lays out the standard tree (bin, man1/man7, doc), with
 # DESTDIR too, and the installed tools run and load the libfabric the build
 # used: the prefix's (RPATH) with CXD_LIBFABRIC_PREFIX, else the system's.

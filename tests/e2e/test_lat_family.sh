@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # cxi_write_lat, cxi_read_lat, cxi_send_lat and cxi_atomic_lat end to end:
 # real binaries over tcp and shm, server and client as two processes.
 # Checks the seed table header and separators, count == -n, min <= mean

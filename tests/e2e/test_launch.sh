@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (pair tools launched by mpirun, measuring on the real fabric)
 # One launcher step runs a pair (docs/site.md), under Open MPI's mpirun
 # (the Slurm side: test_sweep_slurm.sh):
 #   1. mpirun -np 2 TOOL on one node, no option: rank 1 finds rank 0 at

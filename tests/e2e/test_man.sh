@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # Man pages: every tool has one (cxi_sweep too when it is built), its
 # OPTIONS list names exactly the options the tool's -h lists (short and
 # long), and every page passes the mandoc linter with no warning. About 2 s.

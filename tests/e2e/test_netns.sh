@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # Two "hosts": network namespaces joined by a veth pair (169.254.77.1/30 and
 # .2/30, link-local, never routed). Server in A, client in B, provider tcp.
 # The payload the client claims must agree with the kernel's byte counters:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (NHC's gates judge real figures; Slurm drains on them)
 # contrib/nhc/cxd.nhc under the real NHC driver (LBNL NHC, the vendor
 # tarball unpacked into the test's temp dir; skipped without it):
 #   healthy node     -> check_cxi_health, check_cxi_write_bw and

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (a link toggled during the check's timed wait)
 # cxi_node_health, the node check without MPI:
 #   this host's sysfs  -> every NIC's line agrees with sysfs; the exit
 #                         status with the verdict lines

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # Packages: CPack makes `cxd` (the pair tools, cxi_plot, pages, docs; no MPI
 # in its dependencies) and, when cxi_sweep was built, `cxd-sweep` (cxi_sweep
 # and its page; needs cxd of the same version and the MPI library), as .deb

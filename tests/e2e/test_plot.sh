@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # cxi_plot: charts drawn from the --json of real runs made here, synthetic
 # cxi_sweep documents (plain; against a baseline with a suspect rank),
 # synthetic cxi_sweep --matrix files (4 ranks a cell each; 600 in blocks),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # Progress on stderr (only on a terminal, given by `script`), and the summary
 # printed before the buffers are touched. About 15 s.
 #   bash tests/e2e/test_progress.sh BUILD_DIR

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (a gate met and a real sweep's verdict in the metrics)
 # The files cxd writes for Prometheus (docs/site.md), with the real tools:
 #   1. --metrics of a bandwidth and a latency pair tool (--local) and of
 #      cxi_sweep (mpirun -np 2): `promtool check metrics` passes each;

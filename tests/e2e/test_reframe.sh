@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (ReFrame's sweeps and pairs: verdicts and references on real figures)
 # contrib/reframe/cxd_checks.py under real ReFrame (reframe-hpc from PyPI,
 # installed by scripts/reframe.sh), tiny sizes and iteration counts:
 #   local scheduler  -> the pair's bandwidth and latency and a loopback per

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # Never a false verdict (issue 10): healthy slow or large runs complete,
 # stray connections do not take the server, stdout trouble is reported as
 # what it is, signals end both sides in order, limits are enforced.

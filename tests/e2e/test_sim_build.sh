@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared (simulated time: its figures do not depend on the load)
 # The simulated build of cxi_sweep (make sim: build-sim/, or CXD_SIM_DIR)
 # on a small dragonfly from sim/platgen.py (16 hosts):
 #   1. no libfabric inside (readelf -d), and its -h says what differs;

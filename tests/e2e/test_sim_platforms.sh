@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared (simulated time: its figures do not depend on the load)
 # The simulated fabrics of sim/platgen.py (SimGrid SMPI, docs/simulation.md):
 #   1. the generator's outputs and bad input (tests/sim/test_platgen.py),
 #      and the scenario runner's parts that need no simulation

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (real sweeps, their verdicts and schedules)
 # cxi_sweep under a real launcher (Open MPI's mpirun, --oversubscribe):
 #   1. 4 and 8 ranks over tcp and shm: N x N matrices complete, positive,
 #      null on the diagonal; every pair in exactly one round, no rank twice

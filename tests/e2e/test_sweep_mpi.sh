@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (real sweeps over MPI, busy-host cases)
 # cxi_sweep --engine mpi under Open MPI's mpirun (its shared-memory and
 # its tcp transport): every pair measured with MPI point-to-point.
 #   1. 4 ranks each way: N x N matrices complete and positive, the report

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (real sweeps over namespaces, one rank per NIC)
 # cxi_sweep, one rank per NIC: two network namespaces stand for two nodes
 # (CXD_TEST_NETNS with CXD_TEST_NETNS_PER=2: ranks 0-1 in the first,
 # 2-3 in the second), each with two interfaces, nicA on one bridge and

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (the sweep launched by a private Slurm, its verdicts)
 # cxi_sweep launched by Slurm, as on almost every Slingshot system:
 # srun --mpi=pmix on a private one-node Slurm (tests/e2e/slurm_lib.sh:
 # its own munged, slurmctld and slurmd, started here, torn down on exit).

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: timing (fault verdicts on real shaped links, busy-host cases)
 # cxi_sweep's verdict with its default options, on a fabric of network
 # namespaces where every link is shaped (tc tbf) so links are link-bound:
 # six ranks, one namespace each (CXD_TEST_NETNS), ranks 0, 1, 4, 5 on

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # Valgrind memcheck on one short run of each of the nine tools: no invalid
 # access, no use of uninitialised memory, no leak (definite, indirect or
 # possible), in the client and in the forked --local server alike. Only

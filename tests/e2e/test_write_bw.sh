@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared
 # cxi_write_bw end to end: server and client as two processes over tcp and shm.
 #   bash tests/e2e/test_write_bw.sh BUILD_DIR [PROVIDER...]
 . "$(dirname "$0")/lib.sh" "$@"
