@@ -25,13 +25,8 @@ case $RANKS in
 	exit 2
 	;;
 esac
-if ! command -v smpirun >/dev/null || [ ! -x "$SWEEP" ]; then
-	echo "sim_capacity: skipped (no smpirun, or $SWEEP not built: make sim)"
-	exit 0
-fi
-OUT=$(mktemp -d "${TMPDIR:-/tmp}/cxd-cap.XXXXXX")
-trap 'rm -rf "$OUT"' EXIT
-mkdir -p bench/results
+. bench/sim_lib.sh
+sim_start sim_capacity "$SWEEP"
 MD=bench/results/sim_capacity_$RANKS.md
 python3 sim/scenarios.py --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite capacity \
 	--state-widths --sweep-args "$ARGS" --jobs 2 --timeout 7200 \

@@ -15,13 +15,8 @@ cd "$(dirname "$0")/.." || exit 1
 SWEEP=${1:-build-sim/cxi_sweep}
 shift
 [ $# -gt 0 ] || set -- 256 1024
-if ! command -v smpirun >/dev/null || [ ! -x "$SWEEP" ]; then
-	echo "sim_faults: skipped (no smpirun, or $SWEEP not built: make sim)"
-	exit 0
-fi
-OUT=$(mktemp -d "${TMPDIR:-/tmp}/cxd-faults.XXXXXX")
-trap 'rm -rf "$OUT"' EXIT
-mkdir -p bench/results
+. bench/sim_lib.sh
+sim_start sim_faults "$SWEEP"
 for n in "$@"; do
 	if [ "$n" -ge 1024 ]; then trials=8 clean=2; else trials=24 clean=4; fi
 	python3 sim/faults.py --sweep "$SWEEP" --ranks "$n" --seed 1 --trials "$trials" \

@@ -15,13 +15,8 @@ cd "$(dirname "$0")/.." || exit 1
 SWEEP=${1:-build-sim/cxi_sweep}
 RANKS=${2:-1024}
 ARGS=${3:-}
-if ! command -v smpirun >/dev/null || [ ! -x "$SWEEP" ]; then
-	echo "sim_scenarios: skipped (no smpirun, or $SWEEP not built: make sim)"
-	exit 0
-fi
-OUT=$(mktemp -d "${TMPDIR:-/tmp}/cxd-sim.XXXXXX")
-trap 'rm -rf "$OUT"' EXIT
-mkdir -p bench/results
+. bench/sim_lib.sh
+sim_start sim_scenarios "$SWEEP"
 python3 sim/scenarios.py --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite full \
 	--sweep-args "$ARGS" --jobs 2 --timeout 7200 --json "bench/results/sim_scenarios_$RANKS.json" |
 	tee "bench/results/sim_scenarios_$RANKS.md"

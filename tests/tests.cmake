@@ -31,7 +31,8 @@ file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/cxd_tools.txt
 file(GLOB CXD_E2E_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/e2e/test_*.sh)
 # Each script declares its class (tests/test_class.py checks it): a test
 # that judges real timing ("# test-class: timing") runs alone, labelled
-# timing, so no other test loads the cores it measures on.
+# timing, so no other test loads the cores it measures on. A script whose
+# hang bound is not 300 s says so ("# test-timeout: SECONDS", with why).
 foreach(src ${CXD_E2E_TESTS})
   get_filename_component(name ${src} NAME_WE)
   add_test(NAME e2e.${name} COMMAND bash ${src} ${CMAKE_BINARY_DIR})
@@ -42,6 +43,11 @@ foreach(src ${CXD_E2E_TESTS})
     set_tests_properties(e2e.${name} PROPERTIES LABELS "e2e;timing"
                          RUN_SERIAL TRUE)
   endif()
+  file(STRINGS ${src} tmo REGEX "^# test-timeout: [0-9]+" LIMIT_COUNT 1)
+  if(tmo)
+    string(REGEX MATCH "[0-9]+" tmo "${tmo}")
+    set_tests_properties(e2e.${name} PROPERTIES TIMEOUT ${tmo})
+  endif()
 endforeach()
 
 # test_pace's property tests run the pacing machine over every main and
@@ -49,33 +55,6 @@ endforeach()
 # (the model it replaced: 3 s, and about 30 s under ASan on a shared
 # 2-core host, where 60 s ran out). A hang guard only.
 set_tests_properties(unit.test_pace PROPERTIES TIMEOUT 300)
-
-# The fault matrix runs 224 bounded cases (most wait out a 5 s timeout).
-if(TEST e2e.test_fault_matrix)
-  set_tests_properties(e2e.test_fault_matrix PROPERTIES TIMEOUT 900)
-endif()
-# The verdict's fault scenarios measure long, and one found INCONCLUSIVE on
-# a busy host is measured once more (half with its baseline): room for that
-# on a loaded 2-core host (a test ctest times out is killed before its
-# EXIT trap can remove its namespaces and links).
-if(TEST e2e.test_sweep_verdict)
-  set_tests_properties(e2e.test_sweep_verdict PROPERTIES TIMEOUT 600)
-endif()
-# The capacity pass on shaped namespaces: two trunk rates, a fault found
-# INCONCLUSIVE measured once more, two short runs with the pass off.
-if(TEST e2e.test_sweep_capacity)
-  set_tests_properties(e2e.test_sweep_capacity PROPERTIES TIMEOUT 420)
-endif()
-# The simulated scenario suite: its quick half at 256 ranks, about 5 min
-# on 2 cores; room for a loaded host.
-if(TEST e2e.test_sim_scenarios)
-  set_tests_properties(e2e.test_sim_scenarios PROPERTIES TIMEOUT 1200)
-endif()
-# The seeded fault benchmark's few fabrics at 64 and 128 ranks: about a
-# minute and a half.
-if(TEST e2e.test_sim_faults)
-  set_tests_properties(e2e.test_sim_faults PROPERTIES TIMEOUT 600)
-endif()
 
 # The <rdma/fi_cxi_ext.h> path of the cxi knobs, built against a test
 # stand-in of that header (HPE's libfabric ships the real one, Debian's

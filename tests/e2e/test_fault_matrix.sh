@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # test-class: shared (its bounds are hang bounds, not speed checks)
+# test-timeout: 900 (224 bounded cases, most waiting out a 5 s timeout)
 # Fault matrix: every networked tool x every phase x every fault.
 #   bash tests/e2e/test_fault_matrix.sh BUILD_DIR [TOOL...]
 #

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # test-class: shared (simulated time: its figures do not depend on the load)
+# test-timeout: 600 (the seeded fault benchmark at 64 and 128 ranks, about 1.5 min)
 # The randomized fault benchmark at small scale (sim/faults.py,
 # docs/simulation.md): its plans and score without a simulation
 # (tests/sim/test_faults.py), then seeded realistic fabrics under the

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # test-class: shared (simulated time: its figures do not depend on the load)
+# test-timeout: 1200 (the quick suite at 256 ranks, about 5 min on 2 cores: room for a loaded host)
 # The scenario suite's quick set (sim/scenarios.py --suite quick,
 # docs/simulation.md) at 256 simulated ranks on a realistic dragonfly of
 # 16 groups (one L1 link's worth between two switches of a group) and a

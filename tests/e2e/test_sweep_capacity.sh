@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # test-class: timing (the capacity pass on shaped real trunks)
+# test-timeout: 420 (two trunk rates, a fault found INCONCLUSIVE measured once more, two short runs)
 # cxi_sweep's capacity pass on a fabric of network namespaces: six ranks,
 # one namespace each (CXD_TEST_NETNS), ranks 0-2 on bridge A, 3-5 on
 # bridge B, the bridges joined by a veth trunk. Every node link is shaped

@@ -6,9 +6,10 @@ strengths asked, each accepted by platgen; none on a clean fabric), the
 score by component on hand-made suspects, and bad input (exit 2 naming the
 value).  python3 tests/sim/test_faults.py"""
 import os
-import subprocess
 import sys
 import unittest
+
+import usage_errors  # tests/sim/usage_errors.py, beside this file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIM = os.path.join(HERE, "..", "..", "sim")
@@ -107,12 +108,7 @@ class Plans(unittest.TestCase):
             (["--sweep", me, "--ranks", "64", "--timeout", "0"], "0"),
             (["--ranks", "64"], "--sweep"),
         ]
-        for args, named in cases:
-            out = subprocess.run([me, os.path.join(SIM, "faults.py"), *args],
-                                 capture_output=True, text=True)
-            self.assertEqual(out.returncode, 2, (args, out.stderr))
-            self.assertIn(named, out.stderr, args)
-            self.assertNotIn("Traceback", out.stderr, args)
+        usage_errors.check(self, [me, os.path.join(SIM, "faults.py")], cases)
 
 
 if __name__ == "__main__":

@@ -5,9 +5,10 @@ the scenarios' platforms (each slows what its name says), the table's
 summaries of a hand-written sweep JSON, and bad input (exit 2 naming the
 value).  python3 tests/sim/test_scenarios.py"""
 import os
-import subprocess
 import sys
 import unittest
+
+import usage_errors  # tests/sim/usage_errors.py, beside this file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIM = os.path.join(HERE, "..", "..", "sim")
@@ -244,12 +245,7 @@ class Runner(unittest.TestCase):
             (["--sweep", me, "--ranks", "16", "--cfg", "smpi/test:0"], "smpi/test:0"),
             (["--ranks", "16"], "--sweep"),
         ]
-        for args, named in cases:
-            out = subprocess.run([me, os.path.join(SIM, "scenarios.py"), *args],
-                                 capture_output=True, text=True)
-            self.assertEqual(out.returncode, 2, (args, out.stderr))
-            self.assertIn(named, out.stderr, args)
-            self.assertNotIn("Traceback", out.stderr, args)
+        usage_errors.check(self, [me, os.path.join(SIM, "scenarios.py")], cases)
 
 
 if __name__ == "__main__":
