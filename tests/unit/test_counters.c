@@ -259,6 +259,16 @@ static void test_cxi_debugfs(void **state)
 	free(c);
 }
 
+/* A window recorder of cap rows, windows of step ns. */
+static void win_rec(struct cxd_winrec *wr, struct cxd_window *rows, uint64_t cap,
+		    uint64_t step)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->step = step;
+	wr->win.cap = cap;
+	wr->win.w = rows;
+}
+
 /* Five 1 s windows of 1000-byte operations, the third slow; a 0.3 s tail
  * is too short to judge and left out. */
 static void test_windows_find_slow_second_drop_short_tail(void **state)
@@ -269,10 +279,7 @@ static void test_windows_find_slow_second_drop_short_tail(void **state)
 	const uint64_t s = 1000000000ULL;
 
 	(void) state;
-	memset(&wr, 0, sizeof(wr));
-	wr.step = s;
-	wr.win.cap = 8;
-	wr.win.w = rows;
+	win_rec(&wr, rows, 8, s);
 	cxd_win_start(&wr, 1000, 5 * s);
 	assert_int_equal(wr.next, 6 * s);
 	for (int i = 0; i < 5; i++)
@@ -297,10 +304,7 @@ static void test_window_stretch(void **state)
 	const uint64_t s = 1000000000ULL;
 
 	(void) state;
-	memset(&wr, 0, sizeof(wr));
-	wr.step = s;
-	wr.win.cap = 4;
-	wr.win.w = rows;
+	win_rec(&wr, rows, 4, s);
 	cxd_win_start(&wr, 1000000, 0);
 	cxd_win_pass(&wr, 3 * s + s / 2, 7, NULL);
 	assert_int_equal(wr.next, 4 * s);

@@ -193,6 +193,17 @@ static void test_busy_bound(void **state)
 
 /* Everything at half its baseline: the peers see nothing, the baseline
  * every link; an absolute floor too. */
+/* A healthy fabric in was, the same at half speed in now, and the rules
+ * judging now with no baseline yet. */
+static struct cxd_rules halved(double *now, double *was)
+{
+	fabric(now, NULL, 0, 1);
+	fabric(was, NULL, 0, 1);
+	for (int i = 0; i < N * N; i++)
+		now[i] /= 2;
+	return rules_for(now, 0.004);
+}
+
 static void test_baseline_and_expect(void **state)
 {
 	double now[N * N], was[N * N];
@@ -200,11 +211,7 @@ static void test_baseline_and_expect(void **state)
 	struct cxd_rules r;
 
 	(void) state;
-	fabric(now, NULL, 0, 1);
-	fabric(was, NULL, 0, 1);
-	for (int i = 0; i < N * N; i++)
-		now[i] /= 2;
-	r = rules_for(now, 0.004);
+	r = halved(now, was);
 	assert_int_equal(cxd_judge_flag(&r, now, CXD_M_BW, o, N * N), 0);
 	r.base[CXD_M_BW] = was;
 	r.base_tol[CXD_M_BW] = 0.12; /* the baseline's own, the wider */
@@ -367,11 +374,7 @@ static void test_suspect_fabric(void **state)
 	size_t k;
 
 	(void) state;
-	fabric(now, NULL, 0, 1);
-	fabric(was, NULL, 0, 1);
-	for (int i = 0; i < N * N; i++)
-		now[i] /= 2;
-	r = rules_for(now, 0.004);
+	r = halved(now, was);
 	r.base[CXD_M_BW] = was;
 	k = cxd_judge_flag(&r, now, CXD_M_BW, o, N * N);
 	assert_int_equal(cxd_judge_suspects(o, k, N, NULL, s, 16), 1);
