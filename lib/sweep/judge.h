@@ -111,6 +111,16 @@ struct cxd_rules {
 	double expect[2];        /* absolute floor (bw) / ceiling (lat); 0 */
 };
 
+/* The sweep result's section of the judging (out_types.h): the rules
+ * the links were judged by, and what the retest measured again. */
+struct cxd_sweep_judged {
+	const struct cxd_rules *rules;
+	/* The pairs measured again to confirm the outliers (0: none), and
+	 * in which metrics: bit 1 << CXD_M_BW, 1 << CXD_M_LAT. */
+	int retest_pairs;
+	unsigned retest_metrics;
+};
+
 /* The typical link that link (src, dst) is judged against in metric m:
  * latency's of its class where known, else the run's. */
 double cxd_judge_typical_for(const struct cxd_rules *r, enum cxd_metric m,

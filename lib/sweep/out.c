@@ -8,14 +8,15 @@
 
 #include <json-c/json.h>
 
-#include "base/afile.h"
 #include "base/json_num.h"
 #include "base/stamp.h"
 #include "judge.h"
-#include "out_cap.h"
-#include "judge_suspects.h"
 #include "out.h"
+#include "out_cap.h"
+#include "out_files.h"
 #include "out_json.h"
+#include "out_text.h"
+#include "topo_types.h"
 #include "verdict.h"
 
 static json_object *pct_or_null(uint64_t pct)
@@ -45,8 +46,8 @@ static json_object *matrix(const double *m, int n)
 
 static json_object *options(const struct cxd_sweep_res *r)
 {
-	const struct cxd_run_opts *run = &r->cfg->run;
-	const struct cxd_sweep_opts *sw = &r->cfg->sweep;
+	const struct cxd_run_opts *run = &r->run.cfg->run;
+	const struct cxd_sweep_opts *sw = &r->run.cfg->sweep;
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "size", json_object_new_int64((int64_t)
@@ -61,10 +62,10 @@ static json_object *options(const struct cxd_sweep_res *r)
 			       json_object_new_int64((int64_t) run->list_size));
 	json_object_object_add(o, "lat_size",
 			       json_object_new_int(CXD_SWEEP_LAT_SIZE));
-	json_object_object_add(o, "lat_iters",
-			       json_object_new_int64((int64_t) r->lat_iters));
+	json_object_object_add(o, "lat_iters", json_object_new_int64(
+				       (int64_t) r->run.lat_iters));
 	json_object_object_add(o, "repeat",
-			       json_object_new_int64((int64_t) r->repeat));
+			       json_object_new_int64((int64_t) r->run.repeat));
 	json_object_object_add(o, "min_bw_pct", pct_or_null(sw->bw_pct));
 	json_object_object_add(o, "max_lat_pct", pct_or_null(sw->lat_pct));
 	json_object_object_add(o, "expect_bw_mb_s",
@@ -76,9 +77,9 @@ static json_object *options(const struct cxd_sweep_res *r)
 	json_object_object_add(o, "baseline", str_or_null(sw->baseline));
 	json_object_object_add(o, "topology", str_or_null(sw->topology));
 	json_object_object_add(o, "max_pairs",
-			       json_object_new_int(r->pairs_at_once));
-	json_object_object_add(o, "device",
-			       json_object_new_string(r->cfg->local.device));
+			       json_object_new_int(r->rounds.pairs_at_once));
+	json_object_object_add(o, "device", json_object_new_string(
+				       r->run.cfg->local.device));
 	return o;
 }
 
@@ -86,33 +87,34 @@ static json_object *ranks(const struct cxd_sweep_res *r)
 {
 	json_object *a = json_object_new_array();
 
-	for (int i = 0; i < r->n; i++) {
+	for (int i = 0; i < r->run.n; i++) {
+		const struct cxd_sweep_rank *x = &r->run.ranks[i];
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "rank", json_object_new_int(i));
 		json_object_object_add(o, "host",
-				       json_object_new_string(r->ranks[i].host));
+				       json_object_new_string(x->host));
 		json_object_object_add(o, "address",
-				       json_object_new_string(r->ranks[i].addr));
+				       json_object_new_string(x->addr));
 		json_object_object_add(o, "nic",
-				       json_object_new_string(r->ranks[i].nic));
-		if (r->tmap) {
-			int si = r->tmap->switch_of[i];
-			int g = r->tmap->group_of[i];
+				       json_object_new_string(x->nic));
+		if (r->in.tmap) {
+			const struct cxd_topo *t = r->in.topo;
+			int si = r->in.tmap->switch_of[i];
+			int g = r->in.tmap->group_of[i];
 
 			json_object_object_add(o, "switch",
 					       json_object_new_string(
-						       r->topo->switch_name[si]));
+						       t->switch_name[si]));
 			json_object_object_add(o, "group", g < 0 ? NULL :
 					       json_object_new_string(
-						       r->topo->group_name[g]));
+						       t->group_name[g]));
 		}
 		json_object_object_add(o, "counters_moved", r->moved ?
 				       json_object_new_string(r->moved[i]) :
 				       NULL);
 		json_object_object_add(o, "suspect", json_object_new_boolean(
-					       cxd_judge_rank_suspect(r->sus,
-						r->nsus, i, r->tmap)));
+					       cxd_out_rank_suspect(r, i)));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -172,31 +174,31 @@ static json_object *schedule(const struct cxd_sweep_res *r)
 }
 
 /* {"pairs": measured again, "metrics": the matrices' names}. */
-static json_object *retest(const struct cxd_sweep_res *r)
+static json_object *retest(const struct cxd_sweep_judged *j)
 {
 	json_object *o = json_object_new_object(),
 		    *m = json_object_new_array();
 
 	json_object_object_add(o, "pairs",
-			       json_object_new_int(r->retest_pairs));
-	if (r->retest_pairs && (r->retest_metrics & (1u << CXD_M_BW)))
-		json_object_array_add(m, json_object_new_string("bw_mb_s"));
-	if (r->retest_pairs && (r->retest_metrics & (1u << CXD_M_LAT)))
-		json_object_array_add(m, json_object_new_string("lat_us"));
+			       json_object_new_int(j->retest_pairs));
+	for (int k = CXD_M_BW; j->retest_pairs && k <= CXD_M_LAT; k++)
+		if (j->retest_metrics & (1u << k))
+			json_object_array_add(m, json_object_new_string(
+				cxd_out_metric_key((enum cxd_metric) k)));
 	json_object_object_add(o, "metrics", m);
 	return o;
 }
 
-static json_object *rounds(const struct cxd_sweep_res *r)
+static json_object *rounds(const struct cxd_sweep_rounds *s)
 {
 	json_object *a = json_object_new_array();
 
-	for (int i = 0; i < r->nrounds; i++) {
-		const struct cxd_pair *p = r->round_pairs + r->round_first[i];
+	for (int i = 0; i < s->nrounds; i++) {
+		const struct cxd_pair *p = s->round_pairs + s->round_first[i];
 		json_object *o = json_object_new_object();
 		json_object *pairs = json_object_new_array();
 
-		for (int j = 0; j < r->round_count[i]; j++) {
+		for (int j = 0; j < s->round_count[i]; j++) {
 			json_object *pr = json_object_new_array();
 
 			json_object_array_add(pr, json_object_new_int(p[j].a));
@@ -206,19 +208,81 @@ static json_object *rounds(const struct cxd_sweep_res *r)
 		json_object_object_add(o, "round", json_object_new_int(i));
 		json_object_object_add(o, "pairs", pairs);
 		json_object_object_add(o, "seconds",
-				       cxd_json_num(r->round_s[i]));
+				       cxd_json_num(s->round_s[i]));
 		json_object_array_add(a, o);
 	}
 	return a;
+}
+
+/* The document's head: who measured, with what, by which schedule. */
+static void add_run(json_object *d, const struct cxd_sweep_res *r)
+{
+	const struct cxd_sweep_run *run = &r->run;
+
+	json_object_object_add(d, "engine", json_object_new_string(run->engine));
+	/* libfabric's version where it measured, else the MPI library's */
+	json_object_object_add(d, strcmp(run->engine, "fabric") == 0 ?
+			       "libfabric" : "mpi_library",
+			       json_object_new_string(run->engine_version));
+	json_object_object_add(d, "provider",
+			       json_object_new_string(run->provider));
+	json_object_object_add(d, "schedule", schedule(r));
+	if (r->in.topo)
+		json_object_object_add(d, "widths", cxd_out_json_widths(r));
+	json_object_object_add(d, "options", options(r));
+	json_object_object_add(d, "ranks", ranks(r));
+}
+
+/* Every link's figures, their statistics and what they were judged by. */
+static void add_links(json_object *d, const struct cxd_sweep_res *r)
+{
+	const struct cxd_sweep_links *l = &r->links;
+	int n = r->run.n;
+
+	/* rank 0 gathers the matrices whenever --json is given */
+	json_object_object_add(d, "bw_mb_s", matrix(l->bw, n));
+	json_object_object_add(d, "lat_us", matrix(l->lat, n));
+	json_object_object_add(d, "bw_spread_pct", matrix(l->spread[0], n));
+	json_object_object_add(d, "lat_spread_pct", matrix(l->spread[1], n));
+	json_object_object_add(d, "link_stats", cxd_out_json_link_stats(r));
+	json_object_object_add(d, "resolution", cxd_out_json_resolution(r));
+}
+
+/* What stood out: the retest, the outliers, the suspects, the capacity
+ * pass, the baseline. */
+static void add_findings(json_object *d, const struct cxd_sweep_res *r)
+{
+	const struct cxd_sweep_outliers *x = &r->outliers;
+
+	json_object_object_add(d, "retest", retest(&r->judged));
+	json_object_object_add(d, "outliers", outliers(x->out, x->nout));
+	/* Retested while a rank waited for a CPU: not judged. */
+	json_object_object_add(d, "unjudged", outliers(x->busy, x->nbusy));
+	/* Above CXD_SWEEP_LISTED per rank, the lists are cut: the counts. */
+	json_object_object_add(d, "outliers_total",
+			       json_object_new_int64((int64_t) x->nout_all));
+	json_object_object_add(d, "unjudged_total",
+			       json_object_new_int64((int64_t) x->nbusy_all));
+	json_object_object_add(d, "suspects", cxd_out_json_suspects(r));
+	if (r->cap)
+		json_object_object_add(d, "capacity", cxd_out_cap_json(r));
+	if (r->in.base)
+		json_object_object_add(d, "baseline",
+				       cxd_out_json_baseline(r));
+}
+
+static void json_body(const void *d, FILE *f)
+{
+	fputs(json_object_to_json_string_ext((json_object *) d,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
 }
 
 int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
 		 char *err, size_t errlen)
 {
 	json_object *d = json_object_new_object();
-	struct cxd_afile a;
 	int ret = cxd_stamp_json(d, "sweep", CXD_SCHEMA_SWEEP, "cxi_sweep",
-				 &r->cfg->out.stamp);
+				 &r->run.cfg->out.stamp);
 
 	if (ret != 0) {
 		json_object_put(d);
@@ -226,76 +290,40 @@ int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
 			 path, strerror(-ret));
 		return -EIO;
 	}
-	json_object_object_add(d, "engine", json_object_new_string(r->engine));
-	/* libfabric's version where it measured, else the MPI library's */
-	json_object_object_add(d, strcmp(r->engine, "fabric") == 0 ?
-			       "libfabric" : "mpi_library",
-			       json_object_new_string(r->engine_version));
-	json_object_object_add(d, "provider",
-			       json_object_new_string(r->provider));
-	json_object_object_add(d, "schedule", schedule(r));
-	if (r->topo)
-		json_object_object_add(d, "widths", cxd_out_json_widths(r));
-	json_object_object_add(d, "options", options(r));
-	json_object_object_add(d, "ranks", ranks(r));
-	/* rank 0 gathers the matrices whenever --json is given */
-	json_object_object_add(d, "bw_mb_s", matrix(r->bw, r->n));
-	json_object_object_add(d, "lat_us", matrix(r->lat, r->n));
-	json_object_object_add(d, "bw_spread_pct", matrix(r->spread[0], r->n));
-	json_object_object_add(d, "lat_spread_pct", matrix(r->spread[1], r->n));
-	json_object_object_add(d, "link_stats", cxd_out_json_link_stats(r));
-	json_object_object_add(d, "resolution", cxd_out_json_resolution(r));
-	json_object_object_add(d, "retest", retest(r));
-	json_object_object_add(d, "outliers", outliers(r->out, r->nout));
-	/* Retested while a rank waited for a CPU: not judged. */
-	json_object_object_add(d, "unjudged", outliers(r->busy, r->nbusy));
-	/* Above CXD_SWEEP_LISTED per rank, the lists are cut: the counts. */
-	json_object_object_add(d, "outliers_total",
-			       json_object_new_int64((int64_t) r->nout_all));
-	json_object_object_add(d, "unjudged_total",
-			       json_object_new_int64((int64_t) r->nbusy_all));
-	json_object_object_add(d, "suspects", cxd_out_json_suspects(r));
-	if (r->cap)
-		json_object_object_add(d, "capacity", cxd_out_cap_json(r));
-	if (r->base)
-		json_object_object_add(d, "baseline",
-				       cxd_out_json_baseline(r));
+	add_run(d, r);
+	add_links(d, r);
+	add_findings(d, r);
 	json_object_object_add(d, "verdict", json_object_new_string(
 				       cxd_verdict_name(r->verdict)));
-	json_object_object_add(d, "rounds", rounds(r));
-	json_object_object_add(d, "seconds", cxd_json_num(r->total_s));
-	ret = cxd_afile_open(&a, path, "JSON", err, errlen);
-	if (ret == 0) {
-		fputs(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PRETTY |
-				JSON_C_TO_STRING_NOSLASHESCAPE), a.f);
-		ret = cxd_afile_commit(&a, err, errlen);
-	}
+	json_object_object_add(d, "rounds", rounds(&r->rounds));
+	json_object_object_add(d, "seconds", cxd_json_num(r->rounds.total_s));
+	ret = cxd_out_write(path, "JSON", json_body, d, err, errlen);
 	json_object_put(d);
 	return ret;
+}
+
+static void csv_body(const void *arg, FILE *f)
+{
+	const struct cxd_sweep_res *r = arg;
+	const struct cxd_sweep_rank *x = r->run.ranks;
+
+	/* The NICs last: scripts reading the first six columns go on. */
+	fprintf(f, "src,dst,src_host,dst_host,bw_mb_s,lat_us,src_nic,"
+		"dst_nic\n");
+	for (int i = 0; i < r->run.n; i++)
+		for (int j = 0; j < r->run.n; j++) {
+			size_t k = (size_t) i * r->run.n + j;
+
+			if (i == j)
+				continue;
+			fprintf(f, "%d,%d,%s,%s,%.2f,%.2f,%s,%s\n", i, j,
+				x[i].host, x[j].host, r->links.bw[k],
+				r->links.lat[k], x[i].nic, x[j].nic);
+		}
 }
 
 int cxd_out_csv(const struct cxd_sweep_res *r, const char *path,
 		char *err, size_t errlen)
 {
-	struct cxd_afile a;
-	FILE *f;
-	int ret = cxd_afile_open(&a, path, "CSV", err, errlen);
-
-	if (ret)
-		return ret;
-	f = a.f;
-	/* The NICs last: scripts reading the first six columns go on. */
-	fprintf(f, "src,dst,src_host,dst_host,bw_mb_s,lat_us,src_nic,"
-		"dst_nic\n");
-	for (int i = 0; i < r->n; i++)
-		for (int j = 0; j < r->n; j++) {
-			size_t k = (size_t) i * r->n + j;
-
-			if (i == j)
-				continue;
-			fprintf(f, "%d,%d,%s,%s,%.2f,%.2f,%s,%s\n", i, j,
-				r->ranks[i].host, r->ranks[j].host, r->bw[k],
-				r->lat[k], r->ranks[i].nic, r->ranks[j].nic);
-		}
-	return cxd_afile_commit(&a, err, errlen);
+	return cxd_out_write(path, "CSV", csv_body, r, err, errlen);
 }

@@ -3,13 +3,9 @@
 #ifndef CXD_SWEEP_OUT_H
 #define CXD_SWEEP_OUT_H
 
-#include <stddef.h>
-
 #include "out_types.h"
 
-int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
-		 char *err, size_t errlen);
-int cxd_out_csv(const struct cxd_sweep_res *r, const char *path,
-		char *err, size_t errlen);
+cxd_out_writer_fn cxd_out_json;
+cxd_out_writer_fn cxd_out_csv;
 
 #endif

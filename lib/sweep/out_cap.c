@@ -17,10 +17,10 @@ static const char *const unit_word[CXD_CAP_SCOPES][3] = {
 const char *cxd_out_cap_part(const struct cxd_sweep_res *r,
 			     enum cxd_cap_scope s, int id)
 {
-	if (id < 0 || r->topo == NULL)
+	if (id < 0 || r->in.topo == NULL)
 		return "";
-	return s == CXD_CAP_BUNDLE ? r->topo->group_name[id] :
-	       r->topo->switch_name[id];
+	return s == CXD_CAP_BUNDLE ? r->in.topo->group_name[id] :
+	       r->in.topo->switch_name[id];
 }
 
 void cxd_out_cap_name(const struct cxd_sweep_res *r,
@@ -134,8 +134,8 @@ void cxd_out_cap_text(const struct cxd_sweep_res *r, FILE *out)
 		return;
 	}
 	fprintf(out, "Capacity: %.3g s of the run's %.1f s (%.1f %%)\n",
-		r->cap->seconds, r->total_s, r->total_s > 0 ?
-		100 * r->cap->seconds / r->total_s : 0.0);
+		r->cap->seconds, r->rounds.total_s, r->rounds.total_s > 0 ?
+		100 * r->cap->seconds / r->rounds.total_s : 0.0);
 	for (int s = 0; s < CXD_CAP_SCOPES; s++)
 		scope_line(r, (enum cxd_cap_scope) s, out);
 }

@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "capacity.h"
 #include "out_types.h"
 
 /* The words of a finding's component and the parts' names: "the links

@@ -37,7 +37,7 @@ static void end_rank(FILE *f, const char *side, int rank,
 
 static void links(const struct cxd_sweep_res *r, FILE *f, enum cxd_metric m)
 {
-	const double *v = m == CXD_M_BW ? r->bw : r->lat;
+	const double *v = m == CXD_M_BW ? r->links.bw : r->links.lat;
 	double scale = m == CXD_M_BW ? 1e6 : 1e-6;
 
 	if (v == NULL)
@@ -50,18 +50,18 @@ static void links(const struct cxd_sweep_res *r, FILE *f, enum cxd_metric m)
 		cxd_om_gauge(f, "cxi_sweep_link_latency_seconds", "8-byte "
 			     "write latency of a link, the median of its "
 			     "repeats.");
-	for (int i = 0; i < r->n; i++)
-		for (int j = 0; j < r->n; j++) {
-			double x = v[(size_t) i * r->n + j];
+	for (int i = 0; i < r->run.n; i++)
+		for (int j = 0; j < r->run.n; j++) {
+			double x = v[(size_t) i * r->run.n + j];
 
 			if (i == j || !isfinite(x))
 				continue;
 			cxd_om_sample(f, m == CXD_M_BW ?
 				"cxi_sweep_link_bandwidth_bytes_per_second" :
 				"cxi_sweep_link_latency_seconds");
-			end_rank(f, "src", i, &r->ranks[i]);
+			end_rank(f, "src", i, &r->run.ranks[i]);
 			fputc(',', f);
-			end_rank(f, "dst", j, &r->ranks[j]);
+			end_rank(f, "dst", j, &r->run.ranks[j]);
 			fprintf(f, "} %.9g\n", x * scale);
 		}
 }
@@ -71,13 +71,13 @@ static void outliers(const struct cxd_sweep_res *r, FILE *f)
 	cxd_om_gauge(f, "cxi_sweep_link_outlier", "1 for a link out of "
 		     "tolerance (confirmed by a retest); reason: the rule it "
 		     "broke.");
-	for (size_t i = 0; i < r->nout; i++) {
-		const struct cxd_outlier *o = &r->out[i];
+	for (size_t i = 0; i < r->outliers.nout; i++) {
+		const struct cxd_outlier *o = &r->outliers.out[i];
 
 		cxd_om_sample(f, "cxi_sweep_link_outlier");
-		end_rank(f, "src", o->src, &r->ranks[o->src]);
+		end_rank(f, "src", o->src, &r->run.ranks[o->src]);
 		fputc(',', f);
-		end_rank(f, "dst", o->dst, &r->ranks[o->dst]);
+		end_rank(f, "dst", o->dst, &r->run.ranks[o->dst]);
 		fprintf(f, ",metric=\"%s\",reason=\"%s\"} 1\n",
 			o->metric == CXD_M_BW ? "bandwidth" : "latency",
 			cxd_judge_reason_name(o->why));
@@ -92,22 +92,22 @@ static void rank_medians(const struct cxd_sweep_res *r, FILE *f,
 		"cxi_sweep_rank_bandwidth_bytes_per_second" :
 		"cxi_sweep_rank_latency_seconds";
 
-	if (r->rank_med == NULL)
+	if (r->links.rank_med == NULL)
 		return;
 	cxd_om_gauge(f, name, m == CXD_M_BW ?
 		     "Median one way bandwidth of a rank's links to the "
 		     "others." :
 		     "Median 8-byte write latency of a rank's links to the "
 		     "others.");
-	for (int i = 0; i < r->n; i++) {
-		double x = r->rank_med[2 * i + m];
+	for (int i = 0; i < r->run.n; i++) {
+		double x = r->links.rank_med[2 * i + m];
 
 		if (!isfinite(x))
 			continue;
 		cxd_om_sample(f, name);
-		cxd_om_label(f, "host", r->ranks[i].host);
+		cxd_om_label(f, "host", r->run.ranks[i].host);
 		fputc(',', f);
-		cxd_om_label(f, "nic", r->ranks[i].nic);
+		cxd_om_label(f, "nic", r->run.ranks[i].nic);
 		fprintf(f, ",rank=\"%d\"} %.9g\n", i,
 			x * (m == CXD_M_BW ? 1e6 : 1e-6));
 	}
@@ -118,13 +118,12 @@ static void ranks(const struct cxd_sweep_res *r, FILE *f)
 	cxd_om_gauge(f, "cxi_sweep_rank_suspect", "1 when the verdict names "
 		     "this rank (alone, or by its switch or group) as a "
 		     "suspect.");
-	for (int i = 0; i < r->n; i++) {
+	for (int i = 0; i < r->run.n; i++) {
 		cxd_om_sample(f, "cxi_sweep_rank_suspect");
-		cxd_om_label(f, "host", r->ranks[i].host);
+		cxd_om_label(f, "host", r->run.ranks[i].host);
 		fputc(',', f);
-		cxd_om_label(f, "nic", r->ranks[i].nic);
-		fprintf(f, ",rank=\"%d\"} %d\n", i,
-			cxd_judge_rank_suspect(r->sus, r->nsus, i, r->tmap));
+		cxd_om_label(f, "nic", r->run.ranks[i].nic);
+		fprintf(f, ",rank=\"%d\"} %d\n", i, cxd_out_rank_suspect(r, i));
 	}
 }
 
@@ -137,39 +136,47 @@ static void summary(const struct cxd_sweep_res *r, FILE *f)
 		     "were judged by against the typical link (0.1: 10 %).");
 	for (int m = 0; m < 2; m++)
 		fprintf(f, "cxi_sweep_tolerance_ratio{metric=\"%s\"} %.6g\n",
-			mname[m], r->rules->tol[m].tol);
+			mname[m], r->judged.rules->tol[m].tol);
 	cxd_om_gauge(f, "cxi_sweep_noise_ratio", "Relative noise (sigma) "
 		     "between repeats of a link.");
 	for (int m = 0; m < 2; m++)
-		if (isfinite(r->rules->tol[m].noise))
+		if (isfinite(r->judged.rules->tol[m].noise))
 			fprintf(f, "cxi_sweep_noise_ratio{metric=\"%s\"} "
-				"%.6g\n", mname[m], r->rules->tol[m].noise);
+				"%.6g\n", mname[m],
+				r->judged.rules->tol[m].noise);
 	cxd_om_gauge(f, "cxi_sweep_verdict", "1 for the sweep's verdict, 0 for "
 		     "the others.");
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		fprintf(f, "cxi_sweep_verdict{verdict=\"%s\"} %d\n",
 			cxd_verdict_name(v[i]), r->verdict == v[i]);
 	cxd_om_gauge(f, "cxi_sweep_ranks", "Ranks in the sweep.");
-	fprintf(f, "cxi_sweep_ranks %d\n", r->n);
+	fprintf(f, "cxi_sweep_ranks %d\n", r->run.n);
 	cxd_om_gauge(f, "cxi_sweep_duration_seconds",
 		     "How long the sweep took.");
-	fprintf(f, "cxi_sweep_duration_seconds %.3f\n", r->total_s);
+	fprintf(f, "cxi_sweep_duration_seconds %.3f\n", r->rounds.total_s);
 	cxd_om_gauge(f, "cxi_sweep_end_time_seconds", "When the sweep ended "
 		     "(Unix time): a stale file shows.");
 	fprintf(f, "cxi_sweep_end_time_seconds %lld\n",
 		(long long) time(NULL));
 }
 
-int cxd_out_metrics(const struct cxd_sweep_res *r, const char *path,
-		    char *err, size_t errlen)
+int cxd_out_write(const char *path, const char *what,
+		  cxd_out_body_fn *body, const void *arg, char *err,
+		  size_t errlen)
 {
 	struct cxd_afile a;
-	FILE *f;
-	int ret = cxd_afile_open(&a, path, "metrics", err, errlen);
+	int ret = cxd_afile_open(&a, path, what, err, errlen);
 
 	if (ret)
 		return ret;
-	f = a.f;
+	body(arg, a.f);
+	return cxd_afile_commit(&a, err, errlen);
+}
+
+static void metrics_body(const void *arg, FILE *f)
+{
+	const struct cxd_sweep_res *r = arg;
+
 	summary(r, f);
 	ranks(r, f);
 	rank_medians(r, f, CXD_M_BW);
@@ -179,7 +186,12 @@ int cxd_out_metrics(const struct cxd_sweep_res *r, const char *path,
 	outliers(r, f);
 	cxd_out_cap_metrics(r, f);
 	cxd_om_eof(f);
-	return cxd_afile_commit(&a, err, errlen);
+}
+
+int cxd_out_metrics(const struct cxd_sweep_res *r, const char *path,
+		    char *err, size_t errlen)
+{
+	return cxd_out_write(path, "metrics", metrics_body, r, err, errlen);
 }
 
 /* Why a host is suspect, in words fit for Slurm's drain reason: one
@@ -190,15 +202,16 @@ static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 	const struct cxd_suspect *s = NULL;
 	const struct cxd_suspect_row *row;
 
-	for (size_t i = 0; i < r->nsus && s == NULL; i++)
-		if (cxd_judge_rank_suspect(&r->sus[i], 1, rank, r->tmap))
-			s = &r->sus[i];
+	for (size_t i = 0; i < r->suspects.n && s == NULL; i++)
+		if (cxd_judge_rank_suspect(&r->suspects.list[i], 1, rank,
+					   r->in.tmap))
+			s = &r->suspects.list[i];
 	if (s == NULL)
 		return;
 	row = cxd_judge_kind(s->kind);
 	if (row->shape == CXD_SHAPE_RANK)
 		snprintf(name, sizeof(name), "rank %d %s", s->id,
-			 r->ranks[s->id].nic);
+			 r->run.ranks[s->id].nic);
 	else
 		cxd_out_suspect_name(r, s, name, sizeof(name));
 	snprintf(buf, sizeof(buf), "cxi_sweep %s: %d of %d links %s%s",
@@ -212,29 +225,30 @@ static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 
 /* HOST<TAB>REASON per line: read into scontrol update nodename=HOST
  * state=drain reason="REASON" (docs/site.md). */
+static void suspects_body(const void *arg, FILE *f)
+{
+	const struct cxd_sweep_res *r = arg;
+
+	/* Each host once, even with several suspect NICs or metrics. */
+	for (int i = 0; i < r->run.n; i++) {
+		const char *host = r->run.ranks[i].host;
+		bool seen = false;
+
+		if (!cxd_out_rank_suspect(r, i))
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(r->run.ranks[j].host, host) == 0 &&
+			       cxd_out_rank_suspect(r, j);
+		if (seen)
+			continue;
+		fprintf(f, "%s", host);
+		reason(r, i, f);
+		fputc('\n', f);
+	}
+}
+
 int cxd_out_suspects(const struct cxd_sweep_res *r, const char *path,
 		     char *err, size_t errlen)
 {
-	struct cxd_afile a;
-	int ret = cxd_afile_open(&a, path, "suspects", err, errlen);
-
-	if (ret)
-		return ret;
-	/* Each host once, even with several suspect NICs or metrics. */
-	for (int i = 0; i < r->n; i++) {
-		bool seen = false;
-
-		if (!cxd_judge_rank_suspect(r->sus, r->nsus, i, r->tmap))
-			continue;
-		for (int j = 0; j < i && !seen; j++)
-			seen = strcmp(r->ranks[j].host, r->ranks[i].host) == 0 &&
-			       cxd_judge_rank_suspect(r->sus, r->nsus, j,
-						      r->tmap);
-		if (seen)
-			continue;
-		fprintf(a.f, "%s", r->ranks[i].host);
-		reason(r, i, a.f);
-		fputc('\n', a.f);
-	}
-	return cxd_afile_commit(&a, err, errlen);
+	return cxd_out_write(path, "suspects", suspects_body, r, err, errlen);
 }

@@ -6,12 +6,14 @@
 #include <stdlib.h>
 
 #include "base/json_num.h"
+#include "baseline.h"
 #include "judge.h"
 #include "judge_kinds.h"
 #include "judge_suspects.h"
 #include "out_cap.h"
 #include "out_json.h"
 #include "out_text.h"
+#include "topo_types.h"
 #include "topo_add.h"
 
 static const char *const res_key[2] = { "bw", "lat" };
@@ -61,15 +63,17 @@ json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 {
 	json_object *o = json_object_new_object();
 
+	const struct cxd_rules *rules = r->judged.rules;
+
 	for (int m = 0; m < 2; m++) {
-		const struct cxd_tol *t = &r->rules->tol[m];
+		const struct cxd_tol *t = &rules->tol[m];
 		json_object *x = json_object_new_object();
 
 		json_object_object_add(x, "typical",
-				       cxd_json_num(r->rules->typical[m]));
-		if (m == CXD_M_LAT && r->rules->sw)
+				       cxd_json_num(rules->typical[m]));
+		if (m == CXD_M_LAT && rules->sw)
 			json_object_object_add(x, "typical_by_class",
-					       lat_classes(r->rules));
+					       lat_classes(rules));
 		json_object_object_add(x, "noise_pct",
 				       cxd_json_num(100 * t->noise));
 		json_object_object_add(x, "tolerance_pct",
@@ -101,7 +105,7 @@ json_object *cxd_out_json_link_stats(const struct cxd_sweep_res *r)
 	json_object *o = json_object_new_object();
 
 	for (int m = 0; m < 2; m++) {
-		const struct cxd_sweep_stat *st = &r->stat[m];
+		const struct cxd_sweep_stat *st = &r->links.stat[m];
 		json_object *x = json_object_new_object();
 
 		json_object_object_add(x, "min", cxd_json_num(st->min));
@@ -134,75 +138,95 @@ static json_object *alike(const struct cxd_sweep_res *r,
 	return a;
 }
 
+/* The ranks suspect s covers. */
+static json_object *covered(const struct cxd_sweep_res *r,
+			    const struct cxd_suspect *s)
+{
+	json_object *ranks = json_object_new_array();
+
+	for (int k = 0; k < r->run.n; k++)
+		if (cxd_judge_rank_suspect(s, 1, k, r->in.tmap))
+			json_object_array_add(ranks, json_object_new_int(k));
+	return ranks;
+}
+
+/* A rank suspect's own fields. */
+static void rank_fields(const struct cxd_sweep_res *r, int rank,
+			json_object *o)
+{
+	const struct cxd_sweep_rank *x = &r->run.ranks[rank];
+
+	json_object_object_add(o, "rank", json_object_new_int(rank));
+	json_object_object_add(o, "host", json_object_new_string(x->host));
+	json_object_object_add(o, "nic", json_object_new_string(x->nic));
+}
+
+/* A bundle's two groups. */
+static json_object *groups(const struct cxd_sweep_res *r,
+			   const struct cxd_suspect *s)
+{
+	json_object *gs = json_object_new_array();
+
+	json_object_array_add(gs, json_object_new_string(
+				      r->in.topo->group_name[s->id]));
+	json_object_array_add(gs, json_object_new_string(
+				      r->in.topo->group_name[s->id2]));
+	return gs;
+}
+
+static json_object *suspect(const struct cxd_sweep_res *r,
+			    const struct cxd_suspect *s)
+{
+	const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
+	json_object *o = json_object_new_object();
+	char name[512];
+
+	json_object_object_add(o, "kind", json_object_new_string(row->name));
+	cxd_out_suspect_name(r, s, name, sizeof(name));
+	json_object_object_add(o, "name", json_object_new_string(name));
+	if (row->shape == CXD_SHAPE_RANK)
+		rank_fields(r, s->id, o);
+	json_object_object_add(o, "ranks", covered(r, s));
+	json_object_object_add(o, "metric", json_object_new_string(
+				       cxd_out_metric_key(s->metric)));
+	json_object_object_add(o, "bad", json_object_new_int(s->bad));
+	json_object_object_add(o, "links", json_object_new_int(s->links));
+	if (row->shape == CXD_SHAPE_PAIR)
+		json_object_object_add(o, "groups", groups(r, s));
+	if (row->shape == CXD_SHAPE_CAP)
+		cxd_out_cap_json_suspect(r, s, o);
+	if (s->nalike)
+		json_object_object_add(o, "alike", alike(r, s));
+	if (row->inside) {
+		json_object_object_add(o, "bad_inside",
+				       json_object_new_int(s->bad_in));
+		json_object_object_add(o, "inside",
+				       json_object_new_int(s->in));
+	}
+	return o;
+}
+
 json_object *cxd_out_json_suspects(const struct cxd_sweep_res *r)
 {
 	json_object *a = json_object_new_array();
-	char name[512];
 
-	for (size_t i = 0; i < r->nsus; i++) {
-		const struct cxd_suspect *s = &r->sus[i];
-		const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
-		json_object *o = json_object_new_object(), *ranks;
-
-		json_object_object_add(o, "kind", json_object_new_string(
-					       row->name));
-		cxd_out_suspect_name(r, s, name, sizeof(name));
-		json_object_object_add(o, "name", json_object_new_string(name));
-		if (row->shape == CXD_SHAPE_RANK) {
-			json_object_object_add(o, "rank",
-					       json_object_new_int(s->id));
-			json_object_object_add(o, "host", json_object_new_string(
-						       r->ranks[s->id].host));
-			json_object_object_add(o, "nic", json_object_new_string(
-						       r->ranks[s->id].nic));
-		}
-		ranks = json_object_new_array();
-		for (int k = 0; k < r->n; k++)
-			if (cxd_judge_rank_suspect(s, 1, k, r->tmap))
-				json_object_array_add(ranks,
-						      json_object_new_int(k));
-		json_object_object_add(o, "ranks", ranks);
-		json_object_object_add(o, "metric", json_object_new_string(
-					       cxd_out_metric_key(s->metric)));
-		json_object_object_add(o, "bad", json_object_new_int(s->bad));
-		json_object_object_add(o, "links",
-				       json_object_new_int(s->links));
-		if (row->shape == CXD_SHAPE_PAIR) {
-			json_object *gs = json_object_new_array();
-
-			json_object_array_add(gs, json_object_new_string(
-						      r->topo->group_name[s->id]));
-			json_object_array_add(gs, json_object_new_string(
-						      r->topo->group_name[s->id2]));
-			json_object_object_add(o, "groups", gs);
-		}
-		if (row->shape == CXD_SHAPE_CAP)
-			cxd_out_cap_json_suspect(r, s, o);
-		if (s->nalike)
-			json_object_object_add(o, "alike", alike(r, s));
-		if (row->inside) {
-			json_object_object_add(o, "bad_inside",
-					       json_object_new_int(s->bad_in));
-			json_object_object_add(o, "inside",
-					       json_object_new_int(s->in));
-		}
-		json_object_array_add(a, o);
-	}
+	for (size_t i = 0; i < r->suspects.n; i++)
+		json_object_array_add(a, suspect(r, &r->suspects.list[i]));
 	return a;
 }
 
 /* This run over the baseline, per link: the third heatmap. */
 static json_object *ratio(const struct cxd_sweep_res *r, enum cxd_metric m)
 {
-	const double *now = m == CXD_M_BW ? r->bw : r->lat;
-	const double *was = r->rules->base[m];
+	const double *now = m == CXD_M_BW ? r->links.bw : r->links.lat;
+	const double *was = r->judged.rules->base[m];
 	json_object *rows = json_object_new_array();
 
-	for (int i = 0; i < r->n; i++) {
+	for (int i = 0; i < r->run.n; i++) {
 		json_object *row = json_object_new_array();
 
-		for (int j = 0; j < r->n; j++) {
-			size_t k = (size_t) i * r->n + j;
+		for (int j = 0; j < r->run.n; j++) {
+			size_t k = (size_t) i * r->run.n + j;
 
 			json_object_array_add(row, was && was[k] > 0 ?
 					      cxd_json_num(now[k] / was[k]) :
@@ -215,7 +239,8 @@ static json_object *ratio(const struct cxd_sweep_res *r, enum cxd_metric m)
 
 json_object *cxd_out_json_baseline(const struct cxd_sweep_res *r)
 {
-	const struct cxd_baseline *b = r->base;
+	const struct cxd_baseline *b = r->in.base;
+	const struct cxd_rules *rules = r->judged.rules;
 	json_object *o = json_object_new_object();
 	json_object *notes = json_object_new_array();
 
@@ -233,10 +258,10 @@ json_object *cxd_out_json_baseline(const struct cxd_sweep_res *r)
 
 		snprintf(key, sizeof(key), "%s_compared", m ? "lat" : "bw");
 		json_object_object_add(o, key, json_object_new_boolean(
-			r->rules->base[m] && !r->rules->base_poor[m]));
+			rules->base[m] && !rules->base_poor[m]));
 		snprintf(key, sizeof(key), "%s_tolerance_pct", m ? "lat" : "bw");
 		json_object_object_add(o, key, cxd_json_num(100 *
-			cxd_judge_baseline_tol(r->rules, (enum cxd_metric) m)));
+			cxd_judge_baseline_tol(rules, (enum cxd_metric) m)));
 	}
 	json_object_object_add(o, "bw_ratio", ratio(r, CXD_M_BW));
 	json_object_object_add(o, "lat_ratio", ratio(r, CXD_M_LAT));
@@ -285,9 +310,9 @@ json_object *cxd_out_json_widths(const struct cxd_sweep_res *r)
 {
 	json_object *o = json_object_new_object();
 
-	for (int k = 0; r->topo && k < CXD_TOPO_W_KINDS; k++)
-		if (r->topo->width[k].src != CXD_TOPO_WS_NONE)
+	for (int k = 0; r->in.topo && k < CXD_TOPO_W_KINDS; k++)
+		if (r->in.topo->width[k].src != CXD_TOPO_WS_NONE)
 			json_object_object_add(o, cxd_topo_wkind_names[k],
-					       width(r->topo, k));
+					       width(r->in.topo, k));
 	return o;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "judge.h"
 #include "judge_kinds.h"
 #include "judge_suspects.h"
@@ -12,6 +13,7 @@
 #include "out_text.h"
 #include "out_text_res.h"
 #include "out_types.h"
+#include "topo_types.h"
 #include "verdict.h"
 
 static const char *const noun[2] = { "bandwidth", "latency" };
@@ -24,8 +26,8 @@ static int count_in(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
 	int k = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < r->n; i++) {
-		if (!cxd_judge_rank_suspect(s, 1, i, r->tmap))
+	for (int i = 0; i < r->run.n; i++) {
+		if (!cxd_judge_rank_suspect(s, 1, i, r->in.tmap))
 			continue;
 		if (n < len)
 			n += (size_t) snprintf(buf + n, len - n, "%s%d",
@@ -46,7 +48,7 @@ void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 			  const struct cxd_suspect *s, char *buf, size_t len)
 {
 	const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
-	const struct cxd_sweep_rank *x = &r->ranks[s->id];
+	const struct cxd_sweep_rank *x = &r->run.ranks[s->id];
 	char ranks[128];
 	int k;
 
@@ -57,13 +59,13 @@ void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 	case CXD_SHAPE_SET:
 		k = count_in(r, s, ranks, sizeof(ranks));
 		snprintf(buf, len, "%s %s (%s %s)", row->name,
-			 set_name(r->topo, row->level, s->id),
+			 set_name(r->in.topo, row->level, s->id),
 			 k == 1 ? "rank" : "ranks", ranks);
 		break;
 	case CXD_SHAPE_PAIR:
 		snprintf(buf, len, "%s %s and %s", row->title,
-			 set_name(r->topo, row->level, s->id),
-			 set_name(r->topo, row->level, s->id2));
+			 set_name(r->in.topo, row->level, s->id),
+			 set_name(r->in.topo, row->level, s->id2));
 		break;
 	case CXD_SHAPE_CAP:
 		cxd_out_cap_name(r, &r->cap->found[s->cap], buf, len);
@@ -74,6 +76,12 @@ void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 	}
 }
 
+bool cxd_out_rank_suspect(const struct cxd_sweep_res *r, int i)
+{
+	return cxd_judge_rank_suspect(r->suspects.list, r->suspects.n, i,
+				      r->in.tmap);
+}
+
 void cxd_out_alike_name(const struct cxd_sweep_res *r,
 			const struct cxd_alike *a, char *buf, size_t len)
 {
@@ -81,13 +89,14 @@ void cxd_out_alike_name(const struct cxd_sweep_res *r,
 
 	if (row->shape == CXD_SHAPE_SET)
 		snprintf(buf, len, "%s %s", row->name,
-			 set_name(r->topo, row->level, a->id));
+			 set_name(r->in.topo, row->level, a->id));
 	else if (row->shape == CXD_SHAPE_PAIR)
 		snprintf(buf, len, "%s %s and %s", row->title,
-			 set_name(r->topo, row->level, a->id),
-			 set_name(r->topo, row->level, a->id2));
+			 set_name(r->in.topo, row->level, a->id),
+			 set_name(r->in.topo, row->level, a->id2));
 	else if (row->shape == CXD_SHAPE_RANK)
-		snprintf(buf, len, "%s (rank %d)", r->ranks[a->id].host, a->id);
+		snprintf(buf, len, "%s (rank %d)", r->run.ranks[a->id].host,
+			 a->id);
 	else
 		snprintf(buf, len, "%s", row->title);
 }
@@ -119,26 +128,26 @@ static void stat_line(FILE *out, const char *name, const char *u,
 static void worst_links(const struct cxd_sweep_res *r, FILE *out,
 			enum cxd_metric m)
 {
-	const struct cxd_sweep_stat *st = &r->stat[m];
+	const struct cxd_sweep_stat *st = &r->links.stat[m];
 
 	fprintf(out, "%s", m == CXD_M_BW ? "Lowest bandwidth:" :
 					   "Highest latency: ");
 	for (int j = 0; j < st->nworst; j++)
 		fprintf(out, "%s %s(%d)->%s(%d) %.2f", j ? "," : "",
-			r->ranks[st->worst[j].src].host, st->worst[j].src,
-			r->ranks[st->worst[j].dst].host, st->worst[j].dst,
+			r->run.ranks[st->worst[j].src].host, st->worst[j].src,
+			r->run.ranks[st->worst[j].dst].host, st->worst[j].dst,
 			st->worst[j].v);
 	fprintf(out, "\n");
 }
 
 static void baseline(const struct cxd_sweep_res *r, FILE *out)
 {
-	const struct cxd_baseline *b = r->base;
+	const struct cxd_baseline *b = r->in.base;
 
 	if (b == NULL)
 		return;
 	fprintf(out, "Baseline: %s: %d of %d ranks matched by %s\n", b->path,
-		b->matched, r->n, b->by);
+		b->matched, r->run.n, b->by);
 	for (int i = 0; i < b->nnotes; i++)
 		fprintf(out, "  differs: %s\n", b->notes[i]);
 	for (int m = 0; m < 2; m++)
@@ -146,17 +155,17 @@ static void baseline(const struct cxd_sweep_res *r, FILE *out)
 			fprintf(out, "  not compared for %s: the baseline's own "
 				"tolerance is %.0f %% (its run was too noisy to "
 				"vouch for a link)\n", noun[m],
-				100 * r->rules->base_tol[m]);
+				100 * r->judged.rules->base_tol[m]);
 }
 
 /* Is the outlier's link explained by a suspect (one of its ends)? */
 static bool explained(const struct cxd_sweep_res *r,
 		      const struct cxd_outlier *x)
 {
-	for (size_t i = 0; i < r->nsus; i++)
-		if (r->sus[i].metric == x->metric &&
-		    cxd_judge_link_suspect(&r->sus[i], 1, x->src, x->dst,
-					   r->tmap))
+	for (size_t i = 0; i < r->suspects.n; i++)
+		if (r->suspects.list[i].metric == x->metric &&
+		    cxd_judge_link_suspect(&r->suspects.list[i], 1, x->src,
+					   x->dst, r->in.tmap))
 			return true;
 	return false;
 }
@@ -179,7 +188,8 @@ static void evidence(const struct cxd_sweep_res *r, int a, int b, FILE *out)
  * in one node (a link that leaves no node is not the fabric's). */
 static void link_name(const struct cxd_sweep_res *r, int a, int b, FILE *out)
 {
-	const struct cxd_sweep_rank *x = &r->ranks[a], *y = &r->ranks[b];
+	const struct cxd_sweep_rank *x = &r->run.ranks[a];
+	const struct cxd_sweep_rank *y = &r->run.ranks[b];
 
 	fprintf(out, "  %s:%s (rank %d) -> %s:%s (rank %d)%s", x->host, x->nic,
 		a, y->host, y->nic, b, strcmp(x->host, y->host) == 0 ?
@@ -204,17 +214,18 @@ static void outlier_line(const struct cxd_sweep_res *r,
 
 static void outliers(const struct cxd_sweep_res *r, FILE *out)
 {
+	const struct cxd_sweep_outliers *o = &r->outliers;
 	size_t shown = 0, hidden = 0;
 
-	for (size_t i = 0; i < r->nout; i++) {
-		if (explained(r, &r->out[i])) {
+	for (size_t i = 0; i < o->nout; i++) {
+		if (explained(r, &o->out[i])) {
 			hidden++;
 			continue;
 		}
 		if (shown++ == 0)
 			fprintf(out, "Outliers (confirmed by a retest):\n");
 		if (shown <= SHOWN)
-			outlier_line(r, &r->out[i], out);
+			outlier_line(r, &o->out[i], out);
 	}
 	if (shown > SHOWN)
 		fprintf(out, "  ... and %zu more (all in --json)\n",
@@ -223,39 +234,42 @@ static void outliers(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "%zu outlying link measurement%s explained by the "
 			"suspects below (all in --json)\n", hidden,
 			hidden == 1 ? "" : "s");
-	if (r->nout_all > r->nout)
+	if (o->nout_all > o->nout)
 		fprintf(out, "%zu more outlying link measurements not listed "
 			"(at most %d per rank are gathered; --matrix keeps "
-			"every link)\n", r->nout_all - r->nout,
+			"every link)\n", o->nout_all - o->nout,
 			CXD_SWEEP_LISTED);
 }
 
 static void busy(const struct cxd_sweep_res *r, FILE *out)
 {
-	if (r->nbusy_all)
+	const struct cxd_sweep_outliers *o = &r->outliers;
+
+	if (o->nbusy_all)
 		fprintf(out, "Not judged (a rank waited for a CPU over %.0f %% "
 			"of the retest: the host was busy, not the link):\n",
 			100 * CXD_JUDGE_BUSY_MAX);
-	for (size_t i = 0; i < r->nbusy && i < SHOWN; i++) {
-		link_name(r, r->busy[i].src, r->busy[i].dst, out);
+	for (size_t i = 0; i < o->nbusy && i < SHOWN; i++) {
+		const struct cxd_outlier *x = &o->busy[i];
+
+		link_name(r, x->src, x->dst, out);
 		fprintf(out, ": %s %.2f %s, retest %.2f, CPU wait %.0f %%\n",
-			noun[r->busy[i].metric], r->busy[i].value,
-			unit[r->busy[i].metric], r->busy[i].retest,
-			100 * r->busy[i].busy);
+			noun[x->metric], x->value, unit[x->metric], x->retest,
+			100 * x->busy);
 	}
-	if (r->nbusy_all > SHOWN)
+	if (o->nbusy_all > SHOWN)
 		fprintf(out, "  ... and %zu more (in --json)\n",
-			r->nbusy_all - SHOWN);
+			o->nbusy_all - SHOWN);
 }
 
 static void suspects(const struct cxd_sweep_res *r, FILE *out)
 {
 	char name[512];
 
-	if (r->nsus)
+	if (r->suspects.n)
 		fprintf(out, "Suspects:\n");
-	for (size_t i = 0; i < r->nsus; i++) {
-		const struct cxd_suspect *s = &r->sus[i];
+	for (size_t i = 0; i < r->suspects.n; i++) {
+		const struct cxd_suspect *s = &r->suspects.list[i];
 		const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
 		const char *what = s->metric == CXD_M_BW ? "slow" :
 				   "high in latency";
@@ -285,91 +299,108 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 /* Suspect i names what an earlier one named (its other metric). */
 static bool named_before(const struct cxd_sweep_res *r, size_t i)
 {
+	const struct cxd_suspect *s = r->suspects.list, *x = &s[i];
+
 	for (size_t j = 0; j < i; j++)
-		if (r->sus[j].kind == r->sus[i].kind &&
-		    r->sus[j].id == r->sus[i].id && r->sus[j].id2 == r->sus[i].id2)
+		if (s[j].kind == x->kind && s[j].id == x->id &&
+		    s[j].id2 == x->id2)
 			return true;
 	return false;
 }
 
-static void verdict(const struct cxd_sweep_res *r, FILE *out)
+/* FAIL: what broke, then each suspect once. */
+static void fail_why(const struct cxd_sweep_res *r, FILE *out)
 {
+	size_t nout = r->outliers.nout_all;
 	char name[512];
 
+	if (nout || r->cap == NULL || r->cap->nfound == 0)
+		fprintf(out, "%zu link measurement%s out of "
+			"tolerance", nout, nout == 1 ? "" : "s");
+	else
+		fprintf(out, "short of capacity, every link at full "
+			"rate alone");
+	for (size_t i = 0, k = 0; i < r->suspects.n; i++) {
+		if (named_before(r, i))
+			continue; /* slow and high in latency: once */
+		cxd_out_suspect_name(r, &r->suspects.list[i], name,
+				     sizeof(name));
+		fprintf(out, "%s %s", k++ ? "," : "; suspect:", name);
+	}
+	fprintf(out, "\n");
+}
+
+/* INCONCLUSIVE: the first reason, in verdict.c's order. */
+static void unsure_why(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_rules *rules = r->judged.rules;
+	size_t nbusy = r->outliers.nbusy_all;
+
+	if (nbusy)
+		fprintf(out, "%zu link "
+			"measurement%s could not be retested on a quiet "
+			"host\n", nbusy, nbusy == 1 ? "" : "s");
+	else if (rules->tol[CXD_M_BW].crowded)
+		cxd_out_text_crowded_why(r, out);
+	else if (r->cap && r->cap->nunsure)
+		fprintf(out, "no link stands out, but %d bundle%s or "
+			"switch pair%s came short of capacity with a "
+			"busy host on it\n", r->cap->nunsure,
+			r->cap->nunsure == 1 ? "" : "s",
+			r->cap->nunsure == 1 ? "" : "s");
+	else if (rules->tol[0].poor || rules->tol[1].poor)
+		fprintf(out, "no link stands "
+			"out, but the run's noise hides differences "
+			"under %.0f %% (bandwidth) / %.0f %% (latency)"
+			"\n", 100 * rules->tol[0].tol,
+			100 * rules->tol[1].tol);
+	else
+		fprintf(out, "no link stands "
+			"out, but the baseline was too noisy to compare "
+			"against (its tolerance %.0f %% for bandwidth, "
+			"%.0f %% for latency)\n",
+			100 * rules->base_tol[0], 100 * rules->base_tol[1]);
+}
+
+/* PASS: within what every link was. */
+static void pass_why(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_rules *rules = r->judged.rules;
+
+	fprintf(out, "all %d links within %.0f %% "
+		"(bandwidth) and %.0f %% (latency) of the typical "
+		"link", r->run.n * (r->run.n - 1),
+		100 * rules->tol[0].tol, 100 * rules->tol[1].tol);
+	if (r->in.base)
+		fprintf(out, ", %.0f %% and %.0f %% of the baseline",
+			100 * cxd_judge_baseline_tol(rules, CXD_M_BW),
+			100 * cxd_judge_baseline_tol(rules, CXD_M_LAT));
+	fprintf(out, "%s\n", rules->expect[0] > 0 || rules->expect[1] > 0 ?
+		", and within the expected figures" : "");
+}
+
+static void verdict(const struct cxd_sweep_res *r, FILE *out)
+{
 	/* The word is verdict.c's, as in the JSON. */
 	fprintf(out, "Verdict: %s: ", cxd_verdict_name(r->verdict));
-	switch (r->verdict) {
-	case CXD_V_FAIL:
-		if (r->nout_all || r->cap == NULL || r->cap->nfound == 0)
-			fprintf(out, "%zu link measurement%s out of "
-				"tolerance", r->nout_all,
-				r->nout_all == 1 ? "" : "s");
-		else
-			fprintf(out, "short of capacity, every link at full "
-				"rate alone");
-		for (size_t i = 0, k = 0; i < r->nsus; i++) {
-			if (named_before(r, i))
-				continue; /* slow and high in latency: once */
-			cxd_out_suspect_name(r, &r->sus[i], name, sizeof(name));
-			fprintf(out, "%s %s", k++ ? "," : "; suspect:", name);
-		}
-		fprintf(out, "\n");
-		break;
-	case CXD_V_INCONCLUSIVE:
-		if (r->nbusy_all)
-			fprintf(out, "%zu link "
-				"measurement%s could not be retested on a quiet "
-				"host\n", r->nbusy_all,
-				r->nbusy_all == 1 ? "" : "s");
-		else if (r->rules->tol[CXD_M_BW].crowded)
-			cxd_out_text_crowded_why(r, out);
-		else if (r->cap && r->cap->nunsure)
-			fprintf(out, "no link stands out, but %d bundle%s or "
-				"switch pair%s came short of capacity with a "
-				"busy host on it\n", r->cap->nunsure,
-				r->cap->nunsure == 1 ? "" : "s",
-				r->cap->nunsure == 1 ? "" : "s");
-		else if (r->rules->tol[0].poor || r->rules->tol[1].poor)
-			fprintf(out, "no link stands "
-				"out, but the run's noise hides differences "
-				"under %.0f %% (bandwidth) / %.0f %% (latency)"
-				"\n", 100 * r->rules->tol[0].tol,
-				100 * r->rules->tol[1].tol);
-		else
-			fprintf(out, "no link stands "
-				"out, but the baseline was too noisy to compare "
-				"against (its tolerance %.0f %% for bandwidth, "
-				"%.0f %% for latency)\n",
-				100 * r->rules->base_tol[0],
-				100 * r->rules->base_tol[1]);
-		break;
-	default:
-		fprintf(out, "all %d links within %.0f %% "
-			"(bandwidth) and %.0f %% (latency) of the typical "
-			"link", r->n * (r->n - 1),
-			100 * r->rules->tol[0].tol, 100 * r->rules->tol[1].tol);
-		if (r->base)
-			fprintf(out, ", %.0f %% and %.0f %% of the baseline",
-				100 * cxd_judge_baseline_tol(r->rules,
-							     CXD_M_BW),
-				100 * cxd_judge_baseline_tol(r->rules,
-							     CXD_M_LAT));
-		fprintf(out, "%s\n", r->rules->expect[0] > 0 ||
-			r->rules->expect[1] > 0 ?
-			", and within the expected figures" : "");
-	}
+	if (r->verdict == CXD_V_FAIL)
+		fail_why(r, out);
+	else if (r->verdict == CXD_V_INCONCLUSIVE)
+		unsure_why(r, out);
+	else
+		pass_why(r, out);
 }
 
 /* Which metrics the retest measured: only those with an outlier. */
 static void retest(const struct cxd_sweep_res *r, FILE *out)
 {
-	bool bw = r->retest_metrics & (1u << CXD_M_BW),
-	     lat = r->retest_metrics & (1u << CXD_M_LAT);
+	bool bw = r->judged.retest_metrics & (1u << CXD_M_BW),
+	     lat = r->judged.retest_metrics & (1u << CXD_M_LAT);
 
-	if (r->retest_pairs == 0)
+	if (r->judged.retest_pairs == 0)
 		return;
 	fprintf(out, "Retest: %d pair%s measured again, %s\n",
-		r->retest_pairs, r->retest_pairs == 1 ? "" : "s",
+		r->judged.retest_pairs, r->judged.retest_pairs == 1 ? "" : "s",
 		bw && lat ? "both metrics" :
 		bw ? "bandwidth only (no latency outlier)" :
 		"latency only (no bandwidth outlier)");
@@ -412,11 +443,11 @@ static void widths(const struct cxd_sweep_res *r, FILE *out)
 {
 	const char *sep = "Widths: ";
 
-	for (int k = 0; r->topo && k < CXD_TOPO_W_KINDS; k++) {
-		if (r->topo->width[k].src == CXD_TOPO_WS_NONE)
+	for (int k = 0; r->in.topo && k < CXD_TOPO_W_KINDS; k++) {
+		if (r->in.topo->width[k].src == CXD_TOPO_WS_NONE)
 			continue;
 		fputs(sep, out);
-		width(r->topo, k, out);
+		width(r->in.topo, k, out);
 		sep = "; ";
 	}
 	if (sep[0] == ';')
@@ -427,17 +458,17 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 {
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
 		"engine %s (%s%s), %llu repeats per direction, %.1f s\n",
-		r->n, r->nrounds, r->pairs_at_once,
-		r->pairs_at_once == 1 ? "" : "s", r->engine,
-		strcmp(r->engine, "fabric") == 0 ? "provider " : "",
-		strcmp(r->engine, "fabric") == 0 ? r->provider :
-		r->engine_version, (unsigned long long) r->repeat,
-		r->total_s);
+		r->run.n, r->rounds.nrounds, r->rounds.pairs_at_once,
+		r->rounds.pairs_at_once == 1 ? "" : "s", r->run.engine,
+		strcmp(r->run.engine, "fabric") == 0 ? "provider " : "",
+		strcmp(r->run.engine, "fabric") == 0 ? r->run.provider :
+		r->run.engine_version, (unsigned long long) r->run.repeat,
+		r->rounds.total_s);
 	if (r->schedule && r->schedule[0])
 		fprintf(out, "Schedule: %s\n", r->schedule);
 	widths(r, out);
-	stat_line(out, "Bandwidth", "MB/s", &r->stat[CXD_M_BW]);
-	stat_line(out, "Latency (8 B)", "us", &r->stat[CXD_M_LAT]);
+	stat_line(out, "Bandwidth", "MB/s", &r->links.stat[CXD_M_BW]);
+	stat_line(out, "Latency (8 B)", "us", &r->links.stat[CXD_M_LAT]);
 	worst_links(r, out, CXD_M_BW);
 	worst_links(r, out, CXD_M_LAT);
 	cxd_out_text_resolution(r, out);

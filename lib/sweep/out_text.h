@@ -3,6 +3,7 @@
 #ifndef CXD_SWEEP_OUT_TEXT_H
 #define CXD_SWEEP_OUT_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -15,6 +16,8 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out);
 /* "vm3 (rank 2, swp0)", "switch x1 (ranks 2, 3)", "the fabric". */
 void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 			  const struct cxd_suspect *s, char *buf, size_t len);
+/* Rank i is named by a suspect (alone, or by its switch or group). */
+bool cxd_out_rank_suspect(const struct cxd_sweep_res *r, int i);
 /* A component a suspect cannot be told apart from, short: "switch x1",
  * "group g4", "the links between groups g0 and g1". */
 void cxd_out_alike_name(const struct cxd_sweep_res *r,

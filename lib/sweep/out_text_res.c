@@ -11,12 +11,17 @@
 static const char *const noun[2] = { "bandwidth", "latency" };
 static const char *const unit[2] = { "MB/s", "us" };
 
+/* Do the classes of link name groups (a placement with groups)? */
+static int groups(const struct cxd_sweep_res *r)
+{
+	return r->in.tmap && r->in.tmap->ngroup > 0;
+}
+
 /* The calibration: pairs of each class measured alone against their
  * passes. */
 static void crowding(const struct cxd_sweep_res *r, FILE *out)
 {
-	const struct cxd_tol *t = &r->rules->tol[CXD_M_BW];
-	int groups = r->tmap && r->tmap->ngroup > 0;
+	const struct cxd_tol *t = &r->judged.rules->tol[CXD_M_BW];
 	const char *sep = "";
 
 	if (!isfinite(t->crowd))
@@ -27,7 +32,7 @@ static void crowding(const struct cxd_sweep_res *r, FILE *out)
 		if (!isfinite(t->crowd_of[c]))
 			continue;
 		fprintf(out, "%s %s %+.1f %% (%d link%s)", sep,
-			cxd_lclass_name((enum cxd_lclass) c, groups),
+			cxd_lclass_name((enum cxd_lclass) c, groups(r)),
 			100 * t->crowd_of[c], t->crowd_pairs_of[c],
 			t->crowd_pairs_of[c] == 1 ? "" : "s");
 		sep = ",";
@@ -47,7 +52,7 @@ static void crowding(const struct cxd_sweep_res *r, FILE *out)
  * lowered each other's bandwidth. */
 void cxd_out_text_crowded_why(const struct cxd_sweep_res *r, FILE *out)
 {
-	const struct cxd_tol *t = &r->rules->tol[CXD_M_BW];
+	const struct cxd_tol *t = &r->judged.rules->tol[CXD_M_BW];
 	double most = t->crowd;
 	int worst = -1;
 
@@ -61,21 +66,22 @@ void cxd_out_text_crowded_why(const struct cxd_sweep_res *r, FILE *out)
 		"passes): bandwidth was not judged against peers\n",
 		100 * most / (1 + most), worst < 0 ? "" : ", ",
 		worst < 0 ? "" : cxd_lclass_name((enum cxd_lclass) worst,
-						 r->tmap && r->tmap->ngroup));
+						 groups(r)));
 }
 
 /* Latency's typical link per class, which its links are judged by. */
 static void lat_classes(const struct cxd_sweep_res *r, FILE *out)
 {
 	const char *sep = "           latency by class (typical, us):";
-	int groups = r->tmap && r->tmap->ngroup > 0, any = 0;
+	const struct cxd_rules *rules = r->judged.rules;
+	int any = 0;
 
-	for (int c = 0; r->rules->sw && c < CXD_LC_N; c++) {
-		if (!isfinite(r->rules->lat_typical_of[c]))
+	for (int c = 0; rules->sw && c < CXD_LC_N; c++) {
+		if (!isfinite(rules->lat_typical_of[c]))
 			continue;
 		fprintf(out, "%s %s %.2f", sep,
-			cxd_lclass_name((enum cxd_lclass) c, groups),
-			r->rules->lat_typical_of[c]);
+			cxd_lclass_name((enum cxd_lclass) c, groups(r)),
+			rules->lat_typical_of[c]);
 		sep = ",";
 		any = 1;
 	}
@@ -85,23 +91,25 @@ static void lat_classes(const struct cxd_sweep_res *r, FILE *out)
 
 void cxd_out_text_resolution(const struct cxd_sweep_res *r, FILE *out)
 {
+	const struct cxd_rules *rules = r->judged.rules;
+
 	for (int m = 0; m < 2; m++) {
-		const struct cxd_tol *t = &r->rules->tol[m];
+		const struct cxd_tol *t = &rules->tol[m];
 
 		fprintf(out, "%s %-9s noise %5.1f %% between repeats; links "
 			"judged within %.0f %% of the typical link (%.2f %s)%s"
 			"\n", m ? "          " : "Resolution:", noun[m],
-			100 * t->noise, 100 * t->tol, r->rules->typical[m],
+			100 * t->noise, 100 * t->tol, rules->typical[m],
 			unit[m], t->explicit_ ? m ? " (--max-lat)" :
 			" (--min-bw)" : "");
 	}
 	lat_classes(r, out);
 	crowding(r, out);
 	for (int m = 0; m < 2; m++)
-		if (r->rules->tol[m].poor && !r->rules->tol[m].crowded)
+		if (rules->tol[m].poor && !rules->tol[m].crowded)
 			fprintf(out, "Resolution is poor for %s: this run "
 				"cannot tell apart links that differ by less "
 				"than %.0f %% (a busy host or a noisy fabric)"
 				"; rerun on idle nodes, with more --repeat or "
-				"with -D\n", noun[m], 100 * r->rules->tol[m].tol);
+				"with -D\n", noun[m], 100 * rules->tol[m].tol);
 }

@@ -35,6 +35,13 @@ struct cxd_suspect {
 	int cap;         /* capacity: its finding in the result's cap */
 };
 
+/* The sweep result's section of suspects (out_types.h), in the order
+ * the outputs list them. */
+struct cxd_sweep_suspects {
+	const struct cxd_suspect *list;
+	size_t n;
+};
+
 /* Topology: for each rank its switch and group index (-1: none). A
  * switch sits in one group: its first rank's. */
 struct cxd_topo_map {

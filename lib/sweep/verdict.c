@@ -1,23 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep's verdict (verdict.h): decided once, named and mapped to an
  * exit status here, so the text, the JSON and the exit cannot disagree. */
+#include "capacity.h"
 #include "judge.h"
 #include "out_types.h"
 #include "verdict.h"
 
 bool cxd_verdict_baseline_poor(const struct cxd_sweep_res *r, int m)
 {
-	return r->base && r->rules->base[m] && r->rules->base_poor[m];
+	const struct cxd_rules *rules = r->judged.rules;
+
+	return r->in.base && rules->base[m] && rules->base_poor[m];
 }
 
 enum cxd_verdict cxd_verdict_of(const struct cxd_sweep_res *r)
 {
-	if (r->nout_all || (r->cap && r->cap->nfound))
+	if (r->outliers.nout_all || (r->cap && r->cap->nfound))
 		return CXD_V_FAIL;
-	if (r->nbusy_all || (r->cap && r->cap->nunsure))
+	if (r->outliers.nbusy_all || (r->cap && r->cap->nunsure))
 		return CXD_V_INCONCLUSIVE;
 	for (int m = 0; m < 2; m++)
-		if (r->rules->tol[m].poor || cxd_verdict_baseline_poor(r, m))
+		if (r->judged.rules->tol[m].poor ||
+		    cxd_verdict_baseline_poor(r, m))
 			return CXD_V_INCONCLUSIVE;
 	return CXD_V_PASS;
 }

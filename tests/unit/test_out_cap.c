@@ -66,10 +66,11 @@ static void world(struct world *w)
 	w->rules = (struct cxd_rules){ .n = 4 };
 	w->rules.tol[0].tol = 0.1;
 	w->rules.tol[1].tol = 1.0;
-	w->r = (struct cxd_sweep_res){ .n = 4, .ranks = ranks,
-		.rules = &w->rules, .sus = w->sus, .nsus = 2, .cap = &w->cap,
-		.topo = &w->topo, .tmap = &w->tm, .total_s = 10.0,
-		.schedule = "" };
+	w->r = (struct cxd_sweep_res){ .run = { .n = 4, .ranks = ranks },
+		.judged = { .rules = &w->rules },
+		.suspects = { w->sus, 2 }, .cap = &w->cap,
+		.in = { .topo = &w->topo, .tmap = &w->tm },
+		.rounds = { .total_s = 10.0 }, .schedule = "" };
 	w->r.verdict = cxd_verdict_of(&w->r);
 }
 
@@ -126,9 +127,9 @@ static void test_verdicts(void **state)
 	world(&w);
 	w.cap.nfound = 0;
 	w.cap.nunsure = 1;
-	w.r.nsus = 1;
+	w.r.suspects.n = 1;
 	w.sus[0].kind = CXD_S_RANK;
-	w.r.nsus = 0;
+	w.r.suspects.n = 0;
 	assert_int_equal(cxd_verdict_of(&w.r), CXD_V_INCONCLUSIVE);
 	w.cap.nunsure = 0;
 	assert_int_equal(cxd_verdict_of(&w.r), CXD_V_PASS);

@@ -26,9 +26,10 @@ static char *metrics(const double *bw, const double *lat)
 {
 	static const double med[6] = { 24.5, 15.0, 18.4, 16.0, NAN, 15.5 };
 	struct cxd_rules rules = { .n = 3 };
-	struct cxd_sweep_res r = { .n = 3, .ranks = ranks, .bw = bw,
-				   .lat = lat, .rank_med = med,
-				   .rules = &rules };
+	struct cxd_sweep_res r = {
+		.run = { .n = 3, .ranks = ranks },
+		.links = { .bw = bw, .lat = lat, .rank_med = med },
+		.judged = { .rules = &rules } };
 	char path[] = "/tmp/cxd-metrics-XXXXXX", err[256];
 	static char text[8192];
 	int fd = mkstemp(path);
@@ -88,8 +89,9 @@ static void test_suspects_with_reasons(void **state)
 		{ .kind = CXD_S_RANK, .metric = CXD_M_LAT, .id = 2, .bad = 2,
 		  .links = 2 } };
 	struct cxd_rules rules = { .n = 3 };
-	struct cxd_sweep_res r = { .n = 3, .ranks = two, .rules = &rules,
-				   .sus = sus, .nsus = 2 };
+	struct cxd_sweep_res r = { .run = { .n = 3, .ranks = two },
+				   .judged = { .rules = &rules },
+				   .suspects = { sus, 2 } };
 	char dir[] = "/tmp/cxd-sus-XXXXXX", path[64], err[256], text[512];
 	size_t n;
 	FILE *f;

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include "base/cpu_wait.h"
+#include "sweep/judge_suspects.h"
 #include "sweep/retest.h"
 #include "capacity_mpi.h"
 
@@ -204,22 +205,20 @@ static bool nothing(const struct cxd_cap_plan *pl, char *why, size_t len)
 	return true;
 }
 
-/* Rank 0: a suspect for each finding, after the others. */
-static void add_suspects(const struct sw_ctx *c, const struct cxd_cap_res *res,
-			 struct sw_gathered *g)
+/* Rank 0: a suspect for each finding, kept by the pass (the report
+ * lists them after the gathering's). */
+static void add_suspects(struct sw_capacity *cap, const struct sw_ctx *c)
 {
-	size_t n = g->nsus + (size_t) res->nfound;
-	struct cxd_suspect *s = realloc(g->sus, (n + 1) * sizeof(*s));
+	const struct cxd_cap_res *res = &cap->res;
 
-	if (s == NULL)
-		sw_die(&c->m, "out of memory");
+	cap->sus = sw_alloc(&c->m, (size_t) res->nfound + 1,
+			    sizeof(*cap->sus));
 	for (int i = 0; i < res->nfound; i++)
-		s[g->nsus + (size_t) i] = (struct cxd_suspect){
+		cap->sus[i] = (struct cxd_suspect){
 			.kind = CXD_S_CAPACITY, .metric = CXD_M_BW,
 			.id = res->found[i].a, .id2 = res->found[i].b,
 			.cap = i };
-	g->sus = s;
-	g->nsus = n;
+	cap->nsus = (size_t) res->nfound;
 }
 
 /* Who sits out and what the widths are, on every rank. */
@@ -292,7 +291,7 @@ static bool wider(struct sw_capacity *cap, const struct sw_ctx *c,
 void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 		 struct sw_engine *e, struct sw_pacing *p,
 		 const struct sw_inputs *in, const struct sw_judging *j,
-		 struct sw_gathered *g)
+		 const struct sw_gathered *g)
 {
 	const struct cxd_topo_map *tm = &c->place;
 	int n = c->m.n, ng = tm->switch_of ? tm->ngroup : 0;
@@ -331,7 +330,7 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 	}
 	if (c->m.rank == 0 && h.run) {
 		cap->res.ran = true;
-		add_suspects(c, &cap->res, g);
+		add_suspects(cap, c);
 	}
 	cap->res.plan = &cap->plan;
 	cap->res.seconds = (double) (cxd_now_ns() - t0) / 1e9;
@@ -341,8 +340,20 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 	free(x.skip_pair);
 }
 
+void sw_capacity_report(const struct sw_capacity *cap,
+			const struct cxd_cap_res **res)
+{
+	*res = &cap->res;
+}
+
+struct cxd_sweep_suspects sw_capacity_suspects(const struct sw_capacity *cap)
+{
+	return (struct cxd_sweep_suspects){ cap->sus, cap->nsus };
+}
+
 void sw_capacity_free(struct sw_capacity *cap)
 {
+	free(cap->sus);
 	cxd_cap_res_free(&cap->res);
 	cxd_cap_plan_free(&cap->plan);
 }

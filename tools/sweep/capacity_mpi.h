@@ -20,18 +20,26 @@
 struct sw_capacity {
 	struct cxd_cap_plan plan;
 	struct cxd_cap_res res;
+	struct cxd_suspect *sus; /* rank 0: one per finding */
+	size_t nsus;
 };
 
 /* Collective. Rank 0 decides whether it runs (res.why when not: no
  * --topology, --no-capacity, the whole fabric named, ...), from the
  * suspects and busy links it gathered (g) and the widths the topology
  * states (in); every rank runs the plan through engine e and the pacing
- * p (borrowed, left as it was); rank 0 judges by j's rules and adds a
- * capacity suspect to g for each finding. */
+ * p (borrowed, left as it was); rank 0 judges by j's rules and names a
+ * capacity suspect for each finding (in cap, not in g). */
 void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 		 struct sw_engine *e, struct sw_pacing *p,
 		 const struct sw_inputs *in, const struct sw_judging *j,
-		 struct sw_gathered *g);
+		 const struct sw_gathered *g);
+/* Rank 0: the result's capacity section (the pass's own result). */
+void sw_capacity_report(const struct sw_capacity *cap,
+			const struct cxd_cap_res **res);
+/* Rank 0: the pass's suspects, for the report to list after the
+ * gathering's. */
+struct cxd_sweep_suspects sw_capacity_suspects(const struct sw_capacity *cap);
 void sw_capacity_free(struct sw_capacity *cap);
 
 #endif

@@ -18,7 +18,8 @@
 #include "base/exit_codes.h"
 #include "cxd/config.h"
 #include "cxd/opts.h"
-#include "sweep/out.h"
+#include "sweep/pairs.h"
+#include "sweep/suspect_types.h"
 #include "sweep/topo.h"
 #include "mpi_util.h"
 

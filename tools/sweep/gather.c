@@ -77,6 +77,26 @@ void sw_gather_all(struct sw_gathered *g, const struct sw_ctx *c,
 	sw_gather_outliers(&c->m, j->o, j->nout, j->nbusy, &g->l);
 }
 
+void sw_gathered_report(const struct sw_gathered *g,
+			struct cxd_sweep_links *links,
+			struct cxd_sweep_outliers *o)
+{
+	*links = (struct cxd_sweep_links){
+		.bw = g->m[0], .lat = g->m[1],
+		.spread = { g->spread[0], g->spread[1] },
+		.stat = { g->stat[0], g->stat[1] }, .rank_med = g->rank_med };
+	/* the listed outliers: the confirmed ones, then those not judged */
+	*o = (struct cxd_sweep_outliers){
+		.out = g->l.o, .nout = g->l.nout, .nout_all = g->l.nout_all,
+		.busy = g->l.o + g->l.nout, .nbusy = g->l.nbusy,
+		.nbusy_all = g->l.nbusy_all };
+}
+
+struct cxd_sweep_suspects sw_gathered_suspects(const struct sw_gathered *g)
+{
+	return (struct cxd_sweep_suspects){ g->sus, g->nsus };
+}
+
 void sw_gathered_free(struct sw_gathered *g)
 {
 	for (int m = 0; m < 2; m++) {

@@ -10,7 +10,8 @@
 
 #include <stddef.h>
 
-#include "sweep/out.h"
+#include "sweep/out_links.h"
+#include "sweep/suspect_types.h"
 #include "context.h"
 #include "gather_stats.h"
 #include "judge_mpi.h"
@@ -31,6 +32,13 @@ struct sw_gathered {
  * listed outliers. Collective. */
 void sw_gather_all(struct sw_gathered *g, const struct sw_ctx *c,
 		   const struct sw_judging *j, const struct sw_measured *f);
+/* Rank 0: the result's sections the gathering fills, pointing into g. */
+void sw_gathered_report(const struct sw_gathered *g,
+			struct cxd_sweep_links *links,
+			struct cxd_sweep_outliers *o);
+/* Rank 0: the suspects named from the outlier counts, for the report to
+ * merge with the capacity pass's. */
+struct cxd_sweep_suspects sw_gathered_suspects(const struct sw_gathered *g);
 void sw_gathered_free(struct sw_gathered *g);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "sweep/judge.h"
-#include "sweep/out.h"
+#include "sweep/out_links.h"
 #include "measured.h"
 #include "mpi_util.h"
 

@@ -85,6 +85,15 @@ int sw_inputs_place(struct sw_inputs *in, struct sw_ctx *c)
 	return ret;
 }
 
+void sw_inputs_report(const struct sw_inputs *in, const struct sw_ctx *c,
+		      struct cxd_sweep_inputs *s)
+{
+	*s = (struct cxd_sweep_inputs){
+		.topo = in->has_topo ? &in->topo : NULL,
+		.tmap = in->has_topo ? &c->place : NULL,
+		.base = in->has_base ? &in->base : NULL };
+}
+
 void sw_inputs_free(struct sw_inputs *in)
 {
 	if (in->has_base)
@@ -226,6 +235,14 @@ void sw_judge(struct sw_judging *j, const struct sw_ctx *c,
 	set_rules(j, c, in, f, crowd);
 	share_baseline(j, c, in);
 	flag(j, c, f);
+}
+
+void sw_judging_report(const struct sw_judging *j,
+		       struct cxd_sweep_judged *s)
+{
+	*s = (struct cxd_sweep_judged){ .rules = &j->report,
+		.retest_pairs = j->retest_pairs,
+		.retest_metrics = j->retest_metrics };
 }
 
 void sw_judging_free(struct sw_judging *j)

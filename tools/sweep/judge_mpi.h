@@ -14,6 +14,7 @@
 
 #include "sweep/baseline.h"
 #include "sweep/judge.h"
+#include "sweep/out_run.h"
 #include "sweep/topo.h"
 #include "context.h"
 #include "calib.h"
@@ -31,6 +32,10 @@ int sw_inputs_read(struct sw_inputs *in, const struct sw_ctx *c);
 /* After the ranks are known: --topology must place every one (0 or 2);
  * the placement lands on every rank in c->place. */
 int sw_inputs_place(struct sw_inputs *in, struct sw_ctx *c);
+/* Rank 0: the result's inputs section: what was read, and the placement
+ * (c->place) only with --topology. */
+void sw_inputs_report(const struct sw_inputs *in, const struct sw_ctx *c,
+		      struct cxd_sweep_inputs *s);
 void sw_inputs_free(struct sw_inputs *in);
 
 /* One rank's view of the rules and its own outliers. Every rank judges
@@ -57,6 +62,10 @@ struct sw_judging {
 void sw_judge(struct sw_judging *j, const struct sw_ctx *c,
 	      struct sw_inputs *in, struct sw_measured *f,
 	      const struct sw_calib *crowd);
+/* Rank 0: the result's judging section: the report's rules (the n x n
+ * baseline), the retest's pairs and metrics. */
+void sw_judging_report(const struct sw_judging *j,
+		       struct cxd_sweep_judged *s);
 void sw_judging_free(struct sw_judging *j);
 
 #endif

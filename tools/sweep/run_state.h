@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "sweep/out_types.h"
 #include "sweep/sched.h"
 #include "capacity_mpi.h"
 #include "context.h"
@@ -42,6 +43,7 @@ struct sw {
 struct sw_report {
 	struct cxd_sweep_res r;
 	const char **moved;
+	struct cxd_suspect *sus;   /* the parts' suspects, merged */
 	struct cxd_plan listed;
 };
 
