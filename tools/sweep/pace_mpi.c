@@ -297,15 +297,27 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 	free(step);
 }
 
-/* Each part of a capped dealt plan paced to its end before the next: a
- * rank gone on to the next part would add a domain's pair to those
- * still running. */
+/* Each part of a dealt plan paced to its end before the next: a rank
+ * gone on to the next part would add a domain's pair to those still
+ * running. The part is this loop's, handed to the plan's steps. */
 static void pace_parts(const struct sw_ctx *c, struct sw_pacing *p,
-		       struct cxd_plan *pl, sw_measure_fn *measure, void *arg)
+		       const struct cxd_plan *pl, sw_measure_fn *measure,
+		       void *arg)
 {
-	for (pl->in_part = 1; pl->in_part <= pl->nb; pl->in_part++)
-		sw_pace(c, p, pl, measure, arg, NULL);
-	pl->in_part = 0;
+	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
+						 c->m.n, pl), sizeof(*step));
+
+	for (int k = 1; k <= cxd_sched_parts(pl); k++) {
+		struct cxd_sched_at at = { c->m.n, c->m.rank, p->pairs_at_once,
+					   k };
+		int nsteps = cxd_sched_part_steps(&at, pl, step);
+
+		if (nsteps < 0)
+			sw_die(&c->m, "out of memory");
+		sw_pace_steps(c, p, step, nsteps, pl->nrounds, measure, arg,
+			      NULL);
+	}
+	free(step);
 }
 
 /* Where groups hold several switches (p->shared_sw), whose switch pairs
@@ -339,7 +351,7 @@ static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
  * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
- * rounds chained by domain pair (a listed plan's always). With a dealt
+ * rounds chained by domain pair (a plan of some pairs only always). With a dealt
  * plan the rounds' times are the latency pass's alone: its slots are not
  * pl's rounds. */
 static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
@@ -348,9 +360,10 @@ static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
 {
 	struct cxd_plan dl;
 	double *bw_s;
-	int ret = pl->count ? -EDOM : deal_in_parts(c, p, measure, arg);
+	int ret = cxd_sched_sweep(pl) ? deal_in_parts(c, p, measure, arg) :
+		  -EDOM;
 
-	if (ret == -EDOM && pl->count == NULL)
+	if (ret == -EDOM && cxd_sched_sweep(pl))
 		ret = cxd_sched_dealt_capped(c->m.n, p->shared,
 					     p->pairs_at_once, p->across_cap,
 					     &dl);

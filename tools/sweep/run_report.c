@@ -4,6 +4,8 @@
 #include <stdlib.h>
 
 #include "sweep/out_text.h"
+#include "sweep/sched_circle.h"
+#include "sweep/sched_listed.h"
 #include "sweep/verdict.h"
 #include "health.h"
 #include "run_state.h"
@@ -14,7 +16,7 @@ static const struct cxd_plan *listed_plan(const struct sw *w,
 {
 	const struct cxd_plan *main_pl = &w->plan;
 
-	if (main_pl->count != NULL || !w->c->cfg.sweep.json[0])
+	if (cxd_sched_listed(main_pl) || !w->c->cfg.sweep.json[0])
 		return main_pl;
 	if (cxd_sched_list(w->c->m.n, main_pl, &rep->listed) != 0)
 		sw_die(&w->c->m, "out of memory");
@@ -28,6 +30,8 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 	const struct sw_inputs *in = w->in;
 	double secs = (double) (cxd_now_ns() - w->t0) / 1e9;
 	const struct cxd_plan *pl = listed_plan(w, rep);
+	/* Only --json's listed rounds are read (the writers' round_first). */
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
 	struct cxd_sweep_res *r = &rep->r;
 
 	*r = (struct cxd_sweep_res){
@@ -41,9 +45,10 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 		.topo = in->has_topo ? &in->topo : NULL,
 		.tmap = in->has_topo ? &c->place : NULL,
 		.base = in->has_base ? &in->base : NULL,
-		.nrounds = pl->nrounds, .round_first = pl->first,
+		.nrounds = pl->nrounds, .round_first = ls ? ls->first : NULL,
 		.pairs_at_once = w->pace.pairs_at_once,
-		.round_count = pl->count, .round_pairs = pl->pairs,
+		.round_count = ls ? ls->count : NULL,
+		.round_pairs = ls ? ls->pairs : NULL,
 		.round_s = w->pace.round_s,
 		.total_s = secs,
 		.cfg = &c->cfg, .schedule = w->pace.schedule,
