@@ -9,6 +9,7 @@
 #include "judge_kinds.h"
 #include "judge_suspects.h"
 #include "out_cap.h"
+#include "out_sched.h"
 #include "out_text.h"
 #include "out_text_res.h"
 #include "out_types.h"
@@ -423,6 +424,17 @@ static void widths(const struct cxd_sweep_res *r, FILE *out)
 		fputc('\n', out);
 }
 
+/* The schedule's line, when one was chosen. */
+static void schedule(const struct cxd_sweep_res *r, FILE *out)
+{
+	char say[CXD_OUT_SCHED_LEN] = "";
+
+	if (r->schedule)
+		cxd_out_sched(r->schedule, say, sizeof(say));
+	if (say[0])
+		fprintf(out, "Schedule: %s\n", say);
+}
+
 void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 {
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
@@ -433,8 +445,7 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 		strcmp(r->engine, "fabric") == 0 ? r->provider :
 		r->engine_version, (unsigned long long) r->repeat,
 		r->total_s);
-	if (r->schedule && r->schedule[0])
-		fprintf(out, "Schedule: %s\n", r->schedule);
+	schedule(r, out);
 	widths(r, out);
 	stat_line(out, "Bandwidth", "MB/s", &r->stat[CXD_M_BW]);
 	stat_line(out, "Latency (8 B)", "us", &r->stat[CXD_M_LAT]);

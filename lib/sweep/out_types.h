@@ -13,6 +13,8 @@
 #include "judge_suspects.h"
 #include "topo_types.h"
 
+struct cxd_sched_choice;
+
 #define CXD_SWEEP_WORST 3
 /* Outliers each rank sends rank 0 to be listed (confirmed, and again
  * not judged); beyond, only counted (8 kB per rank at most). Every link
@@ -73,9 +75,9 @@ struct cxd_sweep_res {
 	const struct cxd_pair *round_pairs;
 	const double *round_s;
 	double total_s;
-	/* Which schedule ran and why: "rounds: ..." or "shared links: ..."
-	 * (the word before the colon is the JSON's schedule.kind). */
-	const char *schedule;
+	/* Which schedule ran and why, as chosen (sched_choose.h; the
+	 * writers say it, out_sched.h); NULL: none. */
+	const struct cxd_sched_choice *schedule;
 	/* The pairs measured again to confirm the outliers (0: none), and
 	 * in which metrics: bit 1 << CXD_M_BW, 1 << CXD_M_LAT. */
 	int retest_pairs;
@@ -88,7 +90,5 @@ struct cxd_sweep_res {
 	uint64_t lat_iters, repeat; /* resolved */
 	enum cxd_verdict verdict;
 };
-
-#define CXD_SWEEP_SCHED_LEN 448
 
 #endif

@@ -69,7 +69,7 @@ static void world(struct world *w)
 	w->r = (struct cxd_sweep_res){ .n = 4, .ranks = ranks,
 		.rules = &w->rules, .sus = w->sus, .nsus = 2, .cap = &w->cap,
 		.topo = &w->topo, .tmap = &w->tm, .total_s = 10.0,
-		.schedule = "" };
+		.schedule = NULL };
 	w->r.verdict = cxd_verdict_of(&w->r);
 }
 

@@ -320,60 +320,49 @@ static void pace_parts(const struct sw_ctx *c, struct sw_pacing *p,
 	free(step);
 }
 
-/* Where groups hold several switches (p->shared_sw), whose switch pairs
- * share a few links: the pairs within groups dealt by switch, then those
- * across groups (cxd_sched_dealt_within, _across) part by part, each
- * paced to its end before the next starts. 1 when run, -EDOM when not
- * dealt, or -ENOMEM. */
-static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
-			 sw_measure_fn *measure, void *arg)
+/* The bandwidth pass dealt (p->sched chose it, lib/sweep/sched_choose.c):
+ * by domain pair into slots, their parts one after the other; nested
+ * where groups hold several switches (p->shared_sw), whose switch pairs
+ * share a few links: the pairs within groups dealt by switch first,
+ * then those across groups by group (cxd_sched_dealt_within, _across). */
+static void pace_dealt(const struct sw_ctx *c, struct sw_pacing *p,
+		       sw_measure_fn *measure, void *arg)
 {
-	struct cxd_plan in, out;
-	int ret;
+	bool nested = p->sched.kind == CXD_SCHED_NESTED;
+	int n = c->m.n, k = p->pairs_at_once, cap = cxd_sched_cap(&p->sched);
+	struct cxd_plan in = { .ops = NULL }, out = { .ops = NULL };
+	int ret = nested ? cxd_sched_dealt_within(n, p->shared_sw, p->shared,
+						  k, &in) : 0;
 
-	if (p->shared_sw == NULL)
-		return -EDOM;
-	ret = cxd_sched_dealt_within(c->m.n, p->shared_sw, p->shared,
-				     p->pairs_at_once, &in);
-	if (ret != 0)
-		return ret;
-	ret = cxd_sched_dealt_across(c->m.n, p->shared, p->pairs_at_once,
-				     p->across_cap, &out);
-	if (ret == 0) {
+	if (ret == 0)
+		ret = nested ? cxd_sched_dealt_across(n, p->shared, k, cap,
+						      &out) :
+		      cxd_sched_dealt_capped(n, p->shared, k, cap, &out);
+	if (ret != 0) /* the choice made these plans once already */
+		sw_die(&c->m, "%s", ret == -ENOMEM ? "out of memory" :
+		       "the dealt schedule chosen could not be made");
+	if (nested)
 		sw_pace(c, p, &in, measure, arg, NULL);
-		pace_parts(c, p, &out, measure, arg);
-		ret = 1;
-	}
+	pace_parts(c, p, &out, measure, arg);
 	cxd_sched_free(&in);
 	cxd_sched_free(&out);
-	return ret;
 }
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
- * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
- * rounds chained by domain pair (a plan of some pairs only always). With a dealt
- * plan the rounds' times are the latency pass's alone: its slots are not
- * pl's rounds. */
+ * dealt into slots where that was chosen, else plan pl's rounds chained
+ * by domain pair (a plan of some pairs only always: a retest's). With a
+ * dealt plan the rounds' times are the latency pass's alone: its slots
+ * are not pl's rounds. */
 static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
 			   const struct cxd_plan *pl, sw_measure_fn *measure,
 			   void *arg, double *secs)
 {
-	struct cxd_plan dl;
+	enum cxd_sched_kind kind = p->sched.kind;
 	double *bw_s;
-	int ret = cxd_sched_sweep(pl) ? deal_in_parts(c, p, measure, arg) :
-		  -EDOM;
 
-	if (ret == -EDOM && cxd_sched_sweep(pl))
-		ret = cxd_sched_dealt_capped(c->m.n, p->shared,
-					     p->pairs_at_once, p->across_cap,
-					     &dl);
-	if (ret == -ENOMEM)
-		sw_die(&c->m, "out of memory");
-	if (ret == 1)
-		return;
-	if (ret == 0) {
-		pace_parts(c, p, &dl, measure, arg);
-		cxd_sched_free(&dl);
+	if (cxd_sched_sweep(pl) &&
+	    (kind == CXD_SCHED_NESTED || kind == CXD_SCHED_DEALT)) {
+		pace_dealt(c, p, measure, arg);
 		return;
 	}
 	bw_s = secs ? sw_alloc(&c->m, (size_t) pl->nrounds + 1,

@@ -51,7 +51,7 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 		.round_pairs = ls ? ls->pairs : NULL,
 		.round_s = w->pace.round_s,
 		.total_s = secs,
-		.cfg = &c->cfg, .schedule = w->pace.schedule,
+		.cfg = &c->cfg, .schedule = &w->pace.sched,
 		.retest_pairs = w->judge.retest_pairs,
 		.retest_metrics = w->judge.retest_metrics,
 		.lat_iters = c->lat_iters, .repeat = c->repeat };
