@@ -15,6 +15,7 @@
 #include "out_cap.h"
 #include "out_files.h"
 #include "out_json.h"
+#include "out_sched.h"
 #include "out_text.h"
 #include "topo_types.h"
 #include "verdict.h"
@@ -161,15 +162,18 @@ static json_object *outliers(const struct cxd_outlier *list, size_t n)
 /* {"kind": "rounds" or "shared links", "why": the rest of the text}. */
 static json_object *schedule(const struct cxd_sweep_res *r)
 {
-	const char *t = r->schedule ? r->schedule : "", *c = strchr(t, ':');
+	static const struct cxd_sched_choice none = {
+		.why = CXD_SCHED_WHY_NONE };
+	const struct cxd_sched_choice *ch = r->schedule ? r->schedule : &none;
+	const char *kind = cxd_out_sched_kind(ch);
 	json_object *o = json_object_new_object();
+	char say[CXD_OUT_SCHED_LEN];
+	size_t skip = kind[0] ? strlen(kind) + 2 : 0; /* "KIND: " */
 
-	if (c == NULL)
-		c = t + strlen(t);
-	json_object_object_add(o, "kind", json_object_new_string_len(
-				       t, (int) (c - t)));
+	cxd_out_sched(ch, say, sizeof(say));
+	json_object_object_add(o, "kind", json_object_new_string(kind));
 	json_object_object_add(o, "why", json_object_new_string(
-				       c[0] ? c + 2 : ""));
+				       strlen(say) >= skip ? say + skip : ""));
 	return o;
 }
 

@@ -10,6 +10,7 @@
 #include "judge_kinds.h"
 #include "judge_suspects.h"
 #include "out_cap.h"
+#include "out_sched.h"
 #include "out_text.h"
 #include "out_text_res.h"
 #include "out_types.h"
@@ -454,6 +455,17 @@ static void widths(const struct cxd_sweep_res *r, FILE *out)
 		fputc('\n', out);
 }
 
+/* The schedule's line, when one was chosen. */
+static void schedule(const struct cxd_sweep_res *r, FILE *out)
+{
+	char say[CXD_OUT_SCHED_LEN] = "";
+
+	if (r->schedule)
+		cxd_out_sched(r->schedule, say, sizeof(say));
+	if (say[0])
+		fprintf(out, "Schedule: %s\n", say);
+}
+
 void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 {
 	fprintf(out, "cxi_sweep: %d ranks, %d rounds of up to %d pair%s, "
@@ -464,8 +476,7 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 		strcmp(r->run.engine, "fabric") == 0 ? r->run.provider :
 		r->run.engine_version, (unsigned long long) r->run.repeat,
 		r->rounds.total_s);
-	if (r->schedule && r->schedule[0])
-		fprintf(out, "Schedule: %s\n", r->schedule);
+	schedule(r, out);
 	widths(r, out);
 	stat_line(out, "Bandwidth", "MB/s", &r->links.stat[CXD_M_BW]);
 	stat_line(out, "Latency (8 B)", "us", &r->links.stat[CXD_M_LAT]);

@@ -11,8 +11,10 @@
 #include "out_run.h"
 #include "suspect_types.h"
 
-/* Only pointed to: the capacity pass's result (capacity.h). */
+/* Only pointed to: the capacity pass's result (capacity.h) and the
+ * schedule chosen (sched_choose.h). */
 struct cxd_cap_res;
+struct cxd_sched_choice;
 
 /* Outliers each rank sends rank 0 to be listed (confirmed, and again
  * not judged); beyond, only counted (8 kB per rank at most). Every link
@@ -44,9 +46,9 @@ struct cxd_sweep_res {
 	/* Per rank, the link error counters that moved during the sweep
 	 * ("" none); NULL: not read. Evidence beside the outliers. */
 	const char *const *moved;
-	/* Which schedule ran and why: "rounds: ..." or "shared links: ..."
-	 * (the word before the colon is the JSON's schedule.kind). */
-	const char *schedule;
+	/* Which schedule ran and why, as chosen (sched_choose.h; the
+	 * writers say it, out_sched.h); NULL: none. */
+	const struct cxd_sched_choice *schedule;
 	enum cxd_verdict verdict;
 };
 
@@ -54,7 +56,5 @@ struct cxd_sweep_res {
  * err said (out.h, out_files.h). */
 typedef int cxd_out_writer_fn(const struct cxd_sweep_res *r,
 			      const char *path, char *err, size_t errlen);
-
-#define CXD_SWEEP_SCHED_LEN 448
 
 #endif

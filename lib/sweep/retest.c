@@ -6,6 +6,7 @@
 
 #include "retest.h"
 #include "retest_claims.h"
+#include "sched_listed.h"
 
 /* The first round at or after r with room, as a union-find over full
  * rounds: each full round points past itself. */
@@ -95,10 +96,12 @@ static int place_pairs(struct pack *k, int pairs_at_once,
 static void list_plan(const struct cxd_pair *p, int np, const int *round,
 		      const int *cnt, struct cxd_plan *pl)
 {
+	struct cxd_sched_list *ls = cxd_sched_listed(pl);
+
 	for (int r = 1; r < pl->nrounds; r++)
-		pl->first[r] = pl->first[r - 1] + cnt[r - 1];
+		ls->first[r] = ls->first[r - 1] + cnt[r - 1];
 	for (int i = 0; i < np; i++)
-		pl->pairs[pl->first[round[i]] + pl->count[round[i]]++] = p[i];
+		ls->pairs[ls->first[round[i]] + ls->count[round[i]]++] = p[i];
 }
 
 static int plan(int n, int pairs_at_once, struct pack *k,

@@ -5,17 +5,20 @@
 #include <stdlib.h>
 
 #include "retest_steps.h"
+#include "sched_listed.h"
 
 /* Steps per rank, and where each rank's start. */
 static void count_steps(int n, const struct cxd_plan *pl, int *cnt,
 			int *disp)
 {
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
+
 	for (int r = 0; r < n; r++)
 		cnt[r] = 0;
 	for (int r = 0; r < pl->nrounds; r++)
-		for (int j = 0; j < pl->count[r]; j++) {
-			cnt[pl->pairs[pl->first[r] + j].a]++;
-			cnt[pl->pairs[pl->first[r] + j].b]++;
+		for (int j = 0; j < ls->count[r]; j++) {
+			cnt[ls->pairs[ls->first[r] + j].a]++;
+			cnt[ls->pairs[ls->first[r] + j].b]++;
 		}
 	for (int r = 0, at = 0; r < n; at += cnt[r], r++)
 		disp[r] = at;
@@ -42,16 +45,18 @@ static void link_slot(struct slot *s, int holder, int ia,
 
 static int widest(const struct cxd_plan *pl)
 {
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
 	int w = 1;
 
 	for (int r = 0; r < pl->nrounds; r++)
-		w = pl->count[r] > w ? pl->count[r] : w;
+		w = ls->count[r] > w ? ls->count[r] : w;
 	return w;
 }
 
 int cxd_retest_steps(int n, bool chain, const struct cxd_plan *pl,
 		     int *cnt, int *disp, struct cxd_retest_step *step)
 {
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
 	int nslot = widest(pl);
 	struct slot *slot = malloc((size_t) nslot * sizeof(*slot));
 
@@ -63,9 +68,9 @@ int cxd_retest_steps(int n, bool chain, const struct cxd_plan *pl,
 	for (int r = 0; r < n; r++)
 		cnt[r] = 0; /* counted again as the steps are written */
 	for (int r = 0; r < pl->nrounds; r++) {
-		const struct cxd_pair *p = pl->pairs + pl->first[r];
+		const struct cxd_pair *p = ls->pairs + ls->first[r];
 
-		for (int j = 0; j < pl->count[r]; j++) {
+		for (int j = 0; j < ls->count[r]; j++) {
 			int ia = disp[p[j].a] + cnt[p[j].a]++;
 			int ib = disp[p[j].b] + cnt[p[j].b]++;
 

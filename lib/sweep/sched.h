@@ -8,6 +8,10 @@
  * partners swap a hello naming the round, measure, and the holder hands
  * the slot on (step.next), completing those sends only after its last
  * step (lib/sweep/pace.c, the walk; tests/unit/test_pace.c simulates it).
+ *
+ * A plan is of one kind (sched_types.h, struct cxd_sched_ops): the
+ * circle rounds (sched_circle.h), listed rounds (sched_listed.h), or
+ * dealt slots (sched_dealt.h). What follows asks the plan's own row.
  */
 #ifndef CXD_SWEEP_SCHED_H
 #define CXD_SWEEP_SCHED_H
@@ -21,26 +25,39 @@
  * circle round holds. */
 bool cxd_sched_chain(int n, int pairs_at_once);
 
-/* The circle rounds for n ranks cut to pairs_at_once pairs per round
- * (--max-pairs, or fewer when ranks outnumber a host's CPUs): computed,
- * nothing allocated. */
-struct cxd_plan cxd_sched_main(int n, int pairs_at_once);
-/* The same plan listed (rank 0, for --json's rounds): 0, or -ENOMEM. */
-int cxd_sched_list(int n, const struct cxd_plan *in, struct cxd_plan *out);
-/* Room for a plan of nrounds rounds and npairs pairs, zeroed (per 0):
- * 0, or -ENOMEM with nothing held. */
-int cxd_sched_alloc(struct cxd_plan *pl, int nrounds, size_t npairs);
+/* A plan of kind `kind` from sp (the kind's build): 0, -ENOMEM, or
+ * -EDOM when the kind cannot make it; a zero plan then. */
+int cxd_sched_build(const struct cxd_sched_ops *kind,
+		    const struct cxd_sched_spec *sp, struct cxd_plan *pl);
+/* What the plan holds, released (a zero plan too). */
 void cxd_sched_free(struct cxd_plan *pl);
+/* The kind's name ("circle", "listed", "dealt"). */
+const char *cxd_sched_name(const struct cxd_plan *pl);
+/* The plan is every pair of the sweep (the circle rounds). */
+bool cxd_sched_sweep(const struct cxd_plan *pl);
+/* The parts paced one after the other (1: the plan whole). */
+int cxd_sched_parts(const struct cxd_plan *pl);
+/* Whether the shared-links chains (cxd_sched_keys) may be laid over the
+ * plan: not over a dealt one, which brings its own. */
+bool cxd_sched_keyable(const struct cxd_plan *pl);
+/* Every pair of the plan in its order: 0, -ENOMEM, or -EINVAL when not
+ * keyable. */
+int cxd_sched_each(int n, const struct cxd_plan *pl, cxd_sched_pair_fn *fn,
+		   void *arg);
 
 /*
  * Rank `rank`'s steps through plan pl, in order, into step (room for
  * cxd_sched_room(n, pl) steps); returns their count, or -ENOMEM.
  * pairs_at_once bounds a listed round's pairs; slot tokens are linked
  * when cxd_sched_chain says so. tools/sweep/pace_mpi.c's sw_pace walks
- * them.
+ * them. cxd_sched_part_steps: the same for one part (at->part, 1 ..
+ * cxd_sched_parts), so that each part is paced to its end before the
+ * next; 0 every part.
  */
 int cxd_sched_room(int n, const struct cxd_plan *pl);
 int cxd_sched_steps(int n, int rank, int pairs_at_once,
 		    const struct cxd_plan *pl, struct cxd_step *step);
+int cxd_sched_part_steps(const struct cxd_sched_at *at,
+			 const struct cxd_plan *pl, struct cxd_step *step);
 
 #endif

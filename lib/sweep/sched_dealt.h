@@ -4,6 +4,10 @@
 
 #include "sched_types.h"
 
+/* The dealt plans' row (sched_dealt.c): its steps carry their own
+ * chain links, their parts are paced one by one (cxd_sched_parts). */
+extern const struct cxd_sched_ops cxd_sched_dealt_ops;
+
 /*
  * The shared-links bandwidth plan, dealt (sched_dealt.c): the pairs
  * within each domain in circle rounds, all domains side by side; then
@@ -17,8 +21,9 @@
  * Dealt where it pays (0): every rank placed, whole rounds at once
  * (pairs_at_once >= n / 2), and at least 2 domains but no more than the
  * largest has ranks (p is then the smallest prime >= that size); else
- * -EDOM (the caller chains the circle rounds instead, cxd_sched_keys),
- * or -ENOMEM.
+ * -EDOM, or -ENOMEM. cxd_sched_choose asks first (cxd_sched_undealt)
+ * and chains the circle rounds instead where it would not pay
+ * (cxd_sched_keys), so the pacing only builds what was chosen.
  */
 int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
 		    struct cxd_plan *pl);
@@ -34,8 +39,9 @@ int cxd_sched_dealt(int n, const int *dom, int pairs_at_once,
  * share links with the other's. Across, a group's pairs also cross its
  * own switch links on the way to and from the bundles: cap (0: no
  * bound) cuts each slot in parts where a group has at most cap pairs
- * (the circle rounds over the groups, cap rounds a part); with in_part
- * set, a rank's steps are those of that part alone, so that each part
+ * (the circle rounds over the groups, cap rounds a part); with a part
+ * asked for (cxd_sched_part_steps), a rank's steps are those of that
+ * part alone, so that each part
  * can be paced to its end before the next begins. -EDOM where not
  * dealt (within: no group has two switches), or -ENOMEM.
  */
@@ -57,8 +63,12 @@ enum cxd_undealt {
 	CXD_UNDEALT_ONE,    /* one domain */
 };
 enum cxd_undealt cxd_sched_undealt(int n, const int *dom, int pairs_at_once);
-/* Rank `rank`'s steps through dealt plan pl, its chain links set. */
-int cxd_sched_dealt_steps(int n, int rank, const struct cxd_plan *pl,
-			  struct cxd_step *step);
+/* Whether the pairs within groups would be dealt by switch (some group
+ * has two switches, whose pairs share their few links) and those across
+ * groups by group: both plans made and let go. */
+bool cxd_sched_dealt_nests(int n, const int *sw, const int *grp,
+			   int pairs_at_once);
+/* A dealt plan's p (the slots are p^2 a part), 0 for another kind. */
+int cxd_sched_dealt_prime(const struct cxd_plan *pl);
 
 #endif

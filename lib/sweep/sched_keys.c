@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "pairs.h"
+#include "sched.h"
 #include "sched_keys.h"
 
 
@@ -118,36 +119,31 @@ void cxd_sched_untangle(int n, const int *ppos, const int *npos,
 	}
 }
 
+/* The walk over the plan's pairs: the rank's step si next, pos the
+ * pair's place in the plan. */
+struct walk {
+	struct chains *c;
+	int rank, si, pos, nsteps;
+	const int *dom;
+	struct cxd_step *step;
+};
+
+static void walk_pair(void *arg, const struct cxd_pair *p)
+{
+	struct walk *w = arg;
+	bool in = p->a == w->rank || p->b == w->rank;
+
+	link_pair(w->c, w->rank, w->dom, p, w->pos++,
+		  in && w->si < w->nsteps ? w->si : -1, w->step);
+	w->si += in;
+}
+
 static int walk(int n, int rank, const struct cxd_plan *pl, const int *dom,
 		struct chains *c, struct cxd_step *step, int nsteps)
 {
-	struct cxd_pair *tmp = NULL;
-	int nr = pl->count ? pl->nrounds : cxd_pairs_nrounds(n), si = 0;
-	int pos = 0;
+	struct walk w = { c, rank, 0, 0, nsteps, dom, step };
 
-	if (pl->count == NULL &&
-	    (tmp = malloc(((size_t) n / 2 + 1) * sizeof(*tmp))) == NULL)
-		return -ENOMEM;
-	for (int r = 0; r < nr; r++) {
-		const struct cxd_pair *p = tmp;
-		int np;
-
-		if (pl->count) {
-			p = pl->pairs + pl->first[r];
-			np = pl->count[r];
-		} else {
-			np = cxd_pairs_round(n, r, tmp);
-		}
-		for (int j = 0; j < np; j++) {
-			bool in = p[j].a == rank || p[j].b == rank;
-
-			link_pair(c, rank, dom, &p[j], pos++,
-				  in && si < nsteps ? si : -1, step);
-			si += in;
-		}
-	}
-	free(tmp);
-	return 0;
+	return cxd_sched_each(n, pl, walk_pair, &w);
 }
 
 int cxd_sched_keys(int n, int rank, const struct cxd_plan *pl,

@@ -15,8 +15,9 @@
  * plan, so no cycle is possible; it may be one of the same round (a key
  * token may name the receiver's round). Key tokens between two ranks
  * match in the order sent, whatever their key: links that would cross
- * are left out. 0, -ENOMEM, or -E2BIG when there are
- * too many domain pairs to track (the caller runs without the chains).
+ * are left out. 0, -ENOMEM, -EINVAL for a plan that chains its own
+ * pairs (cxd_sched_keyable: a dealt one), or -E2BIG when there are too
+ * many domain pairs to track (the caller runs without the chains).
  */
 /* More domain pairs than this are not tracked (about 13 MB a rank). */
 #define CXD_SCHED_KEYS_MAX (1 << 20)

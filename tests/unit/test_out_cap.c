@@ -70,7 +70,7 @@ static void world(struct world *w)
 		.judged = { .rules = &w->rules },
 		.suspects = { w->sus, 2 }, .cap = &w->cap,
 		.in = { .topo = &w->topo, .tmap = &w->tm },
-		.rounds = { .total_s = 10.0 }, .schedule = "" };
+		.rounds = { .total_s = 10.0 }, .schedule = NULL };
 	w->r.verdict = cxd_verdict_of(&w->r);
 }
 

@@ -23,10 +23,21 @@
 #include "support/pace_sim.h"
 #include "sweep/retest.h"
 #include "sweep/sched.h"
+#include "sweep/sched_circle.h"
 #include "sweep/sched_dealt.h"
 #include "sweep/sched_keys.h"
+#include "sweep/sched_listed.h"
 
 #define MAX_N 64
+
+/* The main plan for n ranks, k pairs at once (cxd_sched_free it). */
+static struct cxd_plan main_plan(int n, int k)
+{
+	struct cxd_plan pl;
+
+	assert_int_equal(cxd_sched_main(n, k, &pl), 0);
+	return pl;
+}
 
 static const char *const fault_name[] = {
 	"ok", "deadlock", "slot token not from an earlier round",
@@ -100,9 +111,10 @@ static void test_main_plan_pairs_once_at_most_k_at_once_no_deadlock(
 			for (int b = a + 1; b < n; b++)
 				want[a * n + b] = 1;
 		for (int k = 1; k <= n / 2; k++) {
-			struct cxd_plan pl = cxd_sched_main(n, k);
+			struct cxd_plan pl = main_plan(n, k);
 
 			check_paced(n, k, &pl, want, n * (n - 1) / 2);
+			cxd_sched_free(&pl);
 		}
 		free(want);
 	}
@@ -111,15 +123,17 @@ static void test_main_plan_pairs_once_at_most_k_at_once_no_deadlock(
 /* Each round at most k pairs, no rank twice in one. */
 static void assert_rounds_disjoint(int n, int k, const struct cxd_plan *pl)
 {
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
 	char *busy = calloc((size_t) n, 1);
 
 	assert_non_null(busy);
+	assert_non_null(ls);
 	for (int r = 0; r < pl->nrounds; r++) {
-		const struct cxd_pair *p = pl->pairs + pl->first[r];
+		const struct cxd_pair *p = ls->pairs + ls->first[r];
 
-		assert_true(pl->count[r] >= 1 && pl->count[r] <= k);
+		assert_true(ls->count[r] >= 1 && ls->count[r] <= k);
 		memset(busy, 0, (size_t) n);
-		for (int j = 0; j < pl->count[r]; j++) {
+		for (int j = 0; j < ls->count[r]; j++) {
 			assert_false(busy[p[j].a] || busy[p[j].b]);
 			busy[p[j].a] = busy[p[j].b] = 1;
 		}
@@ -183,7 +197,7 @@ static void test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock(
 static void test_sync_token_sends_no_deadlock_two_holders_swap(
 	void **state)
 {
-	struct cxd_plan pl = cxd_sched_main(7, 2);
+	struct cxd_plan pl = main_plan(7, 2);
 	struct pace_res res;
 
 	(void) state;
@@ -194,6 +208,7 @@ static void test_sync_token_sends_no_deadlock_two_holders_swap(
 		assert_int_equal(res.fault, PACE_OK);
 		assert_int_equal(res.ended, 21);
 	}
+	cxd_sched_free(&pl);
 }
 
 /* Domains for the key chains: in blocks, at random, or at random with
@@ -266,11 +281,12 @@ static void test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
 		for (int i = 0; i < n * n; i++)
 			want[i] = i / n < i % n;
 		for (int j = 0; j < 2; j++) {
-			struct cxd_plan pl = cxd_sched_main(n, ks[j]);
+			struct cxd_plan pl = main_plan(n, ks[j]);
 
 			if (ks[j] >= 1 && (j == 0 || ks[j] < ks[0]))
 				check_every_domain(n, ks[j], &pl, want,
 						   n * (n - 1) / 2, &rng);
+			cxd_sched_free(&pl);
 		}
 	}
 }
@@ -281,7 +297,7 @@ static void test_keys_let_cap_pairs_of_a_domain_pair_run_at_once(
 	void **state)
 {
 	int want[24 * 24], dom[24];
-	struct cxd_plan pl = cxd_sched_main(24, 12);
+	struct cxd_plan pl = main_plan(24, 12);
 
 	(void) state;
 	for (int i = 0; i < 24 * 24; i++)
@@ -291,6 +307,7 @@ static void test_keys_let_cap_pairs_of_a_domain_pair_run_at_once(
 	for (int cap = 1; cap <= 4; cap++)
 		assert_int_equal(check_keyed(24, 12, &pl, dom, cap, want,
 					     24 * 23 / 2), cap);
+	cxd_sched_free(&pl);
 }
 
 static void test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock(
@@ -345,7 +362,7 @@ static struct cxd_step keyed_step(int n, int k, const struct cxd_plan *pl,
 static void test_keys_hand_ons_between_two_ranks_never_cross(void **state)
 {
 	const int dom[5] = { 2, 0, 2, 1, 0 };
-	struct cxd_plan pl = cxd_sched_main(5, 2);
+	struct cxd_plan pl = main_plan(5, 2);
 	struct pace_res res;
 
 	(void) state;
@@ -362,6 +379,7 @@ static void test_keys_hand_ons_between_two_ranks_never_cross(void **state)
 		assert_int_equal(res.ended, 10);
 		assert_int_equal(res.max_key_running, 1);
 	}
+	cxd_sched_free(&pl);
 }
 
 /* Domain layouts for the dealt plan: blocks of nd, or nd at random

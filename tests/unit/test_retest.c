@@ -20,6 +20,7 @@
 #include "sweep/retest_claims.h"
 #include "sweep/retest_steps.h"
 #include "sweep/sched.h"
+#include "sweep/sched_listed.h"
 
 #define MAX_N 48
 
@@ -104,15 +105,16 @@ static void test_claims_by_the_conservative_rule(void **state)
 static void assert_rounds_share_nothing(const struct place *pc, int k,
 					const struct cxd_plan *pl)
 {
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
 	int nkey = cxd_retest_nkeys(pc->n, pc->sw, pc->group_of);
 
 	for (int r = 0; r < pl->nrounds; r++) {
 		int seen[MAX_N] = { 0 }, used[MAX_N] = { 0 }, claiming = 0;
 		int every = 0, key[CXD_RETEST_CLAIMS];
 
-		assert_in_range(pl->count[r], 1, k);
-		for (int j = 0; j < pl->count[r]; j++) {
-			struct cxd_pair q = pl->pairs[pl->first[r] + j];
+		assert_in_range(ls->count[r], 1, k);
+		for (int j = 0; j < ls->count[r]; j++) {
+			struct cxd_pair q = ls->pairs[ls->first[r] + j];
 			int nk = cxd_retest_claims(pc->sw, pc->group_of, q,
 						   key);
 
@@ -135,17 +137,18 @@ static void assert_rounds_share_nothing(const struct place *pc, int k,
 static void assert_each_once(const struct cxd_pair *p, int np,
 			     const struct cxd_plan *pl)
 {
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
 	int total = 0;
 	static char got[MAX_N][MAX_N];
 
 	memset(got, 0, sizeof(got));
 	for (int r = 0; r < pl->nrounds; r++)
-		total += pl->count[r];
+		total += ls->count[r];
 	assert_int_equal(total, np);
 	for (int i = 0; i < np; i++)
 		got[p[i].a][p[i].b]++;
 	for (int i = 0; i < total; i++)
-		assert_int_equal(got[pl->pairs[i].a][pl->pairs[i].b]--, 1);
+		assert_int_equal(got[ls->pairs[i].a][ls->pairs[i].b]--, 1);
 }
 
 static void test_alone_plan_shares_no_claim_and_places_each_pair_once(
@@ -200,8 +203,9 @@ static void test_alone_plan_packs_what_shares_nothing(void **state)
 /* Rank 0's steps for every rank equal each rank's own from the plan. */
 static void assert_steps_as_own(int n, int k, const struct cxd_plan *pl)
 {
-	int np = pl->nrounds ? pl->first[pl->nrounds - 1] +
-			       pl->count[pl->nrounds - 1] : 0;
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
+	int np = pl->nrounds ? ls->first[pl->nrounds - 1] +
+			       ls->count[pl->nrounds - 1] : 0;
 	struct cxd_retest_step *all = calloc(2 * (size_t) np + 1,
 					     sizeof(*all));
 	struct cxd_step *own = calloc((size_t) cxd_sched_room(n, pl),

@@ -18,10 +18,21 @@
 #include "support/pace_sim.h"
 #include "sweep/retest.h"
 #include "sweep/sched.h"
+#include "sweep/sched_circle.h"
 #include "sweep/sched_dealt.h"
 #include "sweep/sched_keys.h"
+#include "sweep/sched_listed.h"
 
 #define MAX_N 64
+
+/* The main plan for n ranks, k pairs at once (cxd_sched_free it). */
+static struct cxd_plan main_plan(int n, int k)
+{
+	struct cxd_plan pl;
+
+	assert_int_equal(cxd_sched_main(n, k, &pl), 0);
+	return pl;
+}
 
 /* Rank r's steps through pl, compared field by field with ref's. */
 static void assert_same_steps(int n, int k, const struct cxd_plan *pl,
@@ -59,15 +70,19 @@ static void test_listed_main_plan_walks_the_same_steps_as_computed(
 	(void) state;
 	for (int n = 2; n <= MAX_N; n++) {
 		for (int k = 1; k <= n / 2; k++) {
-			struct cxd_plan pl = cxd_sched_main(n, k), list;
+			struct cxd_plan pl = main_plan(n, k), list;
+			const struct cxd_sched_list *ls;
 
 			assert_int_equal(cxd_sched_list(n, &pl, &list), 0);
+			ls = cxd_sched_listed(&list);
+			assert_non_null(ls);
 			assert_int_equal(list.nrounds, pl.nrounds);
-			assert_int_equal(list.first[list.nrounds - 1] +
-					 list.count[list.nrounds - 1],
+			assert_int_equal(ls->first[list.nrounds - 1] +
+					 ls->count[list.nrounds - 1],
 					 n * (n - 1) / 2);
 			assert_same_steps(n, k, &list, &pl);
 			cxd_sched_free(&list);
+			cxd_sched_free(&pl);
 		}
 	}
 }
@@ -75,7 +90,7 @@ static void test_listed_main_plan_walks_the_same_steps_as_computed(
 /* Slot tokens only when a circle round holds more than K pairs. */
 static void test_tokens_only_when_fewer_than_a_round_at_once(void **state)
 {
-	struct cxd_plan pl = cxd_sched_main(8, 1);
+	struct cxd_plan pl = main_plan(8, 1);
 	struct cxd_step s[16];
 	int ns;
 
@@ -84,16 +99,21 @@ static void test_tokens_only_when_fewer_than_a_round_at_once(void **state)
 	assert_false(cxd_sched_chain(8, 4));
 	/* 7 circle rounds of 4 pairs, cut to 1 pair each. */
 	assert_int_equal(pl.nrounds, 28);
-	assert_int_equal(pl.per, 1);
-	pl = cxd_sched_main(8, 4);
+	assert_int_equal(cxd_sched_per(&pl), 1);
+	assert_string_equal(cxd_sched_name(&pl), "circle");
+	assert_true(cxd_sched_sweep(&pl));
+	cxd_sched_free(&pl);
+	pl = main_plan(8, 4);
 	assert_int_equal(pl.nrounds, 7);
 	ns = cxd_sched_steps(8, 0, 4, &pl, s);
 	assert_int_equal(ns, 7);
 	for (int i = 0; i < ns; i++)
 		assert_true(s[i].prev == -1 && s[i].next == -1);
+	cxd_sched_free(&pl);
 	/* K above n / 2 (--max-pairs larger than a round): whole rounds. */
-	pl = cxd_sched_main(8, 9);
-	assert_int_equal(pl.per, 4);
+	pl = main_plan(8, 9);
+	assert_int_equal(cxd_sched_per(&pl), 4);
+	cxd_sched_free(&pl);
 }
 
 /* Each pair goes to the first round with room after both its ranks'
@@ -104,22 +124,27 @@ static void test_retest_plan_first_round_with_room_after_both_ranks(
 	const struct cxd_pair p[4] = { { 0, 1 }, { 2, 3 }, { 0, 2 },
 				       { 1, 3 } };
 	struct cxd_plan pl;
+	const struct cxd_sched_list *ls;
 
 	(void) state;
 	assert_int_equal(cxd_retest_plan(4, 2, p, 4, &pl), 0);
+	ls = cxd_sched_listed(&pl);
+	assert_non_null(ls);
+	assert_false(cxd_sched_sweep(&pl));
 	assert_int_equal(pl.nrounds, 2);
-	assert_int_equal(pl.count[0], 2);
-	assert_int_equal(pl.count[1], 2);
-	assert_int_equal(pl.pairs[2].a, 0);
-	assert_int_equal(pl.pairs[2].b, 2);
+	assert_int_equal(ls->count[0], 2);
+	assert_int_equal(ls->count[1], 2);
+	assert_int_equal(ls->pairs[2].a, 0);
+	assert_int_equal(ls->pairs[2].b, 2);
 	cxd_sched_free(&pl);
 	/* One pair at a time: one round each, in the given order. */
 	assert_int_equal(cxd_retest_plan(4, 1, p, 4, &pl), 0);
+	ls = cxd_sched_listed(&pl);
 	assert_int_equal(pl.nrounds, 4);
 	for (int r = 0; r < 4; r++) {
-		assert_int_equal(pl.count[r], 1);
-		assert_int_equal(pl.pairs[pl.first[r]].a, p[r].a);
-		assert_int_equal(pl.pairs[pl.first[r]].b, p[r].b);
+		assert_int_equal(ls->count[r], 1);
+		assert_int_equal(ls->pairs[ls->first[r]].a, p[r].a);
+		assert_int_equal(ls->pairs[ls->first[r]].b, p[r].b);
 	}
 	cxd_sched_free(&pl);
 	/* No suspects: no rounds. */
@@ -139,8 +164,10 @@ static void test_dealt_plan_refused_where_it_would_not_pay(void **state)
 
 	(void) state;
 	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), 0);
-	assert_int_equal(pl.prime, 5);
+	assert_int_equal(cxd_sched_dealt_prime(&pl), 5);
 	assert_int_equal(pl.nrounds, 3 + 25);
+	assert_false(cxd_sched_keyable(&pl));
+	assert_int_equal(cxd_sched_parts(&pl), 1);
 	cxd_sched_free(&pl);
 	assert_int_equal(cxd_sched_undealt(12, dom, 6), CXD_DEALT);
 	assert_int_equal(cxd_sched_dealt(12, dom, 5, &pl), -EDOM);
@@ -151,7 +178,7 @@ static void test_dealt_plan_refused_where_it_would_not_pay(void **state)
 	for (int r = 0; r < 12; r++)
 		dom[r] = r < 11 ? 0 : 1;
 	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), 0);
-	assert_int_equal(pl.prime, 11);
+	assert_int_equal(cxd_sched_dealt_prime(&pl), 11);
 	cxd_sched_free(&pl);
 	for (int r = 0; r < 12; r++)
 		dom[r] = 7;
@@ -236,7 +263,7 @@ static void test_dealt_plan_runs_in_about_one_chain(void **state)
 {
 	enum { N = 256, G = 16 };
 	int dom[N], dealt_len, chained_len;
-	struct cxd_plan pl = cxd_sched_main(N, N / 2), dl;
+	struct cxd_plan pl = main_plan(N, N / 2), dl;
 	struct pace_steps ps;
 
 	(void) state;
@@ -254,6 +281,7 @@ static void test_dealt_plan_runs_in_about_one_chain(void **state)
 	assert_true(dealt_len <= 256 * 5 / 4);
 	assert_true(chained_len > 2 * dealt_len);
 	cxd_sched_free(&dl);
+	cxd_sched_free(&pl);
 }
 
 int main(void)

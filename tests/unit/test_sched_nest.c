@@ -134,7 +134,7 @@ static void test_across_cap_bounds_a_group_per_part(void **st)
 
 		assert_int_equal(cxd_sched_dealt_across(n, grp, n / 2, cap,
 							&pl), 0);
-		assert_int_equal(pl.nb, (7 + cap - 1) / cap);
+		assert_int_equal(cxd_sched_parts(&pl), (7 + cap - 1) / cap);
 		cnt = calloc((size_t) pl.nrounds * G, sizeof(int));
 		assert_non_null(cnt);
 		for (int r = 0; r < n; r++) {
@@ -148,23 +148,24 @@ static void test_across_cap_bounds_a_group_per_part(void **st)
 		}
 		for (int i = 0; i < pl.nrounds * G; i++)
 			assert_true(cnt[i] <= cap);
-		/* Part by part (in_part), a rank's steps are all of its
-		 * steps, each in its own part. */
+		/* Part by part, a rank's steps are all of its steps, each
+		 * in its own part. */
 		for (int r = 0; r < n; r++) {
 			int all = cxd_sched_steps(n, r, n / 2, &pl, step), sum = 0;
+			long p2 = (long) cxd_sched_dealt_prime(&pl) *
+				  cxd_sched_dealt_prime(&pl);
 
-			for (pl.in_part = 1; pl.in_part <= pl.nb; pl.in_part++) {
-				int k = cxd_sched_steps(n, r, n / 2, &pl, step);
-				long lo = (long) (pl.in_part - 1) * pl.prime *
-					  pl.prime;
+			for (int part = 1; part <= cxd_sched_parts(&pl);
+			     part++) {
+				struct cxd_sched_at at = { n, r, n / 2, part };
+				int k = cxd_sched_part_steps(&at, &pl, step);
+				long lo = (long) (part - 1) * p2;
 
 				for (int i = 0; i < k; i++)
 					assert_true(step[i].round >= lo &&
-						    step[i].round < lo +
-						    pl.prime * pl.prime);
+						    step[i].round < lo + p2);
 				sum += k;
 			}
-			pl.in_part = 0;
 			assert_int_equal(sum, all);
 		}
 		free(cnt);
@@ -182,7 +183,7 @@ static void test_within_refused_where_it_cannot_hold(void **st)
 
 	(void) st;
 	assert_int_equal(cxd_sched_dealt_within(8, sw, grp, 4, &pl), 0);
-	assert_int_equal(pl.prime, 2);
+	assert_int_equal(cxd_sched_dealt_prime(&pl), 2);
 	assert_int_equal(pl.nrounds, 1 + 4);
 	cxd_sched_free(&pl);
 	assert_int_equal(cxd_sched_dealt_within(8, sw, grp, 3, &pl), -EDOM);
@@ -195,7 +196,8 @@ static void test_within_refused_where_it_cannot_hold(void **st)
 		sw[r] = grp[r] = r / 4;
 	assert_int_equal(cxd_sched_dealt_within(8, sw, grp, 4, &pl), -EDOM);
 	assert_int_equal(cxd_sched_dealt_across(8, grp, 4, 0, &pl), 0);
-	assert_int_equal(pl.nrounds, pl.prime * pl.prime);
+	assert_int_equal(pl.nrounds, cxd_sched_dealt_prime(&pl) *
+				     cxd_sched_dealt_prime(&pl));
 	cxd_sched_free(&pl);
 }
 

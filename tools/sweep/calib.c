@@ -12,13 +12,10 @@
  * cxd_judge_crowd) decide what they mean.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "sweep/judge.h"
 #include "sweep/retest.h"
-#include "sweep/sched_keys.h"
 #include "sweep/stat.h"
 #include "calib.h"
 
@@ -145,31 +142,13 @@ bool sw_narrow(struct sw_pacing *p, const struct sw_ctx *c,
 	       const struct sw_calib *cb)
 {
 	double crowd = NAN;
-	int was = p->across_cap, cap;
-	size_t len = strlen(p->schedule);
-	bool unit = p->shared_sw || c->place.ngroup;
 
 	if (c->m.rank == 0 && cb->ratio)
 		crowd = across_crowd(c, cb);
 	sw_bcast(&c->m, &crowd, 1, MPI_DOUBLE, "the calibration");
 	if (p->shared == NULL || !isfinite(crowd))
 		return false;
-	/* No bound yet: a domain meets at most all the others at once. */
-	if (was <= 0)
-		was = cxd_sched_ndom(c->m.n, p->shared) - 1;
-	if (was <= 1)
-		return false;
-	cap = was / 2;
-	p->across_cap = cap;
-	if (strstr(p->schedule, "; crowded across"))
-		snprintf(p->schedule + len, sizeof(p->schedule) - len,
-			 ", at %d (%+.0f %%) again at %d", was, 100 * crowd,
-			 cap);
-	else
-		snprintf(p->schedule + len, sizeof(p->schedule) - len,
-			 "; crowded across %s at %d pairs at once per %s "
-			 "(alone %+.0f %%, median): measured again at %d",
-			 unit ? "groups" : "switches", was,
-			 unit ? "group" : "switch", 100 * crowd, cap);
-	return true;
+	/* Kept as a number (the report says it, lib/sweep/out_sched.c),
+	 * the pacing's cap from it (cxd_sched_cap). */
+	return cxd_sched_narrow(&p->sched, crowd);
 }

@@ -24,8 +24,8 @@ void sw_calib_free(struct sw_calib *cb);
 /* Did the pairs across groups (leaves) crowd each other, beyond what a
  * width measured with a few of them showed (a fat tree's static hashing
  * can pile pairs on one spine)? Then halve their pairs at once per group
- * (p->across_cap), say so in p->schedule, and true: the bandwidth pass
- * is to be run again. Collective. */
+ * (kept in p->sched, cxd_sched_narrow, for the pacing and the report),
+ * and true: the bandwidth pass is to be run again. Collective. */
 bool sw_narrow(struct sw_pacing *p, const struct sw_ctx *c,
 	       const struct sw_calib *cb);
 

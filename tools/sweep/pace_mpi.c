@@ -297,70 +297,72 @@ void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
 	free(step);
 }
 
-/* Each part of a capped dealt plan paced to its end before the next: a
- * rank gone on to the next part would add a domain's pair to those
- * still running. */
+/* Each part of a dealt plan paced to its end before the next: a rank
+ * gone on to the next part would add a domain's pair to those still
+ * running. The part is this loop's, handed to the plan's steps. */
 static void pace_parts(const struct sw_ctx *c, struct sw_pacing *p,
-		       struct cxd_plan *pl, sw_measure_fn *measure, void *arg)
+		       const struct cxd_plan *pl, sw_measure_fn *measure,
+		       void *arg)
 {
-	for (pl->in_part = 1; pl->in_part <= pl->nb; pl->in_part++)
-		sw_pace(c, p, pl, measure, arg, NULL);
-	pl->in_part = 0;
+	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
+						 c->m.n, pl), sizeof(*step));
+
+	for (int k = 1; k <= cxd_sched_parts(pl); k++) {
+		struct cxd_sched_at at = { c->m.n, c->m.rank, p->pairs_at_once,
+					   k };
+		int nsteps = cxd_sched_part_steps(&at, pl, step);
+
+		if (nsteps < 0)
+			sw_die(&c->m, "out of memory");
+		sw_pace_steps(c, p, step, nsteps, pl->nrounds, measure, arg,
+			      NULL);
+	}
+	free(step);
 }
 
-/* Where groups hold several switches (p->shared_sw), whose switch pairs
- * share a few links: the pairs within groups dealt by switch, then those
- * across groups (cxd_sched_dealt_within, _across) part by part, each
- * paced to its end before the next starts. 1 when run, -EDOM when not
- * dealt, or -ENOMEM. */
-static int deal_in_parts(const struct sw_ctx *c, struct sw_pacing *p,
-			 sw_measure_fn *measure, void *arg)
+/* The bandwidth pass dealt (p->sched chose it, lib/sweep/sched_choose.c):
+ * by domain pair into slots, their parts one after the other; nested
+ * where groups hold several switches (p->shared_sw), whose switch pairs
+ * share a few links: the pairs within groups dealt by switch first,
+ * then those across groups by group (cxd_sched_dealt_within, _across). */
+static void pace_dealt(const struct sw_ctx *c, struct sw_pacing *p,
+		       sw_measure_fn *measure, void *arg)
 {
-	struct cxd_plan in, out;
-	int ret;
+	bool nested = p->sched.kind == CXD_SCHED_NESTED;
+	int n = c->m.n, k = p->pairs_at_once, cap = cxd_sched_cap(&p->sched);
+	struct cxd_plan in = { .ops = NULL }, out = { .ops = NULL };
+	int ret = nested ? cxd_sched_dealt_within(n, p->shared_sw, p->shared,
+						  k, &in) : 0;
 
-	if (p->shared_sw == NULL)
-		return -EDOM;
-	ret = cxd_sched_dealt_within(c->m.n, p->shared_sw, p->shared,
-				     p->pairs_at_once, &in);
-	if (ret != 0)
-		return ret;
-	ret = cxd_sched_dealt_across(c->m.n, p->shared, p->pairs_at_once,
-				     p->across_cap, &out);
-	if (ret == 0) {
+	if (ret == 0)
+		ret = nested ? cxd_sched_dealt_across(n, p->shared, k, cap,
+						      &out) :
+		      cxd_sched_dealt_capped(n, p->shared, k, cap, &out);
+	if (ret != 0) /* the choice made these plans once already */
+		sw_die(&c->m, "%s", ret == -ENOMEM ? "out of memory" :
+		       "the dealt schedule chosen could not be made");
+	if (nested)
 		sw_pace(c, p, &in, measure, arg, NULL);
-		pace_parts(c, p, &out, measure, arg);
-		ret = 1;
-	}
+	pace_parts(c, p, &out, measure, arg);
 	cxd_sched_free(&in);
 	cxd_sched_free(&out);
-	return ret;
 }
 
 /* The bandwidth pass of the shared-links schedule: the whole sweep's
- * dealt into slots where that pays (cxd_sched_dealt), else plan pl's
- * rounds chained by domain pair (a listed plan's always). With a dealt
- * plan the rounds' times are the latency pass's alone: its slots are not
- * pl's rounds. */
+ * dealt into slots where that was chosen, else plan pl's rounds chained
+ * by domain pair (a plan of some pairs only always: a retest's). With a
+ * dealt plan the rounds' times are the latency pass's alone: its slots
+ * are not pl's rounds. */
 static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
 			   const struct cxd_plan *pl, sw_measure_fn *measure,
 			   void *arg, double *secs)
 {
-	struct cxd_plan dl;
+	enum cxd_sched_kind kind = p->sched.kind;
 	double *bw_s;
-	int ret = pl->count ? -EDOM : deal_in_parts(c, p, measure, arg);
 
-	if (ret == -EDOM && pl->count == NULL)
-		ret = cxd_sched_dealt_capped(c->m.n, p->shared,
-					     p->pairs_at_once, p->across_cap,
-					     &dl);
-	if (ret == -ENOMEM)
-		sw_die(&c->m, "out of memory");
-	if (ret == 1)
-		return;
-	if (ret == 0) {
-		pace_parts(c, p, &dl, measure, arg);
-		cxd_sched_free(&dl);
+	if (cxd_sched_sweep(pl) &&
+	    (kind == CXD_SCHED_NESTED || kind == CXD_SCHED_DEALT)) {
+		pace_dealt(c, p, measure, arg);
 		return;
 	}
 	bw_s = secs ? sw_alloc(&c->m, (size_t) pl->nrounds + 1,

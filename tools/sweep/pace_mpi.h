@@ -9,6 +9,7 @@
 
 #include "sweep/out_types.h"
 #include "sweep/sched.h"
+#include "sweep/sched_choose.h"
 #include "context.h"
 
 /* What a pair measures now: both metrics, or one pass of the
@@ -32,12 +33,12 @@ struct sw_pacing {
 	/* With groups of several switches, each rank's switch: the pairs
 	 * within a group take turns by switch pair (pace_mpi.c). */
 	const int *shared_sw;
-	/* Across groups, pairs of one group at once: its own switch links
+	/* Which schedule runs and why (its kind drives the bandwidth pass,
+	 * the report says it), and the narrowings since: across groups, a
+	 * group's pairs at once (cxd_sched_cap), as its own switch links
 	 * carry them to and from the bundles, where the global links land,
 	 * which no topology says (cxd_sched_dealt_across's cap). */
-	int across_cap;
-	/* Which schedule ran and why, for the report. */
-	char schedule[CXD_SWEEP_SCHED_LEN];
+	struct cxd_sched_choice sched;
 	double *round_s;       /* rank 0: each round's longest pair, s */
 };
 
@@ -47,7 +48,7 @@ typedef void sw_measure_fn(void *arg, int p);
 void sw_pacing_init(struct sw_pacing *p, const struct sw_ctx *c);
 void sw_pacing_free(struct sw_pacing *p);
 /* The schedule for plan pl (pace_schedule.c): plain rounds or the
- * shared-links one, said in p->schedule; p->round_s made room for. */
+ * shared-links one, chosen in p->sched; p->round_s made room for. */
 void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
 		      const struct cxd_plan *pl);
 /* Run a plan's rounds (lib/sweep/sched.h: cxd_sched_main, retest.h:

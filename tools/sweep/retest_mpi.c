@@ -19,6 +19,7 @@
 
 #include "base/testaid.h"
 #include "sweep/retest.h"
+#include "sweep/sched_circle.h"
 #include "sweep/retest_steps.h"
 #include "sweep/stat.h"
 #include "sweep/stat_row.h"
@@ -190,13 +191,16 @@ static void run(const struct sw_ctx *c, struct sw_pacing *p,
 
 	p->what = what;
 	if (alone(c) && most_listed(c, pt->np)) {
-		struct cxd_plan pl = cxd_sched_main(c->m.n, p->pairs_at_once);
+		struct cxd_plan pl;
 
 		/* A fabric slow all over: the whole sweep's schedule again
 		 * (its bandwidth pass dealt, one pair per shared link at a
 		 * time) costs less than its pairs one group at a time; the
 		 * links not listed keep their first figures (keep_first). */
+		if (cxd_sched_main(c->m.n, p->pairs_at_once, &pl) != 0)
+			sw_die(&c->m, "out of memory");
 		sw_pace_plan(c, p, &pl, what, sw_measure_pair, mt, NULL);
+		cxd_sched_free(&pl);
 	} else if (alone(c)) {
 		run_alone(c, p, pt, mt);
 	} else {

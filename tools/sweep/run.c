@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 
+#include "sweep/sched_circle.h"
 #include "boot.h"
 #include "calib.h"
 #include "retest_mpi.h"
@@ -24,7 +25,8 @@ static void main_plan(struct sw *w)
 
 	sw_measured_init(&w->fig, &c->m, c->repeat);
 	w->meter = (struct sw_meter){ c, w->eng, &w->pace, &w->fig, 0 };
-	w->plan = cxd_sched_main(c->m.n, w->pace.pairs_at_once);
+	if (cxd_sched_main(c->m.n, w->pace.pairs_at_once, &w->plan) != 0)
+		sw_die(&c->m, "out of memory");
 	sw_pacing_choose(&w->pace, c, &w->plan);
 	sw_pace_plan(c, &w->pace, &w->plan, SW_RUN_BOTH, sw_measure_pair,
 		     &w->meter, w->pace.round_s);

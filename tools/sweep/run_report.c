@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "sweep/out_text.h"
+#include "sweep/sched_circle.h"
+#include "sweep/sched_listed.h"
 #include "sweep/verdict.h"
 #include "health.h"
 #include "run_state.h"
@@ -17,7 +19,7 @@ static const struct cxd_plan *listed_plan(const struct sw *w,
 {
 	const struct cxd_plan *main_pl = &w->plan;
 
-	if (main_pl->count != NULL || !w->c->cfg.sweep.json[0])
+	if (cxd_sched_listed(main_pl) || !w->c->cfg.sweep.json[0])
 		return main_pl;
 	if (cxd_sched_list(w->c->m.n, main_pl, &rep->listed) != 0)
 		sw_die(&w->c->m, "out of memory");
@@ -43,11 +45,14 @@ static void rounds(const struct sw *w, struct sw_report *rep,
 		   struct cxd_sweep_rounds *s)
 {
 	const struct cxd_plan *pl = listed_plan(w, rep);
+	/* Only --json's listed rounds are read (the writers' round_first). */
+	const struct cxd_sched_list *ls = cxd_sched_listed(pl);
 
 	*s = (struct cxd_sweep_rounds){ .nrounds = pl->nrounds,
 		.pairs_at_once = w->pace.pairs_at_once,
-		.round_first = pl->first, .round_count = pl->count,
-		.round_pairs = pl->pairs, .round_s = w->pace.round_s,
+		.round_first = ls ? ls->first : NULL,
+		.round_count = ls ? ls->count : NULL,
+		.round_pairs = ls ? ls->pairs : NULL, .round_s = w->pace.round_s,
 		.total_s = (double) (cxd_now_ns() - w->t0) / 1e9 };
 }
 
@@ -87,7 +92,7 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 {
 	struct cxd_sweep_res *r = &rep->r;
 
-	*r = (struct cxd_sweep_res){ .schedule = w->pace.schedule };
+	*r = (struct cxd_sweep_res){ .schedule = &w->pace.sched };
 	run_facts(w, &r->run);
 	sw_inputs_report(w->in, w->c, &r->in);
 	rounds(w, rep, &r->rounds);

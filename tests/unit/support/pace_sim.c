@@ -280,7 +280,7 @@ static int rank_steps(struct pace_steps *ps, int r, int pairs_at_once,
 	if (ps->nsteps[r] < 0)
 		return -1;
 	/* A dealt plan links its own chains. */
-	if (ps->dom && pl->prime == 0 &&
+	if (ps->dom && cxd_sched_keyable(pl) &&
 	    cxd_sched_keys(n, r, pl, ps->dom, cap, ps->step[r],
 			   ps->nsteps[r]) != 0)
 		return -1;

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cxi_sweep's choice of schedule (lib/sweep/sched_choose.c) and its words
+ * (out_sched.c): each kind and reason from a placement, the sentence the
+ * report prints for it, and the narrowings said after it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sweep/out_sched.h"
+#include "sweep/sched_choose.h"
+
+#define SHARED "shared links: latency in full rounds, then bandwidth "
+
+static void assert_says(const struct cxd_sched_choice *ch, const char *want)
+{
+	char say[CXD_OUT_SCHED_LEN];
+
+	cxd_out_sched(ch, say, sizeof(say));
+	assert_string_equal(say, want);
+}
+
+/* Plain rounds: one pair at a time, no placement, one domain. */
+static void test_rounds_and_why(void **st)
+{
+	int sw[4] = { 0, 0, 0, 0 };
+	struct cxd_topo_map none = { 0 }, one = { sw, NULL, 1, 0 };
+	struct cxd_sched_choice ch = cxd_sched_choose(4, 1, &one, 0, 0);
+
+	(void) st;
+	assert_int_equal(ch.kind, CXD_SCHED_ROUNDS);
+	assert_int_equal(ch.why, CXD_SCHED_WHY_ONE_PAIR);
+	assert_string_equal(cxd_out_sched_kind(&ch), "rounds");
+	assert_says(&ch, "rounds: one pair at a time");
+	ch = cxd_sched_choose(4, 2, &none, 0, 0);
+	assert_int_equal(ch.why, CXD_SCHED_WHY_NO_TOPO);
+	assert_says(&ch, "rounds: every pair of a round at once (no "
+		    "--topology: which pairs share links is not known)");
+	ch = cxd_sched_choose(4, 2, &one, 0, 0);
+	assert_int_equal(ch.why, CXD_SCHED_WHY_ONE_DOM);
+	assert_says(&ch, "rounds: every pair of a round at once (--topology "
+		    "places the ranks in 1 switch)");
+	/* Nothing chosen: nothing said, no kind. */
+	ch = (struct cxd_sched_choice){ .kind = CXD_SCHED_ROUNDS };
+	assert_string_equal(cxd_out_sched_kind(&ch), "");
+	assert_says(&ch, "");
+}
+
+/* Leaves dealt, capped by their uplinks; too many leaves chained. */
+static void test_leaves_dealt_or_chained(void **st)
+{
+	int sw[12];
+	struct cxd_topo_map tm = { sw, NULL, 3, 0 };
+	struct cxd_sched_choice ch;
+
+	(void) st;
+	for (int r = 0; r < 12; r++)
+		sw[r] = r / 4;
+	ch = cxd_sched_choose(12, 6, &tm, 0, 0);
+	assert_int_equal(ch.kind, CXD_SCHED_DEALT);
+	assert_int_equal(ch.cap, 1);
+	assert_string_equal(cxd_out_sched_kind(&ch), "shared links");
+	assert_says(&ch, SHARED "with one pair at a time per switch pair and "
+		    "as many per switch as its uplinks carry, dealt into "
+		    "slots, as --topology places the ranks in 3 switches");
+	ch = cxd_sched_choose(12, 5, &tm, 0, 3);
+	assert_int_equal(ch.kind, CXD_SCHED_CHAINED);
+	assert_int_equal(ch.why, CXD_SCHED_WHY_UNDEALT_ROUND);
+	assert_int_equal(ch.cap, 3);
+	for (int r = 0; r < 12; r++)
+		sw[r] = r / 2;
+	ch = cxd_sched_choose(12, 6, &tm, 0, 0);
+	assert_int_equal(ch.why, CXD_SCHED_WHY_UNDEALT_MANY);
+	assert_says(&ch, SHARED "with one pair at a time per switch pair and "
+		    "as many per switch as its uplinks carry, in chained "
+		    "rounds (not dealt: more switches than ranks in the "
+		    "largest), as --topology places the ranks in 6 switches");
+}
+
+/* Groups of several switches: nested, capped by a switch pair's links;
+ * groups of one switch: dealt by group, no cap. */
+static void test_groups_nested_or_dealt(void **st)
+{
+	int sw[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
+	int grp[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+	struct cxd_topo_map tm = { sw, grp, 4, 2 };
+	struct cxd_sched_choice ch = cxd_sched_choose(8, 4, &tm, 2, 0);
+
+	(void) st;
+	assert_int_equal(ch.kind, CXD_SCHED_NESTED);
+	assert_int_equal(ch.cap, 2);
+	assert_says(&ch, SHARED "within each group with one pair at a time "
+		    "per switch pair, then across groups with one pair at a "
+		    "time per group pair and 2 per group (its switch links), "
+		    "each dealt into slots, as --topology places the ranks on "
+		    "4 switches in 2 groups");
+	for (int r = 0; r < 8; r++)
+		sw[r] = grp[r] = r / 4;
+	tm.nswitch = 2;
+	ch = cxd_sched_choose(8, 4, &tm, 2, 0);
+	assert_int_equal(ch.kind, CXD_SCHED_DEALT);
+	assert_int_equal(ch.cap, 0);
+	assert_says(&ch, SHARED "with one pair at a time per group pair, "
+		    "dealt into slots, as --topology places the ranks in 2 "
+		    "groups");
+}
+
+/* Each narrowing halves the cap and is said after the sentence: the
+ * first why, the others how far; none below one pair. */
+static void test_narrowings_said_after(void **st)
+{
+	int sw[12];
+	struct cxd_topo_map tm = { sw, NULL, 3, 0 };
+	struct cxd_sched_choice ch;
+
+	(void) st;
+	for (int r = 0; r < 12; r++)
+		sw[r] = r / 4;
+	ch = cxd_sched_choose(12, 6, &tm, 0, 4);
+	assert_true(cxd_sched_narrow(&ch, 0.3));
+	assert_int_equal(cxd_sched_cap(&ch), 2);
+	assert_true(cxd_sched_narrow(&ch, 0.25));
+	assert_int_equal(cxd_sched_cap(&ch), 1);
+	assert_false(cxd_sched_narrow(&ch, 0.25));
+	assert_says(&ch, SHARED "with one pair at a time per switch pair and "
+		    "as many per switch as its uplinks carry, dealt into "
+		    "slots, as --topology places the ranks in 3 switches; "
+		    "crowded across switches at 4 pairs at once per switch "
+		    "(alone +30 %, median): measured again at 2, at 2 (+25 %) "
+		    "again at 1");
+	/* No cap yet: half of the other domains. */
+	ch = cxd_sched_choose(12, 6, &tm, 0, 4);
+	ch.cap = 0;
+	assert_true(cxd_sched_narrow(&ch, 0.5));
+	assert_int_equal(ch.narrow[0].was, 2);
+	assert_int_equal(cxd_sched_cap(&ch), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rounds_and_why),
+		cmocka_unit_test(test_leaves_dealt_or_chained),
+		cmocka_unit_test(test_groups_nested_or_dealt),
+		cmocka_unit_test(test_narrowings_said_after),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
