@@ -16,10 +16,11 @@ struct sw_calib {
 };
 
 /* With more than one pair at once: a sample of every class of link
- * measured again alone (calib.c). Collective; rank 0 gets the figures
+ * measured again alone (calib.c), in a mode of its own (the sweep's
+ * pacing is not needed). Collective; rank 0 gets the figures
  * (sw_calib_free releases them), the others nothing. */
 void sw_calibrate(struct sw_calib *out, const struct sw_ctx *c,
-		  struct sw_pacing *p, struct sw_meter *mt);
+		  struct sw_meter *mt);
 void sw_calib_free(struct sw_calib *cb);
 /* Did the pairs across groups (leaves) crowd each other, beyond what a
  * width measured with a few of them showed (a fat tree's static hashing

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep: the pacing's state and the choice of schedule (pace_mpi.h). */
+/* cxi_sweep: the pacing's state, the main plan's mode and the choice of
+ * schedule (pace_mpi.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,8 +10,17 @@
 
 void sw_pacing_init(struct sw_pacing *p, const struct sw_ctx *c)
 {
-	*p = (struct sw_pacing){ .pairs_at_once = c->hosts.pairs_at_once,
-				 .what = SW_RUN_BOTH };
+	*p = (struct sw_pacing){ .pairs_at_once = c->hosts.pairs_at_once };
+}
+
+struct sw_pace_mode sw_pace_mode_at(int what, int n)
+{
+	return (struct sw_pace_mode){ .what = what, .pairs_at_once = n };
+}
+
+struct sw_pace_mode sw_pace_mode_main(const struct sw_pacing *p, int what)
+{
+	return sw_pace_mode_at(what, p->pairs_at_once);
 }
 
 void sw_pacing_free(struct sw_pacing *p)
