@@ -21,13 +21,13 @@
 static void main_plan(struct sw *w)
 {
 	const struct sw_ctx *c = w->c;
-	struct sw_pace_mode both;
+	const struct sw_pace_mode both = sw_pace_mode_main(&w->pace,
+							   SW_RUN_BOTH);
 
 	sw_measured_init(&w->fig, &c->m, c->repeat);
 	w->meter = (struct sw_meter){ c, w->eng, &w->fig, 0 };
 	w->plan = cxd_sched_main(c->m.n, w->pace.pairs_at_once);
 	sw_pacing_choose(&w->pace, c, &w->plan);
-	both = sw_pace_mode_main(&w->pace, SW_RUN_BOTH);
 	sw_pace_plan(c, &w->pace, &both, &w->plan, sw_measure_pair,
 		     &w->meter, w->pace.round_s);
 }
