@@ -4,7 +4,9 @@
 
 #include "pace.h"
 
-/* Where the walk is within a step, in order; then after the last step. */
+/* Where the walk is within a step, in order, in three parts that
+ * cxd_pace_next tells apart by range (take, hello, pair_on); then after
+ * the last step. */
 enum {
 	TAKE_SLOT, WAIT_SLOT, CHECK_SLOT,
 	TAKE_KEY, WAIT_KEY, CHECK_KEY,
@@ -122,70 +124,100 @@ static const struct cxd_pace_act *give_key(struct cxd_pace *p)
 	return give ? &p->act : cxd_pace_next(p);
 }
 
+/* The tokens taken before the hello (the slot's, then the key's), in
+ * phase ph: the action, or NULL to go on. */
+static const struct cxd_pace_act *take(struct cxd_pace *p,
+				       const struct cxd_step *s, int ph)
+{
+	switch (ph) {
+	case TAKE_SLOT:
+		if (other(p, s->prev))
+			return do_recv(p, s->prev, CXD_PACE_SLOT);
+		p->phase = TAKE_KEY;
+		return NULL;
+	case WAIT_SLOT:
+		return do_wait(p, CXD_PACE_W_SLOT, s->prev, CXD_PACE_REQ_IN,
+			       1);
+	case CHECK_SLOT: /* a slot passes from round to round */
+		return p->in >= s->round ? wrong(p, s->prev, CXD_PACE_SLOT)
+					 : NULL;
+	case TAKE_KEY:
+		if (other(p, s->kprev))
+			return do_recv(p, s->kprev, CXD_PACE_KEY);
+		p->phase = HELLO_IN;
+		return NULL;
+	case WAIT_KEY:
+		return do_wait(p, CXD_PACE_W_KEY, s->kprev, CXD_PACE_REQ_IN,
+			       1);
+	default: /* CHECK_KEY: may pass within a round (one domain pair's
+		  * pairs of it) */
+		return p->in > s->round ? wrong(p, s->kprev, CXD_PACE_KEY)
+					: NULL;
+	}
+}
+
+/* The hello swapped with the partner, naming the round, in phase ph:
+ * the action, or NULL to go on. */
+static const struct cxd_pace_act *hello(struct cxd_pace *p,
+					const struct cxd_step *s, int ph)
+{
+	switch (ph) {
+	case HELLO_IN:
+		p->mine = s->round;
+		return do_recv(p, s->partner, CXD_PACE_HELLO);
+	case HELLO_OUT:
+		return do_send(p, s->partner, CXD_PACE_HELLO,
+			       CXD_PACE_REQ_HELLO, &p->mine);
+	case HELLO_WAIT:
+		return do_wait(p, CXD_PACE_W_HELLO, s->partner,
+			       CXD_PACE_REQ_IN, 1);
+	case HELLO_SENT:
+		return do_wait(p, CXD_PACE_W_HELLO_SENT, s->partner,
+			       CXD_PACE_REQ_HELLO, 1);
+	default: /* HELLO_CHECK */
+		return p->in != p->mine ? wrong(p, s->partner, CXD_PACE_HELLO)
+					: NULL;
+	}
+}
+
+/* The pair, the tokens handed on, then the end, in phase ph: the
+ * action, or NULL to go on. */
+static const struct cxd_pace_act *pair_on(struct cxd_pace *p,
+					  const struct cxd_step *s, int ph)
+{
+	switch (ph) {
+	case RUN:
+		return act(p, CXD_PACE_RUN, s->partner);
+	case GIVE_SLOT:
+		if (other(p, s->next))
+			return do_send(p, s->next, CXD_PACE_SLOT,
+				       CXD_PACE_REQ_SENT + 2 * p->at,
+				       &s->round);
+		return NULL;
+	case GIVE_KEY:
+		return give_key(p);
+	case END:
+		return do_wait(p, CXD_PACE_W_SENT, -1, CXD_PACE_REQ_SENT,
+			       2 * p->nsteps);
+	default:
+		p->phase = DONE;
+		return act(p, CXD_PACE_DONE, -1);
+	}
+}
+
 const struct cxd_pace_act *cxd_pace_next(struct cxd_pace *p)
 {
 	for (;;) {
 		const struct cxd_step *s = p->at < p->nsteps ?
 					   p->step + p->at : NULL;
+		/* The phase moves on first: a step's check that fails
+		 * steps back (wrong), a skip jumps ahead. */
+		int ph = p->phase++;
+		const struct cxd_pace_act *a =
+			ph < HELLO_IN ? take(p, s, ph) :
+			ph < RUN ? hello(p, s, ph) : pair_on(p, s, ph);
 
-		switch (p->phase++) {
-		case TAKE_SLOT:
-			if (other(p, s->prev))
-				return do_recv(p, s->prev, CXD_PACE_SLOT);
-			p->phase = TAKE_KEY;
-			break;
-		case WAIT_SLOT:
-			return do_wait(p, CXD_PACE_W_SLOT, s->prev,
-				       CXD_PACE_REQ_IN, 1);
-		case CHECK_SLOT: /* a slot passes from round to round */
-			if (p->in >= s->round)
-				return wrong(p, s->prev, CXD_PACE_SLOT);
-			break;
-		case TAKE_KEY:
-			if (other(p, s->kprev))
-				return do_recv(p, s->kprev, CXD_PACE_KEY);
-			p->phase = HELLO_IN;
-			break;
-		case WAIT_KEY:
-			return do_wait(p, CXD_PACE_W_KEY, s->kprev,
-				       CXD_PACE_REQ_IN, 1);
-		case CHECK_KEY: /* may pass within a round (one domain pair's
-				 * pairs of it) */
-			if (p->in > s->round)
-				return wrong(p, s->kprev, CXD_PACE_KEY);
-			break;
-		case HELLO_IN:
-			p->mine = s->round;
-			return do_recv(p, s->partner, CXD_PACE_HELLO);
-		case HELLO_OUT:
-			return do_send(p, s->partner, CXD_PACE_HELLO,
-				       CXD_PACE_REQ_HELLO, &p->mine);
-		case HELLO_WAIT:
-			return do_wait(p, CXD_PACE_W_HELLO, s->partner,
-				       CXD_PACE_REQ_IN, 1);
-		case HELLO_SENT:
-			return do_wait(p, CXD_PACE_W_HELLO_SENT, s->partner,
-				       CXD_PACE_REQ_HELLO, 1);
-		case HELLO_CHECK:
-			if (p->in != p->mine)
-				return wrong(p, s->partner, CXD_PACE_HELLO);
-			break;
-		case RUN:
-			return act(p, CXD_PACE_RUN, s->partner);
-		case GIVE_SLOT:
-			if (other(p, s->next))
-				return do_send(p, s->next, CXD_PACE_SLOT,
-					       CXD_PACE_REQ_SENT + 2 * p->at,
-					       &s->round);
-			break;
-		case GIVE_KEY:
-			return give_key(p);
-		case END:
-			return do_wait(p, CXD_PACE_W_SENT, -1,
-				       CXD_PACE_REQ_SENT, 2 * p->nsteps);
-		default:
-			p->phase = DONE;
-			return act(p, CXD_PACE_DONE, -1);
-		}
+		if (a)
+			return a;
 	}
 }

@@ -41,12 +41,12 @@ static void keep_alone(void *arg, uint64_t k, const struct sw_dir *d,
 }
 
 /* The calibration's pair: one bandwidth run each way. */
-static void calib_pair(void *arg, int p)
+static void calib_pair(void *arg, const struct sw_turn *t, int p)
 {
 	struct alone *a = arg;
 	const struct sw_ctx *c = a->mt->c;
 
-	if (sw_pair_runs(a->mt, p, 1, "peer", keep_alone, a) != 0)
+	if (sw_pair_runs(a->mt, t, p, 1, "peer", keep_alone, a) != 0)
 		sw_die(&c->m, "with rank %d (%s) measuring alone: %s", p,
 		       c->ranks[p].host, a->mt->eng->why(a->mt->eng));
 }
@@ -86,12 +86,13 @@ static void collect(struct sw_calib *out, const struct sw_ctx *c,
 }
 
 void sw_calibrate(struct sw_calib *out, const struct sw_ctx *c,
-		  struct sw_pacing *p, struct sw_meter *mt)
+		  struct sw_meter *mt)
 {
+	/* One pair at a time: the slots chain every pair to the last. */
+	const struct sw_pace_mode solo = sw_pace_mode_at(SW_RUN_BW, 1);
 	struct cxd_pair pairs[CALIB_PAIRS * CXD_LC_N];
 	enum cxd_lclass cls[CALIB_PAIRS * CXD_LC_N];
 	struct alone a = { mt, -1, NAN };
-	int keep = p->pairs_at_once;
 	int np = cxd_lclass_sample(c->m.n, c->place.switch_of,
 				   c->place.group_of, CALIB_PAIRS, pairs, cls);
 	struct cxd_plan pl;
@@ -99,12 +100,7 @@ void sw_calibrate(struct sw_calib *out, const struct sw_ctx *c,
 	*out = (struct sw_calib){ NULL, NULL };
 	if (np < 0 || cxd_retest_plan(c->m.n, 1, pairs, np, &pl) != 0)
 		sw_die(&c->m, "out of memory");
-	/* One pair at a time: the slots chain every pair to the last. */
-	p->pairs_at_once = 1;
-	p->what = SW_RUN_BW;
-	sw_pace(c, p, &pl, calib_pair, &a, NULL);
-	p->what = SW_RUN_BOTH;
-	p->pairs_at_once = keep;
+	sw_pace(c, &solo, &pl, calib_pair, &a, NULL);
 	cxd_sched_free(&pl);
 	collect(out, c, my_ratio(&a), pairs, cls, np);
 }
@@ -138,17 +134,12 @@ static double across_crowd(const struct sw_ctx *c, const struct sw_calib *cb)
 	return over >= 2 ? med : NAN;
 }
 
-bool sw_narrow(struct sw_pacing *p, const struct sw_ctx *c,
-	       const struct sw_calib *cb)
+double sw_calib_crowd(const struct sw_ctx *c, const struct sw_calib *cb)
 {
 	double crowd = NAN;
 
 	if (c->m.rank == 0 && cb->ratio)
 		crowd = across_crowd(c, cb);
 	sw_bcast(&c->m, &crowd, 1, MPI_DOUBLE, "the calibration");
-	if (p->shared == NULL || !isfinite(crowd))
-		return false;
-	/* Kept as a number (the report says it, lib/sweep/out_sched.c),
-	 * the pacing's cap from it (cxd_sched_cap). */
-	return cxd_sched_narrow(&p->sched, crowd);
+	return crowd;
 }

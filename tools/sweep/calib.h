@@ -16,17 +16,17 @@ struct sw_calib {
 };
 
 /* With more than one pair at once: a sample of every class of link
- * measured again alone (calib.c). Collective; rank 0 gets the figures
+ * measured again alone (calib.c), in a mode of its own (the sweep's
+ * pacing is not needed). Collective; rank 0 gets the figures
  * (sw_calib_free releases them), the others nothing. */
 void sw_calibrate(struct sw_calib *out, const struct sw_ctx *c,
-		  struct sw_pacing *p, struct sw_meter *mt);
+		  struct sw_meter *mt);
 void sw_calib_free(struct sw_calib *cb);
 /* Did the pairs across groups (leaves) crowd each other, beyond what a
  * width measured with a few of them showed (a fat tree's static hashing
- * can pile pairs on one spine)? Then halve their pairs at once per group
- * (kept in p->sched, cxd_sched_narrow, for the pacing and the report),
- * and true: the bandwidth pass is to be run again. Collective. */
-bool sw_narrow(struct sw_pacing *p, const struct sw_ctx *c,
-	       const struct sw_calib *cb);
+ * can pile pairs on one spine)? Then by how much (the median of those
+ * pairs' alone / at once - 1), else NAN; every rank gets rank 0's
+ * answer (collective), for the pacing to narrow (sw_pacing_narrow). */
+double sw_calib_crowd(const struct sw_ctx *c, const struct sw_calib *cb);
 
 #endif

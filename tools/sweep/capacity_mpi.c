@@ -42,13 +42,13 @@ static void keep_led(void *arg, uint64_t k, const struct sw_dir *d,
 	l->v = f->v;
 }
 
-static void cap_pair(void *arg, int p)
+static void cap_pair(void *arg, const struct sw_turn *t, int p)
 {
 	struct led *l = arg;
 	const struct sw_ctx *c = l->mt.c;
 	uint64_t t0 = cxd_now_ns(), c0 = cxd_cpu_wait_ns(), c1;
 
-	if (sw_pair_runs(&l->mt, p, 1, "peer", keep_led, l) != 0)
+	if (sw_pair_runs(&l->mt, t, p, 1, "peer", keep_led, l) != 0)
 		sw_die(&c->m, "with rank %d (%s) loading a shared link: %s",
 		       p, c->ranks[p].host, l->mt.eng->why(l->mt.eng));
 	c1 = cxd_cpu_wait_ns();
@@ -140,11 +140,13 @@ static void file_fig(const struct sw_ctx *c, const struct cxd_cap_plan *pl,
 	}
 }
 
-/* Round r's pairs all at once. */
-static void run_round(const struct sw_ctx *c, struct sw_pacing *p,
-		      struct led *l, const struct cxd_cap_plan *pl, int r,
-		      int rep, double *fig, struct cxd_pair *buf)
+/* Round r's pairs all at once, bandwidth only, not in turns: loading
+ * the shared links is the pass's point. */
+static void run_round(const struct sw_ctx *c, struct led *l,
+		      const struct cxd_cap_plan *pl, int r, int rep,
+		      double *fig, struct cxd_pair *buf)
 {
+	struct sw_pace_mode bw;
 	struct cxd_plan one;
 	int np = 0;
 
@@ -160,30 +162,26 @@ static void run_round(const struct sw_ctx *c, struct sw_pacing *p,
 	if (cxd_retest_plan(c->m.n, np, buf, np, &one) != 0)
 		sw_die(&c->m, "out of memory");
 	l->v = l->busy = NAN;
-	p->pairs_at_once = np;
-	sw_pace(c, p, &one, cap_pair, l, NULL);
+	bw = sw_pace_mode_at(SW_RUN_BW, np);
+	sw_pace(c, &bw, &one, cap_pair, l, NULL);
 	cxd_sched_free(&one);
 	file_fig(c, pl, r, rep, l, fig);
 }
 
 /* Every rank's figures, then CPU waits, in all on every rank. */
 static void run_plan(struct sw_capacity *cap, const struct sw_ctx *c,
-		     struct sw_engine *e, struct sw_pacing *p, double *all)
+		     struct sw_engine *e, double *all)
 {
 	const struct cxd_cap_plan *pl = &cap->plan;
 	size_t nfig = 2 * CXD_CAP_NFIG(pl->nunits);
 	double *fig = sw_alloc(&c->m, nfig + 1, sizeof(double));
 	struct cxd_pair *buf = sw_alloc(&c->m, (size_t) c->m.n + 1,
 					sizeof(*buf));
-	struct sw_pacing keep = *p;
-	struct led l = { { c, e, p, NULL, 0 }, NAN, NAN };
+	struct led l = { { c, e, NULL, 0 }, NAN, NAN };
 
-	p->what = SW_RUN_BW;
-	p->key_dom = NULL; /* a round's pairs at once, not in turns */
 	for (int rep = 0; rep < CXD_CAP_REPS; rep++)
 		for (int r = 0; r < pl->nrounds; r++)
-			run_round(c, p, &l, pl, r, rep, fig, buf);
-	*p = keep;
+			run_round(c, &l, pl, r, rep, fig, buf);
 	/* 0 where no rank led: MAX keeps the one that did */
 	for (size_t i = 0; i < nfig; i++)
 		if (!(fig[i] > 0))
@@ -231,8 +229,8 @@ struct inputs {
 /* One pass over the plan of the widths in x; rank 0 judges it (no
  * suspect added yet). false: nothing to load (res.why says). */
 static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
-		     struct sw_engine *e, struct sw_pacing *p,
-		     const struct inputs *x, const struct sw_judging *j)
+		     struct sw_engine *e, const struct inputs *x,
+		     const struct sw_judging *j)
 {
 	const struct cxd_tol *t = &j->rules.tol[CXD_M_BW];
 	double *all;
@@ -247,7 +245,7 @@ static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
 		return false;
 	all = sw_alloc(&c->m, 2 * CXD_CAP_NFIG(cap->plan.nunits) + 1,
 		       sizeof(double));
-	run_plan(cap, c, e, p, all);
+	run_plan(cap, c, e, all);
 	if (c->m.rank == 0 &&
 	    cxd_cap_judge(&cap->plan, all, all + CXD_CAP_NFIG(cap->plan.nunits),
 			  j->rules.typical[CXD_M_BW], t->tol, t->poor,
@@ -289,9 +287,8 @@ static bool wider(struct sw_capacity *cap, const struct sw_ctx *c,
 }
 
 void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
-		 struct sw_engine *e, struct sw_pacing *p,
-		 const struct sw_inputs *in, const struct sw_judging *j,
-		 const struct sw_gathered *g)
+		 struct sw_engine *e, const struct sw_inputs *in,
+		 const struct sw_judging *j, const struct sw_gathered *g)
 {
 	const struct cxd_topo_map *tm = &c->place;
 	int n = c->m.n, ng = tm->switch_of ? tm->ngroup : 0;
@@ -323,7 +320,7 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 		}
 		/* at most twice more: 1, 2, 4 ... 7 covers CXD_CAP_LOAD */
 		for (int it = 0; it < 3; it++) {
-			h.run = one_pass(cap, c, e, p, &x, j);
+			h.run = one_pass(cap, c, e, &x, j);
 			if (!h.run || !wider(cap, c, j, &x))
 				break;
 		}

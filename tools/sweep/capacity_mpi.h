@@ -27,13 +27,12 @@ struct sw_capacity {
 /* Collective. Rank 0 decides whether it runs (res.why when not: no
  * --topology, --no-capacity, the whole fabric named, ...), from the
  * suspects and busy links it gathered (g) and the widths the topology
- * states (in); every rank runs the plan through engine e and the pacing
- * p (borrowed, left as it was); rank 0 judges by j's rules and names a
- * capacity suspect for each finding (in cap, not in g). */
+ * states (in); every rank runs the plan through engine e, paced in a mode
+ * of its own (a round's pairs at once); rank 0 judges by j's rules and
+ * names a capacity suspect for each finding (in cap, not in g). */
 void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
-		 struct sw_engine *e, struct sw_pacing *p,
-		 const struct sw_inputs *in, const struct sw_judging *j,
-		 const struct sw_gathered *g);
+		 struct sw_engine *e, const struct sw_inputs *in,
+		 const struct sw_judging *j, const struct sw_gathered *g);
 /* Rank 0: the result's capacity section (the pass's own result). */
 void sw_capacity_report(const struct sw_capacity *cap,
 			const struct cxd_cap_res **res);

@@ -36,13 +36,15 @@ static void keep(void *arg, uint64_t k, const struct sw_dir *d,
 	}
 }
 
-/* A victim pair, measured as the sweep measures a pair, once. */
+/* A victim pair, measured as the sweep measures a pair, once: the
+ * phase stands for the round, both metrics. */
 static void measure_pair(struct cg *cg)
 {
 	const struct sw_ctx *c = cg->c;
+	const struct sw_turn t = { .round = cg->phase, .what = SW_RUN_BOTH };
 	int p = cg->partner;
 
-	if (sw_pair_runs(&cg->mt, p, 1, "victim", keep, cg) != 0)
+	if (sw_pair_runs(&cg->mt, &t, p, 1, "victim", keep, cg) != 0)
 		sw_die(&c->m, "victim pair with rank %d (%s), %s phase: %s", p,
 		       c->ranks[p].host, cxd_cg_phase_name(cg->phase),
 		       cg->eng->why(cg->eng));
@@ -117,7 +119,7 @@ static void phase(struct cg *cg, int ph)
 
 	struct sw_aggr a;
 
-	cg->phase = cg->pace.round = ph;
+	cg->phase = ph;
 	a = (struct sw_aggr){ ph, cg->sp.aggressors, cg->sp.na, cg->aidx,
 			      cg->crowded, cg->bound_ns };
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
@@ -291,8 +293,7 @@ static void setup(struct cg *cg, struct sw_ctx *c, struct sw_engine *e)
 	memset(cg, 0, sizeof(*cg));
 	cg->c = c;
 	cg->eng = e;
-	cg->pace.what = SW_RUN_BOTH;
-	cg->mt = (struct sw_meter){ c, e, &cg->pace, NULL, 0 };
+	cg->mt = (struct sw_meter){ c, e, NULL, 0 };
 	cg->aggr_only = c->cfg.sweep.cg_flags & CXD_CG_AGGR_ONLY;
 	cg->mine.src = cg->mine.dst = -1;
 	for (int p = 0; p < CXD_CG_NPHASES; p++)

@@ -13,7 +13,6 @@
 struct cg {
 	const struct sw_ctx *c;
 	struct sw_engine *eng;
-	struct sw_pacing pace; /* the phase as the round, both metrics */
 	struct sw_meter mt;    /* the victims' pair runs */
 	struct cxd_cg_split sp;
 	double frac;

@@ -22,6 +22,11 @@
  * (tests/unit/test_pace.c); this file carries its messages over MPI and
  * bounds its waits.
  *
+ * Each call is given the mode it runs in (struct sw_pace_mode: what the
+ * pairs measure, how many at once, whether they take turns on shared
+ * links) and hands each pair its turn (struct sw_turn): no phase
+ * borrows the pacing for a mode of its own and puts it back.
+ *
  * Bounds: a pair of round k cannot start later than k + 1 pair lengths
  * after the plan began (each round waits only on earlier ones), so that
  * is every wait's deadline; a partner that stalls inside a pair is named
@@ -108,7 +113,7 @@ static void give_end(const struct sw_ctx *c, const struct cxd_pace *pc,
 /* One walk of sw_pace: its bounds, and where each pair's time goes. */
 struct walk {
 	const struct sw_ctx *c;
-	struct sw_pacing *p;
+	const struct sw_pace_mode *m;
 	struct cxd_pace pc;
 	MPI_Request *q;
 	sw_measure_fn *measure;
@@ -126,7 +131,7 @@ static void pace_wait(struct walk *k, const struct cxd_pace_act *a)
 	/* A turn on shared links may wait behind pairs of its own round:
 	 * then only the plan's end bounds the waits (a stall inside a pair
 	 * is named by the pair's own waits). */
-	uint64_t deadline = k->p->key_dom ? k->end :
+	uint64_t deadline = k->m->key_dom ? k->end :
 			    k->t0 + (uint64_t) (a->round + 1) * k->bound;
 	MPI_Request *q = &k->q[a->req];
 	int p = a->peer;
@@ -196,16 +201,16 @@ static double cpu_s(void)
 	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-/* The pair of the step under way: measured, and timed by its lower
- * rank. */
+/* The pair of the step under way: measured in its turn (the step's
+ * round, the mode's metrics), and timed by its lower rank. */
 static void walk_pair(struct walk *k, const struct cxd_pace_act *a)
 {
 	const struct sw_ctx *c = k->c;
+	const struct sw_turn t = { .round = a->round, .what = k->m->what };
 	uint64_t start;
 
-	k->p->round = a->round;
 	start = cxd_now_ns();
-	k->measure(k->arg, a->peer);
+	k->measure(k->arg, &t, a->peer);
 	if (c->m.rank < a->peer)
 		k->mine[a->round] = (double) (cxd_now_ns() - start) / 1e9;
 	if (c->m.rank < a->peer && cxd_testaid_pair_span)
@@ -240,15 +245,15 @@ static void walk(struct walk *k)
 }
 
 /* This rank's steps through plan pl, with the shared-links chains when
- * key_dom is set: their count (sw_die when out of memory). */
-static int pace_steps(const struct sw_ctx *c, const struct sw_pacing *p,
+ * m->key_dom is set: their count (sw_die when out of memory). */
+static int pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		      const struct cxd_plan *pl, struct cxd_step *step)
 {
-	int nsteps = cxd_sched_steps(c->m.n, c->m.rank, p->pairs_at_once,
+	int nsteps = cxd_sched_steps(c->m.n, c->m.rank, m->pairs_at_once,
 				     pl, step);
 
-	if (nsteps >= 0 && p->key_dom &&
-	    cxd_sched_keys(c->m.n, c->m.rank, pl, p->key_dom,
+	if (nsteps >= 0 && m->key_dom &&
+	    cxd_sched_keys(c->m.n, c->m.rank, pl, m->key_dom,
 			   SW_KEY_CAP, step, nsteps) != 0)
 		nsteps = -1; /* sw_run checked the domains' count */
 	if (nsteps < 0)
@@ -256,11 +261,11 @@ static int pace_steps(const struct sw_ctx *c, const struct sw_pacing *p,
 	return nsteps;
 }
 
-void sw_pace_steps(const struct sw_ctx *c, struct sw_pacing *p,
+void sw_pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		   const struct cxd_step *step, int nsteps, int nrounds,
 		   sw_measure_fn *measure, void *arg, double *secs)
 {
-	struct walk k = { .c = c, .p = p, .measure = measure, .arg = arg,
+	struct walk k = { .c = c, .m = m, .measure = measure, .arg = arg,
 			  .t0 = cxd_now_ns(), .bound = sw_pace_pair_ns(c) };
 	double cpu = cpu_s();
 	int nreq;
@@ -277,7 +282,7 @@ void sw_pace_steps(const struct sw_ctx *c, struct sw_pacing *p,
 	if (c->coord_only && secs && c->m.rank == 0)
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
-			"%.6f\n", c->m.n, nrounds, p->pairs_at_once,
+			"%.6f\n", c->m.n, nrounds, m->pairs_at_once,
 			(double) (cxd_now_ns() - k.t0) / 1e9, cpu_s() - cpu);
 	if (secs)
 		round_times(c, nrounds, k.mine, secs);
@@ -285,22 +290,22 @@ void sw_pace_steps(const struct sw_ctx *c, struct sw_pacing *p,
 	free(k.mine);
 }
 
-void sw_pace(const struct sw_ctx *c, struct sw_pacing *p,
+void sw_pace(const struct sw_ctx *c, const struct sw_pace_mode *m,
 	     const struct cxd_plan *pl, sw_measure_fn *measure, void *arg,
 	     double *secs)
 {
 	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
 						 c->m.n, pl), sizeof(*step));
 
-	sw_pace_steps(c, p, step, pace_steps(c, p, pl, step), pl->nrounds,
+	sw_pace_steps(c, m, step, pace_steps(c, m, pl, step), pl->nrounds,
 		      measure, arg, secs);
 	free(step);
 }
 
-/* Each part of a dealt plan paced to its end before the next: a rank
- * gone on to the next part would add a domain's pair to those still
- * running. The part is this loop's, handed to the plan's steps. */
-static void pace_parts(const struct sw_ctx *c, struct sw_pacing *p,
+/* Each part of a dealt plan paced to its end before the next, in mode m:
+ * a rank gone on to the next part would add a domain's pair to those
+ * still running. The part is this loop's, handed to the plan's steps. */
+static void pace_parts(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		       const struct cxd_plan *pl, sw_measure_fn *measure,
 		       void *arg)
 {
@@ -308,28 +313,30 @@ static void pace_parts(const struct sw_ctx *c, struct sw_pacing *p,
 						 c->m.n, pl), sizeof(*step));
 
 	for (int k = 1; k <= cxd_sched_parts(pl); k++) {
-		struct cxd_sched_at at = { c->m.n, c->m.rank, p->pairs_at_once,
+		struct cxd_sched_at at = { c->m.n, c->m.rank, m->pairs_at_once,
 					   k };
 		int nsteps = cxd_sched_part_steps(&at, pl, step);
 
 		if (nsteps < 0)
 			sw_die(&c->m, "out of memory");
-		sw_pace_steps(c, p, step, nsteps, pl->nrounds, measure, arg,
+		sw_pace_steps(c, m, step, nsteps, pl->nrounds, measure, arg,
 			      NULL);
 	}
 	free(step);
 }
 
-/* The bandwidth pass dealt (p->sched chose it, lib/sweep/sched_choose.c):
- * by domain pair into slots, their parts one after the other; nested
- * where groups hold several switches (p->shared_sw), whose switch pairs
- * share a few links: the pairs within groups dealt by switch first,
- * then those across groups by group (cxd_sched_dealt_within, _across). */
-static void pace_dealt(const struct sw_ctx *c, struct sw_pacing *p,
-		       sw_measure_fn *measure, void *arg)
+/* The bandwidth pass dealt (p->sched chose it, lib/sweep/sched_choose.c)
+ * in mode bw: by domain pair into slots, their parts one after the
+ * other; nested where groups hold several switches (p->shared_sw), whose
+ * switch pairs share a few links: the pairs within groups dealt by
+ * switch first, then those across groups by group
+ * (cxd_sched_dealt_within, _across). */
+static void pace_dealt(const struct sw_ctx *c, const struct sw_pacing *p,
+		       const struct sw_pace_mode *bw, sw_measure_fn *measure,
+		       void *arg)
 {
 	bool nested = p->sched.kind == CXD_SCHED_NESTED;
-	int n = c->m.n, k = p->pairs_at_once, cap = cxd_sched_cap(&p->sched);
+	int n = c->m.n, k = bw->pairs_at_once, cap = cxd_sched_cap(&p->sched);
 	struct cxd_plan in = { .ops = NULL }, out = { .ops = NULL };
 	int ret = nested ? cxd_sched_dealt_within(n, p->shared_sw, p->shared,
 						  k, &in) : 0;
@@ -342,57 +349,61 @@ static void pace_dealt(const struct sw_ctx *c, struct sw_pacing *p,
 		sw_die(&c->m, "%s", ret == -ENOMEM ? "out of memory" :
 		       "the dealt schedule chosen could not be made");
 	if (nested)
-		sw_pace(c, p, &in, measure, arg, NULL);
-	pace_parts(c, p, &out, measure, arg);
+		sw_pace(c, bw, &in, measure, arg, NULL);
+	pace_parts(c, bw, &out, measure, arg);
 	cxd_sched_free(&in);
 	cxd_sched_free(&out);
 }
 
-/* The bandwidth pass of the shared-links schedule: the whole sweep's
- * dealt into slots where that was chosen, else plan pl's rounds chained
- * by domain pair (a plan of some pairs only always: a retest's). With a
- * dealt plan the rounds' times are the latency pass's alone: its slots
- * are not pl's rounds. */
-static void pace_shared_bw(const struct sw_ctx *c, struct sw_pacing *p,
+/* The bandwidth pass of the shared-links schedule, in mode bw: the whole
+ * sweep's dealt into slots where that was chosen, else plan pl's rounds
+ * chained by domain pair (a plan of some pairs only always: a retest's).
+ * With a dealt plan the rounds' times are the latency pass's alone: its
+ * slots are not pl's rounds. */
+static void pace_shared_bw(const struct sw_ctx *c, const struct sw_pacing *p,
+			   const struct sw_pace_mode *bw,
 			   const struct cxd_plan *pl, sw_measure_fn *measure,
 			   void *arg, double *secs)
 {
+	/* The rounds chained: pairs across domains take turns. */
+	const struct sw_pace_mode turns = { .what = bw->what,
+					    .pairs_at_once = bw->pairs_at_once,
+					    .key_dom = p->shared };
 	enum cxd_sched_kind kind = p->sched.kind;
 	double *bw_s;
 
 	if (cxd_sched_sweep(pl) &&
 	    (kind == CXD_SCHED_NESTED || kind == CXD_SCHED_DEALT)) {
-		pace_dealt(c, p, measure, arg);
+		pace_dealt(c, p, bw, measure, arg);
 		return;
 	}
 	bw_s = secs ? sw_alloc(&c->m, (size_t) pl->nrounds + 1,
 			       sizeof(double)) : NULL;
-	p->key_dom = p->shared;
-	sw_pace(c, p, pl, measure, arg, bw_s);
-	p->key_dom = NULL;
+	sw_pace(c, &turns, pl, measure, arg, bw_s);
 	for (int r = 0; secs && c->m.rank == 0 && r < pl->nrounds; r++)
 		secs[r] += bw_s[r];
 	free(bw_s);
 }
 
-/* The pairs of plan pl measured for what (SW_RUN_*): both metrics at
- * once, or (p->shared not NULL) latency in full rounds and then bandwidth
- * taking turns on the shared links (pace_shared_bw); secs (rank 0, may
- * be NULL) gets each round's time. */
-void sw_pace_plan(const struct sw_ctx *c, struct sw_pacing *p,
-		  const struct cxd_plan *pl, int what, sw_measure_fn *measure,
-		  void *arg, double *secs)
+/* The pairs of plan pl measured for m->what: both metrics at once, or
+ * (p->shared not NULL) latency in full rounds and then bandwidth taking
+ * turns on the shared links (pace_shared_bw), each pass in its own mode;
+ * secs (rank 0, may be NULL) gets each round's time. */
+void sw_pace_plan(const struct sw_ctx *c, const struct sw_pacing *p,
+		  const struct sw_pace_mode *m, const struct cxd_plan *pl,
+		  sw_measure_fn *measure, void *arg, double *secs)
 {
+	const struct sw_pace_mode lat = sw_pace_mode_at(SW_RUN_LAT,
+							m->pairs_at_once);
+	const struct sw_pace_mode bw = sw_pace_mode_at(SW_RUN_BW,
+						       m->pairs_at_once);
+
 	if (p->shared == NULL) {
-		p->what = what;
-		sw_pace(c, p, pl, measure, arg, secs);
-	} else {
-		p->what = SW_RUN_LAT;
-		if (what != SW_RUN_BW)
-			sw_pace(c, p, pl, measure, arg, secs);
-		p->what = SW_RUN_BW;
-		if (what != SW_RUN_LAT)
-			pace_shared_bw(c, p, pl, measure, arg, secs);
+		sw_pace(c, m, pl, measure, arg, secs);
+		return;
 	}
-	p->what = SW_RUN_BOTH;
+	if (m->what != SW_RUN_BW)
+		sw_pace(c, &lat, pl, measure, arg, secs);
+	if (m->what != SW_RUN_LAT)
+		pace_shared_bw(c, p, &bw, pl, measure, arg, secs);
 }

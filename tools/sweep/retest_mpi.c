@@ -159,7 +159,7 @@ static void deal(const struct sw_ctx *c, const struct sw_pacing *p,
  * different times, and a pair measured without one times its partner's
  * late start) and ends in the pacing's barrier.
  */
-static void run_alone(const struct sw_ctx *c, struct sw_pacing *p,
+static void run_alone(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		      const struct part *pt, struct sw_meter *mt)
 {
 	int k = 0;
@@ -172,7 +172,7 @@ static void run_alone(const struct sw_ctx *c, struct sw_pacing *p,
 			s.partner = pt->step[k++].partner;
 			ns = 1;
 		}
-		sw_pace_steps(c, p, &s, ns, 1, sw_measure_pair, mt, NULL);
+		sw_pace_steps(c, m, &s, ns, 1, sw_measure_pair, mt, NULL);
 	}
 }
 
@@ -184,12 +184,12 @@ static bool most_listed(const struct sw_ctx *c, int np)
 
 /* The retest's rounds measured for what (SW_RUN_*): alone per shared
  * link, or paced as the sweep's rounds. */
-static void run(const struct sw_ctx *c, struct sw_pacing *p,
+static void run(const struct sw_ctx *c, const struct sw_pacing *p,
 		const struct part *pt, int what, struct sw_meter *mt)
 {
+	const struct sw_pace_mode m = sw_pace_mode_main(p, what);
 	struct cxd_step *s;
 
-	p->what = what;
 	if (alone(c) && most_listed(c, pt->np)) {
 		struct cxd_plan pl;
 
@@ -199,19 +199,18 @@ static void run(const struct sw_ctx *c, struct sw_pacing *p,
 		 * links not listed keep their first figures (keep_first). */
 		if (cxd_sched_main(c->m.n, p->pairs_at_once, &pl) != 0)
 			sw_die(&c->m, "out of memory");
-		sw_pace_plan(c, p, &pl, what, sw_measure_pair, mt, NULL);
+		sw_pace_plan(c, p, &m, &pl, sw_measure_pair, mt, NULL);
 		cxd_sched_free(&pl);
 	} else if (alone(c)) {
-		run_alone(c, p, pt, mt);
+		run_alone(c, &m, pt, mt);
 	} else {
 		s = sw_alloc(&c->m, (size_t) pt->nsteps + 1, sizeof(*s));
 		for (int i = 0; i < pt->nsteps; i++)
 			s[i] = cxd_retest_step_of(pt->step[i]);
-		sw_pace_steps(c, p, s, pt->nsteps, pt->nrounds,
+		sw_pace_steps(c, &m, s, pt->nsteps, pt->nrounds,
 			      sw_measure_pair, mt, NULL);
 		free(s);
 	}
-	p->what = SW_RUN_BOTH;
 }
 
 /* What the retest measures (SW_RUN_*): only the metrics that have an
@@ -279,7 +278,7 @@ static struct cxd_pair *own_pairs(const struct sw_ctx *c,
 }
 
 void sw_retest(struct sw_judging *j, const struct sw_ctx *c,
-	       struct sw_pacing *p, struct sw_meter *mt)
+	       const struct sw_pacing *p, struct sw_meter *mt)
 {
 	struct sw_measured *f = mt->fig;
 	struct cxd_pair *pairs;

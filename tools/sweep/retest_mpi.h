@@ -6,10 +6,11 @@
 #include "judge_mpi.h"
 #include "pair.h"
 
-/* Every rank: retest the flagged pairs once (all repeats again) and keep
- * its flags whose retest breaks a rule too; mt->fig then holds each
- * link's latest figures. Collective. */
+/* Every rank: retest the flagged pairs once (all repeats again), paced
+ * by the sweep's pacing p in the retest's own mode, and keep its flags
+ * whose retest breaks a rule too; mt->fig then holds each link's latest
+ * figures. Collective. */
 void sw_retest(struct sw_judging *j, const struct sw_ctx *c,
-	       struct sw_pacing *p, struct sw_meter *mt);
+	       const struct sw_pacing *p, struct sw_meter *mt);
 
 #endif

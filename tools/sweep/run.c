@@ -22,13 +22,15 @@
 static void main_plan(struct sw *w)
 {
 	const struct sw_ctx *c = w->c;
+	const struct sw_pace_mode both = sw_pace_mode_main(&w->pace,
+							   SW_RUN_BOTH);
 
 	sw_measured_init(&w->fig, &c->m, c->repeat);
-	w->meter = (struct sw_meter){ c, w->eng, &w->pace, &w->fig, 0 };
+	w->meter = (struct sw_meter){ c, w->eng, &w->fig, 0 };
 	if (cxd_sched_main(c->m.n, w->pace.pairs_at_once, &w->plan) != 0)
 		sw_die(&c->m, "out of memory");
 	sw_pacing_choose(&w->pace, c, &w->plan);
-	sw_pace_plan(c, &w->pace, &w->plan, SW_RUN_BOTH, sw_measure_pair,
+	sw_pace_plan(c, &w->pace, &both, &w->plan, sw_measure_pair,
 		     &w->meter, w->pace.round_s);
 }
 
@@ -38,16 +40,18 @@ static void main_plan(struct sw *w)
  * leaves). */
 static void calibrate(struct sw *w)
 {
+	const struct sw_pace_mode bw = sw_pace_mode_main(&w->pace, SW_RUN_BW);
+
 	if (w->pace.pairs_at_once <= 1 || w->c->coord_only)
 		return;
-	sw_calibrate(&w->crowd, w->c, &w->pace, &w->meter);
+	sw_calibrate(&w->crowd, w->c, &w->meter);
 	/* Crowded across groups (leaves): fewer at once, measured again,
 	 * as ClusterKit halves its pairs per retest round. */
-	while (sw_narrow(&w->pace, w->c, &w->crowd)) {
-		sw_pace_plan(w->c, &w->pace, &w->plan, SW_RUN_BW,
-			     sw_measure_pair, &w->meter, NULL);
+	while (sw_pacing_narrow(&w->pace, sw_calib_crowd(w->c, &w->crowd))) {
+		sw_pace_plan(w->c, &w->pace, &bw, &w->plan, sw_measure_pair,
+			     &w->meter, NULL);
 		sw_calib_free(&w->crowd);
-		sw_calibrate(&w->crowd, w->c, &w->pace, &w->meter);
+		sw_calibrate(&w->crowd, w->c, &w->meter);
 	}
 }
 
@@ -99,13 +103,13 @@ int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 		ret = sw_outputs_open(&w.out, c, e); /* --matrix, counters */
 	if (ret == 0) {
 		sw_pacing_init(&w.pace, c);
-		sw_widths(c, e, &w.pace, in);    /* shared links' widths */
+		sw_widths(c, e, in);             /* shared links' widths */
 		main_plan(&w);                   /* every pair, measured */
 		calibrate(&w);                   /* pairs alone vs at once */
 		sw_judge(&w.judge, c, in, &w.fig, &w.crowd); /* flag links */
 		sw_retest(&w.judge, c, &w.pace, &w.meter);  /* confirm */
 		sw_gather_all(&w.seen, c, &w.judge, &w.fig);
-		sw_capacity(&w.cap, c, e, &w.pace, in, &w.judge, &w.seen);
+		sw_capacity(&w.cap, c, e, in, &w.judge, &w.seen);
 		sw_outputs_evidence(&w.out, c);  /* counters that moved */
 		verdict = report(&w, &rep);      /* rank 0: the text */
 		ret = write_outputs(&w, &rep, verdict); /* files, --matrix */

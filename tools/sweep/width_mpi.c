@@ -39,29 +39,30 @@ static void keep_min(void *arg, uint64_t k, const struct sw_dir *d,
 		w->v = v;
 }
 
-static void width_pair(void *arg, int p)
+static void width_pair(void *arg, const struct sw_turn *t, int p)
 {
 	struct wrun *w = arg;
 	const struct sw_ctx *c = w->mt.c;
 
-	if (sw_pair_runs(&w->mt, p, 1, "peer", keep_min, w) != 0)
+	if (sw_pair_runs(&w->mt, t, p, 1, "peer", keep_min, w) != 0)
 		sw_die(&c->m, "with rank %d (%s) measuring a link's width: %s",
 		       p, c->ranks[p].host, w->mt.eng->why(w->mt.eng));
 }
 
 /* The sample's first k pairs at once, in one listed round: the slowest
  * pair's bandwidth, on every rank. */
-static double run_k(const struct sw_ctx *c, struct sw_pacing *p,
-		    struct wrun *w, const struct cxd_width_sample *s, int k)
+static double run_k(const struct sw_ctx *c, struct wrun *w,
+		    const struct cxd_width_sample *s, int k)
 {
+	/* All k at once, not in turns: their crowding is the figure. */
+	const struct sw_pace_mode bw = sw_pace_mode_at(SW_RUN_BW, k);
 	struct cxd_plan pl;
 	double worst = 0.0;
 
 	if (cxd_retest_plan(c->m.n, k, s->p, k, &pl) != 0)
 		sw_die(&c->m, "out of memory");
 	w->v = INFINITY;
-	p->pairs_at_once = k;
-	sw_pace(c, p, &pl, width_pair, w, NULL);
+	sw_pace(c, &bw, &pl, width_pair, w, NULL);
 	cxd_sched_free(&pl);
 	sw_allreduce(&c->m, &w->v, &worst, 1, MPI_DOUBLE, MPI_MIN,
 		     "the widths' figures");
@@ -71,22 +72,20 @@ static double run_k(const struct sw_ctx *c, struct sw_pacing *p,
 /* The cap pairs to be run, once each way at latency, all at once,
  * figures dropped: a provider connects on first use (pair.c), and the
  * first pair's figure is every later step's yardstick. */
-static void warm(const struct sw_ctx *c, struct sw_pacing *p,
-		 struct wrun *w, const struct cxd_width_sample *s, int cap)
+static void warm(const struct sw_ctx *c, struct wrun *w,
+		 const struct cxd_width_sample *s, int cap)
 {
+	const struct sw_pace_mode lat = sw_pace_mode_at(SW_RUN_LAT, cap);
 	struct cxd_plan pl;
 
 	if (cxd_retest_plan(c->m.n, cap, s->p, cap, &pl) != 0)
 		sw_die(&c->m, "out of memory");
-	p->pairs_at_once = cap;
-	p->what = SW_RUN_LAT;
-	sw_pace(c, p, &pl, width_pair, w, NULL);
-	p->what = SW_RUN_BW;
+	sw_pace(c, &lat, &pl, width_pair, w, NULL);
 	cxd_sched_free(&pl);
 }
 
-static void measure(const struct sw_ctx *c, struct sw_pacing *p,
-		    struct wrun *w, const struct cxd_width_sample *s,
+static void measure(const struct sw_ctx *c, struct wrun *w,
+		    const struct cxd_width_sample *s,
 		    struct cxd_topo_width *out)
 {
 	/* No noise is known yet: --min-bw's tolerance, or the judge's
@@ -96,9 +95,9 @@ static void measure(const struct sw_ctx *c, struct sw_pacing *p,
 	int cap = s->np < c->hosts.pairs_at_once ? s->np :
 		  c->hosts.pairs_at_once, nk = 0;
 
-	warm(c, p, w, s, cap);
+	warm(c, w, s, cap);
 	while (cxd_width_more(worst, nk, tol, cap)) {
-		worst[nk] = run_k(c, p, w, s, nk + 1);
+		worst[nk] = run_k(c, w, s, nk + 1);
 		nk++;
 	}
 	cxd_width_fit(worst, nk, tol, out);
@@ -120,7 +119,7 @@ static const char *why_not(const struct sw_ctx *c,
 }
 
 /* Kind k, not stated: measured, or said why not. */
-static void one_kind(struct sw_ctx *c, struct sw_pacing *p, struct wrun *w,
+static void one_kind(struct sw_ctx *c, struct wrun *w,
 		     const struct cxd_width_sample *s, struct cxd_topo_width *got)
 {
 	const char *why = why_not(c, s);
@@ -129,19 +128,17 @@ static void one_kind(struct sw_ctx *c, struct sw_pacing *p, struct wrun *w,
 		got->src = CXD_TOPO_WS_UNKNOWN;
 		snprintf(got->why, sizeof(got->why), "%s", why);
 	} else {
-		measure(c, p, w, s, got);
+		measure(c, w, s, got);
 	}
 	got->a = s->a;
 	got->b = s->b;
 }
 
-void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_pacing *p,
-	       struct sw_inputs *in)
+void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 {
 	struct cxd_topo_width *tw = in->has_topo ? in->topo.width : NULL;
 	struct cxd_width_sample s[CXD_TOPO_W_KINDS];
-	struct sw_pacing keep = *p;
-	struct wrun w = { { c, e, p, NULL, 0 }, INFINITY };
+	struct wrun w = { { c, e, NULL, 0 }, INFINITY };
 	int stated[CXD_TOPO_W_KINDS] = { 0 };
 
 	if (c->place.switch_of == NULL)
@@ -152,18 +149,15 @@ void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_pacing *p,
 	sw_bcast(&c->m, stated, CXD_TOPO_W_KINDS, MPI_INT, "the widths");
 	if (cxd_width_samples(&c->place, c->ranks, c->m.n, s) != 0)
 		sw_die(&c->m, "out of memory");
-	p->what = SW_RUN_BW;
-	p->key_dom = NULL; /* the sample's pairs at once, not in turns */
 	for (int k = 0; k < CXD_TOPO_W_KINDS; k++) {
 		struct cxd_topo_width got = { 0 };
 
 		c->width[k] = stated[k];
 		if (stated[k] || !s[k].present)
 			continue;
-		one_kind(c, p, &w, &s[k], &got);
+		one_kind(c, &w, &s[k], &got);
 		c->width[k] = got.pairs;
 		if (tw)
 			tw[k] = got;
 	}
-	*p = keep;
 }

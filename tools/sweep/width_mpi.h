@@ -10,12 +10,11 @@
 
 #include "engine.h"
 #include "judge_mpi.h"
-#include "pace_mpi.h"
 
 /* Collective, after the placement: c->width on every rank; rank 0's
- * in->topo.width says where each came from, for the report. The pacing
- * p is borrowed and left as it was. */
-void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_pacing *p,
-	       struct sw_inputs *in);
+ * in->topo.width says where each came from, for the report. Its pairs
+ * are paced in modes of its own (before the sweep's schedule is
+ * chosen). */
+void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in);
 
 #endif
