@@ -32,8 +32,17 @@ import sys
 # programs' mains, "tools/sweep" the MPI side of cxi_sweep (its core
 # library and its engines, engine_*.c).
 LAYERS = ["include/cxd", "base", "opts", "wire", "ctrl", "gpu", "fabric",
-          "counters", "report", "session", "ops", "run", "sweep", ".", "tools",
-          "tools/sweep"]
+          "counters", "report", "session", "ops", "run",
+          # the sweep's pure parts: the fabric model, the schedules and
+          # pacing protocol, statistics and judging, the capacity pass,
+          # congestion mode, the outputs
+          "sweep/model", "sweep/sched", "sweep/judge", "sweep/capacity",
+          "sweep/congest", "sweep/out",
+          ".", "tools",
+          # cxi_sweep's MPI side: the MPI helpers, the engines (and the
+          # context they are handed), the pacing, the phases, the main
+          "tools/sweep/mpi", "tools/sweep/engine", "tools/sweep/pace",
+          "tools/sweep/phases", "tools/sweep"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 # The runners and the operations reach the peer only through s->via
 # (lib/session/peer.h), never the control channel or one way directly.
@@ -43,14 +52,15 @@ CTRL_WAY = ("lib/session/peer_ctrl", "lib/session/sess_connect")
 PEER_WAYS = ("lib/ctrl/", "lib/session/peer_", "lib/session/sess_connect",
              "tools/sweep/")
 # The sweep's core (tools/sweep but its main and engines) measures only
-# through struct sw_engine (tools/sweep/engine.h), never an engine's files:
-# a second engine plugs in without touching pacing or judging.
-SWEEP_ENGINES = "tools/sweep/engine_"
+# through struct sw_engine (tools/sweep/engine/engine.h), never an
+# engine's files: a second engine plugs in without touching pacing or
+# judging.
+SWEEP_ENGINES = "tools/sweep/engine/engine_"
 SWEEP_MAIN = "tools/sweep/sweep.c"
-# What an engine may use of tools/sweep: the interface (engine.h), the
-# context open hands it (context.h), the MPI helpers, its own files.
-ENGINE_MAY = ("tools/sweep/engine", "tools/sweep/context.h",
-              "tools/sweep/mpi_")
+# What an engine may use of tools/sweep: its folder (the interface,
+# engine.h; the context open hands it, context.h; its own files) and the
+# MPI helpers.
+ENGINE_MAY = ("tools/sweep/engine/", "tools/sweep/mpi/")
 
 
 def sweep_core(unit):
@@ -59,10 +69,11 @@ def sweep_core(unit):
 
 
 def folder_of(path):
-    """'lib/ctrl/ctrl.c' -> 'ctrl'; 'lib/tools.c' -> '.'; tools: as is."""
+    """'lib/ctrl/ctrl.c' -> 'ctrl'; 'lib/sweep/out/out.c' -> 'sweep/out';
+    'lib/tools.c' -> '.'; tools: as is."""
     parts = path.split("/")
     if parts[0] == "lib":
-        return parts[1] if len(parts) > 2 else "."
+        return "/".join(parts[1:-1]) if len(parts) > 2 else "."
     return "/".join(parts[:-1])
 
 
@@ -119,6 +130,9 @@ def include_edges(srcdir, units):
                 hdr = os.path.relpath(here, srcdir)
             elif os.path.exists(os.path.join(srcdir, "lib", inc)):
                 hdr = "lib/" + inc
+            elif unit.startswith("tools/sweep/") and \
+                    os.path.exists(os.path.join(srcdir, "tools/sweep", inc)):
+                hdr = "tools/sweep/" + inc  # "FOLDER/NAME.h" across folders
             elif os.path.exists(os.path.join(srcdir, "include", inc)):
                 hdr = "include/" + inc
             else:

@@ -270,7 +270,7 @@ def drift(con, last, pct=None, max_items=50):
 def baseline(con, last, version):
     """A cxi_sweep document whose links are the per-link median of the last
     `last` passing sweeps, laid out as the newest of them: what
-    cxi_sweep --baseline reads (lib/sweep/baseline.c)."""
+    cxi_sweep --baseline reads (lib/sweep/model/baseline.c)."""
     window = _sweeps(con, last, passing=True)
     if not window:
         raise InputError("no passing sweep in the archive to build a "

@@ -248,7 +248,7 @@ def sweep_title(d):
     return title
 
 
-# ---- cxi_sweep --matrix FILE (layout: lib/sweep/matrix.h) ---------------
+# ---- cxi_sweep --matrix FILE (layout: lib/sweep/model/matrix.h) ---------------
 
 MAGIC = b"CXDSWMAT"
 HEAD = 128      # magic, version, endian mark, n, size, repeat, tolerances,

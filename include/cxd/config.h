@@ -137,7 +137,7 @@ struct cxd_sweep_opts {
 	char placement[16];    /* random, first, last, spread; "": random */
 	char victims[16];      /* victims' share of the ranks, (0,1) */
 	char engine[16];       /* --engine: fabric, mpi; "": the build's
-				* first (tools/sweep/engine_list.c) */
+				* first (tools/sweep/engine/engine_list.c) */
 	uint32_t sw_flags;     /* CXD_SW_* */
 };
 #define CXD_SW_NO_CAPACITY (1u << 0) /* --no-capacity */

@@ -325,7 +325,7 @@ const struct opt cxd_opt_table[] = {
 		  "names, loaded with more pairs than its width to\n"
 		  "find links down behind the redundancy",
 	  SAID("run where --topology names groups or switches") },
-	/* cxi_sweep --congestion (tools/sweep/congest_mpi.c). */
+	/* cxi_sweep --congestion (tools/sweep/phases/congest_mpi.c). */
 	{ OPT(0, "congestion", NULL), .kind = K_FLAG,
 	  .off = CXD_CFG_OFF(sweep.cg_flags), .val = CXD_CG_ON,
 	  .need = CXD_F_SWEEP,

@@ -7,7 +7,7 @@
  *   cxd_peer_ctrl  the TCP control channel of a client/server pair
  *                  (peer_ctrl.c; connecting is sess_connect.c's)
  *   cxd_peer_self  the process itself: the loopback tool (peer_self.c)
- *   the partner rank of an MPI job: cxi_sweep (tools/sweep/engine_fabric_peer.c)
+ *   the partner rank of an MPI job: cxi_sweep (tools/sweep/engine/engine_fabric_peer.c)
  * Each returns 0 or a negative errno with s->err set, as the session does.
  * A way's own state (the control channel, the MPI job) is behind
  * s->via_arg: the session holds no transport.

@@ -7,11 +7,11 @@
  */
 #include <stdio.h>
 
-#include "preflight.h"
-#include "boot.h"
-#include "congest_mpi.h"
-#include "health.h"
-#include "run.h"
+#include "phases/boot.h"
+#include "phases/congest_mpi.h"
+#include "phases/health.h"
+#include "phases/preflight.h"
+#include "phases/run.h"
 
 typedef void any_fn(void);
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/capacity.h"
+#include "sweep/capacity/capacity.h"
 
 #define MAXN 64
 

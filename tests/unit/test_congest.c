@@ -17,8 +17,8 @@
 #include "base/tclass.h"
 #include "cxd/config.h"
 #include "support/argv_cfg.h"
-#include "sweep/congest.h"
-#include "sweep/congest_out.h"
+#include "sweep/congest/congest.h"
+#include "sweep/congest/congest_out.h"
 
 /* Every rank once, victims even and >= 2, aggressors >= 2, pairs valid. */
 static void check_split(const struct cxd_cg_split *sp, int n)

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "base/mem_avail.h"
-#include "sweep/footprint.h"
-#include "sweep/pairs.h"
+#include "sweep/model/footprint.h"
+#include "sweep/model/pairs.h"
 
 /* Growth: per rank linear plus the schedule (~4 n^2); rank 0 a summary
  * per rank on top, and the matrices only for the files that list every

@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "sweep/judge.h"
-#include "sweep/judge_kinds.h"
-#include "sweep/judge_suspects.h"
-#include "sweep/stat.h"
+#include "sweep/judge/judge.h"
+#include "sweep/judge/judge_kinds.h"
+#include "sweep/judge/judge_suspects.h"
+#include "sweep/judge/stat.h"
 
 #define N 6
 

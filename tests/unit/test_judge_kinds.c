@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The suspect kinds' table (lib/sweep/judge_kinds.c): every row whole,
+/* The suspect kinds' table (lib/sweep/judge/judge_kinds.c): every row whole,
  * and the JSON schema's kind enum its names, in its order. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,8 +10,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "sweep/judge.h"
-#include "sweep/judge_kinds.h"
+#include "sweep/judge/judge.h"
+#include "sweep/judge/judge_kinds.h"
 
 /* docs/schema/sweep.schema.json from this file's place in the tree. */
 static json_object *sweep_schema(void)

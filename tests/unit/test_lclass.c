@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The classes of link and the calibration's sample (lib/sweep/lclass.c),
+/* The classes of link and the calibration's sample (lib/sweep/model/lclass.c),
  * and what the judge makes of them: latency by class, crowding by class. */
 #include <math.h>
 #include <setjmp.h>
@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "sweep/judge.h"
-#include "sweep/lclass.h"
+#include "sweep/judge/judge.h"
+#include "sweep/model/lclass.h"
 
 #define N 64
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep's pacing protocol (lib/sweep/pace.c, the machine that
- * tools/sweep/pace_mpi.c runs over MPI) over the plans' steps
- * (lib/sweep/sched.c), proved by running n copies of it over a simulated
+ * cxi_sweep's pacing protocol (lib/sweep/sched/pace.c, the machine that
+ * tools/sweep/pace/pace_mpi.c runs over MPI) over the plans' steps
+ * (lib/sweep/sched/sched.c), proved by running n copies of it over a simulated
  * message queue (support/pace_sim.c) for every N from 2 to 64 and every
  * slot count K from 1 to N/2: every pair exactly once, never more than K
  * pairs at once, no cycle of waits, whichever pair ends first, and
@@ -21,12 +21,12 @@
 #include <cmocka.h>
 
 #include "support/pace_sim.h"
-#include "sweep/retest.h"
-#include "sweep/sched.h"
-#include "sweep/sched_circle.h"
-#include "sweep/sched_dealt.h"
-#include "sweep/sched_keys.h"
-#include "sweep/sched_listed.h"
+#include "sweep/sched/retest.h"
+#include "sweep/sched/sched.h"
+#include "sweep/sched/sched_circle.h"
+#include "sweep/sched/sched_dealt.h"
+#include "sweep/sched/sched_keys.h"
+#include "sweep/sched/sched_listed.h"
 
 #define MAX_N 64
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The pacing machine (lib/sweep/pace.c) one action at a time: the order
- * of its posts and waits, which tools/sweep/pace_mpi.c turns into MPI
+ * The pacing machine (lib/sweep/sched/pace.c) one action at a time: the order
+ * of its posts and waits, which tools/sweep/pace/pace_mpi.c turns into MPI
  * calls one for one (so this pins the order of every rank's messages),
  * and the wrong rounds it reports, which the property tests
  * (test_pace.c) never meet: their schedules are right.
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/pace.h"
+#include "sweep/sched/pace.h"
 
 /* The next action is op with peer, request req, round round; after a
  * receive, *in is what the message brings. */

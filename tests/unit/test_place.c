@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The congestion mode's placement (lib/sweep/place.c): victims' turns,
+/* The congestion mode's placement (lib/sweep/congest/place.c): victims' turns,
  * a host crowded past its CPUs, the count of hosts. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/place.h"
+#include "sweep/congest/place.h"
 
 static const int victims[6] = { 5, 2, 7, 1, 0, 3 };
 

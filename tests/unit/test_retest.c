@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep's retest alone per shared link (lib/sweep/retest_claims.c,
+ * cxi_sweep's retest alone per shared link (lib/sweep/sched/retest_claims.c,
  * retest.c) and each rank's part of a retest (retest_steps.c): the
  * claims of a pair by the conservative rule; over random placements
  * and pair lists, no round holds two pairs with a common claim or a rank
@@ -16,11 +16,11 @@
 
 #include <cmocka.h>
 
-#include "sweep/retest.h"
-#include "sweep/retest_claims.h"
-#include "sweep/retest_steps.h"
-#include "sweep/sched.h"
-#include "sweep/sched_listed.h"
+#include "sweep/sched/retest.h"
+#include "sweep/sched/retest_claims.h"
+#include "sweep/sched/retest_steps.h"
+#include "sweep/sched/sched.h"
+#include "sweep/sched/sched_listed.h"
 
 #define MAX_N 48
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep's pacing plans (lib/sweep/sched.c, sched_dealt.c): the
+ * cxi_sweep's pacing plans (lib/sweep/sched/sched.c, sched_dealt.c): the
  * listed and computed circle rounds walk the same steps, slot tokens
  * only where a round is cut, the retest plan's rounds, where a dealt
  * plan is refused, and what dealing gains. The protocol that walks the
@@ -16,12 +16,12 @@
 #include <cmocka.h>
 
 #include "support/pace_sim.h"
-#include "sweep/retest.h"
-#include "sweep/sched.h"
-#include "sweep/sched_circle.h"
-#include "sweep/sched_dealt.h"
-#include "sweep/sched_keys.h"
-#include "sweep/sched_listed.h"
+#include "sweep/sched/retest.h"
+#include "sweep/sched/sched.h"
+#include "sweep/sched/sched_circle.h"
+#include "sweep/sched/sched_dealt.h"
+#include "sweep/sched/sched_keys.h"
+#include "sweep/sched/sched_listed.h"
 
 #define MAX_N 64
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cxi_sweep's choice of schedule (lib/sweep/sched_choose.c) and its words
+ * cxi_sweep's choice of schedule (lib/sweep/sched/sched_choose.c) and its words
  * (out_sched.c): each kind and reason from a placement, the sentence the
  * report prints for it, and the narrowings said after it.
  */
@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "sweep/out_sched.h"
-#include "sweep/sched_choose.h"
+#include "sweep/out/out_sched.h"
+#include "sweep/sched/sched_choose.h"
 
 #define SHARED "shared links: latency in full rounds, then bandwidth "
 

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 
 #include "support/pace_sim.h"
-#include "sweep/sched.h"
-#include "sweep/sched_dealt.h"
+#include "sweep/sched/sched.h"
+#include "sweep/sched/sched_dealt.h"
 
 #define MAX_N 48
 

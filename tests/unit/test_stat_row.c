@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cxi_sweep's row statistics (lib/sweep/stat_row.c): medians, spreads,
+/* cxi_sweep's row statistics (lib/sweep/judge/stat_row.c): medians, spreads,
  * noise, the summaries' column medians, the retest's kept figures. */
 #include <math.h>
 #include <setjmp.h>
@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "sweep/stat.h"
-#include "sweep/stat_row.h"
+#include "sweep/judge/stat.h"
+#include "sweep/judge/stat_row.h"
 
 /* This cmocka has no assert_double_equal. */
 #define assert_near(x, want, eps) assert_true(fabs((x) - (want)) <= (eps))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Several faults at once, each named (lib/sweep/judge_cover.c): synthetic
+ * Several faults at once, each named (lib/sweep/judge/judge_cover.c): synthetic
  * outliers over a synthetic dragonfly, three groups of two switches of
  * three hosts: switch a = 2 g + s holds ranks 3a .. 3a + 2.
  */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/judge_suspects.h"
+#include "sweep/judge/judge_suspects.h"
 
 #define N 18
 #define CAP 32

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "sweep/pairs.h"
-#include "sweep/stat.h"
+#include "sweep/model/pairs.h"
+#include "sweep/judge/stat.h"
 
 /* Every pair exactly once, no rank twice in a round, the right count. */
 static void check_schedule(int n)

@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "sweep/baseline.h"
-#include "sweep/matrix.h"
-#include "sweep/topo.h"
-#include "sweep/topo_add.h"
+#include "sweep/model/baseline.h"
+#include "sweep/model/matrix.h"
+#include "sweep/model/topo.h"
+#include "sweep/model/topo_add.h"
 #include "base/hostlist.h"
 
 static char *write_tmp(const char *text)

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "sweep/topo.h"
-#include "sweep/topo_add.h"
-#include "sweep/width.h"
+#include "sweep/model/topo.h"
+#include "sweep/model/topo_add.h"
+#include "sweep/model/width.h"
 
 static char *write_tmp(const char *text)
 {

@@ -20,12 +20,12 @@
 #include "cxd/opts.h"
 #include "cxd/tool.h"
 #include "base/stamp.h"
-#include "sweep/pairs.h"
-#include "preflight.h"
-#include "boot.h"
-#include "congest_mpi.h"
-#include "health.h"
-#include "run.h"
+#include "sweep/model/pairs.h"
+#include "phases/preflight.h"
+#include "phases/boot.h"
+#include "phases/congest_mpi.h"
+#include "phases/health.h"
+#include "phases/run.h"
 
 static int usage_or_help(const struct sw_ctx *c, const struct sw_engine *e,
 			 const struct cxd_tool *tool, int ret, const char *err)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Writes a synthetic cxi_sweep --matrix file (test_plot.sh), laid out as
-lib/sweep/matrix.h says: bandwidth 10000 + 10 i + j MB/s and latency
+lib/sweep/model/matrix.h says: bandwidth 10000 + 10 i + j MB/s and latency
 2 + 0.01 (i + j) us from rank i to j, NaN on the diagonal and for the
 unmeasured 0->2 link, the SRC->DST link slow (2500 MB/s, 50 us). Ranks
 share hosts two by two, on NICs cxi0/cxi1. Damaged on request: --cut

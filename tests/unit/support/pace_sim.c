@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit-test aid: the sweep's pacing simulated (pace_sim.h): n copies of
- * the real machine (lib/sweep/pace.c) over a simulated message queue. */
+ * the real machine (lib/sweep/sched/pace.c) over a simulated message queue. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pace_sim.h"
-#include "sweep/pace.h"
-#include "sweep/sched_keys.h"
+#include "sweep/sched/pace.h"
+#include "sweep/sched/sched_keys.h"
 
 #define NKIND (CXD_PACE_HELLO + 1) /* the kinds of message */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit-test aid: the sweep's pacing simulated, no MPI. Each of n ranks
- * runs the real protocol (lib/sweep/pace.c, as tools/sweep/pace_mpi.c
+ * runs the real protocol (lib/sweep/sched/pace.c, as tools/sweep/pace/pace_mpi.c
  * does over MPI) over its own steps (cxd_sched_steps); this file is
  * only the message queue under them. Receives match by sender and kind
  * in order, as MPI's do. Without sync a send completes at once (four-
@@ -23,7 +23,7 @@
 
 #include <stdbool.h>
 
-#include "sweep/sched.h"
+#include "sweep/sched/sched.h"
 
 enum pace_policy { PACE_OLDEST, PACE_NEWEST, PACE_RANDOM };
 

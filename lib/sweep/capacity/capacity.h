@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cxi_sweep's capacity pass, pure (capacity.c plans it, capacity_judge.c
+ * judges it; tools/sweep/phases/capacity_mpi.c runs it). A bundle of global
+ * links, a switch's links to another switch of its group or a leaf's
+ * uplinks lose capacity when some of their cables or ports are down, but
+ * one pair still runs at full rate over the ones left: the main sweep,
+ * one pair per shared link at a time, cannot see it. So each such unit
+ * is loaded with more pairs than it should carry (its width), which
+ * makes its aggregate its capacity rather than the load's, and units of
+ * a kind are set against each other (or against the stated width).
+ */
+#ifndef CXD_SWEEP_CAPACITY_H
+#define CXD_SWEEP_CAPACITY_H
+
+#include <stdbool.h>
+
+#include "sweep/judge/suspect_types.h"
+#include "sweep/model/topo_types.h"
+
+/* The most pairs on one unit: a Slingshot bundle or switch connection
+ * of 1-4 links overloaded by one, few enough to cost little. */
+#define CXD_CAP_LOAD 8
+/* Each round measured this many times, the larger aggregate kept: noise
+ * (a stalled host, cross traffic) only lowers what a link carries. */
+#define CXD_CAP_REPS 2
+/* Leaves: each against this many others (circle rounds), so that one
+ * bad partner cannot name a good leaf (the median of its units). */
+#define CXD_CAP_LEAF_ROUNDS 3
+
+/* What a unit is (a pair of parts) and what its parts are. */
+enum cxd_cap_scope {
+	CXD_CAP_BUNDLE,   /* two groups: the global links between them */
+	CXD_CAP_SWITCHES, /* two switches of a group: the links between */
+	CXD_CAP_LEAVES,   /* two leaves (no groups): their uplinks */
+	CXD_CAP_SCOPES
+};
+
+enum cxd_cap_state { CXD_CAP_OK, CXD_CAP_SHORT, CXD_CAP_UNSURE,
+		     CXD_CAP_SKIPPED };
+
+struct cxd_cap_unit {
+	enum cxd_cap_scope scope;
+	int a, b;              /* groups or switches, a < b */
+	int round;
+	int np;                /* pairs loaded; < 2: skipped */
+	/* each repeat's ranks (p[rep][i].a on part a), which it pairs its
+	 * own way (cxd_cap_pair) */
+	struct cxd_pair p[CXD_CAP_REPS][CXD_CAP_LOAD];
+	/* Rank 0, once judged: MB/s carried at once (the larger of the
+	 * repeats, each the sum over its pairs of the slower direction),
+	 * what it should carry, their ratio and the state. */
+	double carried, expected, ratio;
+	double busy;           /* its runs' longest share waiting for a CPU */
+	enum cxd_cap_state state;
+	bool named;            /* short and named for its parts */
+};
+
+/* One scope's figures: what loads it and what it should carry. */
+struct cxd_cap_class {
+	bool present;
+	int width;             /* pairs at full rate across it; 0 unknown */
+	bool stated;           /* from the topology file */
+	int load;              /* pairs loaded: width + 1, capped */
+	int units, first_round, nrounds;
+	double expected;       /* typical unit, MB/s (rank 0) */
+	/* A unit carrying less than bound x its expected is short: the
+	 * bandwidth tolerance, or half a pair's worth of its width when
+	 * wider (a cable down takes a whole pair's; less is the aggregate's
+	 * own loss, flows that end unevenly or queue). */
+	double bound;
+	bool from_width;       /* stated width x the typical pair */
+	char why[96];          /* present but not run: why */
+};
+
+struct cxd_cap_plan {
+	int nunits, nrounds;
+	int nparts[CXD_CAP_SCOPES]; /* groups, switches, switches */
+	struct cxd_cap_unit *unit; /* round by round */
+	struct cxd_cap_class cls[CXD_CAP_SCOPES];
+};
+
+/* The width each scope's load comes from (topo_types.h's kinds). */
+enum cxd_topo_wkind cxd_cap_width_kind(enum cxd_cap_scope s);
+
+/*
+ * The plan for n ranks on the placement tm (r: their hosts and NICs):
+ * with groups, every group pair (circle rounds over the groups), then
+ * every switch pair inside each group (circle rounds over each group's
+ * switches, all groups at once); without groups, every switch is a leaf
+ * and meets CXD_CAP_LEAF_ROUNDS others. Ranks with skip[i] set take no
+ * part (their NIC is named already; skip NULL: none) nor units with
+ * skip_pair[a * ngroup + b] set (a bundle named already). width and
+ * stated per topo kind; a scope whose width is unknown is present but
+ * not run (why says). Rounds hold at most max_at_once pairs. 0, -ENOMEM.
+ */
+int cxd_cap_plan(const struct cxd_topo_map *tm,
+		 const struct cxd_sweep_rank *r, int n, const bool *skip,
+		 const bool *skip_pair, const int *width, const bool *stated,
+		 int max_at_once, struct cxd_cap_plan *pl);
+void cxd_cap_plan_free(struct cxd_cap_plan *pl);
+
+/* Pair i of unit u in repeat rep: its a end with the b end rep places
+ * on (rotated), each repeat with its own hosts where the parts have
+ * them, so that the repeats load the unit's links along other paths:
+ * where pairs meet on a group's own links on their way to a bundle
+ * depends on where its global links land, and on a fat tree's uplinks
+ * on how it hashes destinations, which no topology says; a collision
+ * there is not the unit's. */
+struct cxd_pair cxd_cap_pair(const struct cxd_cap_unit *u, int rep, int i);
+
+/* A unit's figures: fig[(u * CXD_CAP_LOAD + i) * 2 * CXD_CAP_REPS +
+ * rep * 2 + dir], MB/s, of cxd_cap_pair(u, rep, i); dir 0: from its a
+ * end; <= 0 or NAN: none. */
+#define CXD_CAP_FIG(u, i, rep, dir) \
+	((((size_t) (u) * CXD_CAP_LOAD + (size_t) (i)) * CXD_CAP_REPS + \
+	  (size_t) (rep)) * 2 + (size_t) (dir))
+#define CXD_CAP_NFIG(nunits) CXD_CAP_FIG(nunits, 0, 0, 0)
+
+/* A capacity suspect: a unit, or a part most of whose units are short. */
+struct cxd_cap_found {
+	enum cxd_cap_scope scope;
+	bool part;             /* one part (a group, switch, leaf), id a */
+	int a, b;
+	int pairs;
+	int units, nshort;     /* a part: its units, and those short */
+	double carried, expected, ratio; /* a part: its units' medians */
+};
+
+/* What the judging makes of the plan's figures. */
+struct cxd_cap_res {
+	const struct cxd_cap_plan *plan;
+	bool ran;
+	char why[128];         /* not run: why */
+	double seconds;
+	struct cxd_cap_found *found;
+	int nfound, nunsure;
+};
+
+/*
+ * Judge every unit of pl from its figures (CXD_CAP_FIG): carried; the
+ * expected from the stated width x pair_mb_s (the run's typical pair)
+ * or else the median of the scope's units; short below its class's
+ * bound (1 - tol, or less by half a pair of its width),
+ * unsure instead where the tolerance is poor or one of its runs waited
+ * for a CPU more than CXD_JUDGE_BUSY_MAX of its time beyond the typical
+ * unit's busiest run (busy: the share of each run, laid out as fig;
+ * NULL: none known). Then the parts most
+ * of whose units (and at least 2) are short, and the short units none
+ * of them covers, into res (found allocated). 0, -ENOMEM.
+ */
+int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
+		  const double *busy, double pair_mb_s, double tol, bool poor,
+		  struct cxd_cap_res *res);
+void cxd_cap_res_free(struct cxd_cap_res *res);
+
+/* Words: a scope's and a part's JSON names ("bundle", "group"). */
+const char *cxd_cap_scope_name(enum cxd_cap_scope s, bool part);
+
+#endif

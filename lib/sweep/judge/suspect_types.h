@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The types the suspects are named with and from (judge_suspects.h,
+ * judge_cover.h): a suspect, the placement, the counts. */
+#ifndef CXD_SWEEP_SUSPECT_TYPES_H
+#define CXD_SWEEP_SUSPECT_TYPES_H
+
+#include "judge_kinds.h"
+#include "sweep/model/pairs.h"
+
+/* Most components another suspect cannot be told apart from (below). */
+#define CXD_SUSPECT_ALIKE 3
+
+/* A component whose links cross exactly the measured pairs a suspect's
+ * cross (a rank alone on its switch and that switch; a switch that is
+ * its whole group; a group's links when one other group holds the rest
+ * and the bundle between them): no measurement can say which is at
+ * fault. The suspect is the most specific of them (fewest ranks). */
+struct cxd_alike {
+	enum cxd_suspect_kind kind;
+	int id, id2; /* as a suspect's */
+};
+
+struct cxd_suspect {
+	enum cxd_suspect_kind kind;
+	enum cxd_metric metric;
+	int id;          /* rank, or switch/group index in the topology */
+	int bad, links;  /* out of the links it carries */
+	int bad_in, in;  /* switch/group: links inside it */
+	int id2;         /* a bundle: the links between groups id and id2 */
+	/* A set or bundle: ranks named for their NIC, whose links are left
+	 * out of bad, links, bad_in and in (explained already). */
+	int aside;
+	int nalike;      /* the components it cannot be told apart from */
+	struct cxd_alike alike[CXD_SUSPECT_ALIKE];
+	int cap;         /* capacity: its finding in the result's cap */
+};
+
+/* The sweep result's section of suspects (out_types.h), in the order
+ * the outputs list them. */
+struct cxd_sweep_suspects {
+	const struct cxd_suspect *list;
+	size_t n;
+};
+
+/* Topology: for each rank its switch and group index (-1: none). A
+ * switch sits in one group: its first rank's. */
+struct cxd_topo_map {
+	const int *switch_of, *group_of;
+	int nswitch, ngroup;
+};
+
+/*
+ * What the suspects are named from: outlying links counted per rank (at
+ * both ends; those to its own switch and its own group apart) and
+ * between switches. Small enough to sum over ranks (3n + nswitch^2 per
+ * metric), where the outliers are not.
+ */
+struct cxd_tally {
+	int n, nswitch, ngroup;
+	int *rank[2];      /* per metric: outliers with rank r at either end */
+	int *mate[2];      /* of those, to a rank on r's switch */
+	int *kin[2];       /* to a rank in r's group (its switch's too) */
+	int *by_switch[2]; /* nswitch^2: from switch a to switch b */
+};
+
+#endif

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cxi_sweep's outputs on rank 0: JSON (for cxi_plot and --baseline), CSV. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/json_num.h"
+#include "base/stamp.h"
+#include "sweep/judge/judge.h"
+#include "out.h"
+#include "out_cap.h"
+#include "out_files.h"
+#include "out_json.h"
+#include "out_sched.h"
+#include "out_text.h"
+#include "sweep/model/topo_types.h"
+#include "verdict.h"
+
+static json_object *pct_or_null(uint64_t pct)
+{
+	return pct ? json_object_new_int64((int64_t) pct) : NULL;
+}
+
+static json_object *str_or_null(const char *s)
+{
+	return s[0] ? json_object_new_string(s) : NULL;
+}
+
+static json_object *matrix(const double *m, int n)
+{
+	json_object *rows = json_object_new_array();
+
+	for (int i = 0; i < n; i++) {
+		json_object *row = json_object_new_array();
+
+		for (int j = 0; j < n; j++)
+			json_object_array_add(row, cxd_json_num(
+				m[(size_t) i * n + j]));
+		json_object_array_add(rows, row);
+	}
+	return rows;
+}
+
+static json_object *options(const struct cxd_sweep_res *r)
+{
+	const struct cxd_run_opts *run = &r->run.cfg->run;
+	const struct cxd_sweep_opts *sw = &r->run.cfg->sweep;
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "size", json_object_new_int64((int64_t)
+							       run->min_size));
+	if (run->flags & CXD_RUN_DURATION)
+		json_object_object_add(o, "duration_s", json_object_new_int64(
+					       (int64_t) run->duration_s));
+	else
+		json_object_object_add(o, "iters", json_object_new_int64(
+					       (int64_t) run->iters));
+	json_object_object_add(o, "list_size",
+			       json_object_new_int64((int64_t) run->list_size));
+	json_object_object_add(o, "lat_size",
+			       json_object_new_int(CXD_SWEEP_LAT_SIZE));
+	json_object_object_add(o, "lat_iters", json_object_new_int64(
+				       (int64_t) r->run.lat_iters));
+	json_object_object_add(o, "repeat",
+			       json_object_new_int64((int64_t) r->run.repeat));
+	json_object_object_add(o, "min_bw_pct", pct_or_null(sw->bw_pct));
+	json_object_object_add(o, "max_lat_pct", pct_or_null(sw->lat_pct));
+	json_object_object_add(o, "expect_bw_mb_s",
+			       cxd_json_num(sw->expect_bw > 0 ?
+					    sw->expect_bw : NAN));
+	json_object_object_add(o, "expect_lat_us",
+			       cxd_json_num(sw->expect_lat > 0 ?
+					    sw->expect_lat : NAN));
+	json_object_object_add(o, "baseline", str_or_null(sw->baseline));
+	json_object_object_add(o, "topology", str_or_null(sw->topology));
+	json_object_object_add(o, "max_pairs",
+			       json_object_new_int(r->rounds.pairs_at_once));
+	json_object_object_add(o, "device", json_object_new_string(
+				       r->run.cfg->local.device));
+	return o;
+}
+
+static json_object *ranks(const struct cxd_sweep_res *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < r->run.n; i++) {
+		const struct cxd_sweep_rank *x = &r->run.ranks[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "rank", json_object_new_int(i));
+		json_object_object_add(o, "host",
+				       json_object_new_string(x->host));
+		json_object_object_add(o, "address",
+				       json_object_new_string(x->addr));
+		json_object_object_add(o, "nic",
+				       json_object_new_string(x->nic));
+		if (r->in.tmap) {
+			const struct cxd_topo *t = r->in.topo;
+			int si = r->in.tmap->switch_of[i];
+			int g = r->in.tmap->group_of[i];
+
+			json_object_object_add(o, "switch",
+					       json_object_new_string(
+						       t->switch_name[si]));
+			json_object_object_add(o, "group", g < 0 ? NULL :
+					       json_object_new_string(
+						       t->group_name[g]));
+		}
+		json_object_object_add(o, "counters_moved", r->moved ?
+				       json_object_new_string(r->moved[i]) :
+				       NULL);
+		json_object_object_add(o, "suspect", json_object_new_boolean(
+					       cxd_out_rank_suspect(r, i)));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *reasons(unsigned why)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned bit = CXD_R_PEERS; bit <= CXD_R_EXPECT; bit <<= 1)
+		if (why & bit)
+			json_object_array_add(a, json_object_new_string(
+					cxd_judge_reason_name(bit)));
+	return a;
+}
+
+static json_object *outliers(const struct cxd_outlier *list, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cxd_outlier *x = &list[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "src", json_object_new_int(x->src));
+		json_object_object_add(o, "dst", json_object_new_int(x->dst));
+		json_object_object_add(o, "metric", json_object_new_string(
+					       cxd_out_metric_key(x->metric)));
+		json_object_object_add(o, "value", cxd_json_num(x->value));
+		json_object_object_add(o, "reference",
+				       cxd_json_num(x->reference));
+		json_object_object_add(o, "limit", cxd_json_num(x->limit));
+		json_object_object_add(o, "reason", json_object_new_string(
+					       cxd_judge_reason_name(x->why)));
+		json_object_object_add(o, "reasons", reasons(x->why));
+		json_object_object_add(o, "retest", cxd_json_num(x->retest));
+		json_object_object_add(o, "cpu_wait_pct",
+				       cxd_json_num(100 * x->busy));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* {"kind": "rounds" or "shared links", "why": the rest of the text}. */
+static json_object *schedule(const struct cxd_sweep_res *r)
+{
+	static const struct cxd_sched_choice none = {
+		.why = CXD_SCHED_WHY_NONE };
+	const struct cxd_sched_choice *ch = r->schedule ? r->schedule : &none;
+	const char *kind = cxd_out_sched_kind(ch);
+	json_object *o = json_object_new_object();
+	char say[CXD_OUT_SCHED_LEN];
+	size_t skip = kind[0] ? strlen(kind) + 2 : 0; /* "KIND: " */
+
+	cxd_out_sched(ch, say, sizeof(say));
+	json_object_object_add(o, "kind", json_object_new_string(kind));
+	json_object_object_add(o, "why", json_object_new_string(
+				       strlen(say) >= skip ? say + skip : ""));
+	return o;
+}
+
+/* {"pairs": measured again, "metrics": the matrices' names}. */
+static json_object *retest(const struct cxd_sweep_judged *j)
+{
+	json_object *o = json_object_new_object(),
+		    *m = json_object_new_array();
+
+	json_object_object_add(o, "pairs",
+			       json_object_new_int(j->retest_pairs));
+	for (int k = CXD_M_BW; j->retest_pairs && k <= CXD_M_LAT; k++)
+		if (j->retest_metrics & (1u << k))
+			json_object_array_add(m, json_object_new_string(
+				cxd_out_metric_key((enum cxd_metric) k)));
+	json_object_object_add(o, "metrics", m);
+	return o;
+}
+
+static json_object *rounds(const struct cxd_sweep_rounds *s)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < s->nrounds; i++) {
+		const struct cxd_pair *p = s->round_pairs + s->round_first[i];
+		json_object *o = json_object_new_object();
+		json_object *pairs = json_object_new_array();
+
+		for (int j = 0; j < s->round_count[i]; j++) {
+			json_object *pr = json_object_new_array();
+
+			json_object_array_add(pr, json_object_new_int(p[j].a));
+			json_object_array_add(pr, json_object_new_int(p[j].b));
+			json_object_array_add(pairs, pr);
+		}
+		json_object_object_add(o, "round", json_object_new_int(i));
+		json_object_object_add(o, "pairs", pairs);
+		json_object_object_add(o, "seconds",
+				       cxd_json_num(s->round_s[i]));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* The document's head: who measured, with what, by which schedule. */
+static void add_run(json_object *d, const struct cxd_sweep_res *r)
+{
+	const struct cxd_sweep_run *run = &r->run;
+
+	json_object_object_add(d, "engine", json_object_new_string(run->engine));
+	/* libfabric's version where it measured, else the MPI library's */
+	json_object_object_add(d, strcmp(run->engine, "fabric") == 0 ?
+			       "libfabric" : "mpi_library",
+			       json_object_new_string(run->engine_version));
+	json_object_object_add(d, "provider",
+			       json_object_new_string(run->provider));
+	json_object_object_add(d, "schedule", schedule(r));
+	if (r->in.topo)
+		json_object_object_add(d, "widths", cxd_out_json_widths(r));
+	json_object_object_add(d, "options", options(r));
+	json_object_object_add(d, "ranks", ranks(r));
+}
+
+/* Every link's figures, their statistics and what they were judged by. */
+static void add_links(json_object *d, const struct cxd_sweep_res *r)
+{
+	const struct cxd_sweep_links *l = &r->links;
+	int n = r->run.n;
+
+	/* rank 0 gathers the matrices whenever --json is given */
+	json_object_object_add(d, "bw_mb_s", matrix(l->bw, n));
+	json_object_object_add(d, "lat_us", matrix(l->lat, n));
+	json_object_object_add(d, "bw_spread_pct", matrix(l->spread[0], n));
+	json_object_object_add(d, "lat_spread_pct", matrix(l->spread[1], n));
+	json_object_object_add(d, "link_stats", cxd_out_json_link_stats(r));
+	json_object_object_add(d, "resolution", cxd_out_json_resolution(r));
+}
+
+/* What stood out: the retest, the outliers, the suspects, the capacity
+ * pass, the baseline. */
+static void add_findings(json_object *d, const struct cxd_sweep_res *r)
+{
+	const struct cxd_sweep_outliers *x = &r->outliers;
+
+	json_object_object_add(d, "retest", retest(&r->judged));
+	json_object_object_add(d, "outliers", outliers(x->out, x->nout));
+	/* Retested while a rank waited for a CPU: not judged. */
+	json_object_object_add(d, "unjudged", outliers(x->busy, x->nbusy));
+	/* Above CXD_SWEEP_LISTED per rank, the lists are cut: the counts. */
+	json_object_object_add(d, "outliers_total",
+			       json_object_new_int64((int64_t) x->nout_all));
+	json_object_object_add(d, "unjudged_total",
+			       json_object_new_int64((int64_t) x->nbusy_all));
+	json_object_object_add(d, "suspects", cxd_out_json_suspects(r));
+	if (r->cap)
+		json_object_object_add(d, "capacity", cxd_out_cap_json(r));
+	if (r->in.base)
+		json_object_object_add(d, "baseline",
+				       cxd_out_json_baseline(r));
+}
+
+static void json_body(const void *d, FILE *f)
+{
+	fputs(json_object_to_json_string_ext((json_object *) d,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
+}
+
+int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
+		 char *err, size_t errlen)
+{
+	json_object *d = json_object_new_object();
+	int ret = cxd_stamp_json(d, "sweep", CXD_SCHEMA_SWEEP, "cxi_sweep",
+				 &r->run.cfg->out.stamp);
+
+	if (ret != 0) {
+		json_object_put(d);
+		snprintf(err, errlen, "cannot write the JSON file '%s': %s",
+			 path, strerror(-ret));
+		return -EIO;
+	}
+	add_run(d, r);
+	add_links(d, r);
+	add_findings(d, r);
+	json_object_object_add(d, "verdict", json_object_new_string(
+				       cxd_verdict_name(r->verdict)));
+	json_object_object_add(d, "rounds", rounds(&r->rounds));
+	json_object_object_add(d, "seconds", cxd_json_num(r->rounds.total_s));
+	ret = cxd_out_write(path, "JSON", json_body, d, err, errlen);
+	json_object_put(d);
+	return ret;
+}
+
+static void csv_body(const void *arg, FILE *f)
+{
+	const struct cxd_sweep_res *r = arg;
+	const struct cxd_sweep_rank *x = r->run.ranks;
+
+	/* The NICs last: scripts reading the first six columns go on. */
+	fprintf(f, "src,dst,src_host,dst_host,bw_mb_s,lat_us,src_nic,"
+		"dst_nic\n");
+	for (int i = 0; i < r->run.n; i++)
+		for (int j = 0; j < r->run.n; j++) {
+			size_t k = (size_t) i * r->run.n + j;
+
+			if (i == j)
+				continue;
+			fprintf(f, "%d,%d,%s,%s,%.2f,%.2f,%s,%s\n", i, j,
+				x[i].host, x[j].host, r->links.bw[k],
+				r->links.lat[k], x[i].nic, x[j].nic);
+		}
+}
+
+int cxd_out_csv(const struct cxd_sweep_res *r, const char *path,
+		char *err, size_t errlen)
+{
+	return cxd_out_write(path, "CSV", csv_body, r, err, errlen);
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cxi_sweep's text report: the resolution block (out_text_res.h). */
+#include <math.h>
+#include <stdio.h>
+
+#include "sweep/judge/judge.h"
+#include "sweep/model/lclass.h"
+#include "out_text_res.h"
+#include "out_types.h"
+
+static const char *const noun[2] = { "bandwidth", "latency" };
+static const char *const unit[2] = { "MB/s", "us" };
+
+/* Do the classes of link name groups (a placement with groups)? */
+static int groups(const struct cxd_sweep_res *r)
+{
+	return r->in.tmap && r->in.tmap->ngroup > 0;
+}
+
+/* The calibration: pairs of each class measured alone against their
+ * passes. */
+static void crowding(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_tol *t = &r->judged.rules->tol[CXD_M_BW];
+	const char *sep = "";
+
+	if (!isfinite(t->crowd))
+		return;
+	fprintf(out, "Concurrency: pairs measured alone against their "
+		"passes (median):");
+	for (int c = 0; c < CXD_LC_N; c++) {
+		if (!isfinite(t->crowd_of[c]))
+			continue;
+		fprintf(out, "%s %s %+.1f %% (%d link%s)", sep,
+			cxd_lclass_name((enum cxd_lclass) c, groups(r)),
+			100 * t->crowd_of[c], t->crowd_pairs_of[c],
+			t->crowd_pairs_of[c] == 1 ? "" : "s");
+		sep = ",";
+	}
+	fprintf(out, "%s\n", t->crowded ? "" :
+		"; within the bandwidth tolerance");
+	if (t->crowded)
+		fprintf(out, "Concurrency lowered bandwidth: the pairs "
+			"measured at once share links (a tapered fabric's "
+			"global or spine links, a group's switch links) or "
+			"their hosts' CPUs, so no link is judged against its "
+			"peers on bandwidth; give --topology (pairs that share "
+			"links then take turns) or fewer --max-pairs\n");
+}
+
+/* The class most crowded: by how much the pairs measured at once
+ * lowered each other's bandwidth. */
+void cxd_out_text_crowded_why(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_tol *t = &r->judged.rules->tol[CXD_M_BW];
+	double most = t->crowd;
+	int worst = -1;
+
+	for (int c = 0; c < CXD_LC_N; c++)
+		if (isfinite(t->crowd_of[c]) && !(t->crowd_of[c] <= most)) {
+			most = t->crowd_of[c];
+			worst = c;
+		}
+	fprintf(out, "the pairs measured at once lowered each other's "
+		"bandwidth by %.0f %%%s%s (measured alone against their "
+		"passes): bandwidth was not judged against peers\n",
+		100 * most / (1 + most), worst < 0 ? "" : ", ",
+		worst < 0 ? "" : cxd_lclass_name((enum cxd_lclass) worst,
+						 groups(r)));
+}
+
+/* Latency's typical link per class, which its links are judged by. */
+static void lat_classes(const struct cxd_sweep_res *r, FILE *out)
+{
+	const char *sep = "           latency by class (typical, us):";
+	const struct cxd_rules *rules = r->judged.rules;
+	int any = 0;
+
+	for (int c = 0; rules->sw && c < CXD_LC_N; c++) {
+		if (!isfinite(rules->lat_typical_of[c]))
+			continue;
+		fprintf(out, "%s %s %.2f", sep,
+			cxd_lclass_name((enum cxd_lclass) c, groups(r)),
+			rules->lat_typical_of[c]);
+		sep = ",";
+		any = 1;
+	}
+	if (any)
+		fprintf(out, "\n");
+}
+
+void cxd_out_text_resolution(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_rules *rules = r->judged.rules;
+
+	for (int m = 0; m < 2; m++) {
+		const struct cxd_tol *t = &rules->tol[m];
+
+		fprintf(out, "%s %-9s noise %5.1f %% between repeats; links "
+			"judged within %.0f %% of the typical link (%.2f %s)%s"
+			"\n", m ? "          " : "Resolution:", noun[m],
+			100 * t->noise, 100 * t->tol, rules->typical[m],
+			unit[m], t->explicit_ ? m ? " (--max-lat)" :
+			" (--min-bw)" : "");
+	}
+	lat_classes(r, out);
+	crowding(r, out);
+	for (int m = 0; m < 2; m++)
+		if (rules->tol[m].poor && !rules->tol[m].crowded)
+			fprintf(out, "Resolution is poor for %s: this run "
+				"cannot tell apart links that differ by less "
+				"than %.0f %% (a busy host or a noisy fabric)"
+				"; rerun on idle nodes, with more --repeat or "
+				"with -D\n", noun[m], 100 * rules->tol[m].tol);
+}

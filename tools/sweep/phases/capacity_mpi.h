@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cxi_sweep: the capacity pass (capacity_mpi.c over lib/sweep/capacity/capacity.c
+ * and capacity_judge.c): after the main sweep is judged and gathered,
+ * every bundle between groups, every switch's links inside its group and
+ * every leaf's uplinks loaded with more pairs than they should carry,
+ * and rank 0's judging of what they carried.
+ */
+#ifndef CXD_SWEEP_CAPACITY_MPI_H
+#define CXD_SWEEP_CAPACITY_MPI_H
+
+#include "sweep/capacity/capacity.h"
+#include "engine/engine.h"
+#include "gather.h"
+#include "judge_mpi.h"
+#include "pace/pace_mpi.h"
+#include "pace/pair.h"
+
+/* The pass's plan (every rank) and rank 0's judging of it. */
+struct sw_capacity {
+	struct cxd_cap_plan plan;
+	struct cxd_cap_res res;
+	struct cxd_suspect *sus; /* rank 0: one per finding */
+	size_t nsus;
+};
+
+/* Collective. Rank 0 decides whether it runs (res.why when not: no
+ * --topology, --no-capacity, the whole fabric named, ...), from the
+ * suspects and busy links it gathered (g) and the widths the topology
+ * states (in); every rank runs the plan through engine e, paced in a mode
+ * of its own (a round's pairs at once); rank 0 judges by j's rules and
+ * names a capacity suspect for each finding (in cap, not in g). */
+void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
+		 struct sw_engine *e, const struct sw_inputs *in,
+		 const struct sw_judging *j, const struct sw_gathered *g);
+/* Rank 0: the result's capacity section (the pass's own result). */
+void sw_capacity_report(const struct sw_capacity *cap,
+			const struct cxd_cap_res **res);
+/* Rank 0: the pass's suspects, for the report to list after the
+ * gathering's. */
+struct cxd_sweep_suspects sw_capacity_suspects(const struct sw_capacity *cap);
+void sw_capacity_free(struct sw_capacity *cap);
+
+#endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cxi_sweep: the whole all-pairs sweep on one screen (run.h). Each
+ * phase is a call to the part that owns it: the bootstrap (boot.h),
+ * the placement (judge_mpi.h's inputs), the outputs (outputs.h), the
+ * shared links' widths (width_mpi.h), the pacing of the main plan
+ * (pace_mpi.h, pair.h), the calibration (calib.h), the judging
+ * (judge_mpi.h), the retest (retest_mpi.h), the gathering (gather.h),
+ * the report (run_report.c) and the files.
+ */
+#include <stdlib.h>
+
+#include "sweep/sched/sched_circle.h"
+#include "boot.h"
+#include "calib.h"
+#include "retest_mpi.h"
+#include "run.h"
+#include "run_state.h"
+#include "width_mpi.h"
+
+/* The main plan: every pair, by the schedule the placement allows. */
+static void main_plan(struct sw *w)
+{
+	const struct sw_ctx *c = w->c;
+	const struct sw_pace_mode both = sw_pace_mode_main(&w->pace,
+							   SW_RUN_BOTH);
+
+	sw_measured_init(&w->fig, &c->m, c->repeat);
+	w->meter = (struct sw_meter){ c, w->eng, &w->fig, 0 };
+	if (cxd_sched_main(c->m.n, w->pace.pairs_at_once, &w->plan) != 0)
+		sw_die(&c->m, "out of memory");
+	sw_pacing_choose(&w->pace, c, &w->plan);
+	sw_pace_plan(c, &w->pace, &both, &w->plan, sw_measure_pair,
+		     &w->meter, w->pace.round_s);
+}
+
+/* With more than one pair at once, whichever schedule ran: with the
+ * shared-links one it checks that the domains given were the links
+ * shared (a fat tree's leaf uplinks are shared by pairs to different
+ * leaves). */
+static void calibrate(struct sw *w)
+{
+	const struct sw_pace_mode bw = sw_pace_mode_main(&w->pace, SW_RUN_BW);
+
+	if (w->pace.pairs_at_once <= 1 || w->c->coord_only)
+		return;
+	sw_calibrate(&w->crowd, w->c, &w->meter);
+	/* Crowded across groups (leaves): fewer at once, measured again,
+	 * as ClusterKit halves its pairs per retest round. */
+	while (sw_pacing_narrow(&w->pace, sw_calib_crowd(w->c, &w->crowd))) {
+		sw_pace_plan(w->c, &w->pace, &bw, &w->plan, sw_measure_pair,
+			     &w->meter, NULL);
+		sw_calib_free(&w->crowd);
+		sw_calibrate(&w->crowd, w->c, &w->meter);
+	}
+}
+
+/* Rank 0's report: the verdict's exit status (0 elsewhere). */
+static int report(struct sw *w, struct sw_report *rep)
+{
+	return w->c->m.rank == 0 ? sw_report(w, rep) : CXD_EXIT_OK;
+}
+
+/* Every output written (--matrix by every rank, the files by rank 0):
+ * rank 0's status, a failure to write before the verdict's. */
+static int write_outputs(struct sw *w, const struct sw_report *rep,
+			 int verdict)
+{
+	const struct sw_ctx *c = w->c;
+	const double tol[2] = { w->judge.rules.tol[0].tol,
+				w->judge.rules.tol[1].tol };
+	int ret = sw_outputs_write(&w->out, c, &w->fig, tol,
+				   c->m.rank == 0 ? &rep->r : NULL);
+
+	return ret ? ret : verdict;
+}
+
+static void sw_free(struct sw *w)
+{
+	sw_outputs_free(&w->out);
+	sw_capacity_free(&w->cap);
+	sw_gathered_free(&w->seen);
+	sw_judging_free(&w->judge);
+	sw_calib_free(&w->crowd);
+	sw_measured_free(&w->fig);
+	sw_pacing_free(&w->pace);
+	cxd_sched_free(&w->plan);
+}
+
+int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
+{
+	struct sw w = { .c = c, .eng = e, .in = in, .t0 = cxd_now_ns() };
+	struct sw_report rep = { 0 };
+	int ret, verdict;
+
+	if (c->m.n < 2)
+		sw_die(&c->m,
+		       "a sweep needs at least 2 ranks (mpirun -np N, N >= 2)");
+	ret = sw_bootstrap(c, e);                /* hosts, CPUs, engine */
+	if (ret == 0)
+		ret = sw_inputs_place(in, c);    /* --topology's places */
+	if (ret == 0)
+		ret = sw_outputs_open(&w.out, c, e); /* --matrix, counters */
+	if (ret == 0) {
+		sw_pacing_init(&w.pace, c);
+		sw_widths(c, e, in);             /* shared links' widths */
+		main_plan(&w);                   /* every pair, measured */
+		calibrate(&w);                   /* pairs alone vs at once */
+		sw_judge(&w.judge, c, in, &w.fig, &w.crowd); /* flag links */
+		sw_retest(&w.judge, c, &w.pace, &w.meter);  /* confirm */
+		sw_gather_all(&w.seen, c, &w.judge, &w.fig);
+		sw_capacity(&w.cap, c, e, in, &w.judge, &w.seen);
+		sw_outputs_evidence(&w.out, c);  /* counters that moved */
+		verdict = report(&w, &rep);      /* rank 0: the text */
+		ret = write_outputs(&w, &rep, verdict); /* files, --matrix */
+	}
+	sw_report_free(&rep);
+	sw_free(&w);
+	return ret;
+}
