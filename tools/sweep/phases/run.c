@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: the whole all-pairs sweep on one screen (run.h). Each
- * phase is a call to the part that owns it: the bootstrap (boot.h),
- * the placement (judge_mpi.h's inputs), the outputs (outputs.h), the
- * shared links' widths (width_mpi.h), the pacing of the main plan
- * (pace_mpi.h, pair.h), the calibration (calib.h), the judging
- * (judge_mpi.h), the retest (retest_mpi.h), the gathering (gather.h),
+ * phase is a call to the part that owns it, in this order: the
+ * bootstrap (boot.h), the placement (judge_mpi.h's inputs), the outputs
+ * opened (outputs.h), the shared links' widths (width_mpi.h), the main
+ * plan paced (pace/pace_mpi.h, pace/pair.h), the calibration and the
+ * narrowing it may ask for (calib.h), the judging (judge_mpi.h), the
+ * retest (retest_mpi.h), the gathering (gather.h), the capacity pass
+ * (capacity_mpi.h), the evidence (outputs.h: the counters that moved),
  * the report (run_report.c) and the files.
  */
 #include <stdlib.h>
