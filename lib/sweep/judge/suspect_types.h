@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The types the suspects are named with and from (judge_suspects.h,
- * judge_cover.h): a suspect, the placement, the counts. */
+ * judge_cover.h): a suspect, the counts (the placement is the model's,
+ * topo_types.h). */
 #ifndef CXD_SWEEP_SUSPECT_TYPES_H
 #define CXD_SWEEP_SUSPECT_TYPES_H
 
 #include "judge_kinds.h"
 #include "sweep/model/pairs.h"
+#include "sweep/model/topo_types.h"
 
 /* Most components another suspect cannot be told apart from (below). */
 #define CXD_SUSPECT_ALIKE 3
@@ -40,13 +42,6 @@ struct cxd_suspect {
 struct cxd_sweep_suspects {
 	const struct cxd_suspect *list;
 	size_t n;
-};
-
-/* Topology: for each rank its switch and group index (-1: none). A
- * switch sits in one group: its first rank's. */
-struct cxd_topo_map {
-	const int *switch_of, *group_of;
-	int nswitch, ngroup;
 };
 
 /*

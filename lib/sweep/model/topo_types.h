@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A --topology file as read (topo.h): its lines and its switch and group
- * names, shared by the readers (topo.c, topo_add.c, topo_slurm.c). */
+ * names, shared by the readers (topo.c, topo_add.c, topo_slurm.c), and
+ * the placement of the ranks made from it (struct cxd_topo_map). */
 #ifndef CXD_SWEEP_TOPO_TYPES_H
 #define CXD_SWEEP_TOPO_TYPES_H
 
 #define CXD_TOPO_NAME 256
+
+/* Topology: for each rank its switch and group index (-1: none). A
+ * switch sits in one group: its first rank's. */
+struct cxd_topo_map {
+	const int *switch_of, *group_of;
+	int nswitch, ngroup;
+};
 
 /* The shared links a width is given for: between two switches of one
  * group, between two groups (a bundle), out of one switch to the others

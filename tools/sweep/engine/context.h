@@ -19,7 +19,6 @@
 #include "cxd/config.h"
 #include "cxd/opts.h"
 #include "sweep/model/pairs.h"
-#include "sweep/judge/suspect_types.h"
 #include "sweep/model/topo.h"
 #include "mpi/mpi_util.h"
 
