@@ -19,7 +19,10 @@
 #            B flagged, switch B the suspect (ranks 2 and 3 alone without)
 # A fault scenario passes only when its fault is found: it measures longer
 # than the healthy default, and one found INCONCLUSIVE (a host too busy to
-# tell) is measured once more before it fails.
+# tell) is measured once more before it fails. A slow link whose retest
+# caught a rank waiting for a CPU (six ranks on two cores) is listed as
+# not judged, truly: "flagged" above means flagged or not judged, never
+# both, and no other link in either list (py/sweep_verdict.py).
 # Then bad input: missing and malformed baseline and topology files, a
 # topology that misses a rank, bad numbers: a message naming it, exit 2.
 # Root, ip and tc for the fabric; mpirun for all (skipped, 77, without).

@@ -11,7 +11,6 @@
 
 #include <stdbool.h>
 
-#include "sweep/judge/judge_suspects.h"
 #include "pairs.h"
 #include "topo_types.h"
 

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "sweep/judge/suspect_types.h"
+#include "sweep/model/topo_types.h"
 
 /* How the bandwidth pass runs. */
 enum cxd_sched_kind {
