@@ -37,7 +37,7 @@ LAYERS = ["include/cxd", "base", "opts", "wire", "ctrl", "gpu", "fabric",
           # pacing protocol, statistics and judging, the capacity pass,
           # congestion mode, the outputs
           "sweep/model", "sweep/sched", "sweep/judge", "sweep/capacity",
-          "sweep/congest", "sweep/out",
+          "sweep/congest", "sweep/result",
           ".", "tools",
           # cxi_sweep's MPI side: the MPI helpers, the engines (and the
           # context they are handed), the pacing, the phases, the main
@@ -69,7 +69,7 @@ def sweep_core(unit):
 
 
 def folder_of(path):
-    """'lib/ctrl/ctrl.c' -> 'ctrl'; 'lib/sweep/out/out.c' -> 'sweep/out';
+    """'lib/ctrl/ctrl.c' -> 'ctrl'; 'lib/sweep/result/out.c' -> 'sweep/result';
     'lib/tools.c' -> '.'; tools: as is."""
     parts = path.split("/")
     if parts[0] == "lib":

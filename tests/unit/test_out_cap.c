@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "sweep/out/out_cap.h"
-#include "sweep/out/out_files.h"
-#include "sweep/out/out_text.h"
-#include "sweep/out/verdict.h"
+#include "sweep/result/out_cap.h"
+#include "sweep/result/out_files.h"
+#include "sweep/result/out_text.h"
+#include "sweep/result/verdict.h"
 
 static char gname[2][CXD_TOPO_NAME] = { "g0", "g1" };
 static char sname[2][CXD_TOPO_NAME] = { "g0s0", "g1s0" };

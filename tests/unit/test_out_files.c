@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "sweep/judge/judge_kinds.h"
-#include "sweep/out/out.h"
-#include "sweep/out/out_files.h"
+#include "sweep/result/out.h"
+#include "sweep/result/out_files.h"
 
 static const struct cxd_sweep_rank ranks[3] = {
 	{ "nid1", "fi_sockaddr_in://10.0.0.1:5", "cxi0" },

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/out/out_sched.h"
+#include "sweep/result/out_sched.h"
 #include "sweep/sched/sched_choose.h"
 
 #define SHARED "shared links: latency in full rounds, then bandwidth "

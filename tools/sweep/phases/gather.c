@@ -5,7 +5,7 @@
 #include <mpi.h>
 
 #include "sweep/judge/judge_suspects.h"
-#include "sweep/out/out_types.h"
+#include "sweep/result/out_types.h"
 #include "sweep/judge/stat.h"
 #include "gather.h"
 

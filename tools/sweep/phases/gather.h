@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "sweep/out/out_links.h"
+#include "sweep/result/out_links.h"
 #include "sweep/judge/suspect_types.h"
 #include "engine/context.h"
 #include "gather_stats.h"

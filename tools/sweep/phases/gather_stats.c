@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sweep/judge/judge_suspects.h"
-#include "sweep/out/out_types.h"
+#include "sweep/result/out_types.h"
 #include "sweep/judge/stat.h"
 #include "gather_stats.h"
 

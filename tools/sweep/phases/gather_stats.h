@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "sweep/judge/judge.h"
-#include "sweep/out/out_links.h"
+#include "sweep/result/out_links.h"
 #include "pace/measured.h"
 #include "mpi/mpi_util.h"
 

@@ -14,7 +14,7 @@
 
 #include "sweep/model/baseline.h"
 #include "sweep/judge/judge.h"
-#include "sweep/out/out_run.h"
+#include "sweep/result/out_run.h"
 #include "sweep/model/topo.h"
 #include "engine/context.h"
 #include "calib.h"

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sweep/out/out_files.h"
+#include "sweep/result/out_files.h"
 #include "health.h"
 #include "outputs.h"
 

@@ -8,7 +8,7 @@
 #ifndef CXD_SWEEP_OUTPUTS_H
 #define CXD_SWEEP_OUTPUTS_H
 
-#include "sweep/out/out.h"
+#include "sweep/result/out.h"
 #include "engine/context.h"
 #include "engine/engine.h"
 #include "pace/measured.h"

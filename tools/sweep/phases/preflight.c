@@ -14,7 +14,7 @@
 #include "base/mem_avail.h"
 #include "sweep/model/footprint.h"
 #include "sweep/model/matrix.h"
-#include "sweep/out/out_types.h"
+#include "sweep/result/out_types.h"
 #include "preflight.h"
 
 /* FNV-1a over the arguments after the program's name. */

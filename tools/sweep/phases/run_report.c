@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/out/out_text.h"
+#include "sweep/result/out_text.h"
 #include "sweep/sched/sched_circle.h"
 #include "sweep/sched/sched_listed.h"
-#include "sweep/out/verdict.h"
+#include "sweep/result/verdict.h"
 #include "health.h"
 #include "run_state.h"
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "sweep/out/out_types.h"
+#include "sweep/result/out_types.h"
 #include "sweep/sched/sched.h"
 #include "capacity_mpi.h"
 #include "engine/context.h"
