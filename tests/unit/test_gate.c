@@ -15,6 +15,7 @@
 
 #include "report/report.h"
 #include "support/argv_cfg.h"
+#include "support/unit_main.h"
 
 static void test_bounds_parse(void **state)
 {
@@ -240,15 +241,9 @@ static void test_json_and_csv(void **state)
 	free(g.buf);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bounds_parse),
-		cmocka_unit_test(test_bounds_refused),
-		cmocka_unit_test(test_bw_verdicts),
-		cmocka_unit_test(test_lat_verdicts),
-		cmocka_unit_test(test_json_and_csv),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_bounds_parse),
+	cmocka_unit_test(test_bounds_refused),
+	cmocka_unit_test(test_bw_verdicts),
+	cmocka_unit_test(test_lat_verdicts),
+	cmocka_unit_test(test_json_and_csv))

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/judge.h"
 #include "sweep/judge/judge_kinds.h"
 #include "sweep/judge/judge_suspects.h"
@@ -418,22 +419,16 @@ static void test_flag_by_rows(void **state)
 	assert_int_equal(got, k);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_judge_noise_from_relative_differences),
-		cmocka_unit_test(test_judge_typical_link_ignores_one_slow_rank),
-		cmocka_unit_test(test_judge_tolerance_floor_sigma_and_poor),
-		cmocka_unit_test(test_flag_lane_down),
-		cmocka_unit_test(test_busy_bound),
-		cmocka_unit_test(test_baseline_and_expect),
-		cmocka_unit_test(test_suspect_rank),
-		cmocka_unit_test(test_suspect_switch),
-		cmocka_unit_test(test_suspect_fabric),
-		cmocka_unit_test(test_flag_by_rows),
-		cmocka_unit_test(test_suspect_bundle),
-		cmocka_unit_test(test_crowd),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_judge_noise_from_relative_differences),
+	cmocka_unit_test(test_judge_typical_link_ignores_one_slow_rank),
+	cmocka_unit_test(test_judge_tolerance_floor_sigma_and_poor),
+	cmocka_unit_test(test_flag_lane_down),
+	cmocka_unit_test(test_busy_bound),
+	cmocka_unit_test(test_baseline_and_expect),
+	cmocka_unit_test(test_suspect_rank),
+	cmocka_unit_test(test_suspect_switch),
+	cmocka_unit_test(test_suspect_fabric),
+	cmocka_unit_test(test_flag_by_rows),
+	cmocka_unit_test(test_suspect_bundle),
+	cmocka_unit_test(test_crowd))

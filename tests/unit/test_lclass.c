@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/judge.h"
 #include "sweep/model/lclass.h"
 
@@ -140,14 +141,8 @@ static void test_crowd_per_class(void **state)
 	assert_false(t.crowded);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_class_of_a_pair),
-		cmocka_unit_test(test_sample_every_class_present),
-		cmocka_unit_test(test_lat_typical_by_class),
-		cmocka_unit_test(test_crowd_per_class),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_class_of_a_pair),
+	cmocka_unit_test(test_sample_every_class_present),
+	cmocka_unit_test(test_lat_typical_by_class),
+	cmocka_unit_test(test_crowd_per_class))

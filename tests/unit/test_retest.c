@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/sched/retest.h"
 #include "sweep/sched/retest_claims.h"
 #include "sweep/sched/retest_steps.h"
@@ -259,15 +260,9 @@ static void test_each_ranks_part_is_its_own_steps(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_claims_by_the_conservative_rule),
-		cmocka_unit_test(
-			test_alone_plan_shares_no_claim_and_places_each_pair_once),
-		cmocka_unit_test(test_alone_plan_packs_what_shares_nothing),
-		cmocka_unit_test(test_each_ranks_part_is_its_own_steps),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_claims_by_the_conservative_rule),
+	cmocka_unit_test(
+		test_alone_plan_shares_no_claim_and_places_each_pair_once),
+	cmocka_unit_test(test_alone_plan_packs_what_shares_nothing),
+	cmocka_unit_test(test_each_ranks_part_is_its_own_steps))

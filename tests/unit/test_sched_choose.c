@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/out/out_sched.h"
 #include "sweep/sched/sched_choose.h"
 
@@ -141,14 +142,8 @@ static void test_narrowings_said_after(void **st)
 	assert_int_equal(cxd_sched_cap(&ch), 1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rounds_and_why),
-		cmocka_unit_test(test_leaves_dealt_or_chained),
-		cmocka_unit_test(test_groups_nested_or_dealt),
-		cmocka_unit_test(test_narrowings_said_after),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_rounds_and_why),
+	cmocka_unit_test(test_leaves_dealt_or_chained),
+	cmocka_unit_test(test_groups_nested_or_dealt),
+	cmocka_unit_test(test_narrowings_said_after))

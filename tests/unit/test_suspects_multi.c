@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/judge_suspects.h"
 
 #define N 18
@@ -302,18 +303,12 @@ static void test_spine_names_no_innocent_nic(void **state)
 	assert_int_equal(s[0].id, 7);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_two_nics_on_one_switch),
-		cmocka_unit_test(test_switch_and_its_groups_bundle),
-		cmocka_unit_test(test_nic_and_its_own_switch),
-		cmocka_unit_test(test_nic_beside_a_bad_switch),
-		cmocka_unit_test(test_single_faults),
-		cmocka_unit_test(test_cannot_be_told_apart),
-		cmocka_unit_test(test_bundles_on_a_bad_switchs_ports),
-		cmocka_unit_test(test_spine_names_no_innocent_nic),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_two_nics_on_one_switch),
+	cmocka_unit_test(test_switch_and_its_groups_bundle),
+	cmocka_unit_test(test_nic_and_its_own_switch),
+	cmocka_unit_test(test_nic_beside_a_bad_switch),
+	cmocka_unit_test(test_single_faults),
+	cmocka_unit_test(test_cannot_be_told_apart),
+	cmocka_unit_test(test_bundles_on_a_bad_switchs_ports),
+	cmocka_unit_test(test_spine_names_no_innocent_nic))

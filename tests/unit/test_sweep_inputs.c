@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/model/baseline.h"
 #include "sweep/model/matrix.h"
 #include "sweep/model/topo.h"
@@ -300,16 +301,10 @@ static void test_baseline_matrix(void **state)
 	unlink(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_judge_topology_places_ranks_or_names_why),
-		cmocka_unit_test(test_addr_node),
-		cmocka_unit_test(test_topology_slurm_conf),
-		cmocka_unit_test(test_hostlist),
-		cmocka_unit_test(test_baseline_match),
-		cmocka_unit_test(test_baseline_matrix),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_judge_topology_places_ranks_or_names_why),
+	cmocka_unit_test(test_addr_node),
+	cmocka_unit_test(test_topology_slurm_conf),
+	cmocka_unit_test(test_hostlist),
+	cmocka_unit_test(test_baseline_match),
+	cmocka_unit_test(test_baseline_matrix))

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/model/topo.h"
 #include "sweep/model/topo_add.h"
 #include "sweep/model/width.h"
@@ -208,15 +209,9 @@ static void test_width_fit(void **state)
 	assert_int_equal(w.pairs, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_width_lines),
-		cmocka_unit_test(test_width_lines_bad),
-		cmocka_unit_test(test_width_samples_dragonfly),
-		cmocka_unit_test(test_width_samples_fat_tree_and_none),
-		cmocka_unit_test(test_width_fit),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_width_lines),
+	cmocka_unit_test(test_width_lines_bad),
+	cmocka_unit_test(test_width_samples_dragonfly),
+	cmocka_unit_test(test_width_samples_fat_tree_and_none),
+	cmocka_unit_test(test_width_fit))
