@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "support/tmp_text.h"
 #include "support/unit_main.h"
 #include "sweep/model/baseline.h"
 #include "sweep/model/matrix.h"
@@ -20,24 +21,37 @@
 #include "sweep/model/topo_add.h"
 #include "base/hostlist.h"
 
-static char *write_tmp(const char *text)
-{
-	static char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/tmp/cxd_judge_XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t) strlen(text));
-	close(fd);
-	return path;
-}
-
 static const struct cxd_sweep_rank ranks[3] = {
 	{ "vm", "fi_sockaddr_in://10.0.0.1:4001", "swp0" },
 	{ "vm", "fi_sockaddr_in://10.0.0.2:4002", "swp0" },
 	{ "vm", "fi_sockaddr_in://10.0.0.3:4003", "swp0" },
 };
+
+/* A topology file of text refused, its error naming want. */
+static void topo_refused(const char *text, const char *want)
+{
+	struct cxd_topo t;
+	char err[256] = "";
+	char *p = write_tmp(text);
+
+	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	if (strstr(err, want) == NULL)
+		fail_msg("%s: got '%s', want '%s'", text, err, want);
+	unlink(p);
+}
+
+/* A baseline file of text refused, its error naming want. */
+static void baseline_refused(const char *text, const char *want)
+{
+	struct cxd_baseline b;
+	char err[256] = "";
+	char *p = write_tmp(text);
+
+	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
+	if (strstr(err, want) == NULL)
+		fail_msg("%s: got '%s', want '%s'", text, err, want);
+	unlink(p);
+}
 
 static void test_judge_topology_places_ranks_or_names_why(void **state)
 {
@@ -68,14 +82,9 @@ static void test_judge_topology_places_ranks_or_names_why(void **state)
 	cxd_topo_free(&t);
 	unlink(p);
 	/* Malformed and duplicate lines: file and line named. */
-	p = write_tmp("10.0.0.1 s0\nlonely\n");
-	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, ":2: expected 'NAME SWITCH [GROUP]'"));
-	unlink(p);
-	p = write_tmp("a s0\nb s1\na s2\n");
-	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, ":3: 'a' is placed twice"));
-	unlink(p);
+	topo_refused("10.0.0.1 s0\nlonely\n",
+		     ":2: expected 'NAME SWITCH [GROUP]'");
+	topo_refused("a s0\nb s1\na s2\n", ":3: 'a' is placed twice");
 	assert_int_not_equal(cxd_topo_load("/nonexistent/topo", &t, err,
 					   sizeof(err)), 0);
 	assert_non_null(strstr(err, "/nonexistent/topo"));
@@ -128,15 +137,8 @@ static void test_topology_slurm_conf(void **state)
 			assert_int_equal(t.l[i].group_ix, -1);
 	cxd_topo_free(&t);
 	unlink(p);
-	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
-		p = write_tmp(broken[i][0]);
-		err[0] = '\0';
-		assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
-		if (strstr(err, broken[i][1]) == NULL)
-			fail_msg("%s: got '%s', want '%s'", broken[i][0], err,
-				 broken[i][1]);
-		unlink(p);
-	}
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++)
+		topo_refused(broken[i][0], broken[i][1]);
 }
 
 static int collect(const char *name, void *arg)
@@ -232,14 +234,9 @@ static void test_baseline_match(void **state)
 	cxd_baseline_free(&b);
 	unlink(p);
 	/* Not a sweep's JSON, not JSON, missing. */
-	p = write_tmp("{ \"tool\": \"cxi_write_bw\" }");
-	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "is not a cxi_sweep --json file"));
-	unlink(p);
-	p = write_tmp("{ nope");
-	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "not valid JSON"));
-	unlink(p);
+	baseline_refused("{ \"tool\": \"cxi_write_bw\" }",
+			 "is not a cxi_sweep --json file");
+	baseline_refused("{ nope", "not valid JSON");
 	assert_int_not_equal(cxd_baseline_load("/nonexistent/b.json", &b, err,
 					       sizeof(err)), 0);
 	assert_non_null(strstr(err, "No such file"));

@@ -12,23 +12,11 @@
 
 #include <cmocka.h>
 
+#include "support/tmp_text.h"
 #include "support/unit_main.h"
 #include "sweep/model/topo.h"
 #include "sweep/model/topo_add.h"
 #include "sweep/model/width.h"
-
-static char *write_tmp(const char *text)
-{
-	static char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/tmp/cxd_width_XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t) strlen(text));
-	close(fd);
-	return path;
-}
 
 static void test_width_lines(void **state)
 {
