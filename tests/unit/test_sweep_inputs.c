@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "support/tmp_text.h"
+#include "support/topo_text.h"
 #include "support/unit_main.h"
 #include "sweep/model/baseline.h"
 #include "sweep/model/matrix.h"
@@ -58,12 +59,10 @@ static void test_judge_topology_places_ranks_or_names_why(void **state)
 	struct cxd_topo t;
 	char err[256];
 	int sof[3], gof[3];
-	char *p;
 
 	(void) state;
-	p = write_tmp("# site\n10.0.0.1 s0 g0\n10.0.0.2 s0 g0 # two\n\n"
-		      "10.0.0.3 s1 g1\nnid9 s1\n");
-	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	topo_of_text(&t, "# site\n10.0.0.1 s0 g0\n10.0.0.2 s0 g0 # two\n\n"
+		     "10.0.0.3 s1 g1\nnid9 s1\n");
 	assert_int_equal(t.nl, 4);
 	assert_int_equal(cxd_topo_place(&t, ranks, 3, sof, gof, NULL, err,
 					sizeof(err)), 0);
@@ -72,15 +71,12 @@ static void test_judge_topology_places_ranks_or_names_why(void **state)
 	assert_int_equal(gof[2], 1);
 	assert_string_equal(t.switch_name[1], "s1");
 	cxd_topo_free(&t);
-	unlink(p);
 	/* A rank no line places: named. */
-	p = write_tmp("10.0.0.1 s0\n10.0.0.2 s0\n");
-	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	topo_of_text(&t, "10.0.0.1 s0\n10.0.0.2 s0\n");
 	assert_int_not_equal(cxd_topo_place(&t, ranks, 3, sof, gof, NULL, err,
 					    sizeof(err)), 0);
 	assert_non_null(strstr(err, "no line places rank 2"));
 	cxd_topo_free(&t);
-	unlink(p);
 	/* Malformed and duplicate lines: file and line named. */
 	topo_refused("10.0.0.1 s0\nlonely\n",
 		     ":2: expected 'NAME SWITCH [GROUP]'");
@@ -114,15 +110,13 @@ static void test_topology_slurm_conf(void **state)
 	struct cxd_topo t;
 	char err[256];
 	int sof[3], gof[3];
-	char *p;
 
 	(void) state;
-	p = write_tmp("# topology.conf\n"
-		      "SwitchName=s1 Nodes=n[01-04,08] LinkSpeed=200\n"
-		      "switchname=s2 nodes=n[09-10],gpu[6-7] # lower case\n"
-		      "SwitchName=s3 Nodes=lone\n"
-		      "SwitchName=top Switches=s[1-2]\n");
-	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	topo_of_text(&t, "# topology.conf\n"
+		     "SwitchName=s1 Nodes=n[01-04,08] LinkSpeed=200\n"
+		     "switchname=s2 nodes=n[09-10],gpu[6-7] # lower case\n"
+		     "SwitchName=s3 Nodes=lone\n"
+		     "SwitchName=top Switches=s[1-2]\n");
 	assert_true(t.slurm);
 	assert_int_equal(t.nl, 10);
 	assert_int_equal(cxd_topo_place(&t, sr, 3, sof, gof, NULL, err,
@@ -136,7 +130,6 @@ static void test_topology_slurm_conf(void **state)
 		if (strcmp(t.l[i].name, "lone") == 0)
 			assert_int_equal(t.l[i].group_ix, -1);
 	cxd_topo_free(&t);
-	unlink(p);
 	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++)
 		topo_refused(broken[i][0], broken[i][1]);
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "support/tmp_text.h"
+#include "support/topo_text.h"
 #include "support/unit_main.h"
 #include "sweep/model/topo.h"
 #include "sweep/model/topo_add.h"
@@ -21,13 +22,10 @@
 static void test_width_lines(void **state)
 {
 	struct cxd_topo t;
-	char err[256];
-	char *p;
 
 	(void) state;
-	p = write_tmp("a s0 g0\nwidth local 2 # the L1 links\n"
-		      "width uplink 16\nb s1 g0\n");
-	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	topo_of_text(&t, "a s0 g0\nwidth local 2 # the L1 links\n"
+		     "width uplink 16\nb s1 g0\n");
 	assert_int_equal(t.nl, 2);
 	assert_int_equal(t.width[CXD_TOPO_W_LOCAL].pairs, 2);
 	assert_int_equal(t.width[CXD_TOPO_W_LOCAL].src, CXD_TOPO_WS_STATED);
@@ -35,7 +33,6 @@ static void test_width_lines(void **state)
 	assert_int_equal(t.width[CXD_TOPO_W_UPLINK].pairs, 16);
 	assert_int_equal(t.width[CXD_TOPO_W_GLOBAL].src, CXD_TOPO_WS_NONE);
 	cxd_topo_free(&t);
-	unlink(p);
 }
 
 /* Each bad width line: the file's line and the bad value named. */
