@@ -74,27 +74,42 @@ static int slurm_step(struct cxd_step *st, char *err, size_t len)
 	return 1;
 }
 
+/* A step of an MPI launcher (who) that names each rank, the size and the
+ * ranks on this node in the variables rank, size and local; its key is
+ * kind-job. 1: it started us; 0: its variables are not set; -EINVAL. */
+static int mpi_step(struct cxd_step *st, const char *who, const char *rank,
+		    const char *size, const char *local, const char *kind,
+		    const char *job, char *err, size_t len)
+{
+	int r = env_int(rank, &st->rank, err, len);
+	int s = env_int(size, &st->size, err, len);
+	int ls = 0, l = env_int(local, &ls, err, len);
+
+	if (r < 0 || s < 0 || l < 0)
+		return -EINVAL;
+	if (!r || !s)
+		return 0;
+	st->who = who;
+	st->size_var = size;
+	st->one_node = ls == st->size;
+	snprintf(st->key, sizeof(st->key), "%s-%s", kind, job);
+	return 1;
+}
+
 int cxd_step_find(struct cxd_step *st, char *err, size_t len)
 {
-	int r, s, ls = 0, r2;
+	int r, s;
 
 	memset(st, 0, sizeof(*st));
 	/* Open MPI first: its ranks inside a Slurm job also carry the
 	 * variables of the step that started Open MPI's daemons. */
-	r = env_int("OMPI_COMM_WORLD_RANK", &st->rank, err, len);
-	s = env_int("OMPI_COMM_WORLD_SIZE", &st->size, err, len);
-	r2 = env_int("OMPI_COMM_WORLD_LOCAL_SIZE", &ls, err, len);
-	if (r < 0 || s < 0 || r2 < 0)
-		return -EINVAL;
-	if (r && s) {
-		st->who = "mpirun";
-		st->size_var = "OMPI_COMM_WORLD_SIZE";
-		st->one_node = ls == st->size;
-		snprintf(st->key, sizeof(st->key), "ompi-%s",
-			 env_or("OMPI_MCA_ess_base_jobid",
-				env_or("PMIX_NAMESPACE", "0")));
-		return 1;
-	}
+	r = mpi_step(st, "mpirun", "OMPI_COMM_WORLD_RANK",
+		     "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
+		     "ompi", env_or("OMPI_MCA_ess_base_jobid",
+				    env_or("PMIX_NAMESPACE", "0")),
+		     err, len);
+	if (r != 0)
+		return r;
 	r = env_int("SLURM_PROCID", &st->rank, err, len);
 	s = env_int("SLURM_STEP_NUM_TASKS", &st->size, err, len);
 	if (r < 0 || s < 0)
@@ -102,20 +117,9 @@ int cxd_step_find(struct cxd_step *st, char *err, size_t len)
 	if (r && s)
 		return slurm_step(st, err, len);
 	/* MPICH's Hydra and other PMI launchers. */
-	r = env_int("PMI_RANK", &st->rank, err, len);
-	s = env_int("PMI_SIZE", &st->size, err, len);
-	r2 = env_int("MPI_LOCALNRANKS", &ls, err, len);
-	if (r < 0 || s < 0 || r2 < 0)
-		return -EINVAL;
-	if (r && s) {
-		st->who = "mpiexec";
-		st->size_var = "PMI_SIZE";
-		st->one_node = ls == st->size;
-		snprintf(st->key, sizeof(st->key), "pmi-%s",
-			 env_or("PMI_JOBID", "0"));
-		return 1;
-	}
-	return 0;
+	return mpi_step(st, "mpiexec", "PMI_RANK", "PMI_SIZE",
+			"MPI_LOCALNRANKS", "pmi", env_or("PMI_JOBID", "0"), err,
+			len);
 }
 
 /* The same port on both ranks, from the step's key (FNV-1a). */

@@ -12,6 +12,7 @@
 #include "base/amo.h"
 #include "base/amo_sim.h"
 #include "cxd/config.h"
+#include "support/unit_main.h"
 
 static union cxd_amo_word after(unsigned op, unsigned cop, unsigned type,
 				uint64_t n)
@@ -233,22 +234,16 @@ static void test_every_amo_writes(void **state)
 	assert_int_equal(checked, 12 + 65 + 8 + 12 + 10 + 10 + 8 + 8);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_amo_sum_wraps_integers_and_adds_floats),
-		cmocka_unit_test(test_sum_float_saturates),
-		cmocka_unit_test(test_sum_complex),
-		cmocka_unit_test(test_min_max),
-		cmocka_unit_test(test_amo_swap_target_after_n_swaps),
-		cmocka_unit_test(test_amo_cswap_each_comparison_and_type),
-		cmocka_unit_test(test_amo_axor_masks_then_xors),
-		cmocka_unit_test(test_amo_band_bor_bxor_per_type),
-		cmocka_unit_test(test_amo_lor_land_lxor_give_0_or_1),
-		cmocka_unit_test(test_fetch_old),
-		cmocka_unit_test(test_word_eq),
-		cmocka_unit_test(test_every_amo_writes),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_amo_sum_wraps_integers_and_adds_floats),
+	cmocka_unit_test(test_sum_float_saturates),
+	cmocka_unit_test(test_sum_complex),
+	cmocka_unit_test(test_min_max),
+	cmocka_unit_test(test_amo_swap_target_after_n_swaps),
+	cmocka_unit_test(test_amo_cswap_each_comparison_and_type),
+	cmocka_unit_test(test_amo_axor_masks_then_xors),
+	cmocka_unit_test(test_amo_band_bor_bxor_per_type),
+	cmocka_unit_test(test_amo_lor_land_lxor_give_0_or_1),
+	cmocka_unit_test(test_fetch_old),
+	cmocka_unit_test(test_word_eq),
+	cmocka_unit_test(test_every_amo_writes))

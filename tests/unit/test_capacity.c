@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/capacity/capacity.h"
 
 #define MAXN 64
@@ -289,15 +290,9 @@ static void test_judge_unsure_and_stated(void **state)
 	cxd_cap_plan_free(&pl);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plan_dragonfly),
-		cmocka_unit_test(test_plan_skips),
-		cmocka_unit_test(test_plan_leaves),
-		cmocka_unit_test(test_judge_names),
-		cmocka_unit_test(test_judge_unsure_and_stated),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_plan_dragonfly),
+	cmocka_unit_test(test_plan_skips),
+	cmocka_unit_test(test_plan_leaves),
+	cmocka_unit_test(test_judge_names),
+	cmocka_unit_test(test_judge_unsure_and_stated))

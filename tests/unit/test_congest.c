@@ -17,6 +17,7 @@
 #include "base/tclass.h"
 #include "cxd/config.h"
 #include "support/argv_cfg.h"
+#include "support/unit_main.h"
 #include "sweep/congest/congest.h"
 #include "sweep/congest/congest_out.h"
 
@@ -272,17 +273,11 @@ static void test_congest_json_holds_impact_links_and_seed(void **state)
 	unlink(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_split_counts),
-		cmocka_unit_test(test_split_placement),
-		cmocka_unit_test(test_congest_options_parse_or_name_the_bad),
-		cmocka_unit_test(test_tclass_option),
-		cmocka_unit_test(test_congest_impact_ratio_nan_when_unknown),
-		cmocka_unit_test(test_set_and_verdict),
-		cmocka_unit_test(test_congest_json_holds_impact_links_and_seed),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_split_counts),
+	cmocka_unit_test(test_split_placement),
+	cmocka_unit_test(test_congest_options_parse_or_name_the_bad),
+	cmocka_unit_test(test_tclass_option),
+	cmocka_unit_test(test_congest_impact_ratio_nan_when_unknown),
+	cmocka_unit_test(test_set_and_verdict),
+	cmocka_unit_test(test_congest_json_holds_impact_links_and_seed))

@@ -24,6 +24,7 @@
 #include "base/clock.h"
 #include "ctrl/ctrl.h"
 #include "support/ctrl_pair.h"
+#include "support/unit_main.h"
 
 /* ---- Exchanges */
 
@@ -264,19 +265,13 @@ static void test_watchdog_peer_silent(void **state)
 	assert_contains(out, "went silent: it probably died or froze");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exchange_ipv4),
-		cmocka_unit_test(test_exchange_ipv6),
-		cmocka_unit_test(test_any_bind_dual_stack),
-		cmocka_unit_test(test_listen_busy_port),
-		cmocka_unit_test(test_accept_timeout),
-		cmocka_unit_test(test_heartbeats_skipped),
-		cmocka_unit_test(test_heartbeat_thread),
-		cmocka_unit_test(test_watchdog_peer_alive),
-		cmocka_unit_test(test_watchdog_peer_silent),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_exchange_ipv4),
+	cmocka_unit_test(test_exchange_ipv6),
+	cmocka_unit_test(test_any_bind_dual_stack),
+	cmocka_unit_test(test_listen_busy_port),
+	cmocka_unit_test(test_accept_timeout),
+	cmocka_unit_test(test_heartbeats_skipped),
+	cmocka_unit_test(test_heartbeat_thread),
+	cmocka_unit_test(test_watchdog_peer_alive),
+	cmocka_unit_test(test_watchdog_peer_silent))

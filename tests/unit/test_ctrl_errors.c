@@ -24,6 +24,7 @@
 #include "base/clock.h"
 #include "ctrl/ctrl.h"
 #include "support/ctrl_pair.h"
+#include "support/unit_main.h"
 
 /* ---- Failures, each with its code and message */
 
@@ -340,23 +341,17 @@ static void test_same_host_interface(void **state)
 	close(lfd);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ctrl_garbage_named_with_the_phase),
-		cmocka_unit_test(test_garbage_short),
-		cmocka_unit_test(test_oversized_frame),
-		cmocka_unit_test(test_bad_version_and_type),
-		cmocka_unit_test(test_payload_over_cap_and_wrong_type),
-		cmocka_unit_test(test_peer_closes),
-		cmocka_unit_test(test_peer_silent),
-		cmocka_unit_test(test_ctrl_server_error_text_reported),
-		cmocka_unit_test(test_send_error),
-		cmocka_unit_test(test_connect_refused),
-		cmocka_unit_test(test_connect_unresolvable),
-		cmocka_unit_test(test_ctrl_poll_whole_frames_only_and_eof),
-		cmocka_unit_test(test_same_host_interface),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_ctrl_garbage_named_with_the_phase),
+	cmocka_unit_test(test_garbage_short),
+	cmocka_unit_test(test_oversized_frame),
+	cmocka_unit_test(test_bad_version_and_type),
+	cmocka_unit_test(test_payload_over_cap_and_wrong_type),
+	cmocka_unit_test(test_peer_closes),
+	cmocka_unit_test(test_peer_silent),
+	cmocka_unit_test(test_ctrl_server_error_text_reported),
+	cmocka_unit_test(test_send_error),
+	cmocka_unit_test(test_connect_refused),
+	cmocka_unit_test(test_connect_unresolvable),
+	cmocka_unit_test(test_ctrl_poll_whole_frames_only_and_eof),
+	cmocka_unit_test(test_same_host_interface))

@@ -21,6 +21,7 @@
 #include "cxd/opts.h"
 #include "support/argv_cfg.h"
 #include "support/cxi_knobs_aid.h"
+#include "support/unit_main.h"
 
 /* Every knob at once changes nothing on tcp and shm. */
 static void test_other_providers_untouched(void **state)
@@ -246,19 +247,13 @@ static void test_cxi_snapshot_keeps_the_user_env_once(void **state)
 	unsetenv("FI_CXI_RDZV_THRESHOLD");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_other_providers_untouched),
-		cmocka_unit_test(test_write_defaults),
-		cmocka_unit_test(test_write_unrestricted),
-		cmocka_unit_test(test_idc_limits),
-		cmocka_unit_test(test_write_not_optimized),
-		cmocka_unit_test(test_no_hrp_no_idc_no_ll),
-		cmocka_unit_test(test_user_already_set),
-		cmocka_unit_test(test_apply_env_never_overrides),
-		cmocka_unit_test(test_cxi_snapshot_keeps_the_user_env_once),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_other_providers_untouched),
+	cmocka_unit_test(test_write_defaults),
+	cmocka_unit_test(test_write_unrestricted),
+	cmocka_unit_test(test_idc_limits),
+	cmocka_unit_test(test_write_not_optimized),
+	cmocka_unit_test(test_no_hrp_no_idc_no_ll),
+	cmocka_unit_test(test_user_already_set),
+	cmocka_unit_test(test_apply_env_never_overrides),
+	cmocka_unit_test(test_cxi_snapshot_keeps_the_user_env_once))

@@ -22,6 +22,7 @@
 #include "cxd/opts.h"
 #include "support/argv_cfg.h"
 #include "support/cxi_knobs_aid.h"
+#include "support/unit_main.h"
 
 /* fi_getinfo's answer where the provider chooses the memory keys. */
 static const struct cxd_cxi_reported prov_keys = {
@@ -274,19 +275,13 @@ static void test_cxi_reported_mr_mode_caps_and_auth_key(void **state)
 	fi_freeinfo(fab.info);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cxi_rendezvous_plan_and_user_threshold),
-		cmocka_unit_test(test_cxi_atomics_restricted_unless_fetching),
-		cmocka_unit_test(test_cxi_matching_standard_keys_and_user_mrs),
-		cmocka_unit_test(test_read_unrestricted),
-		cmocka_unit_test(test_auth_key),
-		cmocka_unit_test(test_cxi_prepare_unless_provider_not_cxi),
-		cmocka_unit_test(test_prepare_bad_vni),
-		cmocka_unit_test(test_cxi_address_decoded_and_formatted),
-		cmocka_unit_test(test_cxi_reported_mr_mode_caps_and_auth_key),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_cxi_rendezvous_plan_and_user_threshold),
+	cmocka_unit_test(test_cxi_atomics_restricted_unless_fetching),
+	cmocka_unit_test(test_cxi_matching_standard_keys_and_user_mrs),
+	cmocka_unit_test(test_read_unrestricted),
+	cmocka_unit_test(test_auth_key),
+	cmocka_unit_test(test_cxi_prepare_unless_provider_not_cxi),
+	cmocka_unit_test(test_prepare_bad_vni),
+	cmocka_unit_test(test_cxi_address_decoded_and_formatted),
+	cmocka_unit_test(test_cxi_reported_mr_mode_caps_and_auth_key))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/mem_avail.h"
+#include "support/unit_main.h"
 #include "sweep/model/footprint.h"
 #include "sweep/model/pairs.h"
 
@@ -136,13 +137,7 @@ static void test_mem_available(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sweep_mem_rank0_growth_with_link_files),
-		cmocka_unit_test(test_sweep_mem_refusal_names_the_way_out),
-		cmocka_unit_test(test_mem_available),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_sweep_mem_rank0_growth_with_link_files),
+	cmocka_unit_test(test_sweep_mem_refusal_names_the_way_out),
+	cmocka_unit_test(test_mem_available))

@@ -15,6 +15,7 @@
 
 #include "report/report.h"
 #include "support/argv_cfg.h"
+#include "support/unit_main.h"
 
 static void test_bounds_parse(void **state)
 {
@@ -146,6 +147,18 @@ static void run_report(struct gate_run *g, const char *tool, int fmt,
 	assert_int_equal(fclose(f), 0);
 }
 
+/* A text report's gate: missed or not, its text holding want (NULL: no
+ * Gate line at all). Frees the report. */
+static void text_verdict(struct gate_run *g, bool missed, const char *want)
+{
+	assert_int_equal(g->missed, missed);
+	if (want)
+		assert_non_null(strstr(g->buf, want));
+	else
+		assert_null(strstr(g->buf, "Gate"));
+	free(g->buf);
+}
+
 static void test_bw_verdicts(void **state)
 {
 	const double ok[] = { 1500.0, 2000.0, 2500.0 };
@@ -154,33 +167,38 @@ static void test_bw_verdicts(void **state)
 
 	(void) state;
 	run_report(&g, "cxi_write_bw", CXD_FMT_TEXT, false, 1000, 0, ok, 3);
-	assert_false(g.missed);
-	assert_non_null(strstr(g.buf, "Gate             : PASS: 3 sizes "
-			       "within the bound of 1000 MB/s (lowest "
-			       "1500.00 MB/s at 1 B)\n"));
-	free(g.buf);
+	text_verdict(&g, false, "Gate             : PASS: 3 sizes within the "
+		     "bound of 1000 MB/s (lowest 1500.00 MB/s at 1 B)\n");
 	run_report(&g, "cxi_write_bw", CXD_FMT_TEXT, false, 1000, 0,
 		   one_low, 3);
-	assert_true(g.missed);
-	assert_non_null(strstr(g.buf, "Gate             : FAIL 2 B: 999.99 "
-			       "MB/s, below the bound of 1000 MB/s\n"));
 	assert_null(strstr(g.buf, "PASS"));
 	assert_null(strstr(g.buf, "FAIL 1 B"));
-	free(g.buf);
+	text_verdict(&g, true, "Gate             : FAIL 2 B: 999.99 MB/s, "
+		     "below the bound of 1000 MB/s\n");
 	/* The loopback tool's table is in Gb/s: both units named. */
 	run_report(&g, "cxi_gpu_loopback_bw", CXD_FMT_TEXT, false, 22500, 0,
 		   one_low, 1);
-	assert_true(g.missed);
-	assert_non_null(strstr(g.buf, "FAIL 1 B: 1500.00 MB/s (12.00 Gb/s), "
-			       "below the bound of 22500 MB/s (180.00 "
-			       "Gb/s)"));
-	free(g.buf);
+	text_verdict(&g, true, "FAIL 1 B: 1500.00 MB/s (12.00 Gb/s), below "
+		     "the bound of 22500 MB/s (180.00 Gb/s)");
 	/* No bound: no line, no verdict. */
 	run_report(&g, "cxi_write_bw", CXD_FMT_TEXT, false, 0, 0, one_low, 3);
-	assert_false(g.missed);
-	assert_null(strstr(g.buf, "Gate"));
-	free(g.buf);
+	text_verdict(&g, false, NULL);
 }
+
+/* The same figures under each latency bound, as client or server. */
+static const struct lat_case {
+	double bound;
+	bool server, missed;
+	const char *want;
+} lat_cases[] = {
+	/* The median (2, 3 us) is judged, not the mean the outlier lifts. */
+	{ 3.0, false, false, "PASS: 2 sizes within the bound of 3 us "
+	  "(highest median 3.00 us at 2 B)" },
+	{ 2.5, false, true, "FAIL 2 B: median 3.00 us, above the bound of "
+	  "2.5 us" },
+	/* A server has no figures and judges nothing (its client does). */
+	{ 2.5, true, false, NULL },
+};
 
 static void test_lat_verdicts(void **state)
 {
@@ -188,22 +206,13 @@ static void test_lat_verdicts(void **state)
 	struct gate_run g;
 
 	(void) state;
-	/* The median (2, 3 us) is judged, not the mean the outlier lifts. */
-	run_report(&g, "cxi_write_lat", CXD_FMT_TEXT, false, 0, 3.0, v, 2);
-	assert_false(g.missed);
-	assert_non_null(strstr(g.buf, "PASS: 2 sizes within the bound of 3 us "
-			       "(highest median 3.00 us at 2 B)"));
-	free(g.buf);
-	run_report(&g, "cxi_write_lat", CXD_FMT_TEXT, false, 0, 2.5, v, 2);
-	assert_true(g.missed);
-	assert_non_null(strstr(g.buf, "FAIL 2 B: median 3.00 us, above the "
-			       "bound of 2.5 us"));
-	free(g.buf);
-	/* A server has no figures and judges nothing (its client does). */
-	run_report(&g, "cxi_write_lat", CXD_FMT_TEXT, true, 0, 2.5, v, 2);
-	assert_false(g.missed);
-	assert_null(strstr(g.buf, "Gate"));
-	free(g.buf);
+	for (size_t i = 0; i < sizeof(lat_cases) / sizeof(lat_cases[0]); i++) {
+		const struct lat_case *c = &lat_cases[i];
+
+		run_report(&g, "cxi_write_lat", CXD_FMT_TEXT, c->server, 0,
+			   c->bound, v, 2);
+		text_verdict(&g, c->missed, c->want);
+	}
 }
 
 static void test_json_and_csv(void **state)
@@ -240,15 +249,9 @@ static void test_json_and_csv(void **state)
 	free(g.buf);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bounds_parse),
-		cmocka_unit_test(test_bounds_refused),
-		cmocka_unit_test(test_bw_verdicts),
-		cmocka_unit_test(test_lat_verdicts),
-		cmocka_unit_test(test_json_and_csv),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_bounds_parse),
+	cmocka_unit_test(test_bounds_refused),
+	cmocka_unit_test(test_bw_verdicts),
+	cmocka_unit_test(test_lat_verdicts),
+	cmocka_unit_test(test_json_and_csv))

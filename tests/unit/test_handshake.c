@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "wire/hs.h"
 
 #define PEER "192.0.2.7:40000"
@@ -415,24 +416,18 @@ static void test_memory_plan(void **state)
 	assert_int_equal(tx, 2 * 64 * 4096);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good_path),
-		cmocka_unit_test(test_revision_differs),
-		cmocka_unit_test(test_wrong_order),
-		cmocka_unit_test(test_handshake_client_error_text_reported),
-		cmocka_unit_test(test_bad_program_or_version),
-		cmocka_unit_test(test_malformed_hello),
-		cmocka_unit_test(test_invalid_options),
-		cmocka_unit_test(test_provider_rules),
-		cmocka_unit_test(test_max_mem),
-		cmocka_unit_test(test_max_mem_hugepages),
-		cmocka_unit_test(test_local_check),
-		cmocka_unit_test(test_handshake_oversized_frame_refused),
-		cmocka_unit_test(test_version_mismatch),
-		cmocka_unit_test(test_memory_plan),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_good_path),
+	cmocka_unit_test(test_revision_differs),
+	cmocka_unit_test(test_wrong_order),
+	cmocka_unit_test(test_handshake_client_error_text_reported),
+	cmocka_unit_test(test_bad_program_or_version),
+	cmocka_unit_test(test_malformed_hello),
+	cmocka_unit_test(test_invalid_options),
+	cmocka_unit_test(test_provider_rules),
+	cmocka_unit_test(test_max_mem),
+	cmocka_unit_test(test_max_mem_hugepages),
+	cmocka_unit_test(test_local_check),
+	cmocka_unit_test(test_handshake_oversized_frame_refused),
+	cmocka_unit_test(test_version_mismatch),
+	cmocka_unit_test(test_memory_plan))

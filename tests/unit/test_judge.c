@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/judge.h"
 #include "sweep/judge/judge_kinds.h"
 #include "sweep/judge/judge_suspects.h"
@@ -246,6 +247,18 @@ static size_t suspects_of(const double *m, const struct cxd_topo_map *t,
 	return cxd_judge_suspects(o, k, N, t, s, 16);
 }
 
+/* A suspect named: its kind and id, and bad of the links it carries
+ * out. */
+static void assert_suspect(const struct cxd_suspect *s,
+			   enum cxd_suspect_kind kind, int id, int bad,
+			   int links)
+{
+	assert_int_equal(s->kind, kind);
+	assert_int_equal(s->id, id);
+	assert_int_equal(s->bad, bad);
+	assert_int_equal(s->links, links);
+}
+
 static void test_suspect_rank(void **state)
 {
 	int one[] = { 2 }, two[] = { 2, 3 };
@@ -255,10 +268,7 @@ static void test_suspect_rank(void **state)
 	(void) state;
 	fabric(m, one, 1, 0.75);
 	assert_int_equal(suspects_of(m, NULL, s), 1);
-	assert_int_equal(s[0].kind, CXD_S_RANK);
-	assert_int_equal(s[0].id, 2);
-	assert_int_equal(s[0].bad, 10);
-	assert_int_equal(s[0].links, 10);
+	assert_suspect(&s[0], CXD_S_RANK, 2, 10, 10);
 	/* Two slow ranks: both named, each 10 of 10. */
 	fabric(m, two, 2, 0.75);
 	assert_int_equal(suspects_of(m, NULL, s), 2);
@@ -285,10 +295,7 @@ static void test_suspect_switch(void **state)
 	assert_int_equal(suspects_of(m, NULL, s), 2); /* 8 of 10 each */
 	assert_int_equal(s[0].bad, 8);
 	assert_int_equal(suspects_of(m, &t, s), 1);
-	assert_int_equal(s[0].kind, CXD_S_SWITCH);
-	assert_int_equal(s[0].id, 1);
-	assert_int_equal(s[0].bad, 16);
-	assert_int_equal(s[0].links, 16);
+	assert_suspect(&s[0], CXD_S_SWITCH, 1, 16, 16);
 	assert_int_equal(s[0].bad_in, 0);
 	assert_int_equal(s[0].in, 2);
 	assert_true(cxd_judge_rank_suspect(s, 1, 3, &t));
@@ -319,11 +326,8 @@ static void test_suspect_bundle(void **state)
 				m[i * N + j] = 12;
 	assert_int_equal(suspects_of(m, NULL, s), 0);
 	assert_int_equal(suspects_of(m, &t, s), 1);
-	assert_int_equal(s[0].kind, CXD_S_BUNDLE);
-	assert_int_equal(s[0].id, 0);
+	assert_suspect(&s[0], CXD_S_BUNDLE, 0, 8, 8);
 	assert_int_equal(s[0].id2, 1);
-	assert_int_equal(s[0].bad, 8);
-	assert_int_equal(s[0].links, 8);
 	for (int r = 0; r < N; r++)
 		assert_false(cxd_judge_rank_suspect(s, 1, r, &t));
 	assert_true(cxd_judge_link_suspect(s, 1, 1, 2, &t));
@@ -418,22 +422,16 @@ static void test_flag_by_rows(void **state)
 	assert_int_equal(got, k);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_judge_noise_from_relative_differences),
-		cmocka_unit_test(test_judge_typical_link_ignores_one_slow_rank),
-		cmocka_unit_test(test_judge_tolerance_floor_sigma_and_poor),
-		cmocka_unit_test(test_flag_lane_down),
-		cmocka_unit_test(test_busy_bound),
-		cmocka_unit_test(test_baseline_and_expect),
-		cmocka_unit_test(test_suspect_rank),
-		cmocka_unit_test(test_suspect_switch),
-		cmocka_unit_test(test_suspect_fabric),
-		cmocka_unit_test(test_flag_by_rows),
-		cmocka_unit_test(test_suspect_bundle),
-		cmocka_unit_test(test_crowd),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_judge_noise_from_relative_differences),
+	cmocka_unit_test(test_judge_typical_link_ignores_one_slow_rank),
+	cmocka_unit_test(test_judge_tolerance_floor_sigma_and_poor),
+	cmocka_unit_test(test_flag_lane_down),
+	cmocka_unit_test(test_busy_bound),
+	cmocka_unit_test(test_baseline_and_expect),
+	cmocka_unit_test(test_suspect_rank),
+	cmocka_unit_test(test_suspect_switch),
+	cmocka_unit_test(test_suspect_fabric),
+	cmocka_unit_test(test_flag_by_rows),
+	cmocka_unit_test(test_suspect_bundle),
+	cmocka_unit_test(test_crowd))

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/judge.h"
 #include "sweep/judge/judge_kinds.h"
 
@@ -89,12 +90,6 @@ static void test_rows_whole(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schema_kinds_are_the_tables),
-		cmocka_unit_test(test_rows_whole),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_schema_kinds_are_the_tables),
+	cmocka_unit_test(test_rows_whole))

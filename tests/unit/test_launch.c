@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "launch.h"
+#include "support/unit_main.h"
 
 static const char *const vars[] = {
 	"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
@@ -158,15 +159,9 @@ static void test_rendezvous(void **state)
 	rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_no_launcher, clear),
-		cmocka_unit_test_setup(test_slurm_two_nodes, clear),
-		cmocka_unit_test_setup(test_counts_refused, clear),
-		cmocka_unit_test_setup(test_ompi, clear),
-		cmocka_unit_test_setup(test_rendezvous, clear),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test_setup(test_no_launcher, clear),
+	cmocka_unit_test_setup(test_slurm_two_nodes, clear),
+	cmocka_unit_test_setup(test_counts_refused, clear),
+	cmocka_unit_test_setup(test_ompi, clear),
+	cmocka_unit_test_setup(test_rendezvous, clear))

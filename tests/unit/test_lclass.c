@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/judge.h"
 #include "sweep/model/lclass.h"
 
@@ -104,6 +105,22 @@ static void test_lat_typical_by_class(void **state)
 	assert_true(cxd_judge_typical_for(&r, CXD_M_BW, 0, 1) == 24000);
 }
 
+/* Whether the 8 links of classes cls, each `ratio` times slower crowded
+ * than alone, are judged crowded at bandwidth noise `noise`; checks
+ * first that the tolerance is poor or not as `poor` says. */
+static bool crowded_alike(const int *cls, double ratio, double noise,
+			  bool poor)
+{
+	double ratios[8];
+	struct cxd_tol t = cxd_judge_tol(CXD_M_BW, noise, 0);
+
+	for (int i = 0; i < 8; i++)
+		ratios[i] = ratio;
+	assert_int_equal(t.poor, poor);
+	cxd_judge_crowd(&t, ratios, cls, 8);
+	return t.crowded;
+}
+
 /* Per class: one class crowded is caught though the others are not and
  * the median of all is within the tolerance; and crowding that made the
  * noise too wide to judge by is named, not hidden in that noise. */
@@ -124,30 +141,14 @@ static void test_crowd_per_class(void **state)
 	assert_true(t.crowded);
 	/* Noise of 30 % (a tolerance of 120 %: poor) and +35 % alone: the
 	 * crowding is the cause, named. */
-	for (int i = 0; i < 8; i++)
-		ratio[i] = 1.35;
-	t = cxd_judge_tol(CXD_M_BW, 0.30, 0);
-	assert_true(t.poor);
-	cxd_judge_crowd(&t, ratio, cls, 8);
-	assert_true(t.crowded);
+	assert_true(crowded_alike(cls, 1.35, 0.30, true));
 	/* Noise of 3 % (a tolerance of 12 %, fine) and +11 % alone:
 	 * within. */
-	for (int i = 0; i < 8; i++)
-		ratio[i] = 1.11;
-	t = cxd_judge_tol(CXD_M_BW, 0.03, 0);
-	assert_false(t.poor);
-	cxd_judge_crowd(&t, ratio, cls, 8);
-	assert_false(t.crowded);
+	assert_false(crowded_alike(cls, 1.11, 0.03, false));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_class_of_a_pair),
-		cmocka_unit_test(test_sample_every_class_present),
-		cmocka_unit_test(test_lat_typical_by_class),
-		cmocka_unit_test(test_crowd_per_class),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_class_of_a_pair),
+	cmocka_unit_test(test_sample_every_class_present),
+	cmocka_unit_test(test_lat_typical_by_class),
+	cmocka_unit_test(test_crowd_per_class))

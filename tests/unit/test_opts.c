@@ -13,6 +13,7 @@
 #include "base/amo.h"
 #include "cxd/opts.h"
 #include "support/argv_cfg.h"
+#include "support/unit_main.h"
 
 /* TOOL ARGS... must be refused (-EINVAL) with a message containing want. */
 struct usage_error {
@@ -374,19 +375,13 @@ static void test_validate_ranges(void **state)
 	assert_string_equal(err, "Invalid buffer alignment: 1073741825");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_opts_defaults_per_tool),
-		cmocka_unit_test(test_usage_errors),
-		cmocka_unit_test(test_opts_accepted_options_set_their_fields),
-		cmocka_unit_test(test_opts_size_ranges_and_too_small_buffer),
-		cmocka_unit_test(test_opts_atomic_validity_table_sizes_names),
-		cmocka_unit_test(test_tables_unique),
-		cmocka_unit_test(test_help_text),
-		cmocka_unit_test(test_help_defaults),
-		cmocka_unit_test(test_validate_ranges),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_opts_defaults_per_tool),
+	cmocka_unit_test(test_usage_errors),
+	cmocka_unit_test(test_opts_accepted_options_set_their_fields),
+	cmocka_unit_test(test_opts_size_ranges_and_too_small_buffer),
+	cmocka_unit_test(test_opts_atomic_validity_table_sizes_names),
+	cmocka_unit_test(test_tables_unique),
+	cmocka_unit_test(test_help_text),
+	cmocka_unit_test(test_help_defaults),
+	cmocka_unit_test(test_validate_ranges))

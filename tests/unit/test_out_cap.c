@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/result/out_cap.h"
 #include "sweep/result/out_files.h"
 #include "sweep/result/out_text.h"
@@ -189,13 +190,7 @@ static void test_files(void **state)
 	json_object_put(s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text),
-		cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_files),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_text),
+	cmocka_unit_test(test_verdicts),
+	cmocka_unit_test(test_files))

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/judge_kinds.h"
 #include "sweep/result/out.h"
 #include "sweep/result/out_files.h"
@@ -115,13 +116,7 @@ static void test_suspects_with_reasons(void **state)
 	assert_non_null(strstr(err, path));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rank_medians_only),
-		cmocka_unit_test(test_links_when_gathered),
-		cmocka_unit_test(test_suspects_with_reasons),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_rank_medians_only),
+	cmocka_unit_test(test_links_when_gathered),
+	cmocka_unit_test(test_suspects_with_reasons))

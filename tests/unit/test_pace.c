@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "support/pace_sim.h"
+#include "support/unit_main.h"
 #include "sweep/sched/retest.h"
 #include "sweep/sched/sched.h"
 #include "sweep/sched/sched_circle.h"
@@ -435,26 +436,20 @@ static void test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock(
 	assert_true(dealt >= 150);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(
-			test_main_plan_pairs_once_at_most_k_at_once_no_deadlock),
-		cmocka_unit_test(
-			test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock),
-		cmocka_unit_test(
-			test_sync_token_sends_no_deadlock_two_holders_swap),
-		cmocka_unit_test(
-			test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock),
-		cmocka_unit_test(
-			test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock),
-		cmocka_unit_test(
-			test_keys_hand_ons_between_two_ranks_never_cross),
-		cmocka_unit_test(
-			test_keys_let_cap_pairs_of_a_domain_pair_run_at_once),
-		cmocka_unit_test(
-			test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(
+		test_main_plan_pairs_once_at_most_k_at_once_no_deadlock),
+	cmocka_unit_test(
+		test_retest_plan_pairs_once_at_most_k_at_once_no_deadlock),
+	cmocka_unit_test(
+		test_sync_token_sends_no_deadlock_two_holders_swap),
+	cmocka_unit_test(
+		test_main_plan_keys_at_most_cap_per_domain_pair_no_deadlock),
+	cmocka_unit_test(
+		test_retest_plan_keys_at_most_cap_per_domain_pair_no_deadlock),
+	cmocka_unit_test(
+		test_keys_hand_ons_between_two_ranks_never_cross),
+	cmocka_unit_test(
+		test_keys_let_cap_pairs_of_a_domain_pair_run_at_once),
+	cmocka_unit_test(
+		test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock))

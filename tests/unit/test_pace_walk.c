@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/sched/pace.h"
 
 /* The next action is op with peer, request req, round round; after a
@@ -188,19 +189,13 @@ static void test_walk_reports_a_partner_come_to_another_round(void **state)
 	expect_wrong(&p, CXD_PACE_HELLO, 1, 6, 7);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(
-			test_walk_takes_tokens_swaps_hellos_runs_hands_on_in_order),
-		cmocka_unit_test(test_walk_without_steps_waits_for_nothing),
-		cmocka_unit_test(
-			test_walk_reports_a_slot_token_not_from_an_earlier_round),
-		cmocka_unit_test(
-			test_walk_reports_a_key_token_from_a_later_round),
-		cmocka_unit_test(
-			test_walk_reports_a_partner_come_to_another_round),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(
+		test_walk_takes_tokens_swaps_hellos_runs_hands_on_in_order),
+	cmocka_unit_test(test_walk_without_steps_waits_for_nothing),
+	cmocka_unit_test(
+		test_walk_reports_a_slot_token_not_from_an_earlier_round),
+	cmocka_unit_test(
+		test_walk_reports_a_key_token_from_a_later_round),
+	cmocka_unit_test(
+		test_walk_reports_a_partner_come_to_another_round))

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/congest/place.h"
 
 static const int victims[6] = { 5, 2, 7, 1, 0, 3 };
@@ -76,15 +77,9 @@ static void test_nhosts_counts_each_host_once(void **state)
 	assert_int_equal(cxd_place_nhosts(r, 0), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_turns_take_per_pairs_in_victim_order),
-		cmocka_unit_test(test_turn_of_a_victim_is_its_pairs_turn),
-		cmocka_unit_test(
-			test_crowded_when_a_host_has_more_ranks_than_cpus),
-		cmocka_unit_test(test_nhosts_counts_each_host_once),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_turns_take_per_pairs_in_victim_order),
+	cmocka_unit_test(test_turn_of_a_victim_is_its_pairs_turn),
+	cmocka_unit_test(
+		test_crowded_when_a_host_has_more_ranks_than_cpus),
+	cmocka_unit_test(test_nhosts_counts_each_host_once))

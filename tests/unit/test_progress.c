@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "base/progress.h"
+#include "support/unit_main.h"
 
 #define S 1000000000ULL
 
@@ -110,15 +111,9 @@ static void test_progress_drawn_after_2s_and_cleared(void **state)
 	assert_int_equal(p.drawn, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_progress_only_on_a_client_terminal),
-		cmocka_unit_test(test_progress_counts_power_of_two_sizes),
-		cmocka_unit_test(test_progress_estimates_time_left),
-		cmocka_unit_test(test_progress_line_format_and_truncation),
-		cmocka_unit_test(test_progress_drawn_after_2s_and_cleared),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_progress_only_on_a_client_terminal),
+	cmocka_unit_test(test_progress_counts_power_of_two_sizes),
+	cmocka_unit_test(test_progress_estimates_time_left),
+	cmocka_unit_test(test_progress_line_format_and_truncation),
+	cmocka_unit_test(test_progress_drawn_after_2s_and_cleared))

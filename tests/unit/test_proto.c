@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "wire/proto.h"
 #include "support/proto_samples.h"
 
@@ -231,20 +232,14 @@ static void test_text_round_trip(void **state)
 	assert_string_equal(out, "a?b?c");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hdr_round_trip),
-		cmocka_unit_test(test_hdr_errors),
-		cmocka_unit_test(test_msg_name),
-		cmocka_unit_test(test_hello_round_trip),
-		cmocka_unit_test(test_run_round_trip),
-		cmocka_unit_test(test_accept_round_trip),
-		cmocka_unit_test(test_addr_round_trip),
-		cmocka_unit_test(test_barrier_round_trip),
-		cmocka_unit_test(test_result_round_trip),
-		cmocka_unit_test(test_text_round_trip),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_hdr_round_trip),
+	cmocka_unit_test(test_hdr_errors),
+	cmocka_unit_test(test_msg_name),
+	cmocka_unit_test(test_hello_round_trip),
+	cmocka_unit_test(test_run_round_trip),
+	cmocka_unit_test(test_accept_round_trip),
+	cmocka_unit_test(test_addr_round_trip),
+	cmocka_unit_test(test_barrier_round_trip),
+	cmocka_unit_test(test_result_round_trip),
+	cmocka_unit_test(test_text_round_trip))

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "wire/proto.h"
 #include "support/proto_samples.h"
 
@@ -236,15 +237,9 @@ static void test_encoder_enospc(void **state)
 		check_enospc((enum kind) k, s.of[k]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_truncated_and_trailing),
-		cmocka_unit_test(test_string_too_long),
-		cmocka_unit_test(test_string_bad_bytes),
-		cmocka_unit_test(test_addr_len_over_max),
-		cmocka_unit_test(test_encoder_enospc),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_truncated_and_trailing),
+	cmocka_unit_test(test_string_too_long),
+	cmocka_unit_test(test_string_bad_bytes),
+	cmocka_unit_test(test_addr_len_over_max),
+	cmocka_unit_test(test_encoder_enospc))

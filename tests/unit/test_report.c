@@ -14,6 +14,7 @@
 
 #include "report/report.h"
 #include "support/report_render.h"
+#include "support/unit_main.h"
 
 #define SEP51 "---------------------------------------------------\n"
 #define SEP48 "------------------------------------------------\n"
@@ -402,22 +403,16 @@ static void test_report_figures_units_and_summed_sides(void **state)
 	assert_false(f.has_gaps);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_report_figures_units_and_summed_sides),
-		cmocka_unit_test(test_header_widths),
-		cmocka_unit_test(test_kv_set),
-		cmocka_unit_test(test_text_write_bw_seed),
-		cmocka_unit_test(test_text_server_dash),
-		cmocka_unit_test(test_text_atomic_bw_verify),
-		cmocka_unit_test(test_text_loopback),
-		cmocka_unit_test(test_text_lat_rows),
-		cmocka_unit_test(test_text_report_all),
-		cmocka_unit_test(test_text_report_all_index),
-		cmocka_unit_test(test_text_lat_server),
-		cmocka_unit_test(test_free_without_end),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_report_figures_units_and_summed_sides),
+	cmocka_unit_test(test_header_widths),
+	cmocka_unit_test(test_kv_set),
+	cmocka_unit_test(test_text_write_bw_seed),
+	cmocka_unit_test(test_text_server_dash),
+	cmocka_unit_test(test_text_atomic_bw_verify),
+	cmocka_unit_test(test_text_loopback),
+	cmocka_unit_test(test_text_lat_rows),
+	cmocka_unit_test(test_text_report_all),
+	cmocka_unit_test(test_text_report_all_index),
+	cmocka_unit_test(test_text_lat_server),
+	cmocka_unit_test(test_free_without_end))

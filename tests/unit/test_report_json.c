@@ -13,6 +13,7 @@
 
 #include "report/report.h"
 #include "support/report_render.h"
+#include "support/unit_main.h"
 
 static json_object *parse_doc(const char *text)
 {
@@ -389,17 +390,11 @@ static void test_csv_lat(void **state)
 }
 
 /* Freeing without end prints nothing more and leaks nothing (ASan). */
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_bw),
-		cmocka_unit_test(test_json_lat),
-		cmocka_unit_test(test_json_lat_server_and_verify),
-		cmocka_unit_test(test_json_lat_gaps_and_responder),
-		cmocka_unit_test(test_json_loopback),
-		cmocka_unit_test(test_csv_bw),
-		cmocka_unit_test(test_csv_lat),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_json_bw),
+	cmocka_unit_test(test_json_lat),
+	cmocka_unit_test(test_json_lat_server_and_verify),
+	cmocka_unit_test(test_json_lat_gaps_and_responder),
+	cmocka_unit_test(test_json_loopback),
+	cmocka_unit_test(test_csv_bw),
+	cmocka_unit_test(test_csv_lat))

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/sched/retest.h"
 #include "sweep/sched/retest_claims.h"
 #include "sweep/sched/retest_steps.h"
@@ -70,6 +71,22 @@ static int random_pairs(int n, unsigned *seed, struct cxd_pair *p)
 		p[j] = t;
 	}
 	return np;
+}
+
+/* A random case: a placement (groups: a draw below ngr_below, 0 a fat
+ * tree), a random subset of its pairs, and the pairs at once. */
+struct random_case {
+	struct place pc;
+	struct cxd_pair p[MAX_N * MAX_N / 2];
+	int np, k;
+};
+
+static void draw_case(struct random_case *c, unsigned *seed,
+		      unsigned ngr_below, bool holes)
+{
+	random_place(&c->pc, seed, (int) (rnd(seed) % ngr_below), holes);
+	c->np = random_pairs(c->pc.n, seed, c->p);
+	c->k = 1 + (int) (rnd(seed) % (unsigned) c->pc.n);
 }
 
 static void test_claims_by_the_conservative_rule(void **state)
@@ -154,23 +171,19 @@ static void assert_each_once(const struct cxd_pair *p, int np,
 static void test_alone_plan_shares_no_claim_and_places_each_pair_once(
 	void **state)
 {
-	static struct cxd_pair p[MAX_N * MAX_N / 2];
+	static struct random_case c;
 	unsigned seed = 12345;
 
 	(void) state;
 	for (int t = 0; t < 600; t++) {
-		struct place pc;
 		struct cxd_plan pl;
-		int k, np;
 
-		random_place(&pc, &seed, (int) (rnd(&seed) % 4), t % 3 == 0);
-		np = random_pairs(pc.n, &seed, p);
-		k = 1 + (int) (rnd(&seed) % (unsigned) pc.n);
-		assert_int_equal(cxd_retest_plan_alone(pc.n, k, pc.sw,
-						       pc.group_of, p, np,
-						       &pl), 0);
-		assert_rounds_share_nothing(&pc, k, &pl);
-		assert_each_once(p, np, &pl);
+		draw_case(&c, &seed, 4, t % 3 == 0);
+		assert_int_equal(cxd_retest_plan_alone(c.pc.n, c.k, c.pc.sw,
+						       c.pc.group_of, c.p,
+						       c.np, &pl), 0);
+		assert_rounds_share_nothing(&c.pc, c.k, &pl);
+		assert_each_once(c.p, c.np, &pl);
 		cxd_sched_free(&pl);
 	}
 }
@@ -238,36 +251,27 @@ static void assert_steps_as_own(int n, int k, const struct cxd_plan *pl)
 
 static void test_each_ranks_part_is_its_own_steps(void **state)
 {
-	static struct cxd_pair p[MAX_N * MAX_N / 2];
+	static struct random_case c;
 	unsigned seed = 777;
 
 	(void) state;
 	for (int t = 0; t < 300; t++) {
-		struct place pc;
 		struct cxd_plan pl;
-		int k, np;
 
-		random_place(&pc, &seed, (int) (rnd(&seed) % 3), false);
-		np = random_pairs(pc.n, &seed, p);
-		k = 1 + (int) (rnd(&seed) % (unsigned) pc.n);
-		assert_int_equal(t % 2 ? cxd_retest_plan(pc.n, k, p, np, &pl) :
-				 cxd_retest_plan_alone(pc.n, k, pc.sw,
-						       pc.group_of, p, np,
-						       &pl), 0);
-		assert_steps_as_own(pc.n, k, &pl);
+		draw_case(&c, &seed, 3, false);
+		assert_int_equal(t % 2 ? cxd_retest_plan(c.pc.n, c.k, c.p, c.np,
+							 &pl) :
+				 cxd_retest_plan_alone(c.pc.n, c.k, c.pc.sw,
+						       c.pc.group_of, c.p,
+						       c.np, &pl), 0);
+		assert_steps_as_own(c.pc.n, c.k, &pl);
 		cxd_sched_free(&pl);
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_claims_by_the_conservative_rule),
-		cmocka_unit_test(
-			test_alone_plan_shares_no_claim_and_places_each_pair_once),
-		cmocka_unit_test(test_alone_plan_packs_what_shares_nothing),
-		cmocka_unit_test(test_each_ranks_part_is_its_own_steps),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_claims_by_the_conservative_rule),
+	cmocka_unit_test(
+		test_alone_plan_shares_no_claim_and_places_each_pair_once),
+	cmocka_unit_test(test_alone_plan_packs_what_shares_nothing),
+	cmocka_unit_test(test_each_ranks_part_is_its_own_steps))

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "support/pace_sim.h"
+#include "support/unit_main.h"
 #include "sweep/sched/retest.h"
 #include "sweep/sched/sched.h"
 #include "sweep/sched/sched_circle.h"
@@ -284,19 +285,13 @@ static void test_dealt_plan_runs_in_about_one_chain(void **state)
 	cxd_sched_free(&pl);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(
-			test_listed_main_plan_walks_the_same_steps_as_computed),
-		cmocka_unit_test(
-			test_tokens_only_when_fewer_than_a_round_at_once),
-		cmocka_unit_test(
-			test_retest_plan_first_round_with_room_after_both_ranks),
-		cmocka_unit_test(
-			test_dealt_plan_refused_where_it_would_not_pay),
-		cmocka_unit_test(test_dealt_plan_runs_in_about_one_chain),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(
+		test_listed_main_plan_walks_the_same_steps_as_computed),
+	cmocka_unit_test(
+		test_tokens_only_when_fewer_than_a_round_at_once),
+	cmocka_unit_test(
+		test_retest_plan_first_round_with_room_after_both_ranks),
+	cmocka_unit_test(
+		test_dealt_plan_refused_where_it_would_not_pay),
+	cmocka_unit_test(test_dealt_plan_runs_in_about_one_chain))

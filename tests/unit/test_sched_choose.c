@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/result/out_sched.h"
 #include "sweep/sched/sched_choose.h"
 
@@ -23,6 +24,18 @@ static void assert_says(const struct cxd_sched_choice *ch, const char *want)
 
 	cxd_out_sched(ch, say, sizeof(say));
 	assert_string_equal(say, want);
+}
+
+/* The choice for 12 ranks, 4 to a switch in 3 switches (no groups), at
+ * pairs_at_once; uplink_w: the pairs a leaf's uplinks carry at once. */
+static struct cxd_sched_choice three_leaves(int pairs_at_once, int uplink_w)
+{
+	int sw[12];
+	struct cxd_topo_map tm = { sw, NULL, 3, 0 };
+
+	for (int r = 0; r < 12; r++)
+		sw[r] = r / 4;
+	return cxd_sched_choose(12, pairs_at_once, &tm, 0, uplink_w);
 }
 
 /* Plain rounds: one pair at a time, no placement, one domain. */
@@ -56,19 +69,16 @@ static void test_leaves_dealt_or_chained(void **st)
 {
 	int sw[12];
 	struct cxd_topo_map tm = { sw, NULL, 3, 0 };
-	struct cxd_sched_choice ch;
+	struct cxd_sched_choice ch = three_leaves(6, 0);
 
 	(void) st;
-	for (int r = 0; r < 12; r++)
-		sw[r] = r / 4;
-	ch = cxd_sched_choose(12, 6, &tm, 0, 0);
 	assert_int_equal(ch.kind, CXD_SCHED_DEALT);
 	assert_int_equal(ch.cap, 1);
 	assert_string_equal(cxd_out_sched_kind(&ch), "shared links");
 	assert_says(&ch, SHARED "with one pair at a time per switch pair and "
 		    "as many per switch as its uplinks carry, dealt into "
 		    "slots, as --topology places the ranks in 3 switches");
-	ch = cxd_sched_choose(12, 5, &tm, 0, 3);
+	ch = three_leaves(5, 3);
 	assert_int_equal(ch.kind, CXD_SCHED_CHAINED);
 	assert_int_equal(ch.why, CXD_SCHED_WHY_UNDEALT_ROUND);
 	assert_int_equal(ch.cap, 3);
@@ -114,14 +124,9 @@ static void test_groups_nested_or_dealt(void **st)
  * first why, the others how far; none below one pair. */
 static void test_narrowings_said_after(void **st)
 {
-	int sw[12];
-	struct cxd_topo_map tm = { sw, NULL, 3, 0 };
-	struct cxd_sched_choice ch;
+	struct cxd_sched_choice ch = three_leaves(6, 4);
 
 	(void) st;
-	for (int r = 0; r < 12; r++)
-		sw[r] = r / 4;
-	ch = cxd_sched_choose(12, 6, &tm, 0, 4);
 	assert_true(cxd_sched_narrow(&ch, 0.3));
 	assert_int_equal(cxd_sched_cap(&ch), 2);
 	assert_true(cxd_sched_narrow(&ch, 0.25));
@@ -134,21 +139,15 @@ static void test_narrowings_said_after(void **st)
 		    "(alone +30 %, median): measured again at 2, at 2 (+25 %) "
 		    "again at 1");
 	/* No cap yet: half of the other domains. */
-	ch = cxd_sched_choose(12, 6, &tm, 0, 4);
+	ch = three_leaves(6, 4);
 	ch.cap = 0;
 	assert_true(cxd_sched_narrow(&ch, 0.5));
 	assert_int_equal(ch.narrow[0].was, 2);
 	assert_int_equal(cxd_sched_cap(&ch), 1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rounds_and_why),
-		cmocka_unit_test(test_leaves_dealt_or_chained),
-		cmocka_unit_test(test_groups_nested_or_dealt),
-		cmocka_unit_test(test_narrowings_said_after),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_rounds_and_why),
+	cmocka_unit_test(test_leaves_dealt_or_chained),
+	cmocka_unit_test(test_groups_nested_or_dealt),
+	cmocka_unit_test(test_narrowings_said_after))

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "support/pace_sim.h"
+#include "support/unit_main.h"
 #include "sweep/sched/sched.h"
 #include "sweep/sched/sched_dealt.h"
 
@@ -201,14 +202,8 @@ static void test_within_refused_where_it_cannot_hold(void **st)
 	cxd_sched_free(&pl);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(
-			test_within_then_across_every_pair_once_one_per_key),
-		cmocka_unit_test(test_within_refused_where_it_cannot_hold),
-		cmocka_unit_test(test_across_cap_bounds_a_group_per_part),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(
+		test_within_then_across_every_pair_once_one_per_key),
+	cmocka_unit_test(test_within_refused_where_it_cannot_hold),
+	cmocka_unit_test(test_across_cap_bounds_a_group_per_part))

@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/stat.h"
 #include "sweep/judge/stat_row.h"
 
@@ -93,17 +94,11 @@ static void test_keep_first_restores_only_links_not_retested(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(
-			test_row_stats_give_medians_spreads_and_pooled_noise),
-		cmocka_unit_test(test_row_stats_with_one_repeat_have_no_noise),
-		cmocka_unit_test(
-			test_column_median_reads_one_column_of_every_rank),
-		cmocka_unit_test(
-			test_keep_first_restores_only_links_not_retested),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(
+		test_row_stats_give_medians_spreads_and_pooled_noise),
+	cmocka_unit_test(test_row_stats_with_one_repeat_have_no_noise),
+	cmocka_unit_test(
+		test_column_median_reads_one_column_of_every_rank),
+	cmocka_unit_test(
+		test_keep_first_restores_only_links_not_retested))

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "base/stats.h"
+#include "support/unit_main.h"
 
 /* The struct holds a 58 KiB histogram: keep it off the test stack. */
 static struct cxd_lat_stats *new_stats(void)
@@ -255,21 +256,15 @@ static void test_stats_reset_clears_histogram_min_max(void **state)
 	free(s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stats_empty_gives_zeros),
-		cmocka_unit_test(test_stats_min_max_mean_stddev),
-		cmocka_unit_test(test_stats_mean_truncates_stddev_population),
-		cmocka_unit_test(test_exact_percentiles),
-		cmocka_unit_test(test_rank_rounding),
-		cmocka_unit_test(test_large_percentiles),
-		cmocka_unit_test(test_extreme_ranks),
-		cmocka_unit_test(test_stddev_exact_mean),
-		cmocka_unit_test(test_stats_percentiles_stay_within_min_max),
-		cmocka_unit_test(test_bucket_layout),
-		cmocka_unit_test(test_stats_reset_clears_histogram_min_max),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_stats_empty_gives_zeros),
+	cmocka_unit_test(test_stats_min_max_mean_stddev),
+	cmocka_unit_test(test_stats_mean_truncates_stddev_population),
+	cmocka_unit_test(test_exact_percentiles),
+	cmocka_unit_test(test_rank_rounding),
+	cmocka_unit_test(test_large_percentiles),
+	cmocka_unit_test(test_extreme_ranks),
+	cmocka_unit_test(test_stddev_exact_mean),
+	cmocka_unit_test(test_stats_percentiles_stay_within_min_max),
+	cmocka_unit_test(test_bucket_layout),
+	cmocka_unit_test(test_stats_reset_clears_histogram_min_max))

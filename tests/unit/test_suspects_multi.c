@@ -12,20 +12,26 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/judge/judge_suspects.h"
 
 #define N 18
 #define CAP 32
 
-static int sof[N], gof[N];
+/* The placement of the case; five groups of two switches of two hosts
+ * is the largest. */
+#define PLACED_MAX 20
+static int sof[PLACED_MAX], gof[PLACED_MAX];
 
-static struct cxd_topo_map dragonfly(void)
+/* n ranks in order, per_switch to a switch and per_group to a group. */
+static struct cxd_topo_map dragonfly(int n, int per_switch, int per_group)
 {
-	for (int r = 0; r < N; r++) {
-		sof[r] = r / 3;
-		gof[r] = r / 6;
+	for (int r = 0; r < n; r++) {
+		sof[r] = r / per_switch;
+		gof[r] = r / per_group;
 	}
-	return (struct cxd_topo_map){ sof, gof, 6, 3 };
+	return (struct cxd_topo_map){ sof, gof, n / per_switch,
+				      n / per_group };
 }
 
 /* The faults of a case: a link is out when any of them crosses it. */
@@ -87,7 +93,7 @@ static const struct cxd_suspect *find(const struct cxd_suspect *s, size_t n,
 /* Ranks 0 and 1 bad, rank 2 on their switch fine: two NICs. */
 static void test_two_nics_on_one_switch(void **state)
 {
-	struct cxd_topo_map t = dragonfly();
+	struct cxd_topo_map t = dragonfly(N, 3, 6);
 	struct faults f = { NONE };
 	struct cxd_suspect s[CAP];
 
@@ -111,7 +117,7 @@ static void test_two_nics_on_one_switch(void **state)
  * and to group 1) and named the group. */
 static void test_switch_and_its_groups_bundle(void **state)
 {
-	struct cxd_topo_map t = dragonfly();
+	struct cxd_topo_map t = dragonfly(N, 3, 6);
 	struct faults f = { NONE };
 	struct cxd_suspect s[CAP];
 	const struct cxd_suspect *b;
@@ -136,7 +142,7 @@ static void test_switch_and_its_groups_bundle(void **state)
  * pairs without rank 0 (its other two ranks), reported without it. */
 static void test_nic_and_its_own_switch(void **state)
 {
-	struct cxd_topo_map t = dragonfly();
+	struct cxd_topo_map t = dragonfly(N, 3, 6);
 	struct faults f = { NONE };
 	struct cxd_suspect s[CAP];
 	const struct cxd_suspect *w;
@@ -159,7 +165,7 @@ static void test_nic_and_its_own_switch(void **state)
 /* Rank 3's NIC (switch 1) beside switch 0's links, one group: both. */
 static void test_nic_beside_a_bad_switch(void **state)
 {
-	struct cxd_topo_map t = dragonfly();
+	struct cxd_topo_map t = dragonfly(N, 3, 6);
 	struct faults f = { NONE };
 	struct cxd_suspect s[CAP];
 
@@ -175,7 +181,7 @@ static void test_nic_beside_a_bad_switch(void **state)
 /* One fault at a time: named as ever. */
 static void test_single_faults(void **state)
 {
-	struct cxd_topo_map t = dragonfly();
+	struct cxd_topo_map t = dragonfly(N, 3, 6);
 	struct faults f = { NONE };
 	struct cxd_suspect s[CAP];
 
@@ -249,16 +255,11 @@ static void test_cannot_be_told_apart(void **state)
  */
 static void test_bundles_on_a_bad_switchs_ports(void **state)
 {
-	int s_of[20], g_of[20];
-	struct cxd_topo_map t = { s_of, g_of, 10, 5 };
+	struct cxd_topo_map t = dragonfly(20, 2, 4);
 	struct faults f = { NONE };
 	struct cxd_suspect s[CAP];
 
 	(void) state;
-	for (int r = 0; r < 20; r++) {
-		s_of[r] = r / 2;
-		g_of[r] = r / 4;
-	}
 	f.sw = 0;
 	f.bundle[0] = 0, f.bundle[1] = 1;
 	f.more[0] = 2;
@@ -302,18 +303,12 @@ static void test_spine_names_no_innocent_nic(void **state)
 	assert_int_equal(s[0].id, 7);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_two_nics_on_one_switch),
-		cmocka_unit_test(test_switch_and_its_groups_bundle),
-		cmocka_unit_test(test_nic_and_its_own_switch),
-		cmocka_unit_test(test_nic_beside_a_bad_switch),
-		cmocka_unit_test(test_single_faults),
-		cmocka_unit_test(test_cannot_be_told_apart),
-		cmocka_unit_test(test_bundles_on_a_bad_switchs_ports),
-		cmocka_unit_test(test_spine_names_no_innocent_nic),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_two_nics_on_one_switch),
+	cmocka_unit_test(test_switch_and_its_groups_bundle),
+	cmocka_unit_test(test_nic_and_its_own_switch),
+	cmocka_unit_test(test_nic_beside_a_bad_switch),
+	cmocka_unit_test(test_single_faults),
+	cmocka_unit_test(test_cannot_be_told_apart),
+	cmocka_unit_test(test_bundles_on_a_bad_switchs_ports),
+	cmocka_unit_test(test_spine_names_no_innocent_nic))

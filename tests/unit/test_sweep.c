@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "support/unit_main.h"
 #include "sweep/model/pairs.h"
 #include "sweep/judge/stat.h"
 
@@ -222,18 +223,12 @@ static void test_pairs_at_once(void **state)
 	assert_int_equal(cxd_pairs_at_once(8, spread, cpus_each), 4);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schedule_sizes),
-		cmocka_unit_test(test_pair_at_and_place),
-		cmocka_unit_test(test_schedule_bad_args),
-		cmocka_unit_test(test_sweep_median_skips_nan),
-		cmocka_unit_test(test_retest_pairs),
-		cmocka_unit_test(test_pairs_at_once),
-		cmocka_unit_test(test_sweep_select_kth_matches_a_sort),
-		cmocka_unit_test(test_sweep_worst_of_row_worsts_is_overall),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_schedule_sizes),
+	cmocka_unit_test(test_pair_at_and_place),
+	cmocka_unit_test(test_schedule_bad_args),
+	cmocka_unit_test(test_sweep_median_skips_nan),
+	cmocka_unit_test(test_retest_pairs),
+	cmocka_unit_test(test_pairs_at_once),
+	cmocka_unit_test(test_sweep_select_kth_matches_a_sort),
+	cmocka_unit_test(test_sweep_worst_of_row_worsts_is_overall))

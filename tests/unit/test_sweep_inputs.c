@@ -13,24 +13,14 @@
 
 #include <cmocka.h>
 
+#include "support/tmp_text.h"
+#include "support/topo_text.h"
+#include "support/unit_main.h"
 #include "sweep/model/baseline.h"
 #include "sweep/model/matrix.h"
 #include "sweep/model/topo.h"
 #include "sweep/model/topo_add.h"
 #include "base/hostlist.h"
-
-static char *write_tmp(const char *text)
-{
-	static char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/tmp/cxd_judge_XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t) strlen(text));
-	close(fd);
-	return path;
-}
 
 static const struct cxd_sweep_rank ranks[3] = {
 	{ "vm", "fi_sockaddr_in://10.0.0.1:4001", "swp0" },
@@ -38,17 +28,41 @@ static const struct cxd_sweep_rank ranks[3] = {
 	{ "vm", "fi_sockaddr_in://10.0.0.3:4003", "swp0" },
 };
 
+/* A topology file of text refused, its error naming want. */
+static void topo_refused(const char *text, const char *want)
+{
+	struct cxd_topo t;
+	char err[256] = "";
+	char *p = write_tmp(text);
+
+	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	if (strstr(err, want) == NULL)
+		fail_msg("%s: got '%s', want '%s'", text, err, want);
+	unlink(p);
+}
+
+/* A baseline file of text refused, its error naming want. */
+static void baseline_refused(const char *text, const char *want)
+{
+	struct cxd_baseline b;
+	char err[256] = "";
+	char *p = write_tmp(text);
+
+	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
+	if (strstr(err, want) == NULL)
+		fail_msg("%s: got '%s', want '%s'", text, err, want);
+	unlink(p);
+}
+
 static void test_judge_topology_places_ranks_or_names_why(void **state)
 {
 	struct cxd_topo t;
 	char err[256];
 	int sof[3], gof[3];
-	char *p;
 
 	(void) state;
-	p = write_tmp("# site\n10.0.0.1 s0 g0\n10.0.0.2 s0 g0 # two\n\n"
-		      "10.0.0.3 s1 g1\nnid9 s1\n");
-	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	topo_of_text(&t, "# site\n10.0.0.1 s0 g0\n10.0.0.2 s0 g0 # two\n\n"
+		     "10.0.0.3 s1 g1\nnid9 s1\n");
 	assert_int_equal(t.nl, 4);
 	assert_int_equal(cxd_topo_place(&t, ranks, 3, sof, gof, NULL, err,
 					sizeof(err)), 0);
@@ -57,24 +71,16 @@ static void test_judge_topology_places_ranks_or_names_why(void **state)
 	assert_int_equal(gof[2], 1);
 	assert_string_equal(t.switch_name[1], "s1");
 	cxd_topo_free(&t);
-	unlink(p);
 	/* A rank no line places: named. */
-	p = write_tmp("10.0.0.1 s0\n10.0.0.2 s0\n");
-	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	topo_of_text(&t, "10.0.0.1 s0\n10.0.0.2 s0\n");
 	assert_int_not_equal(cxd_topo_place(&t, ranks, 3, sof, gof, NULL, err,
 					    sizeof(err)), 0);
 	assert_non_null(strstr(err, "no line places rank 2"));
 	cxd_topo_free(&t);
-	unlink(p);
 	/* Malformed and duplicate lines: file and line named. */
-	p = write_tmp("10.0.0.1 s0\nlonely\n");
-	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, ":2: expected 'NAME SWITCH [GROUP]'"));
-	unlink(p);
-	p = write_tmp("a s0\nb s1\na s2\n");
-	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, ":3: 'a' is placed twice"));
-	unlink(p);
+	topo_refused("10.0.0.1 s0\nlonely\n",
+		     ":2: expected 'NAME SWITCH [GROUP]'");
+	topo_refused("a s0\nb s1\na s2\n", ":3: 'a' is placed twice");
 	assert_int_not_equal(cxd_topo_load("/nonexistent/topo", &t, err,
 					   sizeof(err)), 0);
 	assert_non_null(strstr(err, "/nonexistent/topo"));
@@ -104,15 +110,13 @@ static void test_topology_slurm_conf(void **state)
 	struct cxd_topo t;
 	char err[256];
 	int sof[3], gof[3];
-	char *p;
 
 	(void) state;
-	p = write_tmp("# topology.conf\n"
-		      "SwitchName=s1 Nodes=n[01-04,08] LinkSpeed=200\n"
-		      "switchname=s2 nodes=n[09-10],gpu[6-7] # lower case\n"
-		      "SwitchName=s3 Nodes=lone\n"
-		      "SwitchName=top Switches=s[1-2]\n");
-	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	topo_of_text(&t, "# topology.conf\n"
+		     "SwitchName=s1 Nodes=n[01-04,08] LinkSpeed=200\n"
+		     "switchname=s2 nodes=n[09-10],gpu[6-7] # lower case\n"
+		     "SwitchName=s3 Nodes=lone\n"
+		     "SwitchName=top Switches=s[1-2]\n");
 	assert_true(t.slurm);
 	assert_int_equal(t.nl, 10);
 	assert_int_equal(cxd_topo_place(&t, sr, 3, sof, gof, NULL, err,
@@ -126,16 +130,8 @@ static void test_topology_slurm_conf(void **state)
 		if (strcmp(t.l[i].name, "lone") == 0)
 			assert_int_equal(t.l[i].group_ix, -1);
 	cxd_topo_free(&t);
-	unlink(p);
-	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
-		p = write_tmp(broken[i][0]);
-		err[0] = '\0';
-		assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
-		if (strstr(err, broken[i][1]) == NULL)
-			fail_msg("%s: got '%s', want '%s'", broken[i][0], err,
-				 broken[i][1]);
-		unlink(p);
-	}
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++)
+		topo_refused(broken[i][0], broken[i][1]);
 }
 
 static int collect(const char *name, void *arg)
@@ -231,14 +227,9 @@ static void test_baseline_match(void **state)
 	cxd_baseline_free(&b);
 	unlink(p);
 	/* Not a sweep's JSON, not JSON, missing. */
-	p = write_tmp("{ \"tool\": \"cxi_write_bw\" }");
-	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "is not a cxi_sweep --json file"));
-	unlink(p);
-	p = write_tmp("{ nope");
-	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "not valid JSON"));
-	unlink(p);
+	baseline_refused("{ \"tool\": \"cxi_write_bw\" }",
+			 "is not a cxi_sweep --json file");
+	baseline_refused("{ nope", "not valid JSON");
 	assert_int_not_equal(cxd_baseline_load("/nonexistent/b.json", &b, err,
 					       sizeof(err)), 0);
 	assert_non_null(strstr(err, "No such file"));
@@ -300,16 +291,10 @@ static void test_baseline_matrix(void **state)
 	unlink(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_judge_topology_places_ranks_or_names_why),
-		cmocka_unit_test(test_addr_node),
-		cmocka_unit_test(test_topology_slurm_conf),
-		cmocka_unit_test(test_hostlist),
-		cmocka_unit_test(test_baseline_match),
-		cmocka_unit_test(test_baseline_matrix),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_judge_topology_places_ranks_or_names_why),
+	cmocka_unit_test(test_addr_node),
+	cmocka_unit_test(test_topology_slurm_conf),
+	cmocka_unit_test(test_hostlist),
+	cmocka_unit_test(test_baseline_match),
+	cmocka_unit_test(test_baseline_matrix))

@@ -24,6 +24,7 @@
 #include "run/run.h"
 #include "support/argv_cfg.h"
 #include "support/tool_rules_aid.h"
+#include "support/unit_main.h"
 
 /* Tools with -s MIN[:MAX]; the atomic tools have no -s at all. */
 static const char *const range_tools[] = {
@@ -367,18 +368,12 @@ static void test_rules_gpu_type_any_case_hugepages_exact(void **state)
 	assert_int_equal(cfg.run.hugepages, CXD_HP_1G);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seed_options),
-		cmocka_unit_test(test_rules_every_tool_accepts_or_refuses),
-		cmocka_unit_test(test_size_ranges),
-		cmocka_unit_test(test_loopback_size),
-		cmocka_unit_test(test_list_size),
-		cmocka_unit_test(test_counts_every_tool),
-		cmocka_unit_test(test_latency_options),
-		cmocka_unit_test(test_rules_gpu_type_any_case_hugepages_exact),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_seed_options),
+	cmocka_unit_test(test_rules_every_tool_accepts_or_refuses),
+	cmocka_unit_test(test_size_ranges),
+	cmocka_unit_test(test_loopback_size),
+	cmocka_unit_test(test_list_size),
+	cmocka_unit_test(test_counts_every_tool),
+	cmocka_unit_test(test_latency_options),
+	cmocka_unit_test(test_rules_gpu_type_any_case_hugepages_exact))

@@ -21,6 +21,7 @@
 #include "run/run.h"
 #include "support/argv_cfg.h"
 #include "support/tool_rules_aid.h"
+#include "support/unit_main.h"
 
 /* ---- the atomic op x type table --------------------------------------- */
 
@@ -277,14 +278,8 @@ static void test_idc_per_tool(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rules_atomic_tools_take_valid_combos),
-		cmocka_unit_test(test_atomic_defaults),
-		cmocka_unit_test(test_row_traits),
-		cmocka_unit_test(test_idc_per_tool),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_rules_atomic_tools_take_valid_combos),
+	cmocka_unit_test(test_atomic_defaults),
+	cmocka_unit_test(test_row_traits),
+	cmocka_unit_test(test_idc_per_tool))

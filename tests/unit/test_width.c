@@ -12,33 +12,20 @@
 
 #include <cmocka.h>
 
+#include "support/tmp_text.h"
+#include "support/topo_text.h"
+#include "support/unit_main.h"
 #include "sweep/model/topo.h"
 #include "sweep/model/topo_add.h"
 #include "sweep/model/width.h"
 
-static char *write_tmp(const char *text)
-{
-	static char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/tmp/cxd_width_XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t) strlen(text));
-	close(fd);
-	return path;
-}
-
 static void test_width_lines(void **state)
 {
 	struct cxd_topo t;
-	char err[256];
-	char *p;
 
 	(void) state;
-	p = write_tmp("a s0 g0\nwidth local 2 # the L1 links\n"
-		      "width uplink 16\nb s1 g0\n");
-	assert_int_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
+	topo_of_text(&t, "a s0 g0\nwidth local 2 # the L1 links\n"
+		     "width uplink 16\nb s1 g0\n");
 	assert_int_equal(t.nl, 2);
 	assert_int_equal(t.width[CXD_TOPO_W_LOCAL].pairs, 2);
 	assert_int_equal(t.width[CXD_TOPO_W_LOCAL].src, CXD_TOPO_WS_STATED);
@@ -46,7 +33,6 @@ static void test_width_lines(void **state)
 	assert_int_equal(t.width[CXD_TOPO_W_UPLINK].pairs, 16);
 	assert_int_equal(t.width[CXD_TOPO_W_GLOBAL].src, CXD_TOPO_WS_NONE);
 	cxd_topo_free(&t);
-	unlink(p);
 }
 
 /* Each bad width line: the file's line and the bad value named. */
@@ -208,15 +194,9 @@ static void test_width_fit(void **state)
 	assert_int_equal(w.pairs, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_width_lines),
-		cmocka_unit_test(test_width_lines_bad),
-		cmocka_unit_test(test_width_samples_dragonfly),
-		cmocka_unit_test(test_width_samples_fat_tree_and_none),
-		cmocka_unit_test(test_width_fit),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_width_lines),
+	cmocka_unit_test(test_width_lines_bad),
+	cmocka_unit_test(test_width_samples_dragonfly),
+	cmocka_unit_test(test_width_samples_fat_tree_and_none),
+	cmocka_unit_test(test_width_fit))

@@ -43,7 +43,7 @@ bool cxd_sched_sweep(const struct cxd_plan *pl)
 
 int cxd_sched_parts(const struct cxd_plan *pl)
 {
-	return pl->ops ? pl->ops->parts(pl) : 1;
+	return pl->ops && pl->ops->parts ? pl->ops->parts(pl) : 1;
 }
 
 bool cxd_sched_keyable(const struct cxd_plan *pl)

@@ -141,12 +141,6 @@ static int circle_steps(const struct cxd_sched_at *at,
 	return nsteps;
 }
 
-static int circle_parts(const struct cxd_plan *pl)
-{
-	(void) pl;
-	return 1;
-}
-
 /* The cut rounds' pairs in order are the circle rounds' in order. */
 static int circle_each(int n, const struct cxd_plan *pl,
 		       cxd_sched_pair_fn *fn, void *arg)
@@ -169,6 +163,6 @@ static int circle_each(int n, const struct cxd_plan *pl,
 
 const struct cxd_sched_ops cxd_sched_circle_ops = {
 	.name = "circle", .sweep = true, .build = circle_build,
-	.room = circle_room, .steps = circle_steps, .parts = circle_parts,
+	.room = circle_room, .steps = circle_steps,
 	.each = circle_each, .release = circle_free,
 };

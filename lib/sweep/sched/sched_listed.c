@@ -112,12 +112,6 @@ static int listed_steps(const struct cxd_sched_at *at,
 	return nsteps;
 }
 
-static int listed_parts(const struct cxd_plan *pl)
-{
-	(void) pl;
-	return 1;
-}
-
 static int listed_each(int n, const struct cxd_plan *pl,
 		       cxd_sched_pair_fn *fn, void *arg)
 {
@@ -132,6 +126,6 @@ static int listed_each(int n, const struct cxd_plan *pl,
 
 const struct cxd_sched_ops cxd_sched_listed_ops = {
 	.name = "listed", .sweep = false, .build = listed_build,
-	.room = listed_room, .steps = listed_steps, .parts = listed_parts,
+	.room = listed_room, .steps = listed_steps,
 	.each = listed_each, .release = listed_free,
 };

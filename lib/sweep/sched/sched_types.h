@@ -57,7 +57,8 @@ struct cxd_sched_ops {
 	int (*room)(int n, const struct cxd_plan *pl); /* steps at most */
 	int (*steps)(const struct cxd_sched_at *at, const struct cxd_plan *pl,
 		     struct cxd_step *step);
-	int (*parts)(const struct cxd_plan *pl); /* paced one by one */
+	/* The parts paced one by one; NULL: the plan is one part. */
+	int (*parts)(const struct cxd_plan *pl);
 	/* Every pair in plan order; NULL: the kind chains its own pairs
 	 * (no keys are laid over it). 0 or -ENOMEM. */
 	int (*each)(int n, const struct cxd_plan *pl, cxd_sched_pair_fn *fn,
