@@ -8,18 +8,13 @@ Each tests/e2e/test_*.sh declares its class in a comment line of its own:
                            or Slurm's runs, a busy-host case): ctest runs it
                            alone (RUN_SERIAL, tests/tests.cmake), so no other
                            test loads the cores it measures on
-    # test-class: heavy    it keeps every core busy for minutes (the
-                           simulated scenario suite): it runs alone too,
-                           so that it neither slows nor is slowed by the
-                           others (RUN_SERIAL), but judges no real timing
     # test-class: shared   it may run beside any other test
 A script that declares nothing, declares something else, or declares
-`shared` or `heavy` while it does what only a timing test may (the SIGNALS below,
+`shared` while it does what only a timing test may (the SIGNALS below,
 read from its lines that are not comments) fails this check, naming the
 line. Given the build directory, it also reads ctest's own view of the
-tests (ctest --show-only=json-v1) and fails if a timing or heavy test is
-not RUN_SERIAL there or a shared one is: the declaration is what ctest
-obeys.
+tests (ctest --show-only=json-v1) and fails if a timing test is not
+RUN_SERIAL there or a shared one is: the declaration is what ctest obeys.
 
 Usage: test_class.py SRC_DIR [BUILD_DIR]    exit 1 on any violation
        test_class.py --self-test            the rules on made-up scripts
@@ -31,8 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-CLASSES = ("timing", "heavy", "shared")
-ALONE = ("timing", "heavy")  # RUN_SERIAL
+CLASSES = ("timing", "shared")
 DECL = re.compile(r"^#\s*test-class:\s*(\S+)")
 # What only a timing test may do, and how it reads in a script.
 SIGNALS = [
@@ -72,20 +66,19 @@ def check_sources(e2e_dir):
         decl, hits = classify(os.path.join(e2e_dir, f))
         name = "e2e." + f[:-3]
         if decl is None:
-            errs.append("%s: no '# test-class: timing|heavy|shared' line" % f)
+            errs.append("%s: no '# test-class: timing|shared' line" % f)
         elif decl not in CLASSES:
             errs.append("%s: test-class '%s': want one of %s" % (f, decl, ", ".join(CLASSES)))
-        elif decl != "timing" and hits:
+        elif decl == "shared" and hits:
             no, why, text = hits[0]
-            errs.append("%s:%d: declares test-class: %s but %s: %s"
-                        % (f, no, decl, why, text[:100]))
+            errs.append("%s:%d: declares test-class: shared but %s: %s"
+                        % (f, no, why, text[:100]))
         classes[name] = decl
     return classes, errs
 
 
 def check_ctest(build, classes):
-    """ctest's view agrees: timing and heavy tests RUN_SERIAL, shared
-    ones not."""
+    """ctest's view agrees: timing tests RUN_SERIAL, shared ones not."""
     try:
         out = subprocess.run(["ctest", "--test-dir", build, "--show-only=json-v1"],
                              capture_output=True, text=True, timeout=60, check=True).stdout
@@ -99,7 +92,7 @@ def check_ctest(build, classes):
         seen.add(name)
         props = {p["name"]: p["value"] for p in t.get("properties", [])}
         serial = bool(props.get("RUN_SERIAL", False))
-        if serial != (classes[name] in ALONE):
+        if serial != (classes[name] == "timing"):
             errs.append("%s: declares %s, ctest has RUN_SERIAL %s"
                         % (name, classes[name], serial))
     # a script ctest does not know is not run at all
@@ -115,8 +108,6 @@ def self_test():
         "test_undeclared.sh": ("sweep_setup\n", True),
         "test_sweep_shared.sh": ('# test-class: shared\n"${MPIRUN[@]}" -np 2 x\n', True),
         "test_gate_shared.sh": ("# test-class: shared\nx --expect-bw 5\n", True),
-        "test_heavy_sweep.sh": ("# test-class: heavy\nsweep_setup\n", True),
-        "test_ok_heavy.sh": ("# test-class: heavy\npython3 sim/scenarios.py\n", False),
         "test_slurm_shared.sh": ("# test-class: shared\n. slurm_lib.sh\n", True),
         "test_typo.sh": ("# test-class: serial\n", True),
     }
@@ -146,10 +137,9 @@ def main(argv):
         errs += check_ctest(argv[2], classes)
     for e in errs:
         print("test_class: " + e)
-    for cls in ALONE:
-        them = sorted(n for n, c in classes.items() if c == cls)
-        print("test_class: %d e2e tests, %d %s (run alone): %s"
-              % (len(classes), len(them), cls, " ".join(t[4:] for t in them)))
+    timing = sorted(n for n, c in classes.items() if c == "timing")
+    print("test_class: %d e2e tests, %d timing (run alone): %s"
+          % (len(classes), len(timing), " ".join(t[4:] for t in timing)))
     return 1 if errs else 0
 
 

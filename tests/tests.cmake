@@ -31,19 +31,16 @@ file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/cxd_tools.txt
 file(GLOB CXD_E2E_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/e2e/test_*.sh)
 # Each script declares its class (tests/test_class.py checks it): a test
 # that judges real timing ("# test-class: timing") runs alone, labelled
-# timing, so no other test loads the cores it measures on; so does one
-# that keeps every core busy for minutes ("heavy": the simulated suite),
-# which would slow every test beside it and be slowed by them. A script whose
+# timing, so no other test loads the cores it measures on. A script whose
 # hang bound is not 300 s says so ("# test-timeout: SECONDS", with why).
 foreach(src ${CXD_E2E_TESTS})
   get_filename_component(name ${src} NAME_WE)
   add_test(NAME e2e.${name} COMMAND bash ${src} ${CMAKE_BINARY_DIR})
   set_tests_properties(e2e.${name} PROPERTIES LABELS e2e TIMEOUT 300
                        SKIP_RETURN_CODE 77)
-  file(STRINGS ${src} cls REGEX "^# test-class: (timing|heavy)" LIMIT_COUNT 1)
+  file(STRINGS ${src} cls REGEX "^# test-class: timing" LIMIT_COUNT 1)
   if(cls)
-    string(REGEX MATCH "timing|heavy" cls "${cls}")
-    set_tests_properties(e2e.${name} PROPERTIES LABELS "e2e;${cls}"
+    set_tests_properties(e2e.${name} PROPERTIES LABELS "e2e;timing"
                          RUN_SERIAL TRUE)
   endif()
   file(STRINGS ${src} tmo REGEX "^# test-timeout: [0-9]+" LIMIT_COUNT 1)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# test-class: heavy (two simulations at once for minutes; simulated time: no figure depends on the load)
+# test-class: shared (simulated time: its figures do not depend on the load)
 # test-timeout: 1200 (the quick suite at 256 ranks, about 5 min on 2 cores: room for a loaded host)
 # The scenario suite's quick set (sim/scenarios.py --suite quick,
 # docs/simulation.md) at 256 simulated ranks on a realistic dragonfly of
