@@ -7,11 +7,36 @@
 
 #define CXD_TOPO_NAME 256
 
+/* How pairs are routed over the link lines (docs/topology.md): none
+ * (no link lines: places only); minimal (a dragonfly: at most one link
+ * between two groups, the shortest ways inside a group); ecmp (every
+ * shortest way, the choice among them unknown: a fat tree's spines). */
+enum cxd_topo_route {
+	CXD_TOPO_R_NONE,
+	CXD_TOPO_R_MINIMAL,
+	CXD_TOPO_R_ECMP
+};
+
+/* A link line: count physical links between switches a and b (a != b,
+ * indices into the switch names; a < b once loaded). */
+struct cxd_topo_link {
+	int a, b;
+	int count;
+	int line;
+};
+
 /* Topology: for each rank its switch and group index (-1: none). A
- * switch sits in one group: its first rank's. */
+ * switch sits in one group: its first rank's, or its switch line's.
+ * With link lines: the links, each switch's group (switches with no
+ * rank included: spines) and the route rule; else nlink 0, link and
+ * switch_group NULL, route CXD_TOPO_R_NONE. */
 struct cxd_topo_map {
 	const int *switch_of, *group_of;
 	int nswitch, ngroup;
+	const struct cxd_topo_link *link;
+	int nlink;
+	const int *switch_group;
+	int route; /* enum cxd_topo_route */
 };
 
 /* The shared links a width is given for: between two switches of one
@@ -64,6 +89,12 @@ struct cxd_topo {
 	int slurm; /* read from Slurm's topology.conf */
 	/* "width KIND N" lines, then (rank 0) the run's measurement. */
 	struct cxd_topo_width width[CXD_TOPO_W_KINDS];
+	/* "switch NAME [GROUP]", "link A B [COUNT]" and "route RULE" lines
+	 * (topo_links.c): switch_group has nswitch entries once loaded. */
+	int *switch_group;
+	struct cxd_topo_link *link;
+	int nlink;
+	int route, route_line; /* enum cxd_topo_route; 0: no route line */
 };
 
 #endif
