@@ -35,8 +35,9 @@ static void fab_make(struct fab *f, int n, int h, int s)
 		snprintf(f->r[i].host, sizeof(f->r[i].host), "nid%03d", i);
 		snprintf(f->r[i].nic, sizeof(f->r[i].nic), "cxi0");
 	}
-	f->tm = (struct cxd_topo_map){ f->sof, s ? f->gof : NULL, n / h,
-				       s ? n / (h * s) : 0 };
+	f->tm = (struct cxd_topo_map){
+		.switch_of = f->sof, .group_of = s ? f->gof : NULL,
+		.nswitch = n / h, .ngroup = s ? n / (h * s) : 0 };
 }
 
 static const int width1[CXD_TOPO_W_KINDS] = { 1, 1, 1 };

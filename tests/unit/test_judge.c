@@ -284,7 +284,8 @@ static void test_suspect_rank(void **state)
 static void test_suspect_switch(void **state)
 {
 	int sof[N] = { 0, 0, 1, 1, 0, 0 }, gof[N] = { 0, 0, 1, 1, 0, 0 };
-	struct cxd_topo_map t = { sof, gof, 2, 2 };
+	struct cxd_topo_map t = { .switch_of = sof, .group_of = gof,
+				  .nswitch = 2, .ngroup = 2 };
 	int two[] = { 2, 3 };
 	double m[N * N];
 	struct cxd_suspect s[16];
@@ -314,7 +315,8 @@ static void test_suspect_switch(void **state)
 static void test_suspect_bundle(void **state)
 {
 	int sof[N] = { 0, 1, 2, 3, 4, 5 }, gof[N] = { 0, 0, 1, 1, 2, 2 };
-	struct cxd_topo_map t = { sof, gof, 6, 3 };
+	struct cxd_topo_map t = { .switch_of = sof, .group_of = gof,
+				  .nswitch = 6, .ngroup = 3 };
 	double m[N * N];
 	struct cxd_suspect s[16];
 

@@ -45,7 +45,8 @@ static void world(struct world *w)
 	w->topo.group_name = gname;
 	w->topo.switch_name = sname;
 	w->topo.ngroup = w->topo.nswitch = 2;
-	w->tm = (struct cxd_topo_map){ sof, gof, 2, 2 };
+	w->tm = (struct cxd_topo_map){ .switch_of = sof, .group_of = gof,
+				       .nswitch = 2, .ngroup = 2 };
 	w->unit = (struct cxd_cap_unit){ .scope = CXD_CAP_BUNDLE, .a = 0,
 		.b = 1, .np = 2, .carried = 20000, .expected = 50000,
 		.ratio = 0.4, .state = CXD_CAP_SHORT };

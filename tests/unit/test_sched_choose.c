@@ -31,7 +31,8 @@ static void assert_says(const struct cxd_sched_choice *ch, const char *want)
 static struct cxd_sched_choice three_leaves(int pairs_at_once, int uplink_w)
 {
 	int sw[12];
-	struct cxd_topo_map tm = { sw, NULL, 3, 0 };
+	struct cxd_topo_map tm = { .switch_of = sw, .group_of = NULL,
+				  .nswitch = 3, .ngroup = 0 };
 
 	for (int r = 0; r < 12; r++)
 		sw[r] = r / 4;
@@ -42,7 +43,7 @@ static struct cxd_sched_choice three_leaves(int pairs_at_once, int uplink_w)
 static void test_rounds_and_why(void **st)
 {
 	int sw[4] = { 0, 0, 0, 0 };
-	struct cxd_topo_map none = { 0 }, one = { sw, NULL, 1, 0 };
+	struct cxd_topo_map none = { 0 }, one = { .switch_of = sw, .nswitch = 1 };
 	struct cxd_sched_choice ch = cxd_sched_choose(4, 1, &one, 0, 0);
 
 	(void) st;
@@ -68,7 +69,8 @@ static void test_rounds_and_why(void **st)
 static void test_leaves_dealt_or_chained(void **st)
 {
 	int sw[12];
-	struct cxd_topo_map tm = { sw, NULL, 3, 0 };
+	struct cxd_topo_map tm = { .switch_of = sw, .group_of = NULL,
+				  .nswitch = 3, .ngroup = 0 };
 	struct cxd_sched_choice ch = three_leaves(6, 0);
 
 	(void) st;
@@ -98,7 +100,8 @@ static void test_groups_nested_or_dealt(void **st)
 {
 	int sw[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
 	int grp[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
-	struct cxd_topo_map tm = { sw, grp, 4, 2 };
+	struct cxd_topo_map tm = { .switch_of = sw, .group_of = grp,
+				  .nswitch = 4, .ngroup = 2 };
 	struct cxd_sched_choice ch = cxd_sched_choose(8, 4, &tm, 2, 0);
 
 	(void) st;

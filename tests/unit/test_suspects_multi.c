@@ -30,8 +30,9 @@ static struct cxd_topo_map dragonfly(int n, int per_switch, int per_group)
 		sof[r] = r / per_switch;
 		gof[r] = r / per_group;
 	}
-	return (struct cxd_topo_map){ sof, gof, n / per_switch,
-				      n / per_group };
+	return (struct cxd_topo_map){ .switch_of = sof, .group_of = gof,
+				      .nswitch = n / per_switch,
+				      .ngroup = n / per_group };
 }
 
 /* The faults of a case: a link is out when any of them crosses it. */
@@ -215,7 +216,8 @@ static void test_single_faults(void **state)
 static void test_cannot_be_told_apart(void **state)
 {
 	int s_of[16], g_of[16];
-	struct cxd_topo_map t = { s_of, g_of, 5, 3 };
+	struct cxd_topo_map t = { .switch_of = s_of, .group_of = g_of,
+				  .nswitch = 5, .ngroup = 3 };
 	struct faults f = { NONE };
 	struct cxd_suspect s[CAP];
 
@@ -281,7 +283,8 @@ static void test_spine_names_no_innocent_nic(void **state)
 {
 	static struct cxd_outlier o[N * N];
 	struct cxd_suspect s[CAP];
-	struct cxd_topo_map t = { sof, gof, 6, 0 };
+	struct cxd_topo_map t = { .switch_of = sof, .group_of = gof,
+				  .nswitch = 6, .ngroup = 0 };
 	size_t k = 0, ns;
 
 	(void) state;

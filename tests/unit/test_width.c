@@ -90,7 +90,8 @@ static void test_width_samples_dragonfly(void **state)
 	struct cxd_width_sample s[CXD_TOPO_W_KINDS];
 	const struct cxd_width_sample *l = &s[CXD_TOPO_W_LOCAL],
 				      *g = &s[CXD_TOPO_W_GLOBAL];
-	struct cxd_topo_map tm = { sof, gof, 6, 3 };
+	struct cxd_topo_map tm = { .switch_of = sof, .group_of = gof,
+				  .nswitch = 6, .ngroup = 3 };
 
 	(void) state;
 	layout(r, sof, gof, 18, 3, 2, true);
@@ -132,7 +133,8 @@ static void test_width_samples_fat_tree_and_none(void **state)
 	struct cxd_sweep_rank r[16];
 	int sof[16], gof[16];
 	struct cxd_width_sample s[CXD_TOPO_W_KINDS];
-	struct cxd_topo_map tm = { sof, gof, 4, 0 };
+	struct cxd_topo_map tm = { .switch_of = sof, .group_of = gof,
+				  .nswitch = 4, .ngroup = 0 };
 
 	(void) state;
 	layout(r, sof, gof, 16, 4, 4, false);
@@ -150,7 +152,8 @@ static void test_width_samples_fat_tree_and_none(void **state)
 	assert_int_equal(cxd_width_samples(&tm, r, 16, s), 0);
 	assert_false(s[CXD_TOPO_W_UPLINK].present);
 	/* Groups of one switch each: global only. */
-	tm = (struct cxd_topo_map){ sof, gof, 2, 2 };
+	tm = (struct cxd_topo_map){ .switch_of = sof, .group_of = gof,
+				   .nswitch = 2, .ngroup = 2 };
 	layout(r, sof, gof, 16, 8, 1, true);
 	assert_int_equal(cxd_width_samples(&tm, r, 16, s), 0);
 	assert_false(s[CXD_TOPO_W_LOCAL].present);

@@ -72,8 +72,9 @@ int sw_inputs_place(struct sw_inputs *in, struct sw_ctx *c)
 		int *switch_of = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 		int *group_of = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 
-		c->place = (struct cxd_topo_map){ switch_of, group_of,
-						  in->topo.nswitch, in->topo.ngroup };
+		c->place = (struct cxd_topo_map){
+			.switch_of = switch_of, .group_of = group_of,
+			.nswitch = in->topo.nswitch, .ngroup = in->topo.ngroup };
 		ret = cxd_topo_place(&in->topo, c->ranks, c->m.n, switch_of,
 				     group_of, stderr, err, sizeof(err));
 		if (ret)
