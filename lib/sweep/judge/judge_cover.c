@@ -17,6 +17,7 @@
 
 #include "judge_cover.h"
 #include "judge_cover_types.h"
+#include "judge_route.h"
 
 /* Most of its links out: a strict majority, at least two. */
 static bool mostly(double bad, double links)
@@ -313,6 +314,14 @@ static void fabric(struct cover *c)
 		.id2 = -1 });
 }
 
+/* With the fabric's links in --topology, the suspects come from the
+ * routes pairs take (judge_route.c), not from the ends of the links. */
+static bool by_routes(struct cover *c)
+{
+	return c->topo->nlink > 0 && c->topo->route != CXD_TOPO_R_NONE &&
+	       cxd_judge_cover_routes(c) == 0;
+}
+
 void cxd_judge_cover(const struct cxd_tally *t,
 		     const struct cxd_topo_map *topo, enum cxd_metric m,
 		     struct cxd_suspect *out, size_t cap, size_t *k)
@@ -330,9 +339,11 @@ void cxd_judge_cover(const struct cxd_tally *t,
 	name_nics(&c);
 	if (c.topo != NULL) {
 		links_left(&c);
-		greedy(&c);
-		cxd_judge_cover_ports(&c);
-		cxd_judge_cover_groups(&c);
+		if (!by_routes(&c)) {
+			greedy(&c);
+			cxd_judge_cover_ports(&c);
+			cxd_judge_cover_groups(&c);
+		}
 	}
 	leftover(&c);
 	fabric(&c);

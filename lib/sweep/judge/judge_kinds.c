@@ -49,6 +49,16 @@ static const struct cxd_suspect_row rows[CXD_S_KINDS] = {
 		.advice = ": suspect links down there (a cable, a port, a "
 			  "link's settings), not a node",
 	},
+	/* A link line of --topology: found from the routes (judge_route.c). */
+	[CXD_S_LINK] = {
+		.name = "link",
+		.title = "the links between switches",
+		.shape = CXD_SHAPE_PAIR,
+		.level = CXD_LEVEL_SWITCH,
+		.where = "crossing them ",
+		.advice = ": suspect the cables between the two switches (a "
+			  "cable, a port, a link's settings), not a node",
+	},
 };
 
 const struct cxd_suspect_row *cxd_judge_kind(enum cxd_suspect_kind k)

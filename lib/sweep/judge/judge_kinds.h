@@ -8,7 +8,8 @@
 /*
  * Suspects: a rank most of whose links are out (or a switch or group,
  * from --topology), the links between two groups (a bundle of global
- * links, from --topology), or the whole fabric. Their kinds, one row
+ * links, from --topology), the links between two switches (a link
+ * line of --topology), or the whole fabric. Their kinds, one row
  * each (judge_kinds.c): the JSON's name (the schema's enum), which ranks
  * a suspect stands for, and the words of the text report and the drain
  * reason. The writers read the row, never the kind; a new kind is a row
@@ -16,7 +17,7 @@
  */
 enum cxd_suspect_kind { CXD_S_RANK, CXD_S_SWITCH, CXD_S_GROUP,
 			CXD_S_FABRIC, CXD_S_BUNDLE, CXD_S_CAPACITY,
-			CXD_S_KINDS };
+			CXD_S_LINK, CXD_S_KINDS };
 
 /* What a suspect's id names, and so how it is named and which links
  * and ranks it explains. */

@@ -10,7 +10,7 @@
 #include "sweep/model/topo_types.h"
 
 /* Most components another suspect cannot be told apart from (below). */
-#define CXD_SUSPECT_ALIKE 3
+#define CXD_SUSPECT_ALIKE 15
 
 /* A component whose links cross exactly the measured pairs a suspect's
  * cross (a rank alone on its switch and that switch; a switch that is

@@ -162,15 +162,17 @@ static void rank_fields(const struct cxd_sweep_res *r, int rank,
 }
 
 /* A bundle's two groups. */
-static json_object *groups(const struct cxd_sweep_res *r,
-			   const struct cxd_suspect *s)
+/* A pair's two sets: a bundle's groups, a link's switches. */
+static json_object *pair_sets(const struct cxd_sweep_res *r,
+			      const struct cxd_suspect *s, bool sw)
 {
 	json_object *gs = json_object_new_array();
+	const struct cxd_topo *t = r->in.topo;
 
 	json_object_array_add(gs, json_object_new_string(
-				      r->in.topo->group_name[s->id]));
+		sw ? t->switch_name[s->id] : t->group_name[s->id]));
 	json_object_array_add(gs, json_object_new_string(
-				      r->in.topo->group_name[s->id2]));
+		sw ? t->switch_name[s->id2] : t->group_name[s->id2]));
 	return gs;
 }
 
@@ -192,7 +194,10 @@ static json_object *suspect(const struct cxd_sweep_res *r,
 	json_object_object_add(o, "bad", json_object_new_int(s->bad));
 	json_object_object_add(o, "links", json_object_new_int(s->links));
 	if (row->shape == CXD_SHAPE_PAIR)
-		json_object_object_add(o, "groups", groups(r, s));
+		json_object_object_add(o, row->level == CXD_LEVEL_SWITCH ?
+				       "switches" : "groups",
+				       pair_sets(r, s, row->level ==
+						 CXD_LEVEL_SWITCH));
 	if (row->shape == CXD_SHAPE_CAP)
 		cxd_out_cap_json_suspect(r, s, o);
 	if (s->nalike)

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Suspects over the routes (judge_route.h). For each component X and
+ * each two switches a, b: f, the share of the pairs between them whose
+ * way crosses X. A fault in X makes about f of those pairs outliers, so
+ * X can explain min(outliers, f * pairs) of them; X is a candidate when
+ * it explains most of what it carries (over half, as the ends-based
+ * rules ask). Greedy set cover: the candidate that explains the most of
+ * what is left is named, then what it explains is taken out; it must
+ * still explain half of its own (two faults overlap, and the weaker must
+ * not vanish into the stronger).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep/model/route.h"
+#include "judge_route.h"
+#include "judge_route_types.h"
+
+/* Share of the pairs between the pair's switches crossing a marked link. */
+static double crossing(const struct rstate *s, int a, int b)
+{
+	size_t nw;
+	const struct cxd_way *w = cxd_routes_ways(&s->rt, a, b, &nw);
+	double f = 0;
+
+	for (size_t i = 0; i < nw; i++)
+		for (int h = 0; h < w[i].len; h++)
+			if (s->mark[s->rt.hop[w[i].first + (size_t) h]]) {
+				f += w[i].share;
+				break;
+			}
+	return f;
+}
+
+/* The component whose links are marked: its pairs and counts. */
+static int add_cand(struct rstate *s, enum cxd_suspect_kind kind, int id,
+		    int id2)
+{
+	struct rcand *x;
+
+	if (cxd_route_grow(s, s->ncand + 1, s->nent + (size_t) s->np))
+		return -ENOMEM;
+	x = &s->cand[s->ncand];
+	*x = (struct rcand){ .kind = kind, .id = id, .id2 = id2,
+			     .first = s->nent };
+	for (int p = 0; p < s->np; p++) {
+		double f = crossing(s, s->pa[p], s->pb[p]);
+
+		if (f < 1e-12)
+			continue;
+		s->ent[s->nent++] = (struct rent){ p, f };
+		x->expect += f * s->n[p];
+		x->explain += fmin(s->bad[p], f * s->n[p]);
+	}
+	x->n = s->nent - x->first;
+	if (x->n > 0)
+		s->ncand++;
+	else
+		s->nent = x->first;
+	return 0;
+}
+
+static int group_of(const struct rstate *s, int a)
+{
+	const int *sg = s->c->topo->switch_group;
+
+	return sg ? sg[a] : -1;
+}
+
+/* Mark the links a component holds: one link line, a switch's, the
+ * links between groups g and h, or (h < 0) those leaving group g. */
+static void mark(struct rstate *s, enum cxd_suspect_kind kind, int id,
+		 int id2)
+{
+	const struct cxd_topo_map *tm = s->c->topo;
+
+	for (int l = 0; l < tm->nlink; l++) {
+		int a = tm->link[l].a, b = tm->link[l].b;
+		int ga = group_of(s, a), gb = group_of(s, b);
+
+		s->mark[l] = kind == CXD_S_LINK ? l == id :
+			     kind == CXD_S_SWITCH ? a == id || b == id :
+			     ga < 0 || gb < 0 || ga == gb ? 0 :
+			     kind == CXD_S_BUNDLE ?
+			     (ga == id && gb == id2) || (ga == id2 && gb == id) :
+			     ga == id || gb == id;
+	}
+}
+
+static int candidates(struct rstate *s)
+{
+	const struct cxd_topo_map *tm = s->c->topo;
+	int ng = tm->route == CXD_TOPO_R_MINIMAL ? s->c->ng : 0, ret = 0;
+
+	for (int l = 0; ret == 0 && l < tm->nlink; l++) {
+		mark(s, CXD_S_LINK, l, -1);
+		ret = add_cand(s, CXD_S_LINK, l, -1);
+	}
+	for (int a = 0; ret == 0 && a < s->c->ns; a++) {
+		mark(s, CXD_S_SWITCH, a, -1);
+		ret = add_cand(s, CXD_S_SWITCH, a, -1);
+	}
+	for (int g = 0; ret == 0 && g < ng; g++) {
+		mark(s, CXD_S_GROUP, g, -1);
+		ret = add_cand(s, CXD_S_GROUP, g, -1);
+		for (int h = g + 1; ret == 0 && h < ng; h++) {
+			mark(s, CXD_S_BUNDLE, g, h);
+			ret = add_cand(s, CXD_S_BUNDLE, g, h);
+		}
+	}
+	return ret;
+}
+
+/* What x explains of what is left. */
+static double gain(const struct rstate *s, const struct rcand *x)
+{
+	double g = 0;
+
+	for (size_t i = x->first; i < x->first + x->n; i++)
+		g += fmin(s->bad[s->ent[i].pair], s->ent[i].f *
+			  s->n[s->ent[i].pair]);
+	return g;
+}
+
+/* Ties: the larger share, the fewer pairs (more specific), the more
+ * concrete kind (a link, a switch, a bundle, a group's links). */
+static int order(const struct rcand *x)
+{
+	return x->kind == CXD_S_LINK ? 0 : x->kind == CXD_S_SWITCH ? 1 :
+	       x->kind == CXD_S_BUNDLE ? 2 : 3;
+}
+
+static bool better(const struct rcand *x, double gx, const struct rcand *y,
+		   double gy)
+{
+	double sx = x->explain / x->expect, sy = y->explain / y->expect;
+
+	if (fabs(gx - gy) > 1e-6 * (gx + gy))
+		return gx > gy;
+	if (fabs(sx - sy) > 1e-9)
+		return sx > sy;
+	if (fabs(x->expect - y->expect) > 1e-9)
+		return x->expect < y->expect;
+	return order(x) < order(y);
+}
+
+/* The next component to name, or NULL. */
+static struct rcand *pick(struct rstate *s)
+{
+	struct rcand *best = NULL;
+	double bg = 0;
+
+	for (size_t i = 0; i < s->ncand; i++) {
+		struct rcand *x = &s->cand[i];
+		double g;
+
+		if (x->named || x->explain <= 1.5 || 2 * x->explain <= x->expect)
+			continue;
+		g = gain(s, x);
+		if (g < 1.5 || 2 * g < x->explain)
+			continue;
+		if (best == NULL || better(x, g, best, bg)) {
+			best = x;
+			bg = g;
+		}
+	}
+	return best;
+}
+
+static void take_out(struct rstate *s, const struct rcand *x)
+{
+	for (size_t i = x->first; i < x->first + x->n; i++) {
+		int p = s->ent[i].pair;
+
+		s->bad[p] -= fmin(s->bad[p], s->ent[i].f * s->n[p]);
+	}
+}
+
+int cxd_judge_cover_routes(struct cover *c)
+{
+	struct rstate s = { .c = c };
+	int ret = cxd_route_state(&s);
+
+	if (ret == 0)
+		ret = candidates(&s);
+	for (int k = 0; ret == 0 && k < CXD_ROUTE_MOST_NAMED; k++) {
+		struct rcand *x = pick(&s);
+
+		if (x == NULL)
+			break;
+		x->named = true;
+		take_out(&s, x);
+		cxd_route_name(&s, x);
+	}
+	if (ret == 0)
+		cxd_route_left(&s);
+	cxd_route_state_free(&s);
+	return ret ? -1 : 0;
+}

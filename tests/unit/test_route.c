@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The fabric's routes (lib/sweep/model/route.c) and the suspects named
+ * over them (lib/sweep/judge/judge_route.c): small dragonflies and fat
+ * trees given by their link lines; a fault makes outliers of exactly
+ * the pairs whose way crosses it, each pair taking one of its ways by a
+ * hash the judging does not know.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support/unit_main.h"
+#include "sweep/judge/judge_suspects.h"
+#include "sweep/model/route.h"
+
+#define MAXR 64
+#define MAXS 16
+#define MAXL 128
+#define CAP 32
+
+struct fab {
+	int n, ns, ng;
+	int sof[MAXR], gof[MAXR], sg[MAXS];
+	struct cxd_topo_link l[MAXL];
+	int nl;
+	struct cxd_topo_map tm;
+};
+
+static void link_add(struct fab *f, int a, int b, int count)
+{
+	f->l[f->nl++] = (struct cxd_topo_link){ a < b ? a : b, a < b ? b : a,
+						count, f->nl + 1 };
+}
+
+static void map(struct fab *f, int route)
+{
+	f->tm = (struct cxd_topo_map){ .switch_of = f->sof,
+		.group_of = f->gof, .nswitch = f->ns,
+		.ngroup = f->ng, .link = f->l, .nlink = f->nl,
+		.switch_group = f->sg, .route = route };
+}
+
+/* g groups of s switches of h hosts; every two switches of a group
+ * linked; group pair (i, j) joined by one link landing on switch
+ * (j mod s) of i and (i mod s) of j: a gateway switch per pair. */
+static void dragonfly(struct fab *f, int g, int s, int h)
+{
+	memset(f, 0, sizeof(*f));
+	f->ns = g * s;
+	f->ng = g;
+	f->n = g * s * h;
+	for (int r = 0; r < f->n; r++) {
+		f->sof[r] = r / h;
+		f->gof[r] = r / (h * s);
+	}
+	for (int a = 0; a < f->ns; a++)
+		f->sg[a] = a / s;
+	for (int k = 0; k < g; k++)
+		for (int x = 0; x < s; x++)
+			for (int y = x + 1; y < s; y++)
+				link_add(f, k * s + x, k * s + y, 2);
+	for (int i = 0; i < g; i++)
+		for (int j = i + 1; j < g; j++)
+			link_add(f, i * s + j % s, j * s + i % s, 1);
+	map(f, CXD_TOPO_R_MINIMAL);
+}
+
+/* leaves of h hosts, every leaf linked to every spine (spines last). */
+static void fat_tree(struct fab *f, int leaves, int h, int spines)
+{
+	memset(f, 0, sizeof(*f));
+	f->ns = leaves + spines;
+	f->n = leaves * h;
+	for (int r = 0; r < f->n; r++) {
+		f->sof[r] = r / h;
+		f->gof[r] = -1;
+	}
+	for (int a = 0; a < f->ns; a++)
+		f->sg[a] = -1;
+	for (int a = 0; a < leaves; a++)
+		for (int p = 0; p < spines; p++)
+			link_add(f, a, leaves + p, 1);
+	map(f, CXD_TOPO_R_ECMP);
+}
+
+static int find_link(const struct fab *f, int a, int b)
+{
+	for (int l = 0; l < f->nl; l++)
+		if ((f->l[l].a == a && f->l[l].b == b) ||
+		    (f->l[l].a == b && f->l[l].b == a))
+			return l;
+	return -1;
+}
+
+/* The faults: bad link lines and bad NICs. */
+struct faults {
+	bool link[MAXL];
+	bool nic[MAXR];
+};
+
+static void fault_switch(const struct fab *f, struct faults *x, int a)
+{
+	for (int l = 0; l < f->nl; l++)
+		x->link[l] |= f->l[l].a == a || f->l[l].b == a;
+}
+
+/* The way pair (i, j) takes: by a hash of the pair, weighed by share. */
+static const struct cxd_way *taken(const struct cxd_routes *rt, int a,
+				   int b, int i, int j)
+{
+	size_t nw;
+	const struct cxd_way *w = cxd_routes_ways(rt, a, b, &nw);
+	double u = ((unsigned) (i * 2654435761u + j * 40503u) % 1000) / 1000.0;
+
+	for (size_t k = 0; k < nw; k++) {
+		u -= w[k].share;
+		if (u < 0)
+			return &w[k];
+	}
+	return nw ? &w[nw - 1] : NULL;
+}
+
+static bool out(const struct fab *f, const struct cxd_routes *rt,
+		const struct faults *x, int i, int j)
+{
+	const struct cxd_way *w;
+
+	if (x->nic[i] || x->nic[j])
+		return true;
+	if (f->sof[i] == f->sof[j])
+		return false;
+	w = taken(rt, f->sof[i], f->sof[j], i < j ? i : j, i < j ? j : i);
+	for (int h = 0; w && h < w->len; h++)
+		if (x->link[rt->hop[w->first + (size_t) h]])
+			return true;
+	return false;
+}
+
+static size_t name(const struct fab *f, const struct faults *x,
+		   struct cxd_suspect *s)
+{
+	static struct cxd_outlier o[MAXR * MAXR];
+	struct cxd_routes rt;
+	size_t k = 0;
+
+	assert_int_equal(cxd_routes_build(&f->tm, f->n, &rt), 0);
+	for (int i = 0; i < f->n; i++)
+		for (int j = 0; j < f->n; j++)
+			if (i != j && out(f, &rt, x, i, j))
+				o[k++] = (struct cxd_outlier){ .src = i,
+					.dst = j, .metric = CXD_M_BW };
+	cxd_routes_free(&rt);
+	return cxd_judge_suspects(o, k, f->n, &f->tm, s, CAP);
+}
+
+static void test_ways_dragonfly_minimal(void **state)
+{
+	struct fab f;
+	struct cxd_routes rt;
+	size_t nw;
+	const struct cxd_way *w;
+
+	(void) state;
+	dragonfly(&f, 3, 3, 2);
+	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), 0);
+	/* inside a group: the direct link */
+	w = cxd_routes_ways(&rt, 0, 2, &nw);
+	assert_int_equal(nw, 1);
+	assert_int_equal(w[0].len, 1);
+	assert_int_equal(rt.hop[w[0].first], find_link(&f, 0, 2));
+	/* g0s0 to g1s2: the g0-g1 link lands on g0s1 and g1s0 */
+	w = cxd_routes_ways(&rt, 0, 5, &nw);
+	assert_int_equal(nw, 1);
+	assert_int_equal(w[0].len, 3);
+	assert_int_equal(rt.hop[w[0].first], find_link(&f, 0, 1));
+	assert_int_equal(rt.hop[w[0].first + 1], find_link(&f, 1, 3));
+	assert_int_equal(rt.hop[w[0].first + 2], find_link(&f, 3, 5));
+	assert_true(fabs(w[0].share - 1.0) < 1e-12);
+	/* either order */
+	assert_ptr_equal(cxd_routes_ways(&rt, 5, 0, &nw), w);
+	cxd_routes_free(&rt);
+}
+
+static void test_ways_fat_tree_equal_cost(void **state)
+{
+	struct fab f;
+	struct cxd_routes rt;
+	size_t nw;
+	const struct cxd_way *w;
+	double sum = 0;
+
+	(void) state;
+	fat_tree(&f, 4, 2, 3);
+	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), 0);
+	w = cxd_routes_ways(&rt, 0, 3, &nw);
+	assert_int_equal(nw, 3);
+	for (size_t k = 0; k < nw; k++) {
+		assert_int_equal(w[k].len, 2);
+		sum += w[k].share;
+	}
+	assert_true(fabs(sum - 1.0) < 1e-12);
+	/* no ways to a spine: no rank sits there */
+	cxd_routes_ways(&rt, 0, 4, &nw);
+	assert_int_equal(nw, 0);
+	cxd_routes_free(&rt);
+}
+
+/* A bundle's two links land on different switches: a pair may take
+ * either, by their counts. */
+static void test_ways_bundle_by_count(void **state)
+{
+	struct fab f;
+	struct cxd_routes rt;
+	size_t nw;
+	const struct cxd_way *w;
+
+	(void) state;
+	dragonfly(&f, 2, 2, 2);
+	link_add(&f, 1, 2, 3); /* g0s1-g1s0, three cables */
+	map(&f, CXD_TOPO_R_MINIMAL);
+	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), 0);
+	w = cxd_routes_ways(&rt, 0, 3, &nw);
+	assert_int_equal(nw, 2);
+	assert_true(fabs(w[0].share - 0.25) < 1e-12);
+	assert_true(fabs(w[1].share - 0.75) < 1e-12);
+	cxd_routes_free(&rt);
+}
+
+static void test_no_links_refused(void **state)
+{
+	struct fab f;
+	struct cxd_routes rt;
+
+	(void) state;
+	dragonfly(&f, 2, 2, 2);
+	f.tm.nlink = 0;
+	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), -EINVAL);
+}
+
+static void expect_one(const struct cxd_suspect *s, size_t k,
+		       enum cxd_suspect_kind kind, int id, int id2)
+{
+	if (k != 1 || s[0].kind != kind || s[0].id != id ||
+	    (id2 >= 0 && s[0].id2 != id2))
+		fail_msg("%zu suspects, first kind %d id %d id2 %d; want kind "
+			 "%d id %d id2 %d", k, k ? (int) s[0].kind : -1,
+			 k ? s[0].id : -1, k ? s[0].id2 : -1, kind, id, id2);
+}
+
+static void test_healthy_names_nothing(void **state)
+{
+	struct fab f;
+	struct faults x = { 0 };
+	struct cxd_suspect s[CAP];
+
+	(void) state;
+	dragonfly(&f, 4, 3, 2);
+	assert_int_equal(name(&f, &x, s), 0);
+}
+
+/*
+ * The gateway switch: g1s0 holds group 1's links to groups 0 and 3
+ * (its links inside the group carry their pairs too). All its links
+ * slow: the switch alone is named, not the bundles whose traffic it
+ * carries (the ends-based rules named them too).
+ */
+static void test_gateway_switch_not_its_bundles(void **state)
+{
+	struct fab f;
+	struct faults x = { 0 };
+	struct cxd_suspect s[CAP];
+	size_t k;
+
+	(void) state;
+	dragonfly(&f, 4, 3, 2);
+	fault_switch(&f, &x, 3);
+	k = name(&f, &x, s);
+	expect_one(s, k, CXD_S_SWITCH, 3, -1);
+}
+
+static void test_one_link_inside_a_group(void **state)
+{
+	struct fab f;
+	struct faults x = { 0 };
+	struct cxd_suspect s[CAP];
+	int l;
+
+	(void) state;
+	dragonfly(&f, 4, 3, 2);
+	l = find_link(&f, 4, 5);
+	x.link[l] = true;
+	expect_one(s, name(&f, &x, s), CXD_S_LINK, 4, 5);
+}
+
+/* The only link between two groups is their bundle: no pair tells
+ * the link from the bundle, and the report says so. */
+static void test_bundle_of_one_link_alike(void **state)
+{
+	struct fab f;
+	struct faults x = { 0 };
+	struct cxd_suspect s[CAP];
+
+	(void) state;
+	dragonfly(&f, 4, 3, 2);
+	x.link[find_link(&f, 0 * 3 + 1, 1 * 3 + 0)] = true;
+	expect_one(s, name(&f, &x, s), CXD_S_LINK, 1, 3);
+	assert_int_equal(s[0].nalike, 1);
+	assert_int_equal(s[0].alike[0].kind, CXD_S_BUNDLE);
+	assert_int_equal(s[0].alike[0].id, 0);
+	assert_int_equal(s[0].alike[0].id2, 1);
+}
+
+/* A spine of a fat tree whose hash is unknown: every spine carries the
+ * same share of every leaf pair, so all are named as one. */
+static void test_spine_cannot_be_told_apart(void **state)
+{
+	struct fab f;
+	struct faults x = { 0 };
+	struct cxd_suspect s[CAP];
+	size_t k;
+
+	(void) state;
+	fat_tree(&f, 4, 4, 2);
+	fault_switch(&f, &x, 4);
+	k = name(&f, &x, s);
+	assert_int_equal(k, 1);
+	assert_int_equal(s[0].kind, CXD_S_SWITCH);
+	assert_true(s[0].id == 4 || s[0].id == 5);
+	assert_int_equal(s[0].nalike, 1);
+	assert_int_equal(s[0].alike[0].kind, CXD_S_SWITCH);
+	assert_int_equal(s[0].alike[0].id, s[0].id == 4 ? 5 : 4);
+}
+
+static bool named(const struct cxd_suspect *s, size_t k,
+		  enum cxd_suspect_kind kind, int id)
+{
+	for (size_t i = 0; i < k; i++)
+		if (s[i].kind == kind && s[i].id == id)
+			return true;
+	return false;
+}
+
+/* Two faults: a NIC and another group's gateway switch. */
+static void test_nic_and_gateway(void **state)
+{
+	struct fab f;
+	struct faults x = { 0 };
+	struct cxd_suspect s[CAP];
+	size_t k;
+
+	(void) state;
+	dragonfly(&f, 4, 3, 2);
+	x.nic[1] = true;
+	fault_switch(&f, &x, 7);
+	k = name(&f, &x, s);
+	assert_int_equal(k, 2);
+	assert_true(named(s, k, CXD_S_RANK, 1));
+	assert_true(named(s, k, CXD_S_SWITCH, 7));
+}
+
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_ways_dragonfly_minimal),
+	cmocka_unit_test(test_ways_fat_tree_equal_cost),
+	cmocka_unit_test(test_ways_bundle_by_count),
+	cmocka_unit_test(test_no_links_refused),
+	cmocka_unit_test(test_healthy_names_nothing),
+	cmocka_unit_test(test_gateway_switch_not_its_bundles),
+	cmocka_unit_test(test_one_link_inside_a_group),
+	cmocka_unit_test(test_bundle_of_one_link_alike),
+	cmocka_unit_test(test_spine_cannot_be_told_apart),
+	cmocka_unit_test(test_nic_and_gateway))
