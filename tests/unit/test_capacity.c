@@ -212,7 +212,7 @@ static void test_judge_names(void **state)
 					    t < 5 ? t : 5, t < 5 ? 5 : t),
 			     20.0);
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
-				       &res), 0);
+				       true, &res), 0);
 	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 150.0, 1e-9);
 	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].bound, 0.75, 1e-9);
 	assert_false(pl.cls[CXD_CAP_BUNDLE].from_width);
@@ -232,8 +232,17 @@ static void test_judge_names(void **state)
 	/* pairs of 30 MB/s: the typical unit is 5 pairs wide, not the
 	 * width's 2; half a pair of it is the bound */
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 30.0, 0.1, false,
-				       &res), 0);
+				       true, &res), 0);
 	assert_float_equal(pl.cls[CXD_CAP_SWITCHES].bound, 0.9, 1e-9);
+	cxd_cap_res_free(&res);
+	/* the same figures without the fabric's links: nothing named, the
+	 * short units need links (the verdict is inconclusive) */
+	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
+				       false, &res), 0);
+	assert_int_equal(res.nfound, 0);
+	assert_int_equal(res.nneeds, 4);
+	assert_int_equal(pl.unit[find(&pl, CXD_CAP_BUNDLE, 1, 3)].state,
+			 CXD_CAP_NEEDS_LINKS);
 	cxd_cap_res_free(&res);
 	free(fig);
 	cxd_cap_plan_free(&pl);
@@ -271,7 +280,7 @@ static void test_judge_unsure_and_stated(void **state)
 	busy[CXD_CAP_FIG(find(&pl, CXD_CAP_BUNDLE, 0, 1), 0, 0, 1)] = 0.2;
 	/* width 1 x 90 MB/s: 2 pairs at 50 carry 100, enough */
 	assert_int_equal(cxd_cap_judge(&pl, fig, busy, 90.0, 0.1, false,
-				       &res), 0);
+				       true, &res), 0);
 	assert_true(pl.cls[CXD_CAP_BUNDLE].from_width);
 	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 90.0, 1e-9);
 	assert_int_equal(pl.unit[find(&pl, CXD_CAP_BUNDLE, 0, 2)].state,
@@ -281,7 +290,7 @@ static void test_judge_unsure_and_stated(void **state)
 	assert_int_equal(res.nunsure, 1);
 	cxd_cap_res_free(&res);
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 90.0, 0.4, true,
-				       &res), 0);
+				       true, &res), 0);
 	assert_int_equal(res.nfound, 0);
 	assert_int_equal(res.nunsure, 1);
 	assert_int_equal(pl.unit[u].state, CXD_CAP_UNSURE);

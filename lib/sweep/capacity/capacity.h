@@ -36,8 +36,11 @@ enum cxd_cap_scope {
 	CXD_CAP_SCOPES
 };
 
+/* needs links: short, but the fabric's routes are unknown (no link
+ * lines in --topology): the unit's own links or others on its pairs'
+ * ways may be the narrow ones, which only routes could tell. */
 enum cxd_cap_state { CXD_CAP_OK, CXD_CAP_SHORT, CXD_CAP_UNSURE,
-		     CXD_CAP_SKIPPED };
+		     CXD_CAP_SKIPPED, CXD_CAP_NEEDS_LINKS };
 
 struct cxd_cap_unit {
 	enum cxd_cap_scope scope;
@@ -135,6 +138,7 @@ struct cxd_cap_res {
 	double seconds;
 	struct cxd_cap_found *found;
 	int nfound, nunsure;
+	int nneeds; /* units short where only routes could tell */
 };
 
 /*
@@ -145,13 +149,15 @@ struct cxd_cap_res {
  * unsure instead where the tolerance is poor or one of its runs waited
  * for a CPU more than CXD_JUDGE_BUSY_MAX of its time beyond the typical
  * unit's busiest run (busy: the share of each run, laid out as fig;
- * NULL: none known). Then the parts most
- * of whose units (and at least 2) are short, and the short units none
- * of them covers, into res (found allocated). 0, -ENOMEM.
+ * NULL: none known). Without routes (no link lines in --topology) a
+ * short unit needs links instead: never named, the verdict stays
+ * inconclusive. Then the parts most of whose units (and at least 2) are
+ * short, and the short units none of them covers, into res (found
+ * allocated). 0, -ENOMEM.
  */
 int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 		  const double *busy, double pair_mb_s, double tol, bool poor,
-		  struct cxd_cap_res *res);
+		  bool routes, struct cxd_cap_res *res);
 void cxd_cap_res_free(struct cxd_cap_res *res);
 
 /* Words: a scope's and a part's JSON names ("bundle", "group"). */

@@ -105,7 +105,7 @@ static double typical_busy(const struct cxd_cap_plan *pl, const double *busy,
 
 /* Each unit's expected, ratio and state. */
 static void units(struct cxd_cap_plan *pl, double pair, double tol,
-		  bool poor, const double *busy, double *tmp)
+		  bool poor, bool routes, const double *busy, double *tmp)
 {
 	double calm = typical_busy(pl, busy, tmp) + CXD_JUDGE_BUSY_MAX;
 
@@ -138,9 +138,8 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		x->busy = busiest(u, x->np, busy);
 		x->ratio = got(want) ? x->carried / want : NAN;
 		x->state = !(x->ratio < cl->bound) ? CXD_CAP_OK :
-			   poor || x->busy > calm ?
-			   CXD_CAP_UNSURE :
-			   CXD_CAP_SHORT;
+			   poor || x->busy > calm ? CXD_CAP_UNSURE :
+			   routes ? CXD_CAP_SHORT : CXD_CAP_NEEDS_LINKS;
 	}
 }
 
@@ -227,22 +226,24 @@ static int name(struct cxd_cap_plan *pl, struct cxd_cap_res *res,
 
 int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 		  const double *busy, double pair_mb_s, double tol, bool poor,
-		  struct cxd_cap_res *res)
+		  bool routes, struct cxd_cap_res *res)
 {
 	double *tmp = malloc(((size_t) pl->nunits * 3 + 1) * sizeof(double));
 	int ret;
 
 	res->plan = pl;
 	res->found = NULL;
-	res->nfound = res->nunsure = 0;
+	res->nfound = res->nunsure = res->nneeds = 0;
 	if (tmp == NULL)
 		return -ENOMEM;
 	for (int u = 0; u < pl->nunits; u++)
 		if (pl->unit[u].np)
 			pl->unit[u].carried = carried(fig, u, pl->unit[u].np);
-	units(pl, pair_mb_s, tol, poor, busy, tmp);
-	for (int u = 0; u < pl->nunits; u++)
+	units(pl, pair_mb_s, tol, poor, routes, busy, tmp);
+	for (int u = 0; u < pl->nunits; u++) {
 		res->nunsure += pl->unit[u].state == CXD_CAP_UNSURE;
+		res->nneeds += pl->unit[u].state == CXD_CAP_NEEDS_LINKS;
+	}
 	ret = name(pl, res, tmp);
 	free(tmp);
 	return ret;

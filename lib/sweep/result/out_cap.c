@@ -90,7 +90,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 {
 	const struct cxd_cap_plan *pl = r->cap->plan;
 	const struct cxd_cap_class *cl = &pl->cls[s];
-	int nshort = 0, nunsure = 0, nskip = 0;
+	int nshort = 0, nunsure = 0, nskip = 0, nneeds = 0;
 
 	if (!cl->present)
 		return;
@@ -107,6 +107,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		nshort += x->state == CXD_CAP_SHORT;
 		nunsure += x->state == CXD_CAP_UNSURE;
 		nskip += x->state == CXD_CAP_SKIPPED;
+		nneeds += x->state == CXD_CAP_NEEDS_LINKS;
 	}
 	fprintf(out, "  %d %s%s, %d pairs at once on each (width %d, %s), "
 		"%d round%s x %d: ", cl->units, unit_word[s][cl->units != 1],
@@ -122,6 +123,9 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 	if (nskip)
 		fprintf(out, ", %d not loaded (too few hosts, or named "
 			"already)", nskip);
+	if (nneeds)
+		fprintf(out, ", %d short but not judged (needs the fabric's "
+			"links: --topology with link lines)", nneeds);
 	fputc('\n', out);
 }
 

@@ -343,6 +343,14 @@ static void unsure_why(const struct cxd_sweep_res *r, FILE *out)
 			"host\n", nbusy, nbusy == 1 ? "" : "s");
 	else if (rules->tol[CXD_M_BW].crowded)
 		cxd_out_text_crowded_why(r, out);
+	else if (r->cap && r->cap->nneeds)
+		fprintf(out, "no link stands out, but %d bundle%s or switch "
+			"pair%s came short of capacity where only the "
+			"fabric's routes could tell which links are narrow "
+			"(needs the fabric's links: --topology with link "
+			"lines)\n", r->cap->nneeds,
+			r->cap->nneeds == 1 ? "" : "s",
+			r->cap->nneeds == 1 ? "" : "s");
 	else if (r->cap && r->cap->nunsure)
 		fprintf(out, "no link stands out, but %d bundle%s or "
 			"switch pair%s came short of capacity with a "

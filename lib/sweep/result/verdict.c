@@ -17,7 +17,8 @@ enum cxd_verdict cxd_verdict_of(const struct cxd_sweep_res *r)
 {
 	if (r->outliers.nout_all || (r->cap && r->cap->nfound))
 		return CXD_V_FAIL;
-	if (r->outliers.nbusy_all || (r->cap && r->cap->nunsure))
+	if (r->outliers.nbusy_all ||
+	    (r->cap && (r->cap->nunsure || r->cap->nneeds)))
 		return CXD_V_INCONCLUSIVE;
 	for (int m = 0; m < 2; m++)
 		if (r->judged.rules->tol[m].poor ||

@@ -249,7 +249,7 @@ static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
 	if (c->m.rank == 0 &&
 	    cxd_cap_judge(&cap->plan, all, all + CXD_CAP_NFIG(cap->plan.nunits),
 			  j->rules.typical[CXD_M_BW], t->tol, t->poor,
-			  &cap->res) != 0)
+			  c->place.nlink > 0, &cap->res) != 0)
 		sw_die(&c->m, "out of memory");
 	free(all);
 	return true;
