@@ -13,6 +13,7 @@
 
 #include "support/unit_main.h"
 #include "sweep/capacity/capacity.h"
+#include "sweep/capacity/capacity_model.h"
 
 #define MAXN 64
 
@@ -20,10 +21,44 @@
  * its own host. */
 struct fab {
 	int n;
-	int sof[MAXN], gof[MAXN];
+	int sof[MAXN], gof[MAXN], sg[MAXN];
 	struct cxd_sweep_rank r[MAXN];
+	struct cxd_topo_link l[MAXN * MAXN];
 	struct cxd_topo_map tm;
 };
+
+/* The fabric's links (with groups): every two switches of a group, and
+ * each group pair's one link from switch (j mod s) of group i to switch
+ * (i mod s) of group j, as a --topology file's link lines say. */
+static void fab_links(struct fab *f, int s)
+{
+	int ns = f->tm.nswitch, ng = f->tm.ngroup, k = 0;
+
+	for (int a = 0; a < ns; a++)
+		f->sg[a] = a / s;
+	for (int a = 0; a < ns; a++)
+		for (int b = a + 1; b < ns; b++)
+			if (a / s == b / s)
+				f->l[k++] = (struct cxd_topo_link){ a, b, 1, 0 };
+	for (int i = 0; i < ng; i++)
+		for (int j = i + 1; j < ng; j++)
+			f->l[k++] = (struct cxd_topo_link){ i * s + j % s,
+							     j * s + i % s, 1, 0 };
+	f->tm.link = f->l;
+	f->tm.nlink = k;
+	f->tm.switch_group = f->sg;
+	f->tm.route = CXD_TOPO_R_MINIMAL;
+}
+
+/* The plan's model over the fabric's links (freed by the caller). */
+static double *model(const struct fab *f, const struct cxd_cap_plan *pl)
+{
+	double *m = calloc(CXD_CAP_M(pl->nunits, 0, 0) + 1, sizeof(double));
+
+	assert_non_null(m);
+	assert_int_equal(cxd_cap_model(pl, &f->tm, f->n, m), 0);
+	return m;
+}
 
 static void fab_make(struct fab *f, int n, int h, int s)
 {
@@ -196,12 +231,14 @@ static void test_judge_names(void **state)
 	struct fab f;
 	struct cxd_cap_plan pl;
 	struct cxd_cap_res res;
-	double *fig;
+	double *fig, *m;
 
 	(void) state;
 	fab_make(&f, 48, 3, 4);
+	fab_links(&f, 4);
 	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width2,
 				      unstated, 64, &pl), 0);
+	m = model(&f, &pl);
 	fig = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
 	for (int u = 0; u < pl.nunits; u++)
 		fill(fig, &pl, u, 50.0); /* 3 pairs: 150 MB/s */
@@ -212,7 +249,7 @@ static void test_judge_names(void **state)
 					    t < 5 ? t : 5, t < 5 ? 5 : t),
 			     20.0);
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
-				       true, &res), 0);
+				       m, &res), 0);
 	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 150.0, 1e-9);
 	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].bound, 0.75, 1e-9);
 	assert_false(pl.cls[CXD_CAP_BUNDLE].from_width);
@@ -232,19 +269,20 @@ static void test_judge_names(void **state)
 	/* pairs of 30 MB/s: the typical unit is 5 pairs wide, not the
 	 * width's 2; half a pair of it is the bound */
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 30.0, 0.1, false,
-				       true, &res), 0);
+				       m, &res), 0);
 	assert_float_equal(pl.cls[CXD_CAP_SWITCHES].bound, 0.9, 1e-9);
 	cxd_cap_res_free(&res);
 	/* the same figures without the fabric's links: nothing named, the
 	 * short units need links (the verdict is inconclusive) */
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
-				       false, &res), 0);
+				       NULL, &res), 0);
 	assert_int_equal(res.nfound, 0);
 	assert_int_equal(res.nneeds, 4);
 	assert_int_equal(pl.unit[find(&pl, CXD_CAP_BUNDLE, 1, 3)].state,
 			 CXD_CAP_NEEDS_LINKS);
 	cxd_cap_res_free(&res);
 	free(fig);
+	free(m);
 	cxd_cap_plan_free(&pl);
 }
 
@@ -257,13 +295,15 @@ static void test_judge_unsure_and_stated(void **state)
 	struct cxd_cap_plan pl;
 	struct cxd_cap_res res;
 	const bool stated[CXD_TOPO_W_KINDS] = { true, true, true };
-	double *fig, *busy;
+	double *fig, *busy, *m;
 	int u;
 
 	(void) state;
 	fab_make(&f, 32, 2, 4);
+	fab_links(&f, 4);
 	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
 				      stated, 64, &pl), 0);
+	m = model(&f, &pl);
 	fig = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
 	busy = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
 	for (u = 0; u < pl.nunits; u++)
@@ -280,7 +320,7 @@ static void test_judge_unsure_and_stated(void **state)
 	busy[CXD_CAP_FIG(find(&pl, CXD_CAP_BUNDLE, 0, 1), 0, 0, 1)] = 0.2;
 	/* width 1 x 90 MB/s: 2 pairs at 50 carry 100, enough */
 	assert_int_equal(cxd_cap_judge(&pl, fig, busy, 90.0, 0.1, false,
-				       true, &res), 0);
+				       m, &res), 0);
 	assert_true(pl.cls[CXD_CAP_BUNDLE].from_width);
 	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 90.0, 1e-9);
 	assert_int_equal(pl.unit[find(&pl, CXD_CAP_BUNDLE, 0, 2)].state,
@@ -290,13 +330,14 @@ static void test_judge_unsure_and_stated(void **state)
 	assert_int_equal(res.nunsure, 1);
 	cxd_cap_res_free(&res);
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 90.0, 0.4, true,
-				       true, &res), 0);
+				       m, &res), 0);
 	assert_int_equal(res.nfound, 0);
 	assert_int_equal(res.nunsure, 1);
 	assert_int_equal(pl.unit[u].state, CXD_CAP_UNSURE);
 	cxd_cap_res_free(&res);
 	free(fig);
 	free(busy);
+	free(m);
 	cxd_cap_plan_free(&pl);
 }
 

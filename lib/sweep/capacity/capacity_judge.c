@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "capacity.h"
+#include "capacity_model.h"
 #include "sweep/judge/judge.h"
 #include "sweep/judge/stat.h"
 
@@ -105,9 +106,11 @@ static double typical_busy(const struct cxd_cap_plan *pl, const double *busy,
 
 /* Each unit's expected, ratio and state. */
 static void units(struct cxd_cap_plan *pl, double pair, double tol,
-		  bool poor, bool routes, const double *busy, double *tmp)
+		  bool poor, const double *model, const double *busy,
+		  double *tmp)
 {
 	double calm = typical_busy(pl, busy, tmp) + CXD_JUDGE_BUSY_MAX;
+	double rate[CXD_CAP_L_KINDS];
 
 	for (int s = 0; s < CXD_CAP_SCOPES; s++) {
 		struct cxd_cap_class *cl = &pl->cls[s];
@@ -124,10 +127,12 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 			w = (int) (cl->expected / pair + 0.5);
 		cl->bound = 1.0 - fmax(tol, w > 0 ? 0.5 / w : 0.0);
 	}
+	if (model && got(pair))
+		cxd_cap_model_expect(pl, model, pair, rate, tmp);
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];
 		const struct cxd_cap_class *cl = &pl->cls[x->scope];
-		double want = cl->expected;
+		double want = model && got(pair) ? x->expected : cl->expected;
 
 		if (x->np == 0)
 			continue;
@@ -139,7 +144,7 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		x->ratio = got(want) ? x->carried / want : NAN;
 		x->state = !(x->ratio < cl->bound) ? CXD_CAP_OK :
 			   poor || x->busy > calm ? CXD_CAP_UNSURE :
-			   routes ? CXD_CAP_SHORT : CXD_CAP_NEEDS_LINKS;
+			   model ? CXD_CAP_SHORT : CXD_CAP_NEEDS_LINKS;
 	}
 }
 
@@ -226,7 +231,7 @@ static int name(struct cxd_cap_plan *pl, struct cxd_cap_res *res,
 
 int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 		  const double *busy, double pair_mb_s, double tol, bool poor,
-		  bool routes, struct cxd_cap_res *res)
+		  const double *model, struct cxd_cap_res *res)
 {
 	double *tmp = malloc(((size_t) pl->nunits * 3 + 1) * sizeof(double));
 	int ret;
@@ -239,7 +244,7 @@ int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 	for (int u = 0; u < pl->nunits; u++)
 		if (pl->unit[u].np)
 			pl->unit[u].carried = carried(fig, u, pl->unit[u].np);
-	units(pl, pair_mb_s, tol, poor, routes, busy, tmp);
+	units(pl, pair_mb_s, tol, poor, model, busy, tmp);
 	for (int u = 0; u < pl->nunits; u++) {
 		res->nunsure += pl->unit[u].state == CXD_CAP_UNSURE;
 		res->nneeds += pl->unit[u].state == CXD_CAP_NEEDS_LINKS;

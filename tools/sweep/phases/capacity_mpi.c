@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include "base/cpu_wait.h"
+#include "sweep/capacity/capacity_model.h"
 #include "sweep/judge/judge_suspects.h"
 #include "sweep/sched/retest.h"
 #include "capacity_mpi.h"
@@ -226,6 +227,23 @@ struct inputs {
 	int width[CXD_TOPO_W_KINDS];
 };
 
+/* Rank 0, with the fabric's links: each unit's links' worth along its
+ * pairs' ways (capacity_model.h); NULL without, or where the routes
+ * cannot be made (then no unit is named: it needs links). */
+static double *model(const struct sw_capacity *cap, const struct sw_ctx *c)
+{
+	const struct cxd_cap_plan *pl = &cap->plan;
+	double *m;
+
+	if (c->m.rank != 0 || c->place.nlink == 0)
+		return NULL;
+	m = sw_alloc(&c->m, CXD_CAP_M(pl->nunits, 0, 0) + 1, sizeof(double));
+	if (cxd_cap_model(pl, &c->place, c->m.n, m) == 0)
+		return m;
+	free(m);
+	return NULL;
+}
+
 /* One pass over the plan of the widths in x; rank 0 judges it (no
  * suspect added yet). false: nothing to load (res.why says). */
 static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
@@ -233,7 +251,7 @@ static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
 		     const struct sw_judging *j)
 {
 	const struct cxd_tol *t = &j->rules.tol[CXD_M_BW];
-	double *all;
+	double *all, *m;
 
 	cxd_cap_res_free(&cap->res);
 	cxd_cap_plan_free(&cap->plan);
@@ -246,11 +264,13 @@ static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
 	all = sw_alloc(&c->m, 2 * CXD_CAP_NFIG(cap->plan.nunits) + 1,
 		       sizeof(double));
 	run_plan(cap, c, e, all);
+	m = model(cap, c);
 	if (c->m.rank == 0 &&
 	    cxd_cap_judge(&cap->plan, all, all + CXD_CAP_NFIG(cap->plan.nunits),
-			  j->rules.typical[CXD_M_BW], t->tol, t->poor,
-			  c->place.nlink > 0, &cap->res) != 0)
+			  j->rules.typical[CXD_M_BW], t->tol, t->poor, m,
+			  &cap->res) != 0)
 		sw_die(&c->m, "out of memory");
+	free(m);
 	free(all);
 	return true;
 }
