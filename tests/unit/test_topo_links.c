@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* --topology's switch, link and route lines (lib/sweep/model/topo_links.c,
  * topo_resolve.c, topo_reach.c): a dragonfly, a fat tree, a file of
- * places only, Slurm's tree, and each error naming its line and value. */
+ * places only, Slurm's tree, each error naming its line and value, and
+ * the converters' outputs in tests/data/topology/ (CXD_TOPO_DATA). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -289,6 +290,88 @@ static void test_reach(void **state)
 	cxd_topo_free(&t);
 }
 
+/* t loaded from tests/data/topology/name, which must load. */
+static void load_data(struct cxd_topo *t, const char *name)
+{
+	char path[512], err[512] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", CXD_TOPO_DATA, name);
+	if (cxd_topo_load(path, t, err, sizeof(err)))
+		fail_msg("%s: %s", path, err);
+}
+
+/* What slurm-topology-to-cxd wrote loads as cxi_sweep reads Slurm's file
+ * itself: the same switches, groups, links and places. */
+static void test_slurm_converted(void **state)
+{
+	struct cxd_topo c, s;
+
+	(void) state;
+	load_data(&c, "slurm-tree.cxd");
+	load_data(&s, "slurm-tree.conf");
+	assert_int_equal(c.nswitch, 4);
+	assert_int_equal(c.nswitch_all, 7);
+	assert_int_equal(c.nl, 64);
+	assert_string_equal(group(&c, "leaf2"), "spine1");
+	assert_string_equal(group(&c, "spine2"), "spine2");
+	assert_string_equal(group(&c, "core"), "-");
+	assert_int_equal(linked(&c, "core", "spine2"), 1);
+	assert_int_equal(linked(&c, "leaf4", "spine2"), 1);
+	assert_int_equal(linked(&c, "leaf4", "spine1"), 0);
+	assert_int_equal(c.route, CXD_TOPO_R_ECMP);
+	assert_true(c.route_line > 0);
+	assert_int_equal(s.nswitch_all, c.nswitch_all);
+	assert_int_equal(s.ngroup_all, c.ngroup_all);
+	for (int k = 0; k < c.nswitch_all; k++) {
+		assert_string_equal(s.switch_name[k], c.switch_name[k]);
+		assert_int_equal(s.switch_group[k], c.switch_group[k]);
+	}
+	assert_int_equal(s.nlink, 6);
+	assert_int_equal(s.nlink, c.nlink);
+	for (int i = 0; i < c.nlink; i++) {
+		assert_int_equal(s.link[i].a, c.link[i].a);
+		assert_int_equal(s.link[i].b, c.link[i].b);
+		assert_int_equal(s.link[i].count, c.link[i].count);
+	}
+	assert_int_equal(s.nl, c.nl);
+	for (int i = 0; i < c.nl; i++) {
+		assert_string_equal(s.l[i].name, c.l[i].name);
+		assert_int_equal(s.l[i].switch_ix, c.l[i].switch_ix);
+		assert_int_equal(s.l[i].group_ix, c.l[i].group_ix);
+	}
+	assert_int_equal(s.route, c.route);
+	cxd_topo_free(&c);
+	cxd_topo_free(&s);
+}
+
+/* What ibnetdiscover-to-cxd wrote: two leaves, two spines, two cables
+ * each, a host with two HCAs named host:nic. */
+static void test_ib_converted(void **state)
+{
+	const char *l1 = "MF0;leaf1:MQM8790/U1", *l2 = "MF0;leaf2:MQM8790/U1";
+	const char *s1 = "MF0;spine1:MQM8790/U1", *s2 = "spine_2_(row_B)";
+	struct cxd_topo t;
+
+	(void) state;
+	load_data(&t, "ib-fat-tree.cxd");
+	assert_int_equal(t.nl, 9);
+	assert_int_equal(t.nswitch, 2);
+	assert_int_equal(t.nswitch_all, 4);
+	assert_int_equal(t.ngroup_all, 0);
+	assert_int_equal(t.nlink, 4);
+	assert_int_equal(linked(&t, l1, s1), 2);
+	assert_int_equal(linked(&t, l1, s2), 2);
+	assert_int_equal(linked(&t, s1, l2), 2);
+	assert_int_equal(linked(&t, l2, s2), 2);
+	assert_int_equal(linked(&t, l1, l2), 0);
+	for (int i = 0; i < t.nl; i++)
+		if (strcmp(t.l[i].name, "node04:mlx5_1") == 0)
+			assert_string_equal(t.switch_name[t.l[i].switch_ix], l2);
+	assert_string_equal(t.l[3].name, "node04:mlx5_0");
+	assert_int_equal(t.route, CXD_TOPO_R_ECMP);
+	cxd_topo_free(&t);
+}
+
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_dragonfly),
 	cmocka_unit_test(test_fat_tree),
@@ -296,5 +379,7 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_slurm_links),
 	cmocka_unit_test(test_line_errors),
 	cmocka_unit_test(test_counts),
-	cmocka_unit_test(test_reach)
+	cmocka_unit_test(test_reach),
+	cmocka_unit_test(test_slurm_converted),
+	cmocka_unit_test(test_ib_converted)
 )
