@@ -26,7 +26,7 @@ comment() {
 	case $1 in
 	*.c | *.h) echo "/* $ID */" ;;
 	*.py | *.sh | *.cmake | */CMakeLists.txt | CMakeLists.txt | Makefile | \
-		*.toml | *.eb | *.supp | .ci/*) echo "# $ID" ;;
+		*.toml | *.eb | *.supp | .ci/* | contrib/topology/*-to-cxd) echo "# $ID" ;;
 	man/*.in | man/*.roff) echo ".\\\" $ID" ;;
 	esac
 }

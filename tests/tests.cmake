@@ -141,6 +141,17 @@ if(Python3_FOUND)
                        LABELS unit TIMEOUT 60)
 endif()
 
+# The converters of contrib/topology/ on their inputs in tests/data/topology/
+# (tests/topology_convert.py); test_topo_links loads what they write.
+if(Python3_FOUND)
+  add_test(NAME unit.topology_convert
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/topology_convert.py
+                   ${CMAKE_SOURCE_DIR})
+  set_tests_properties(unit.topology_convert PROPERTIES LABELS unit TIMEOUT 60)
+endif()
+target_compile_definitions(test_topo_links PRIVATE
+                           CXD_TOPO_DATA="${CMAKE_SOURCE_DIR}/tests/data/topology")
+
 # The GPU declarations against the vendors' headers.
 include(${CMAKE_SOURCE_DIR}/tests/gpu_headers/gpu_headers.cmake)
 

@@ -1,27 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* --topology FILE: read, check, place every rank. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "topo.h"
 #include "topo_add.h"
+#include "topo_err.h"
+#include "topo_links.h"
+#include "topo_reach.h"
+#include "topo_resolve.h"
 #include "topo_slurm.h"
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 void cxd_topo_addr_node(const char *addr, char *out, size_t len)
 {
@@ -44,21 +34,26 @@ static int parse_line(struct cxd_topo *t, char *s, int line, char *err,
 	int nf = 0;
 
 	for (char *tok = strtok_r(s, " \t\r\n", &save); tok && nf < 4;
-	     tok = strtok_r(NULL, " \t\r\n", &save))
+	     tok = strtok_r(NULL, " \t\r\n", &save)) {
+		/* switch, link, route: topo_links.c reads the rest. */
+		if (nf == 0 && cxd_topo_links_word(tok))
+			return cxd_topo_links_line(t, tok, save, line, err,
+						   len);
 		f[nf++] = tok;
+	}
 	if (nf == 0 || f[0][0] == '#')
 		return 0;
 	if (strcmp(f[0], "width") == 0)
 		return nf == 4 && f[3][0] != '#' ?
-		       bad(err, len, "%s:%d: expected 'width KIND N', got more "
-			   "fields", t->path, line) :
+		       cxd_topo_bad(err, len, "%s:%d: expected 'width KIND N', "
+				    "got more fields", t->path, line) :
 		       cxd_topo_add_width(t, nf > 1 ? f[1] : NULL,
 					  nf > 2 && f[2][0] != '#' ? f[2] : NULL,
 					  line, err, len);
 	if (nf < 2 || (nf == 4 && f[3][0] != '#'))
-		return bad(err, len, "%s:%d: expected 'NAME SWITCH [GROUP]', "
-			   "got %d field%s", t->path, line, nf,
-			   nf == 1 ? "" : "s or more");
+		return cxd_topo_bad(err, len, "%s:%d: expected 'NAME SWITCH "
+				    "[GROUP]', got %d field%s", t->path, line,
+				    nf, nf == 1 ? "" : "s or more");
 	return cxd_topo_add(t, f[0], f[1], nf >= 3 && f[2][0] != '#' ? f[2] :
 			    NULL, line, err, len);
 }
@@ -73,24 +68,33 @@ int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
 	memset(t, 0, sizeof(*t));
 	snprintf(t->path, sizeof(t->path), "%s", path);
 	if (f == NULL)
-		return bad(err, len, "cannot read the topology file '%s': %s",
-			   path, strerror(errno));
+		return cxd_topo_bad(err, len, "cannot read the topology file "
+				    "'%s': %s", path, strerror(errno));
 	if (cxd_topo_is_slurm(f))
 		ret = cxd_topo_slurm(t, f, err, len);
 	while (ret == 0 && !t->slurm && fgets(buf, sizeof(buf), f)) {
 		line++;
 		if (strchr(buf, '\n') == NULL && !feof(f))
-			ret = bad(err, len, "%s:%d: line too long", path, line);
+			ret = cxd_topo_bad(err, len, "%s:%d: line too long",
+					   path, line);
 		else
 			ret = parse_line(t, buf, line, err, len);
 	}
 	if (ret == 0 && ferror(f))
-		ret = bad(err, len, "cannot read the topology file '%s'", path);
+		ret = cxd_topo_bad(err, len, "cannot read the topology file "
+				   "'%s'", path);
 	if (ret == 0 && t->nl == 0)
-		ret = bad(err, len, "%s: no line places a host (the formats: "
-			  "NAME SWITCH [GROUP], or Slurm's topology.conf)",
-			  path);
+		ret = cxd_topo_bad(err, len, "%s: no line places a host (the "
+				   "formats: NAME SWITCH [GROUP], or Slurm's "
+				   "topology.conf)", path);
 	fclose(f);
+	/* The links once every line is in; Slurm's tree is not checked:
+	 * its file may leave the top out (jobs then stay under one
+	 * switch), which placing has always accepted. */
+	if (ret == 0)
+		ret = cxd_topo_resolve(t, err, len);
+	if (ret == 0 && t->nlink > 0 && !t->slurm)
+		ret = cxd_topo_reach(t, err, len);
 	if (ret)
 		cxd_topo_free(t);
 	return ret;
@@ -124,9 +128,10 @@ int cxd_topo_place(struct cxd_topo *t, const struct cxd_sweep_rank *r,
 		struct cxd_topo_line *l = find(t, &r[i]);
 
 		if (l == NULL)
-			return bad(err, len, "%s: no line places rank %d (host "
-				   "%s, nic %s, address %s)", t->path, i,
-				   r[i].host, r[i].nic, r[i].addr);
+			return cxd_topo_bad(err, len, "%s: no line places rank "
+					    "%d (host %s, nic %s, address %s)",
+					    t->path, i, r[i].host, r[i].nic,
+					    r[i].addr);
 		l->used = 1;
 		switch_of[i] = l->switch_ix;
 		group_of[i] = l->group_ix;

@@ -6,15 +6,19 @@
  *   # comments and blank lines are ignored
  *   NAME  SWITCH  [GROUP]
  *   width KIND N      (optional; KIND local, global or uplink)
+ *   switch NAME [GROUP], link A B [COUNT], route minimal|ecmp
+ *                     (optional: the fabric's links, topo_links.h)
  *
  * NAME is a host name, "host:nic" (nodes with several NICs), or a fabric
  * address without its port (where host names repeat). A width line
  * says how many pairs cross one such link at full rate (topo_types.h);
- * a host named "width" cannot be placed.
+ * a host named "width", "switch", "link" or "route" cannot be placed.
+ * With link lines, every two hosts must have a route (topo_reach.h).
  *
  * Or Slurm's topology.conf (topology/tree), told apart by its first line
  * (topo_slurm.c): a switch with Nodes= is each node's switch, the switch
- * whose Switches= lists it is their group.
+ * whose Switches= lists it is their group; each Switches= relation is a
+ * link.
  *
  *   SwitchName=s1 Nodes=n[01-16]
  *   SwitchName=top Switches=s[1-4]

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "topo_add.h"
+#include "topo_links.h"
 
-/* Index of name in list (count *n), added when new; -1: no memory. */
-static int intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
+int cxd_topo_intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
 {
 	char (*grown)[CXD_TOPO_NAME];
 
@@ -22,6 +22,20 @@ static int intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
 	*list = grown;
 	snprintf((*list)[*n], CXD_TOPO_NAME, "%s", name);
 	return (*n)++;
+}
+
+/* name placed again at line, on switch sname; first: where it was. */
+static int twice(const struct cxd_topo *t, const struct cxd_topo_line *first,
+		 const char *sname, int line, char *err, size_t len)
+{
+	const char *was = t->switch_name[first->switch_ix];
+	int k = snprintf(err, len, "%s:%d: '%s' is placed twice (first at "
+			 "line %d)", t->path, line, first->name, first->line);
+
+	if (strcmp(was, sname) != 0 && k >= 0 && (size_t) k < len)
+		snprintf(err + k, len - (size_t) k, ", on switch '%s' here and "
+			 "'%s' there: a host sits on one switch", sname, was);
+	return -EINVAL;
 }
 
 int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
@@ -37,12 +51,8 @@ int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
 			return -EINVAL;
 		}
 	for (int i = 0; i < t->nl; i++)
-		if (strcmp(t->l[i].name, name) == 0) {
-			snprintf(err, len, "%s:%d: '%s' is placed twice (first "
-				 "at line %d)", t->path, line, name,
-				 t->l[i].line);
-			return -EINVAL;
-		}
+		if (strcmp(t->l[i].name, name) == 0)
+			return twice(t, &t->l[i], sname, line, err, len);
 	grown = realloc(t->l, (size_t) (t->nl + 1) * sizeof(*t->l));
 	if (grown == NULL)
 		goto oom;
@@ -51,8 +61,9 @@ int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
 	memset(l, 0, sizeof(*l));
 	snprintf(l->name, sizeof(l->name), "%s", name);
 	l->line = line;
-	l->switch_ix = intern(&t->switch_name, &t->nswitch, sname);
-	l->group_ix = gname ? intern(&t->group_name, &t->ngroup, gname) : -1;
+	l->switch_ix = cxd_topo_intern(&t->switch_name, &t->nswitch, sname);
+	l->group_ix = gname ? cxd_topo_intern(&t->group_name, &t->ngroup,
+					      gname) : -1;
 	if (l->switch_ix >= 0 && (gname == NULL || l->group_ix >= 0))
 		return 0;
 oom:
@@ -101,6 +112,7 @@ int cxd_topo_add_width(struct cxd_topo *t, const char *kind, const char *n,
 
 void cxd_topo_free(struct cxd_topo *t)
 {
+	cxd_topo_links_free(t);
 	free(t->l);
 	free(t->switch_name);
 	free(t->group_name);

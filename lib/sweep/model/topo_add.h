@@ -8,6 +8,8 @@
 
 #include "topo_types.h"
 
+/* Index of name in list (count *n), added when new; -1: no memory. */
+int cxd_topo_intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name);
 /* Place name under switch sname and group gname (NULL: none); a name
  * placed twice is an error naming both lines. */
 int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,

@@ -3,7 +3,10 @@
  * --topology reading Slurm's topology.conf (topology/tree): lines of
  * SwitchName=NAME with Nodes=HOSTLIST (a leaf switch) or Switches=HOSTLIST
  * (switches below it), and LinkSpeed=, which is ignored. A node's switch
- * is its leaf; its group is the switch above that leaf, if any.
+ * is its leaf; its group is the switch above that leaf, if any. Each
+ * Switches= relation is a link (one: the file gives no count), routed
+ * ecmp (a tree); a switch with no nodes sits in the group named after
+ * it, if one is, else in none.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 
 #include "base/hostlist.h"
 #include "topo_add.h"
+#include "topo_links.h"
 #include "topo_slurm.h"
 
 struct sw_line {
@@ -156,8 +160,33 @@ static int child(const char *name, void *arg)
 	if (k->parent && strcmp(k->parent, c->cur->name) != 0)
 		return bad(c, c->cur->line, "switch '%s' is below both '%s' "
 			   "and '%s'", name, k->parent, c->cur->name);
+	if (k->parent)
+		return 0; /* listed twice: one link */
 	k->parent = c->cur->name;
-	return 0;
+	c->t->route = CXD_TOPO_R_ECMP;
+	return cxd_topo_links_add(c->t, c->cur->name, name, 1, c->cur->line,
+				  c->err, c->len);
+}
+
+/* Every switch declared once the nodes are placed: a leaf in its
+ * nodes' group, any other in the group of its own name if there is one
+ * (the switch above leaves), so that no group is added. */
+static int declare(struct conf *c)
+{
+	struct cxd_topo *t = c->t;
+	int ret = 0;
+
+	for (int i = 0; ret == 0 && i < c->n; i++) {
+		const struct sw_line *s = &c->s[i];
+		const char *g = s->nodes ? s->parent : NULL;
+
+		for (int k = 0; !s->nodes && k < t->ngroup; k++)
+			if (strcmp(t->group_name[k], s->name) == 0)
+				g = s->name;
+		ret = cxd_topo_links_switch(t, s->name, g, s->line, c->err,
+					    c->len);
+	}
+	return ret;
 }
 
 static int node(const char *name, void *arg)
@@ -194,7 +223,7 @@ static int build(struct conf *c)
 		if (c->s[i].nodes)
 			ret = walk(c, c->s[i].nodes, "Nodes", node);
 	}
-	return ret;
+	return ret ? ret : declare(c);
 }
 
 int cxd_topo_slurm(struct cxd_topo *t, FILE *f, char *err, size_t len)

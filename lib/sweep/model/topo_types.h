@@ -26,10 +26,13 @@ struct cxd_topo_link {
 };
 
 /* Topology: for each rank its switch and group index (-1: none). A
- * switch sits in one group: its first rank's, or its switch line's.
- * With link lines: the links, each switch's group (switches with no
- * rank included: spines) and the route rule; else nlink 0, link and
- * switch_group NULL, route CXD_TOPO_R_NONE. */
+ * switch sits in one group: its host lines', or its switch line's.
+ * nswitch and ngroup count those host lines name (the placement's);
+ * the switches and groups only switch and link lines name (spines,
+ * routers with no hosts) come after them, up to nswitch_all and
+ * ngroup_all. switch_group: each switch's group (nswitch_all entries;
+ * rank 0 only, NULL elsewhere). With link lines: the links and the
+ * route rule; else nlink 0, link NULL, route CXD_TOPO_R_NONE. */
 struct cxd_topo_map {
 	const int *switch_of, *group_of;
 	int nswitch, ngroup;
@@ -37,6 +40,7 @@ struct cxd_topo_map {
 	int nlink;
 	const int *switch_group;
 	int route; /* enum cxd_topo_route */
+	int nswitch_all, ngroup_all;
 };
 
 /* The shared links a width is given for: between two switches of one
@@ -90,11 +94,17 @@ struct cxd_topo {
 	/* "width KIND N" lines, then (rank 0) the run's measurement. */
 	struct cxd_topo_width width[CXD_TOPO_W_KINDS];
 	/* "switch NAME [GROUP]", "link A B [COUNT]" and "route RULE" lines
-	 * (topo_links.c): switch_group has nswitch entries once loaded. */
+	 * (topo_links.c). switch_name and group_name hold first the names
+	 * host lines give (nswitch, ngroup: the placement's, as before
+	 * these lines), then those only these lines give (up to
+	 * nswitch_all, ngroup_all); switch_group has nswitch_all entries
+	 * once loaded. pend: the lines as read, until the file's end. */
 	int *switch_group;
 	struct cxd_topo_link *link;
 	int nlink;
 	int route, route_line; /* enum cxd_topo_route; 0: no route line */
+	int nswitch_all, ngroup_all;
+	struct cxd_topo_pend *pend;
 };
 
 #endif

@@ -37,7 +37,8 @@ struct sw_ctx {
 	struct cxd_sweep_rank *ranks; /* every rank's host and address */
 	struct sw_hosts hosts;
 	/* --topology's switch and group of every rank, on every rank
-	 * (place.switch_of NULL: none given). */
+	 * (place.switch_of NULL: none given); its links, switches' groups
+	 * and route rule on rank 0 only (NULL, 0 elsewhere). */
 	struct cxd_topo_map place;
 	/* Pairs at full rate across one link of each kind (topo_types.h's
 	 * CXD_TOPO_W_*), stated or measured (width_mpi.c), on every rank;

@@ -72,9 +72,17 @@ int sw_inputs_place(struct sw_inputs *in, struct sw_ctx *c)
 		int *switch_of = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 		int *group_of = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 
+		/* The links and switches' groups stay rank 0's: the file
+		 * is not sent, share_place sends the placement only, and
+		 * other ranks keep them NULL. */
 		c->place = (struct cxd_topo_map){
 			.switch_of = switch_of, .group_of = group_of,
-			.nswitch = in->topo.nswitch, .ngroup = in->topo.ngroup };
+			.nswitch = in->topo.nswitch, .ngroup = in->topo.ngroup,
+			.link = in->topo.link, .nlink = in->topo.nlink,
+			.switch_group = in->topo.switch_group,
+			.route = in->topo.route,
+			.nswitch_all = in->topo.nswitch_all,
+			.ngroup_all = in->topo.ngroup_all };
 		ret = cxd_topo_place(&in->topo, c->ranks, c->m.n, switch_of,
 				     group_of, stderr, err, sizeof(err));
 		if (ret)

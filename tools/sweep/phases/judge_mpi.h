@@ -30,7 +30,8 @@ struct sw_inputs {
 /* 0, or 2 on every rank when one is unusable (rank 0 says why). */
 int sw_inputs_read(struct sw_inputs *in, const struct sw_ctx *c);
 /* After the ranks are known: --topology must place every one (0 or 2);
- * the placement lands on every rank in c->place. */
+ * the placement lands on every rank in c->place, the file's links,
+ * switches' groups and route rule on rank 0 only (into in->topo). */
 int sw_inputs_place(struct sw_inputs *in, struct sw_ctx *c);
 /* Rank 0: the result's inputs section: what was read, and the placement
  * (c->place) only with --topology. */
