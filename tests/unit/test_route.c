@@ -43,7 +43,7 @@ static void link_add(struct fab *f, int a, int b, int count)
 static void map(struct fab *f, int route)
 {
 	f->tm = (struct cxd_topo_map){ .switch_of = f->sof,
-		.group_of = f->gof, .nswitch = f->ns,
+		.group_of = f->gof, .nswitch = f->ns, .nswitch_all = f->ns,
 		.ngroup = f->ng, .link = f->l, .nlink = f->nl,
 		.switch_group = f->sg, .route = route };
 }
@@ -89,6 +89,9 @@ static void fat_tree(struct fab *f, int leaves, int h, int spines)
 		for (int p = 0; p < spines; p++)
 			link_add(f, a, leaves + p, 1);
 	map(f, CXD_TOPO_R_ECMP);
+	/* as the reader places them: the spines (no host) after the
+	 * switches hosts sit on */
+	f->tm.nswitch = leaves;
 }
 
 static int find_link(const struct fab *f, int a, int b)

@@ -99,7 +99,7 @@ static int candidates(struct rstate *s)
 		mark(s, CXD_S_LINK, l, -1);
 		ret = add_cand(s, CXD_S_LINK, l, -1);
 	}
-	for (int a = 0; ret == 0 && a < s->c->ns; a++) {
+	for (int a = 0; ret == 0 && a < s->rt.ns; a++) {
 		mark(s, CXD_S_SWITCH, a, -1);
 		ret = add_cand(s, CXD_S_SWITCH, a, -1);
 	}

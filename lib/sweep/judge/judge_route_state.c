@@ -129,7 +129,9 @@ void cxd_route_name(struct rstate *s, const struct rcand *x)
 	int id, id2;
 
 	ids(s, x, &id, &id2);
-	if (x->kind == CXD_S_LINK)
+	/* a link, or a switch no rank sits on (a spine): no ends' counts */
+	if (x->kind == CXD_S_LINK ||
+	    (x->kind == CXD_S_SWITCH && id >= c->ns))
 		out = (struct cxd_suspect){ .kind = x->kind, .metric = c->m,
 					    .id = id, .id2 = id2 };
 	else

@@ -279,21 +279,28 @@ static int all_pairs(struct rb *b, const bool *used)
 	return 0;
 }
 
+/* Every switch: those carrying ranks first, then those only the link
+ * lines name (spines, routers with no hosts). */
+static int all_switches(const struct cxd_topo_map *tm)
+{
+	return tm->nswitch_all > tm->nswitch ? tm->nswitch_all : tm->nswitch;
+}
+
 int cxd_routes_build(const struct cxd_topo_map *tm, int n,
 		     struct cxd_routes *r)
 {
-	struct rb b = { .tm = tm, .r = r, .ns = tm->nswitch };
+	struct rb b = { .tm = tm, .r = r, .ns = all_switches(tm) };
 	bool *used;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	r->ns = tm->nswitch;
-	if (tm->nlink <= 0 || tm->link == NULL || tm->nswitch <= 0)
+	r->ns = b.ns;
+	if (tm->nlink <= 0 || tm->link == NULL || b.ns <= 0)
 		return -EINVAL;
-	used = calloc((size_t) tm->nswitch, sizeof(bool));
+	used = calloc((size_t) b.ns, sizeof(bool));
 	ret = used ? scratch(&b) : -ENOMEM;
 	for (int i = 0; ret == 0 && i < n; i++)
-		if (tm->switch_of[i] >= 0 && tm->switch_of[i] < tm->nswitch)
+		if (tm->switch_of[i] >= 0 && tm->switch_of[i] < b.ns)
 			used[tm->switch_of[i]] = true;
 	if (ret == 0)
 		ret = all_pairs(&b, used);
