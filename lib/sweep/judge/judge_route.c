@@ -114,29 +114,63 @@ static int candidates(struct rstate *s)
 	return ret;
 }
 
-/* What x explains of what is left. */
-static double gain(const struct rstate *s, const struct rcand *x)
+/* What adding x to the named would add to pair p's predicted share of
+ * outliers: its ways that cross x and no named component yet. */
+static double added(const struct rstate *s, int p)
+{
+	size_t nw;
+	const struct cxd_way *w = cxd_routes_ways(&s->rt, s->pa[p], s->pb[p],
+						  &nw);
+	size_t first = (size_t) (w - s->rt.way);
+	double add = 0;
+
+	for (size_t i = 0; i < nw; i++) {
+		if (s->covered[first + i])
+			continue;
+		for (int h = 0; h < w[i].len; h++)
+			if (s->mark[s->rt.hop[w[i].first + (size_t) h]]) {
+				add += w[i].share;
+				break;
+			}
+	}
+	return add;
+}
+
+/* How much closer the prediction comes to what was measured with x
+ * named: over x's pairs, the outliers it would newly explain less the
+ * good links it would newly call bad; *fresh: the links it would newly
+ * predict out. */
+static double fit_gain(struct rstate *s, const struct rcand *x,
+		       double *fresh)
 {
 	double g = 0;
 
-	for (size_t i = x->first; i < x->first + x->n; i++)
-		g += fmin(s->bad[s->ent[i].pair], s->ent[i].f *
-			  s->n[s->ent[i].pair]);
+	mark(s, x->kind, x->id, x->id2);
+	*fresh = 0;
+	for (size_t i = x->first; i < x->first + x->n; i++) {
+		int p = s->ent[i].pair;
+		double beta = s->bad[p] / s->n[p], add = added(s, p);
+		double now = s->pred[p], then = fmin(1.0, now + add);
+
+		g += s->n[p] * (fabs(beta - now) - fabs(beta - then));
+		*fresh += s->n[p] * (then - now);
+	}
 	return g;
 }
 
-/* Ties: the larger share, the fewer pairs (more specific), the more
- * concrete kind (a link, a switch, a bundle, a group's links). */
+/* Ties: the better fit per link predicted, the fewer pairs (more
+ * specific), the more concrete kind (a link, a switch, a bundle, a
+ * group's links). */
 static int order(const struct rcand *x)
 {
 	return x->kind == CXD_S_LINK ? 0 : x->kind == CXD_S_SWITCH ? 1 :
 	       x->kind == CXD_S_BUNDLE ? 2 : 3;
 }
 
-static bool better(const struct rcand *x, double gx, const struct rcand *y,
-		   double gy)
+static bool better(const struct rcand *x, double gx, double fx,
+		   const struct rcand *y, double gy, double fy)
 {
-	double sx = x->explain / x->expect, sy = y->explain / y->expect;
+	double sx = gx / fx, sy = gy / fy;
 
 	if (fabs(gx - gy) > 1e-6 * (gx + gy))
 		return gx > gy;
@@ -147,35 +181,51 @@ static bool better(const struct rcand *x, double gx, const struct rcand *y,
 	return order(x) < order(y);
 }
 
-/* The next component to name, or NULL. */
+/* The next component to name, or NULL: the one that brings the
+ * prediction closest to the measurement, provided most of what it
+ * would newly predict out was measured out (else good pairs through
+ * it speak for it). */
 static struct rcand *pick(struct rstate *s)
 {
 	struct rcand *best = NULL;
-	double bg = 0;
+	double bg = 0, bf = 1;
 
 	for (size_t i = 0; i < s->ncand; i++) {
 		struct rcand *x = &s->cand[i];
-		double g;
+		double g, fresh;
 
-		if (x->named || x->explain <= 1.5 || 2 * x->explain <= x->expect)
+		if (x->named || x->explain <= 1.5)
 			continue;
-		g = gain(s, x);
-		if (g < 1.5 || 2 * g < x->explain)
+		g = fit_gain(s, x, &fresh);
+		if (g < 1.5 || 2 * g < fresh)
 			continue;
-		if (best == NULL || better(x, g, best, bg)) {
+		if (best == NULL || better(x, g, fresh, best, bg, bf)) {
 			best = x;
 			bg = g;
+			bf = fresh;
 		}
 	}
 	return best;
 }
 
+/* x named: its ways are covered, its pairs' predictions rise. */
 static void take_out(struct rstate *s, const struct rcand *x)
 {
+	mark(s, x->kind, x->id, x->id2);
 	for (size_t i = x->first; i < x->first + x->n; i++) {
 		int p = s->ent[i].pair;
+		size_t nw;
+		const struct cxd_way *w = cxd_routes_ways(
+			&s->rt, s->pa[p], s->pb[p], &nw);
+		size_t first = (size_t) (w - s->rt.way);
 
-		s->bad[p] -= fmin(s->bad[p], s->ent[i].f * s->n[p]);
+		s->pred[p] = fmin(1.0, s->pred[p] + added(s, p));
+		for (size_t k = 0; k < nw; k++)
+			for (int h = 0; h < w[k].len && !s->covered[first + k];
+			     h++)
+				s->covered[first + k] =
+					s->mark[s->rt.hop[w[k].first +
+							  (size_t) h]];
 	}
 }
 

@@ -19,7 +19,9 @@ static int pairs(struct rstate *s)
 	s->pb = malloc(((size_t) k + 1) * sizeof(int));
 	s->n = malloc(((size_t) k + 1) * sizeof(double));
 	s->bad = malloc(((size_t) k + 1) * sizeof(double));
-	if (!s->pa || !s->pb || !s->n || !s->bad)
+	s->pred = calloc((size_t) k + 1, sizeof(double));
+	s->covered = calloc(s->rt.nway + 1, sizeof(bool));
+	if (!s->pa || !s->pb || !s->n || !s->bad || !s->pred || !s->covered)
 		return -ENOMEM;
 	for (int a = 0; a < ns; a++)
 		for (int b = a + 1; b < ns; b++) {
@@ -50,6 +52,8 @@ void cxd_route_state_free(struct rstate *s)
 	free(s->pb);
 	free(s->n);
 	free(s->bad);
+	free(s->pred);
+	free(s->covered);
 	free(s->mark);
 	free(s->cand);
 	free(s->ent);
@@ -152,7 +156,9 @@ void cxd_route_left(struct rstate *s)
 	int ns = c->ns;
 
 	for (int p = 0; p < s->np; p++) {
-		c->bad[s->pa[p] * ns + s->pb[p]] = s->bad[p];
-		c->bad[s->pb[p] * ns + s->pa[p]] = s->bad[p];
+		double left = fmax(0.0, s->bad[p] - s->pred[p] * s->n[p]);
+
+		c->bad[s->pa[p] * ns + s->pb[p]] = left;
+		c->bad[s->pb[p] * ns + s->pa[p]] = left;
 	}
 }

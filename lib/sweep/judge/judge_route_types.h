@@ -36,7 +36,9 @@ struct rstate {
 	struct cxd_routes rt;
 	int np;          /* measured switch pairs a < b */
 	int *pa, *pb;
-	double *n, *bad; /* their links, and outliers not yet explained */
+	double *n, *bad; /* their links and outliers */
+	double *pred;    /* the share of their links the named predict out */
+	bool *covered;   /* per way of the routes: crosses a named one */
 	char *mark;      /* per link line: in the component at hand */
 	struct rcand *cand;
 	size_t ncand, ccap;
