@@ -27,6 +27,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import platgen  # noqa: E402
 import scenarios  # noqa: E402
 import shapes_plan  # noqa: E402
 
@@ -50,26 +51,17 @@ def rank_range(text):
     return lo, hi
 
 
-def count(text):
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("'%s' is not an integer" % text) from None
-    if v < 1:
-        raise argparse.ArgumentTypeError("'%s': at least 1" % text)
-    return v
-
-
 def parse_args(argv):
     p = Parser(prog="shapes.py", description="Healthy simulated fabrics of shapes drawn "
                "at random, each swept by the simulated cxi_sweep: all must PASS with no "
                "suspect and no outlier.")
     p.add_argument("--sweep", default=None, help="cxi_sweep built for SMPI (make sim)")
-    p.add_argument("--count", type=count, default=40, help="fabrics (default 40)")
+    p.add_argument("--count", type=platgen.positive_int, default=40, help="fabrics (default 40)")
     p.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1)")
     p.add_argument("--ranks", type=rank_range, default=(32, 64), metavar="LO-HI",
                    help="each fabric's job has LO to HI ranks (default 32-64)")
-    p.add_argument("--jobs", type=count, default=1, help="simulations at once (default 1)")
+    p.add_argument("--jobs", type=platgen.positive_int, default=1,
+                   help="simulations at once (default 1)")
     p.add_argument("--out", default=None, help="work directory (default: a new one)")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     p.add_argument("--sweep-args", default="", help="more cxi_sweep options, one string")

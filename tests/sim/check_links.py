@@ -25,9 +25,12 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-ROUTER_AT = [(re.compile(r"sw-(.+)"), r"\1"), (re.compile(r"in-(g[0-9]+s[0-9]+)(-s[0-9]+)?"), r"\1"),
-             (re.compile(r"(spine[0-9]+)"), r"\1"), (re.compile(r"ftx-leaf[0-9]+-([0-9]+)"), r"spine\1"),
-             (re.compile(r"fth-.+-([0-9]+)"), r"spine\1")]
+# platgen's routers and the switch each stands for: a switch's own, an
+# arrival router (at the switch where the global link lands), a spine, a
+# leaf's detour to a spine (--down), a host's way to a spine (hashed)
+ROUTER_AT = [(re.compile(p), sub) for p, sub in (
+    (r"sw-(.+)", r"\1"), (r"in-(g[0-9]+s[0-9]+)(-s[0-9]+)?", r"\1"), (r"(spine[0-9]+)", r"\1"),
+    (r"ftx-leaf[0-9]+-([0-9]+)", r"spine\1"), (r"fth-.+-([0-9]+)", r"spine\1"))]
 
 
 def router_switch(name):
@@ -90,7 +93,7 @@ def host_switches(hosts, routers, links, edges):
     return at, nics
 
 
-def link_ends(hosts, routers, links, edges, at, nics):
+def link_ends(routers, links, edges, at, nics):
     """The switches each inter-switch link joins, from the edges that
     cross it, and whether a lane rides with it; problems as strings."""
     where = dict(at)
@@ -112,7 +115,7 @@ def platform_pairs(xml, topo_groups):
     and the problems found on the way."""
     hosts, routers, links, edges = xml
     at, nics = host_switches(hosts, routers, links, edges)
-    ends, laned, bad = link_ends(hosts, routers, links, edges, at, nics)
+    ends, laned, bad = link_ends(routers, links, edges, at, nics)
     lanes = collections.Counter(v[0] for v in links.values() if v[1] == "SHARED" and not v[2])
     lane_bw = lanes.most_common(1)[0][0] if lanes else None
     node_bw = collections.Counter(links[i][0] for i in nics).most_common(1)[0][0]
@@ -123,7 +126,8 @@ def platform_pairs(xml, topo_groups):
         seen = ends.get(name, set())
         by_prop = frozenset(prop.split()) if prop else None
         if len(seen) > 1:
-            bad.append("link %s joins several switch pairs: %s" % (name, sorted(map(sorted, seen))))
+            bad.append("link %s joins several switch pairs: %s"
+                       % (name, sorted(map(sorted, seen))))
             continue
         pair = next(iter(seen)) if seen else by_prop
         if pair is None or len(pair) != 2:
@@ -167,7 +171,8 @@ def compare(xml, topo):
             bad.append("platform joins %s, no link line does" % " and ".join(sorted(pair)))
     bad += ["link %s %s: on %d lines" % (*sorted(p), n) for p, n in named.items() if n > 1]
     hosted = {sw for sw, _ in hosts.values()}
-    bad += ["switch %s: a switch line for a switch with hosts" % s for s in switches if s in hosted]
+    bad += ["switch %s: a switch line for a switch with hosts" % s
+            for s in switches if s in hosted]
     routed = {router_switch(r) for r in xml[1] if router_switch(r)}
     bad += ["switch %s of the platform: on no host or switch line" % s
             for s in sorted(routed - set(groups))]
