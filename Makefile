@@ -216,7 +216,8 @@ endif
 # then the simulated scenario suite at 1024 ranks (bench/results/
 # sim_scenarios_1024.md), issue 42's links-down scenarios with the widths
 # stated (bench/results/sim_capacity_1024.md), the randomized fault benchmark at 256 and 1024
-# (bench/results/sim_faults_N.md), and a whole simulated sweep's cost with the
+# (bench/results/sim_faults_N.md), 200 healthy fabrics of drawn shapes at 128 ranks, each to
+# PASS clean (bench/results/sim_shapes_128.md), and a whole simulated sweep's cost with the
 # default options at 256, 512 and 1024 ranks, projected to 10,000
 # (bench/sim_cost.py; about an hour at 1024 on 2 cores).
 bench: build sim
@@ -228,6 +229,7 @@ bench: build sim
 	bash bench/sim_scenarios.sh $(SIM_DIR)/cxi_sweep 1024
 	bash bench/sim_capacity.sh $(SIM_DIR)/cxi_sweep 1024
 	bash bench/sim_faults.sh $(SIM_DIR)/cxi_sweep 256 1024
+	bash bench/sim_shapes.sh $(SIM_DIR)/cxi_sweep 200 128
 	/usr/bin/python3 bench/sim_cost.py --sweep $(SIM_DIR)/cxi_sweep \
 		--ranks 256,512,1024 --work $(SIM_DIR)/cost \
 		--tsv $(SIM_DIR)/sim_cost.tsv --png $(SIM_DIR)/sim_cost.png

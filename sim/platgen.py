@@ -12,6 +12,9 @@ one link can be slowed. Also writes the hostfile (smpirun -hostfile) and the
     ... --state-widths (width lines in PREFIX.topo)
     ... --down bundle:g0-g1=2 --down switch:g1s1=1 --down leaf:leaf1=8
         (links down, their routes on the survivors: sim/platgen_down.py)
+    ... --fill g1s2=3 --global-landing one|all|K --ft-routes hashed
+        --job 40 --job-seed 7 (shapes: sim/platgen_shape.py)
+    ... --links (switch, link and route lines in PREFIX.topo: platgen_links.py)
 
 Routing: one flat zone with Dijkstra routing over a graph whose edges are
 built so that the only shortest path between two hosts is the intended one
@@ -25,8 +28,11 @@ from xml.sax.saxutils import quoteattr
 # The fabrics; the names tests/sim and scenarios.py use as platgen.NAME.
 from platgen_topo import (  # noqa: F401
     LINK_LAT_NS, NODE_GBPS, Fabric, UsageError, build_dragonfly,
-    build_fattree, df_attach, df_global, df_route, ft_route, host_name, widths)
+    df_attach, df_global, df_route, host_name, widths)
+from platgen_ft import build_fattree, ft_route  # noqa: F401
 from platgen_down import apply_down
+import platgen_links
+import platgen_shape
 
 
 def parse_factor(text, what, lo_open=0.0, hi=1.0):
@@ -137,8 +143,10 @@ def write_xml(f, out):
         # Lanes and ports carry one direction each (SHARED, FATPIPE): their
         # route entries name no direction.
         pol = f.policy(name)
-        w('  <link id=%s bandwidth="%s" latency="%s" sharing_policy="%s"/>\n'
-          % (quoteattr(name), fmt_bw(bw), "%.17gs" % f.link_latency(name), pol))
+        props = platgen_links.xml_props(f, name) if f.write_links else ""
+        w('  <link id=%s bandwidth="%s" latency="%s" sharing_policy="%s"%s\n'
+          % (quoteattr(name), fmt_bw(bw), "%.17gs" % f.link_latency(name), pol,
+             ">%s</link>" % props if props else "/>"))
     for src, dst, links in f.edges:
         w('  <route src=%s dst=%s symmetrical="NO">' % (quoteattr(src), quoteattr(dst)))
         for lk, d in links:
@@ -151,11 +159,16 @@ def write_outputs(f, prefix, state_widths=False):
     with open(prefix + ".xml", "w") as out:
         write_xml(f, out)
     with open(prefix + ".hosts", "w") as out:
-        out.writelines(name + "\n" for name, _, _ in f.hosts)
+        hosts = f.job_hosts if f.job_hosts is not None else [h for h, _, _ in f.hosts]
+        out.writelines(name + "\n" for name in hosts)
     with open(prefix + ".topo", "w") as out:
+        # every host of the machine, also under --job (a site's file
+        # covers the machine, a job part of it)
         out.write("# NAME SWITCH [GROUP], written by sim/platgen.py\n")
         for name, sw, grp in f.hosts:
             out.write("%s %s%s\n" % (name, sw, " " + grp if grp else ""))
+        if f.write_links:
+            out.writelines(ln + "\n" for ln in platgen_links.topo_lines(f))
         if state_widths:
             # the designed widths, in pairs at a node link's rate
             for kind, pairs in widths(f):
@@ -235,6 +248,18 @@ def make_parser():
                         "(width local|global|uplink PAIRS)")
     common.add_argument("--scale", default=None, metavar="F",
                         help="multiply every link by F in (0,1] (after --slow)")
+    common.add_argument("--links", action="store_true",
+                        help="also write the fabric's switches and links in PREFIX.topo "
+                        "(switch, link and route lines) and the switches each link joins "
+                        "in PREFIX.xml")
+    common.add_argument("--fill", action="append", default=[], metavar="SWITCH=N",
+                        help="that switch (gXsY, leafN) has N hosts, not --hosts: 0 to "
+                        "--hosts on a dragonfly, 1 to --hosts on a leaf")
+    common.add_argument("--job", type=positive_int, default=None, metavar="N",
+                        help="the hostfile lists N hosts of the machine, drawn at random "
+                        "(--job-seed); PREFIX.topo still lists them all")
+    common.add_argument("--job-seed", type=int, default=1, metavar="S",
+                        help="the seed --job draws its hosts from (default %(default)s)")
     d = sub.add_parser("dragonfly", parents=[common], help="G groups of S switches of H hosts")
     d.add_argument("--groups", type=positive_int, required=True)
     d.add_argument("--switches", type=positive_int, required=True)
@@ -249,19 +274,29 @@ def make_parser():
                    "links), x node link (default %(default)g)")
     d.add_argument("--global-bw", type=positive_float, default=None,
                    help="a bundle in all, x node link (default: from --taper)")
+    d.add_argument("--global-landing", default="all", metavar="all|one|K",
+                   help="where a bundle's global links land in each group: dealt over all "
+                   "its switches (default), all on one switch (bundles to different groups "
+                   "on different switches), or dealt over K switches")
     t = sub.add_parser("fattree", parents=[common], help="leaves of H hosts, P spines")
     t.add_argument("--leaves", type=positive_int, required=True)
     t.add_argument("--hosts", type=positive_int, required=True, help="hosts per leaf")
     t.add_argument("--spines", type=positive_int, required=True)
     t.add_argument("--uplink", type=positive_float, default=None,
                    help="a leaf-spine link, x node link (default: from --taper)")
+    t.add_argument("--ft-routes", choices=("dmodk", "hashed"), default="dmodk",
+                   help="the spine of a pair: by destination, d-mod-k (default), or by a "
+                   "fixed hash of the pair")
     return p
 
 
 def build(argv):
     """Parse argv and return the Fabric (UsageError on bad input)."""
     a = make_parser().parse_args(argv)
+    a.shape, shape_notes = platgen_shape.parse(a)
     f = build_dragonfly(a) if a.kind == "dragonfly" else build_fattree(a)
+    f.notes += shape_notes
+    f.write_links = a.links
     if a.down:
         apply_down(f, a.down)
     for spec in a.slow:
@@ -273,6 +308,9 @@ def build(argv):
         for lk in f.links:
             f.links[lk] *= s
         f.notes.append("every link x %g" % s)
+    if a.job is not None:
+        f.job_hosts = platgen_shape.job(f, a)
+        f.notes.append("job: %d of the %d hosts (seed %d)" % (a.job, len(f.hosts), a.job_seed))
     return f, a
 
 

@@ -16,10 +16,11 @@ several pairs at once can see (issue 42).
 
 The dead global links and uplinks leave the platform; the routing graph
 is made again so that SimGrid's shortest paths are the rerouted ones
-(platgen_topo.df_k, ft_spine)."""
+(platgen_topo.df_k, platgen_ft.ft_spine)."""
 import re
 
-from platgen_topo import UsageError, df_edges, df_global, df_l1, ft_edges, ft_up
+from platgen_ft import ft_edges, ft_up
+from platgen_topo import UsageError, df_edges, df_global, df_l1
 
 KINDS = {"dragonfly": ("bundle", "switch"), "fattree": ("leaf",)}
 
@@ -136,5 +137,5 @@ def apply_down(f, specs):
         f.routers = [r for r in f.routers if r.startswith("sw-")]
         df_edges(f, f.geometry, f.geometry["names"])
     else:
-        f.routers = [r for r in f.routers if not r.startswith("ftx-")]
+        f.routers = [r for r in f.routers if not r.startswith(("ftx-", "fth-"))]
         ft_edges(f, f.geometry, f.geometry["names"])

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """platgen.py's fabrics (docs/simulation.md): the Fabric model of a
-platform, and the dragonfly and the two-level fat tree built into one, with
-each shape's intended route between two hosts. platgen.py parses the
-command line and writes the files."""
+platform, and the dragonfly built into one, with its intended route
+between two hosts (the two-level fat tree: platgen_ft.py). platgen.py
+parses the command line and writes the files."""
 
 
 NODE_GBPS = 200.0  # a node's link: 200 Gb/s = 25 GB/s (10^9 bytes)
@@ -30,6 +30,15 @@ class Fabric:
         self.routers = []
         self.edges = []  # (src, dst, [(link, "UP"|"DOWN")])
         self.sets = {}  # (kind, name) -> [link names]: what --slow may name
+        # Links between two switches, as designed (before --down): name ->
+        # (switch A, switch B, physical links). The topology file's link
+        # lines are made from it (platgen --links, platgen_links.py).
+        self.joins = {}
+        # What platgen writes beside the platform: the link lines and
+        # their XML properties (--links), the hostfile's hosts (--job;
+        # None: every host).
+        self.write_links = False
+        self.job_hosts = None
         self.geometry = {}
         self.notes = []  # what the platform holds, for the header comment
 
@@ -59,6 +68,12 @@ class Fabric:
     def add_set(self, kind, name, links):
         self.sets.setdefault((kind, name), []).extend(links)
 
+    def join(self, name, a, b, count):
+        """Record that link `name` joins switches a and b and stands for
+        `count` physical links."""
+        self.joins[name] = (a, b, count)
+        return name
+
 
 def host_name(i, n):
     return "nid%0*d" % (max(4, len(str(n - 1))), i)
@@ -71,15 +86,34 @@ def df_peer_index(i, j):
 
 
 def df_attach(geo, i, j, k):
-    """The switch of group i where link k of the bundle i-j lands: a group's
-    (G-1)*W global ports are dealt round-robin over its switches."""
-    return (df_peer_index(i, j) * geo["W"] + k) % geo["S"]
+    """The switch of group i where link k of the bundle i-j lands. By
+    default (--global-landing all) a group's (G-1)*W global ports are dealt
+    round-robin over all its switches; over K switches, the bundle to the
+    p-th other group takes switches p*K .. p*K+K-1 (mod S) and link k the
+    (k mod K)-th of them, so that K = 1 puts a whole bundle on one switch
+    and the bundles to different groups on different switches."""
+    p = df_peer_index(i, j)
+    K = geo.get("landing", "all")
+    if K == "all":
+        return (p * geo["W"] + k) % geo["S"]
+    return (p * K + k % K) % geo["S"]
 
 
-def df_names(geo):
-    g, s, h = geo["G"], geo["S"], geo["H"]
-    n = g * s * h
-    return [host_name(i, n) for i in range(n)]
+def df_place(geo):
+    """Number the hosts switch by switch: geo["at"][i] is host i's (group,
+    switch), geo["on"][(g, s)] the hosts on switch s of group g (H, or
+    what --fill says for that switch), geo["names"] their names."""
+    G, S, H = geo["G"], geo["S"], geo["H"]
+    fill = geo.get("fill", {})
+    geo["at"], geo["on"] = [], {}
+    for g in range(G):
+        for s in range(S):
+            n = fill.get((g, s), H)
+            geo["on"][(g, s)] = list(range(len(geo["at"]), len(geo["at"]) + n))
+            geo["at"] += [(g, s)] * n
+    n = len(geo["at"])
+    geo["names"] = [host_name(i, n) for i in range(n)]
+    return geo["names"]
 
 
 def df_l1(g, a, b):
@@ -133,10 +167,9 @@ def df_route(geo, a, b):
     of the bundle is chosen by destination switch: k = t mod W (df_k).
     Each L1 hop takes a lane too (the source's out, or after the global link the
     destination's in); leaving from its own switch, the source's port."""
-    S, H = geo["S"], geo["H"]
     names = geo["names"]
-    ga, sa = divmod(a // H, S)
-    gb, sb = divmod(b // H, S)
+    ga, sa = geo["at"][a]
+    gb, sb = geo["at"][b]
     route = [("nic-" + names[a], "UP")]
     if ga == gb and sa != sb:
         route += [df_lane_out(names[a], sb), df_l1(ga, sa, sb)]
@@ -177,12 +210,16 @@ def build_dragonfly(a):
     f.notes.append("dragonfly: %d groups x %d switches x %d hosts; L1 %.4g x node, "
                    "%.4g x node a pair; global bundle of %d links, %.4g x node in all "
                    "(taper %.4g)" % (G, S, H, local, lane, W, bundle, a.taper))
-    names = geo["names"] = df_names(geo)
+    # --fill, --global-landing (platgen_shape.parse)
+    geo.update(getattr(a, "shape", {}))
+    names = df_place(geo)
+    # an L1 connection of `local` node links is that many physical links of
+    # a lane each (one at least: a narrower one is one slow link)
+    l1_links = max(1, int(round(local / lane)))
     for g in range(G):
         for s in range(S):
             f.routers.append("sw-g%ds%d" % (g, s))
-            for n in range(H):
-                i = (g * S + s) * H + n
+            for i in geo["on"][(g, s)]:
                 f.hosts.append((names[i], "g%ds%d" % (g, s), "g%d" % g))
                 nic = f.link("nic-" + names[i], node_bw)
                 f.lane(df_port(names[i])[0], node_bw, fatpipe=True)
@@ -190,6 +227,7 @@ def build_dragonfly(a):
         for s in range(S):
             for t in range(s + 1, S):
                 l1 = f.link(df_l1(g, s, t)[0], local * node_bw)
+                f.join(l1, "g%ds%d" % (g, s), "g%ds%d" % (g, t), l1_links)
                 f.add_set("switch", "g%ds%d" % (g, s), [l1])
                 f.add_set("switch", "g%ds%d" % (g, t), [l1])
         # The connection is several physical links (its aggregate), and one
@@ -197,8 +235,8 @@ def build_dragonfly(a):
         # to and in from every other switch of its group, part of both
         # switches' uplinks.
         for s in range(S):
-            for n in range(H):
-                h = names[(g * S + s) * H + n]
+            for i in geo["on"][(g, s)]:
+                h = names[i]
                 for t in range(S):
                     if t != s:
                         ln = [f.lane(df_lane_out(h, t)[0], lane * node_bw),
@@ -209,9 +247,11 @@ def build_dragonfly(a):
         for j in range(i + 1, G):
             for k in range(W):
                 gl = f.link(df_global(i, j, k)[0], bundle / W * node_bw)
+                x, y = df_attach(geo, i, j, k), df_attach(geo, j, i, k)
+                f.join(gl, "g%ds%d" % (i, x), "g%ds%d" % (j, y), 1)
                 f.add_set("bundle", "g%d-g%d" % (i, j), [gl])
-                f.add_set("switch", "g%ds%d" % (i, df_attach(geo, i, j, k)), [gl])
-                f.add_set("switch", "g%ds%d" % (j, df_attach(geo, j, i, k)), [gl])
+                f.add_set("switch", "g%ds%d" % (i, x), [gl])
+                f.add_set("switch", "g%ds%d" % (j, y), [gl])
     df_edges(f, geo, names)
     return f
 
@@ -241,15 +281,19 @@ def df_edges(f, geo, names):
     Only the arrival routers that some global link reaches are made: SimGrid
     3.32's Dijkstra must reach every node of the graph from every host (an
     unreachable node with edges out corrupts its search)."""
-    G, S, H = geo["G"], geo["S"], geo["H"]
+    G, S = geo["G"], geo["S"]
+    on = geo["on"]
+    # a switch with no host (--fill) is never a destination: no arrival
+    # router or global edge leads to it
+    dests = [(j, t) for j in range(G) for t in range(S) if on[(j, t)]]
     arrivals = {(j, df_attach(geo, j, i, df_k(geo, i, j, t)), t)
-                for i in range(G) for j in range(G) if i != j for t in range(S)}
+                for j, t in dests for i in range(G) if i != j}
     f.routers += [df_in(*a) for a in sorted(arrivals)]
     for g in range(G):
         for s in range(S):
             sw = "sw-g%ds%d" % (g, s)
-            for n in range(H):
-                h = names[(g * S + s) * H + n]
+            for i in on[(g, s)]:
+                h = names[i]
                 f.edges.append((h, sw, [("nic-" + h, "UP"), df_port(h)]))
                 f.edges.append((sw, h, [("nic-" + h, "DOWN")]))
                 for t in range(S):
@@ -263,126 +307,12 @@ def df_edges(f, geo, names):
                     hop = [] if y == s else [df_l1(g, y, s), df_lane_in(h, y)]
                     f.edges.append((df_in(g, y, s), h, hop + [("nic-" + h, "DOWN")]))
     for i in range(G):
-        for j in range(G):
+        for j, t in dests:
             if i == j:
                 continue
-            for t in range(S):
-                k = df_k(geo, i, j, t)
-                x, y = df_attach(geo, i, j, k), df_attach(geo, j, i, k)
-                f.edges.append(("sw-g%ds%d" % (i, x), df_in(j, y, t), [df_global(i, j, k)]))
-
-
-# ---------------------------------------------------------------- fat tree
-def ft_up(leaf, spine):
-    return "up-leaf%d-spine%d" % (leaf, spine)
-
-
-def ft_alive(geo, leaf):
-    """The spines that leaf's uplinks still reach (platgen --down)."""
-    dead = geo.get("up_dead", {}).get(leaf, ())
-    return [k for k in range(geo["P"]) if k not in dead]
-
-
-def ft_home(geo, b):
-    """The spine through which host b is reached: k = b mod P (d-mod-k);
-    when its leaf's uplink to that spine is down, its leaf's surviving
-    spines by the same rule (alive[b mod their number])."""
-    k = b % geo["P"]
-    if k in geo.get("up_dead", {}).get(b // geo["H"], ()):
-        alive = ft_alive(geo, b // geo["H"])
-        k = alive[b % len(alive)]
-    return k
-
-
-def ft_spine(geo, la, b):
-    """The spine from leaf la to host b: b's home spine, or, when la's own
-    uplink to it is down, the spines both leaves still reach by the same
-    rule (platgen --down checks that there is one)."""
-    k = ft_home(geo, b)
-    dead = geo.get("up_dead", {})
-    if k in dead.get(la, ()):
-        both = [x for x in ft_alive(geo, la) if x not in dead.get(b // geo["H"], ())]
-        k = both[b % len(both)]
-    return k
-
-
-def ft_route(geo, a, b):
-    """Intended route: node link; if the leaves differ, the uplink to spine
-    k = b mod P (d-mod-k: by destination; ft_spine when links are down),
-    down from it to b's leaf."""
-    H = geo["H"]
-    names = geo["names"]
-    route = [("nic-" + names[a], "UP")]
-    la, lb = a // H, b // H
-    if la != lb:
-        k = ft_spine(geo, la, b)
-        route += [(ft_up(la, k), "UP"), (ft_up(lb, k), "DOWN")]
-    route.append(("nic-" + names[b], "DOWN"))
-    return route
-
-
-def build_fattree(a):
-    L, H, P = a.leaves, a.hosts, a.spines
-    node_bw = a.node_gbps * 1e9 / 8
-    f = Fabric("fattree", node_bw, a.latency_ns * 1e-9)
-    # "Full": a leaf's P uplinks together carry what its H hosts inject.
-    up = a.uplink if a.uplink is not None else a.taper * H / P
-    geo = f.geometry = {"L": L, "H": H, "P": P, "uplink": up, "taper": a.taper}
-    f.notes.append("fat tree: %d leaves x %d hosts, %d spines; each uplink %.4g x node "
-                   "(taper %.4g)" % (L, H, P, up, a.taper))
-    n = L * H
-    names = geo["names"] = [host_name(i, n) for i in range(n)]
-    f.routers += ["spine%d" % k for k in range(P)]
-    for leaf in range(L):
-        sw = "leaf%d" % leaf
-        f.routers.append("sw-" + sw)
-        for j in range(H):
-            i = leaf * H + j
-            f.hosts.append((names[i], sw, None))
-            f.add_set("node", names[i], [f.link("nic-" + names[i], node_bw)])
-        for k in range(P):
-            u = f.link(ft_up(leaf, k), up * node_bw)
-            f.add_set("switch", sw, [u])
-            f.add_set("spine", "spine%d" % k, [u])
-    ft_edges(f, geo, names)
-    return f
-
-
-def ft_edges(f, geo, names):
-    """The routing graph: hosts to and from their leaf, a leaf up to each
-    spine its uplinks reach, and from a spine down to the hosts whose home
-    it is (ft_home), so that the shortest path is the d-mod-k one. A leaf
-    whose uplink to a host's home spine is down reaches that host through
-    a router of its own per other spine (ftx-leafL-K, made only where
-    used): no other leaf leads there, so that path is the only shortest
-    one for that leaf alone."""
-    L, H, P = geo["L"], geo["H"], geo["P"]
-    dead = geo.get("up_dead", {})
-    for leaf in range(L):
-        sw = "sw-leaf%d" % leaf
-        for j in range(H):
-            h = names[leaf * H + j]
-            f.edges.append((h, sw, [("nic-" + h, "UP")]))
-            f.edges.append((sw, h, [("nic-" + h, "DOWN")]))
-        for k in ft_alive(geo, leaf):
-            f.edges.append((sw, "spine%d" % k, [(ft_up(leaf, k), "UP")]))
-    for i in range(L * H):
-        k = ft_home(geo, i)
-        f.edges.append(("spine%d" % k, names[i],
-                        [(ft_up(i // H, k), "DOWN"), ("nic-" + names[i], "DOWN")]))
-    detours = set()
-    for la in sorted(dead):
-        for i in range(L * H):
-            k = ft_spine(geo, la, i)
-            if i // H == la or k == ft_home(geo, i):
-                continue
-            r = "ftx-leaf%d-%d" % (la, k)
-            if r not in detours:
-                detours.add(r)
-                f.routers.append(r)
-                f.edges.append(("sw-leaf%d" % la, r, [(ft_up(la, k), "UP")]))
-            f.edges.append((r, names[i], [(ft_up(i // H, k), "DOWN"),
-                                          ("nic-" + names[i], "DOWN")]))
+            k = df_k(geo, i, j, t)
+            x, y = df_attach(geo, i, j, k), df_attach(geo, j, i, k)
+            f.edges.append(("sw-g%ds%d" % (i, x), df_in(j, y, t), [df_global(i, j, k)]))
 
 
 # ---------------------------------------------------------------- widths

@@ -104,7 +104,10 @@ def run_one(a, sc, baseline, idx, geo):
     """Generate the platform, run the sweep on it; returns the table row."""
     name = sc["name"]
     prefix = os.path.join(a.out, "s%d" % idx)
-    f, _ = platgen.build(platgen_args(sc, geo, a.bundle, prefix))
+    # a scenario of the table, or a platform given whole (sim/shapes.py)
+    argv = sc["platgen"] + ["-o", prefix] if sc.get("platgen") else \
+        platgen_args(sc, geo, a.bundle, prefix)
+    f, _ = platgen.build(argv)
     platgen.write_outputs(f, prefix, getattr(a, "state_widths", False))
     out_json = prefix + ".json"
     if os.path.exists(out_json):
@@ -114,7 +117,7 @@ def run_one(a, sc, baseline, idx, geo):
         # the test copy: seeded noise on every figure (CXD_TEST_JITTER)
         sweep = a.standin
         env["CXD_TEST_JITTER"] = sc["jitter"]
-    cmd = ["smpirun", "-np", str(a.ranks), "-platform", prefix + ".xml",
+    cmd = ["smpirun", "-np", str(sc.get("ranks") or a.ranks), "-platform", prefix + ".xml",
            "-hostfile", prefix + ".hosts", *SMPI_CFG, *a.cfg, sweep,
            "--engine", "mpi", "--json", out_json,
            *(["--topology", prefix + ".topo"] if sc["topology"] else []),
@@ -162,6 +165,7 @@ def run_one(a, sc, baseline, idx, geo):
         row["verdict"] = doc.get("verdict")
         row["suspects"] = suspects_summary(doc)
         row["flagged"] = flagged_summary(doc)
+        row["outliers"] = doc.get("outliers_total", len(doc.get("outliers") or []))
         if doc.get("seconds") is not None:
             row["sim_s"] = doc["seconds"]
         row["cap_s"] = (doc.get("capacity") or {}).get("seconds")
