@@ -49,9 +49,10 @@ static bool counts(const struct cxd_cap_plan *pl, const struct cxd_cap_unit *x,
 /* The typical unit of scope s: each part's median unit, and the median
  * of those (a bad leaf is in half the units of four; a bad group in a
  * third of four groups' bundles), over the fully loaded units (any
- * when none is). tmp: room for 2 x nunits. */
-static double typical(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
-		      double *tmp)
+ * when none is); of what they carried, or (of_model) of its share of
+ * what the model bounds them to. tmp: room for 2 x nunits. */
+static double typical_of(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
+			 bool of_model, double *tmp)
 {
 	double *part = tmp + pl->nunits;
 	size_t np = 0;
@@ -66,12 +67,40 @@ static double typical(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
 			const struct cxd_cap_unit *x = &pl->unit[u];
 
 			if (counts(pl, x, s, full) && (x->a == d || x->b == d))
-				tmp[k++] = x->carried;
+				tmp[k++] = of_model ? x->carried / x->expected :
+					   x->carried;
 		}
 		if (k)
 			part[np++] = cxd_stat_median(tmp, k);
 	}
 	return cxd_stat_median(part, np);
+}
+
+static double typical(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
+		      double *tmp)
+{
+	return typical_of(pl, s, false, tmp);
+}
+
+/*
+ * With the model: each unit's bound from its pairs' ways, times the
+ * share of their bounds the scope's typical unit carried. The bound
+ * assumes the pairs spread evenly over equal ways, which a hash by
+ * destination does not (pairs meet on one link of a bundle); that
+ * loss is alike for every unit of a scope, while what the bounds tell
+ * apart (a narrow link on the ways, fewer cables) is the unit's own.
+ */
+static void model_expect(struct cxd_cap_plan *pl, const double *model,
+			 double pair, double *tmp)
+{
+	double rate[CXD_CAP_L_KINDS], q[CXD_CAP_SCOPES];
+
+	cxd_cap_model_expect(pl, model, pair, rate, tmp);
+	for (int s = 0; s < CXD_CAP_SCOPES; s++)
+		q[s] = typical_of(pl, (enum cxd_cap_scope) s, true, tmp);
+	for (int u = 0; u < pl->nunits; u++)
+		if (pl->unit[u].np && got(q[pl->unit[u].scope]))
+			pl->unit[u].expected *= q[pl->unit[u].scope];
 }
 
 /* The longest share of a run of unit u spent waiting for a CPU (0 when
@@ -110,7 +139,6 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		  double *tmp)
 {
 	double calm = typical_busy(pl, busy, tmp) + CXD_JUDGE_BUSY_MAX;
-	double rate[CXD_CAP_L_KINDS];
 
 	for (int s = 0; s < CXD_CAP_SCOPES; s++) {
 		struct cxd_cap_class *cl = &pl->cls[s];
@@ -128,7 +156,7 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		cl->bound = 1.0 - fmax(tol, w > 0 ? 0.5 / w : 0.0);
 	}
 	if (model && got(pair))
-		cxd_cap_model_expect(pl, model, pair, rate, tmp);
+		model_expect(pl, model, pair, tmp);
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];
 		const struct cxd_cap_class *cl = &pl->cls[x->scope];
