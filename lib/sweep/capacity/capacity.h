@@ -39,8 +39,12 @@ enum cxd_cap_scope {
 /* needs links: short, but the fabric's routes are unknown (no link
  * lines in --topology): the unit's own links or others on its pairs'
  * ways may be the narrow ones, which only routes could tell. */
+/* alone: a leaf pair short while neither leaf is short in most of its
+ * units: which spine a pair takes is a hash, and a few pairs may meet
+ * on few spines; a leaf that lost uplinks is short against every leaf
+ * it meets. */
 enum cxd_cap_state { CXD_CAP_OK, CXD_CAP_SHORT, CXD_CAP_UNSURE,
-		     CXD_CAP_SKIPPED, CXD_CAP_NEEDS_LINKS };
+		     CXD_CAP_SKIPPED, CXD_CAP_NEEDS_LINKS, CXD_CAP_ALONE };
 
 struct cxd_cap_unit {
 	enum cxd_cap_scope scope;

@@ -247,6 +247,9 @@ static int name(struct cxd_cap_plan *pl, struct cxd_cap_res *res,
 			    res->found[j].scope == x->scope &&
 			    (res->found[j].a == x->a || res->found[j].a == x->b))
 				x->named = x->state == CXD_CAP_SHORT;
+		if (x->state == CXD_CAP_SHORT && !x->named &&
+		    x->scope == CXD_CAP_LEAVES)
+			x->state = CXD_CAP_ALONE;
 		if (x->state == CXD_CAP_SHORT && !x->named)
 			ret = put(res, &(struct cxd_cap_found){
 				.scope = x->scope, .a = x->a, .b = x->b,

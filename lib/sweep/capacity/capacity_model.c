@@ -2,6 +2,7 @@
 /* What each capacity unit should carry, from the routes (capacity_model.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "capacity_model.h"
@@ -17,10 +18,46 @@ static enum cxd_cap_lkind kind_of(const struct cxd_topo_map *tm, int l)
 	       ga == gb ? CXD_CAP_L_LOCAL : CXD_CAP_L_GLOBAL;
 }
 
+/* May the way carry a load? Not through a link between groups that
+ * ends on a switch with no rank of the run: a hash by destination
+ * sends nothing there (no destination sits on it), and which hash the
+ * fabric uses nobody says, so the bound must not count on that link. */
+static bool usable(const struct cxd_way *w, const struct cxd_topo_map *tm,
+		   const struct cxd_routes *rt, const bool *has)
+{
+	for (int h = 0; h < w->len; h++) {
+		int l = rt->hop[w->first + (size_t) h];
+
+		if (kind_of(tm, l) == CXD_CAP_L_GLOBAL &&
+		    (!has[tm->link[l].a] || !has[tm->link[l].b]))
+			return false;
+	}
+	return true;
+}
+
+/* One pair's ways into phi, each at its share among those usable. */
+static void pair_shares(const struct cxd_way *w, size_t nw, double each,
+			const struct cxd_topo_map *tm,
+			const struct cxd_routes *rt, const bool *has,
+			double *phi)
+{
+	double all = 0;
+
+	for (size_t k = 0; k < nw; k++)
+		all += usable(&w[k], tm, rt, has) ? w[k].share : 0;
+	for (size_t k = 0; k < nw; k++) {
+		double sh = all > 0 ? (usable(&w[k], tm, rt, has) ?
+				       w[k].share / all : 0) : w[k].share;
+
+		for (int h = 0; h < w[k].len; h++)
+			phi[rt->hop[w[k].first + (size_t) h]] += sh * each;
+	}
+}
+
 /* phi[l]: the share of one repeat's pairs whose ways cross link l. */
 static void shares(const struct cxd_cap_unit *x, int rep,
 		   const struct cxd_topo_map *tm, const struct cxd_routes *rt,
-		   double *phi)
+		   const bool *has, double *phi)
 {
 	for (int l = 0; l < tm->nlink; l++)
 		phi[l] = 0.0;
@@ -33,15 +70,13 @@ static void shares(const struct cxd_cap_unit *x, int rep,
 		if (a == b || a < 0 || b < 0)
 			continue;
 		w = cxd_routes_ways(rt, a, b, &nw);
-		for (size_t k = 0; k < nw; k++)
-			for (int h = 0; h < w[k].len; h++)
-				phi[rt->hop[w[k].first + (size_t) h]] +=
-					w[k].share / x->np;
+		pair_shares(w, nw, 1.0 / x->np, tm, rt, has, phi);
 	}
 }
 
 static void unit_m(const struct cxd_cap_unit *x, const struct cxd_topo_map *tm,
-		   const struct cxd_routes *rt, double *phi, double *m)
+		   const struct cxd_routes *rt, const bool *has, double *phi,
+		   double *m)
 {
 	for (int rep = 0; rep < CXD_CAP_REPS; rep++) {
 		double *mk = m + rep * CXD_CAP_L_KINDS;
@@ -50,7 +85,7 @@ static void unit_m(const struct cxd_cap_unit *x, const struct cxd_topo_map *tm,
 			mk[k] = INFINITY;
 		if (x->np == 0)
 			continue;
-		shares(x, rep, tm, rt, phi);
+		shares(x, rep, tm, rt, has, phi);
 		for (int l = 0; l < tm->nlink; l++) {
 			double worth = phi[l] > 1e-12 ?
 				       tm->link[l].count / phi[l] : INFINITY;
@@ -66,20 +101,23 @@ int cxd_cap_model(const struct cxd_cap_plan *pl,
 {
 	struct cxd_routes rt;
 	double *phi;
+	bool *has;
 	int ret = cxd_routes_build(tm, n, &rt);
 
 	if (ret)
 		return ret;
 	phi = malloc(((size_t) tm->nlink + 1) * sizeof(double));
-	if (phi == NULL) {
-		cxd_routes_free(&rt);
-		return -ENOMEM;
-	}
-	for (int u = 0; u < pl->nunits; u++)
-		unit_m(&pl->unit[u], tm, &rt, phi, m + CXD_CAP_M(u, 0, 0));
+	has = calloc((size_t) rt.ns + 1, sizeof(bool));
+	for (int i = 0; has && i < n; i++)
+		if (tm->switch_of[i] >= 0 && tm->switch_of[i] < rt.ns)
+			has[tm->switch_of[i]] = true;
+	for (int u = 0; phi && has && u < pl->nunits; u++)
+		unit_m(&pl->unit[u], tm, &rt, has, phi, m + CXD_CAP_M(u, 0, 0));
+	ret = phi && has ? 0 : -ENOMEM;
 	free(phi);
+	free(has);
 	cxd_routes_free(&rt);
-	return 0;
+	return ret;
 }
 
 /* A repeat's bound: the least of its kinds' and its pairs' own rate. */

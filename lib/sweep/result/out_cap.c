@@ -90,7 +90,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 {
 	const struct cxd_cap_plan *pl = r->cap->plan;
 	const struct cxd_cap_class *cl = &pl->cls[s];
-	int nshort = 0, nunsure = 0, nskip = 0, nneeds = 0;
+	int nshort = 0, nunsure = 0, nskip = 0, nneeds = 0, nalone = 0;
 
 	if (!cl->present)
 		return;
@@ -108,6 +108,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		nunsure += x->state == CXD_CAP_UNSURE;
 		nskip += x->state == CXD_CAP_SKIPPED;
 		nneeds += x->state == CXD_CAP_NEEDS_LINKS;
+		nalone += x->state == CXD_CAP_ALONE;
 	}
 	fprintf(out, "  %d %s%s, %d pairs at once on each (width %d, %s), "
 		"%d round%s x %d: ", cl->units, unit_word[s][cl->units != 1],
@@ -126,6 +127,10 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 	if (nneeds)
 		fprintf(out, ", %d short but not judged (needs the fabric's "
 			"links: --topology with link lines)", nneeds);
+	if (nalone)
+		fprintf(out, ", %d short alone (a hash put their pairs on "
+			"few spines; each leaf carried in full against most "
+			"others)", nalone);
 	fputc('\n', out);
 }
 
