@@ -28,7 +28,7 @@ esac
 . bench/sim_lib.sh
 sim_start sim_capacity "$SWEEP"
 MD=bench/results/sim_capacity_$RANKS.md
-python3 sim/scenarios.py --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite capacity \
+python3 sim/scenarios.py --links --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite capacity \
 	--state-widths --sweep-args "$ARGS" --jobs 2 --timeout 7200 \
 	--json "bench/results/sim_capacity_$RANKS.json" | tee "$MD"
 rc=${PIPESTATUS[0]}

@@ -17,6 +17,6 @@ RANKS=${2:-1024}
 ARGS=${3:-}
 . bench/sim_lib.sh
 sim_start sim_scenarios "$SWEEP"
-python3 sim/scenarios.py --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite full \
+python3 sim/scenarios.py --links --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite full \
 	--sweep-args "$ARGS" --jobs 2 --timeout 7200 --json "bench/results/sim_scenarios_$RANKS.json" |
 	tee "bench/results/sim_scenarios_$RANKS.md"

@@ -177,6 +177,8 @@ def suspect_keys(doc):
             out.append("%s %s" % (k, x.get("name", "").split()[1]))
         elif k == "bundle":
             out.append("bundle " + "-".join(sorted(x.get("groups") or [])))
+        elif k == "link":
+            out.append("link " + "-".join(sorted(x.get("switches") or [])))
         elif k == "capacity":
             parts = [str(p) for p in x.get("parts") or []]
             if x.get("scope") == "bundle":

@@ -107,6 +107,8 @@ def run_one(a, sc, baseline, idx, geo):
     # a scenario of the table, or a platform given whole (sim/shapes.py)
     argv = sc["platgen"] + ["-o", prefix] if sc.get("platgen") else \
         platgen_args(sc, geo, a.bundle, prefix)
+    if getattr(a, "links", False) and "--links" not in argv:
+        argv = argv[:-2] + ["--links"] + argv[-2:]
     f, _ = platgen.build(argv)
     platgen.write_outputs(f, prefix, getattr(a, "state_widths", False))
     out_json = prefix + ".json"
@@ -260,6 +262,9 @@ def parse_args(argv):
                    "beside --sweep; without it that scenario is skipped)")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     p.add_argument("--json", default=None, help="write the rows as JSON to this file")
+    p.add_argument("--links", action="store_true",
+                   help="write the fabric's link lines in the topology file "
+                   "(platgen --links): suspects and capacity from the routes")
     p.add_argument("--state-widths", action="store_true",
                    help="write the fabric's link widths in the topology file "
                    "(platgen --state-widths), for a sweep that reads them")
