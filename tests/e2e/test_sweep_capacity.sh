@@ -8,7 +8,8 @@
 # (tc tbf) to R, 200 Mbit/s both ways; the trunk, on both its ends, first
 # to 3 R, then to 1.5 R. The topology file puts each bridge in its own
 # group (gA, gB) and states `width global 3`, so the bundle between the
-# groups should carry 3 pairs at the typical pair's rate.
+# groups should carry 3 pairs at the typical pair's rate; its link line
+# (the trunk) gives the routes, without which a short unit is not named.
 #   fabric  three TCP flows across the trunk, without the sweep: it
 #           carries 3 R, then 1.5 R (never more), each flow at most R
 #   3 R     the pass loads the bundle with 3 pairs (4, bounded by the 3
@@ -76,6 +77,8 @@ flows() {
 		echo "169.254.79.$((i + 1)) s$(side "$i") g$(side "$i")"
 	done
 	echo "width global 3"
+	echo "# the trunk: one link between the bridges' switches"
+	echo "link sA sB 1"
 } >"$TMPD/fabric.topo"
 # The main sweep as test_sweep_verdict's (tcp, one write in flight) with 3
 # pairs at once, so that the capacity pass may load the bundle with three.

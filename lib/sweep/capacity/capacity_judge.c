@@ -160,7 +160,10 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];
 		const struct cxd_cap_class *cl = &pl->cls[x->scope];
-		double want = model && got(pair) ? x->expected : cl->expected;
+		/* a stated width is the site's word for what a unit carries;
+		 * else the model's bound, typed against the scope's units */
+		double want = model && got(pair) && !cl->from_width ?
+			      x->expected : cl->expected;
 
 		if (x->np == 0)
 			continue;
