@@ -140,6 +140,7 @@ void cxd_route_name(struct rstate *s, const struct rcand *x)
 					    .id = id, .id2 = id2 };
 	else
 		cxd_judge_cover_suspect(c, x->kind, id, id2, &out);
+	out.routed = true;
 	out.bad = (int) lround(x->explain);
 	out.links = (int) lround(x->expect);
 	out.nalike = 0;

@@ -127,6 +127,12 @@ bool cxd_judge_link_suspect(const struct cxd_suspect *s, size_t ns,
 	return false;
 }
 
+const char *cxd_judge_where(const struct cxd_suspect *s)
+{
+	return s->routed && s->kind == CXD_S_SWITCH ? "crossing it " :
+	       cxd_judge_kind(s->kind)->where;
+}
+
 bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,
 			    const struct cxd_topo_map *topo)
 {

@@ -43,6 +43,9 @@ size_t cxd_judge_suspects(const struct cxd_outlier *o, size_t nout, int n,
  * group, the bundle between their groups, or the fabric? */
 bool cxd_judge_link_suspect(const struct cxd_suspect *s, size_t ns,
 			    int src, int dst, const struct cxd_topo_map *topo);
+/* Where its links are, in the report's words ("leaving it ", "between
+ * them "): a switch named over the routes counts the pairs crossing it. */
+const char *cxd_judge_where(const struct cxd_suspect *s);
 /* Is rank r covered by a suspect (itself, its switch or its group)? A
  * bundle between groups covers no rank: no node is to blame. */
 bool cxd_judge_rank_suspect(const struct cxd_suspect *s, size_t ns, int r,

@@ -5,6 +5,8 @@
 #ifndef CXD_SWEEP_SUSPECT_TYPES_H
 #define CXD_SWEEP_SUSPECT_TYPES_H
 
+#include <stdbool.h>
+
 #include "judge_kinds.h"
 #include "sweep/model/pairs.h"
 #include "sweep/model/topo_types.h"
@@ -35,6 +37,9 @@ struct cxd_suspect {
 	int nalike;      /* the components it cannot be told apart from */
 	struct cxd_alike alike[CXD_SUSPECT_ALIKE];
 	int cap;         /* capacity: its finding in the result's cap */
+	/* named over the routes (judge_route.c): bad and links count the
+	 * pairs whose ways cross it, transit included */
+	bool routed;
 };
 
 /* The sweep result's section of suspects (out_types.h), in the order

@@ -215,7 +215,7 @@ static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 	else
 		cxd_out_suspect_name(r, s, name, sizeof(name));
 	snprintf(buf, sizeof(buf), "cxi_sweep %s: %d of %d links %s%s",
-		 name, s->bad, s->links, row->where,
+		 name, s->bad, s->links, cxd_judge_where(s),
 		 s->metric == CXD_M_BW ? "slow" : "high in latency");
 	for (char *c = buf; *c; c++)
 		if (*c == '\t' || *c == '\n' || *c == '"')

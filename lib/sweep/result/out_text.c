@@ -281,7 +281,7 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 		}
 		cxd_out_suspect_name(r, s, name, sizeof(name));
 		fprintf(out, "  %s: %d of %d links %s%s", name, s->bad,
-			s->links, row->where, what);
+			s->links, cxd_judge_where(s), what);
 		if (row->inside)
 			fprintf(out, ", %d of %d inside it", s->bad_in, s->in);
 		if (s->aside)
