@@ -248,25 +248,44 @@ static void test_no_links_refused(void **state)
 	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), -EINVAL);
 }
 
-static void expect_one(const struct cxd_suspect *s, size_t k,
-		       enum cxd_suspect_kind kind, int id, int id2)
+/* A case: a fabric, its faults and the suspects named. */
+struct kase {
+	struct fab f;
+	struct faults x;
+	struct cxd_suspect s[CAP];
+	size_t k;
+};
+
+/* A fresh case on 4 groups x 3 switches x 2 hosts. */
+static struct kase *df_case(void)
 {
-	if (k != 1 || s[0].kind != kind || s[0].id != id ||
+	static struct kase c;
+
+	memset(&c, 0, sizeof(c));
+	dragonfly(&c.f, 4, 3, 2);
+	return &c;
+}
+
+static void expect_one(struct kase *c, enum cxd_suspect_kind kind, int id,
+		       int id2)
+{
+	const struct cxd_suspect *s = c->s;
+
+	c->k = name(&c->f, &c->x, c->s);
+	if (c->k != 1 || s[0].kind != kind || s[0].id != id ||
 	    (id2 >= 0 && s[0].id2 != id2))
 		fail_msg("%zu suspects, first kind %d id %d id2 %d; want kind "
-			 "%d id %d id2 %d", k, k ? (int) s[0].kind : -1,
-			 k ? s[0].id : -1, k ? s[0].id2 : -1, kind, id, id2);
+			 "%d id %d id2 %d", c->k, c->k ? (int) s[0].kind : -1,
+			 c->k ? s[0].id : -1, c->k ? s[0].id2 : -1, kind, id,
+			 id2);
 }
 
 static void test_healthy_names_nothing(void **state)
 {
-	struct fab f;
-	struct faults x = { 0 };
-	struct cxd_suspect s[CAP];
+	struct kase *c = df_case();
 
 	(void) state;
-	dragonfly(&f, 4, 3, 2);
-	assert_int_equal(name(&f, &x, s), 0);
+	assert_int_equal(name(&c->f, &c->x, c->s), 0);
 }
 
 /*
@@ -277,64 +296,49 @@ static void test_healthy_names_nothing(void **state)
  */
 static void test_gateway_switch_not_its_bundles(void **state)
 {
-	struct fab f;
-	struct faults x = { 0 };
-	struct cxd_suspect s[CAP];
-	size_t k;
+	struct kase *c = df_case();
 
 	(void) state;
-	dragonfly(&f, 4, 3, 2);
-	fault_switch(&f, &x, 3);
-	k = name(&f, &x, s);
-	expect_one(s, k, CXD_S_SWITCH, 3, -1);
+	fault_switch(&c->f, &c->x, 3);
+	expect_one(c, CXD_S_SWITCH, 3, -1);
 }
 
 static void test_one_link_inside_a_group(void **state)
 {
-	struct fab f;
-	struct faults x = { 0 };
-	struct cxd_suspect s[CAP];
-	int l;
+	struct kase *c = df_case();
 
 	(void) state;
-	dragonfly(&f, 4, 3, 2);
-	l = find_link(&f, 4, 5);
-	x.link[l] = true;
-	expect_one(s, name(&f, &x, s), CXD_S_LINK, 4, 5);
+	c->x.link[find_link(&c->f, 4, 5)] = true;
+	expect_one(c, CXD_S_LINK, 4, 5);
 }
 
 /* The only link between two groups is their bundle: no pair tells
  * the link from the bundle, and the report says so. */
 static void test_bundle_of_one_link_alike(void **state)
 {
-	struct fab f;
-	struct faults x = { 0 };
-	struct cxd_suspect s[CAP];
+	struct kase *c = df_case();
 
 	(void) state;
-	dragonfly(&f, 4, 3, 2);
-	x.link[find_link(&f, 0 * 3 + 1, 1 * 3 + 0)] = true;
-	expect_one(s, name(&f, &x, s), CXD_S_LINK, 1, 3);
-	assert_int_equal(s[0].nalike, 1);
-	assert_int_equal(s[0].alike[0].kind, CXD_S_BUNDLE);
-	assert_int_equal(s[0].alike[0].id, 0);
-	assert_int_equal(s[0].alike[0].id2, 1);
+	c->x.link[find_link(&c->f, 0 * 3 + 1, 1 * 3 + 0)] = true;
+	expect_one(c, CXD_S_LINK, 1, 3);
+	assert_int_equal(c->s[0].nalike, 1);
+	assert_int_equal(c->s[0].alike[0].kind, CXD_S_BUNDLE);
+	assert_int_equal(c->s[0].alike[0].id, 0);
+	assert_int_equal(c->s[0].alike[0].id2, 1);
 }
 
 /* A spine of a fat tree whose hash is unknown: every spine carries the
  * same share of every leaf pair, so all are named as one. */
 static void test_spine_cannot_be_told_apart(void **state)
 {
-	struct fab f;
-	struct faults x = { 0 };
-	struct cxd_suspect s[CAP];
-	size_t k;
+	struct kase *c = df_case();
+	const struct cxd_suspect *s = c->s;
 
 	(void) state;
-	fat_tree(&f, 4, 4, 2);
-	fault_switch(&f, &x, 4);
-	k = name(&f, &x, s);
-	assert_int_equal(k, 1);
+	fat_tree(&c->f, 4, 4, 2);
+	fault_switch(&c->f, &c->x, 4);
+	c->k = name(&c->f, &c->x, c->s);
+	assert_int_equal(c->k, 1);
 	assert_int_equal(s[0].kind, CXD_S_SWITCH);
 	assert_true(s[0].id == 4 || s[0].id == 5);
 	assert_int_equal(s[0].nalike, 1);
@@ -342,11 +346,10 @@ static void test_spine_cannot_be_told_apart(void **state)
 	assert_int_equal(s[0].alike[0].id, s[0].id == 4 ? 5 : 4);
 }
 
-static bool named(const struct cxd_suspect *s, size_t k,
-		  enum cxd_suspect_kind kind, int id)
+static bool named(const struct kase *c, enum cxd_suspect_kind kind, int id)
 {
-	for (size_t i = 0; i < k; i++)
-		if (s[i].kind == kind && s[i].id == id)
+	for (size_t i = 0; i < c->k; i++)
+		if (c->s[i].kind == kind && c->s[i].id == id)
 			return true;
 	return false;
 }
@@ -354,19 +357,15 @@ static bool named(const struct cxd_suspect *s, size_t k,
 /* Two faults: a NIC and another group's gateway switch. */
 static void test_nic_and_gateway(void **state)
 {
-	struct fab f;
-	struct faults x = { 0 };
-	struct cxd_suspect s[CAP];
-	size_t k;
+	struct kase *c = df_case();
 
 	(void) state;
-	dragonfly(&f, 4, 3, 2);
-	x.nic[1] = true;
-	fault_switch(&f, &x, 7);
-	k = name(&f, &x, s);
-	assert_int_equal(k, 2);
-	assert_true(named(s, k, CXD_S_RANK, 1));
-	assert_true(named(s, k, CXD_S_SWITCH, 7));
+	c->x.nic[1] = true;
+	fault_switch(&c->f, &c->x, 7);
+	c->k = name(&c->f, &c->x, c->s);
+	assert_int_equal(c->k, 2);
+	assert_true(named(c, CXD_S_RANK, 1));
+	assert_true(named(c, CXD_S_SWITCH, 7));
 }
 
 CXD_UNIT_MAIN(

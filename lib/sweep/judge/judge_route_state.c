@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "judge_route_types.h"
 
 static int pairs(struct rstate *s)
@@ -59,27 +60,10 @@ void cxd_route_state_free(struct rstate *s)
 	free(s->ent);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, c * size);
-	if (q == NULL)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 int cxd_route_grow(struct rstate *s, size_t ncand, size_t nent)
 {
-	if (grow((void **) &s->cand, &s->ccap, ncand, sizeof(*s->cand)) ||
-	    grow((void **) &s->ent, &s->ecap, nent, sizeof(*s->ent)))
+	if (cxd_grow((void **) &s->cand, &s->ccap, ncand, sizeof(*s->cand)) ||
+	    cxd_grow((void **) &s->ent, &s->ecap, nent, sizeof(*s->ent)))
 		return -ENOMEM;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "route.h"
 
 /* Shortest paths from one switch to another: n paths of len links each
@@ -125,23 +126,6 @@ static int shortest(struct rb *b, struct paths *p, int s, int t, int grp)
 	return walk(b, p, t, grp);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, c * size);
-	if (q == NULL)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* Add the way p0 (+ link l + p1, when l >= 0). */
 static int add_way(struct rb *b, const int *p0, int n0, int l, const int *p1,
 		   int n1, double share)
@@ -149,9 +133,10 @@ static int add_way(struct rb *b, const int *p0, int n0, int l, const int *p1,
 	struct cxd_routes *r = b->r;
 	int len = n0 + (l >= 0 ? 1 + n1 : 0);
 
-	if (grow((void **) &r->way, &r->wcap, r->nway + 1, sizeof(*r->way)) ||
-	    grow((void **) &r->hop, &r->hcap, r->nhop + (size_t) len,
-		 sizeof(int)))
+	if (cxd_grow((void **) &r->way, &r->wcap, r->nway + 1,
+		     sizeof(*r->way)) ||
+	    cxd_grow((void **) &r->hop, &r->hcap, r->nhop + (size_t) len,
+		     sizeof(int)))
 		return -ENOMEM;
 	r->way[r->nway++] = (struct cxd_way){ r->nhop, len, share };
 	memcpy(r->hop + r->nhop, p0, (size_t) n0 * sizeof(int));
