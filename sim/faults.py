@@ -20,7 +20,6 @@ import concurrent.futures as cf
 import json
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faults_plan  # noqa: E402
@@ -161,11 +160,7 @@ def judge(a, s, trials):
 
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        a.out = a.out or tempfile.mkdtemp(prefix="cxd-faults.")
-        os.makedirs(a.out, exist_ok=True)
-    except OSError as e:
-        sys.stderr.write("faults.py: --out %s: %s\n" % (a.out, e))
+    if not scenarios.work_dir(a, "faults.py", "cxd-faults."):
         return 2
     plans = [faults_plan.plan(a.seed, k, a.geo, a.bundle, k <= a.clean)
              for k in range(1, a.trials + 1)]

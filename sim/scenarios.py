@@ -322,14 +322,21 @@ def parse_args(argv):
     return a
 
 
-def main(argv=None):
-    a = parse_args(sys.argv[1:] if argv is None else argv)
+def work_dir(a, prog, prefix):
+    """a.out made (a new one in $TMPDIR when None); False, said on
+    stderr, when it cannot be (the runners' usage error, exit 2)."""
     try:
-        if a.out is None:
-            a.out = tempfile.mkdtemp(prefix="cxd-sim.")
+        a.out = a.out or tempfile.mkdtemp(prefix=prefix)
         os.makedirs(a.out, exist_ok=True)
     except OSError as e:
-        sys.stderr.write("scenarios.py: --out %s: %s\n" % (a.out, e))
+        sys.stderr.write("%s: --out %s: %s\n" % (prog, a.out, e))
+        return False
+    return True
+
+
+def main(argv=None):
+    a = parse_args(sys.argv[1:] if argv is None else argv)
+    if not work_dir(a, "scenarios.py", "cxd-sim."):
         return 2
     g, s, h = a.geo
     ft = ft_geometry(a.ranks)

@@ -24,7 +24,6 @@ import os
 import re
 import shlex
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import platgen  # noqa: E402
@@ -184,11 +183,7 @@ def main(argv=None):
         for k, s in enumerate(shapes, 1):
             print("%d %d %s" % (k, s["ranks"], " ".join(platgen_words(a, s))))
         return 0
-    try:
-        a.out = a.out or tempfile.mkdtemp(prefix="cxd-shapes.")
-        os.makedirs(a.out, exist_ok=True)
-    except OSError as e:
-        sys.stderr.write("shapes.py: --out %s: %s\n" % (a.out, e))
+    if not scenarios.work_dir(a, "shapes.py", "cxd-shapes."):
         return 2
     print("shapes.py: %d healthy fabrics, seed %d, %d-%d ranks, %d at once; work in %s"
           % (a.count, a.seed, a.ranks_lo, a.ranks_hi, a.jobs, a.out), flush=True)

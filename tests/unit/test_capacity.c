@@ -75,6 +75,24 @@ static void fab_make(struct fab *f, int n, int h, int s)
 		.nswitch = n / h, .ngroup = s ? n / (h * s) : 0 };
 }
 
+/* n ranks, h a switch, s switches a group, linked; the plan of the
+ * widths, its model, and room for its figures (zeroed). */
+static double *judge_setup(struct fab *f, int n, int h, int s,
+			   const int *width, const bool *stated,
+			   struct cxd_cap_plan *pl, double **m)
+{
+	double *fig;
+
+	fab_make(f, n, h, s);
+	fab_links(f, s);
+	assert_int_equal(cxd_cap_plan(&f->tm, f->r, f->n, NULL, NULL, width,
+				      stated, 64, pl), 0);
+	*m = model(f, pl);
+	fig = calloc(CXD_CAP_NFIG(pl->nunits), sizeof(double));
+	assert_non_null(fig);
+	return fig;
+}
+
 static const int width1[CXD_TOPO_W_KINDS] = { 1, 1, 1 };
 static const int width2[CXD_TOPO_W_KINDS] = { 2, 2, 2 };
 static const bool unstated[CXD_TOPO_W_KINDS] = { false, false, false };
@@ -234,12 +252,7 @@ static void test_judge_names(void **state)
 	double *fig, *m;
 
 	(void) state;
-	fab_make(&f, 48, 3, 4);
-	fab_links(&f, 4);
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width2,
-				      unstated, 64, &pl), 0);
-	m = model(&f, &pl);
-	fig = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
+	fig = judge_setup(&f, 48, 3, 4, width2, unstated, &pl, &m);
 	for (int u = 0; u < pl.nunits; u++)
 		fill(fig, &pl, u, 50.0); /* 3 pairs: 150 MB/s */
 	fill(fig, &pl, find(&pl, CXD_CAP_BUNDLE, 1, 3), 25.0);
@@ -299,12 +312,7 @@ static void test_judge_unsure_and_stated(void **state)
 	int u;
 
 	(void) state;
-	fab_make(&f, 32, 2, 4);
-	fab_links(&f, 4);
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
-				      stated, 64, &pl), 0);
-	m = model(&f, &pl);
-	fig = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
+	fig = judge_setup(&f, 32, 2, 4, width1, stated, &pl, &m);
 	busy = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
 	for (u = 0; u < pl.nunits; u++)
 		fill(fig, &pl, u, 50.0);

@@ -298,9 +298,10 @@ int cxd_routes_build(const struct cxd_topo_map *tm, int n,
 
 void cxd_routes_free(struct cxd_routes *r)
 {
-	free(r->at);
-	free(r->way);
-	free(r->hop);
+	void *all[] = { r->at, r->way, r->hop };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		free(all[i]);
 	memset(r, 0, sizeof(*r));
 }
 
