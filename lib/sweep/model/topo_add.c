@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "topo_add.h"
+#include "topo_names.h"
 
 /* Index of name in list (count *n), added when new; -1: no memory. */
 static int intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
@@ -28,14 +29,13 @@ int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
 		 const char *gname, int line, char *err, size_t len)
 {
 	const char *f[3] = { name, sname, gname };
+	static const char *const what[3] = { "host", "switch", "group" };
 	struct cxd_topo_line *grown, *l;
 
+	/* Names every output carries: refused here, never mangled. */
 	for (int i = 0; i < 3; i++)
-		if (f[i] && strlen(f[i]) >= CXD_TOPO_NAME) {
-			snprintf(err, len, "%s:%d: a name of over %d "
-				 "characters", t->path, line, CXD_TOPO_NAME - 1);
+		if (f[i] && cxd_topo_name_ok(t, what[i], f[i], line, err, len))
 			return -EINVAL;
-		}
 	for (int i = 0; i < t->nl; i++)
 		if (strcmp(t->l[i].name, name) == 0) {
 			snprintf(err, len, "%s:%d: '%s' is placed twice (first "
