@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Build the libFuzzer harnesses and run each for a bounded time, in
-# parallel, on a scratch copy of its seed corpus (the source tree is never
+# Build the libFuzzer harnesses and run each for a bounded time, all at
+# once (they share the cores: four on two take SECONDS of wall time, as
+# two did), on a scratch copy of its seed corpus (the source tree is never
 # written). Prints "skipped" and succeeds when clang or its libFuzzer
 # runtime is missing; fails when a harness finds a crash, a leak, a
 # timeout or an out-of-memory, and keeps the scratch dir with the input.
@@ -14,7 +15,8 @@ BUILD=${1:-build-fuzz}
 SECS=${2:-45}
 CC_FUZZ=${FUZZ_CC:-clang}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-HARNESSES=("fuzz_proto:corpus:" "fuzz_handshake:corpus-handshake:handshake.dict")
+HARNESSES=("fuzz_proto:corpus:" "fuzz_handshake:corpus-handshake:handshake.dict"
+	"fuzz_topo:corpus-topo:topo.dict" "fuzz_baseline:corpus-baseline:baseline.dict")
 
 skip() {
 	echo "fuzz: skipped: $*"
@@ -36,6 +38,7 @@ ${CMAKE:-cmake} -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DCXD_FUZZ=ON -DCMAKE_C_COMPILER="$CC_FUZZ" ${CMAKE_FLAGS:-} >"$SCRATCH/configure.log" 2>&1 ||
 	{ cat "$SCRATCH/configure.log"; echo "fuzz: configure failed"; exit 1; }
 ${CMAKE:-cmake} --build "$BUILD" -j"${JOBS:-2}" --target fuzz_proto fuzz_handshake \
+	fuzz_topo fuzz_baseline \
 	>"$SCRATCH/build.log" 2>&1 || { cat "$SCRATCH/build.log"; echo "fuzz: build failed"; exit 1; }
 
 # fuzz_one NAME CORPUS DICT: one bounded run; its log in $SCRATCH/NAME.log.

@@ -110,3 +110,27 @@ void cxd_name_show(const char *name, char *out, size_t len)
 	if (i < n)
 		snprintf(out + o, len - o, "... (%zu bytes)", n);
 }
+
+void cxd_name_sanitize(char *msg, size_t len)
+{
+	char copy[2048];
+	const unsigned char *s = (const unsigned char *) copy;
+	size_t o = 0, k = 1;
+
+	if (len == 0)
+		return;
+	snprintf(copy, sizeof(copy), "%s", msg);
+	for (size_t i = 0; s[i] && o + 5 < len; i += k) {
+		long cp = utf8_at(s + i, &k);
+
+		if (cp < 0 || refused(cp)) {
+			k = 1;
+			o += (size_t) snprintf(msg + o, len - o, "\\x%02x",
+					       s[i]);
+		} else {
+			memcpy(msg + o, s + i, k);
+			o += k;
+		}
+	}
+	msg[o] = '\0';
+}

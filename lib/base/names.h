@@ -35,6 +35,12 @@ int cxd_name_check(const char *name, size_t max, char *why, size_t len);
  * and its length. */
 void cxd_name_show(const char *name, char *out, size_t len);
 
+/* A message (len bytes of room) made safe to print whatever it quotes:
+ * each byte the rule refuses (a control, a stray byte) as \xHH, the
+ * rest as it is; cut to fit. For the readers' errors, which may quote
+ * a file's text as they found it. */
+void cxd_name_sanitize(char *msg, size_t len);
+
 /* Shown name buffers: room for 48 bytes written as \xHH and the tail. */
 #define CXD_NAME_SHOW_LEN 256
 

@@ -90,6 +90,13 @@ static void test_show(void **state)
 	assert_string_equal(show, "a\\\\b\\x1b[0m\\xff");
 	cxd_name_show(hostile_row("long4k")->name, show, sizeof(show));
 	assert_non_null(strstr(show, "... (4096 bytes)"));
+	/* a message quoting a file: its controls and stray bytes escaped,
+	 * the rest (an escaped name's backslashes too) as it is */
+	snprintf(show, sizeof(show), "f:1: 'a\\x07' n\xc5\x93ud 'K\x1b[2J\xff'");
+	cxd_name_sanitize(show, sizeof(show));
+	assert_string_equal(show, "f:1: 'a\\x07' n\xc5\x93ud 'K\\x1b[2J\\xff'");
+	cxd_name_sanitize(tiny, 6);
+	assert_true(strlen(tiny) < 6);
 }
 
 /* Can the plain format hold it as one field? (Whitespace splits
@@ -163,6 +170,41 @@ static void test_topo_slurm(void **state)
 	assert_non_null(strstr(err, "the host name 'a\\x07b'"));
 	printable(err);
 	unlink(p);
+}
+
+/* A host list of 2^18 names loads (in linear time: fuzz_topo found one
+ * that took hours), one more is refused; a name placed twice is still
+ * found, by the index, naming its first line; switches interned once. */
+static void test_topo_scale(void **state)
+{
+	struct cxd_topo topo;
+	char err[512], *p;
+
+	(void) state;
+	p = write_tmp("SwitchName=s1 Nodes=n[000000-262143]\n");
+	assert_int_equal(cxd_topo_load(p, &topo, err, sizeof(err)), 0);
+	unlink(p);
+	assert_int_equal(topo.nl, 1 << 18);
+	assert_string_equal(topo.l[262143].name, "n262143");
+	assert_int_equal(topo.nswitch, 1);
+	cxd_topo_free(&topo);
+	p = write_tmp("SwitchName=s1 Nodes=n[000000-262144]\n");
+	assert_int_equal(cxd_topo_load(p, &topo, err, sizeof(err)), -EINVAL);
+	unlink(p);
+	assert_non_null(strstr(err, "over 262144 hosts placed"));
+	p = write_tmp("a s1\nb s2 g1\nc s1 g1\nd s2\nb s3\n");
+	assert_int_equal(cxd_topo_load(p, &topo, err, sizeof(err)), -EINVAL);
+	unlink(p);
+	assert_non_null(strstr(err, ":5: 'b' is placed twice (first at line "
+				    "2)"));
+	p = write_tmp("a s1\nb s2 g1\nc s1 g1\nd s2\n");
+	assert_int_equal(cxd_topo_load(p, &topo, err, sizeof(err)), 0);
+	unlink(p);
+	assert_int_equal(topo.nswitch, 2);
+	assert_int_equal(topo.ngroup, 1);
+	assert_int_equal(topo.l[3].switch_ix, 1);
+	assert_int_equal(topo.l[2].group_ix, 0);
+	cxd_topo_free(&topo);
 }
 
 /* name as a JSON string: control bytes and NUL as \u escapes, the
@@ -287,5 +329,6 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_show),
 	cmocka_unit_test(test_topo),
 	cmocka_unit_test(test_topo_slurm),
+	cmocka_unit_test(test_topo_scale),
 	cmocka_unit_test(test_baseline),
 	cmocka_unit_test(test_baseline_matrix))

@@ -258,8 +258,8 @@ static int load_bin(const char *path, struct cxd_baseline *b, char *err,
 	return ret;
 }
 
-int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
-		      size_t len)
+static int load(const char *path, struct cxd_baseline *b, char *err,
+		size_t len)
 {
 	json_object *d, *t, *opt;
 	int ret;
@@ -303,6 +303,16 @@ int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
 	json_object_put(d);
 	if (ret)
 		cxd_baseline_free(b);
+	return ret;
+}
+
+int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
+		      size_t len)
+{
+	int ret = load(path, b, err, len);
+
+	if (ret)
+		cxd_name_sanitize(err, len); /* it may quote the file */
 	return ret;
 }
 

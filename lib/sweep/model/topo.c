@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "topo.h"
 #include "topo_add.h"
 #include "topo_slurm.h"
@@ -91,8 +92,10 @@ int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
 			  "NAME SWITCH [GROUP], or Slurm's topology.conf)",
 			  path);
 	fclose(f);
-	if (ret)
+	if (ret) {
 		cxd_topo_free(t);
+		cxd_name_sanitize(err, len); /* it may quote the file */
+	}
 	return ret;
 }
 

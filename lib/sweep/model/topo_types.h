@@ -79,6 +79,8 @@ struct cxd_topo_line {
 	int used;
 };
 
+struct cxd_topo_index; /* topo_index.c: the names, while reading */
+
 struct cxd_topo {
 	char path[CXD_TOPO_NAME];
 	struct cxd_topo_line *l;
@@ -95,6 +97,9 @@ struct cxd_topo {
 	struct cxd_topo_link *link;
 	int nlink;
 	int route, route_line; /* enum cxd_topo_route; 0: no route line */
+	/* l, switch_name and group_name grow through cxd_topo_grow only,
+	 * which keeps their room here (topo_index.h). */
+	struct cxd_topo_index *index;
 };
 
 #endif
