@@ -198,12 +198,15 @@ def history(con, s, start, digest):
     if con is None:
         return "no archive given"
     name = s["name"].split(" (")[0]
+    # "NAME" or "NAME (...)", compared as text: a name's '%' or '_' is no
+    # LIKE wildcard
     rows = con.execute(
         "SELECT runs.id, runs.start_time FROM suspects JOIN runs ON "
         "runs.id = suspects.run WHERE suspects.kind = ? AND (suspects.name ="
-        " ? OR suspects.name LIKE ?) AND runs.start_time <= ? AND "
-        "runs.digest != ? ORDER BY runs.start_time",
-        (s["kind"], name, name + " (%", start, digest)).fetchall()
+        " ? OR substr(suspects.name, 1, ?) = ?) AND runs.start_time <= ? "
+        "AND runs.digest != ? ORDER BY runs.start_time",
+        (s["kind"], name, len(name) + 2, name + " (", start,
+         digest)).fetchall()
     total = con.execute("SELECT count(*) FROM runs WHERE kind = 'sweep' AND "
                         "start_time <= ? AND digest != ?",
                         (start, digest)).fetchone()[0]
