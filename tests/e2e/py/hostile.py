@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The table of hostile names (tests/hostile_names.txt) as Python data,
+for the checkers of test_hostile_names.sh and test_hostile_sweep.sh.
+
+    names()          [(id, fate, bytes)], fate "carry" or "refuse"
+    hostile.py hex   each name's bytes in hex, one a line ("-": empty),
+                     as CXD_TEST_HOST_NAMES reads them (test builds)
+"""
+import os
+import re
+import sys
+
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                     "hostile_names.txt")
+ESC = re.compile(rb"\\(\\|t|n|r|x[0-9a-fA-F]{2}|\*[0-9]+;)")
+NIC_MAX = 63  # the room of a NIC name (CXD_NAME_LEN - 1); others 255
+NAME_MAX = 255
+
+
+def unescape(raw):
+    out = bytearray()
+    pos = 0
+    for m in ESC.finditer(raw):
+        out += raw[pos:m.start()]
+        e = m.group(1)
+        if e.startswith(b"x"):
+            out.append(int(e[1:], 16))
+        elif e.startswith(b"*"):
+            out += out[-1:] * (int(e[1:-1]) - 1)
+        else:
+            out += {b"\\": b"\\", b"t": b"\t", b"n": b"\n", b"r": b"\r"}[e]
+        pos = m.end()
+    return bytes(out + raw[pos:])
+
+
+def names():
+    rows = []
+    with open(TABLE, "rb") as f:
+        for line in f:
+            line = line.rstrip(b"\n")
+            if not line or line.startswith(b"#"):
+                continue
+            ident, fate, raw = line.split(b"\t", 2)
+            rows.append((ident.decode(), fate.decode(), unescape(raw)))
+    return rows
+
+
+def fate(name, limit=NAME_MAX):
+    """The table's fate of a name in a field of `limit` bytes."""
+    for _, f, b in names():
+        if b == name:
+            return "refuse" if len(b) > limit else f
+    raise KeyError(name)
+
+
+def text(b):
+    """A carried name as text (carried names are UTF-8)."""
+    return b.decode("utf-8")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["hex"]:
+    for _, _, b in names():
+        print(b.hex() or "-")
