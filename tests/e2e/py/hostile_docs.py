@@ -298,8 +298,11 @@ def dom(out, clean, title, top):
             rec["tags"], plain["tags"]))
     if rec["handlers"]:
         bad.append("handler attributes: %r" % rec["handlers"][:3])
-    if not all(rec["drawn"]):
+    if not all(rec["drawn"]) or len(rec["drawn"]) != 2:
         bad.append("a heatmap not drawn: %r" % rec["drawn"])
+    if not rec["images"] or not all(w > 0 for w in rec["images"]):
+        bad.append("the histogram (a data: PNG) not shown: %r"
+                   % rec["images"])
     n = len(label)
     for t, tip in enumerate(rec["tips"]):
         i = t % n
@@ -310,10 +313,10 @@ def dom(out, clean, title, top):
     names = [s for _, s in carried()]
     shown = [s for s in names if s in rec["text"]]
     return bad, ("the report: its own title, the plain page's %d elements, "
-                 "2 scripts, no handler, both heatmaps drawn, %d read-outs "
-                 "naming every rank, %d names in its text"
-                 % (sum(rec["tags"].values()), len(rec["tips"]),
-                    len(shown)))
+                 "2 scripts, no handler, both heatmaps drawn, the histogram "
+                 "shown, %d read-outs naming every rank, %d names in its "
+                 "text" % (sum(rec["tags"].values()), len(rec["tips"]),
+                           len(shown)))
 
 
 def tamper(page, out):
