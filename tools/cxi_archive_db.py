@@ -163,7 +163,8 @@ def _parse(path, text):
 def check_doc(path, doc):
     """The document's kind, or InputError saying what is wrong."""
     name = os.path.basename(path)
-    if not isinstance(doc, dict) or doc.get("kind") not in KNOWN or \
+    if not isinstance(doc, dict) or not isinstance(doc.get("kind"), str) \
+            or doc["kind"] not in KNOWN or \
             not isinstance(doc.get("schema_version"), int) or \
             not isinstance(doc.get("tool"), str):
         raise InputError("%s is not one of our documents (no \"kind\" of "

@@ -107,13 +107,22 @@ def walk(doc):
                                      " '%s'" % (ord(c), i + 1, show(x)))
 
 
+# A figure: what SQLite's INTEGER and the archive's float32 rows hold.
+INT_MAX = 2 ** 63 - 1
+FIG_MAX = 3.4e38
+
+
 def _is_num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return -INT_MAX <= v <= INT_MAX if isinstance(v, int) else \
+        -FIG_MAX <= v <= FIG_MAX  # NaN and infinity (1e999) fail
 
 
-def _nums(where, d, keys):
+def _nums(where, d, keys, null=True):
     for k in keys:
-        if d.get(k) is not None and not _is_num(d[k]):
+        if (d.get(k) is not None or not null and k in d) and \
+                not _is_num(d[k]):
             raise ValueError("%s \"%s\" is not a number" % (where, k))
 
 
@@ -172,8 +181,9 @@ def _matrix(key, m, n, need):
     for row in m:
         for v in row:
             if v is not None and not _is_num(v):
-                raise ValueError("\"%s\" holds %s, not a number or null"
-                                 % (key, show(repr(v))))
+                raise ValueError("\"%s\" holds %s, not a number (of at "
+                                 "most %g) or null" % (key, show(repr(v)),
+                                                       FIG_MAX))
 
 
 def _links(key, doc, n):
@@ -195,7 +205,7 @@ def _suspects(doc, n):
         _name(where + " name", s.get("name"), "suspect")
         _name(where + " host", s.get("host"), "host", need=False)
         _name(where + " nic", s.get("nic"), "nic", need=False)
-        _nums(where, s, ("bad", "links"))
+        _nums(where, s, ("bad", "links"), null=False)
         for r in _list(where + " ranks", s.get("ranks")):
             _index(where + " rank", r, n)
 
@@ -207,8 +217,8 @@ def _figures(doc):
                                           res.get(m)),
               ("typical", "noise_pct", "tolerance_pct"))
     for k, st in _obj("\"link_stats\"", doc.get("link_stats")).items():
-        _nums("link_stats' %s" % show(k), _obj("link_stats' %s" % show(k),
-                                               st), list(st))
+        st = _obj("link_stats' %s" % show(k), st)
+        _nums("link_stats' %s" % show(k), st, list(st))
     sch = _obj("\"schedule\"", doc.get("schedule"))
     for k in ("kind", "why"):
         if sch.get(k) is not None and not isinstance(sch[k], str):

@@ -167,6 +167,8 @@ def _bad(top, base, expect):
         "NaN is not a JSON number")
     put("bigint.json", doc.replace("10000.0", "9" * 5000, 1),
         "not one of our documents")
+    put("big_float.json", doc.replace("10000.0", "1e999", 1),
+        "\"typical\" is not a number")
     put("surrogate.json", doc.replace(json.dumps(base["ranks"][1]["host"]),
                                       '"a\\udc80b"', 1),
         "a lone surrogate")
@@ -175,7 +177,17 @@ def _bad(top, base, expect):
         "'a\\x00b' cannot be carried into the outputs")
     for name, path, value, why in (
             ("matrix_str.json", ("bw_mb_s", 0, 1), "fast",
-             "\"bw_mb_s\" holds 'fast', not a number or null"),
+             "\"bw_mb_s\" holds 'fast', not a number"),
+            ("matrix_inf.json", ("bw_mb_s", 1, 0), float("inf"),
+             "Infinity is not a JSON number"),
+            ("kind_list.json", ("kind",), ["sweep"],
+             "is not one of our documents"),
+            ("outlier_big.json", ("outliers", 0, "value"), 10 ** 30,
+             "outliers 0 \"value\" is not a number"),
+            ("suspect_bad.json", ("suspects", 0, "bad"), None,
+             "suspect 0's \"bad\" is not a number"),
+            ("stats_list.json", ("link_stats",), {"bw_mb_s": [1]},
+             "link_stats' bw_mb_s is not an object"),
             ("matrix_bool.json", ("lat_us", 1, 0), True,
              "\"lat_us\" holds True"),
             ("outlier_rank.json", ("outliers", 0, "src"), 99,
