@@ -18,8 +18,9 @@
 #             Python/packaging tests) built against libfabric 2.x from
 #             LIBFABRIC2_TARBALL (LF2_DIR; by default ../shared/vendor's
 #             or the pinned release, downloaded: scripts/fetch-libfabric.sh)
-#   3. fuzz   the four libFuzzer harnesses, FUZZ_TIME seconds, all at
-#             once (FUZZ_DIR; "skipped" when clang is missing)
+#   3. fuzz   the four libFuzzer harnesses and fuzz_archive.py, FUZZ_TIME
+#             seconds, all at once (FUZZ_DIR; "skipped" when clang is
+#             missing)
 #   4. asan   the same suite again under ASan+UBSan with LeakSanitizer on
 #             (ASAN_DIR), less what only repeats the normal tier (man
 #             pages, install, packages, plots, dist: no C of ours runs
