@@ -18,6 +18,7 @@
 
 #include "cxd/config.h"
 #include "support/hostile.h"
+#include "support/tmp_text.h"
 #include "support/unit_main.h"
 #include "sweep/result/out.h"
 #include "sweep/result/out_files.h"
@@ -91,26 +92,16 @@ static void world(struct world *w, const char *name)
 	w->r.verdict = cxd_verdict_of(&w->r);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 20);
-
-	assert_non_null(f);
-	assert_true(fread(buf, 1, (1 << 20) - 1, f) > 0);
-	fclose(f);
-	unlink(path);
-	return buf;
-}
-
-/* One writer's file, read whole. */
+/* One writer's file, read whole, and gone. */
 static char *written(cxd_out_writer_fn *fn, const struct cxd_sweep_res *r)
 {
-	char path[] = "/tmp/cxd-hostile-XXXXXX", err[256];
+	char path[] = "/tmp/cxd-hostile-XXXXXX", err[256], *text;
 
 	close(mkstemp(path));
 	assert_int_equal(fn(r, path, err, sizeof(err)), 0);
-	return slurp(path);
+	text = read_text(path, 1 << 20);
+	unlink(path);
+	return text;
 }
 
 /* One RFC 4180 record from *p into f (room for 8 fields of 300

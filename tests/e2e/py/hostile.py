@@ -58,6 +58,17 @@ def text(b):
     return b.decode("utf-8")
 
 
+def check_main(commands, argv):
+    """A checker's main: commands[argv[0]](*argv[1:]) gives (problems,
+    what passed); the last line printed is the verdict, exit 1 on a
+    problem."""
+    bad, ok = commands[argv[0]](*argv[1:])
+    for b in bad[:20]:
+        print(b)
+    print(("FAIL: %d problems: %s" % (len(bad), bad[0])) if bad else ok)
+    return 1 if bad else 0
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["hex"]:
     for _, _, b in names():
         print(b.hex() or "-")

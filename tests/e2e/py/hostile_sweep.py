@@ -139,15 +139,7 @@ def refused(err, *ids):
     return bad, "%d ranks' host names named, shown escaped" % len(ids)
 
 
-def main(argv):
-    fn = {"hosts": hosts, "topo": topo, "baseline": baseline,
-          "outputs": outputs, "refused": refused}[argv[0]]
-    bad, ok = fn(*argv[1:])
-    for b in bad[:20]:
-        print(b)
-    print(("FAIL: %d problems: %s" % (len(bad), bad[0])) if bad else ok)
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(hostile.check_main({
+        "hosts": hosts, "topo": topo, "baseline": baseline,
+        "outputs": outputs, "refused": refused}, sys.argv[1:]))

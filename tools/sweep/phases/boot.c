@@ -80,7 +80,7 @@ static int hosts_ok(const struct sw_ctx *c, const struct host_cpus *all)
 	for (int i = 0; i < c->m.n; i++) {
 		if (host_bad(&all[i], why, sizeof(why)) == 0)
 			continue;
-		snprintf(head, sizeof(head), "%s", all[i].host);
+		snprintf(head, sizeof(head), "%.48s", all[i].host);
 		cxd_name_show(head, show, sizeof(show));
 		if (c->m.rank == 0 && bad < HOSTS_SHOWN)
 			fprintf(stderr, "cxi_sweep: rank %d's host name '%s%s' "
