@@ -3,18 +3,16 @@
 for the checkers of test_hostile_names.sh and test_hostile_sweep.sh.
 
     names()          [(id, fate, bytes)], fate "carry" or "refuse"
-    hostile.py hex   each name's bytes in hex, one a line ("-": empty),
-                     as CXD_TEST_HOST_NAMES reads them (test builds)
+    text(b)          a carried name as text
+    check_main(...)  the checkers' main: the verdict last
 """
 import os
 import re
-import sys
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                      "hostile_names.txt")
 ESC = re.compile(rb"\\(\\|t|n|r|x[0-9a-fA-F]{2}|\*[0-9]+;)")
 NIC_MAX = 63  # the room of a NIC name (CXD_NAME_LEN - 1); others 255
-NAME_MAX = 255
 
 
 def unescape(raw):
@@ -45,14 +43,6 @@ def names():
     return rows
 
 
-def fate(name, limit=NAME_MAX):
-    """The table's fate of a name in a field of `limit` bytes."""
-    for _, f, b in names():
-        if b == name:
-            return "refuse" if len(b) > limit else f
-    raise KeyError(name)
-
-
 def text(b):
     """A carried name as text (carried names are UTF-8)."""
     return b.decode("utf-8")
@@ -67,8 +57,3 @@ def check_main(commands, argv):
         print(b)
     print(("FAIL: %d problems: %s" % (len(bad), bad[0])) if bad else ok)
     return 1 if bad else 0
-
-
-if __name__ == "__main__" and sys.argv[1:] == ["hex"]:
-    for _, _, b in names():
-        print(b.hex() or "-")
