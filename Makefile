@@ -18,8 +18,9 @@
 #             Python/packaging tests) built against libfabric 2.x from
 #             LIBFABRIC2_TARBALL (LF2_DIR; by default ../shared/vendor's
 #             or the pinned release, downloaded: scripts/fetch-libfabric.sh)
-#   3. fuzz   both libFuzzer harnesses, FUZZ_TIME seconds each, in
-#             parallel (FUZZ_DIR; "skipped" when clang is missing)
+#   3. fuzz   the four libFuzzer harnesses and fuzz_archive.py, FUZZ_TIME
+#             seconds, all at once (FUZZ_DIR; "skipped" when clang is
+#             missing)
 #   4. asan   the same suite again under ASan+UBSan with LeakSanitizer on
 #             (ASAN_DIR), less what only repeats the normal tier (man
 #             pages, install, packages, plots, dist: no C of ours runs
@@ -54,15 +55,16 @@ RUN_ARGS    ?= --local
 ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
 # What the asan stage leaves out runs no C of ours that the stage does not
 # already run under ASan elsewhere (docs/testing.md, "make asan"):
-#   man, install, package, plot, archive, dist, reframe, nhc: our C runs only as
-#     in the normal tier (or not at all); they check files and scripts;
+#   man, install, package, plot, archive, hostile_names, dist, reframe, nhc:
+#     our C runs only as in the normal tier (or not at all); they check
+#     files and scripts;
 #   valgrind: cannot run ASan binaries (it would only skip);
 #   counters, netns: the tcp pair of test_write_bw and test_bw_family over
 #     a veth; what they add (kernel counters, a shaped link) is the
 #     network's, not memory;
 #   congestion, sweep_verdict, sweep_slurm, sim_*: timing-bound or
 #     SimGrid's; the sweep's C runs under ASan in test_sweep, _mpi, _nics.
-ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|archive|dist|valgrind|counters|netns|congestion|sweep_verdict|sweep_slurm|reframe|nhc|sim_[a-z_]+)|unit\.gpu_headers
+ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|archive|hostile_names|dist|valgrind|counters|netns|congestion|sweep_verdict|sweep_slurm|reframe|nhc|sim_[a-z_]+)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
 BUILDS_DIR  ?= build-variants
 # Warnings are errors in the project's own builds (every target here); a
@@ -91,15 +93,16 @@ SIM_DIR     ?= build-sim
 # What the lf2 stage leaves out does not depend on the libfabric it is
 # built against (docs/testing.md, "make lf2"): besides the matrices,
 # valgrind and the Python, packaging and timing-bound tests,
-#   node_health: no libfabric in it; sweep_mpi: --engine mpi, MPI only
-#     (the sweep's core links without libfabric: a unit test);
+#   node_health: no libfabric in it; sweep_mpi, hostile_sweep: --engine
+#     mpi, MPI only (the sweep's core links without libfabric: a unit
+#     test); hostile_names: Python only;
 #   sweep_capacity: timing-bound, and the pass calls no libfabric of
 #     its own (its pairs run through the engine as test_sweep's do);
 #   prometheus: the files' format (the runs behind them: write_bw,
 #     lat_family, launch --metrics and sweep run in lf2 too);
 #   dist, spdx, layers: the tarball, the sources' licence lines, the
 #     layer rule of the same sources (not the libfabric headers).
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|archive|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_capacity|sweep_slurm|sweep_mpi|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|archive|hostile_names|hostile_sweep|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_capacity|sweep_slurm|sweep_mpi|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
 	bench clean install package lf2 sim builds dist easybuild

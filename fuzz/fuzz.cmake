@@ -4,6 +4,8 @@
 # instrumented); the rest of cxdcore and libfabric are linked as they are.
 #   fuzz_proto      every decoder, with encode round trips
 #   fuzz_handshake  the server's handshake state machine, for every tool
+#   fuzz_topo       the --topology reader, both formats (issue 51)
+#   fuzz_baseline   the --baseline reader, JSON and --matrix (issue 51)
 # `make fuzz` builds them and runs each for a bounded time (fuzz/run.sh).
 if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
   message(FATAL_ERROR "CXD_FUZZ=ON needs clang (-DCMAKE_C_COMPILER=clang)")
@@ -23,7 +25,28 @@ add_executable(fuzz_proto ${CMAKE_SOURCE_DIR}/fuzz/fuzz_proto.c
                ${CMAKE_SOURCE_DIR}/lib/wire/proto.c)
 add_executable(fuzz_handshake ${CMAKE_SOURCE_DIR}/fuzz/fuzz_handshake.c
                ${CXD_HS_SOURCES})
-foreach(f fuzz_proto fuzz_handshake)
+# The sweep's input readers: the model's topology files (topo*.c, so a
+# new reader of it is fuzzed as it comes), the baseline and the --matrix
+# layout, and the name rule and host lists they use.
+file(GLOB CXD_TOPO_SOURCES CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/lib/sweep/model/topo*.c)
+set(CXD_READER_SOURCES ${CXD_TOPO_SOURCES}
+    ${CMAKE_SOURCE_DIR}/lib/base/names.c ${CMAKE_SOURCE_DIR}/lib/base/hostlist.c)
+add_executable(fuzz_topo ${CMAKE_SOURCE_DIR}/fuzz/fuzz_topo.c
+               ${CXD_READER_SOURCES})
+add_executable(fuzz_baseline ${CMAKE_SOURCE_DIR}/fuzz/fuzz_baseline.c
+               ${CMAKE_SOURCE_DIR}/lib/sweep/model/baseline.c
+               ${CMAKE_SOURCE_DIR}/lib/sweep/model/matrix.c
+               ${CXD_READER_SOURCES})
+foreach(f fuzz_topo fuzz_baseline)
+  target_link_libraries(${f} PRIVATE cxdcore)
+endforeach()
+# At most 4096 hosts a file: a host list expanding to the real bound
+# (2^18, tests/unit/test_names.c loads it) takes seconds under ASan, so
+# the fuzzer would spend its time there and a loaded host would time out.
+target_compile_definitions(fuzz_topo PRIVATE CXD_TOPO_MAX_LINES=4096)
+
+foreach(f fuzz_proto fuzz_handshake fuzz_topo fuzz_baseline)
   target_include_directories(${f} PRIVATE ${CMAKE_SOURCE_DIR}/include
                              ${CMAKE_SOURCE_DIR}/lib)
   target_compile_options(${f} PRIVATE ${CXD_FUZZ_FLAGS})
@@ -42,7 +65,8 @@ target_link_libraries(fuzz_gen_corpus PRIVATE cxdcore)
 
 # Regression: replay the seeds (files, not the directory, so nothing is
 # written into the source tree).
-foreach(pair "fuzz_proto:corpus" "fuzz_handshake:corpus-handshake")
+foreach(pair "fuzz_proto:corpus" "fuzz_handshake:corpus-handshake"
+        "fuzz_topo:corpus-topo" "fuzz_baseline:corpus-baseline")
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 f)
   list(GET pair 1 dir)

@@ -4,14 +4,19 @@
  *   PROTO_DIR      one valid frame per message type (fuzz_proto);
  *   HANDSHAKE_DIR  client byte streams, several frames each, for every
  *                  tool: good runs and each way to be refused
- *                  (fuzz_handshake).
+ *                  (fuzz_handshake);
+ *   BASELINE_DIR   a 3-rank --matrix file (fuzz_baseline; its JSON seeds
+ *                  are written by hand).
  * Built as fuzz_gen_corpus with -DCXD_FUZZ=ON (fuzz/fuzz.cmake), then
- *   ./fuzz_gen_corpus ../fuzz/corpus ../fuzz/corpus-handshake
+ *   ./fuzz_gen_corpus ../fuzz/corpus ../fuzz/corpus-handshake \
+ *       ../fuzz/corpus-baseline
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "sweep/model/matrix.h"
 #include "wire/hs.h"
 #include "cxd/opts.h"
 #include "wire/proto.h"
@@ -211,6 +216,42 @@ static int gen_handshake(const char *dir)
 	return ret;
 }
 
+/* ---- A --matrix file of 3 ranks, as cxi_sweep --matrix writes one. */
+
+static int gen_matrix(const char *dir)
+{
+	struct cxd_matrix_head h = { .n = 3, .size = 1048576, .repeat = 3,
+				     .tol = { 0.1, 0.2 }, .provider = "tcp" };
+	struct cxd_sweep_rank r = { "", "", "eth0" };
+	unsigned char head[CXD_MATRIX_HEAD], rec[CXD_MATRIX_REC];
+	double v[9];
+	char path[512];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/matrix3", dir);
+	f = fopen(path, "wb");
+	if (f == NULL) {
+		perror(path);
+		return -1;
+	}
+	cxd_matrix_put_head(&h, head);
+	ok = fwrite(head, 1, sizeof(head), f) == sizeof(head);
+	for (int i = 0; i < 3; i++) {
+		snprintf(r.host, sizeof(r.host), "nid%d", i + 1);
+		snprintf(r.addr, sizeof(r.addr), "fi_sockaddr_in://10.0.0.%d:1",
+			 i + 1);
+		cxd_matrix_put_rank(&r, rec);
+		ok &= fwrite(rec, 1, sizeof(rec), f) == sizeof(rec);
+	}
+	for (int m = 0; m < 2; m++) {
+		for (int k = 0; k < 9; k++)
+			v[k] = k % 4 ? (m ? 2.0 + k / 10.0 : 9000 + k) : NAN;
+		ok &= fwrite(v, sizeof(double), 9, f) == 9;
+	}
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	uint8_t b[CXD_MAX_PAYLOAD];
@@ -229,5 +270,7 @@ int main(int argc, char **argv)
 	ret |= write_frame(dir, "error_empty", CXD_MSG_ERROR, b,
 			   cxd_enc_text("", b, sizeof(b)));
 	ret |= gen_handshake(hs_dir);
+	if (argc > 3)
+		ret |= gen_matrix(argv[3]);
 	return ret ? 1 : 0;
 }

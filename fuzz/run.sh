@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Build the libFuzzer harnesses and run each for a bounded time, in
-# parallel, on a scratch copy of its seed corpus (the source tree is never
-# written). Prints "skipped" and succeeds when clang or its libFuzzer
+# Build the libFuzzer harnesses and run each for a bounded time, all at
+# once with the Python one of cxi_archive's documents (they share the
+# cores: five on two take SECONDS of wall time, as two did), on a scratch
+# copy of its seed corpus (the source tree is never written). Prints "skipped" and succeeds when clang or its libFuzzer
 # runtime is missing; fails when a harness finds a crash, a leak, a
 # timeout or an out-of-memory, and keeps the scratch dir with the input.
 #   bash fuzz/run.sh [BUILD_DIR [SECONDS]]      (`make fuzz` runs this)
@@ -14,7 +15,12 @@ BUILD=${1:-build-fuzz}
 SECS=${2:-45}
 CC_FUZZ=${FUZZ_CC:-clang}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-HARNESSES=("fuzz_proto:corpus:" "fuzz_handshake:corpus-handshake:handshake.dict")
+HARNESSES=("fuzz_proto:corpus:" "fuzz_handshake:corpus-handshake:handshake.dict"
+	"fuzz_topo:corpus-topo:topo.dict" "fuzz_baseline:corpus-baseline:baseline.dict"
+	"fuzz_archive.py:corpus-archive:")
+# fuzz_archive.py (cxi_archive's documents) needs Debian's python3 with
+# numpy and matplotlib, as cxi_archive does; without them it is skipped.
+PY=/usr/bin/python3
 
 skip() {
 	echo "fuzz: skipped: $*"
@@ -36,6 +42,7 @@ ${CMAKE:-cmake} -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DCXD_FUZZ=ON -DCMAKE_C_COMPILER="$CC_FUZZ" ${CMAKE_FLAGS:-} >"$SCRATCH/configure.log" 2>&1 ||
 	{ cat "$SCRATCH/configure.log"; echo "fuzz: configure failed"; exit 1; }
 ${CMAKE:-cmake} --build "$BUILD" -j"${JOBS:-2}" --target fuzz_proto fuzz_handshake \
+	fuzz_topo fuzz_baseline \
 	>"$SCRATCH/build.log" 2>&1 || { cat "$SCRATCH/build.log"; echo "fuzz: build failed"; exit 1; }
 
 # fuzz_one NAME CORPUS DICT: one bounded run; its log in $SCRATCH/NAME.log.
@@ -46,11 +53,19 @@ fuzz_one() {
 		-artifact_prefix="$work-")
 	mkdir -p "$work"
 	cp "$SRC/fuzz/$corpus"/* "$work/"
+	if [[ $name == *.py ]]; then
+		"$PY" "$SRC/fuzz/$name" "$SECS" "$work" "$work"/*.json >"$SCRATCH/$name.log" 2>&1
+		return
+	fi
 	[ -n "$dict" ] && args+=(-dict="$SRC/fuzz/$dict")
 	# shellcheck disable=SC2086
 	"$BUILD/$name" "${args[@]}" ${FUZZ_ARGS:-} "$work" >"$SCRATCH/$name.log" 2>&1
 }
 
+if ! "$PY" -c 'import numpy, matplotlib' 2>/dev/null; then
+	echo "fuzz: fuzz_archive.py: skipped: $PY with numpy and matplotlib not found"
+	HARNESSES=("${HARNESSES[@]:0:4}")
+fi
 pids=()
 for h in "${HARNESSES[@]}"; do
 	IFS=: read -r name corpus dict <<<"$h"
@@ -77,8 +92,8 @@ for h in "${HARNESSES[@]}"; do
 	status=1
 	KEEP=1
 	echo "fuzz: $name: FAILED (exit $rc) after ${runs:-?} runs; log and inputs kept in $SCRATCH"
-	grep -E 'ERROR|SUMMARY|Test unit written|^    #[0-9]' "$log" | head -40
-	for a in "$SCRATCH/$name"-*; do
+	grep -E 'ERROR|SUMMARY|Test unit written|archive-finding|^    #[0-9]' "$log" | head -40
+	for a in "$SCRATCH/$name"-* "$SCRATCH/$name"/archive-finding-*; do
 		[ -f "$a" ] || continue
 		echo "--- $a ($(stat -c %s "$a") bytes):"
 		od -An -tx1 "$a" | head -8

@@ -4,15 +4,21 @@
 # the option parser; pace_sim.c: a simulated message queue under the
 # sweep's pacing machine; proto_samples.c: a message of each
 # control-channel type; ctrl_pair.c: control-channel pairs and raw peers
-# over loopback; report_render.c: a report rendered into memory).
+# over loopback; report_render.c: a report rendered into memory;
+# hostile.c: the table of hostile names, tests/hostile_names.txt).
 find_library(CMOCKA_LIB cmocka REQUIRED)
 add_library(cxd_unit_support OBJECT
             ${CMAKE_SOURCE_DIR}/tests/unit/support/argv_cfg.c
             ${CMAKE_SOURCE_DIR}/tests/unit/support/pace_sim.c
             ${CMAKE_SOURCE_DIR}/tests/unit/support/proto_samples.c
             ${CMAKE_SOURCE_DIR}/tests/unit/support/ctrl_pair.c
-            ${CMAKE_SOURCE_DIR}/tests/unit/support/report_render.c)
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/report_render.c
+            ${CMAKE_SOURCE_DIR}/tests/unit/support/hostile.c)
 target_link_libraries(cxd_unit_support PRIVATE cxdcore)
+# hostile.c reads the table of hostile names from the source tree.
+set_source_files_properties(${CMAKE_SOURCE_DIR}/tests/unit/support/hostile.c
+  PROPERTIES COMPILE_DEFINITIONS
+  CXD_HOSTILE_NAMES="${CMAKE_SOURCE_DIR}/tests/hostile_names.txt")
 file(GLOB CXD_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
 foreach(src ${CXD_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)

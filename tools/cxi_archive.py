@@ -17,6 +17,7 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "share", "cxd")]
 sys.dont_write_bytecode = True  # no __pycache__ in an installed tree
 import cxi_archive_db as db  # noqa: E402
 import cxi_archive_query as q  # noqa: E402
+from cxi_archive_doc import text as safe  # noqa: E402
 
 PROG = "cxi_archive"
 
@@ -62,27 +63,30 @@ def cmd_ingest(a, con):
     bad = 0
     for path in a.files:
         try:
-            doc, digest = db.read_doc(path, a.host)
+            doc, digest = db.read_doc(path, a.host, a.max_mb)
         except db.InputError as e:
-            print("%s: %s" % (PROG, e), file=sys.stderr)
+            print("%s: %s" % (PROG, safe(e)), file=sys.stderr)
             bad += 1
             continue
         rid, new = db.ingest(con, path, doc, digest)
-        print("%s: %s as run %d" % (path, "archived" if new else
+        print("%s: %s as run %d" % (safe(path), "archived" if new else
                                     "already archived", rid))
     return 2 if bad else 0
 
 
 def _line(r):
-    sus = ", ".join(r["suspects"]) if r["suspects"] else ""
+    """A run's line; every string of the archive through safe(): a run
+    archived before the checks may hold what a terminal acts on."""
+    sus = ", ".join(map(safe, r["suspects"])) if r["suspects"] else ""
     what = "%d ranks" % r["ranks"] if r["ranks"] else \
         r["host"] if r["kind"] == "health" else r["tool"]
     line = "%5d  %-20s  %-10s  %-14s  %-12s  %s" % (
-        r["run"], r["start_time"], r["kind"], what, r["verdict"] or "-", sus)
+        r["run"], safe(r["start_time"]), safe(r["kind"]), safe(what),
+        safe(r["verdict"] or "-"), sus)
     if r["kind"] == "health":  # each NIC's state, on the line below
         line += "\n%41s%s" % ("", ", ".join(
-            "%s %s%s" % (x["name"], x["verdict"],
-                         " (%s)" % x["why"] if x["why"] else "")
+            "%s %s%s" % (safe(x["name"]), safe(x["verdict"]),
+                         " (%s)" % safe(x["why"]) if x["why"] else "")
             for x in r["nics"]) or "no NIC found")
     return line
 
@@ -116,17 +120,19 @@ def cmd_compare(a, con):
           % (after, before, t["bw"], t["lat"]))
     for k, what in (("only_before", "gone"), ("only_after", "new")):
         if res[k]:
-            print("ranks %s: %s" % (what, ", ".join(res[k])))
+            print("ranks %s: %s" % (what, ", ".join(map(safe, res[k]))))
     print("nodes moved: %d" % len(res["nodes"]))
     for n in res["nodes"]:
         print("  %-28s %-8s %10.4g -> %-10.4g %+7.1f %% %s" % (
-            n["node"], n["metric"], n["before"], n["after"], n["change_pct"],
+            safe(n["node"]), n["metric"], n["before"], n["after"],
+            n["change_pct"],
             "worse" if n["worse"] else "better"))
     print("links moved: %d%s" % (len(res["links"]), " (the 20 largest)"
                                  if len(res["links"]) > 20 else ""))
     for x in res["links"][:20]:
         print("  %s -> %s %-8s %10.4g -> %-10.4g %+7.1f %%" % (
-            x["src"], x["dst"], x["metric"], x["before"], x["after"],
+            safe(x["src"]), safe(x["dst"]), x["metric"], x["before"],
+            x["after"],
             x["change_pct"]))
     return None
 
@@ -143,7 +149,7 @@ def _plot(res, path, title):
         if p["verdict"] not in (None, "PASS"):
             ax.plot(p["start_time"], p["value"], marker="x", color="red",
                     markersize=10)
-    ax.set_title(title)
+    ax.set_title(title, parse_math=False)  # a name's '$' is not TeX
     ax.set_ylabel("Bandwidth [MB/s]" if res["metric"] == "bw_mb_s"
                   else "Latency [us]")
     ax.set_xlabel("run start (UTC); red x: a run that did not pass")
@@ -162,11 +168,11 @@ def cmd_trend(a, con):
         _plot(res, a.plot, title)
     if a.json:
         return res
-    print(title)
+    print(safe(title))
     for p in res["points"]:
         v = "-" if p["value"] is None else "%.6g" % p["value"]
-        print("  run %5d  %-20s  %-12s %s" % (p["run"], p["start_time"], v,
-                                             p["verdict"] or "-"))
+        print("  run %5d  %-20s  %-12s %s" % (
+            p["run"], safe(p["start_time"]), v, safe(p["verdict"] or "-")))
     if not res["points"]:
         print("  no run in the archive has it")
     return None
@@ -180,7 +186,7 @@ def cmd_intermittent(a, con):
           % (a.least, len(res["window"])))
     for h in res["hits"]:
         print("  %-7s %-40s %d of %d%s (runs %s)" % (
-            h["kind"], h["name"], h["times"], h["of"],
+            safe(h["kind"]), safe(h["name"]), h["times"], h["of"],
             ", every run" if h["persistent"] else "",
             " ".join(map(str, h["runs"]))))
     if not res["hits"]:
@@ -201,11 +207,11 @@ def cmd_drift(a, con):
               len(res["window"]), " ".join(map(str, res["window"])),
               t["bw"], t["lat"]))
     for n in res["nodes"]:
-        print("  node %-28s %-8s %+7.1f %%" % (n["node"], n["metric"],
-                                               n["change_pct"]))
+        print("  node %-28s %-8s %+7.1f %%" % (
+            safe(n["node"]), n["metric"], n["change_pct"]))
     for x in res["links"]:
-        print("  link %s -> %s %-8s %+7.1f %%" % (x["src"], x["dst"],
-                                                  x["metric"], x["change_pct"]))
+        print("  link %s -> %s %-8s %+7.1f %%" % (
+            safe(x["src"]), safe(x["dst"]), x["metric"], x["change_pct"]))
     if not res["nodes"] and not res["links"]:
         print("  none")
     return None
@@ -217,7 +223,7 @@ def cmd_baseline(a, con):
         json.dump(doc, f)
     runs = doc["baseline_of"]["runs"]
     print("%s: per-link median of %d passing sweeps (runs %s), %d ranks; "
-          "for cxi_sweep --baseline" % (a.output, len(runs),
+          "for cxi_sweep --baseline" % (safe(a.output), len(runs),
                                         " ".join(map(str, runs)),
                                         len(doc["ranks"])))
     return doc["baseline_of"] if a.json else None
@@ -225,12 +231,12 @@ def cmd_baseline(a, con):
 
 def cmd_report(a, con):
     import cxi_archive_report as rep
-    doc, digest = db.read_doc(a.sweep)
+    doc, digest = db.read_doc(a.sweep, max_mb=a.max_mb)
     if doc["kind"] != "sweep":
         raise db.InputError("%s is a %s document; report reads a sweep's"
                             % (a.sweep, doc["kind"]))
     size = rep.write(doc, a.output, con, os.path.basename(a.sweep), digest)
-    print("%s: %d bytes" % (a.output, size))
+    print("%s: %d bytes" % (safe(a.output), size))
     return None
 
 
@@ -244,6 +250,9 @@ def parser():
                         help="the archive file (default: $CXD_ARCHIVE)")
     common.add_argument("--json", action="store_true",
                         help="print the answer as one JSON document")
+    common.add_argument("--max-mb", type=positive, default=db.MAX_MB,
+                        metavar="MB", help="refuse a document larger than "
+                        "this (default: %(default)s MB)")
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     add = sub.add_parser
 
@@ -302,10 +311,10 @@ def main(argv):
             if a.archive else None
         out = CMDS[a.cmd](a, con)
     except db.InputError as e:
-        print("%s: %s" % (PROG, e), file=sys.stderr)
+        print("%s: %s" % (PROG, safe(e)), file=sys.stderr)
         return 2
     except sqlite3.OperationalError as e:
-        print("%s: the archive '%s': %s" % (PROG, a.archive, e),
+        print("%s: the archive '%s': %s" % (PROG, safe(a.archive), safe(e)),
               file=sys.stderr)
         return 1
     if isinstance(out, int):

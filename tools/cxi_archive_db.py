@@ -12,12 +12,18 @@ import zlib
 
 import numpy as np
 
+import cxi_archive_doc as checks
 import cxi_archive_health as health
 
 # The newest schema_version of each kind this archive reads (docs/json.md;
 # lib/base/stamp.h's CXD_SCHEMA_*).
 KNOWN = {"pair": 1, "sweep": 1, "congestion": 1}
 FORMAT = 1  # the archive's own layout; raised when a table changes
+# The most a document may be, in MB (--max-mb): what is read is bounded,
+# and so what parsing it takes (about 3 times its size). A sweep's --json
+# of 1,800 ranks is about 256 MB (4 matrices of 1,800^2 figures, ~20 bytes
+# each as cxi_sweep writes them).
+MAX_MB = 256
 BUSY_MS = 60000  # how long a writer waits for another one's transaction
 
 TABLES = """
@@ -126,10 +132,18 @@ def _text(path, data):
                          % os.path.basename(path))
 
 
+def _no_constant(word):
+    raise ValueError("%s is not a JSON number (a figure is a number or "
+                     "null)" % word)
+
+
 def _parse(path, text):
     name = os.path.basename(path)
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise InputError("%s is not one of our documents: nested deeper "
+                         "than this reader goes (ours are 6 deep)" % name)
     except json.JSONDecodeError as e:
         # cut short: it fails at its end, or inside a string never closed
         if text.lstrip().startswith("{") and (
@@ -141,12 +155,16 @@ def _parse(path, text):
         raise InputError("%s is not JSON (line %d, column %d: %s) nor "
                          "cxi_node_health's output (no Health: line)"
                          % (name, e.lineno, e.colno, e.msg))
+    except ValueError as e:  # NaN, or an integer of thousands of digits
+        raise InputError("%s is not one of our documents: %s" % (
+            name, str(e).split(":")[0]))
 
 
 def check_doc(path, doc):
     """The document's kind, or InputError saying what is wrong."""
     name = os.path.basename(path)
-    if not isinstance(doc, dict) or doc.get("kind") not in KNOWN or \
+    if not isinstance(doc, dict) or not isinstance(doc.get("kind"), str) \
+            or doc["kind"] not in KNOWN or \
             not isinstance(doc.get("schema_version"), int) or \
             not isinstance(doc.get("tool"), str):
         raise InputError("%s is not one of our documents (no \"kind\" of "
@@ -157,39 +175,46 @@ def check_doc(path, doc):
         raise InputError("%s: %s schema_version %d is newer than this archive "
                          "knows (%d); a newer cxi_archive reads it"
                          % (name, kind, ver, KNOWN[kind]))
-    if kind == "sweep":
-        ranks = doc.get("ranks")
-        if not isinstance(ranks, list) or len(ranks) < 2 or not all(
-                isinstance(r, dict) and "host" in r for r in ranks):
-            raise InputError("%s: \"ranks\" is not a list of at least 2 ranks"
-                             " with a host" % name)
-        n = len(ranks)
-        for key in ("bw_mb_s", "lat_us"):
-            m = doc.get(key)
-            if not isinstance(m, list) or len(m) != n or not all(
-                    isinstance(r, list) and len(r) == n for r in m):
-                raise InputError("%s: \"%s\" is not a %d x %d matrix"
-                                 % (name, key, n, n))
+    try:
+        checks.check(doc)
+    except ValueError as e:
+        raise InputError("%s: %s" % (name, e))
     return kind
 
 
-def read_doc(path, host=None):
+def _read(path, max_mb):
+    """The file's bytes, at most max_mb MB of them read: a larger file is
+    refused, whatever it is (a pipe or a device too)."""
+    cap = int(max_mb * 1e6)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(cap + 1)
+    except OSError as e:
+        raise InputError("cannot read %s: %s" % (path, e.strerror))
+    if len(data) > cap:
+        raise InputError("%s is over %g MB, the most a document may be "
+                         "(--max-mb)" % (os.path.basename(path), max_mb))
+    return data
+
+
+def read_doc(path, host=None, max_mb=MAX_MB):
     """(document, digest) of the file at path; InputError when it is not
     one of ours. The digest is of the document's content, so the same run
     written with other spacing is still the same run. A saved
     cxi_node_health output is read as a document of kind health, of host
     (the output does not name its node)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise InputError("cannot read %s: %s" % (path, e.strerror))
-    text = _text(path, data)
+    text = _text(path, _read(path, max_mb))
     if not text.lstrip().startswith("{") and health.looks_like(text):
         try:
-            return health.document(path, text, host or os.uname().nodename)
+            doc, digest = health.document(path, text,
+                                          host or os.uname().nodename)
         except ValueError as e:
             raise InputError(str(e))
+        try:
+            checks.check(doc)
+        except ValueError as e:
+            raise InputError("%s: %s" % (os.path.basename(path), e))
+        return doc, digest
     doc = _parse(path, text)
     check_doc(path, doc)
     canon = json.dumps(doc, sort_keys=True, separators=(",", ":"))

@@ -8,6 +8,8 @@ import hashlib
 import os
 import re
 
+from cxi_archive_doc import show
+
 HEADER = re.compile(r"^NIC +Kind +Link +Speed +PCIe +Flaps +Verdict$")
 # A row: name and kind are one word each; an InfiniBand link state is
 # "4: ACTIVE" and its speed "100 Gb/sec (4X EDR)", so the middle is told
@@ -38,7 +40,7 @@ def _row(name, k, line):
     m = ROW.match(line)
     if m is None:
         raise ValueError("%s: line %d is not a row of cxi_node_health's "
-                         "table: '%.80s'" % (name, k, line))
+                         "table: '%s'" % (name, k, show(line, 80)))
     r = m.groupdict()
     r["flaps"] = None if r["flaps"] == "-" else int(r["flaps"])
     r["why"] = "; ".join(x for x in (r["why"], r["moved"]) if x) or None
@@ -104,7 +106,8 @@ def parse(name, text):
     for j, m in enumerate(named):
         if m is None:
             raise ValueError("%s: line %d is not a 'Health: NIC ... is ...' "
-                             "line: '%.80s'" % (name, k + j + 1, lines[k + j]))
+                             "line: '%s'" % (name, k + j + 1,
+                                             show(lines[k + j], 80)))
     if not nics:
         raise ValueError("%s: the table lists no NIC" % name)
     verdict, secs = _verdict(name, lines[-1], nics, named)

@@ -11,6 +11,12 @@ import numpy as np
 from cxi_archive_db import InputError, unpack
 
 
+def host_of(key):
+    """The host of a rank key, host:nic[#k] (a host may hold a colon, an
+    IPv6 address; a NIC name does not)."""
+    return key.rsplit(":", 1)[0]
+
+
 def _sweeps(con, last, passing=False):
     """The newest `last` sweep runs, oldest first: (id, start_time, verdict)."""
     q = "SELECT id, start_time, verdict FROM runs WHERE kind = 'sweep'"
@@ -141,7 +147,7 @@ def _key_of(keys, name):
     """A rank's key from a key or a host name (one rank on that host)."""
     if name in keys:
         return keys.index(name)
-    hits = [i for i, k in enumerate(keys) if k.split(":")[0] == name]
+    hits = [i for i, k in enumerate(keys) if host_of(k) == name]
     return hits[0] if len(hits) == 1 else None
 
 
@@ -193,7 +199,7 @@ def _flagged(con, rid):
         covered.update(json.loads(rk or "[]"))
     for (k,) in con.execute("SELECT key FROM ranks WHERE run = ? AND "
                             "suspect = 1", (rid,)):
-        got.add(("rank", k.split(":")[0]))
+        got.add(("rank", host_of(k)))
     for s, d, m in con.execute("SELECT src, dst, metric FROM outliers "
                                "WHERE run = ?", (rid,)):
         if s in covered or d in covered:

@@ -2,9 +2,17 @@
 """cxi_archive report: one sweep as one HTML page that needs no network
 (machine rooms are often air-gapped): the heatmaps drawn by a few lines of
 JS of our own from the packed figures they show under the pointer, the
-histogram inline as PNG (matplotlib)."""
+histogram inline as PNG (matplotlib).
+
+Nothing of the document runs as code (docs/security.md): names are escaped
+in the page's text, and what the script reads (figures, rank labels) is a
+JSON data block that the HTML parser cannot end or open an element in
+(script_json). The page's Content-Security-Policy allows only its own
+script and style, by hash, and data: images: a future slip still runs
+nothing."""
 
 import base64
+import hashlib
 import html
 import io
 import json
@@ -21,7 +29,7 @@ CSS = """body{font:14px sans-serif;margin:1.5em;max-width:75em;color:#222}
 td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}
 .hm{position:relative;display:inline-block;margin:0 1em 1em 0}
 .hm canvas{width:480px;height:480px;image-rendering:pixelated;display:block}
-.hm svg{position:absolute;left:0;top:0;width:480px;height:480px}
+.hw{position:relative}.hm svg{position:absolute;left:0;top:0;width:480px;height:480px}
 #tip{position:fixed;background:#ffe;border:1px solid #999;padding:2px 6px;
 display:none;pointer-events:none;font-size:12px}.suspect{margin:1em 0;
 border-left:4px solid #b52020;padding-left:1em}small{color:#666}"""
@@ -30,7 +38,8 @@ border-left:4px solid #b52020;padding-left:1em}small{color:#666}"""
 # them is shipped): each matrix comes as integers q, the figure being
 # (lo + q) * 10^e, one or two bytes a cell (the two bytes in two planes:
 # the high ones repeat and compress), deflated when that saves a tenth.
-JS = """const T=document.getElementById('tip');
+JS = """const D=JSON.parse(document.getElementById('cxd-data').textContent),
+HM=D.hm,LABELS=D.labels,T=document.getElementById('tip');
 function b64(s){const b=atob(s),u=new Uint8Array(b.length);
 for(let i=0;i<b.length;i++)u[i]=b.charCodeAt(i);return u}
 async function cells(m){let u=b64(m.q);if(m.z){
@@ -59,6 +68,29 @@ function(){document.body.dataset.ready=1},function(e){
 document.getElementById('hmerr').textContent='The heatmaps cannot be drawn '+
 'here ('+e+'): they need a browser with DecompressionStream (Chromium 80, '+
 'Firefox 113, Safari 16.4 or newer).'});"""
+
+
+def csp_hash(text):
+    return "'sha256-%s'" % base64.b64encode(
+        hashlib.sha256(text.encode()).digest()).decode()
+
+
+# Only the page's own script and style (by hash) and its inline PNG; no
+# network, no form, no <base>; the DOM's HTML sinks closed (the script
+# writes textContent only).
+CSP = ("default-src 'none'; script-src %s; style-src %s; img-src data:; "
+       "base-uri 'none'; form-action 'none'; "
+       "require-trusted-types-for 'script'; trusted-types 'none'"
+       % (csp_hash(JS), csp_hash(CSS)))
+
+
+def script_json(x):
+    """x as JSON for a data block inside <script>: '<', '>' and '&' as
+    \\u escapes, so no '</script>' or '<!--' of a name can end the block
+    or open an element; ensure_ascii escapes U+2028, U+2029 and all else
+    beyond ASCII."""
+    return json.dumps(x, separators=(",", ":")).replace(
+        "<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def esc(x):
@@ -150,7 +182,7 @@ def heatmaps(doc, order):
         data[key] = dict(packed(m), unit=unit, lut=lut(low_bad))
         parts.append('<div class="hm" data-m="%s"><b>%s</b> <small>%.4g '
                      '(%s) to %.4g; rows send, columns receive</small>'
-                     '<div style="position:relative"><canvas width="%d" '
+                     '<div class="hw"><canvas width="%d" '
                      'height="%d" aria-label="%s heatmap"></canvas>%s</div>'
                      '</div>' % (key, title, lo, "dark" if low_bad else
                                  "light", hi, n, n, key, svg))
@@ -166,12 +198,15 @@ def history(con, s, start, digest):
     if con is None:
         return "no archive given"
     name = s["name"].split(" (")[0]
+    # "NAME" or "NAME (...)", compared as text: a name's '%' or '_' is no
+    # LIKE wildcard
     rows = con.execute(
         "SELECT runs.id, runs.start_time FROM suspects JOIN runs ON "
         "runs.id = suspects.run WHERE suspects.kind = ? AND (suspects.name ="
-        " ? OR suspects.name LIKE ?) AND runs.start_time <= ? AND "
-        "runs.digest != ? ORDER BY runs.start_time",
-        (s["kind"], name, name + " (%", start, digest)).fetchall()
+        " ? OR substr(suspects.name, 1, ?) = ?) AND runs.start_time <= ? "
+        "AND runs.digest != ? ORDER BY runs.start_time",
+        (s["kind"], name, len(name) + 2, name + " (", start,
+         digest)).fetchall()
     total = con.execute("SELECT count(*) FROM runs WHERE kind = 'sweep' AND "
                         "start_time <= ? AND digest != ?",
                         (start, digest)).fetchone()[0]
@@ -267,7 +302,8 @@ def page(doc, con, name, digest):
     maps, data, labels = heatmaps(doc, order)
     v = doc.get("verdict") or "?"
     sus = doc.get("suspects") or []
-    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>"
+    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+            '<meta http-equiv="Content-Security-Policy" content="%s"><title>'
             "cxi_sweep %s: %s</title><style>%s</style></head><body>"
             '<p id="verdict" class="v %s">%s</p><p>%s ranks, %s, started %s '
             "on %s; <code>%s</code></p><h2>Suspects (%d)</h2>"
@@ -276,13 +312,14 @@ def page(doc, con, name, digest):
             " switches. Point at a cell for its figure.</small></p>"
             '<p id="hmerr"></p>%s'
             '<h2>Spread</h2><img alt="spread" src="%s">%s<div id="tip"></div>'
-            "<script>const HM=%s,LABELS=%s;%s</script></body></html>"
-            % (esc(name), esc(v), CSS, esc(v), esc(v), len(doc["ranks"]),
+            '<script type="application/json" id="cxd-data">%s</script>'
+            "<script>%s</script></body></html>"
+            % (CSP, esc(name), esc(v), CSS, esc(v), esc(v), len(doc["ranks"]),
                esc(doc.get("provider")), esc(doc.get("start_time")),
                esc(doc.get("host")), esc(" ".join(doc.get("command") or [])),
                len(sus), "".join(suspect_html(doc, s, con, digest) for s in sus)
                or "<p>none</p>", maps, spread_png(doc), facts(doc),
-               json.dumps(data), json.dumps(labels), JS))
+               script_json({"hm": data, "labels": labels}), JS))
 
 
 def write(doc, out, con, name, digest):

@@ -455,6 +455,8 @@ def main(argv):
     try:
         import matplotlib
         matplotlib.use("Agg")  # files only, never a display
+        # names come from documents: a '$' in one is text, not TeX
+        matplotlib.rcParams["text.parse_math"] = False
         import matplotlib.pyplot as plt
         from matplotlib import ticker
     except ImportError as e:

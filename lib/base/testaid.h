@@ -27,8 +27,15 @@ int cxd_testaid_netns(int rank, char *err, size_t errlen)
 const char *cxd_testaid_sysroot(void) __attribute__((weak));
 
 /* cxi_sweep: the name of the node a rank's namespace stands for, written
- * over host (CXD_TEST_NETNS_PER: several ranks per namespace). */
-void cxd_testaid_node_name(int rank, char *host, size_t len)
+ * over host (CXD_TEST_NETNS_PER: several ranks per namespace); 1 when
+ * written, else 0. */
+int cxd_testaid_node_name(int rank, char *host, size_t len)
+	__attribute__((weak));
+
+/* cxi_sweep: a host name for rank from the test (CXD_TEST_HOST_NAMES:
+ * any bytes, so that hostile names reach a real run), written over host
+ * as snprintf would; returns its whole length, -1 when none is given. */
+long cxd_testaid_host_name(int rank, char *host, size_t len)
 	__attribute__((weak));
 
 /* cxi_sweep: a pair's span on the monotonic clock, from its lower rank

@@ -76,7 +76,7 @@ aids=""
 for f in "$P"/bin/cxi_*; do
 	[ "$(head -c 4 "$f" | tail -c 3)" = ELF ] || continue # not cxi_plot
 	for s in CXD_TEST_STOP_AT CXD_TEST_NETNS CXD_TEST_SYSROOT CXD_TEST_JITTER \
-		CXD_GPU_STANDIN; do
+		CXD_TEST_HOST_NAMES CXD_GPU_STANDIN; do
 		grep -qa "$s" "$f" && aids+=" $(basename "$f"):$s"
 	done
 done

@@ -18,6 +18,11 @@
  *                           (rank r enters PREFIX<r / K>), each namespace
  *                           standing for a node named after it, so that
  *                           ranks share a "node" and its NICs
+ *   CXD_TEST_HOST_NAMES=FILE  cxi_sweep: rank r's host name is line r
+ *                           of FILE, its bytes in hex ("-": empty), so
+ *                           that any name, hostile ones too, reaches a
+ *                           real run (tests/e2e/test_hostile_sweep.sh);
+ *                           ranks beyond its lines keep theirs
  *   CXD_TEST_PAIR_LOG=FILE  cxi_sweep: each pair's lower rank appends
  *                           "a b start_ns end_ns" (monotonic clock), so a
  *                           test can count the pairs that ran at once
@@ -67,12 +72,51 @@ static int per_ns(void)
 	return k > 0 ? k : 1;
 }
 
-void cxd_testaid_node_name(int rank, char *host, size_t len)
+int cxd_testaid_node_name(int rank, char *host, size_t len)
 {
 	const char *pre = getenv("CXD_TEST_NETNS");
 
-	if (pre != NULL && *pre != '\0' && getenv("CXD_TEST_NETNS_PER"))
-		snprintf(host, len, "%.100s%d", pre, rank / per_ns());
+	if (pre == NULL || *pre == '\0' || !getenv("CXD_TEST_NETNS_PER"))
+		return 0;
+	snprintf(host, len, "%.100s%d", pre, rank / per_ns());
+	return 1;
+}
+
+/* Line `rank` of the file (0 the first): hex digits, or "-" for none. */
+static long hex_line(FILE *f, int rank, unsigned char *out, size_t room)
+{
+	char line[16384];
+	size_t n = 0;
+
+	for (int i = 0; i <= rank; i++)
+		if (fgets(line, sizeof(line), f) == NULL)
+			return -1;
+	for (char *p = line; p[0] && p[1] && p[0] != '-' && p[0] != '\n';
+	     p += 2, n++) {
+		unsigned v;
+
+		if (sscanf(p, "%2x", &v) != 1)
+			return -1;
+		if (n < room)
+			out[n] = (unsigned char) v;
+	}
+	return (long) n;
+}
+
+long cxd_testaid_host_name(int rank, char *host, size_t len)
+{
+	const char *path = getenv("CXD_TEST_HOST_NAMES");
+	unsigned char name[8192];
+	FILE *f = path && *path ? fopen(path, "r") : NULL;
+	long n = f ? hex_line(f, rank, name, sizeof(name)) : -1;
+
+	if (f)
+		fclose(f);
+	if (n < 0 || len == 0)
+		return -1;
+	memcpy(host, name, (size_t) n < len - 1 ? (size_t) n : len - 1);
+	host[(size_t) n < len - 1 ? (size_t) n : len - 1] = '\0';
+	return n;
 }
 
 int cxd_testaid_netns(int rank, char *err, size_t errlen)

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "support/tmp_text.h"
 #include "support/unit_main.h"
 #include "sweep/result/out_cap.h"
 #include "sweep/result/out_files.h"
@@ -78,13 +79,7 @@ static void world(struct world *w)
 
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 16);
-
-	assert_non_null(f);
-	assert_true(fread(buf, 1, (1 << 16) - 1, f) > 0);
-	fclose(f);
-	return buf;
+	return read_text(path, 1 << 16);
 }
 
 /* The text: the pass's lines, the suspect's line with both figures,

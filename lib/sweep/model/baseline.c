@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <json-c/json.h>
 
+#include "base/names.h"
 #include "baseline.h"
 #include "matrix.h"
 #include "topo.h"
@@ -33,34 +36,83 @@ static json_object *get(json_object *o, const char *key, json_type t)
 	return v;
 }
 
-static void str_of(json_object *o, const char *key, char *out, size_t len)
+/* A name of the file (what says which, n its length) into out (size
+ * bytes), whole; NULL: absent, out "". A name the outputs cannot carry
+ * (base/names.h) is refused, never cut. out NULL: checked only. */
+static int name_of(const struct cxd_baseline *b, const char *what,
+		   const char *name, size_t n, char *out, size_t size,
+		   char *err, size_t len)
 {
-	json_object *v = get(o, key, json_type_string);
+	char why[96] = "a control character (U+0000)", show[CXD_NAME_SHOW_LEN];
 
-	snprintf(out, len, "%s", v ? json_object_get_string(v) : "");
+	if (name == NULL || (strlen(name) == n &&
+			     cxd_name_check(name, size - 1, why,
+					    sizeof(why)) == 0)) {
+		if (out)
+			snprintf(out, size, "%s", name ? name : "");
+		return 0;
+	}
+	cxd_name_show(name, show, sizeof(show));
+	snprintf(err, len, "the baseline '%s': %s '%s' cannot be carried "
+		 "into the outputs: %s", b->path, what, show, why);
+	return -EINVAL;
+}
+
+static int rank_name(const struct cxd_baseline *b, json_object *r, int i,
+		     const char *key, char *out, size_t size, char *err,
+		     size_t len)
+{
+	json_object *v = get(r, key, json_type_string);
+	char what[48];
+
+	snprintf(what, sizeof(what), "rank %d's %s", i, key);
+	return name_of(b, what, v ? json_object_get_string(v) : NULL,
+		       v ? (size_t) json_object_get_string_len(v) : 0, out,
+		       size, err, len);
 }
 
 static int read_ranks(struct cxd_baseline *b, json_object *a, char *err,
 		      size_t len)
 {
+	int ret = 0;
+
 	b->n = (int) json_object_array_length(a);
 	if (b->n < 2)
 		return bad(b, err, len, "fewer than 2 ranks");
 	b->ranks = calloc((size_t) b->n, sizeof(*b->ranks));
 	if (b->ranks == NULL)
 		return bad(b, err, len, "out of memory");
-	for (int i = 0; i < b->n; i++) {
+	for (int i = 0; ret == 0 && i < b->n; i++) {
 		json_object *r = json_object_array_get_idx(a, (size_t) i);
+		struct cxd_sweep_rank *x = &b->ranks[i];
 
 		if (!json_object_is_type(r, json_type_object) ||
 		    get(r, "host", json_type_string) == NULL)
 			return bad(b, err, len, "a rank without a host");
-		str_of(r, "host", b->ranks[i].host, sizeof(b->ranks[i].host));
-		str_of(r, "address", b->ranks[i].addr,
-		       sizeof(b->ranks[i].addr));
-		str_of(r, "nic", b->ranks[i].nic, sizeof(b->ranks[i].nic));
+		ret = rank_name(b, r, i, "host", x->host, sizeof(x->host),
+				err, len);
+		if (ret == 0)
+			ret = rank_name(b, r, i, "address", x->addr,
+					sizeof(x->addr), err, len);
+		if (ret == 0)
+			ret = rank_name(b, r, i, "nic", x->nic,
+					sizeof(x->nic), err, len);
 	}
-	return 0;
+	return ret;
+}
+
+/* Every row of m (n rows, checked) an array of n: before the n x n
+ * doubles are allocated, so their size is bounded by the file's. */
+static bool square(json_object *m, int n)
+{
+	for (int i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(m, (size_t) i);
+
+		if (!json_object_is_type(row, json_type_array) ||
+		    (int) json_object_array_length(row) != n)
+			return false;
+	}
+	return true;
 }
 
 /* An n x n matrix of numbers or nulls. */
@@ -72,7 +124,8 @@ static int read_matrix(struct cxd_baseline *b, json_object *d,
 
 	snprintf(what, sizeof(what), "'%s' is not a %d x %d matrix", key,
 		 b->n, b->n);
-	if (m == NULL || (int) json_object_array_length(m) != b->n)
+	if (m == NULL || (int) json_object_array_length(m) != b->n ||
+	    !square(m, b->n))
 		return bad(b, err, len, what);
 	*out = malloc((size_t) b->n * b->n * sizeof(double));
 	if (*out == NULL)
@@ -80,9 +133,6 @@ static int read_matrix(struct cxd_baseline *b, json_object *d,
 	for (int i = 0; i < b->n; i++) {
 		json_object *row = json_object_array_get_idx(m, (size_t) i);
 
-		if (!json_object_is_type(row, json_type_array) ||
-		    (int) json_object_array_length(row) != b->n)
-			return bad(b, err, len, what);
 		for (int j = 0; j < b->n; j++) {
 			json_object *v = json_object_array_get_idx(row,
 								   (size_t) j);
@@ -124,10 +174,32 @@ static int short_read(const struct cxd_baseline *b, char *err, size_t len)
 	return -EINVAL;
 }
 
+/* The names of rank i as read from a --matrix record: the host, and the
+ * address and NIC where not empty, each one the outputs can carry. */
+static int bin_names(const struct cxd_baseline *b, int i, char *err,
+		     size_t len)
+{
+	const struct cxd_sweep_rank *x = &b->ranks[i];
+	const char *key[3] = { "host", "address", "nic" };
+	const char *v[3] = { x->host, x->addr[0] ? x->addr : NULL,
+			     x->nic[0] ? x->nic : NULL };
+	size_t room[3] = { sizeof(x->host), sizeof(x->addr), sizeof(x->nic) };
+	char what[48];
+
+	for (int k = 0; k < 3; k++) {
+		snprintf(what, sizeof(what), "rank %d's %s", i, key[k]);
+		if (name_of(b, what, v[k], v[k] ? strlen(v[k]) : 0, NULL,
+			    room[k], err, len))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int read_bin(struct cxd_baseline *b, FILE *f, char *err, size_t len)
 {
 	unsigned char head[CXD_MATRIX_HEAD], rec[CXD_MATRIX_REC];
 	struct cxd_matrix_head h;
+	struct stat st;
 	char why[160];
 	size_t nn;
 
@@ -136,6 +208,11 @@ static int read_bin(struct cxd_baseline *b, FILE *f, char *err, size_t len)
 	if (cxd_matrix_get_head(head, &h, why, sizeof(why)) != 0)
 		return bad_bin(b, err, len, why);
 	b->n = h.n;
+	/* A file too short for its head's count: said before its
+	 * matrices are allocated (they are bounded by the file). */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t) st.st_size < cxd_matrix_bytes(h.n))
+		return short_read(b, err, len);
 	nn = (size_t) h.n * h.n;
 	b->ranks = calloc((size_t) h.n, sizeof(*b->ranks));
 	b->bw = malloc(nn * sizeof(double));
@@ -146,11 +223,16 @@ static int read_bin(struct cxd_baseline *b, FILE *f, char *err, size_t len)
 		if (fread(rec, 1, sizeof(rec), f) != sizeof(rec))
 			return short_read(b, err, len);
 		cxd_matrix_get_rank(rec, &b->ranks[i]);
+		if (bin_names(b, i, err, len))
+			return -EINVAL;
 	}
 	if (fread(b->bw, sizeof(double), nn, f) != nn ||
 	    fread(b->lat, sizeof(double), nn, f) != nn)
 		return short_read(b, err, len);
-	snprintf(b->provider, sizeof(b->provider), "%s", h.provider);
+	if (name_of(b, "the provider", h.provider[0] ? h.provider : NULL,
+		    strlen(h.provider), b->provider, sizeof(b->provider), err,
+		    len))
+		return -EINVAL;
 	b->size = h.size;
 	b->tol[0] = h.tol[0];
 	b->tol[1] = h.tol[1];
@@ -176,8 +258,8 @@ static int load_bin(const char *path, struct cxd_baseline *b, char *err,
 	return ret;
 }
 
-int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
-		      size_t len)
+static int load(const char *path, struct cxd_baseline *b, char *err,
+		size_t len)
 {
 	json_object *d, *t, *opt;
 	int ret;
@@ -208,8 +290,12 @@ int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
 		ret = read_matrix(b, d, "bw_mb_s", &b->bw, err, len);
 	if (ret == 0)
 		ret = read_matrix(b, d, "lat_us", &b->lat, err, len);
+	t = get(d, "provider", json_type_string);
+	if (ret == 0)
+		ret = name_of(b, "the provider", t ? json_object_get_string(t) :
+			      NULL, t ? (size_t) json_object_get_string_len(t) :
+			      0, b->provider, sizeof(b->provider), err, len);
 	if (ret == 0) {
-		str_of(d, "provider", b->provider, sizeof(b->provider));
 		t = get(opt, "size", json_type_int);
 		b->size = t ? (uint64_t) json_object_get_int64(t) : 0;
 		read_tol(b, d);
@@ -217,6 +303,16 @@ int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
 	json_object_put(d);
 	if (ret)
 		cxd_baseline_free(b);
+	return ret;
+}
+
+int cxd_baseline_load(const char *path, struct cxd_baseline *b, char *err,
+		      size_t len)
+{
+	int ret = load(path, b, err, len);
+
+	if (ret)
+		cxd_name_sanitize(err, len); /* it may quote the file */
 	return ret;
 }
 

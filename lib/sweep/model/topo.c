@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "topo.h"
 #include "topo_add.h"
 #include "topo_err.h"
@@ -95,8 +96,10 @@ int cxd_topo_load(const char *path, struct cxd_topo *t, char *err,
 		ret = cxd_topo_resolve(t, err, len);
 	if (ret == 0 && t->nlink > 0 && !t->slurm)
 		ret = cxd_topo_reach(t, err, len);
-	if (ret)
+	if (ret) {
 		cxd_topo_free(t);
+		cxd_name_sanitize(err, len); /* it may quote the file */
+	}
 	return ret;
 }
 

@@ -7,19 +7,35 @@
 #include <string.h>
 
 #include "topo_add.h"
+#include "topo_index.h"
 #include "topo_links.h"
+#include "topo_names.h"
 
-int cxd_topo_intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name)
+/* Index of name in kind's list (count *n), added when new; -1: no
+ * memory. */
+static int intern(struct cxd_topo *t, enum cxd_topo_ix kind,
+		  char (**list)[CXD_TOPO_NAME], int *n, const char *name)
 {
-	char (*grown)[CXD_TOPO_NAME];
+	int i = cxd_topo_find(t, kind, name);
 
+	if (i != -1)
+		return i >= 0 ? i : -1;
+	if (cxd_topo_grow(t, kind, (void **) list, *n, sizeof(**list)))
+		return -1;
+	snprintf((*list)[*n], CXD_TOPO_NAME, "%s", name);
+	return (*n)++;
+}
+
+int cxd_topo_intern(struct cxd_topo *t, enum cxd_topo_ix kind,
+		    char (**list)[CXD_TOPO_NAME], int *n, const char *name)
+{
+	/* past the host lines' names, which the index holds: few (the
+	 * switch lines'), looked up one by one */
 	for (int i = 0; i < *n; i++)
 		if (strcmp((*list)[i], name) == 0)
 			return i;
-	grown = realloc(*list, (size_t) (*n + 1) * sizeof(**list));
-	if (grown == NULL)
+	if (cxd_topo_grow(t, kind, (void **) list, *n, sizeof(**list)))
 		return -1;
-	*list = grown;
 	snprintf((*list)[*n], CXD_TOPO_NAME, "%s", name);
 	return (*n)++;
 }
@@ -42,28 +58,34 @@ int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,
 		 const char *gname, int line, char *err, size_t len)
 {
 	const char *f[3] = { name, sname, gname };
-	struct cxd_topo_line *grown, *l;
+	static const char *const what[3] = { "host", "switch", "group" };
+	struct cxd_topo_line *l;
+	int first;
 
+	/* Names every output carries: refused here, never mangled. */
 	for (int i = 0; i < 3; i++)
-		if (f[i] && strlen(f[i]) >= CXD_TOPO_NAME) {
-			snprintf(err, len, "%s:%d: a name of over %d "
-				 "characters", t->path, line, CXD_TOPO_NAME - 1);
+		if (f[i] && cxd_topo_name_ok(t, what[i], f[i], line, err, len))
 			return -EINVAL;
-		}
-	for (int i = 0; i < t->nl; i++)
-		if (strcmp(t->l[i].name, name) == 0)
-			return twice(t, &t->l[i], sname, line, err, len);
-	grown = realloc(t->l, (size_t) (t->nl + 1) * sizeof(*t->l));
-	if (grown == NULL)
+	first = cxd_topo_find(t, CXD_TOPO_IX_LINE, name);
+	if (first >= 0)
+		return twice(t, &t->l[first], sname, line, err, len);
+	if (t->nl >= CXD_TOPO_MAX_LINES) {
+		snprintf(err, len, "%s:%d: over %d hosts placed (a file of the "
+			 "largest machine's NICs places about 50,000)", t->path,
+			 line, CXD_TOPO_MAX_LINES);
+		return -EINVAL;
+	}
+	if (first < -1 || cxd_topo_grow(t, CXD_TOPO_IX_LINE, (void **) &t->l,
+					t->nl, sizeof(*t->l)))
 		goto oom;
-	t->l = grown;
 	l = &t->l[t->nl++];
 	memset(l, 0, sizeof(*l));
 	snprintf(l->name, sizeof(l->name), "%s", name);
 	l->line = line;
-	l->switch_ix = cxd_topo_intern(&t->switch_name, &t->nswitch, sname);
-	l->group_ix = gname ? cxd_topo_intern(&t->group_name, &t->ngroup,
-					      gname) : -1;
+	l->switch_ix = intern(t, CXD_TOPO_IX_SWITCH, &t->switch_name,
+			      &t->nswitch, sname);
+	l->group_ix = gname ? intern(t, CXD_TOPO_IX_GROUP, &t->group_name,
+				     &t->ngroup, gname) : -1;
 	if (l->switch_ix >= 0 && (gname == NULL || l->group_ix >= 0))
 		return 0;
 oom:
@@ -116,6 +138,7 @@ void cxd_topo_free(struct cxd_topo *t)
 	free(t->l);
 	free(t->switch_name);
 	free(t->group_name);
+	cxd_topo_index_free(t);
 	t->l = NULL;
 	t->switch_name = t->group_name = NULL;
 	t->nl = t->nswitch = t->ngroup = 0;

@@ -6,10 +6,13 @@
 
 #include <stddef.h>
 
+#include "topo_index.h"
 #include "topo_types.h"
 
-/* Index of name in list (count *n), added when new; -1: no memory. */
-int cxd_topo_intern(char (**list)[CXD_TOPO_NAME], int *n, const char *name);
+/* Index of name in kind's list (count *n), added when new; -1: no
+ * memory. For names the switch lines add once every host line is in. */
+int cxd_topo_intern(struct cxd_topo *t, enum cxd_topo_ix kind,
+		    char (**list)[CXD_TOPO_NAME], int *n, const char *name);
 /* Place name under switch sname and group gname (NULL: none); a name
  * placed twice is an error naming both lines. */
 int cxd_topo_add(struct cxd_topo *t, const char *name, const char *sname,

@@ -8,6 +8,7 @@
 
 #include "topo_err.h"
 #include "topo_links.h"
+#include "topo_names.h"
 #include "topo_pend.h"
 
 /* v, or v grown to hold one more than its n items of size sz (capacity
@@ -60,13 +61,12 @@ void cxd_topo_links_done(struct cxd_topo *t)
 	t->pend = NULL;
 }
 
-static int too_long(const struct cxd_topo *t, const char *name, int line,
-		    char *err, size_t len)
+/* A switch or group name of a switch or link line: the rule every
+ * name of the file follows (topo_names.h); NULL passes. */
+static int bad_name(const struct cxd_topo *t, const char *what,
+		    const char *name, int line, char *err, size_t len)
 {
-	if (name == NULL || strlen(name) < CXD_TOPO_NAME)
-		return 0;
-	return cxd_topo_bad(err, len, "%s:%d: a name of over %d characters",
-			    t->path, line, CXD_TOPO_NAME - 1);
+	return name ? cxd_topo_name_ok(t, what, name, line, err, len) : 0;
 }
 
 int cxd_topo_links_switch(struct cxd_topo *t, const char *name,
@@ -76,8 +76,8 @@ int cxd_topo_links_switch(struct cxd_topo *t, const char *name,
 	struct pend_sw s = { .group = -1, .line = line };
 	void *more;
 
-	if (too_long(t, name, line, err, len) ||
-	    too_long(t, group, line, err, len))
+	if (bad_name(t, "switch", name, line, err, len) ||
+	    bad_name(t, "group", group, line, err, len))
 		return -EINVAL;
 	if (p == NULL || (s.name = pend_name(p, name)) < 0 ||
 	    (group && (s.group = pend_name(p, group)) < 0))
@@ -102,7 +102,8 @@ int cxd_topo_links_add(struct cxd_topo *t, const char *a, const char *b,
 	struct cxd_topo_link l = { .count = count, .line = line };
 	void *more;
 
-	if (too_long(t, a, line, err, len) || too_long(t, b, line, err, len))
+	if (bad_name(t, "switch", a, line, err, len) ||
+	    bad_name(t, "switch", b, line, err, len))
 		return -EINVAL;
 	if (strcmp(a, b) == 0)
 		return cxd_topo_bad(err, len, "%s:%d: a link from switch '%s' "

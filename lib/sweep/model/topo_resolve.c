@@ -22,11 +22,11 @@ static int declare(struct cxd_topo *t, char *err, size_t len)
 	for (int i = 0; p && i < p->nsw; i++) {
 		struct pend_sw *s = &p->sw[i];
 
-		s->sw = cxd_topo_intern(&t->switch_name, &t->nswitch_all,
-					p->name[s->name]);
+		s->sw = cxd_topo_intern(t, CXD_TOPO_IX_SWITCH, &t->switch_name,
+					&t->nswitch_all, p->name[s->name]);
 		s->grp = s->group < 0 ? -1 :
-			 cxd_topo_intern(&t->group_name, &t->ngroup_all,
-					 p->name[s->group]);
+			 cxd_topo_intern(t, CXD_TOPO_IX_GROUP, &t->group_name,
+					 &t->ngroup_all, p->name[s->group]);
 		if (s->sw < 0 || (s->group >= 0 && s->grp < 0))
 			return cxd_topo_oom(t, err, len);
 	}

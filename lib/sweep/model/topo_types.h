@@ -83,6 +83,8 @@ struct cxd_topo_line {
 	int used;
 };
 
+struct cxd_topo_index; /* topo_index.c: the names, while reading */
+
 struct cxd_topo {
 	char path[CXD_TOPO_NAME];
 	struct cxd_topo_line *l;
@@ -105,6 +107,9 @@ struct cxd_topo {
 	int route, route_line; /* enum cxd_topo_route; 0: no route line */
 	int nswitch_all, ngroup_all;
 	struct cxd_topo_pend *pend;
+	/* l, switch_name and group_name grow through cxd_topo_grow only,
+	 * which keeps their room here (topo_index.h). */
+	struct cxd_topo_index *index;
 };
 
 #endif

@@ -306,6 +306,25 @@ int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
 	return ret;
 }
 
+/* A name as an RFC 4180 field: as it is, unless it holds a comma, a
+ * double quote or a line break (never in a name that came in: names.h);
+ * then in double quotes, each of its double quotes doubled. */
+static void csv_field(FILE *f, const char *s)
+{
+	fputc(',', f);
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 static void csv_body(const void *arg, FILE *f)
 {
 	const struct cxd_sweep_res *r = arg;
@@ -320,9 +339,14 @@ static void csv_body(const void *arg, FILE *f)
 
 			if (i == j)
 				continue;
-			fprintf(f, "%d,%d,%s,%s,%.2f,%.2f,%s,%s\n", i, j,
-				x[i].host, x[j].host, r->links.bw[k],
-				r->links.lat[k], x[i].nic, x[j].nic);
+			fprintf(f, "%d,%d", i, j);
+			csv_field(f, x[i].host);
+			csv_field(f, x[j].host);
+			fprintf(f, ",%.2f,%.2f", r->links.bw[k],
+				r->links.lat[k]);
+			csv_field(f, x[i].nic);
+			csv_field(f, x[j].nic);
+			fputc('\n', f);
 		}
 }
 

@@ -70,7 +70,7 @@ void cxd_out_cap_suspect(const struct cxd_sweep_res *r,
 			 const struct cxd_suspect *s, FILE *out)
 {
 	const struct cxd_cap_found *f = &r->cap->found[s->cap];
-	char name[512];
+	char name[CXD_OUT_NAME_LEN];
 
 	cxd_out_cap_name(r, f, name, sizeof(name));
 	fprintf(out, "  %s: ", name);
@@ -175,7 +175,7 @@ void cxd_out_cap_metrics(const struct cxd_sweep_res *r, FILE *f)
 		     "switch or leaf the verdict names as short of capacity.");
 	for (int i = 0; i < r->cap->nfound; i++) {
 		const struct cxd_cap_found *x = &r->cap->found[i];
-		char name[512];
+		char name[CXD_OUT_NAME_LEN];
 
 		cxd_out_cap_name(r, x, name, sizeof(name));
 		cxd_om_sample(f, "cxi_sweep_capacity_suspect");

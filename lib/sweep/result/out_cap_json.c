@@ -74,7 +74,7 @@ static json_object *units(const struct cxd_sweep_res *r)
 	for (int u = 0; u < pl->nunits; u++) {
 		const struct cxd_cap_unit *x = &pl->unit[u];
 		json_object *o = json_object_new_object();
-		char name[600];
+		char name[CXD_OUT_NAME_LEN];
 
 		snprintf(name, sizeof(name), "%s-%s",
 			 cxd_out_cap_part(r, x->scope, x->a),

@@ -198,7 +198,7 @@ int cxd_out_metrics(const struct cxd_sweep_res *r, const char *path,
  * line, no tab or double quote (scontrol's reason="..."). */
 static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 {
-	char buf[400], name[256];
+	char buf[CXD_OUT_NAME_LEN + 160], name[CXD_OUT_NAME_LEN];
 	const struct cxd_suspect *s = NULL;
 	const struct cxd_suspect_row *row;
 

@@ -124,7 +124,7 @@ static json_object *alike(const struct cxd_sweep_res *r,
 			  const struct cxd_suspect *s)
 {
 	json_object *a = json_object_new_array();
-	char name[512];
+	char name[CXD_OUT_NAME_LEN];
 
 	for (int i = 0; i < s->nalike; i++) {
 		json_object *o = json_object_new_object();
@@ -181,7 +181,7 @@ static json_object *suspect(const struct cxd_sweep_res *r,
 {
 	const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
 	json_object *o = json_object_new_object();
-	char name[512];
+	char name[CXD_OUT_NAME_LEN];
 
 	json_object_object_add(o, "kind", json_object_new_string(row->name));
 	cxd_out_suspect_name(r, s, name, sizeof(name));

@@ -107,7 +107,7 @@ void cxd_out_alike_name(const struct cxd_sweep_res *r,
 static void alike(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
 		  FILE *out)
 {
-	char name[512];
+	char name[CXD_OUT_NAME_LEN];
 
 	if (s->nalike == 0)
 		return;
@@ -265,7 +265,7 @@ static void busy(const struct cxd_sweep_res *r, FILE *out)
 
 static void suspects(const struct cxd_sweep_res *r, FILE *out)
 {
-	char name[512];
+	char name[CXD_OUT_NAME_LEN];
 
 	if (r->suspects.n)
 		fprintf(out, "Suspects:\n");
@@ -313,7 +313,7 @@ static bool named_before(const struct cxd_sweep_res *r, size_t i)
 static void fail_why(const struct cxd_sweep_res *r, FILE *out)
 {
 	size_t nout = r->outliers.nout_all;
-	char name[512];
+	char name[CXD_OUT_NAME_LEN];
 
 	if (nout || r->cap == NULL || r->cap->nfound == 0)
 		fprintf(out, "%zu link measurement%s out of "

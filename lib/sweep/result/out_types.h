@@ -25,6 +25,11 @@ struct cxd_sched_choice;
  * 10,000 ranks would swamp any Prometheus. */
 #define CXD_SWEEP_METRICS_LINKS 64
 
+/* Room for a suspect's or a component's name: its words, two names of
+ * up to 255 bytes each (hosts, switches or groups; base/names.h) and
+ * its ranks, so that no name is ever cut short in an output. */
+#define CXD_OUT_NAME_LEN 1024
+
 /* PASS, FAIL or INCONCLUSIVE (verdict.h decides it). */
 enum cxd_verdict { CXD_V_PASS, CXD_V_FAIL, CXD_V_INCONCLUSIVE };
 

@@ -8,12 +8,14 @@
 #include <stdio.h>
 
 #include "base/exit_codes.h"
+#include "base/names.h"
 #include "cxd/opts.h"
 #include "mpi_util.h"
 
 int sw_agree_err(const struct sw_mpi *m, const char *err)
 {
-	char msg[CXD_ERR_LEN + 300] = "", host[256] = "";
+	char msg[CXD_ERR_LEN + 300] = "", host[256] = "",
+	     show[CXD_NAME_SHOW_LEN];
 	int mine = err && *err ? m->rank : INT_MAX, first = INT_MAX;
 	MPI_Request q;
 
@@ -22,8 +24,10 @@ int sw_agree_err(const struct sw_mpi *m, const char *err)
 	if (first == INT_MAX)
 		return CXD_EXIT_OK;
 	if (m->rank == first) {
+		/* shown escaped: this may run before the names' check */
 		sw_host_name(m, host, sizeof(host));
-		snprintf(msg, sizeof(msg), "rank %d (%s): %s", m->rank, host,
+		cxd_name_show(host, show, sizeof(show));
+		snprintf(msg, sizeof(msg), "rank %d (%s): %s", m->rank, show,
 			 err);
 	}
 	if (first != 0 && m->rank == first) {

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "base/testaid.h"
@@ -57,17 +58,23 @@ void sw_nap(long ns)
 /* This rank's host name: Slurm's name for the node where Slurm started
  * the task (what scontrol drains; the host name may differ), else MPI's;
  * a test copy's namespace may stand for a node. */
-void sw_host_name(const struct sw_mpi *m, char *host, size_t len)
+size_t sw_host_name(const struct sw_mpi *m, char *host, size_t len)
 {
 	const char *slurm = getenv("SLURMD_NODENAME");
+	long test = -1;
 	int n = 0;
 
-	if (slurm && slurm[0])
+	if (slurm && slurm[0]) {
 		snprintf(host, len, "%s", slurm);
-	else
+		n = (int) strlen(slurm);
+	} else {
 		MPI_Get_processor_name(host, &n);
-	if (cxd_testaid_node_name)
-		cxd_testaid_node_name(m->rank, host, len);
+	}
+	if (cxd_testaid_node_name && cxd_testaid_node_name(m->rank, host, len))
+		n = (int) strlen(host);
+	if (cxd_testaid_host_name)
+		test = cxd_testaid_host_name(m->rank, host, len);
+	return test >= 0 ? (size_t) test : n > 0 ? (size_t) n : strlen(host);
 }
 
 void *sw_mpi_buf(const struct sw_mpi *m, size_t len)

@@ -57,8 +57,9 @@ void sw_mpi_buf_free(void *p);
 /* The build's allocator under them (mpi_buf_real.c, mpi_buf_sim.c). */
 void *sw_buf_alloc(size_t len);
 void sw_buf_release(void *p);
-/* This rank's host name (a test copy's namespace may stand for a node). */
-void sw_host_name(const struct sw_mpi *m, char *host, size_t len);
+/* This rank's host name (a test copy's namespace may stand for a node);
+ * returns its whole length: len or more when it was cut (refused). */
+size_t sw_host_name(const struct sw_mpi *m, char *host, size_t len);
 /* Wait for MPI requests within bound_ns without spinning; progress
  * (inside a pair) is called between polls. 0 or -ETIMEDOUT. */
 int sw_wait(MPI_Request *r, int nr, uint64_t bound_ns,

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include "base/names.h"
 #include "base/testaid.h"
 #include "preflight.h"
 #include "boot.h"
@@ -47,22 +48,68 @@ void sw_ctx_free(struct sw_ctx *c)
 
 struct host_cpus {
 	char host[256];
+	size_t len; /* the name's whole length: over 255, it was cut */
 	int cpus;
 };
 
+/* Shown at most: the rest of the refused names are counted. */
+#define HOSTS_SHOWN 8
+
+/* Why rank i's host name cannot be carried into the outputs, or 0. */
+static int host_bad(const struct host_cpus *x, char *why, size_t len)
+{
+	if (x->len > CXD_NAME_MAX)
+		snprintf(why, len, "%zu bytes long, over %d", x->len,
+			 CXD_NAME_MAX);
+	else if (strlen(x->host) != x->len)
+		snprintf(why, len, "a control character (U+0000) at byte %zu",
+			 strlen(x->host) + 1);
+	else
+		return cxd_name_check(x->host, CXD_NAME_MAX, why, len);
+	return -EINVAL;
+}
+
+/* Every rank's host name is one the outputs carry (base/names.h). Each
+ * rank has every name, so all agree without a word; rank 0 says which
+ * (exit 2), the names shown escaped and an over-long one by its head. */
+static int hosts_ok(const struct sw_ctx *c, const struct host_cpus *all)
+{
+	char why[96], head[49], show[CXD_NAME_SHOW_LEN];
+	int bad = 0;
+
+	for (int i = 0; i < c->m.n; i++) {
+		if (host_bad(&all[i], why, sizeof(why)) == 0)
+			continue;
+		snprintf(head, sizeof(head), "%.48s", all[i].host);
+		cxd_name_show(head, show, sizeof(show));
+		if (c->m.rank == 0 && bad < HOSTS_SHOWN)
+			fprintf(stderr, "cxi_sweep: rank %d's host name '%s%s' "
+				"cannot be carried into the outputs: %s\n", i,
+				show, strlen(all[i].host) > 48 ? "..." : "",
+				why);
+		bad++;
+	}
+	if (c->m.rank == 0 && bad > HOSTS_SHOWN)
+		fprintf(stderr, "cxi_sweep: and %d more ranks' host names\n",
+			bad - HOSTS_SHOWN);
+	return bad ? CXD_EXIT_USAGE : 0;
+}
+
 /* Ranks sharing a host's cores: measure fewer pairs at once (a waiting
  * side needs a core to answer, and timings would measure the scheduler). */
-static void share_hosts(struct sw_ctx *c)
+static int share_hosts(struct sw_ctx *c)
 {
-	struct host_cpus me = { "", (int) sysconf(_SC_NPROCESSORS_ONLN) };
+	struct host_cpus me = { "", 0, (int) sysconf(_SC_NPROCESSORS_ONLN) };
 	struct host_cpus *all = sw_alloc(&c->m, (size_t) c->m.n, sizeof(me));
 	int *host = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 	int *cpus = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 	struct sw_hosts *h = &c->hosts;
 	uint64_t max = c->cfg.sweep.max_pairs;
+	int ret;
 
-	sw_host_name(&c->m, me.host, sizeof(me.host));
+	me.len = sw_host_name(&c->m, me.host, sizeof(me.host));
 	sw_allgather(&c->m, &me, all, sizeof(me), "the host exchange");
+	ret = hosts_ok(c, all);
 	h->one_host = true;
 	for (int i = 0; i < c->m.n; i++) {
 		int k = 0;
@@ -84,6 +131,7 @@ static void share_hosts(struct sw_ctx *c)
 	free(all);
 	free(host);
 	free(cpus);
+	return ret;
 }
 
 /* Test copies only (base/testaid.h): a namespace of its own per rank. */
@@ -100,7 +148,8 @@ static void test_netns(const struct sw_ctx *c)
 int sw_bootstrap(struct sw_ctx *c, struct sw_engine *e)
 {
 	test_netns(c);
-	share_hosts(c);
+	if (share_hosts(c) != 0)
+		return CXD_EXIT_USAGE; /* rank 0 has named the host names */
 	if (sw_agree_memory(c) != 0)
 		return CXD_EXIT_USAGE;
 	return e->open(e, c);
