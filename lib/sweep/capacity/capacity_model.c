@@ -141,6 +141,7 @@ static double best_rep(const struct cxd_cap_unit *x, const double *m,
 {
 	double most = -1;
 
+	*by = -1;
 	for (int rep = 0; rep < CXD_CAP_REPS; rep++) {
 		int k;
 		double b = bound(m + rep * CXD_CAP_L_KINDS, rate,
@@ -167,7 +168,7 @@ static void fit(const struct cxd_cap_plan *pl, const double *m, double pair,
 		for (int u = 0; u < pl->nunits; u++) {
 			const struct cxd_cap_unit *x = &pl->unit[u];
 			const double *mu = m + CXD_CAP_M(u, 0, 0);
-			int by, rep;
+			int by = -1, rep;
 
 			if (x->np == 0)
 				continue;
@@ -198,7 +199,7 @@ void cxd_cap_model_expect(struct cxd_cap_plan *pl, const double *m,
 		fit(pl, m, pair_mb_s, rate, tmp);
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];
-		int by;
+		int by = -1;
 
 		if (x->np)
 			x->expected = best_rep(x, m + CXD_CAP_M(u, 0, 0), rate,
