@@ -191,8 +191,8 @@ static void fit(const struct cxd_cap_plan *pl, const double *m, double pair,
 void cxd_cap_model_expect(struct cxd_cap_plan *pl, const double *m,
 			  double pair_mb_s, double *rate, double *tmp)
 {
-	/* start from a pair per physical link, then fit twice: a kind
-	 * found wider lets the next narrowest bind */
+	/* start from a pair per physical link, then fit three times: a
+	 * kind found wider lets the next narrowest bind */
 	for (int k = 0; k < CXD_CAP_L_KINDS; k++)
 		rate[k] = pair_mb_s;
 	for (int it = 0; it < 3; it++)

@@ -2,13 +2,12 @@
 /*
  * Suspects over the routes (judge_route.h). For each component X and
  * each two switches a, b: f, the share of the pairs between them whose
- * way crosses X. A fault in X makes about f of those pairs outliers, so
- * X can explain min(outliers, f * pairs) of them; X is a candidate when
- * it explains most of what it carries (over half, as the ends-based
- * rules ask). Greedy set cover: the candidate that explains the most of
- * what is left is named, then what it explains is taken out; it must
- * still explain half of its own (two faults overlap, and the weaker must
- * not vanish into the stronger).
+ * way crosses X; a fault in X makes about f of those pairs outliers.
+ * The named components predict each switch pair's share out (its ways
+ * crossing any of them); the next named is the one that brings that
+ * prediction closest to what was measured, outliers newly explained
+ * less good links newly called out, and only when most of what it would
+ * newly call out was measured out (good pairs through it speak for it).
  */
 #include <errno.h>
 #include <math.h>
@@ -19,19 +18,25 @@
 #include "judge_route.h"
 #include "judge_route_types.h"
 
-/* Share of the pairs between the pair's switches crossing a marked link. */
-static double crossing(const struct rstate *s, int a, int b)
+/* Share of measured pair p's ways that cross a marked link (fresh:
+ * only those no named component crosses yet). */
+static double marked_share(const struct rstate *s, int p, bool fresh)
 {
 	size_t nw;
-	const struct cxd_way *w = cxd_routes_ways(&s->rt, a, b, &nw);
+	const struct cxd_way *w = cxd_routes_ways(&s->rt, s->pa[p], s->pb[p],
+						  &nw);
+	size_t first = (size_t) (w - s->rt.way);
 	double f = 0;
 
-	for (size_t i = 0; i < nw; i++)
+	for (size_t i = 0; i < nw; i++) {
+		if (fresh && s->covered[first + i])
+			continue;
 		for (int h = 0; h < w[i].len; h++)
 			if (s->mark[s->rt.hop[w[i].first + (size_t) h]]) {
 				f += w[i].share;
 				break;
 			}
+	}
 	return f;
 }
 
@@ -47,7 +52,7 @@ static int add_cand(struct rstate *s, enum cxd_suspect_kind kind, int id,
 	*x = (struct rcand){ .kind = kind, .id = id, .id2 = id2,
 			     .first = s->nent };
 	for (int p = 0; p < s->np; p++) {
-		double f = crossing(s, s->pa[p], s->pb[p]);
+		double f = marked_share(s, p, false);
 
 		if (f < 1e-12)
 			continue;
@@ -114,28 +119,6 @@ static int candidates(struct rstate *s)
 	return ret;
 }
 
-/* What adding x to the named would add to pair p's predicted share of
- * outliers: its ways that cross x and no named component yet. */
-static double added(const struct rstate *s, int p)
-{
-	size_t nw;
-	const struct cxd_way *w = cxd_routes_ways(&s->rt, s->pa[p], s->pb[p],
-						  &nw);
-	size_t first = (size_t) (w - s->rt.way);
-	double add = 0;
-
-	for (size_t i = 0; i < nw; i++) {
-		if (s->covered[first + i])
-			continue;
-		for (int h = 0; h < w[i].len; h++)
-			if (s->mark[s->rt.hop[w[i].first + (size_t) h]]) {
-				add += w[i].share;
-				break;
-			}
-	}
-	return add;
-}
-
 /* How much closer the prediction comes to what was measured with x
  * named: over x's pairs, the outliers it would newly explain less the
  * good links it would newly call bad; *fresh: the links it would newly
@@ -149,7 +132,7 @@ static double fit_gain(struct rstate *s, const struct rcand *x,
 	*fresh = 0;
 	for (size_t i = x->first; i < x->first + x->n; i++) {
 		int p = s->ent[i].pair;
-		double beta = s->bad[p] / s->n[p], add = added(s, p);
+		double beta = s->bad[p] / s->n[p], add = marked_share(s, p, true);
 		double now = s->pred[p], then = fmin(1.0, now + add);
 
 		g += s->n[p] * (fabs(beta - now) - fabs(beta - then));
@@ -219,7 +202,7 @@ static void take_out(struct rstate *s, const struct rcand *x)
 			&s->rt, s->pa[p], s->pb[p], &nw);
 		size_t first = (size_t) (w - s->rt.way);
 
-		s->pred[p] = fmin(1.0, s->pred[p] + added(s, p));
+		s->pred[p] = fmin(1.0, s->pred[p] + marked_share(s, p, true));
 		for (size_t k = 0; k < nw; k++)
 			for (int h = 0; h < w[k].len && !s->covered[first + k];
 			     h++)
