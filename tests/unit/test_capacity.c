@@ -50,14 +50,20 @@ static void fab_links(struct fab *f, int s)
 	f->tm.route = CXD_TOPO_R_MINIMAL;
 }
 
-/* The plan's model over the fabric's links (freed by the caller). */
-static double *model(const struct fab *f, const struct cxd_cap_plan *pl)
+/* The model over the fabric's links (freed by the caller). */
+static struct cxd_cap_model *model(const struct fab *f)
 {
-	double *m = calloc(CXD_CAP_M(pl->nunits, 0, 0) + 1, sizeof(double));
+	struct cxd_cap_model *m = calloc(1, sizeof(*m));
 
 	assert_non_null(m);
-	assert_int_equal(cxd_cap_model(pl, &f->tm, f->n, m), 0);
+	assert_int_equal(cxd_cap_model_init(m, &f->tm, f->n), 0);
 	return m;
+}
+
+static void model_free(struct cxd_cap_model *m)
+{
+	cxd_cap_model_free(m);
+	free(m);
 }
 
 static void fab_make(struct fab *f, int n, int h, int s)
@@ -79,7 +85,7 @@ static void fab_make(struct fab *f, int n, int h, int s)
  * widths, its model, and room for its figures (zeroed). */
 static double *judge_setup(struct fab *f, int n, int h, int s,
 			   const int *width, const bool *stated,
-			   struct cxd_cap_plan *pl, double **m)
+			   struct cxd_cap_plan *pl, struct cxd_cap_model **m)
 {
 	double *fig;
 
@@ -87,7 +93,7 @@ static double *judge_setup(struct fab *f, int n, int h, int s,
 	fab_links(f, s);
 	assert_int_equal(cxd_cap_plan(&f->tm, f->r, f->n, NULL, NULL, width,
 				      stated, 64, pl), 0);
-	*m = model(f, pl);
+	*m = model(f);
 	fig = calloc(CXD_CAP_NFIG(pl->nunits), sizeof(double));
 	assert_non_null(fig);
 	return fig;
@@ -239,6 +245,45 @@ static int find(const struct cxd_cap_plan *pl, enum cxd_cap_scope s, int a,
 	return -1;
 }
 
+/* The model's draws: 2 groups x 2 switches x 4 hosts, one global link
+ * at half a pair's rate: every bundle unit (2 pairs) carries that half,
+ * bound by the global link, whichever way is drawn; at a pair's rate the
+ * L1 link before it or the global link bind, never more than one pair
+ * each crosses, and never less than one link's worth. */
+static void test_model_draws(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl;
+	struct cxd_cap_model *m;
+	double tot[CXD_CAP_DRAWS], half[CXD_CAP_L_KINDS] = { 10, 5, 10 };
+	double full[CXD_CAP_L_KINDS] = { 10, 10, 10 };
+	int kind, seen = 0;
+
+	(void) state;
+	free(judge_setup(&f, 16, 4, 2, width1, unstated, &pl, &m));
+	for (int u = 0; u < pl.nunits; u++) {
+		const struct cxd_cap_unit *x = &pl.unit[u];
+
+		if (x->scope != CXD_CAP_BUNDLE || x->np != 2)
+			continue;
+		seen++;
+		assert_int_equal(cxd_cap_model_draws(m, x, half, 10, tot,
+						     &kind), 0);
+		assert_int_equal(kind, CXD_CAP_L_GLOBAL);
+		for (int d = 0; d < CXD_CAP_DRAWS; d++)
+			assert_true(fabs(tot[d] - 5) < 1e-6);
+		assert_int_equal(cxd_cap_model_draws(m, x, full, 10, tot,
+						     &kind), 0);
+		assert_true(kind == CXD_CAP_L_GLOBAL ||
+			    kind == CXD_CAP_L_LOCAL);
+		for (int d = 0; d < CXD_CAP_DRAWS; d++)
+			assert_true(fabs(tot[d] - 10) < 1e-6);
+	}
+	assert_int_equal(seen, 1);
+	model_free(m);
+	cxd_cap_plan_free(&pl);
+}
+
 /* 4 groups x 4 switches x 3 hosts, widths 2 (3 pairs on each unit): a
  * bundle at half and every switch
  * pair of one switch at half are named, the bundle as itself, the
@@ -249,7 +294,8 @@ static void test_judge_names(void **state)
 	struct fab f;
 	struct cxd_cap_plan pl;
 	struct cxd_cap_res res;
-	double *fig, *m;
+	struct cxd_cap_model *m;
+	double *fig;
 
 	(void) state;
 	fig = judge_setup(&f, 48, 3, 4, width2, unstated, &pl, &m);
@@ -295,7 +341,7 @@ static void test_judge_names(void **state)
 			 CXD_CAP_NEEDS_LINKS);
 	cxd_cap_res_free(&res);
 	free(fig);
-	free(m);
+	model_free(m);
 	cxd_cap_plan_free(&pl);
 }
 
@@ -308,7 +354,8 @@ static void test_judge_unsure_and_stated(void **state)
 	struct cxd_cap_plan pl;
 	struct cxd_cap_res res;
 	const bool stated[CXD_TOPO_W_KINDS] = { true, true, true };
-	double *fig, *busy, *m;
+	struct cxd_cap_model *m;
+	double *fig, *busy;
 	int u;
 
 	(void) state;
@@ -345,7 +392,7 @@ static void test_judge_unsure_and_stated(void **state)
 	cxd_cap_res_free(&res);
 	free(fig);
 	free(busy);
-	free(m);
+	model_free(m);
 	cxd_cap_plan_free(&pl);
 }
 
@@ -353,5 +400,6 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_plan_dragonfly),
 	cmocka_unit_test(test_plan_skips),
 	cmocka_unit_test(test_plan_leaves),
+	cmocka_unit_test(test_model_draws),
 	cmocka_unit_test(test_judge_names),
 	cmocka_unit_test(test_judge_unsure_and_stated))

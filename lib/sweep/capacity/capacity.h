@@ -28,6 +28,8 @@
  * bad partner cannot name a good leaf (the median of its units). */
 #define CXD_CAP_LEAF_ROUNDS 3
 
+struct cxd_cap_model;
+
 /* What a unit is (a pair of parts) and what its parts are. */
 enum cxd_cap_scope {
 	CXD_CAP_BUNDLE,   /* two groups: the global links between them */
@@ -153,9 +155,9 @@ struct cxd_cap_res {
  * unsure instead where the tolerance is poor or one of its runs waited
  * for a CPU more than CXD_JUDGE_BUSY_MAX of its time beyond the typical
  * unit's busiest run (busy: the share of each run, laid out as fig;
- * NULL: none known). With model (capacity_model.h: each unit's links'
- * worth along its pairs' ways) a unit's expected is the model's, from
- * the rates fitted to all units; without (no link lines in --topology)
+ * NULL: none known). With model (capacity_model.h: the fabric's
+ * routes) a unit's expected is the model's, from the rates fitted to
+ * all units; without (no link lines in --topology)
  * a short unit needs links instead: never named, the verdict stays
  * inconclusive. Then the parts most of whose units (and at least 2) are
  * short, and the short units none of them covers, into res (found
@@ -163,7 +165,7 @@ struct cxd_cap_res {
  */
 int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 		  const double *busy, double pair_mb_s, double tol, bool poor,
-		  const double *model, struct cxd_cap_res *res);
+		  const struct cxd_cap_model *model, struct cxd_cap_res *res);
 void cxd_cap_res_free(struct cxd_cap_res *res);
 
 /* Words: a scope's and a part's JSON names ("bundle", "group"). */

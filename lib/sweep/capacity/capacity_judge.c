@@ -49,10 +49,9 @@ static bool counts(const struct cxd_cap_plan *pl, const struct cxd_cap_unit *x,
 /* The typical unit of scope s: each part's median unit, and the median
  * of those (a bad leaf is in half the units of four; a bad group in a
  * third of four groups' bundles), over the fully loaded units (any
- * when none is); of what they carried, or (of_model) of its share of
- * what the model bounds them to. tmp: room for 2 x nunits. */
-static double typical_of(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
-			 bool of_model, double *tmp)
+ * when none is), of what they carried. tmp: room for 2 x nunits. */
+static double typical(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
+		      double *tmp)
 {
 	double *part = tmp + pl->nunits;
 	size_t np = 0;
@@ -67,8 +66,7 @@ static double typical_of(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
 			const struct cxd_cap_unit *x = &pl->unit[u];
 
 			if (counts(pl, x, s, full) && (x->a == d || x->b == d))
-				tmp[k++] = of_model ? x->carried / x->expected :
-					   x->carried;
+				tmp[k++] = x->carried;
 		}
 		if (k)
 			part[np++] = cxd_stat_median(tmp, k);
@@ -76,31 +74,17 @@ static double typical_of(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
 	return cxd_stat_median(part, np);
 }
 
-static double typical(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
-		      double *tmp)
-{
-	return typical_of(pl, s, false, tmp);
-}
 
-/*
- * With the model: each unit's bound from its pairs' ways, times the
- * share of their bounds the scope's typical unit carried. The bound
- * assumes the pairs spread evenly over equal ways, which a hash by
- * destination does not (pairs meet on one link of a bundle); that
- * loss is alike for every unit of a scope, while what the bounds tell
- * apart (a narrow link on the ways, fewer cables) is the unit's own.
- */
-static void model_expect(struct cxd_cap_plan *pl, const double *model,
-			 double pair, double *tmp)
+/* With the model: each unit's expected from its pairs' ways and the
+ * rates fitted to all units (capacity_model.h). false: no model (no
+ * link lines, or ways it cannot follow), so a short unit needs links. */
+static bool model_expect(struct cxd_cap_plan *pl,
+			 const struct cxd_cap_model *model, double pair)
 {
-	double rate[CXD_CAP_L_KINDS], q[CXD_CAP_SCOPES];
+	double rate[CXD_CAP_L_KINDS];
 
-	cxd_cap_model_expect(pl, model, pair, rate, tmp);
-	for (int s = 0; s < CXD_CAP_SCOPES; s++)
-		q[s] = typical_of(pl, (enum cxd_cap_scope) s, true, tmp);
-	for (int u = 0; u < pl->nunits; u++)
-		if (pl->unit[u].np && got(q[pl->unit[u].scope]))
-			pl->unit[u].expected *= q[pl->unit[u].scope];
+	return model && got(pair) &&
+	       cxd_cap_model_expect(pl, model, pair, rate) == 0;
 }
 
 /* The longest share of a run of unit u spent waiting for a CPU (0 when
@@ -135,10 +119,11 @@ static double typical_busy(const struct cxd_cap_plan *pl, const double *busy,
 
 /* Each unit's expected, ratio and state. */
 static void units(struct cxd_cap_plan *pl, double pair, double tol,
-		  bool poor, const double *model, const double *busy,
-		  double *tmp)
+		  bool poor, const struct cxd_cap_model *model,
+		  const double *busy, double *tmp)
 {
 	double calm = typical_busy(pl, busy, tmp) + CXD_JUDGE_BUSY_MAX;
+	bool have;
 
 	for (int s = 0; s < CXD_CAP_SCOPES; s++) {
 		struct cxd_cap_class *cl = &pl->cls[s];
@@ -155,15 +140,14 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 			w = (int) (cl->expected / pair + 0.5);
 		cl->bound = 1.0 - fmax(tol, w > 0 ? 0.5 / w : 0.0);
 	}
-	if (model && got(pair))
-		model_expect(pl, model, pair, tmp);
+	have = model_expect(pl, model, pair);
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];
 		const struct cxd_cap_class *cl = &pl->cls[x->scope];
 		/* a stated width is the site's word for what a unit carries;
 		 * else the model's bound, typed against the scope's units */
-		double want = model && got(pair) && !cl->from_width ?
-			      x->expected : cl->expected;
+		double want = have && !cl->from_width ? x->expected :
+			      cl->expected;
 
 		if (x->np == 0)
 			continue;
@@ -175,7 +159,7 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		x->ratio = got(want) ? x->carried / want : NAN;
 		x->state = !(x->ratio < cl->bound) ? CXD_CAP_OK :
 			   poor || x->busy > calm ? CXD_CAP_UNSURE :
-			   model ? CXD_CAP_SHORT : CXD_CAP_NEEDS_LINKS;
+			   have ? CXD_CAP_SHORT : CXD_CAP_NEEDS_LINKS;
 	}
 }
 
@@ -265,7 +249,7 @@ static int name(struct cxd_cap_plan *pl, struct cxd_cap_res *res,
 
 int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 		  const double *busy, double pair_mb_s, double tol, bool poor,
-		  const double *model, struct cxd_cap_res *res)
+		  const struct cxd_cap_model *model, struct cxd_cap_res *res)
 {
 	double *tmp = malloc(((size_t) pl->nunits * 3 + 1) * sizeof(double));
 	int ret;

@@ -7,6 +7,7 @@
  * pairs at once, and keeps the figure it led in its pair's slot; one
  * reduction brings every slot to rank 0, which judges.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,21 +228,19 @@ struct inputs {
 	int width[CXD_TOPO_W_KINDS];
 };
 
-/* Rank 0, with the fabric's links: each unit's links' worth along its
- * pairs' ways (capacity_model.h); NULL without, or where the routes
- * cannot be made (then no unit is named: it needs links). */
-static double *model(const struct sw_capacity *cap, const struct sw_ctx *c)
+/* Rank 0, with the fabric's links: its routes (capacity_model.h);
+ * false without, or where the routes cannot be made (then no unit is
+ * named: it needs links). */
+static bool model(const struct sw_ctx *c, struct cxd_cap_model *m)
 {
-	const struct cxd_cap_plan *pl = &cap->plan;
-	double *m;
+	int ret;
 
 	if (c->m.rank != 0 || c->place.nlink == 0)
-		return NULL;
-	m = sw_alloc(&c->m, CXD_CAP_M(pl->nunits, 0, 0) + 1, sizeof(double));
-	if (cxd_cap_model(pl, &c->place, c->m.n, m) == 0)
-		return m;
-	free(m);
-	return NULL;
+		return false;
+	ret = cxd_cap_model_init(m, &c->place, c->m.n);
+	if (ret == -ENOMEM)
+		sw_die(&c->m, "out of memory");
+	return ret == 0;
 }
 
 /* One pass over the plan of the widths in x; rank 0 judges it (no
@@ -251,7 +250,9 @@ static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
 		     const struct sw_judging *j)
 {
 	const struct cxd_tol *t = &j->rules.tol[CXD_M_BW];
-	double *all, *m;
+	struct cxd_cap_model m;
+	double *all;
+	bool have;
 
 	cxd_cap_res_free(&cap->res);
 	cxd_cap_plan_free(&cap->plan);
@@ -264,13 +265,14 @@ static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
 	all = sw_alloc(&c->m, 2 * CXD_CAP_NFIG(cap->plan.nunits) + 1,
 		       sizeof(double));
 	run_plan(cap, c, e, all);
-	m = model(cap, c);
+	have = model(c, &m);
 	if (c->m.rank == 0 &&
 	    cxd_cap_judge(&cap->plan, all, all + CXD_CAP_NFIG(cap->plan.nunits),
-			  j->rules.typical[CXD_M_BW], t->tol, t->poor, m,
-			  &cap->res) != 0)
+			  j->rules.typical[CXD_M_BW], t->tol, t->poor,
+			  have ? &m : NULL, &cap->res) != 0)
 		sw_die(&c->m, "out of memory");
-	free(m);
+	if (have)
+		cxd_cap_model_free(&m);
 	free(all);
 	return true;
 }
