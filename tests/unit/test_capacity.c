@@ -50,6 +50,17 @@ static void fab_links(struct fab *f, int s)
 	f->tm.route = CXD_TOPO_R_MINIMAL;
 }
 
+/* The plan of f as cxd_cap_plan makes it (first load). */
+static int plan_of(const struct fab *f, const bool *skip,
+		   const bool *skip_pair, const int *width, const bool *stated,
+		   int max_at_once, struct cxd_cap_plan *pl)
+{
+	const struct cxd_cap_want w = { skip, skip_pair, width, stated,
+					max_at_once, 0 };
+
+	return cxd_cap_plan(&f->tm, f->r, f->n, &w, pl);
+}
+
 /* The model over the fabric's links (freed by the caller). */
 static struct cxd_cap_model *model(const struct fab *f)
 {
@@ -91,8 +102,7 @@ static double *judge_setup(struct fab *f, int n, int h, int s,
 
 	fab_make(f, n, h, s);
 	fab_links(f, s);
-	assert_int_equal(cxd_cap_plan(&f->tm, f->r, f->n, NULL, NULL, width,
-				      stated, 64, pl), 0);
+	assert_int_equal(plan_of(f, NULL, NULL, width, stated, 64, pl), 0);
 	*m = model(f);
 	fig = calloc(CXD_CAP_NFIG(pl->nunits), sizeof(double));
 	assert_non_null(fig);
@@ -136,8 +146,7 @@ static void test_plan_dragonfly(void **state)
 
 	(void) state;
 	fab_make(&f, 12, 2, 2);
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
-				      unstated, 64, &pl), 0);
+	assert_int_equal(plan_of(&f, NULL, NULL, width1, unstated, 64, &pl), 0);
 	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].units, 3);
 	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].load, 2);
 	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].nrounds, 3);
@@ -170,8 +179,7 @@ static void test_plan_skips(void **state)
 	fab_make(&f, 12, 2, 2);
 	skip[1] = true;         /* g0s0 keeps rank 0 only */
 	skip_pair[1 * 3 + 2] = true; /* g1-g2 */
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, skip, skip_pair, width1,
-				      unstated, 2, &pl), 0);
+	assert_int_equal(plan_of(&f, skip, skip_pair, width1, unstated, 2, &pl), 0);
 	for (int u = 0; u < pl.nunits; u++) {
 		const struct cxd_cap_unit *x = &pl.unit[u];
 
@@ -190,8 +198,7 @@ static void test_plan_skips(void **state)
 	assert_int_equal(pl.nrounds, 5);
 	check_rounds(&f, &pl);
 	cxd_cap_plan_free(&pl);
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, w,
-				      unstated, 64, &pl), 0);
+	assert_int_equal(plan_of(&f, NULL, NULL, w, unstated, 64, &pl), 0);
 	assert_true(pl.cls[CXD_CAP_SWITCHES].present);
 	assert_int_equal(pl.cls[CXD_CAP_SWITCHES].load, 0);
 	assert_string_equal(pl.cls[CXD_CAP_SWITCHES].why,
@@ -209,8 +216,7 @@ static void test_plan_leaves(void **state)
 
 	(void) state;
 	fab_make(&f, 32, 4, 0);
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, NULL, NULL, width1,
-				      unstated, 64, &pl), 0);
+	assert_int_equal(plan_of(&f, NULL, NULL, width1, unstated, 64, &pl), 0);
 	assert_true(pl.cls[CXD_CAP_LEAVES].present);
 	assert_false(pl.cls[CXD_CAP_BUNDLE].present);
 	assert_int_equal(pl.nrounds, CXD_CAP_LEAF_ROUNDS);
@@ -282,6 +288,60 @@ static void test_model_draws(void **state)
 	assert_int_equal(seen, 1);
 	model_free(m);
 	cxd_cap_plan_free(&pl);
+}
+
+/* The same fabric and faults as test_judge_names, then a reload from
+ * other hosts (its own plan and figures): the bundle carries its full
+ * load there (a collision of the first load's pairs), so it is cleared
+ * and not named; the switch's units are short again and it stays named;
+ * a unit the reload could not judge (a busy host) is unsure. */
+static void test_confirm(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl, again;
+	struct cxd_cap_res res, res2;
+	struct cxd_cap_model *m;
+	double *fig, *fig2;
+	const struct cxd_cap_want w = { NULL, NULL, width2, unstated, 64, 1 };
+	int bundle, busy;
+
+	(void) state;
+	fig = judge_setup(&f, 48, 3, 4, width2, unstated, &pl, &m);
+	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, &w, &again), 0);
+	assert_int_equal(again.nunits, pl.nunits);
+	fig2 = calloc(CXD_CAP_NFIG(again.nunits), sizeof(double));
+	assert_non_null(fig2);
+	bundle = find(&pl, CXD_CAP_BUNDLE, 1, 3);
+	busy = find(&pl, CXD_CAP_SWITCHES, 4, 5);
+	for (int u = 0; u < pl.nunits; u++) {
+		bool sw5 = pl.unit[u].scope == CXD_CAP_SWITCHES &&
+			   (pl.unit[u].a == 5 || pl.unit[u].b == 5);
+
+		fill(fig, &pl, u, u == bundle ? 25.0 : sw5 ? 20.0 : 50.0);
+		fill(fig2, &again, u, sw5 ? 20.0 : 50.0);
+	}
+	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
+				       m, &res), 0);
+	assert_int_equal(res.nfound, 2);
+	assert_true(cxd_cap_to_confirm(&pl));
+	assert_int_equal(cxd_cap_judge(&again, fig2, NULL, 60.0, 0.1, false,
+				       m, &res2), 0);
+	again.unit[busy].state = CXD_CAP_UNSURE;
+	assert_int_equal(cxd_cap_confirm(&pl, &again, &res), 0);
+	assert_int_equal(pl.unit[bundle].state, CXD_CAP_CLEARED);
+	assert_int_equal(pl.unit[busy].state, CXD_CAP_UNSURE);
+	assert_int_equal(res.nunsure, 1);
+	assert_int_equal(res.nfound, 1);
+	assert_int_equal(res.found[0].scope, CXD_CAP_SWITCHES);
+	assert_true(res.found[0].part);
+	assert_int_equal(res.found[0].a, 5);
+	cxd_cap_res_free(&res);
+	cxd_cap_res_free(&res2);
+	cxd_cap_plan_free(&again);
+	cxd_cap_plan_free(&pl);
+	model_free(m);
+	free(fig);
+	free(fig2);
 }
 
 /* 4 groups x 4 switches x 3 hosts, widths 2 (3 pairs on each unit): a
@@ -402,4 +462,5 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_plan_leaves),
 	cmocka_unit_test(test_model_draws),
 	cmocka_unit_test(test_judge_names),
+	cmocka_unit_test(test_confirm),
 	cmocka_unit_test(test_judge_unsure_and_stated))

@@ -31,7 +31,7 @@ const char *cxd_cap_scope_name(enum cxd_cap_scope s, bool part)
 struct build {
 	const struct cxd_topo_map *tm;
 	const bool *skip_pair;
-	int max_at_once, nparts;
+	int max_at_once, nparts, reload;
 	int *side, *nside;     /* per repeat and part: CXD_CAP_LOAD ranks;
 				* per part: their count */
 	int cap;               /* units room */
@@ -53,7 +53,8 @@ static int *side_of(const struct build *b, int rep, int d)
 /* Part d's side for each repeat: its ranks from the first, then from
  * the middle of its list (other hosts where it has them: how a fat
  * tree hashes destinations over its spines, and so whether two pairs
- * meet on one uplink, depends on which hosts they are). */
+ * meet on one uplink, depends on which hosts they are); a reload's
+ * from a quarter and three quarters. */
 static void side_reps(struct build *b, const struct cxd_sweep_rank *r,
 		      const int *mem, int nm, int d, bool spread,
 		      const bool *skip, int *rot)
@@ -62,7 +63,8 @@ static void side_reps(struct build *b, const struct cxd_sweep_rank *r,
 		int k;
 
 		for (int j = 0; j < nm; j++)
-			rot[j] = mem[(j + rep * nm / CXD_CAP_REPS) % nm];
+			rot[j] = mem[(j + (2 * rep + b->reload) * nm /
+				      (2 * CXD_CAP_REPS)) % nm];
 		k = cxd_width_side(b->tm, r, rot, nm, spread, skip,
 				   side_of(b, rep, d));
 		b->nside[d] = rep == 0 || k < b->nside[d] ? k : b->nside[d];
@@ -267,13 +269,13 @@ static int plan_scopes(struct build *b, const struct cxd_sweep_rank *r, int n,
 }
 
 int cxd_cap_plan(const struct cxd_topo_map *tm,
-		 const struct cxd_sweep_rank *r, int n, const bool *skip,
-		 const bool *skip_pair, const int *width, const bool *stated,
-		 int max_at_once, struct cxd_cap_plan *pl)
+		 const struct cxd_sweep_rank *r, int n,
+		 const struct cxd_cap_want *w, struct cxd_cap_plan *pl)
 {
 	int parts = (tm->nswitch > tm->ngroup ? tm->nswitch : tm->ngroup) + 1;
-	struct build b = { .tm = tm, .skip_pair = skip_pair,
-			   .max_at_once = max_at_once, .pl = pl };
+	struct build b = { .tm = tm, .skip_pair = w->skip_pair,
+			   .max_at_once = w->max_at_once, .pl = pl,
+			   .reload = w->reload != 0 };
 	int *grp = groups_of_switches(tm, n), ret = -ENOMEM;
 
 	memset(pl, 0, sizeof(*pl));
@@ -287,10 +289,11 @@ int cxd_cap_plan(const struct cxd_topo_map *tm,
 	for (int s = 0; s < CXD_CAP_SCOPES; s++) {
 		enum cxd_topo_wkind k = cxd_cap_width_kind(s);
 
-		load_of(&pl->cls[s], width[k], stated[k], max_at_once);
+		load_of(&pl->cls[s], w->width[k], w->stated[k],
+			w->max_at_once);
 	}
 	if (grp && b.side && b.nside)
-		ret = plan_scopes(&b, r, n, skip, grp);
+		ret = plan_scopes(&b, r, n, w->skip, grp);
 	free(grp);
 	free(b.side);
 	free(b.nside);

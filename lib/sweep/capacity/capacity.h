@@ -45,8 +45,11 @@ enum cxd_cap_scope {
  * units: which spine a pair takes is a hash, and a few pairs may meet
  * on few spines; a leaf that lost uplinks is short against every leaf
  * it meets. */
+/* cleared: short, then not when loaded again from other hosts (a
+ * collision of the first load's pairs, not the unit's links). */
 enum cxd_cap_state { CXD_CAP_OK, CXD_CAP_SHORT, CXD_CAP_UNSURE,
-		     CXD_CAP_SKIPPED, CXD_CAP_NEEDS_LINKS, CXD_CAP_ALONE };
+		     CXD_CAP_SKIPPED, CXD_CAP_NEEDS_LINKS, CXD_CAP_ALONE,
+		     CXD_CAP_CLEARED };
 
 struct cxd_cap_unit {
 	enum cxd_cap_scope scope;
@@ -97,16 +100,25 @@ enum cxd_topo_wkind cxd_cap_width_kind(enum cxd_cap_scope s);
  * with groups, every group pair (circle rounds over the groups), then
  * every switch pair inside each group (circle rounds over each group's
  * switches, all groups at once); without groups, every switch is a leaf
- * and meets CXD_CAP_LEAF_ROUNDS others. Ranks with skip[i] set take no
- * part (their NIC is named already; skip NULL: none) nor units with
- * skip_pair[a * ngroup + b] set (a bundle named already). width and
- * stated per topo kind; a scope whose width is unknown is present but
- * not run (why says). Rounds hold at most max_at_once pairs. 0, -ENOMEM.
+ * and meets CXD_CAP_LEAF_ROUNDS others, as w asks (below). 0, -ENOMEM.
  */
+struct cxd_cap_want {
+	/* Ranks with skip[i] set take no part (their NIC is named
+	 * already; NULL: none) nor units with skip_pair[a * ngroup + b]
+	 * set (a bundle named already). */
+	const bool *skip, *skip_pair;
+	/* per topo kind; a scope whose width is unknown is present but
+	 * not run (why says) */
+	const int *width;
+	const bool *stated;
+	int max_at_once;       /* the most pairs a round holds */
+	/* 1: the load again, from other hosts of each part where it has
+	 * them (a short unit confirmed before it is named); 0: first */
+	int reload;
+};
 int cxd_cap_plan(const struct cxd_topo_map *tm,
-		 const struct cxd_sweep_rank *r, int n, const bool *skip,
-		 const bool *skip_pair, const int *width, const bool *stated,
-		 int max_at_once, struct cxd_cap_plan *pl);
+		 const struct cxd_sweep_rank *r, int n,
+		 const struct cxd_cap_want *w, struct cxd_cap_plan *pl);
 void cxd_cap_plan_free(struct cxd_cap_plan *pl);
 
 /* Pair i of unit u in repeat rep: its a end with the b end rep places
@@ -166,6 +178,16 @@ struct cxd_cap_res {
 int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 		  const double *busy, double pair_mb_s, double tol, bool poor,
 		  const struct cxd_cap_model *model, struct cxd_cap_res *res);
+/* A short unit of pl (or one short that needs links) is confirmed by
+ * the same unit of again, the load from other hosts (cxd_cap_want's
+ * reload), judged the same way: short there too, it stays; at full
+ * capacity there, it is cleared; not judged there (a busy host), it
+ * cannot be vouched for either way (unsure). Then res's suspects are
+ * named again. 0, -ENOMEM. */
+int cxd_cap_confirm(struct cxd_cap_plan *pl, const struct cxd_cap_plan *again,
+		    struct cxd_cap_res *res);
+/* Does pl hold a unit a reload could confirm or clear? */
+bool cxd_cap_to_confirm(const struct cxd_cap_plan *pl);
 void cxd_cap_res_free(struct cxd_cap_res *res);
 
 /* Words: a scope's and a part's JSON names ("bundle", "group"). */

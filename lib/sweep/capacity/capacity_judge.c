@@ -272,6 +272,64 @@ int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 	return ret;
 }
 
+static bool doubtful(enum cxd_cap_state st)
+{
+	return st == CXD_CAP_SHORT || st == CXD_CAP_NEEDS_LINKS;
+}
+
+bool cxd_cap_to_confirm(const struct cxd_cap_plan *pl)
+{
+	for (int u = 0; u < pl->nunits; u++)
+		if (doubtful(pl->unit[u].state))
+			return true;
+	return false;
+}
+
+static const struct cxd_cap_unit *same_unit(const struct cxd_cap_plan *pl,
+					    const struct cxd_cap_unit *x)
+{
+	for (int u = 0; u < pl->nunits; u++)
+		if (pl->unit[u].scope == x->scope && pl->unit[u].a == x->a &&
+		    pl->unit[u].b == x->b && pl->unit[u].np)
+			return &pl->unit[u];
+	return NULL;
+}
+
+/* What the reload y makes of unit x, short in the first load. */
+static enum cxd_cap_state confirmed(const struct cxd_cap_unit *x,
+				    const struct cxd_cap_unit *y)
+{
+	if (y && (doubtful(y->state) || y->state == CXD_CAP_ALONE))
+		return x->state;
+	if (y && y->state == CXD_CAP_OK)
+		return CXD_CAP_CLEARED;
+	return CXD_CAP_UNSURE;
+}
+
+int cxd_cap_confirm(struct cxd_cap_plan *pl, const struct cxd_cap_plan *again,
+		    struct cxd_cap_res *res)
+{
+	double *tmp = malloc(((size_t) pl->nunits * 3 + 1) * sizeof(double));
+	int ret;
+
+	if (tmp == NULL)
+		return -ENOMEM;
+	cxd_cap_res_free(res);
+	res->nunsure = res->nneeds = 0;
+	for (int u = 0; u < pl->nunits; u++) {
+		struct cxd_cap_unit *x = &pl->unit[u];
+
+		x->named = false;
+		if (doubtful(x->state))
+			x->state = confirmed(x, same_unit(again, x));
+		res->nunsure += x->state == CXD_CAP_UNSURE;
+		res->nneeds += x->state == CXD_CAP_NEEDS_LINKS;
+	}
+	ret = name(pl, res, tmp);
+	free(tmp);
+	return ret;
+}
+
 void cxd_cap_res_free(struct cxd_cap_res *res)
 {
 	free(res->found);

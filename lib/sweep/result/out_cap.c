@@ -91,6 +91,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 	const struct cxd_cap_plan *pl = r->cap->plan;
 	const struct cxd_cap_class *cl = &pl->cls[s];
 	int nshort = 0, nunsure = 0, nskip = 0, nneeds = 0, nalone = 0;
+	int ncleared = 0;
 
 	if (!cl->present)
 		return;
@@ -109,6 +110,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		nskip += x->state == CXD_CAP_SKIPPED;
 		nneeds += x->state == CXD_CAP_NEEDS_LINKS;
 		nalone += x->state == CXD_CAP_ALONE;
+		ncleared += x->state == CXD_CAP_CLEARED;
 	}
 	fprintf(out, "  %d %s%s, %d pairs at once on each (width %d, %s), "
 		"%d round%s x %d: ", cl->units, unit_word[s][cl->units != 1],
@@ -131,6 +133,9 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		fprintf(out, ", %d short alone (a hash put their pairs on "
 			"few spines; each leaf carried in full against most "
 			"others)", nalone);
+	if (ncleared)
+		fprintf(out, ", %d short in the first load but not when "
+			"loaded again from other hosts", ncleared);
 	fputc('\n', out);
 }
 

@@ -463,6 +463,22 @@ static void widths(const struct cxd_sweep_res *r, FILE *out)
 		fputc('\n', out);
 }
 
+/* A topology of places only: what its link lines would let the sweep
+ * judge that it cannot now (issue 49). */
+static void routes(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_topo *t = r->in.topo;
+
+	if (t == NULL || t->nlink > 0 || t->nswitch < 2)
+		return;
+	fprintf(out, "Routes: not given (%s has places only): suspects are "
+		"reasoned from the links' ends and the switches they share, "
+		"and a unit short of capacity is not named; with link lines "
+		"(docs/topology.md) every pair's route is followed, links, "
+		"bundles and spines are named over the routes, and each "
+		"unit is judged against what its routes carry\n", t->path);
+}
+
 /* The schedule's line, when one was chosen. */
 static void schedule(const struct cxd_sweep_res *r, FILE *out)
 {
@@ -486,6 +502,7 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 		r->rounds.total_s);
 	schedule(r, out);
 	widths(r, out);
+	routes(r, out);
 	stat_line(out, "Bandwidth", "MB/s", &r->links.stat[CXD_M_BW]);
 	stat_line(out, "Latency (8 B)", "us", &r->links.stat[CXD_M_LAT]);
 	worst_links(r, out, CXD_M_BW);
