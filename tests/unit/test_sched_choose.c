@@ -147,6 +147,11 @@ static void test_narrowings_said_after(void **st)
 	assert_true(cxd_sched_narrow(&ch, 0.5));
 	assert_int_equal(ch.narrow[0].was, 2);
 	assert_int_equal(cxd_sched_cap(&ch), 1);
+	/* Chained rounds have no cap per domain to lower. */
+	ch = three_leaves(6, 4);
+	ch.kind = CXD_SCHED_CHAINED;
+	assert_false(cxd_sched_narrow(&ch, 0.5));
+	assert_int_equal(ch.nnarrow, 0);
 }
 
 CXD_UNIT_MAIN(

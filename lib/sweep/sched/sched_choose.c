@@ -84,6 +84,12 @@ bool cxd_sched_narrow(struct cxd_sched_choice *ch, double crowd)
 {
 	int was = cxd_sched_cap(ch);
 
+	/* Chained rounds bound a domain pair's pairs at once, not a
+	 * domain's (its pairs to many others run side by side): a cap
+	 * there would change nothing, and saying it measured again at
+	 * fewer would not be true. */
+	if (ch->kind == CXD_SCHED_CHAINED)
+		return false;
 	/* No bound yet: a domain meets at most all the others at once. */
 	if (was <= 0)
 		was = ch->nd - 1;

@@ -76,7 +76,8 @@ const int *cxd_sched_domains(const struct cxd_topo_map *tm);
 int cxd_sched_cap(const struct cxd_sched_choice *ch);
 /* Crowded across by crowd: fewer pairs at once across (half; with no
  * bound yet, half of all the other domains), kept as a narrowing; false
- * when no fewer are possible. */
+ * when no fewer are possible, or the schedule is chained (it has no cap
+ * per domain to lower). */
 bool cxd_sched_narrow(struct cxd_sched_choice *ch, double crowd);
 
 #endif
