@@ -290,6 +290,64 @@ static void test_model_draws(void **state)
 	cxd_cap_plan_free(&pl);
 }
 
+/* A leaf pair short one way only (its pairs into one leaf at half, out
+ * of it in full): a hash by destination, not uplinks down, so it is
+ * one_way and not named; short both ways it is named. A bundle short
+ * one way is short (a dragonfly's links down may spare one way). */
+static void slow_way(double *fig, const struct cxd_cap_plan *pl, int u,
+		     int dir, double v)
+{
+	for (int rep = 0; rep < CXD_CAP_REPS; rep++)
+		for (int i = 0; i < pl->unit[u].np; i++)
+			fig[CXD_CAP_FIG(u, i, rep, dir)] = v;
+}
+
+static void test_one_way(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl;
+	struct cxd_cap_res res;
+	struct cxd_cap_model *m;
+	double *fig;
+	int u;
+
+	(void) state;
+	/* 6 leaves of 4 (no links: judged against the typical leaf pair) */
+	fab_make(&f, 24, 4, 0);
+	assert_int_equal(plan_of(&f, NULL, NULL, width1, unstated, 64, &pl), 0);
+	fig = calloc(CXD_CAP_NFIG(pl.nunits), sizeof(double));
+	assert_non_null(fig);
+	for (int k = 0; k < pl.nunits; k++)
+		fill(fig, &pl, k, 50.0);
+	u = 0;
+	slow_way(fig, &pl, u, 0, 20.0);
+	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
+				       NULL, &res), 0);
+	assert_int_equal(pl.unit[u].state, CXD_CAP_ONE_WAY);
+	cxd_cap_res_free(&res);
+	slow_way(fig, &pl, u, 1, 20.0);
+	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
+				       NULL, &res), 0);
+	assert_int_equal(pl.unit[u].state, CXD_CAP_NEEDS_LINKS);
+	cxd_cap_res_free(&res);
+	cxd_cap_plan_free(&pl);
+	free(fig);
+	/* a bundle short one way is short, and named */
+	fig = judge_setup(&f, 48, 3, 4, width2, unstated, &pl, &m);
+	for (int k = 0; k < pl.nunits; k++)
+		fill(fig, &pl, k, 50.0);
+	u = find(&pl, CXD_CAP_BUNDLE, 1, 3);
+	slow_way(fig, &pl, u, 0, 25.0);
+	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
+				       m, &res), 0);
+	assert_int_equal(pl.unit[u].state, CXD_CAP_SHORT);
+	assert_int_equal(res.nfound, 1);
+	cxd_cap_res_free(&res);
+	cxd_cap_plan_free(&pl);
+	model_free(m);
+	free(fig);
+}
+
 /* The same fabric and faults as test_judge_names, then a reload from
  * other hosts (its own plan and figures): the bundle carries its full
  * load there (a collision of the first load's pairs), so it is cleared
@@ -463,4 +521,5 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_model_draws),
 	cmocka_unit_test(test_judge_names),
 	cmocka_unit_test(test_confirm),
+	cmocka_unit_test(test_one_way),
 	cmocka_unit_test(test_judge_unsure_and_stated))

@@ -47,9 +47,16 @@ enum cxd_cap_scope {
  * it meets. */
 /* cleared: short, then not when loaded again from other hosts (a
  * collision of the first load's pairs, not the unit's links). */
+/* one way: a leaf pair short, but full one way: a fat tree's hash by
+ * destination puts the traffic into a leaf on few of its uplinks where
+ * the job's hosts there fall in few of its classes (d-mod-k on a job's
+ * even hosts), while the traffic out of it, spread by the other leaf's
+ * hosts, runs in full; uplinks down slow it both ways. (Not so for a
+ * bundle: a dragonfly's hash by destination switch may spare one way
+ * the links down, so a bundle short one way is short.) */
 enum cxd_cap_state { CXD_CAP_OK, CXD_CAP_SHORT, CXD_CAP_UNSURE,
 		     CXD_CAP_SKIPPED, CXD_CAP_NEEDS_LINKS, CXD_CAP_ALONE,
-		     CXD_CAP_CLEARED };
+		     CXD_CAP_CLEARED, CXD_CAP_ONE_WAY };
 
 struct cxd_cap_unit {
 	enum cxd_cap_scope scope;
@@ -63,6 +70,7 @@ struct cxd_cap_unit {
 	 * repeats, each the sum over its pairs of the slower direction),
 	 * what it should carry, their ratio and the state. */
 	double carried, expected, ratio;
+	double one_way;        /* the better direction's aggregate */
 	double busy;           /* its runs' longest share waiting for a CPU */
 	enum cxd_cap_state state;
 	bool named;            /* short and named for its parts */

@@ -39,6 +39,26 @@ static double carried(const double *fig, int u, int np)
 	return best;
 }
 
+/* The unit's better direction: the most its pairs carried one way at
+ * once (of either repeat). */
+static double one_way(const double *fig, int u, int np)
+{
+	double best = 0.0;
+
+	for (int rep = 0; rep < CXD_CAP_REPS; rep++)
+		for (int dir = 0; dir < 2; dir++) {
+			double sum = 0.0;
+
+			for (int i = 0; i < np; i++) {
+				double x = fig[CXD_CAP_FIG(u, i, rep, dir)];
+
+				sum += got(x) ? x : 0.0;
+			}
+			best = fmax(best, sum);
+		}
+	return best;
+}
+
 /* Does unit x count towards scope s's typical (full: fully loaded)? */
 static bool counts(const struct cxd_cap_plan *pl, const struct cxd_cap_unit *x,
 		   enum cxd_cap_scope s, bool full)
@@ -159,6 +179,8 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		x->ratio = got(want) ? x->carried / want : NAN;
 		x->state = !(x->ratio < cl->bound) ? CXD_CAP_OK :
 			   poor || x->busy > calm ? CXD_CAP_UNSURE :
+			   x->scope == CXD_CAP_LEAVES &&
+			   !(x->one_way < cl->bound * want) ? CXD_CAP_ONE_WAY :
 			   have ? CXD_CAP_SHORT : CXD_CAP_NEEDS_LINKS;
 	}
 }
@@ -260,8 +282,10 @@ int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 	if (tmp == NULL)
 		return -ENOMEM;
 	for (int u = 0; u < pl->nunits; u++)
-		if (pl->unit[u].np)
+		if (pl->unit[u].np) {
 			pl->unit[u].carried = carried(fig, u, pl->unit[u].np);
+			pl->unit[u].one_way = one_way(fig, u, pl->unit[u].np);
+		}
 	units(pl, pair_mb_s, tol, poor, model, busy, tmp);
 	for (int u = 0; u < pl->nunits; u++) {
 		res->nunsure += pl->unit[u].state == CXD_CAP_UNSURE;

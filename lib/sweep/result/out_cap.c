@@ -91,7 +91,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 	const struct cxd_cap_plan *pl = r->cap->plan;
 	const struct cxd_cap_class *cl = &pl->cls[s];
 	int nshort = 0, nunsure = 0, nskip = 0, nneeds = 0, nalone = 0;
-	int ncleared = 0;
+	int ncleared = 0, noneway = 0;
 
 	if (!cl->present)
 		return;
@@ -111,6 +111,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		nneeds += x->state == CXD_CAP_NEEDS_LINKS;
 		nalone += x->state == CXD_CAP_ALONE;
 		ncleared += x->state == CXD_CAP_CLEARED;
+		noneway += x->state == CXD_CAP_ONE_WAY;
 	}
 	fprintf(out, "  %d %s%s, %d pairs at once on each (width %d, %s), "
 		"%d round%s x %d: ", cl->units, unit_word[s][cl->units != 1],
@@ -136,6 +137,9 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 	if (ncleared)
 		fprintf(out, ", %d short in the first load but not when "
 			"loaded again from other hosts", ncleared);
+	if (noneway)
+		fprintf(out, ", %d short one way only (a hash by destination; "
+			"links down slow both ways)", noneway);
 	fputc('\n', out);
 }
 

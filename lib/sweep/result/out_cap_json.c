@@ -10,7 +10,7 @@ static const char *const state_name[] = {
 	[CXD_CAP_OK] = "ok", [CXD_CAP_SHORT] = "short",
 	[CXD_CAP_UNSURE] = "inconclusive", [CXD_CAP_SKIPPED] = "skipped",
 	[CXD_CAP_NEEDS_LINKS] = "needs_links", [CXD_CAP_ALONE] = "short_alone",
-	[CXD_CAP_CLEARED] = "cleared",
+	[CXD_CAP_CLEARED] = "cleared", [CXD_CAP_ONE_WAY] = "one_way",
 };
 
 static void add_str(json_object *o, const char *k, const char *v)
