@@ -216,6 +216,9 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+REQUIRED = object()  # make_parser's mark of an option that must be given
+
+
 def make_parser():
     p = Parser(prog="platgen.py", description="Write a SimGrid platform, hostfile and "
                "cxi_sweep --topology file for a dragonfly or a two-level fat tree.")
@@ -261,19 +264,25 @@ def make_parser():
     common.add_argument("--job-seed", type=int, default=1, metavar="S",
                         help="the seed --job draws its hosts from (default %(default)s)")
     d = sub.add_parser("dragonfly", parents=[common], help="G groups of S switches of H hosts")
-    d.add_argument("--groups", type=positive_int, required=True)
-    d.add_argument("--switches", type=positive_int, required=True)
-    d.add_argument("--hosts", type=positive_int, required=True, help="hosts per switch")
-    d.add_argument("--bundle", type=positive_int, default=2,
-                   help="global links between two groups (default %(default)s)")
-    d.add_argument("--local", type=positive_float, default=None,
-                   help="an L1 connection between two switches in all, x node link: "
-                   "1 to 3 on Slingshot, fractions allowed (default 1)")
-    d.add_argument("--lane", type=positive_float, default=1.0,
-                   help="what one pair can get of an L1 connection (one of its physical "
-                   "links), x node link (default %(default)g)")
-    d.add_argument("--global-bw", type=positive_float, default=None,
-                   help="a bundle in all, x node link (default: from --taper)")
+    # (option, type, default or REQUIRED, help)
+    for name, kind, default, text in (
+            ("--groups", positive_int, REQUIRED, None),
+            ("--switches", positive_int, REQUIRED, None),
+            ("--hosts", positive_int, REQUIRED, "hosts per switch"),
+            ("--bundle", positive_int, 2,
+             "global links between two groups (default %(default)s)"),
+            ("--local", positive_float, None,
+             "an L1 connection between two switches in all, x node link: "
+             "1 to 3 on Slingshot, fractions allowed (default 1)"),
+            ("--lane", positive_float, 1.0,
+             "what one pair can get of an L1 connection (one of its physical "
+             "links), x node link (default %(default)g)"),
+            ("--global-bw", positive_float, None,
+             "a bundle in all, x node link (default: from --taper)")):
+        if default is REQUIRED:
+            d.add_argument(name, type=kind, required=True, help=text)
+        else:
+            d.add_argument(name, type=kind, default=default, help=text)
     d.add_argument("--global-landing", default="all", metavar="all|one|K",
                    help="where a bundle's global links land in each group: dealt over all "
                    "its switches (default), all on one switch (bundles to different groups "

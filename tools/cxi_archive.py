@@ -59,6 +59,14 @@ def percent(text):
     return v
 
 
+def print_rows(rows, line, empty):
+    """Each row as line(row) makes it, or `empty` when there is none."""
+    for r in rows:
+        print(line(r))
+    if not rows:
+        print(empty)
+
+
 def cmd_ingest(a, con):
     bad = 0
     for path in a.files:
@@ -169,12 +177,10 @@ def cmd_trend(a, con):
     if a.json:
         return res
     print(safe(title))
-    for p in res["points"]:
-        v = "-" if p["value"] is None else "%.6g" % p["value"]
-        print("  run %5d  %-20s  %-12s %s" % (
-            p["run"], safe(p["start_time"]), v, safe(p["verdict"] or "-")))
-    if not res["points"]:
-        print("  no run in the archive has it")
+    print_rows(res["points"], lambda p: "  run %5d  %-20s  %-12s %s" % (
+        p["run"], safe(p["start_time"]),
+        "-" if p["value"] is None else "%.6g" % p["value"],
+        safe(p["verdict"] or "-")), "  no run in the archive has it")
     return None
 
 
@@ -184,13 +190,10 @@ def cmd_intermittent(a, con):
         return res
     print("named or flagged in at least %d of the last %d sweeps:"
           % (a.least, len(res["window"])))
-    for h in res["hits"]:
-        print("  %-7s %-40s %d of %d%s (runs %s)" % (
-            safe(h["kind"]), safe(h["name"]), h["times"], h["of"],
-            ", every run" if h["persistent"] else "",
-            " ".join(map(str, h["runs"]))))
-    if not res["hits"]:
-        print("  none")
+    print_rows(res["hits"], lambda h: "  %-7s %-40s %d of %d%s (runs %s)" % (
+        safe(h["kind"]), safe(h["name"]), h["times"], h["of"],
+        ", every run" if h["persistent"] else "",
+        " ".join(map(str, h["runs"]))), "  none")
     return None
 
 

@@ -41,22 +41,24 @@ function(cxd_gpu_header_check name src hdr found)
                        PROPERTIES LABELS unit TIMEOUT 60)
 endfunction()
 
+# Each runtime's headers are found when its include folder is (CUDA's
+# needs its crt folder too).
 set(cuda_found FALSE)
+set(hip_found FALSE)
+set(ze_found FALSE)
 if(CXD_CUDA_INCLUDE AND CXD_CUDA_CRT)
   set(cuda_found TRUE)
 endif()
-cxd_gpu_header_check(cuda check_rt.c gpu_rt.h ${cuda_found}
-                     -isystem ${CXD_CUDA_INCLUDE})
-set(hip_found FALSE)
 if(CXD_HIP_INCLUDE)
   set(hip_found TRUE)
 endif()
-cxd_gpu_header_check(hip check_rt.c gpu_rt.h ${hip_found}
-                     -DCHECK_HIP -D__HIP_PLATFORM_AMD__
-                     -isystem ${CXD_HIP_INCLUDE})
-set(ze_found FALSE)
 if(CXD_ZE_INCLUDE)
   set(ze_found TRUE)
 endif()
+cxd_gpu_header_check(cuda check_rt.c gpu_rt.h ${cuda_found}
+                     -isystem ${CXD_CUDA_INCLUDE})
+cxd_gpu_header_check(hip check_rt.c gpu_rt.h ${hip_found}
+                     -DCHECK_HIP -D__HIP_PLATFORM_AMD__
+                     -isystem ${CXD_HIP_INCLUDE})
 cxd_gpu_header_check(ze check_ze.c gpu_ze.h ${ze_found}
                      -isystem ${CXD_ZE_INCLUDE})

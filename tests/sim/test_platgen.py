@@ -26,6 +26,11 @@ def bw_of(text):
     return float(text[:-3])
 
 
+
+def down(base, *specs):
+    """base's words with a --down SPEC for each spec."""
+    return base + [w for sp in specs for w in ("--down", sp)]
+
 class Generated(unittest.TestCase):
     def gen(self, *args):
         d = tempfile.mkdtemp(prefix="platgen.")
@@ -326,26 +331,26 @@ class Generated(unittest.TestCase):
         df = ["dragonfly", "--groups", "3", "--switches", "2", "--hosts", "2", "--bundle", "2"]
         ft = ["fattree", "--leaves", "2", "--hosts", "4", "--spines", "4"]
         bad = [
-            (df + ["--down", "bundle:g0-g1=2"], "bundle:g0-g1=2"),
-            (df + ["--down", "bundle:g0-g1=0"], "'0'"),
-            (df + ["--down", "bundle:g0-g1=1.5"], "'1.5'"),
-            (df + ["--down", "bundle:g0-g3=1"], "g0-g3"),
-            (df + ["--down", "bundle:g1-g1=1"], "g1-g1"),
-            (df + ["--down", "bundle:g0-g1=1", "--down", "bundle:g1-g0=1"], "g1-g0"),
-            (df + ["--down", "switch:g1s1=1"], "--local 1"),
-            (df + ["--local", "2", "--down", "switch:g1s1=2"], "switch:g1s1=2"),
-            (df + ["--local", "2", "--down", "switch:g1s1=1", "--down", "switch:g1s0=1"],
+            (down(df, "bundle:g0-g1=2"), "bundle:g0-g1=2"),
+            (down(df, "bundle:g0-g1=0"), "'0'"),
+            (down(df, "bundle:g0-g1=1.5"), "'1.5'"),
+            (down(df, "bundle:g0-g3=1"), "g0-g3"),
+            (down(df, "bundle:g1-g1=1"), "g1-g1"),
+            (down(df, "bundle:g0-g1=1", "bundle:g1-g0=1"), "g1-g0"),
+            (down(df, "switch:g1s1=1"), "--local 1"),
+            (down(df + ["--local", "2"], "switch:g1s1=2"), "switch:g1s1=2"),
+            (down(df + ["--local", "2"], "switch:g1s1=1", "switch:g1s0=1"),
              "switch:g1s0=1"),
-            (df + ["--local", "2", "--down", "switch:g1s5=1"], "g1s5"),
-            (df + ["--local", "3", "--down", "switch:g1s1=1", "--down", "switch:g1s1=1"],
+            (down(df + ["--local", "2"], "switch:g1s5=1"), "g1s5"),
+            (down(df + ["--local", "3"], "switch:g1s1=1", "switch:g1s1=1"),
              "named twice"),
-            (df + ["--down", "leaf:leaf0=1"], "leaf"),
-            (df + ["--down", "g0-g1=1"], "g0-g1=1"),
-            (ft + ["--down", "leaf:leaf1=4"], "leaf:leaf1=4"),
-            (ft + ["--down", "leaf:leaf2=1"], "leaf2"),
-            (ft + ["--down", "leaf:leaf0=2", "--down", "leaf:leaf0=1"], "leaf:leaf0=1"),
-            (ft + ["--down", "bundle:g0-g1=1"], "bundle"),
-            (ft + ["--down", "leaf:leaf1=x"], "'x'"),
+            (down(df, "leaf:leaf0=1"), "leaf"),
+            (down(df, "g0-g1=1"), "g0-g1=1"),
+            (down(ft, "leaf:leaf1=4"), "leaf:leaf1=4"),
+            (down(ft, "leaf:leaf2=1"), "leaf2"),
+            (down(ft, "leaf:leaf0=2", "leaf:leaf0=1"), "leaf:leaf0=1"),
+            (down(ft, "bundle:g0-g1=1"), "bundle"),
+            (down(ft, "leaf:leaf1=x"), "'x'"),
         ]
         usage_errors.check(self, [sys.executable, PLATGEN], bad, ("-o", "/nonexistent/p"))
 

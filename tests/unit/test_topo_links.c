@@ -66,6 +66,16 @@ static const char *group(const struct cxd_topo *t, const char *s)
 	return g < 0 ? "-" : t->group_name[g];
 }
 
+/* The switches and groups host lines name, and all of them. */
+static void assert_counts(const struct cxd_topo *t, int nswitch,
+			  int nswitch_all, int ngroup, int ngroup_all)
+{
+	assert_int_equal(t->nswitch, nswitch);
+	assert_int_equal(t->nswitch_all, nswitch_all);
+	assert_int_equal(t->ngroup, ngroup);
+	assert_int_equal(t->ngroup_all, ngroup_all);
+}
+
 /* Two groups of two switches, a router with no hosts declared by a
  * switch line, a link before the lines that name its switches. */
 static void test_dragonfly(void **state)
@@ -78,10 +88,7 @@ static void test_dragonfly(void **state)
 		     "switch g1r9 g1\n"
 		     "link g0s0 g0s1 2\nlink g1s0 g1r9\nlink g1s1 g1r9 3\n"
 		     "width local 2\n");
-	assert_int_equal(t.nswitch, 4);
-	assert_int_equal(t.nswitch_all, 5);
-	assert_int_equal(t.ngroup, 2);
-	assert_int_equal(t.ngroup_all, 2);
+	assert_counts(&t, 4, 5, 2, 2);
 	assert_string_equal(t.switch_name[4], "g1r9");
 	assert_string_equal(group(&t, "g0s1"), "g0");
 	assert_string_equal(group(&t, "g1r9"), "g1");
@@ -157,10 +164,7 @@ static void test_slurm_links(void **state)
 	topo_of_text(&t, "SwitchName=s1 Nodes=n[1-2]\n"
 		     "SwitchName=s2 Nodes=n[3-4]\nSwitchName=s3 Nodes=lone\n"
 		     "SwitchName=top Switches=s[1-2],s1\n");
-	assert_int_equal(t.nswitch, 3);
-	assert_int_equal(t.nswitch_all, 4);
-	assert_int_equal(t.ngroup, 1);
-	assert_int_equal(t.ngroup_all, 1);
+	assert_counts(&t, 3, 4, 1, 1);
 	assert_string_equal(group(&t, "s1"), "top");
 	assert_string_equal(group(&t, "top"), "top");
 	assert_string_equal(group(&t, "s3"), "-");

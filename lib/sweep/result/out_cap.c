@@ -84,14 +84,30 @@ void cxd_out_cap_suspect(const struct cxd_sweep_res *r,
 		cxd_judge_kind(s->kind)->advice);
 }
 
+/* What the line says of the units in each state but ok and short,
+ * after their count (in enum cxd_cap_state's order; NULL: nothing). */
+static const char *const state_words[] = {
+	[CXD_CAP_UNSURE] = "could not be judged (a busy host, or noise)",
+	[CXD_CAP_SKIPPED] = "not loaded (too few hosts, or named already)",
+	[CXD_CAP_NEEDS_LINKS] = "short but not judged (needs the fabric's "
+				"links: --topology with link lines)",
+	[CXD_CAP_ALONE] = "short alone (a hash put their pairs on few "
+			  "spines; each leaf carried in full against most "
+			  "others)",
+	[CXD_CAP_CLEARED] = "short in the first load but not when loaded "
+			    "again from other hosts",
+	[CXD_CAP_ONE_WAY] = "short one way only (a hash by destination; "
+			    "links down slow both ways)",
+};
+#define NSTATES (sizeof(state_words) / sizeof(state_words[0]))
+
 /* One scope's line: its units, load and typical, what came short. */
 static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		       FILE *out)
 {
 	const struct cxd_cap_plan *pl = r->cap->plan;
 	const struct cxd_cap_class *cl = &pl->cls[s];
-	int nshort = 0, nunsure = 0, nskip = 0, nneeds = 0, nalone = 0;
-	int ncleared = 0, noneway = 0;
+	int n[NSTATES] = { 0 };
 
 	if (!cl->present)
 		return;
@@ -100,19 +116,10 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 			unit_word[s][2], cl->why);
 		return;
 	}
-	for (int u = 0; u < pl->nunits; u++) {
-		const struct cxd_cap_unit *x = &pl->unit[u];
-
-		if (x->scope != s)
-			continue;
-		nshort += x->state == CXD_CAP_SHORT;
-		nunsure += x->state == CXD_CAP_UNSURE;
-		nskip += x->state == CXD_CAP_SKIPPED;
-		nneeds += x->state == CXD_CAP_NEEDS_LINKS;
-		nalone += x->state == CXD_CAP_ALONE;
-		ncleared += x->state == CXD_CAP_CLEARED;
-		noneway += x->state == CXD_CAP_ONE_WAY;
-	}
+	for (int u = 0; u < pl->nunits; u++)
+		if (pl->unit[u].scope == s &&
+		    (size_t) pl->unit[u].state < NSTATES)
+			n[pl->unit[u].state]++;
 	fprintf(out, "  %d %s%s, %d pairs at once on each (width %d, %s), "
 		"%d round%s x %d: ", cl->units, unit_word[s][cl->units != 1],
 		unit_word[s][2], cl->load, cl->width,
@@ -120,26 +127,10 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		cl->nrounds == 1 ? "" : "s", CXD_CAP_REPS);
 	want_words(r, s, out);
 	fprintf(out, " %.0f MB/s, short below %.0f %%; %d short", cl->expected,
-		100 * cl->bound, nshort);
-	if (nunsure)
-		fprintf(out, ", %d could not be judged (a busy host, or "
-			"noise)", nunsure);
-	if (nskip)
-		fprintf(out, ", %d not loaded (too few hosts, or named "
-			"already)", nskip);
-	if (nneeds)
-		fprintf(out, ", %d short but not judged (needs the fabric's "
-			"links: --topology with link lines)", nneeds);
-	if (nalone)
-		fprintf(out, ", %d short alone (a hash put their pairs on "
-			"few spines; each leaf carried in full against most "
-			"others)", nalone);
-	if (ncleared)
-		fprintf(out, ", %d short in the first load but not when "
-			"loaded again from other hosts", ncleared);
-	if (noneway)
-		fprintf(out, ", %d short one way only (a hash by destination; "
-			"links down slow both ways)", noneway);
+		100 * cl->bound, n[CXD_CAP_SHORT]);
+	for (size_t k = 0; k < NSTATES; k++)
+		if (n[k] && state_words[k])
+			fprintf(out, ", %d %s", n[k], state_words[k]);
 	fputc('\n', out);
 }
 
