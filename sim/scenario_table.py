@@ -148,6 +148,11 @@ def scenarios(g, s, h, n_ft=None):
         sc("node %s at 75%% + bundle g0-g1: 2 of 4 down" % node,
            ["--slow", "node:%s=0.75" % node] + b4 + ["--down", "bundle:g0-g1=2"],
            fail("rank " + node, "capacity bundle g0-g1")),
+        # 27: a NIC that adds 150 ns (250 ns links: x1.6), under the links'
+        # tolerance of 100 % on every pair: named by the latency fit over
+        # all its pairs, no outlier to retest
+        sc("node %s latency +150 ns" % node, ["--slow-lat", "node:%s=1.6" % node],
+           fail("rank " + node), metrics=()),
     ]
 
 

@@ -234,7 +234,7 @@ class Runner(unittest.TestCase):
             (["--sweep", me, "--ranks", "x"], "'x'"),
             (["--sweep", me, "--ranks", "16", "--geometry", "7,2"], "7,2"),
             (["--sweep", me, "--ranks", "16", "--geometry", "2,2,2"], "2,2,2"),
-            (["--sweep", me, "--ranks", "16", "--only", "27"], "27"),
+            (["--sweep", me, "--ranks", "16", "--only", "28"], "28"),
             (["--sweep", me, "--ranks", "16", "--suite", "most"], "most"),
             (["--sweep", me, "--ranks", "9", "--geometry", "3,1,3", "--only", "13"], "--ranks 9"),
             (["--sweep", me, "--ranks", "9", "--geometry", "3,1,3", "--suite", "capacity"],

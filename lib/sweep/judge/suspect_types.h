@@ -40,6 +40,9 @@ struct cxd_suspect {
 	/* named over the routes (judge_route.c): bad and links count the
 	 * pairs whose ways cross it, transit included */
 	bool routed;
+	/* named by the latency fit (judge_lat.h): the us it adds to each
+	 * of its pairs beyond its kind; 0: not named so */
+	double lat_excess;
 };
 
 /* The sweep result's section of suspects (out_types.h), in the order

@@ -13,6 +13,7 @@
 #include "sweep/judge/judge.h"
 #include "out.h"
 #include "out_cap.h"
+#include "out_lat.h"
 #include "out_files.h"
 #include "out_json.h"
 #include "out_sched.h"
@@ -257,6 +258,7 @@ static void add_links(json_object *d, const struct cxd_sweep_res *r)
 static void add_findings(json_object *d, const struct cxd_sweep_res *r)
 {
 	const struct cxd_sweep_outliers *x = &r->outliers;
+	json_object *lat;
 
 	json_object_object_add(d, "retest", retest(&r->judged));
 	json_object_object_add(d, "outliers", outliers(x->out, x->nout));
@@ -270,6 +272,9 @@ static void add_findings(json_object *d, const struct cxd_sweep_res *r)
 	json_object_object_add(d, "suspects", cxd_out_json_suspects(r));
 	if (r->cap)
 		json_object_object_add(d, "capacity", cxd_out_cap_json(r));
+	lat = cxd_out_lat_json(r);
+	if (lat != NULL)
+		json_object_object_add(d, "lat_fit", lat);
 	if (r->in.base)
 		json_object_object_add(d, "baseline",
 				       cxd_out_json_baseline(r));

@@ -200,6 +200,9 @@ static json_object *suspect(const struct cxd_sweep_res *r,
 						 CXD_LEVEL_SWITCH));
 	if (row->shape == CXD_SHAPE_CAP)
 		cxd_out_cap_json_suspect(r, s, o);
+	if (s->lat_excess > 0)
+		json_object_object_add(o, "excess_us",
+				       cxd_json_num(s->lat_excess));
 	if (s->nalike)
 		json_object_object_add(o, "alike", alike(r, s));
 	if (row->inside) {

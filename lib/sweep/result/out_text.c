@@ -10,6 +10,7 @@
 #include "sweep/judge/judge_kinds.h"
 #include "sweep/judge/judge_suspects.h"
 #include "out_cap.h"
+#include "out_lat.h"
 #include "out_sched.h"
 #include "out_text.h"
 #include "out_text_res.h"
@@ -280,6 +281,11 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 			continue;
 		}
 		cxd_out_suspect_name(r, s, name, sizeof(name));
+		if (s->lat_excess > 0) {
+			cxd_out_lat_suspect(r, s, name, out);
+			evidence(r, s->id, -1, out);
+			continue;
+		}
 		fprintf(out, "  %s: %d of %d links %s%s", name, s->bad,
 			s->links, cxd_judge_where(s), what);
 		if (row->inside)
@@ -309,15 +315,28 @@ static bool named_before(const struct cxd_sweep_res *r, size_t i)
 	return false;
 }
 
+/* A suspect named by the latency fit alone (lat_excess). */
+static bool lat_fitted(const struct cxd_sweep_res *r)
+{
+	for (size_t i = 0; i < r->suspects.n; i++)
+		if (r->suspects.list[i].lat_excess > 0)
+			return true;
+	return false;
+}
+
 /* FAIL: what broke, then each suspect once. */
 static void fail_why(const struct cxd_sweep_res *r, FILE *out)
 {
 	size_t nout = r->outliers.nout_all;
 	char name[CXD_OUT_NAME_LEN];
 
-	if (nout || r->cap == NULL || r->cap->nfound == 0)
+	if (nout || ((r->cap == NULL || r->cap->nfound == 0) &&
+		     !lat_fitted(r)))
 		fprintf(out, "%zu link measurement%s out of "
 			"tolerance", nout, nout == 1 ? "" : "s");
+	else if (lat_fitted(r))
+		fprintf(out, "latency over the routes, every link within "
+			"its tolerance");
 	else
 		fprintf(out, "short of capacity, every link at full "
 			"rate alone");
@@ -508,6 +527,7 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 	worst_links(r, out, CXD_M_BW);
 	worst_links(r, out, CXD_M_LAT);
 	cxd_out_text_resolution(r, out);
+	cxd_out_lat_text(r, out);
 	baseline(r, out);
 	retest(r, out);
 	outliers(r, out);

@@ -14,6 +14,7 @@
 /* Only pointed to: the capacity pass's result (capacity.h) and the
  * schedule chosen (sched_choose.h). */
 struct cxd_cap_res;
+struct cxd_latfit;
 struct cxd_sched_choice;
 
 /* Outliers each rank sends rank 0 to be listed (confirmed, and again
@@ -48,6 +49,9 @@ struct cxd_sweep_res {
 	/* The capacity pass: ran or why not, its plan and findings (a
 	 * capacity suspect's cap indexes found); NULL: no such pass. */
 	const struct cxd_cap_res *cap;
+	/* Latency over the routes (judge_lat.h): each rank's fitted excess
+	 * and the ranks named (in suspects too); NULL: not part of it. */
+	const struct cxd_latfit *latfit;
 	/* Per rank, the link error counters that moved during the sweep
 	 * ("" none); NULL: not read. Evidence beside the outliers. */
 	const char *const *moved;

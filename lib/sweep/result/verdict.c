@@ -13,9 +13,20 @@ bool cxd_verdict_baseline_poor(const struct cxd_sweep_res *r, int m)
 	return r->in.base && rules->base[m] && rules->base_poor[m];
 }
 
+/* A suspect the latency fit named: its pairs add beyond the run's bound
+ * though none need break the links' own tolerance. */
+static bool lat_named(const struct cxd_sweep_res *r)
+{
+	for (size_t i = 0; i < r->suspects.n; i++)
+		if (r->suspects.list[i].lat_excess > 0)
+			return true;
+	return false;
+}
+
 enum cxd_verdict cxd_verdict_of(const struct cxd_sweep_res *r)
 {
-	if (r->outliers.nout_all || (r->cap && r->cap->nfound))
+	if (r->outliers.nout_all || (r->cap && r->cap->nfound) ||
+	    lat_named(r))
 		return CXD_V_FAIL;
 	if (r->outliers.nbusy_all ||
 	    (r->cap && (r->cap->nunsure || r->cap->nneeds)))

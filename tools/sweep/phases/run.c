@@ -6,7 +6,8 @@
  * opened (outputs.h), the shared links' widths (width_mpi.h), the main
  * plan paced (pace/pace_mpi.h, pace/pair.h), the calibration and the
  * narrowing it may ask for (calib.h), the judging (judge_mpi.h), the
- * retest (retest_mpi.h), the gathering (gather.h), the capacity pass
+ * retest (retest_mpi.h), the gathering (gather.h), the latency fit
+ * (latfit_mpi.h), the capacity pass
  * (capacity_mpi.h), the evidence (outputs.h: the counters that moved),
  * the report (run_report.c) and the files.
  */
@@ -81,6 +82,7 @@ static void sw_free(struct sw *w)
 {
 	sw_outputs_free(&w->out);
 	sw_capacity_free(&w->cap);
+	cxd_latfit_free(&w->lat);
 	sw_gathered_free(&w->seen);
 	sw_judging_free(&w->judge);
 	sw_calib_free(&w->crowd);
@@ -111,6 +113,7 @@ int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 		sw_judge(&w.judge, c, in, &w.fig, &w.crowd); /* flag links */
 		sw_retest(&w.judge, c, &w.pace, &w.meter);  /* confirm */
 		sw_gather_all(&w.seen, c, &w.judge, &w.fig);
+		sw_latfit(&w.lat, c, &w.judge, &w.fig); /* latency fit */
 		sw_capacity(&w.cap, c, e, in, &w.judge, &w.seen);
 		sw_outputs_evidence(&w.out, c);  /* counters that moved */
 		verdict = report(&w, &rep);      /* rank 0: the text */

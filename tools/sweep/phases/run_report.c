@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep/judge/judge_suspects.h"
 #include "sweep/result/out_text.h"
 #include "sweep/sched/sched_circle.h"
 #include "sweep/sched/sched_listed.h"
@@ -56,24 +57,40 @@ static void rounds(const struct sw *w, struct sw_report *rep,
 		.total_s = (double) (cxd_now_ns() - w->t0) / 1e9 };
 }
 
-/* Rank 0's suspects in the outputs' order: the gathering's, then the
- * capacity pass's (each part keeps its own; the report owns the list). */
+/* A rank the latency fit names that the outliers named already (its
+ * NIC, switch or group, in latency): one suspect, the outliers'. */
+static bool named_already(const struct sw *w, const struct cxd_suspect *s,
+			  size_t n, const struct cxd_suspect *x)
+{
+	const struct cxd_topo_map *tm = w->c->place.switch_of ?
+					&w->c->place : NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i].metric == CXD_M_LAT &&
+		    cxd_judge_rank_suspect(&s[i], 1, x->id, tm))
+			return true;
+	return false;
+}
+
+/* Rank 0's suspects in the outputs' order: the gathering's, the latency
+ * fit's, then the capacity pass's (each part keeps its own; the report
+ * owns the list). */
 static void merge_suspects(const struct sw *w, struct sw_report *rep)
 {
 	const struct cxd_sweep_suspects part[] = {
-		sw_gathered_suspects(&w->seen), sw_capacity_suspects(&w->cap) };
+		sw_gathered_suspects(&w->seen), sw_latfit_suspects(&w->lat),
+		sw_capacity_suspects(&w->cap) };
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
 		n += part[i].n;
 	rep->sus = sw_alloc(&w->c->m, n + 1, sizeof(*rep->sus));
 	n = 0;
-	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
-		if (part[i].n)
-			memcpy(rep->sus + n, part[i].list,
-			       part[i].n * sizeof(*rep->sus));
-		n += part[i].n;
-	}
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		for (size_t k = 0; k < part[i].n; k++)
+			if (i != 1 || !named_already(w, rep->sus, n,
+						     &part[i].list[k]))
+				rep->sus[n++] = part[i].list[k];
 	rep->r.suspects = (struct cxd_sweep_suspects){ rep->sus, n };
 }
 
@@ -99,6 +116,7 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 	sw_gathered_report(&w->seen, &r->links, &r->outliers);
 	sw_judging_report(&w->judge, &r->judged);
 	sw_capacity_report(&w->cap, &r->cap);
+	r->latfit = &w->lat;
 	merge_suspects(w, rep);
 	counters_moved(w, rep);
 	r->verdict = cxd_verdict_of(r);

@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "gather.h"
 #include "judge_mpi.h"
+#include "latfit_mpi.h"
 #include "pace/measured.h"
 #include "outputs.h"
 #include "pace/pace_mpi.h"
@@ -34,6 +35,7 @@ struct sw {
 	struct sw_judging judge;
 	struct sw_gathered seen;   /* rank 0: the whole run's view */
 	struct sw_capacity cap;    /* the capacity pass */
+	struct cxd_latfit lat;     /* rank 0: latency over the routes */
 	struct sw_outputs out;
 	uint64_t t0;
 };
