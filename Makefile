@@ -219,7 +219,7 @@ endif
 # then the simulated scenario suite at 1024 ranks (bench/results/
 # sim_scenarios_1024.md), issue 42's links-down scenarios with the widths
 # stated (bench/results/sim_capacity_1024.md), the randomized fault benchmark at 256 and 1024
-# (bench/results/sim_faults_N.md), 200 healthy fabrics of drawn shapes at 128 ranks, each to
+# (bench/results/sim_faults_N_{places,links}.md), 200 healthy fabrics of drawn shapes at 128 ranks, each to
 # PASS clean (bench/results/sim_shapes_128.md), and a whole simulated sweep's cost with the
 # default options at 256, 512 and 1024 ranks, projected to 10,000
 # (bench/sim_cost.py; about an hour at 1024 on 2 cores).

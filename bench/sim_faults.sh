@@ -4,8 +4,10 @@
 # seeded realistic fabrics with 1-5 faults of mixed kinds, or none, under
 # the simulated cxi_sweep (make sim); recall and precision by component and
 # the clean fabrics' suspects and outliers. 24 fabrics (4 clean) at 256
-# ranks, 8 (2 clean) at 1,024, two simulations at once; the tables go to
-# bench/results/sim_faults_RANKS.md, the scores and trials to .json. No
+# ranks, 8 (2 clean) at 1,024, two simulations at once, each set twice:
+# with places only, then with the fabric's links (--links); the tables go
+# to bench/results/sim_faults_RANKS_{places,links}.md, the scores and
+# trials to .json. No
 # floor here: the figures are the result (e2e.test_sim_faults holds the
 # floor at small scale). Skipped without SimGrid or the simulated build.
 # A 1,024-rank fabric costs 8-12 min of CPU.
@@ -19,7 +21,15 @@ shift
 sim_start sim_faults "$SWEEP"
 for n in "$@"; do
 	if [ "$n" -ge 1024 ]; then trials=8 clean=2; else trials=24 clean=4; fi
-	python3 sim/faults.py --sweep "$SWEEP" --ranks "$n" --seed 1 --trials "$trials" \
-		--clean "$clean" --jobs 2 --timeout 7200 --out "$OUT/$n" \
-		--json "bench/results/sim_faults_$n.json" | tee "bench/results/sim_faults_$n.md"
+	# the same trials twice: places only (suspects from the links' ends),
+	# then with the fabric's links (suspects over the routes)
+	for mode in places links; do
+		extra=()
+		[ "$mode" = links ] && extra=(--links)
+		python3 sim/faults.py --sweep "$SWEEP" --ranks "$n" --seed 1 \
+			--trials "$trials" --clean "$clean" --jobs 2 --timeout 7200 \
+			--out "$OUT/$n-$mode" "${extra[@]}" \
+			--json "bench/results/sim_faults_${n}_$mode.json" |
+			tee "bench/results/sim_faults_${n}_$mode.md"
+	done
 done

@@ -7,7 +7,7 @@ simulated cxi_sweep; the sweep's suspects scored by component (recall
 by fault kind, precision by suspect kind), the clean fabrics apart.
 
     faults.py --sweep build-sim/cxi_sweep --ranks 64 --trials 8 [--seed 1]
-              [--clean 2] [--jobs 2] [--json OUT] [--min-recall R]
+              [--clean 2] [--jobs 2] [--links] [--json OUT] [--min-recall R]
               [--min-precision P] [--assert-clean]
 
 Prints a table (one row a trial) and the scores; --json writes both.
@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures as cf
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -61,6 +62,9 @@ def parse_args(argv):
     p.add_argument("--min-precision", type=fraction, default=None, help="exit 3 below it")
     p.add_argument("--state-widths", action="store_true",
                    help="write the fabric's link widths in the topology file")
+    p.add_argument("--links", action="store_true",
+                   help="write the fabric's links into the topology files (platgen --links): "
+                   "suspects and capacity judged over the routes; without, places only")
     p.add_argument("--assert-clean", action="store_true",
                    help="exit 3 when a clean fabric has a suspect or an outlier")
     a = p.parse_args(argv)
@@ -82,6 +86,38 @@ def parse_args(argv):
     return a
 
 
+def topo_places(lines):
+    """{host: (switch, group)} of a topology file's host lines, and its
+    switch lines' switches (no host on them) as "switch:NAME"; link,
+    route and width lines are not places."""
+    out = {}
+    for w in (ln.split() for ln in lines):
+        if not w or w[0][0] == "#" or w[0] in ("width", "link", "route"):
+            continue
+        if w[0] == "switch" and len(w) > 1:
+            out["switch:" + w[1]] = (w[1], w[2] if len(w) > 2 else None)
+        else:
+            out[w[0]] = (w[1], w[2] if len(w) > 2 else None)
+    return out
+
+
+LINK_NAME = re.compile(r"between switches (\S+) and (\S+)$")
+
+
+def alike_links(doc):
+    """{"link A-B": [(C, D), ...]}: the links each link suspect cannot be
+    told apart from (its JSON alike list), which it names together."""
+    out = {}
+    for x in doc.get("suspects") or []:
+        if x.get("kind") != "link":
+            continue
+        key = "link " + "-".join(sorted(x.get("switches") or []))
+        names = [y.get("name", "") for y in x.get("alike") or []
+                 if y.get("kind") == "link"]
+        out[key] = [m.groups() for m in map(LINK_NAME.search, names) if m]
+    return out
+
+
 def run_trial(a, pl):
     """Run one planned fabric; returns the trial: its plan, the row of
     the table and what the score reads."""
@@ -92,17 +128,16 @@ def run_trial(a, pl):
                    "suspects": sorted(x["key"] for x in pl["faults"])}}
     row = scenarios.run_one(a, sc, None, pl["trial"], a.geo)
     t = {"plan": pl, "row": row, "suspects": [], "outliers": None, "verdict": row["verdict"],
-         "topo": {}}
+         "topo": {}, "alike": {}}
     try:
         with open(row["json"]) as fh:
             doc = json.load(fh)
         with open(row["platform"][:-len(".xml")] + ".topo") as fh:
-            t["topo"] = {w[0]: (w[1], w[2] if len(w) > 2 else None)
-                         for w in (ln.split() for ln in fh)
-                         if w and w[0][0] != "#" and w[0] != "width"}
+            t["topo"] = topo_places(fh)
     except (OSError, ValueError):
         return t
     t["suspects"] = suspect_keys(doc)
+    t["alike"] = alike_links(doc)
     t["outliers"] = doc.get("outliers_total", len(doc.get("outliers") or []))
     return t
 
@@ -116,7 +151,8 @@ def print_table(trials, out):
               "| wall s |\n|---|---|---|---|---|---|---|---|---|\n")
     for t in trials:
         pl, r = t["plan"], t["row"]
-        found, right = faults_plan.score_trial(pl["faults"], t["suspects"], t["topo"])
+        found, right = faults_plan.score_trial(pl["faults"], t["suspects"], t["topo"],
+                                               t.get("alike"))
         out.write("| %d | %s | %s | %s | %s | %s | %s | %s | %.1f |\n" % (
             pl["trial"], pl["shape"], ", ".join(map(fault_text, pl["faults"])) or "none",
             t["verdict"], ", ".join(t["suspects"]) or "-",
@@ -177,7 +213,8 @@ def main(argv=None):
         print("NOT MET: " + b)
     if a.json:
         with open(a.json, "w") as fh:
-            json.dump({"ranks": a.ranks, "seed": a.seed, "scores": s, "not_met": bad,
+            json.dump({"ranks": a.ranks, "seed": a.seed, "links": a.links,
+                       "scores": s, "not_met": bad,
                        "trials": [{k: t[k] for k in ("plan", "verdict", "suspects", "outliers")}
                                   for t in trials]}, fh, indent=1)
     if any(t["row"]["rc"] not in (0, 3, 4) for t in trials):

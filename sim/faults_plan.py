@@ -87,14 +87,34 @@ CAP_NAMES = {"switch": "switch", "leaf": "switch", "switches": "switch", "leaves
              "bundle": "bundle", "group": "group"}
 
 
-def contains(suspect, fault, topo):
+def link_right(links, fault, topo):
+    """A link suspect (links: its switch pairs, itself and those it cannot
+    be told apart from) is right about a slow switch at one of their
+    ends, or a slow bundle they belong to: such a fault shows only on
+    the links its pairs' routes take, and naming them is naming it."""
+    fkind, _, fname = fault.partition(" ")
+    group = {sw: g for sw, g in topo.values()}
+    for a, b in links:
+        if fkind == "switch" and fname in (a, b):
+            return True
+        if fkind == "bundle" and sorted((group.get(a), group.get(b))) == \
+                sorted(fname.split("-")):
+            return True
+    return False
+
+
+def contains(suspect, fault, topo, alike=None):
     """Does a suspect name a set the fault is in? A rank its NIC, a
     switch its links, a group its switches and bundles, a bundle or a
     spine itself; a capacity suspect the switch, leaf, group or bundle it
-    names (either switch of a pair: it cannot say which); the whole
-    fabric names no component."""
+    names (either switch of a pair: it cannot say which); a link as
+    link_right says (alike: {suspect: [switch pairs it cannot be told
+    apart from]}); the whole fabric names no component."""
     if suspect == fault:
         return True
+    if suspect.startswith("link "):
+        own = tuple(suspect[len("link "):].split("-", 1))
+        return link_right([own] + list((alike or {}).get(suspect, [])), fault, topo)
     if suspect.startswith("capacity "):
         scope, _, parts = suspect[len("capacity "):].partition(" ")
         kind = CAP_NAMES.get(scope)
@@ -110,11 +130,11 @@ def contains(suspect, fault, topo):
     return fkind == "bundle" and name in fname.split("-")
 
 
-def score_trial(faults, suspects, topo):
+def score_trial(faults, suspects, topo, alike=None):
     """(found faults, right suspects) of one faulty trial."""
     keys = [x["key"] for x in faults]
-    found = [k for k in keys if any(contains(s, k, topo) for s in suspects)]
-    right = [s for s in suspects if any(contains(s, k, topo) for k in keys)]
+    found = [k for k in keys if any(contains(s, k, topo, alike) for s in suspects)]
+    right = [s for s in suspects if any(contains(s, k, topo, alike) for k in keys)]
     return found, right
 
 
@@ -136,7 +156,7 @@ def score(trials):
             clean["not_pass"] += t["verdict"] != "PASS"
             continue
         faults = t["plan"]["faults"]
-        found, right = score_trial(faults, t["suspects"], t["topo"])
+        found, right = score_trial(faults, t["suspects"], t["topo"], t.get("alike"))
         for x in faults:
             r = rec.setdefault(x["kind"], [0, 0])
             r[0] += x["key"] in found
