@@ -62,11 +62,10 @@ def parse_args(argv):
     p.add_argument("--min-precision", type=fraction, default=None, help="exit 3 below it")
     p.add_argument("--state-widths", action="store_true",
                    help="write the fabric's link widths in the topology file")
-    p.add_argument("--links", action="store_true",
-                   help="write the fabric's links into the topology files (platgen --links): "
-                   "suspects and capacity judged over the routes; without, places only")
     p.add_argument("--assert-clean", action="store_true",
                    help="exit 3 when a clean fabric has a suspect or an outlier")
+    p.add_argument("--links", action="store_true", help="the fabric's links in the "
+                   "topology files (platgen --links): suspects over the routes")
     a = p.parse_args(argv)
     if not (os.path.isfile(a.sweep) and os.access(a.sweep, os.X_OK)):
         p.error("--sweep %s: not an executable file" % a.sweep)

@@ -97,17 +97,17 @@ class Plans(unittest.TestCase):
 
     def test_bad_input(self):
         me = sys.executable
-        cases = [
-            (["--sweep", "/nonexistent", "--ranks", "64"], "/nonexistent"),
-            (["--sweep", me, "--ranks", "7"], "--ranks 7"),
-            (["--sweep", me, "--ranks", "64", "--trials", "0"], "--trials 0"),
-            (["--sweep", me, "--ranks", "64", "--trials", "2", "--clean", "3"], "--clean 3"),
-            (["--sweep", me, "--ranks", "64", "--min-recall", "1.5"], "1.5"),
-            (["--sweep", me, "--ranks", "64", "--min-precision", "x"], "'x'"),
-            (["--sweep", me, "--ranks", "64", "--jobs", "0"], "--jobs 0"),
-            (["--sweep", me, "--ranks", "64", "--timeout", "0"], "0"),
-            (["--ranks", "64"], "--sweep"),
-        ]
+        ok = ["--sweep", me, "--ranks", "64"]  # then one bad option each
+        cases = [(ok + more, want) for more, want in (
+            (["--trials", "0"], "--trials 0"),
+            (["--trials", "2", "--clean", "3"], "--clean 3"),
+            (["--min-recall", "1.5"], "1.5"),
+            (["--min-precision", "x"], "'x'"),
+            (["--jobs", "0"], "--jobs 0"),
+            (["--timeout", "0"], "0"))]
+        cases += [(["--sweep", "/nonexistent", "--ranks", "64"], "/nonexistent"),
+                  (["--sweep", me, "--ranks", "7"], "--ranks 7"),
+                  (["--ranks", "64"], "--sweep")]
         usage_errors.check(self, [me, os.path.join(SIM, "faults.py")], cases)
 
 
