@@ -33,6 +33,19 @@
 #define CHOICE(k, field) .kind = (k), .off = CXD_CFG_OFF(field)
 /* A run flag (CXD_RUN_*) set by the switch. */
 #define FLAG(bit) .kind = K_FLAG, .val = (bit)
+/* cxi_sweep's switches that set a bit of one of its flag fields. */
+#define SWEEP_FLAG(field, bit)                                       \
+	.kind = K_FLAG, .off = CXD_CFG_OFF(sweep.field), .val = (bit), \
+	.need = CXD_F_SWEEP
+/* cxi_sweep's whole numbers, and its short words (up to 15 bytes). */
+#define SWEEP_NUM(field, lo, hi) \
+	NUM(K_U64, sweep.field, lo, hi), .need = CXD_F_SWEEP
+#define SWEEP_WORD(field) NAME(sweep.field), .val = 16, .need = CXD_F_SWEEP
+/* A file cxi_sweep writes or reads: --NAME FILE, a path of up to
+ * CXD_HOST_LEN; err heads the message for a bad one. */
+#define SWEEP_FILE(name, field, err)                                  \
+	OPT(0, name, "FILE"), NAME(sweep.field), .val = CXD_HOST_LEN, \
+	.need = CXD_F_SWEEP, .what = (err)
 
 /* The default, stated here only: cxd_cfg_defaults stores it, -h and the
  * man pages print it ("(default: v)"). */
@@ -236,29 +249,26 @@ const struct opt cxd_opt_table[] = {
 		  "both nodes see, and the client reads it there",
 	  SAID("Slurm: the step's first node; mpirun: one node only") },
 	/* cxi_sweep: files written by rank 0 (val: the field's capacity). */
-	{ OPT(0, "json", "FILE"), NAME(sweep.json), .val = CXD_HOST_LEN,
-	  .need = CXD_F_SWEEP, .what = "Invalid JSON file name",
+	{ SWEEP_FILE("json", json, "Invalid JSON file name"),
 	  .help = "Write matrices, outliers and rounds as JSON to FILE" },
-	{ OPT(0, "csv", "FILE"), NAME(sweep.csv), .val = CXD_HOST_LEN,
-	  .need = CXD_F_SWEEP, .what = "Invalid CSV file name",
+	{ SWEEP_FILE("csv", csv, "Invalid CSV file name"),
 	  .help = "Write one line per measured link as CSV to FILE" },
-	{ OPT(0, "matrix", "FILE"), NAME(sweep.matrix), .val = CXD_HOST_LEN,
-	  .need = CXD_F_SWEEP, .what = "Invalid matrix file name",
+	{ SWEEP_FILE("matrix", matrix, "Invalid matrix file name"),
 	  .help = "Write every link's bandwidth and latency to FILE\n"
 		  "in binary, each rank its own rows (MPI-IO): every\n"
 		  "link at any scale; cxi_plot and --baseline read it" },
-	{ OPT(0, "min-bw", "PCT"), NUM(K_U64, sweep.bw_pct, 1, 100),
-	  .need = CXD_F_SWEEP, .what = "Invalid bandwidth threshold",
+	{ OPT(0, "min-bw", "PCT"), SWEEP_NUM(bw_pct, 1, 100),
+	  .what = "Invalid bandwidth threshold",
 	  .help = "Flag links whose bandwidth is below PCT % of\n"
 		  "the typical link",
 	  SAID("from the run's noise, at least 10 % below") },
-	{ OPT(0, "max-lat", "PCT"), NUM(K_U64, sweep.lat_pct, 100, 1000000),
-	  .need = CXD_F_SWEEP, .what = "Invalid latency threshold",
+	{ OPT(0, "max-lat", "PCT"), SWEEP_NUM(lat_pct, 100, 1000000),
+	  .what = "Invalid latency threshold",
 	  .help = "Flag links whose latency is above PCT % of\n"
 		  "the typical link",
 	  SAID("from the run's noise, at least 100 % above") },
-	{ OPT(0, "repeat", "COUNT"), NUM(K_U64, sweep.repeat, 2, 100),
-	  .need = CXD_F_SWEEP, .what = "Invalid repeat count",
+	{ OPT(0, "repeat", "COUNT"), SWEEP_NUM(repeat, 2, 100),
+	  .what = "Invalid repeat count",
 	  .help = "Measure each direction of each link COUNT times:\n"
 		  "the median is its figure, the spread the noise",
 	  DEFAULT(3) },
@@ -279,34 +289,28 @@ const struct opt cxd_opt_table[] = {
 		  "US microseconds: any size printed, or with\n"
 		  "cxi_sweep any link",
 	  SAID("none") },
-	{ OPT(0, "baseline", "FILE"), NAME(sweep.baseline), .val = CXD_HOST_LEN,
-	  .need = CXD_F_SWEEP, .what = "Invalid baseline file name",
+	{ SWEEP_FILE("baseline", baseline, "Invalid baseline file name"),
 	  .help = "Judge each link against its figure in FILE, an\n"
 		  "earlier run's --json or --matrix output" },
-	{ OPT(0, "topology", "FILE"), NAME(sweep.topology), .val = CXD_HOST_LEN,
-	  .need = CXD_F_SWEEP, .what = "Invalid topology file name",
+	{ SWEEP_FILE("topology", topology, "Invalid topology file name"),
 	  .help = "Read each host's switch and group from FILE\n"
 		  "(lines: NAME SWITCH [GROUP]) to name a bad\n"
 		  "switch or group" },
-	{ OPT(0, "suspects", "FILE"), NAME(sweep.suspects), .val = CXD_HOST_LEN,
-	  .need = CXD_F_SWEEP, .what = "Invalid suspects file name",
+	{ SWEEP_FILE("suspects", suspects, "Invalid suspects file name"),
 	  .help = "Write the suspect hosts to FILE, one per line" },
-	{ OPT(0, "metrics", "FILE"), NAME(sweep.metrics), .val = CXD_HOST_LEN,
-	  .need = CXD_F_SWEEP, .what = "Invalid metrics file name",
+	{ SWEEP_FILE("metrics", metrics, "Invalid metrics file name"),
 	  .help = "Write per-link figures, suspects and the verdict\n"
 		  "to FILE in OpenMetrics text (Prometheus)" },
-	{ OPT(0, "lat-iters", "ITERS"),
-	  NUM(K_U64, sweep.lat_iters, 1, 1000000),
-	  .need = CXD_F_SWEEP, .what = "Invalid latency iteration count",
+	{ OPT(0, "lat-iters", "ITERS"), SWEEP_NUM(lat_iters, 1, 1000000),
+	  .what = "Invalid latency iteration count",
 	  .help = "8-byte writes timed per link for latency", DEFAULT(100) },
-	{ OPT(0, "max-pairs", "PAIRS"),
-	  NUM(K_U64, sweep.max_pairs, 1, 1000000),
-	  .need = CXD_F_SWEEP, .what = "Invalid pair count",
+	{ OPT(0, "max-pairs", "PAIRS"), SWEEP_NUM(max_pairs, 1, 1000000),
+	  .what = "Invalid pair count",
 	  .help = "Measure at most PAIRS pairs at a time (1 = one\n"
 		  "link at a time)",
 	  SAID("all pairs of a round") },
-	{ OPT(0, "engine", "NAME"), NAME(sweep.engine), .val = 16,
-	  .need = CXD_F_SWEEP, .what = "Invalid engine",
+	{ OPT(0, "engine", "NAME"), SWEEP_WORD(engine),
+	  .what = "Invalid engine",
 	  .help = "What measures a pair: fabric (a libfabric\n"
 		  "endpoint, as the pair tools) or mpi (MPI\n"
 		  "point-to-point, as mpiGraph; the simulated build's\n"
@@ -317,39 +321,34 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Only check every rank's NIC (link, speed, PCIe,\n"
 		  "error counters) and name the hosts that are down,\n"
 		  "degraded or erroring; no traffic is sent" },
-	{ OPT(0, "no-capacity", NULL), .kind = K_FLAG,
-	  .off = CXD_CFG_OFF(sweep.sw_flags), .val = CXD_SW_NO_CAPACITY,
-	  .need = CXD_F_SWEEP,
+	{ OPT(0, "no-capacity", NULL), SWEEP_FLAG(sw_flags, CXD_SW_NO_CAPACITY),
 	  .help = "Skip the capacity pass: each bundle, switch\n"
 		  "connection and leaf's uplinks that the topology\n"
 		  "names, loaded with more pairs than its width to\n"
 		  "find links down behind the redundancy",
 	  SAID("run where --topology names groups or switches") },
 	/* cxi_sweep --congestion (tools/sweep/phases/congest_mpi.c). */
-	{ OPT(0, "congestion", NULL), .kind = K_FLAG,
-	  .off = CXD_CFG_OFF(sweep.cg_flags), .val = CXD_CG_ON,
-	  .need = CXD_F_SWEEP,
+	{ OPT(0, "congestion", NULL), SWEEP_FLAG(cg_flags, CXD_CG_ON),
 	  .help = "Congestion impact instead of the all-pairs sweep:\n"
 		  "victim pairs measured alone, then under each\n"
 		  "aggressor pattern (incast, all-to-all, read\n"
 		  "broadcast); impact = loaded / isolated" },
-	{ OPT(0, "aggressors-only", NULL), .kind = K_FLAG,
-	  .off = CXD_CFG_OFF(sweep.cg_flags), .val = CXD_CG_AGGR_ONLY,
-	  .need = CXD_F_SWEEP,
+	{ OPT(0, "aggressors-only", NULL),
+	  SWEEP_FLAG(cg_flags, CXD_CG_AGGR_ONLY),
 	  .help = "Every rank an aggressor: run each pattern for -D\n"
 		  "seconds, for victims measured by other means" },
-	{ OPT(0, "victims", "FRAC"), NAME(sweep.victims), .val = 16,
-	  .need = CXD_F_SWEEP, .what = "Invalid victim fraction",
+	{ OPT(0, "victims", "FRAC"), SWEEP_WORD(victims),
+	  .what = "Invalid victim fraction",
 	  .help = "--congestion: share of the ranks that are\n"
 		  "victims, above 0 and below 1",
 	  SAID("0.2") },
-	{ OPT(0, "placement", "HOW"), NAME(sweep.placement), .val = 16,
-	  .need = CXD_F_SWEEP, .what = "Invalid placement",
+	{ OPT(0, "placement", "HOW"), SWEEP_WORD(placement),
+	  .what = "Invalid placement",
 	  .help = "--congestion: which ranks are victims: random,\n"
 		  "first, last or spread (every k-th rank)",
 	  SAID("random, its seed printed") },
-	{ OPT(0, "seed", "SEED"), NUM(K_U64, sweep.seed, 1, UINT64_MAX),
-	  .need = CXD_F_SWEEP, .what = "Invalid seed",
+	{ OPT(0, "seed", "SEED"), SWEEP_NUM(seed, 1, UINT64_MAX),
+	  .what = "Invalid seed",
 	  .help = "--congestion: seed of the random placement, to\n"
 		  "repeat an earlier split",
 	  SAID("drawn from the clock") },
