@@ -11,6 +11,7 @@
 
 #include "cxd/config.h"
 #include "gpu.h"
+#include "gpu_load.h"
 #include "gpu_rt.h"
 
 #define SYM_NAME(field, sym) #sym,
@@ -129,24 +130,13 @@ static int open_rt(struct cxd_gpu *g, const char *runtime, const char *prefix,
 	char missing[64] = "";
 	struct cxd_rt_fns *t;
 
-	for (; *libs && g->lib == NULL; libs++) {
-		g->lib = dlopen(*libs, RTLD_NOW | RTLD_LOCAL);
-		g->lib_name = *libs;
-	}
-	if (g->lib == NULL) {
-		snprintf(err, errlen, "Invalid GPU type or unable to find GPU "
-			 "libraries: %s needs the %s runtime (%s): %s",
-			 cxd_gpu_type_name(g->type), runtime, g->lib_name,
-			 dlerror());
+	if (cxd_gpu_load(g, libs, runtime, "runtime", err, errlen) != 0)
 		return -ENOENT;
-	}
 	t = calloc(1, sizeof(*t));
 	if (t == NULL || bind_fns(g->lib, prefix, t, missing,
 				  sizeof(missing)) != 0) {
 		free(t);
-		snprintf(err, errlen, "Invalid GPU type or unable to find GPU "
-			 "libraries: %s lacks %s", g->lib_name, missing);
-		return -ENOENT;
+		return cxd_gpu_lacks(g, missing, err, errlen);
 	}
 	g->priv = t;
 	g->ops = &rt_ops;

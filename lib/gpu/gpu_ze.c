@@ -13,6 +13,7 @@
 
 #include "cxd/config.h"
 #include "gpu.h"
+#include "gpu_load.h"
 #include "gpu_ze.h"
 
 #define ZE_MAX_DEV 16
@@ -179,22 +180,12 @@ int cxd_gpu_open_ze(struct cxd_gpu *g, char *err, size_t errlen)
 	char missing[64] = "";
 	struct ze_state *z;
 
-	for (const char *const *l = libs; *l && g->lib == NULL; l++) {
-		g->lib = dlopen(*l, RTLD_NOW | RTLD_LOCAL);
-		g->lib_name = *l;
-	}
-	if (g->lib == NULL) {
-		snprintf(err, errlen, "Invalid GPU type or unable to find GPU "
-			 "libraries: INTEL needs the Level Zero loader (%s): %s",
-			 g->lib_name, dlerror());
+	if (cxd_gpu_load(g, libs, "Level Zero", "loader", err, errlen) != 0)
 		return -ENOENT;
-	}
 	z = calloc(1, sizeof(*z));
 	if (z == NULL || bind_ze(g->lib, &z->f, missing, sizeof(missing))) {
 		free(z);
-		snprintf(err, errlen, "Invalid GPU type or unable to find GPU "
-			 "libraries: %s lacks %s", g->lib_name, missing);
-		return -ENOENT;
+		return cxd_gpu_lacks(g, missing, err, errlen);
 	}
 	g->priv = z;
 	g->ops = &ze_ops;
