@@ -21,6 +21,7 @@
 #include "sweep/model/topo.h"
 #include "sweep/model/topo_add.h"
 #include "support/hostile.h"
+#include "support/matrix_file.h"
 #include "support/tmp_text.h"
 #include "support/unit_main.h"
 
@@ -292,7 +293,6 @@ static void test_baseline_matrix(void **state)
 	struct cxd_matrix_head h = { .n = 2, .size = 8, .provider = "tcp" };
 	struct cxd_sweep_rank r[2] = { { "h0", "a0", "cxi0" },
 				       { "h1", "a1", "cxi0" } };
-	unsigned char head[CXD_MATRIX_HEAD], rec[CXD_MATRIX_REC];
 	double zero[8] = { 0 };
 	char path[] = "/tmp/cxd-mat-XXXXXX", err[512];
 	struct cxd_baseline b;
@@ -301,23 +301,14 @@ static void test_baseline_matrix(void **state)
 	(void) state;
 	snprintf(r[1].host, sizeof(r[1].host), "%s", "a\x1b]0;x\x07");
 	close(mkstemp(path));
-	f = fopen(path, "wb");
-	cxd_matrix_put_head(&h, head);
-	fwrite(head, 1, sizeof(head), f);
-	for (int i = 0; i < 2; i++) {
-		cxd_matrix_put_rank(&r[i], rec);
-		fwrite(rec, 1, sizeof(rec), f);
-	}
+	f = matrix_open(path, &h, r, 2);
 	fwrite(zero, sizeof(double), 8, f);
 	fclose(f);
 	assert_int_equal(cxd_baseline_load(path, &b, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "rank 1's host 'a\\x1b]0;x\\x07'"));
 	h.n = 1 << 20;
-	f = fopen(path, "wb");
-	cxd_matrix_put_head(&h, head);
-	fwrite(head, 1, sizeof(head), f);
-	fclose(f);
+	fclose(matrix_open(path, &h, r, 0));
 	assert_int_equal(cxd_baseline_load(path, &b, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "cut short"));

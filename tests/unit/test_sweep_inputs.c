@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "support/matrix_file.h"
 #include "support/tmp_text.h"
 #include "support/topo_text.h"
 #include "support/unit_main.h"
@@ -243,7 +244,7 @@ static void test_baseline_matrix(void **state)
 		{ "vm", "fi_sockaddr_in://10.0.0.3:5", "" },
 		{ "vm", "fi_sockaddr_in://10.0.0.1:6", "" },
 		{ "vm", "fi_sockaddr_in://10.0.0.9:7", "" } };
-	unsigned char head[CXD_MATRIX_HEAD], rec[CXD_MATRIX_REC];
+	unsigned char head[CXD_MATRIX_HEAD];
 	double m[9] = { NAN, 1, 2, 3, NAN, 5, 6, 7, NAN };
 	char path[] = "/tmp/cxd-matrix-XXXXXX", err[256];
 	struct cxd_baseline b;
@@ -253,14 +254,8 @@ static void test_baseline_matrix(void **state)
 
 	(void) state;
 	assert_true(fd >= 0);
-	f = fdopen(fd, "wb");
-	assert_non_null(f);
-	cxd_matrix_put_head(&h, head);
-	fwrite(head, 1, sizeof(head), f);
-	for (int i = 0; i < 3; i++) {
-		cxd_matrix_put_rank(&file[i], rec);
-		fwrite(rec, 1, sizeof(rec), f);
-	}
+	close(fd);
+	f = matrix_open(path, &h, file, 3);
 	fwrite(m, sizeof(double), 9, f);
 	fwrite(m, sizeof(double), 9, f);
 	fclose(f);
@@ -282,6 +277,7 @@ static void test_baseline_matrix(void **state)
 	assert_non_null(strstr(err, "cut short"));
 	assert_non_null(strstr(err, "1808 bytes"));
 	/* Another version: refused, not misread. */
+	cxd_matrix_put_head(&h, head);
 	head[8] = 9;
 	f = fopen(path, "wb");
 	fwrite(head, 1, sizeof(head), f);
