@@ -5,6 +5,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,30 +30,40 @@ static const struct cxd_sweep_rank ranks[3] = {
 	{ "vm", "fi_sockaddr_in://10.0.0.3:4003", "swp0" },
 };
 
-/* A topology file of text refused, its error naming want. */
-static void topo_refused(const char *text, const char *want)
+/* The file at path (holding what) refused by the topology reader (topo)
+ * or the baseline's, its error naming want: one check for both. */
+static void load_refused(bool topo, const char *path, const char *what,
+			 const char *want)
 {
 	struct cxd_topo t;
+	struct cxd_baseline b;
 	char err[256] = "";
+
+	assert_int_not_equal(topo ? cxd_topo_load(path, &t, err, sizeof(err))
+				  : cxd_baseline_load(path, &b, err,
+						      sizeof(err)),
+			     0);
+	if (strstr(err, want) == NULL)
+		fail_msg("%s: got '%s', want '%s'", what, err, want);
+}
+
+/* A file of text refused, its error naming want. */
+static void refused(bool topo, const char *text, const char *want)
+{
 	char *p = write_tmp(text);
 
-	assert_int_not_equal(cxd_topo_load(p, &t, err, sizeof(err)), 0);
-	if (strstr(err, want) == NULL)
-		fail_msg("%s: got '%s', want '%s'", text, err, want);
+	load_refused(topo, p, text, want);
 	unlink(p);
 }
 
-/* A baseline file of text refused, its error naming want. */
+static void topo_refused(const char *text, const char *want)
+{
+	refused(true, text, want);
+}
+
 static void baseline_refused(const char *text, const char *want)
 {
-	struct cxd_baseline b;
-	char err[256] = "";
-	char *p = write_tmp(text);
-
-	assert_int_not_equal(cxd_baseline_load(p, &b, err, sizeof(err)), 0);
-	if (strstr(err, want) == NULL)
-		fail_msg("%s: got '%s', want '%s'", text, err, want);
-	unlink(p);
+	refused(false, text, want);
 }
 
 static void test_judge_topology_places_ranks_or_names_why(void **state)
@@ -82,9 +93,7 @@ static void test_judge_topology_places_ranks_or_names_why(void **state)
 	topo_refused("10.0.0.1 s0\nlonely\n",
 		     ":2: expected 'NAME SWITCH [GROUP]'");
 	topo_refused("a s0\nb s1\na s2\n", ":3: 'a' is placed twice");
-	assert_int_not_equal(cxd_topo_load("/nonexistent/topo", &t, err,
-					   sizeof(err)), 0);
-	assert_non_null(strstr(err, "/nonexistent/topo"));
+	load_refused(true, "/nonexistent/topo", "missing", "/nonexistent/topo");
 }
 
 /* Slurm's topology.conf: leaf switches place nodes (host lists expanded),
@@ -231,9 +240,7 @@ static void test_baseline_match(void **state)
 	baseline_refused("{ \"tool\": \"cxi_write_bw\" }",
 			 "is not a cxi_sweep --json file");
 	baseline_refused("{ nope", "not valid JSON");
-	assert_int_not_equal(cxd_baseline_load("/nonexistent/b.json", &b, err,
-					       sizeof(err)), 0);
-	assert_non_null(strstr(err, "No such file"));
+	load_refused(false, "/nonexistent/b.json", "missing", "No such file");
 }
 
 /* A --matrix file as a baseline: the same match as from JSON. */
