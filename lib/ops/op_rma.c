@@ -151,31 +151,19 @@ static int rma_lat_one(struct cxd_sess *s, uint64_t size, bool last)
 #define RMA_CAPS \
 	(FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
 
+/* Write and read share every hook but the posting one. */
+#define RMA_HOOKS(post)                                         \
+	.setup = rma_setup, .post_for = (post),                 \
+	.progress = rma_progress, .lat_one = rma_lat_one,       \
+	.bw_iter = rma_bw_iter, .teardown = rma_teardown
+
 const struct cxd_ops cxd_write_ops = {
-	.facts = {
-		.caps = RMA_CAPS,
-		.injects = true,
-		.cxi = CXD_CXI_WRITE,
-	},
-	.setup = rma_setup,
-	.post_for = write_post_for,
-	.progress = rma_progress,
-	.lat_one = rma_lat_one,
-	.bw_iter = rma_bw_iter,
-	.teardown = rma_teardown,
+	.facts = { .caps = RMA_CAPS, .injects = true, .cxi = CXD_CXI_WRITE },
+	RMA_HOOKS(write_post_for),
 };
 
 /* A read completes when its data has landed here: never injected. */
 const struct cxd_ops cxd_read_ops = {
-	.facts = {
-		.caps = RMA_CAPS,
-		.to_initiator = true,
-		.cxi = CXD_CXI_READ,
-	},
-	.setup = rma_setup,
-	.post_for = read_post_for,
-	.progress = rma_progress,
-	.lat_one = rma_lat_one,
-	.bw_iter = rma_bw_iter,
-	.teardown = rma_teardown,
+	.facts = { .caps = RMA_CAPS, .to_initiator = true, .cxi = CXD_CXI_READ },
+	RMA_HOOKS(read_post_for),
 };
