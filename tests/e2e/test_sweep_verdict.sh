@@ -32,16 +32,30 @@
 sweep_setup
 
 section "bad input: a message naming it, exit 2"
-bad() { # NAME REGEX ARGS...: the sweep refuses before any traffic
+# bad NAME REGEX ARGS...: the sweep refuses before any traffic. The cases
+# start at once (each is mostly mpirun's start-up) and are judged by
+# bad_judge after the last.
+BAD=()
+bad() {
 	local name=$1 re=$2
 	shift 2
-	run_capture "bad-$name" 60 "${MPIRUN[@]}" -np 2 "$BIN" --provider shm \
-		-n 2 -l 4 --lat-iters 5 "$@"
-	if [ "$RC" = 2 ] && grep -q -- "$re" "$ERR"; then
-		pass "$name: exit 2, '$(grep -m1 -- "$re" "$ERR" | cut -c1-110)'"
-	else
-		fail "$name: exit $RC, want 2 and /$re/"; show "$ERR"
-	fi
+	BAD+=("$name|$re")
+	( timeout -k 2 60 "${MPIRUN[@]}" -np 2 "$BIN" --provider shm -n 2 -l 4 --lat-iters 5 "$@" \
+		>"$TMPD/bad-$name.out" 2>"$TMPD/bad-$name.err" </dev/null
+	  echo $? >"$TMPD/bad-$name.rc" ) &
+}
+bad_judge() {
+	local c name re rc err
+	wait
+	for c in "${BAD[@]}"; do
+		name=${c%%|*} re=${c#*|} err=$TMPD/bad-$name.err
+		rc=$(cat "$TMPD/bad-$name.rc" 2>/dev/null)
+		if [ "$rc" = 2 ] && grep -q -- "$re" "$err"; then
+			pass "$name: exit 2, '$(grep -m1 -- "$re" "$err" | cut -c1-110)'"
+		else
+			fail "$name: exit ${rc:-none}, want 2 and /$re/"; show "$err"
+		fi
+	done
 }
 echo '{ "tool": "cxi_sweep", "ranks": [' >"$TMPD/cut.json"
 printf 'nid1 s0\nnid2\n' >"$TMPD/short.topo"
@@ -59,6 +73,7 @@ printf 'CXDSWMAT\001\000\000\000\004\003\002\001\002\000\000\000' >"$TMPD/cut.bi
 head -c 200 /dev/zero >>"$TMPD/cut.bin"
 bad baseline-cut-matrix "'$TMPD/cut.bin' is cut short: a --matrix file of 2 ranks holds 1216 bytes" \
 	--baseline "$TMPD/cut.bin"
+bad_judge
 
 if ! fabric_ok ip tc; then
 	skip_part "the shaped fabric: needs root, ip and tc"
