@@ -9,8 +9,16 @@ by fault kind, precision by suspect kind), the clean fabrics apart.
     faults.py --sweep build-sim/cxi_sweep --ranks 64 --trials 8 [--seed 1]
               [--clean 2] [--jobs 2] [--links] [--json OUT] [--min-recall R]
               [--min-precision P] [--assert-clean]
+    faults.py --shapes --sweep build-sim/cxi_sweep --ranks 128 --trials 30
+              [--no-links] ...      the fabrics of sim/shapes_plan.py
+    faults.py --report OUT.json     the tables of a --shapes run again
 
 Prints a table (one row a trial) and the scores; --json writes both.
+With --shapes (sim/faults_shapes.py) trial k is the healthy-shape
+generator's shape k with faults of the kinds it holds (a gateway switch,
+a bundle link down, a spine, ...), link lines on unless --no-links, and
+the scores come by component kind and by shape family, each wrong or
+missed case with the platgen command line that makes it again.
 Exit 0; 3 when a floor (--min-recall, --min-precision) is not met or a
 clean fabric had a suspect or an outlier (--assert-clean); 1 when a run
 did not end with its JSON; 2 on bad input.
@@ -20,10 +28,12 @@ import concurrent.futures as cf
 import json
 import os
 import re
+import shlex
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faults_plan  # noqa: E402
+import faults_table  # noqa: E402
 import scenarios  # noqa: E402
 from scenario_table import bundle_width, ft_geometry, geometry, suspect_keys  # noqa: E402
 
@@ -47,8 +57,14 @@ def fraction(text):
 def parse_args(argv):
     p = Parser(prog="faults.py", description="Seeded faults on realistic simulated "
                "fabrics; the sweep's suspects scored by component.")
-    p.add_argument("--sweep", required=True, help="cxi_sweep built for SMPI (make sim)")
-    p.add_argument("--ranks", type=int, required=True, help="ranks, one per host")
+    p.add_argument("--sweep", default=None, help="cxi_sweep built for SMPI (make sim)")
+    p.add_argument("--ranks", type=int, default=None, help="ranks, one per host")
+    p.add_argument("--shapes", action="store_true", help="the fabrics of sim/shapes_plan.py "
+                   "(the healthy-shape generator), faults of the kinds each holds")
+    p.add_argument("--no-links", action="store_true", help="with --shapes: host lines "
+                   "only in the topology files (the 'places only' run)")
+    p.add_argument("--report", default=None, metavar="JSON",
+                   help="print the tables of a --shapes run's --json again; run nothing")
     p.add_argument("--trials", type=int, default=8, help="fabrics in all (default 8)")
     p.add_argument("--clean", type=int, default=2,
                    help="of which without a fault (default 2; the first ones)")
@@ -67,10 +83,24 @@ def parse_args(argv):
     p.add_argument("--links", action="store_true", help="the fabric's links in the "
                    "topology files (platgen --links): suspects over the routes")
     a = p.parse_args(argv)
+    if a.report:
+        return a
+    for opt in ("sweep", "ranks"):
+        if getattr(a, opt) is None:
+            p.error("--%s is required (or --report)" % opt)
     if not (os.path.isfile(a.sweep) and os.access(a.sweep, os.X_OK)):
         p.error("--sweep %s: not an executable file" % a.sweep)
+    if a.no_links and not a.shapes:
+        p.error("--no-links: only with --shapes (without it, leave out --links)")
+    if a.shapes:
+        # the shapes' own geometry; links unless asked not to
+        a.links = not a.no_links
+        if a.ranks < 4:
+            p.error("--ranks %d: at least 4" % a.ranks)
     a.geo = geometry(a.ranks) if a.ranks >= 4 else None
-    if a.geo is None or ft_geometry(a.ranks) is None:
+    if a.shapes:
+        pass
+    elif a.geo is None or ft_geometry(a.ranks) is None:
         p.error("--ranks %d: want an even count of at least 4 that makes a dragonfly of "
                 "2 or more groups and a fat tree of 2 or more leaves" % a.ranks)
     for opt in ("trials", "jobs"):
@@ -80,7 +110,7 @@ def parse_args(argv):
         p.error("--clean %d: 0 to --trials (%d)" % (a.clean, a.trials))
     if not a.timeout > 0:
         p.error("--timeout %s: must be positive" % a.timeout)
-    a.bundle = bundle_width(*a.geo)
+    a.bundle = bundle_width(*a.geo) if a.geo else None
     a.cfg, a.standin = [], None
     return a
 
@@ -100,20 +130,43 @@ def topo_places(lines):
     return out
 
 
-LINK_NAME = re.compile(r"between switches (\S+) and (\S+)$")
+PAIR_NAME = re.compile(r"between (groups|switches) (\S+) and (\S+)$")
 
 
-def alike_links(doc):
-    """{"link A-B": [(C, D), ...]}: the links each link suspect cannot be
-    told apart from (its JSON alike list), which it names together."""
+def alike_key(x):
+    """The key of one component of a JSON alike list ({kind, name}), as
+    suspect_keys writes a suspect's."""
+    kind, name = x.get("kind", "?"), x.get("name", "")
+    m = PAIR_NAME.search(name)
+    if kind in ("bundle", "link") and m:
+        return "%s %s" % (kind, "-".join(sorted(m.groups()[1:])))
+    if kind == "rank":
+        return "rank " + name.split(" ")[0]
+    if kind in ("switch", "group") and len(name.split()) > 1:
+        return "%s %s" % (kind, name.split()[1])
+    return kind
+
+
+def alike_keys(doc):
+    """{suspect key: [keys]}: the components each suspect cannot be told
+    apart from (its JSON alike list), which it names together."""
     out = {}
-    for x in doc.get("suspects") or []:
-        if x.get("kind") != "link":
-            continue
-        key = "link " + "-".join(sorted(x.get("switches") or []))
-        names = [y.get("name", "") for y in x.get("alike") or []
-                 if y.get("kind") == "link"]
-        out[key] = [m.groups() for m in map(LINK_NAME.search, names) if m]
+    for x, key in zip(doc.get("suspects") or [], suspect_list(doc)):
+        if x.get("alike"):
+            out.setdefault(key, []).extend(alike_key(y) for y in x["alike"])
+    return out
+
+
+def suspect_list(doc):
+    """Each JSON suspect's key, in order (suspect_keys, one at a time)."""
+    return [suspect_keys({"suspects": [x]})[0] for x in doc.get("suspects") or []]
+
+
+def suspect_metrics(doc):
+    """{suspect key: [metrics]}: which measurement named each."""
+    out = {}
+    for x, key in zip(doc.get("suspects") or [], suspect_list(doc)):
+        out.setdefault(key, []).append(x.get("metric"))
     return out
 
 
@@ -125,6 +178,9 @@ def run_trial(a, pl):
           "topology": True, "jitter": None, "metrics": [],
           "want": {"verdict": ["PASS"] if pl["clean"] else ["FAIL"],
                    "suspects": sorted(x["key"] for x in pl["faults"])}}
+    if "base_words" in pl:
+        # a drawn shape: its platgen words whole, its job's ranks
+        sc.update(platgen=pl["words"], ranks=pl["ranks"])
     row = scenarios.run_one(a, sc, None, pl["trial"], a.geo)
     t = {"plan": pl, "row": row, "suspects": [], "outliers": None, "verdict": row["verdict"],
          "topo": {}, "alike": {}}
@@ -136,12 +192,21 @@ def run_trial(a, pl):
     except (OSError, ValueError):
         return t
     t["suspects"] = suspect_keys(doc)
-    t["alike"] = alike_links(doc)
+    t["alike"] = alike_keys(doc)
+    t["metrics"] = suspect_metrics(doc)
     t["outliers"] = doc.get("outliers_total", len(doc.get("outliers") or []))
     return t
 
 
+def platgen_cmd(a, pl, prefix):
+    """The platgen command line of a trial's platform, as run."""
+    words = pl["words"] + (["--links"] if a.links else [])
+    return " ".join(shlex.quote(w) for w in ["sim/platgen.py", *words, "-o", prefix])
+
+
 def fault_text(x):
+    if "down" in x:
+        return "%s %d link down" % (x["key"], x["down"])
     return "%s %sx%g" % (x["key"], "latency " if x["kind"] == "nic_lat" else "", x["factor"])
 
 
@@ -193,28 +258,70 @@ def judge(a, s, trials):
     return bad
 
 
+def make_plans(a):
+    if a.shapes:
+        import faults_shapes
+        return [faults_shapes.plan(a.seed, k, a.ranks, k <= a.clean)
+                for k in range(1, a.trials + 1)]
+    return [faults_plan.plan(a.seed, k, a.geo, a.bundle, k <= a.clean)
+            for k in range(1, a.trials + 1)]
+
+
+def run_trials(a, plans):
+    """Each plan run, a.jobs at once, in order; a line as each ends."""
+    def go(pl):
+        t = run_trial(a, pl)
+        t["platgen"] = platgen_cmd(a, pl, os.path.join(a.out, "s%d" % pl["trial"]))
+        print("  trial %d: %s (%.1f s)" % (pl["trial"], t["verdict"], t["row"]["wall_s"]),
+              flush=True)
+        return t
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        return list(ex.map(go, plans))
+
+
+KEEP = ("plan", "verdict", "suspects", "outliers", "alike", "metrics", "topo", "platgen")
+
+
+def report(path):
+    """--report: the tables of a saved --shapes run."""
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+        trials = doc["trials"]
+    except (OSError, ValueError, KeyError) as e:
+        sys.stderr.write("faults.py: --report %s: %s\n" % (path, e))
+        return 2
+    faults_table.print_all(trials, doc.get("links"), sys.stdout)
+    return 0
+
+
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
+    if a.report:
+        return report(a.report)
     if not scenarios.work_dir(a, "faults.py", "cxd-faults."):
         return 2
-    plans = [faults_plan.plan(a.seed, k, a.geo, a.bundle, k <= a.clean)
-             for k in range(1, a.trials + 1)]
-    print("faults.py: %d ranks, seed %d, %d trials (%d clean); work in %s"
-          % (a.ranks, a.seed, a.trials, a.clean, a.out), flush=True)
-    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        trials = list(ex.map(lambda pl: run_trial(a, pl), plans))
+    plans = make_plans(a)
+    print("faults.py: %d ranks, seed %d, %d trials (%d clean)%s%s; work in %s"
+          % (a.ranks, a.seed, a.trials, a.clean, ", drawn shapes" if a.shapes else "",
+             ", with links" if a.links else ", places only", a.out), flush=True)
+    trials = run_trials(a, plans)
     print()
-    print_table(trials, sys.stdout)
     s = faults_plan.score(trials)
-    print_scores(s, sys.stdout)
+    if a.shapes:
+        faults_table.print_all(trials, a.links, sys.stdout)
+    else:
+        print_table(trials, sys.stdout)
+        print_scores(s, sys.stdout)
     bad = judge(a, s, trials)
     for b in bad:
         print("NOT MET: " + b)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"ranks": a.ranks, "seed": a.seed, "links": a.links,
-                       "scores": s, "not_met": bad,
-                       "trials": [{k: t[k] for k in ("plan", "verdict", "suspects", "outliers")}
+                       "shapes": a.shapes, "scores": s, "not_met": bad,
+                       "trials": [dict({k: t.get(k) for k in KEEP},
+                                       wall_s=t["row"]["wall_s"], cpu_s=t["row"].get("cpu_s"))
                                   for t in trials]}, fh, indent=1)
     if any(t["row"]["rc"] not in (0, 3, 4) for t in trials):
         return 1

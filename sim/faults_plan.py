@@ -87,54 +87,74 @@ CAP_NAMES = {"switch": "switch", "leaf": "switch", "switches": "switch", "leaves
              "bundle": "bundle", "group": "group"}
 
 
-def link_right(links, fault, topo):
-    """A link suspect (links: its switch pairs, itself and those it cannot
-    be told apart from) is right about a slow switch at one of their
-    ends, or a slow bundle they belong to: such a fault shows only on
-    the links its pairs' routes take, and naming them is naming it."""
+def canon(key):
+    """A suspect key as a fault's: the sweep names a spine as a switch
+    (switch spine3), the plans as a spine (platgen's set)."""
+    if key.startswith("switch spine"):
+        return "spine " + key[len("switch "):]
+    return key
+
+
+def link_right(links, fault, topo, kind=None):
+    """A link suspect (links: its switch pairs) is right about a slow
+    switch at one of their ends, or a slow bundle they belong to: such a
+    fault shows only on the links its pairs' routes take, and naming them
+    is naming it. A gateway (kind "gateway": the switch a whole bundle
+    lands on) is the exception: its global link is the bundle, the wrong
+    answer, so only its links inside its group name it."""
     fkind, _, fname = fault.partition(" ")
     group = {sw: g for sw, g in topo.values()}
     for a, b in links:
         if fkind == "switch" and fname in (a, b):
-            return True
+            if kind != "gateway" or group.get(a) == group.get(b):
+                return True
         if fkind == "bundle" and sorted((group.get(a), group.get(b))) == \
                 sorted(fname.split("-")):
             return True
     return False
 
 
-def contains(suspect, fault, topo, alike=None):
-    """Does a suspect name a set the fault is in? A rank its NIC, a
-    switch its links, a group its switches and bundles, a bundle or a
-    spine itself; a capacity suspect the switch, leaf, group or bundle it
-    names (either switch of a pair: it cannot say which); a link as
-    link_right says (alike: {suspect: [switch pairs it cannot be told
-    apart from]}); the whole fabric names no component."""
+def contains_one(suspect, fault, topo, kind=None):
+    """Does one named component hold the fault? A rank its NIC, a switch
+    its links, a group its switches and bundles, a bundle or a spine
+    itself; a capacity suspect the switch, leaf, group or bundle it names
+    (either switch of a pair: it cannot say which); a link as link_right
+    says; the whole fabric names no component."""
+    suspect = canon(suspect)
     if suspect == fault:
         return True
     if suspect.startswith("link "):
-        own = tuple(suspect[len("link "):].split("-", 1))
-        return link_right([own] + list((alike or {}).get(suspect, [])), fault, topo)
+        return link_right([tuple(suspect[len("link "):].split("-", 1))], fault, topo, kind)
     if suspect.startswith("capacity "):
         scope, _, parts = suspect[len("capacity "):].partition(" ")
-        kind = CAP_NAMES.get(scope)
+        ckind = CAP_NAMES.get(scope)
         names = parts.split("-") if scope in ("switches", "leaves") else [parts]
-        return kind is not None and any(contains("%s %s" % (kind, n), fault, topo)
-                                        for n in names)
-    kind, _, name = suspect.partition(" ")
+        return ckind is not None and any(contains_one("%s %s" % (ckind, n), fault, topo, kind)
+                                         for n in names)
+    skind, _, name = suspect.partition(" ")
     fkind, _, fname = fault.partition(" ")
-    if kind != "group":
+    if skind != "group":
         return False
     if fkind == "switch":
         return any(sw == fname and g == name for sw, g in topo.values())
     return fkind == "bundle" and name in fname.split("-")
 
 
+def contains(suspect, fault, topo, alike=None, kind=None):
+    """Does a suspect name a set the fault is in? The set is the suspect
+    and what its JSON says no measured pair tells apart from it (alike:
+    {suspect: [keys]}), scored as Flock scores a hypothesis: right when
+    the fault is in the set. kind: the fault's (see link_right)."""
+    members = [suspect] + list((alike or {}).get(suspect, []))
+    return any(contains_one(m, fault, topo, kind) for m in members)
+
+
 def score_trial(faults, suspects, topo, alike=None):
     """(found faults, right suspects) of one faulty trial."""
-    keys = [x["key"] for x in faults]
-    found = [k for k in keys if any(contains(s, k, topo, alike) for s in suspects)]
-    right = [s for s in suspects if any(contains(s, k, topo, alike) for k in keys)]
+    found = [x["key"] for x in faults
+             if any(contains(s, x["key"], topo, alike, x["kind"]) for s in suspects)]
+    right = [s for s in suspects
+             if any(contains(s, x["key"], topo, alike, x["kind"]) for x in faults)]
     return found, right
 
 

@@ -3,10 +3,17 @@
 """sim/faults.py without a simulation: the seeded plans (the same every
 time, 1-5 faults on distinct components of kinds the fabric has, in the
 strengths asked, each accepted by platgen; none on a clean fabric), the
-score by component on hand-made suspects, and bad input (exit 2 naming the
-value).  python3 tests/sim/test_faults.py"""
+plans over drawn shapes (--shapes: the healthy-shape generator's fabrics,
+faults only where the job can see them), the score by component on
+hand-made suspects (sets that cannot be told apart, a gateway switch), the
+tables of --report, and bad input (exit 2 naming the value).
+python3 tests/sim/test_faults.py"""
+import io
+import json
 import os
+import subprocess
 import sys
+import tempfile
 import unittest
 
 import usage_errors  # tests/sim/usage_errors.py, beside this file
@@ -15,7 +22,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SIM = os.path.join(HERE, "..", "..", "sim")
 sys.path.insert(0, SIM)
 import faults_plan  # noqa: E402
+import faults_shapes  # noqa: E402
+import faults_table  # noqa: E402
 import platgen  # noqa: E402
+import shapes_plan  # noqa: E402
 from scenario_table import platgen_args  # noqa: E402
 
 GEO, BUNDLE = (4, 4, 4), 5  # 64 ranks, as make test runs it
@@ -97,6 +107,14 @@ class Plans(unittest.TestCase):
 
     def test_bad_input(self):
         me = sys.executable
+        usage_errors.check(self, [me, os.path.join(SIM, "faults.py")], [
+            (["--sweep", me, "--ranks", "64", "--no-links"], "--no-links"),
+            (["--sweep", me, "--ranks", "3", "--shapes"], "--ranks 3"),
+            (["--report", "/nonexistent.json"], "/nonexistent.json")])
+        self.old_bad_input()
+
+    def old_bad_input(self):
+        me = sys.executable
         ok = ["--sweep", me, "--ranks", "64"]  # then one bad option each
         cases = [(ok + more, want) for more, want in (
             (["--trials", "0"], "--trials 0"),
@@ -109,6 +127,117 @@ class Plans(unittest.TestCase):
                   (["--sweep", me, "--ranks", "7"], "--ranks 7"),
                   (["--ranks", "64"], "--sweep")]
         usage_errors.check(self, [me, os.path.join(SIM, "faults.py")], cases)
+
+
+class ShapePlans(unittest.TestCase):
+    def test_plans(self):
+        kinds = set()
+        for k in range(1, 13):
+            pl = faults_shapes.plan(1, k, 32, k <= 2)
+            self.assertEqual(pl, faults_shapes.plan(1, k, 32, k <= 2))
+            # the healthy-shape generator's draw, at exactly these ranks
+            self.assertEqual(pl["base_words"], shapes_plan.draw(1, k, 32, 32)["words"])
+            self.assertEqual(pl["shape"], faults_shapes.family(pl["base_words"]))
+            f, _ = platgen.build(pl["words"] + ["-o", "x"])
+            self.assertEqual(len(f.job_hosts or f.hosts), 32)
+            if k <= 2:
+                self.assertEqual(pl["faults"], [])
+                continue
+            sh = faults_shapes.Shape(pl["base_words"])
+            self.assertTrue(1 <= len(pl["faults"]) <= faults_shapes.MAX_FAULTS, pl)
+            keys = [x["key"] for x in pl["faults"]]
+            self.assertEqual(len(keys), len(set(keys)))
+            for x in pl["faults"]:
+                kinds.add(x["kind"])
+                self.assertIn(x["kind"], faults_shapes.kinds_of(sh))
+            if faults_shapes.gateways(sh) and pl["faults"]:
+                self.assertEqual(pl["faults"][0]["kind"], "gateway")
+        self.assertTrue({"nic_bw", "nic_lat", "switch"} <= kinds, kinds)
+
+    def test_visible(self):
+        # uplinks of 2 node links: a spine at half still carries a pair
+        sh = faults_shapes.Shape(["fattree", "--leaves", "4", "--hosts", "4", "--spines", "2"])
+        up = platgen.find_set(sh.f, "--slow", "s", "spine", "spine0")
+        self.assertFalse(sh.slow_visible(up, 0.5))
+        self.assertTrue(sh.slow_visible(up, 0.3))
+        # a bundle of 2 one-node-link links: one down halves what it carries;
+        # of 2 links of 8: 8 pairs still run at full rate over one
+        narrow = ["dragonfly", "--groups", "2", "--switches", "2", "--hosts", "4",
+                  "--bundle", "2", "--global-bw", "2"]
+        self.assertTrue(faults_shapes.Shape(narrow).down_visible(0, 1, "bundle:g0-g1=1"))
+        wide = narrow[:-1] + ["16"]
+        self.assertFalse(faults_shapes.Shape(wide).down_visible(0, 1, "bundle:g0-g1=1"))
+        one = narrow[:-2] + ["--global-landing", "one"]
+        self.assertEqual(faults_shapes.gateways(faults_shapes.Shape(one)), ["g0s0", "g1s0"])
+        self.assertEqual(faults_shapes.family(one), "dragonfly landing one")
+
+    def test_sets_and_gateway(self):
+        topo = {"a": ("g0s0", "g0"), "b": ("g0s1", "g0"), "c": ("g1s0", "g1"),
+                "d": ("leaf0", None)}
+        gate = [{"kind": "gateway", "key": "switch g0s0", "factor": 0.5}]
+        plain = [dict(gate[0], kind="switch")]
+        # a gateway's global link is its bundle: wrong, unless the sweep says
+        # it cannot tell it from the switch; its links in its group name it
+        self.assertEqual(faults_plan.score_trial(gate, ["link g0s0-g1s0"], topo),
+                         ([], []))
+        self.assertEqual(faults_plan.score_trial(
+            gate, ["link g0s0-g1s0"], topo, {"link g0s0-g1s0": ["switch g0s0"]}),
+            (["switch g0s0"], ["link g0s0-g1s0"]))
+        self.assertEqual(faults_plan.score_trial(gate, ["link g0s0-g0s1"], topo)[0],
+                         ["switch g0s0"])
+        self.assertEqual(faults_plan.score_trial(plain, ["link g0s0-g1s0"], topo)[0],
+                         ["switch g0s0"])
+        # a set no pair separates is right when the fault is in it
+        spine = [{"kind": "spine", "key": "spine spine3", "factor": 0.4}]
+        self.assertEqual(faults_plan.score_trial(spine, ["switch spine3"], topo)[0],
+                         ["spine spine3"])
+        self.assertEqual(faults_plan.score_trial(
+            spine, ["switch spine0"], topo, {"switch spine0": ["switch spine3"]})[0],
+            ["spine spine3"])
+        self.assertEqual(faults_plan.score_trial(spine, ["switch spine0"], topo)[0], [])
+
+    def trials(self):
+        topo = {"a": ("g0s0", "g0"), "c": ("g1s0", "g1")}
+
+        def t(k, shape, faults, suspects, alike=None, metrics=None):
+            return {"plan": {"seed": 1, "trial": k, "shape": shape, "ranks": 8,
+                             "clean": not faults, "faults": faults},
+                    "suspects": suspects, "alike": alike or {}, "metrics": metrics or {},
+                    "topo": topo, "verdict": "FAIL" if suspects else "PASS",
+                    "platgen": "sim/platgen.py X%d" % k, "wall_s": 1.0}
+        df = "dragonfly landing one"
+        return [t(1, df, [], []), t(2, df, [], ["rank a"]),
+                t(3, df, [{"kind": "gateway", "key": "switch g0s0", "factor": 0.5},
+                          {"kind": "nic_lat", "key": "rank c", "factor": 8}],
+                  ["bundle g0-g1", "rank a", "switch g0s0"], metrics={"rank a": ["lat_us"]}),
+                t(4, "fat tree fixed", [{"kind": "bundle_down", "key": "bundle g0-g1",
+                                         "down": 1}], ["capacity bundle g0-g1"])]
+
+    def test_table(self):
+        rows = faults_table.tally(self.trials(), lambda t, k: k)
+        # trials, faults, found, right, wrong, right as a set
+        self.assertEqual(rows["gateway"], [1, 1, 1, 1, 0, 0])
+        self.assertEqual(rows["nic_lat"], [1, 1, 0, 0, 1, 0])
+        self.assertEqual(rows["bundle"], [0, 0, 0, 0, 1, 0])
+        self.assertEqual(rows["bundle_down"], [1, 1, 1, 1, 0, 0])
+        out = io.StringIO()
+        faults_table.print_all(self.trials(), True, out)
+        text = out.getvalue()
+        self.assertIn("| gateway | 1 | 1 | 1 | 0 | 1.00 | 1.00 | 0 |", text)
+        self.assertIn("clean fabrics (with links): 2, with a suspect 1 (trial 2: rank a)",
+                      text)
+        self.assertIn("  - platgen: `sim/platgen.py X3`\n", text)
+        self.assertIn("  - missed: rank c\n  - wrong: bundle g0-g1, rank a\n", text)
+
+    def test_report(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.json")
+            with open(path, "w") as fh:
+                json.dump({"links": False, "trials": self.trials()}, fh)
+            out = subprocess.run([sys.executable, os.path.join(SIM, "faults.py"),
+                                  "--report", path], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("### places only: by shape family", out.stdout)
 
 
 if __name__ == "__main__":
