@@ -303,6 +303,25 @@ static void test_gateway_switch_not_its_bundles(void **state)
 	expect_one(c, CXD_S_SWITCH, 3, -1);
 }
 
+/*
+ * The same gateway slowed by less than its links inside the group are
+ * wide: only its links to other groups show it (platgen's slow switch
+ * on a 128-node dragonfly whose lanes still carry a pair at full rate).
+ * The switch is named for those links, not each link or bundle.
+ */
+static void test_gateway_seen_on_its_global_links(void **state)
+{
+	struct kase *c = df_case();
+
+	(void) state;
+	for (int l = 0; l < c->f.nl; l++) {
+		int a = c->f.l[l].a, b = c->f.l[l].b;
+
+		c->x.link[l] = (a == 3 || b == 3) && a / 3 != b / 3;
+	}
+	expect_one(c, CXD_S_SWITCH, 3, CXD_SWL_GLOBAL);
+}
+
 static void test_one_link_inside_a_group(void **state)
 {
 	struct kase *c = df_case();
@@ -320,11 +339,27 @@ static void test_bundle_of_one_link_alike(void **state)
 
 	(void) state;
 	c->x.link[find_link(&c->f, 0 * 3 + 1, 1 * 3 + 0)] = true;
+	int bundle = 0;
+
+	(void) state;
+	c->x.link[find_link(&c->f, 0 * 3 + 1, 1 * 3 + 0)] = true;
 	expect_one(c, CXD_S_LINK, 1, 3);
-	assert_int_equal(c->s[0].nalike, 1);
-	assert_int_equal(c->s[0].alike[0].kind, CXD_S_BUNDLE);
-	assert_int_equal(c->s[0].alike[0].id, 0);
-	assert_int_equal(c->s[0].alike[0].id2, 1);
+	/* the bundle, and an end switch's links to other groups where this
+	 * is its only one of them (a gateway cannot be told apart either) */
+	for (int i = 0; i < c->s[0].nalike; i++) {
+		const struct cxd_alike *a = &c->s[0].alike[i];
+
+		if (a->kind == CXD_S_BUNDLE) {
+			assert_int_equal(a->id, 0);
+			assert_int_equal(a->id2, 1);
+			bundle++;
+			continue;
+		}
+		assert_int_equal(a->kind, CXD_S_SWITCH);
+		assert_int_equal(a->id2, CXD_SWL_GLOBAL);
+		assert_true(a->id == 1 || a->id == 3);
+	}
+	assert_int_equal(bundle, 1);
 }
 
 /* A spine of a fat tree whose hash is unknown: every spine carries the
@@ -375,6 +410,7 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_no_links_refused),
 	cmocka_unit_test(test_healthy_names_nothing),
 	cmocka_unit_test(test_gateway_switch_not_its_bundles),
+	cmocka_unit_test(test_gateway_seen_on_its_global_links),
 	cmocka_unit_test(test_one_link_inside_a_group),
 	cmocka_unit_test(test_bundle_of_one_link_alike),
 	cmocka_unit_test(test_spine_cannot_be_told_apart),

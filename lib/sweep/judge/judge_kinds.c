@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The suspect kinds' table (judge_kinds.h). */
+#include <stddef.h>
+
 #include "judge_kinds.h"
+#include "suspect_types.h"
 
 static const struct cxd_suspect_row rows[CXD_S_KINDS] = {
 	[CXD_S_RANK] = {
@@ -64,4 +67,10 @@ static const struct cxd_suspect_row rows[CXD_S_KINDS] = {
 const struct cxd_suspect_row *cxd_judge_kind(enum cxd_suspect_kind k)
 {
 	return &rows[k];
+}
+
+const char *cxd_judge_switch_links(int id2)
+{
+	return id2 == CXD_SWL_GLOBAL ? "its links to other groups" :
+	       id2 == CXD_SWL_LOCAL ? "its links inside its group" : NULL;
 }

@@ -58,4 +58,8 @@ struct cxd_suspect_row {
 /* The row of kind k (k < CXD_S_KINDS). */
 const struct cxd_suspect_row *cxd_judge_kind(enum cxd_suspect_kind k);
 
+/* The words for a switch suspect's links (id2, enum cxd_switch_links):
+ * NULL for all of them. */
+const char *cxd_judge_switch_links(int id2);
+
 #endif

@@ -75,8 +75,20 @@ static int group_of(const struct rstate *s, int a)
 	return sg ? sg[a] : -1;
 }
 
-/* Mark the links a component holds: one link line, a switch's, the
- * links between groups g and h, or (h < 0) those leaving group g. */
+/* Does switch id's component (id2: which of its links) hold link l? */
+static bool switch_holds(const struct rstate *s, int l, int id, int id2)
+{
+	const struct cxd_topo_link *k = &s->c->topo->link[l];
+	bool across = group_of(s, k->a) != group_of(s, k->b);
+
+	if (k->a != id && k->b != id)
+		return false;
+	return id2 == CXD_SWL_ALL || across == (id2 == CXD_SWL_GLOBAL);
+}
+
+/* Mark the links a component holds: one link line, a switch's (all, or
+ * those of one kind), the links between groups g and h, or (h < 0)
+ * those leaving group g. */
 static void mark(struct rstate *s, enum cxd_suspect_kind kind, int id,
 		 int id2)
 {
@@ -87,12 +99,38 @@ static void mark(struct rstate *s, enum cxd_suspect_kind kind, int id,
 		int ga = group_of(s, a), gb = group_of(s, b);
 
 		s->mark[l] = kind == CXD_S_LINK ? l == id :
-			     kind == CXD_S_SWITCH ? a == id || b == id :
+			     kind == CXD_S_SWITCH ? switch_holds(s, l, id, id2) :
 			     ga < 0 || gb < 0 || ga == gb ? 0 :
 			     kind == CXD_S_BUNDLE ?
 			     (ga == id && gb == id2) || (ga == id2 && gb == id) :
 			     ga == id || gb == id;
 	}
+}
+
+/* Has switch a links inside its group and links to other groups? */
+static bool both_kinds(const struct rstate *s, int a)
+{
+	bool in = false, out = false;
+
+	for (int l = 0; l < s->c->topo->nlink; l++) {
+		in = in || switch_holds(s, l, a, CXD_SWL_LOCAL);
+		out = out || switch_holds(s, l, a, CXD_SWL_GLOBAL);
+	}
+	return in && out;
+}
+
+/* Switch a's links by kind, each a component of its own. */
+static int switch_parts(struct rstate *s, int a)
+{
+	int ret;
+
+	mark(s, CXD_S_SWITCH, a, CXD_SWL_GLOBAL);
+	ret = add_cand(s, CXD_S_SWITCH, a, CXD_SWL_GLOBAL);
+	if (ret == 0) {
+		mark(s, CXD_S_SWITCH, a, CXD_SWL_LOCAL);
+		ret = add_cand(s, CXD_S_SWITCH, a, CXD_SWL_LOCAL);
+	}
+	return ret;
 }
 
 static int candidates(struct rstate *s)
@@ -105,8 +143,10 @@ static int candidates(struct rstate *s)
 		ret = add_cand(s, CXD_S_LINK, l, -1);
 	}
 	for (int a = 0; ret == 0 && a < s->rt.ns; a++) {
-		mark(s, CXD_S_SWITCH, a, -1);
-		ret = add_cand(s, CXD_S_SWITCH, a, -1);
+		mark(s, CXD_S_SWITCH, a, CXD_SWL_ALL);
+		ret = add_cand(s, CXD_S_SWITCH, a, CXD_SWL_ALL);
+		if (ret == 0 && ng > 0 && both_kinds(s, a))
+			ret = switch_parts(s, a);
 	}
 	for (int g = 0; ret == 0 && g < ng; g++) {
 		mark(s, CXD_S_GROUP, g, -1);

@@ -101,7 +101,10 @@ static void alike(const struct rstate *s, const struct rcand *x,
 		const struct rcand *y = &s->cand[i];
 		int id, id2;
 
-		if (y == x || !same_pairs(s, x, y))
+		/* a switch and its links of one kind: the switch is meant */
+		if (y == x || !same_pairs(s, x, y) ||
+		    (y->kind == CXD_S_SWITCH && x->kind == CXD_S_SWITCH &&
+		     y->id == x->id))
 			continue;
 		ids(s, y, &id, &id2);
 		if (out->nalike < CXD_SUSPECT_ALIKE)

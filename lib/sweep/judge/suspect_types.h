@@ -19,6 +19,17 @@
  * its whole group; a group's links when one other group holds the rest
  * and the bundle between them): no measurement can say which is at
  * fault. The suspect is the most specific of them (fewest ranks). */
+/* Which of a switch's links a switch suspect means. A slow switch shows
+ * only where its links are too narrow to hide it (a gateway's global
+ * links at 2/3 while its lanes inside the group still carry a pair at
+ * full rate), so over the routes a switch is also a component by the
+ * kind of its links. */
+enum cxd_switch_links {
+	CXD_SWL_ALL = -1,   /* every link of it (as id2 of any other kind) */
+	CXD_SWL_GLOBAL = 1, /* its links to other groups */
+	CXD_SWL_LOCAL = 2,  /* its links to switches of its own group */
+};
+
 struct cxd_alike {
 	enum cxd_suspect_kind kind;
 	int id, id2; /* as a suspect's */
@@ -30,7 +41,8 @@ struct cxd_suspect {
 	int id;          /* rank, or switch/group index in the topology */
 	int bad, links;  /* out of the links it carries */
 	int bad_in, in;  /* switch/group: links inside it */
-	int id2;         /* a bundle: the links between groups id and id2 */
+	int id2;         /* a bundle: the links between groups id and id2;
+			  * a switch: which of its links (cxd_switch_links) */
 	/* A set or bundle: ranks named for their NIC, whose links are left
 	 * out of bad, links, bad_in and in (explained already). */
 	int aside;

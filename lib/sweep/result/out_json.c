@@ -200,6 +200,9 @@ static json_object *suspect(const struct cxd_sweep_res *r,
 						 CXD_LEVEL_SWITCH));
 	if (row->shape == CXD_SHAPE_CAP)
 		cxd_out_cap_json_suspect(r, s, o);
+	if (s->kind == CXD_S_SWITCH && cxd_judge_switch_links(s->id2))
+		json_object_object_add(o, "switch_links", json_object_new_string(
+			s->id2 == CXD_SWL_GLOBAL ? "global" : "local"));
 	if (s->lat_excess > 0)
 		json_object_object_add(o, "excess_us",
 				       cxd_json_num(s->lat_excess));

@@ -51,6 +51,7 @@ void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 {
 	const struct cxd_suspect_row *row = cxd_judge_kind(s->kind);
 	const struct cxd_sweep_rank *x = &r->run.ranks[s->id];
+	const char *part;
 	char ranks[128];
 	int k;
 
@@ -60,9 +61,13 @@ void cxd_out_suspect_name(const struct cxd_sweep_res *r,
 		break;
 	case CXD_SHAPE_SET:
 		k = count_in(r, s, ranks, sizeof(ranks));
-		snprintf(buf, len, "%s %s (%s %s)", row->name,
+		part = s->kind == CXD_S_SWITCH ? cxd_judge_switch_links(s->id2) :
+						 NULL;
+		snprintf(buf, len, "%s %s (%s%s%s%s%s)", row->name,
 			 set_name(r->in.topo, row->level, s->id),
-			 k == 1 ? "rank" : "ranks", ranks);
+			 k == 0 ? "" : k == 1 ? "rank " : "ranks ", ranks,
+			 k && part ? "; " : "", part ? part : "",
+			 !k && !part ? "no rank" : "");
 		break;
 	case CXD_SHAPE_PAIR:
 		snprintf(buf, len, "%s %s and %s", row->title,
@@ -88,10 +93,13 @@ void cxd_out_alike_name(const struct cxd_sweep_res *r,
 			const struct cxd_alike *a, char *buf, size_t len)
 {
 	const struct cxd_suspect_row *row = cxd_judge_kind(a->kind);
+	const char *part = a->kind == CXD_S_SWITCH ?
+			   cxd_judge_switch_links(a->id2) : NULL;
 
 	if (row->shape == CXD_SHAPE_SET)
-		snprintf(buf, len, "%s %s", row->name,
-			 set_name(r->in.topo, row->level, a->id));
+		snprintf(buf, len, "%s %s%s%s%s", row->name,
+			 set_name(r->in.topo, row->level, a->id),
+			 part ? " (" : "", part ? part : "", part ? ")" : "");
 	else if (row->shape == CXD_SHAPE_PAIR)
 		snprintf(buf, len, "%s %s and %s", row->title,
 			 set_name(r->in.topo, row->level, a->id),

@@ -75,9 +75,26 @@ static const char *why_not(const struct sw_ctx *c, const struct sw_gathered *g)
 	return NULL;
 }
 
-/* A bundle named sits out, and every bundle of a group named or with a
- * switch named: where its global links land is unknown, and a switch
- * named for its uplinks may hold some of them. */
+/* Group of switch a from the topology's switch lines, -1: none or one
+ * no rank is in (no unit of the pass holds it). */
+static int group_of_switch(const struct cxd_topo_map *tm, int a)
+{
+	int g = tm->switch_group && a >= 0 && a < tm->nswitch_all ?
+		tm->switch_group[a] : -1;
+
+	return g < tm->ngroup ? g : -1;
+}
+
+static void skip_bundle(char *skip_pair, int ng, int g, int o)
+{
+	if (g >= 0 && o >= 0 && g != o)
+		skip_pair[(g < o ? g : o) * ng + (g < o ? o : g)] = 1;
+}
+
+/* A bundle named sits out, so does one a link named over the routes
+ * belongs to, and every bundle of a group named or with a switch named:
+ * a switch named for its uplinks may hold some of its global links
+ * (where they land is unknown without link lines). */
 static void skip_named(const struct cxd_topo_map *tm, int n,
 		       const struct cxd_suspect *s, char *skip_pair)
 {
@@ -85,18 +102,22 @@ static void skip_named(const struct cxd_topo_map *tm, int n,
 
 	if (ng == 0)
 		return;
-	if (s->kind == CXD_S_BUNDLE) {
-		int x = s->id < s->id2 ? s->id : s->id2;
+	if (s->kind == CXD_S_BUNDLE || s->kind == CXD_S_LINK) {
+		bool link = s->kind == CXD_S_LINK;
 
-		skip_pair[x * ng + (s->id < s->id2 ? s->id2 : s->id)] = 1;
+		skip_bundle(skip_pair, ng,
+			    link ? group_of_switch(tm, s->id) : s->id,
+			    link ? group_of_switch(tm, s->id2) : s->id2);
 		return;
 	}
+	if (s->kind == CXD_S_SWITCH)
+		g = group_of_switch(tm, s->id);
 	for (int i = 0; i < n && g < 0; i++)
 		if ((s->kind == CXD_S_SWITCH && tm->switch_of[i] == s->id) ||
 		    (s->kind == CXD_S_GROUP && tm->group_of[i] == s->id))
 			g = tm->group_of[i];
 	for (int o = 0; g >= 0 && o < ng; o++)
-		skip_pair[(g < o ? g : o) * ng + (g < o ? o : g)] = 1;
+		skip_bundle(skip_pair, ng, g, o);
 }
 
 /* Rank 0: the ranks (their NIC, switch or group named) and bundles
