@@ -88,10 +88,14 @@ FULL=${ATOMIC_E2E_FULL:-0}
 # A sanitizer build looks for our memory errors, not the provider's table:
 # there each op row and each type column runs in both fetching modes at
 # least once (about a quarter of the pairs); the release stage runs them all.
-SPAN=pairs
-if [ "$FULL" != 1 ] && grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
+# ATOMIC_E2E_SPAN (pairs or rows-and-columns) chooses; make lf2 runs the
+# latter: libfabric 2.x's API for every op and type.
+SPAN=${ATOMIC_E2E_SPAN:-pairs}
+if [ -z "${ATOMIC_E2E_SPAN:-}" ] && grep -q '^CXD_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
 	SPAN=rows-and-columns
 fi
+[ "$FULL" = 1 ] && SPAN=pairs
+case $SPAN in pairs | rows-and-columns) ;; *) die "ATOMIC_E2E_SPAN: '$SPAN' (pairs or rows-and-columns)" ;; esac
 section "every valid op x type over tcp (-n 5 -l 16, $JOBS at once$([ "$FULL" = 1 ] && echo ", both fetching modes"); span: $SPAN)"
 CASES=$TMPD/cases
 : >"$CASES"
