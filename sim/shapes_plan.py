@@ -51,11 +51,13 @@ def thin(rng, cap, units, surplus, keep):
 
 def draw_dragonfly(rng, n, m):
     """A dragonfly of at least m hosts for a job of n ranks: platgen words."""
+    # past 12 groups of 8 x 16 hosts, as many groups as that size needs
+    most = max(MAX_GROUPS, math.ceil(m / 128))
     while True:
         S = rng.choice([1, 2, 2, 3, 4, 4, 6, 8])
         H = rng.choice([2, 3, 4, 4, 6, 8, 8, 16])
         G = max(2, math.ceil(m / (S * H)))
-        if G <= MAX_GROUPS:
+        if G <= most:
             break
     W = rng.randint(1, 4)
     words = ["dragonfly", "--groups", str(G), "--switches", str(S), "--hosts", str(H),
@@ -97,13 +99,19 @@ def global_words(rng, G, S, H, W):
 def draw_fattree(rng, n, m):
     """A fat tree of at least m hosts: H hosts a leaf, 1:1 to 3:1, each
     uplink 1 or 2 links (a node link's rate each)."""
+    # Up to 16 leaves of 16 hosts the draw is as it was (the benches'
+    # shapes at 128 ranks); a larger machine has larger leaves, and as
+    # many of them as 64 hosts each need.
+    sizes, most = [4, 6, 8, 12, 16], MAX_LEAVES
+    if m > MAX_LEAVES * 16:
+        sizes, most = [16, 24, 32, 48, 64], max(MAX_LEAVES, math.ceil(m / 64))
     while True:
-        H = rng.choice([4, 6, 8, 12, 16])
+        H = rng.choice(sizes)
         ratio = rng.choice([1, 1.5, 2, 3])
         per = rng.choice([1, 1, 2])
         P = H / (ratio * per)
         L = max(2, math.ceil(m / H))
-        if P == int(P) and L <= MAX_LEAVES:
+        if P == int(P) and L <= most:
             break
     words = ["fattree", "--leaves", str(L), "--hosts", str(H), "--spines", str(int(P))]
     if ratio != 1:
