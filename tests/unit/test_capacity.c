@@ -402,8 +402,7 @@ static void test_confirm(void **state)
 	free(fig2);
 }
 
-/* 4 groups x 4 switches x 3 hosts, widths 2 (4 pairs on a bundle, twice
- * its width; 3 on two switches, all their hosts): a
+/* 4 groups x 4 switches x 3 hosts, widths 2 (3 pairs on each unit): a
  * bundle at half and every switch
  * pair of one switch at half are named, the bundle as itself, the
  * switch as the part most of whose units came short (its partners'
@@ -419,7 +418,7 @@ static void test_judge_names(void **state)
 	(void) state;
 	fig = judge_setup(&f, 48, 3, 4, width2, unstated, &pl, &m);
 	for (int u = 0; u < pl.nunits; u++)
-		fill(fig, &pl, u, 50.0); /* a bundle's 4 pairs: 200 MB/s */
+		fill(fig, &pl, u, 50.0); /* 3 pairs: 150 MB/s */
 	fill(fig, &pl, find(&pl, CXD_CAP_BUNDLE, 1, 3), 25.0);
 	for (int t = 4; t < 8; t++)
 		if (t != 5)
@@ -428,9 +427,8 @@ static void test_judge_names(void **state)
 			     20.0);
 	assert_int_equal(cxd_cap_judge(&pl, fig, NULL, 60.0, 0.1, false,
 				       m, &res), 0);
-	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 200.0, 1e-9);
-	/* the typical bundle carried 200 MB/s, 3 pairs of 60: half a pair */
-	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].bound, 1.0 - 0.5 / 3, 1e-9);
+	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].expected, 150.0, 1e-9);
+	assert_float_equal(pl.cls[CXD_CAP_BUNDLE].bound, 0.75, 1e-9);
 	assert_false(pl.cls[CXD_CAP_BUNDLE].from_width);
 	assert_int_equal(res.nfound, 2);
 	assert_int_equal(res.nunsure, 0);
@@ -443,7 +441,7 @@ static void test_judge_names(void **state)
 	assert_false(res.found[1].part);
 	assert_int_equal(res.found[1].a, 1);
 	assert_int_equal(res.found[1].b, 3);
-	assert_float_equal(res.found[1].carried, 100.0, 1e-9);
+	assert_float_equal(res.found[1].carried, 75.0, 1e-9);
 	cxd_cap_res_free(&res);
 	/* pairs of 30 MB/s: the typical unit is 5 pairs wide, not the
 	 * width's 2; half a pair of it is the bound */

@@ -211,9 +211,7 @@ static int circles(struct build *b, enum cxd_cap_scope s, int nparts,
 static void load_of(struct cxd_cap_class *cl, int width, bool stated,
 		    int max_at_once)
 {
-	/* twice the width: pairs hashed onto cables spread over most of
-	 * them, so one cable down stands out of the model's draws */
-	int want = 2 * width > width + 1 ? 2 * width : width + 1;
+	int want = width + 1;
 
 	cl->width = width;
 	cl->stated = stated;

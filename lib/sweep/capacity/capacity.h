@@ -19,7 +19,7 @@
 #include "sweep/model/topo_types.h"
 
 /* The most pairs on one unit: a Slingshot bundle or switch connection
- * of 1-4 links loaded twice over, few enough to cost little. */
+ * of 1-4 links overloaded by one, few enough to cost little. */
 #define CXD_CAP_LOAD 8
 /* Each round measured this many times, the larger aggregate kept: noise
  * (a stalled host, cross traffic) only lowers what a link carries. */
@@ -81,8 +81,7 @@ struct cxd_cap_class {
 	bool present;
 	int width;             /* pairs at full rate across it; 0 unknown */
 	bool stated;           /* from the topology file */
-	int load;              /* pairs loaded: 2 x width (width + 1 at
-				* least), capped */
+	int load;              /* pairs loaded: width + 1, capped */
 	int units, first_round, nrounds;
 	double expected;       /* typical unit, MB/s (rank 0) */
 	/* A unit carrying less than bound x its expected is short: the
