@@ -141,6 +141,8 @@ struct cxd_sweep_opts {
 	uint32_t sw_flags;     /* CXD_SW_* */
 };
 #define CXD_SW_NO_CAPACITY (1u << 0) /* --no-capacity */
+#define CXD_SW_PROGRESS (1u << 1)    /* --progress */
+#define CXD_SW_NO_PROGRESS (1u << 2) /* --no-progress */
 #define CXD_CG_ON (1u << 0)        /* --congestion */
 #define CXD_CG_AGGR_ONLY (1u << 1) /* --aggressors-only */
 

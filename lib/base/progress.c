@@ -46,7 +46,7 @@ uint64_t cxd_progress_left_ns(uint64_t size, uint64_t max_size,
 	return left >= 1.8e19 ? UINT64_MAX : (uint64_t) left;
 }
 
-static void fmt_time(char *buf, size_t len, uint64_t ns)
+void cxd_progress_fmt_time(char *buf, size_t len, uint64_t ns)
 {
 	uint64_t s = ns / 1000000000ULL;
 
@@ -81,11 +81,11 @@ size_t cxd_progress_format(char *buf, size_t len, const char *name,
 	int w;
 
 	fmt_size(sz, sizeof(sz), size);
-	fmt_time(el, sizeof(el), elapsed_ns);
+	cxd_progress_fmt_time(el, sizeof(el), elapsed_ns);
 	if (left_ns != UINT64_MAX) {
 		char t[32];
 
-		fmt_time(t, sizeof(t), left_ns);
+		cxd_progress_fmt_time(t, sizeof(t), left_ns);
 		snprintf(left, sizeof(left), "about %s left", t);
 	}
 	w = snprintf(buf, len, "%s: size %u of %u (%s), %s elapsed, %s", name,
@@ -129,18 +129,29 @@ void cxd_progress_size(struct cxd_progress *p, uint64_t size, uint64_t now_ns)
 				  cxd_progress_left_ns(size, p->max_size,
 						       p->duration_ns,
 						       p->t_prev, p->t_last));
+	cxd_progress_draw(p->out, line, len, &p->drawn);
+}
+
+void cxd_progress_draw(FILE *out, const char *line, size_t len,
+		       size_t *drawn)
+{
 	/* Pad over a longer previous line rather than rely on escapes. */
-	fprintf(p->out, "\r%s%*s", line,
-		p->drawn > len ? (int) (p->drawn - len) : 0, "");
-	fflush(p->out);
-	p->drawn = len > p->drawn ? len : p->drawn;
+	fprintf(out, "\r%s%*s", line, *drawn > len ? (int) (*drawn - len) : 0,
+		"");
+	fflush(out);
+	*drawn = len > *drawn ? len : *drawn;
+}
+
+void cxd_progress_erase(FILE *out, size_t *drawn)
+{
+	if (out == NULL || *drawn == 0)
+		return;
+	fprintf(out, "\r%*s\r", (int) *drawn, "");
+	fflush(out);
+	*drawn = 0;
 }
 
 void cxd_progress_clear(struct cxd_progress *p)
 {
-	if (p->out == NULL || p->drawn == 0)
-		return;
-	fprintf(p->out, "\r%*s\r", (int) p->drawn, "");
-	fflush(p->out);
-	p->drawn = 0;
+	cxd_progress_erase(p->out, &p->drawn);
 }

@@ -43,6 +43,15 @@ size_t cxd_progress_format(char *buf, size_t len, const char *name,
 			   unsigned k, unsigned n, uint64_t size,
 			   uint64_t elapsed_ns, uint64_t left_ns);
 
+/* "4.2 s", "1 min 05 s", "2 h 03 min": a time as the lines show it. */
+void cxd_progress_fmt_time(char *buf, size_t len, uint64_t ns);
+/* Line (len characters) drawn over the one on screen, *drawn characters
+ * long, which it pads over; *drawn becomes the longer of the two. */
+void cxd_progress_draw(FILE *out, const char *line, size_t len,
+		       size_t *drawn);
+/* The *drawn characters on screen erased, the cursor back at the start. */
+void cxd_progress_erase(FILE *out, size_t *drawn);
+
 /* out NULL disables every call below. */
 void cxd_progress_init(struct cxd_progress *p, FILE *out, const char *name,
 		       uint64_t min_size, uint64_t max_size,

@@ -336,6 +336,10 @@ static int parse_positionals(const struct cxd_tool *tool, int argc,
 			    "it to the client (or use --local), which judges "
 			    "the figures it prints",
 			    cfg->sweep.expect_bw > 0 ? "bw" : "lat");
+	if ((cfg->sweep.sw_flags & CXD_SW_PROGRESS) &&
+	    (cfg->sweep.sw_flags & CXD_SW_NO_PROGRESS))
+		return fail(err, len, "--progress and --no-progress cannot be "
+			    "combined: pick one");
 	if (cfg->role == CXD_CLIENT && cfg->local.port == 0)
 		return fail(err, len, "Invalid port: '0' (a client needs the "
 			    "server's port, 1 to 65535)");

@@ -327,6 +327,16 @@ const struct opt cxd_opt_table[] = {
 		  "names, loaded with more pairs than its width to\n"
 		  "find links down behind the redundancy",
 	  SAID("run where --topology names groups or switches") },
+	/* Rank 0's progress line (tools/sweep/phases/progress_tty_real.c). */
+	{ OPT(0, "progress", NULL), SWEEP_FLAG(sw_flags, CXD_SW_PROGRESS),
+	  .help = "Show the progress line (phase, round, time\n"
+		  "left) on rank 0's stderr even where that is not\n"
+		  "a terminal, as when a launcher forwards it to one",
+	  SAID("after 2 s on a terminal: rank 0's stderr, or\n"
+	       "mpirun's on rank 0's host; none with --json") },
+	{ OPT(0, "no-progress", NULL),
+	  SWEEP_FLAG(sw_flags, CXD_SW_NO_PROGRESS),
+	  .help = "Never show the progress line" },
 	/* cxi_sweep --congestion (tools/sweep/phases/congest_mpi.c). */
 	{ OPT(0, "congestion", NULL), SWEEP_FLAG(cg_flags, CXD_CG_ON),
 	  .help = "Congestion impact instead of the all-pairs sweep:\n"

@@ -90,6 +90,10 @@ static const struct usage_error usage_errors[] = {
 	{ "cxi_write_bw", { "--provider", "" }, "Invalid provider name" },
 	{ "cxi_atomic_bw", { "-s", "8" }, "unknown option '-s'" },
 	{ "cxi_read_bw", { "--no-idc" }, "unknown option" },
+	/* cxi_sweep's progress line: one way or the other, the sweep's. */
+	{ "cxi_sweep", { "--progress", "--no-progress" },
+	  "--progress and --no-progress cannot be combined" },
+	{ "cxi_write_bw", { "--progress" }, "unknown option '--progress'" },
 };
 
 static void test_usage_errors(void **state)
@@ -167,6 +171,14 @@ static void test_opts_accepted_options_set_their_fields(void **state)
 			 CXD_OPTS_HELP);
 	assert_int_equal(argv_cfg(&cfg, err, "cxi_write_bw", "-V", NULL),
 			 CXD_OPTS_VERSION);
+	/* cxi_sweep's progress line: neither, asked for, or refused. */
+	argv_cfg_ok(&cfg, "cxi_sweep", NULL);
+	assert_int_equal(cfg.sweep.sw_flags &
+			 (CXD_SW_PROGRESS | CXD_SW_NO_PROGRESS), 0);
+	argv_cfg_ok(&cfg, "cxi_sweep", "--progress", NULL);
+	assert_int_equal(cfg.sweep.sw_flags, CXD_SW_PROGRESS);
+	argv_cfg_ok(&cfg, "cxi_sweep", "--no-progress", NULL);
+	assert_int_equal(cfg.sweep.sw_flags, CXD_SW_NO_PROGRESS);
 	/* report-all is dropped in duration mode, as the originals do. */
 	argv_cfg_ok(&cfg, "cxi_write_lat", "--report-all", "-D", "1", NULL);
 	assert_false(cxd_run_has(&cfg.run, CXD_RUN_REPORT_ALL));

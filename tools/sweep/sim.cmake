@@ -36,7 +36,8 @@ list(APPEND CXD_SIM_SWEEP_SOURCES
      ${CXD_SWEEP_SIM_DIR}/engine/engine_mpi_sim.c  # blocking, a window one message
      ${CXD_SWEEP_SIM_DIR}/mpi/mpi_wait_sim.c       # every wait blocks
      ${CXD_SWEEP_SIM_DIR}/mpi/mpi_buf_sim.c        # one shared buffer block
-     ${CXD_SWEEP_SIM_DIR}/mpi/mpi_coll_sim.c)      # collectives through rank 0
+     ${CXD_SWEEP_SIM_DIR}/mpi/mpi_coll_sim.c       # collectives through rank 0
+     ${CXD_SWEEP_SIM_DIR}/phases/progress_tty_sim.c) # no progress line
 add_executable(cxi_sweep ${CXD_SIM_SWEEP_SOURCES})
 target_link_libraries(cxi_sweep PRIVATE cxdcore_sim)
 # the sweep's folders include each other's headers as "FOLDER/NAME.h"

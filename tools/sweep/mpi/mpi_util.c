@@ -19,6 +19,7 @@ void sw_mpi_init(struct sw_mpi *m)
 {
 	m->host = NULL;
 	m->wait_ns = 0;
+	m->line = NULL;
 	MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &m->n);
 }
@@ -32,6 +33,7 @@ void sw_die(const struct sw_mpi *m, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	cxd_rprog_end(m->line); /* the message on a line of its own */
 	fprintf(stderr, "cxi_sweep: rank %d (%s): %s\n", m->rank,
 		m->host ? m->host : "?", msg);
 	fflush(stderr);

@@ -17,6 +17,8 @@
 
 #include <mpi.h>
 
+#include "base/progress_rounds.h"
+
 #define CXD_SWEEP_WAIT_S 30   /* a pair's wait beyond -D: peer is gone */
 #define CXD_SWEEP_LATE_S 5    /* a rank this late after its partner */
 
@@ -38,6 +40,11 @@ struct sw_mpi {
 	int rank, n;
 	uint64_t wait_ns;  /* a pair's wait (-D and slack); 0 before parsing */
 	const char *host;  /* this rank's host for sw_die, once known */
+	/* Rank 0's progress line while the sweep's phases run (NULL: none,
+	 * and on every other rank): the run's own (phases/run.c), reached
+	 * from here by the pacing, which moves it on between rounds, and by
+	 * sw_die, which erases it before its message. */
+	struct cxd_rprog *line;
 };
 
 /* Keep a provider moving while a wait polls (NULL: sleep instead). */

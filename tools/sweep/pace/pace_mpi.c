@@ -215,6 +215,10 @@ static void walk_pair(struct walk *k, const struct cxd_pace_act *a)
 		k->mine[a->round] = (double) (cxd_now_ns() - start) / 1e9;
 	if (c->m.rank < a->peer && cxd_testaid_pair_span)
 		cxd_testaid_pair_span(c->m.rank, a->peer, start, cxd_now_ns());
+	/* Rank 0's line, after the pair and before the next hello: no
+	 * figure is being timed here, and no message is added. */
+	if (c->m.line)
+		cxd_rprog_round(c->m.line, (unsigned) a->round, cxd_now_ns());
 }
 
 /* This rank's steps walked by the protocol's machine (lib/sweep/sched/pace.h),
@@ -261,9 +265,11 @@ static int pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
 	return nsteps;
 }
 
-void sw_pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
-		   const struct cxd_step *step, int nsteps, int nrounds,
-		   sw_measure_fn *measure, void *arg, double *secs)
+/* sw_pace_steps but for rank 0's line, which the caller moves on: a
+ * dealt plan's parts are one plan's rounds to it. */
+static void pace_walk(const struct sw_ctx *c, const struct sw_pace_mode *m,
+		      const struct cxd_step *step, int nsteps, int nrounds,
+		      sw_measure_fn *measure, void *arg, double *secs)
 {
 	struct walk k = { .c = c, .m = m, .measure = measure, .arg = arg,
 			  .t0 = cxd_now_ns(), .bound = sw_pace_pair_ns(c) };
@@ -279,15 +285,27 @@ void sw_pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		k.q[i] = MPI_REQUEST_NULL;
 	walk(&k);
 	plan_end(c, k.end);
-	if (c->coord_only && secs && c->m.rank == 0)
+	if (c->coord_only && secs && c->m.rank == 0) {
+		cxd_rprog_end(c->m.line); /* the figures alone on stderr */
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
 			"%.6f\n", c->m.n, nrounds, m->pairs_at_once,
 			(double) (cxd_now_ns() - k.t0) / 1e9, cpu_s() - cpu);
+	}
 	if (secs)
 		round_times(c, nrounds, k.mine, secs);
 	free(k.q);
 	free(k.mine);
+}
+
+void sw_pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
+		   const struct cxd_step *step, int nsteps, int nrounds,
+		   sw_measure_fn *measure, void *arg, double *secs)
+{
+	cxd_rprog_plan(c->m.line, (unsigned) nrounds);
+	pace_walk(c, m, step, nsteps, nrounds, measure, arg, secs);
+	if (c->m.line)
+		cxd_rprog_plan_end(c->m.line, cxd_now_ns());
 }
 
 void sw_pace(const struct sw_ctx *c, const struct sw_pace_mode *m,
@@ -312,6 +330,8 @@ static void pace_parts(const struct sw_ctx *c, const struct sw_pace_mode *m,
 	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
 						 c->m.n, pl), sizeof(*step));
 
+	/* The parts cut the plan's rounds (slots) in order: one plan. */
+	cxd_rprog_plan(c->m.line, (unsigned) pl->nrounds);
 	for (int k = 1; k <= cxd_sched_parts(pl); k++) {
 		struct cxd_sched_at at = { c->m.n, c->m.rank, m->pairs_at_once,
 					   k };
@@ -319,40 +339,76 @@ static void pace_parts(const struct sw_ctx *c, const struct sw_pace_mode *m,
 
 		if (nsteps < 0)
 			sw_die(&c->m, "out of memory");
-		sw_pace_steps(c, m, step, nsteps, pl->nrounds, measure, arg,
-			      NULL);
+		pace_walk(c, m, step, nsteps, pl->nrounds, measure, arg, NULL);
 	}
+	if (c->m.line)
+		cxd_rprog_plan_end(c->m.line, cxd_now_ns());
 	free(step);
 }
 
-/* The bandwidth pass dealt (p->sched chose it, lib/sweep/sched/sched_choose.c)
- * in mode bw: by domain pair into slots, their parts one after the
- * other; nested where groups hold several switches (p->shared_sw), whose
- * switch pairs share a few links: the pairs within groups dealt by
- * switch first, then those across groups by group
- * (cxd_sched_dealt_within, _across). */
+/* The dealt bandwidth pass's plans (p->sched chose it, lib/sweep/sched/
+ * sched_choose.c) at k pairs at once: nested where groups hold several
+ * switches (p->shared_sw), whose switch pairs share a few links: the
+ * pairs within groups dealt by switch (in), then those across groups by
+ * group (out; cxd_sched_dealt_within, _across); else out alone. 0, or
+ * the error. */
+static int dealt_plans(const struct sw_ctx *c, const struct sw_pacing *p,
+		       int k, struct cxd_plan *in, struct cxd_plan *out)
+{
+	bool nested = p->sched.kind == CXD_SCHED_NESTED;
+	int n = c->m.n, cap = cxd_sched_cap(&p->sched);
+	int ret = nested ? cxd_sched_dealt_within(n, p->shared_sw, p->shared,
+						  k, in) : 0;
+
+	if (ret == 0)
+		ret = nested ? cxd_sched_dealt_across(n, p->shared, k, cap,
+						      out) :
+		      cxd_sched_dealt_capped(n, p->shared, k, cap, out);
+	return ret;
+}
+
+/* The bandwidth pass dealt in mode bw: by domain pair into slots, their
+ * parts one after the other, after the pairs within groups if nested. */
 static void pace_dealt(const struct sw_ctx *c, const struct sw_pacing *p,
 		       const struct sw_pace_mode *bw, sw_measure_fn *measure,
 		       void *arg)
 {
-	bool nested = p->sched.kind == CXD_SCHED_NESTED;
-	int n = c->m.n, k = bw->pairs_at_once, cap = cxd_sched_cap(&p->sched);
 	struct cxd_plan in = { .ops = NULL }, out = { .ops = NULL };
-	int ret = nested ? cxd_sched_dealt_within(n, p->shared_sw, p->shared,
-						  k, &in) : 0;
+	int ret = dealt_plans(c, p, bw->pairs_at_once, &in, &out);
 
-	if (ret == 0)
-		ret = nested ? cxd_sched_dealt_across(n, p->shared, k, cap,
-						      &out) :
-		      cxd_sched_dealt_capped(n, p->shared, k, cap, &out);
 	if (ret != 0) /* the choice made these plans once already */
 		sw_die(&c->m, "%s", ret == -ENOMEM ? "out of memory" :
 		       "the dealt schedule chosen could not be made");
-	if (nested)
+	if (in.ops) /* made: nested */
 		sw_pace(c, bw, &in, measure, arg, NULL);
 	pace_parts(c, bw, &out, measure, arg);
 	cxd_sched_free(&in);
 	cxd_sched_free(&out);
+}
+
+/* The rounds sw_pace_plan walks over plan pl in mode m with the shared
+ * links: the latency pass's, then the bandwidth pass's (pl's again, or
+ * the dealt plans' slots, made here to be counted): rank 0's progress
+ * line only. */
+static unsigned shared_rounds(const struct sw_ctx *c,
+			      const struct sw_pacing *p,
+			      const struct sw_pace_mode *m,
+			      const struct cxd_plan *pl)
+{
+	enum cxd_sched_kind kind = p->sched.kind;
+	struct cxd_plan in = { .ops = NULL }, out = { .ops = NULL };
+	unsigned lat = m->what != SW_RUN_BW ? (unsigned) pl->nrounds : 0;
+	unsigned bw = (unsigned) pl->nrounds;
+
+	if (m->what == SW_RUN_LAT)
+		return lat;
+	if (cxd_sched_sweep(pl) &&
+	    (kind == CXD_SCHED_NESTED || kind == CXD_SCHED_DEALT) &&
+	    dealt_plans(c, p, m->pairs_at_once, &in, &out) == 0)
+		bw = (unsigned) ((in.ops ? in.nrounds : 0) + out.nrounds);
+	cxd_sched_free(&in);
+	cxd_sched_free(&out);
+	return lat + bw;
 }
 
 /* The bandwidth pass of the shared-links schedule, in mode bw: the whole
@@ -402,6 +458,8 @@ void sw_pace_plan(const struct sw_ctx *c, const struct sw_pacing *p,
 		sw_pace(c, m, pl, measure, arg, secs);
 		return;
 	}
+	if (c->m.line)
+		cxd_rprog_expect(c->m.line, shared_rounds(c, p, m, pl));
 	if (m->what != SW_RUN_BW)
 		sw_pace(c, &lat, pl, measure, arg, secs);
 	if (m->what != SW_RUN_LAT)

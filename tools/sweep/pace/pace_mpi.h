@@ -6,7 +6,8 @@
  * pacing holds the sweep's schedule (sw_pacing_choose, narrowed by
  * sw_pacing_narrow); each call that paces a plan is given the mode
  * it runs in (struct sw_pace_mode), so no phase sets the pacing for its
- * own pairs and restores it.
+ * own pairs and restores it. Each plan paced counts its rounds on rank
+ * 0's progress line (c->m.line), moved on after each of rank 0's pairs.
  */
 #ifndef CXD_SWEEP_PACE_MPI_H
 #define CXD_SWEEP_PACE_MPI_H

@@ -191,6 +191,22 @@ static void run_round(const struct sw_ctx *c, struct led *l,
 	file_fig(c, pl, r, rep, l, fig);
 }
 
+/* The rounds of plan pl that load a unit, each CXD_CAP_REPS times: the
+ * pass's rounds on rank 0's progress line. */
+static unsigned loaded_rounds(const struct cxd_cap_plan *pl)
+{
+	unsigned n = 0;
+
+	for (int r = 0; r < pl->nrounds; r++) {
+		bool any = false;
+
+		for (int u = 0; !any && u < pl->nunits; u++)
+			any = pl->unit[u].round == r && pl->unit[u].np > 0;
+		n += any;
+	}
+	return n * CXD_CAP_REPS;
+}
+
 /* Every rank's figures, then CPU waits, in all on every rank. */
 static void run_plan(struct sw_capacity *cap, const struct sw_ctx *c,
 		     struct sw_engine *e, double *all)
@@ -202,6 +218,8 @@ static void run_plan(struct sw_capacity *cap, const struct sw_ctx *c,
 					sizeof(*buf));
 	struct led l = { { c, e, NULL, 0 }, NAN, NAN };
 
+	if (c->m.line)
+		cxd_rprog_expect(c->m.line, loaded_rounds(pl));
 	for (int rep = 0; rep < CXD_CAP_REPS; rep++)
 		for (int r = 0; r < pl->nrounds; r++)
 			run_round(c, &l, pl, r, rep, fig, buf);

@@ -307,6 +307,8 @@ void sw_retest(struct sw_judging *j, const struct sw_ctx *c,
 	j->retest_metrics = (what != SW_RUN_LAT ? 1u << CXD_M_BW : 0) |
 			    (what != SW_RUN_BW ? 1u << CXD_M_LAT : 0);
 	sw_measured_reset(f);
+	/* Alone per shared link, each round is a plan of its own. */
+	cxd_rprog_expect(c->m.line, (unsigned) pt.nrounds);
 	run(c, p, &pt, what, mt);
 	sw_measured_stats(f, &c->m);
 	pairs = own_pairs(c, &pt);

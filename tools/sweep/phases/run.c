@@ -9,17 +9,70 @@
  * retest (retest_mpi.h), the gathering (gather.h), the latency fit
  * (latfit_mpi.h), the capacity pass
  * (capacity_mpi.h), the evidence (outputs.h: the counters that moved),
- * the report (run_report.c) and the files.
+ * the report (run_report.c) and the files. Rank 0's progress line
+ * (lib/base/progress_rounds.h, where it goes: progress_tty.h) names the
+ * phases that measure in rounds; the pacing moves it on between rounds,
+ * and it is erased before the report.
  */
 #include <stdlib.h>
 
 #include "sweep/sched/sched_circle.h"
 #include "boot.h"
 #include "calib.h"
+#include "progress_tty.h"
 #include "retest_mpi.h"
 #include "run.h"
 #include "run_state.h"
 #include "width_mpi.h"
+
+/* The phases rank 0's progress line names, in sw_run's order. */
+enum { PH_WIDTHS, PH_MAIN, PH_CALIB, PH_RETEST, PH_CAPACITY };
+
+static const struct {
+	const char *name;
+	bool counted; /* its rounds known ahead (progress_rounds.h) */
+} phase_row[] = {
+	[PH_WIDTHS] = { "link widths", false }, /* as many as it takes */
+	[PH_MAIN] = { "main pass", true },
+	[PH_CALIB] = { "calibration", true },
+	[PH_RETEST] = { "retest", true },
+	[PH_CAPACITY] = { "capacity pass", true },
+};
+
+/* Rank 0: the phases this run may go through, as known before the
+ * first (the conditions are the phases' own): the widths where some
+ * are measured, the calibration with pairs at once, the capacity pass
+ * with --topology and pairs at once (unless the gathering names the
+ * whole fabric); the retest is counted though it runs only where
+ * outliers are found, and then skipped by the line as by the run. */
+static unsigned phases_planned(const struct sw *w)
+{
+	const struct sw_ctx *c = w->c;
+	unsigned m = 1u << PH_MAIN | 1u << PH_RETEST;
+
+	if (sw_widths_planned(c, w->in))
+		m |= 1u << PH_WIDTHS;
+	if (w->pace.pairs_at_once > 1 && !c->coord_only)
+		m |= 1u << PH_CALIB;
+	if (c->place.switch_of && !c->coord_only &&
+	    c->hosts.pairs_at_once >= 2 &&
+	    !(c->cfg.sweep.sw_flags & CXD_SW_NO_CAPACITY))
+		m |= 1u << PH_CAPACITY;
+	return m;
+}
+
+/* Phase k starts: its name and place on the line (one not planned does
+ * not run). */
+static void phase(struct sw *w, int k)
+{
+	unsigned x, y;
+
+	if (!(w->phases & (1u << k)))
+		return;
+	cxd_rprog_place(w->phases, (unsigned) k, &x, &y);
+	cxd_rprog_phase(w->c->m.line, phase_row[k].name, x, y,
+			phase_row[k].counted, cxd_now_ns());
+}
 
 /* The main plan: every pair, by the schedule the placement allows. */
 static void main_plan(struct sw *w)
@@ -78,6 +131,35 @@ static int write_outputs(struct sw *w, const struct sw_report *rep,
 	return ret ? ret : verdict;
 }
 
+/* The phases that measure, each shown on rank 0's line (c->m.line
+ * while they run: the line is w's), which is erased at their end: the
+ * evidence's collectives then part it from the report on stdout, which
+ * a launcher forwards apart from stderr. */
+static void measure(struct sw *w, struct sw_ctx *c)
+{
+	struct sw_engine *e = w->eng;
+
+	cxd_rprog_init(&w->line, sw_progress_tty(c), "cxi_sweep", w->t0);
+	c->m.line = w->line.out ? &w->line : NULL;
+	sw_pacing_init(&w->pace, c);
+	w->phases = c->m.line ? phases_planned(w) : 0;
+	phase(w, PH_WIDTHS);
+	sw_widths(c, e, w->in);                  /* shared links' widths */
+	phase(w, PH_MAIN);
+	main_plan(w);                            /* every pair, measured */
+	phase(w, PH_CALIB);
+	calibrate(w);                            /* pairs alone vs at once */
+	sw_judge(&w->judge, c, w->in, &w->fig, &w->crowd); /* flag links */
+	phase(w, PH_RETEST);
+	sw_retest(&w->judge, c, &w->pace, &w->meter); /* confirm */
+	sw_gather_all(&w->seen, c, &w->judge, &w->fig);
+	sw_latfit(&w->lat, c, &w->judge, &w->fig); /* latency fit */
+	phase(w, PH_CAPACITY);
+	sw_capacity(&w->cap, c, e, w->in, &w->judge, &w->seen);
+	cxd_rprog_end(c->m.line);
+	c->m.line = NULL;
+}
+
 static void sw_free(struct sw *w)
 {
 	sw_outputs_free(&w->out);
@@ -106,15 +188,7 @@ int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 	if (ret == 0)
 		ret = sw_outputs_open(&w.out, c, e); /* --matrix, counters */
 	if (ret == 0) {
-		sw_pacing_init(&w.pace, c);
-		sw_widths(c, e, in);             /* shared links' widths */
-		main_plan(&w);                   /* every pair, measured */
-		calibrate(&w);                   /* pairs alone vs at once */
-		sw_judge(&w.judge, c, in, &w.fig, &w.crowd); /* flag links */
-		sw_retest(&w.judge, c, &w.pace, &w.meter);  /* confirm */
-		sw_gather_all(&w.seen, c, &w.judge, &w.fig);
-		sw_latfit(&w.lat, c, &w.judge, &w.fig); /* latency fit */
-		sw_capacity(&w.cap, c, e, in, &w.judge, &w.seen);
+		measure(&w, c);                  /* every phase that does */
 		sw_outputs_evidence(&w.out, c);  /* counters that moved */
 		verdict = report(&w, &rep);      /* rank 0: the text */
 		ret = write_outputs(&w, &rep, verdict); /* files, --matrix */

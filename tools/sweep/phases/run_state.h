@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "base/progress_rounds.h"
 #include "sweep/result/out_types.h"
 #include "sweep/sched/sched.h"
 #include "capacity_mpi.h"
@@ -38,6 +39,10 @@ struct sw {
 	struct cxd_latfit lat;     /* rank 0: latency over the routes */
 	struct sw_outputs out;
 	uint64_t t0;
+	/* Rank 0's progress line (c->m.line points here while it may be
+	 * drawn) and the phases it counts (bits of run.c's enum). */
+	struct cxd_rprog line;
+	unsigned phases;
 };
 
 /* Rank 0's report of the run (run_report.c): the result the writers

@@ -161,3 +161,18 @@ void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 			tw[k] = got;
 	}
 }
+
+bool sw_widths_planned(const struct sw_ctx *c, const struct sw_inputs *in)
+{
+	const struct cxd_topo_width *tw = in->has_topo ? in->topo.width : NULL;
+	struct cxd_width_sample s[CXD_TOPO_W_KINDS];
+
+	if (c->place.switch_of == NULL ||
+	    cxd_width_samples(&c->place, c->ranks, c->m.n, s) != 0)
+		return false; /* out of memory: sw_widths says so */
+	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
+		if (s[k].present && !(tw && tw[k].src == CXD_TOPO_WS_STATED) &&
+		    why_not(c, &s[k]) == NULL)
+			return true;
+	return false;
+}
