@@ -78,6 +78,10 @@ run_capture cgcap 30 "${MPIRUN[@]}" -np 4 "$BIN" --provider shm --health --no-ca
 check "--health --no-capacity: exit 2 (got $RC)" test "$RC" = 2
 check "the message names --no-capacity" \
 	grep -q -- "--no-capacity belong to the all-pairs sweep, not to --health" "$ERR"
+run_capture hprog 30 "${MPIRUN[@]}" -np 2 "$BIN" --provider shm --health --progress
+check "--health --progress: exit 2 (got $RC)" test "$RC" = 2
+check "the message says --health draws no line" \
+	grep -q -- "--progress draws the all-pairs sweep's line; --health has none" "$ERR"
 
 section "usage errors"
 run_capture usage 30 "${MPIRUN[@]}" -np 2 "$BIN" --min-bw 0

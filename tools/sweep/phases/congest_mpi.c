@@ -242,6 +242,13 @@ int sw_congest_check(const struct sw_ctx *c, char *err, size_t len)
 			 "--aggressors-only" : "--health");
 		return -EINVAL;
 	}
+	if ((on || only || (c->cfg.local.given & CXD_GIVEN_HEALTH)) &&
+	    (o->sw_flags & CXD_SW_PROGRESS)) {
+		snprintf(err, len, "--progress draws the all-pairs sweep's "
+			 "line; %s has none", on ? "--congestion" : only ?
+			 "--aggressors-only" : "--health");
+		return -EINVAL;
+	}
 	if (on && only) {
 		snprintf(err, len, "--congestion and --aggressors-only exclude "
 			 "each other (the latter runs no victims)");
