@@ -179,6 +179,21 @@ static void test_busy_bound(void **state)
 	/* Just over it, and the wait that once failed: not judged. */
 	assert_true(o[3].busy == b + 0.001 && o[4].busy == 0.496);
 	assert_true(cxd_judge_held(&o[3]) && !cxd_judge_held(&o[1]));
+	/* Bandwidth: a wait under the bound that explains the shortfall
+	 * (620 against a bound of 719 with 15 % waited: 611) holds it; a
+	 * quiet pair's 2 % does not, nor a link slower than the wait. */
+	{
+		struct cxd_outlier w = { 1, 0, CXD_M_BW, 603, 820, 719, 620,
+					 0.15, CXD_R_PEERS };
+
+		assert_true(cxd_judge_held(&w));
+		w.busy = 0.02;
+		assert_false(cxd_judge_held(&w));
+		w.busy = 0.10;
+		assert_false(cxd_judge_held(&w)); /* 647 > 620: the link's */
+		w.busy = NAN;
+		assert_false(cxd_judge_held(&w));
+	}
 	/* From the matrix: the busier rank of the pair counts. */
 	for (int i = 0; i < N * N; i++)
 		busy[i] = 0.01;

@@ -242,7 +242,14 @@ double cxd_judge_busy(const double *busy, int n, int src, int dst)
 
 bool cxd_judge_held(const struct cxd_outlier *o)
 {
-	return o->busy > CXD_JUDGE_BUSY_MAX;
+	if (o->busy > CXD_JUDGE_BUSY_MAX)
+		return true;
+	/* A rank that waited a share w of its retest for a CPU moved data
+	 * at most 1 - w of it: a figure still within the bound so scaled
+	 * is the wait's (rank 0 -> 1 at 76 % with 15 % waited, four ranks
+	 * on two cores), one below it the link's. */
+	return o->metric == CXD_M_BW && o->busy > 0 && o->limit > 0 &&
+	       isfinite(o->retest) && o->retest >= o->limit * (1.0 - o->busy);
 }
 
 size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,

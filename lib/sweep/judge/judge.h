@@ -150,7 +150,8 @@ size_t cxd_judge_flag_row(const struct cxd_rules *r, const double *row,
 /*
  * After the retest: the outliers whose retest breaks a rule too come
  * first (the count is returned); those whose retest ran while a rank
- * waited for a CPU over CXD_JUDGE_BUSY_MAX of the time follow (*nbusy):
+ * waited for a CPU over CXD_JUDGE_BUSY_MAX of the time (or, for bandwidth,
+ * long enough to explain its shortfall: cxd_judge_held) follow (*nbusy):
  * not judged, the host was busy. busy: n x n, rank i's share of waiting
  * during its retest with j at [i * n + j] (NAN: unknown), or NULL when
  * each outlier's busy share is set already.
@@ -161,7 +162,8 @@ size_t cxd_judge_confirm(const struct cxd_rules *r, struct cxd_outlier *o,
  * either unknown: NAN). */
 double cxd_judge_busy(const double *busy, int n, int src, int dst);
 double cxd_judge_busier(double a, double b);
-/* Was the outlier held back as not judged (its retest's CPU wait)? */
+/* Was the outlier held back as not judged (its retest's CPU wait: over
+ * CXD_JUDGE_BUSY_MAX, or for bandwidth as much as the link fell short)? */
 bool cxd_judge_held(const struct cxd_outlier *o);
 
 #endif

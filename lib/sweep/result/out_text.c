@@ -257,7 +257,8 @@ static void busy(const struct cxd_sweep_res *r, FILE *out)
 
 	if (o->nbusy_all)
 		fprintf(out, "Not judged (a rank waited for a CPU over %.0f %% "
-			"of the retest: the host was busy, not the link):\n",
+			"of the retest, or as long as the link fell short: the "
+			"host was busy, not the link):\n",
 			100 * CXD_JUDGE_BUSY_MAX);
 	for (size_t i = 0; i < o->nbusy && i < SHOWN; i++) {
 		const struct cxd_outlier *x = &o->busy[i];
