@@ -4,11 +4,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "peer_ctrl.h"
 #include "sess_priv.h"
 
 #define PEER_WHY_MS 200 /* after a fabric error: is an ERROR frame coming? */
+/* A peer that missed two heartbeats is stopped, not busy with our
+ * fabric: a wait for it (its message, or a stalled operation) then
+ * naps between polls instead of spinning a core until the idle limit
+ * ends it. A live peer beats every CXD_HEARTBEAT_MS, so a wait while
+ * it works (and may need our progress) never naps. */
+#define PEER_QUIET_NS (2ULL * CXD_HEARTBEAT_MS * CXD_NS_PER_MS)
+#define PEER_NAP_NS 5000000L
 
 int cxd_sess_ctrl_new(struct cxd_sess *s)
 {
@@ -42,6 +50,14 @@ int cxd_sess_send(struct cxd_sess *s, uint16_t type, const uint8_t *buf,
 	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
 }
 
+static void nap_if_quiet(const struct cxd_ctrl *c)
+{
+	struct timespec nap = { 0, PEER_NAP_NS };
+
+	if (cxd_now_ns() - c->last_rx_ns > PEER_QUIET_NS)
+		nanosleep(&nap, NULL);
+}
+
 static int wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
 		    uint32_t cap, uint32_t *len_p)
 {
@@ -61,6 +77,7 @@ static int wait_msg(struct cxd_sess *s, uint16_t type, uint8_t *buf,
 			return cxd_sess_ctrl_fail(s, ret);
 		if (ret == 1)
 			break;
+		nap_if_quiet(cxd_sess_ctrl(s));
 	}
 	ret = cxd_ctrl_expect(cxd_sess_ctrl(s), type, buf, cap, len_p, -1);
 	return ret ? cxd_sess_ctrl_fail(s, ret) : 0;
@@ -176,7 +193,10 @@ static int ctrl_check(struct cxd_sess *s)
 
 	if (ret < 0)
 		return cxd_sess_ctrl_fail(s, ret);
-	return ret == 1 ? pending_peer_error(s) : 0;
+	if (ret == 1)
+		return pending_peer_error(s);
+	nap_if_quiet(cxd_sess_ctrl(s));
+	return 0;
 }
 
 static int ctrl_why(struct cxd_sess *s)

@@ -13,7 +13,9 @@
 . "$(dirname "$0")/lib.sh" "$@"
 shift
 PROVIDERS=("$@")
-[ ${#PROVIDERS[@]} -gt 0 ] || PROVIDERS=(tcp shm)
+# E2E_PROVIDERS: the providers when none is given (make lf2: tcp alone;
+# 2.x's shm runs there in test_write_bw, test_robust and test_sweep).
+[ ${#PROVIDERS[@]} -gt 0 ] || read -ra PROVIDERS <<<"${E2E_PROVIDERS:-tcp shm}"
 T0=$(now)
 for t in cxi_read_bw cxi_send_bw cxi_gpu_loopback_bw; do
 	[ -x "$BUILD/$t" ] || skip "$BUILD/$t not built"

@@ -4,23 +4,23 @@
 # test-timeout: 600 (long fault scenarios; one found INCONCLUSIVE on a busy host is measured once more: a test ctest kills cannot remove its namespaces)
 # cxi_sweep's verdict with its default options, on a fabric of network
 # namespaces where every link is shaped (tc tbf) so links are link-bound:
-# six ranks, one namespace each (CXD_TEST_NETNS), ranks 0, 1, 4, 5 on
+# five ranks, one namespace each (CXD_TEST_NETNS), ranks 0, 1, 4 on
 # bridge A, ranks 2 and 3 on bridge B, the bridges joined by an uplink.
 #   healthy  every rank's link at R (200 Mbit/s): nothing flagged (its
 #            --matrix file, written by the ranks with MPI-IO, is the
 #            baseline of "half"; a JSON baseline is matched the same way,
 #            unit-tested)
-#   lane     rank 2 at 3/4 R (one lane of four down): exactly its 10 links
+#   lane     rank 2 at 3/4 R (one lane of four down): exactly its 8 links
 #            flagged, rank 2 the one suspect, --suspects and --metrics
 #   half     every link at R/2, --baseline healthy: every link flagged
 #            against the baseline, the fabric the suspect; against the
 #            same baseline marked as noisy (tolerance 72 %): INCONCLUSIVE
-#   switch   the uplink at 3/4 R, --topology: the 16 links leaving bridge
+#   switch   the uplink at 3/4 R, --topology: the 12 links leaving bridge
 #            B flagged, switch B the suspect (ranks 2 and 3 alone without)
 # A fault scenario passes only when its fault is found: it measures longer
 # than the healthy default, and one found INCONCLUSIVE (a host too busy to
 # tell) is measured once more before it fails. A slow link whose retest
-# caught a rank waiting for a CPU (six ranks on two cores) is listed as
+# caught a rank waiting for a CPU (five ranks on two cores) is listed as
 # not judged, truly: "flagged" above means flagged or not judged, never
 # both, and no other link in either list (py/sweep_verdict.py).
 # Then bad input: missing and malformed baseline and topology files, a
@@ -79,7 +79,7 @@ if ! fabric_ok ip tc; then
 	skip_part "the shaped fabric: needs root, ip and tc"
 	finish
 fi
-N=6 P=cxv$$
+N=5 P=cxv$$
 RATE=200 # Mbit/s: 25 MB/s a link, far below what tcp over veth does here
 # The uplink: a veth pair between the bridges (switch A <-> switch B).
 two_bridges "${P}A" "${P}B" "${P}ua" "${P}ub" ||
@@ -228,7 +228,7 @@ shape "${P}ub" "" $((RATE * 3 / 4))
 } >"$TMPD/fabric.topo"
 scenario switch 3 --topology "$TMPD/fabric.topo"
 check "a topology line naming no rank is warned about" \
-	grep -q "fabric.topo:8: '169.254.79.99' is not in this run" "$ERR"
+	grep -q "fabric.topo:$((N + 2)): '169.254.79.99' is not in this run" "$ERR"
 
 section "tapered: the uplink at one link's rate, three pairs at once"
 # Pairs of a round that cross between the bridges share the uplink: two

@@ -11,7 +11,7 @@ half:    every link at half the baseline's rate: every link flagged against
 switch:  ranks 2 and 3 behind a slow uplink: exactly the links leaving
          their switch flagged, the switch the suspect.
 A fault's link whose retest ran while a rank waited for a CPU (this
-2-core host runs 6 ranks) is listed as not judged ("unjudged"), which is
+2-core host runs 5 ranks) is listed as not judged ("unjudged"), which is
 true: it is neither flagged nor called healthy. So a fault scenario wants
 its slow links each flagged or not judged, never both, and nothing else
 in either list; the verdict and the suspect stay exact.
