@@ -95,6 +95,7 @@ static void draw_if_due(struct cxd_rprog *p, uint64_t now_ns)
 		return;
 	len = cxd_rprog_format(line, sizeof(line), p, now_ns);
 	cxd_progress_draw(p->out, line, len, &p->drawn);
+	p->widest = p->drawn > p->widest ? p->drawn : p->widest;
 	p->drawn_ns = now_ns;
 	p->shown = true;
 }

@@ -43,6 +43,7 @@ struct cxd_rprog {
 	uint64_t start_ns, phase_ns, drawn_ns; /* drawn_ns: the last draw */
 	bool shown;            /* drawn once: drawn_ns is set */
 	size_t drawn;          /* characters on screen, 0 when clear */
+	size_t widest;         /* the widest line drawn: 0, none was */
 };
 
 /* Shown when asked (--progress), never with --no-progress; else only on

@@ -74,6 +74,11 @@ if final_segments "$T" | grep -qE '\(phase [0-9]+ of'; then
 else
 	pass "every progress line was erased"
 fi
+# mpirun forwards stdout and stderr apart: the report itself blanks the
+# line first, so either order leaves it clean (sw_progress_part).
+# Two blankings then: the erase on stderr and the report's on stdout.
+check "the report opens by blanking the line on stdout too" \
+	test "$(grep -aoE $'\r {20,}\r' "$T" | wc -l)" -ge 2
 check "the report's first line reads cleanly" \
 	has_line <(final_segments "$T") '^cxi_sweep: 2 ranks, '
 check "the verdict reads cleanly" has_line <(final_segments "$T") '^Verdict: '

@@ -16,17 +16,19 @@
 #include "base/progress_rounds.h"
 #include "progress_tty.h"
 
-/* The parent's stderr is a terminal. Opened only when it is a character
- * device (never a FIFO, which an open could disturb), without becoming
- * our controlling terminal and without waiting on a modem line. */
-static bool launcher_tty(void)
+/* The parent's descriptor fd is a terminal. Opened only when it is a
+ * character device (never a FIFO, which an open could disturb), without
+ * becoming our controlling terminal and without waiting on a modem
+ * line. */
+static bool launcher_tty(int fd_no)
 {
 	char path[48];
 	struct stat st;
 	bool tty;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%ld/fd/2", (long) getppid());
+	snprintf(path, sizeof(path), "/proc/%ld/fd/%d", (long) getppid(),
+		 fd_no);
 	if (stat(path, &st) != 0 || !S_ISCHR(st.st_mode))
 		return false;
 	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -50,5 +52,15 @@ FILE *sw_progress_tty(const struct sw_ctx *c)
 	/* The parent is looked at only when it may decide. */
 	return cxd_rprog_wanted(want, json, isatty(STDERR_FILENO),
 				want == CXD_RPROG_AUTO && !json &&
-				launcher_tty()) ? stderr : NULL;
+				launcher_tty(STDERR_FILENO)) ? stderr : NULL;
+}
+
+void sw_progress_part(const struct cxd_rprog *p)
+{
+	/* Where the report lands is the launcher's stdout (Open MPI hands
+	 * a rank's stdout a pty of its own, and forwards it): a file or a
+	 * pipe there gets no blanking. */
+	if (p->widest == 0 || !launcher_tty(STDOUT_FILENO))
+		return;
+	printf("\r%*s\r", (int) p->widest, "");
 }

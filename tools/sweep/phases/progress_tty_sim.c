@@ -10,3 +10,8 @@ FILE *sw_progress_tty(const struct sw_ctx *c)
 	(void) c;
 	return NULL;
 }
+
+void sw_progress_part(const struct cxd_rprog *p)
+{
+	(void) p;
+}

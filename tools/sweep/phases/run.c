@@ -114,7 +114,10 @@ static void calibrate(struct sw *w)
 /* Rank 0's report: the verdict's exit status (0 elsewhere). */
 static int report(struct sw *w, struct sw_report *rep)
 {
-	return w->c->m.rank == 0 ? sw_report(w, rep) : CXD_EXIT_OK;
+	if (w->c->m.rank != 0)
+		return CXD_EXIT_OK;
+	sw_progress_part(&w->line);
+	return sw_report(w, rep);
 }
 
 /* Every output written (--matrix by every rank, the files by rank 0):
