@@ -12,49 +12,68 @@
 #include "plan_cover_rounds.h"
 #include "plan_cover_tell.h"
 
-/* Pair i of w as the plan's pair j: its ranks and sure crossings. */
+/* Pair i of w as the plan's pair j: its ranks, sure and maybe
+ * crossings. */
 static void pair_out(const struct cxd_cover_work *w,
 		     struct cxd_cover_plan *p, int i, int j)
 {
 	int sp = w->pair_sp[i];
-	size_t at = p->sure_at[j];
+	size_t at = p->sure_at[j], mt = p->maybe_at[j];
 
 	p->pair[j] = w->pair[i];
 	p->sure[at++] = w->pair[i].a;
 	p->sure[at++] = w->pair[i].b;
-	for (size_t e = w->x_at[sp]; e < w->x_at[sp + 1]; e++)
+	for (size_t e = w->x_at[sp]; e < w->x_at[sp + 1]; e++) {
 		if (w->x[e].sure)
 			p->sure[at++] = w->x[e].comp;
+		else
+			p->maybe[mt++] = w->x[e].comp;
+	}
 	p->sure_at[j + 1] = at;
+	p->maybe_at[j + 1] = mt;
 }
 
-/* The pairs in round order, each with its sure crossings. */
+/* Room for the pairs' crossings: all, sure or not (NICs are sure). */
+static int crossings_room(const struct cxd_cover_work *w,
+			  struct cxd_cover_plan *p)
+{
+	size_t sure = 0, maybe = 0;
+
+	for (int i = 0; i < w->npair; i++) {
+		int sp = w->pair_sp[i];
+
+		sure += 2;
+		for (size_t e = w->x_at[sp]; e < w->x_at[sp + 1]; e++) {
+			sure += (size_t) w->x[e].sure;
+			maybe += (size_t) !w->x[e].sure;
+		}
+	}
+	p->sure = malloc((sure + 1) * sizeof(int));
+	p->maybe = malloc((maybe + 1) * sizeof(int));
+	return p->sure && p->maybe ? 0 : -ENOMEM;
+}
+
+/* The pairs in round order, each with its crossings. */
 static int pairs_out(const struct cxd_cover_work *w,
 		     struct cxd_cover_plan *p)
 {
-	size_t np = (size_t) w->npair + 1, all = 0;
+	size_t np = (size_t) w->npair + 1;
 	int *ord = malloc(np * sizeof(int));
 	int ret;
 
 	p->round_at = malloc((np + 1) * sizeof(int));
 	p->pair = malloc(np * sizeof(*p->pair));
 	p->sure_at = malloc((np + 1) * sizeof(size_t));
-	ret = ord && p->round_at && p->pair && p->sure_at ? 0 : -ENOMEM;
+	p->maybe_at = malloc((np + 1) * sizeof(size_t));
+	ret = ord && p->round_at && p->pair && p->sure_at && p->maybe_at ?
+	      0 : -ENOMEM;
 	if (ret == 0)
 		ret = cxd_cover_rounds(w, ord, p->round_at, &p->nround);
-	for (int i = 0; ret == 0 && i < w->npair; i++) {
-		int sp = w->pair_sp[i];
-
-		all += 2;
-		for (size_t e = w->x_at[sp]; e < w->x_at[sp + 1]; e++)
-			all += (size_t) w->x[e].sure;
-	}
-	p->sure = ret == 0 ? malloc((all + 1) * sizeof(int)) : NULL;
-	if (ret == 0 && !p->sure)
-		ret = -ENOMEM;
+	if (ret == 0)
+		ret = crossings_room(w, p);
 	if (ret == 0) {
 		p->npair = w->npair;
-		p->sure_at[0] = 0;
+		p->sure_at[0] = p->maybe_at[0] = 0;
 		for (int j = 0; j < w->npair; j++)
 			pair_out(w, p, ord[j], j);
 	}
@@ -131,8 +150,8 @@ int cxd_cover_plan_build(const struct cxd_topo_map *tm, int n,
 
 void cxd_cover_plan_free(struct cxd_cover_plan *p)
 {
-	void *all[] = { p->pair, p->round_at, p->sure_at, p->sure, p->comp,
-			p->cls_at, p->member };
+	void *all[] = { p->pair, p->round_at, p->sure_at, p->sure,
+			p->maybe_at, p->maybe, p->comp, p->cls_at, p->member };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		free(all[i]);

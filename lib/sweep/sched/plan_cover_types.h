@@ -75,6 +75,11 @@ struct cxd_cover_plan {
 	 * component indices. A bad component makes all of them bad. */
 	size_t *sure_at;
 	int *sure;
+	/* What pair i may cross (some of its ways do, the fabric's hash
+	 * picks): maybe[maybe_at[i] .. maybe_at[i+1]), components. A bad
+	 * pair that no sure crossing explains may be one of their ways'. */
+	size_t *maybe_at;
+	int *maybe;
 	/* Every component: NICs (rank order), link lines (map order),
 	 * bundles, switches. */
 	struct cxd_cover_comp *comp;
