@@ -23,6 +23,7 @@
 #include "sweep/model/pairs.h"
 #include "phases/preflight.h"
 #include "phases/boot.h"
+#include "phases/budget_mpi.h"
 #include "phases/congest_mpi.h"
 #include "phases/health.h"
 #include "phases/run.h"
@@ -85,6 +86,8 @@ static int parse(struct sw_ctx *c, struct sw_engine *e, int argc,
 	if (ret == 0)
 		ret = cxd_run_validate(cxd_tool_find("cxi_write_bw"),
 				       &c->cfg.run, err, sizeof(err));
+	if (ret == 0) /* --budget's, before the modes it excludes */
+		ret = sw_budget_check(c, err, sizeof(err));
 	if (ret == 0) /* --congestion's options */
 		ret = sw_congest_check(c, err, sizeof(err));
 	if (ret == 0 || ret == CXD_OPTS_HELP || ret == CXD_OPTS_VERSION)

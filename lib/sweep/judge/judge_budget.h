@@ -63,6 +63,7 @@ void cxd_judge_budget_ids(const struct cxd_cover_plan *p,
 struct cxd_budget_res {
 	const struct cxd_cover_plan *plan;
 	bool ring;          /* no link lines: ring shifts, NICs only */
+	const char *why;    /* ring: why not a covering plan (a literal) */
 	int shifts;         /* ring: the shifts run */
 	int slots;          /* the rounds cut to the pairs at once */
 	double budget_s;    /* --budget */
