@@ -254,7 +254,24 @@ static int cmp_int(const void *a, const void *b)
 	       (*(const int *) a < *(const int *) b);
 }
 
-/* Plan pair j: its sure list is the reference's; counted. */
+/* Plan pair j's maybe list: what some of its ways cross, not all (the
+ * reference's walk of pair j, just made). */
+static void maybe_ok(const struct chk *c, int j)
+{
+	const struct cxd_cover_plan *p = c->p;
+	int want[MAXC], nw = 0, got[MAXC];
+	int ng = (int) (p->maybe_at[j + 1] - p->maybe_at[j]);
+
+	for (int i = 0; i < MAXC; i++)
+		if (!c->x.sure[i] && c->x.p[i] > 0)
+			want[nw++] = i;
+	assert_int_equal(ng, nw);
+	memcpy(got, p->maybe + p->maybe_at[j], (size_t) ng * sizeof(int));
+	qsort(got, (size_t) ng, sizeof(int), cmp_int);
+	assert_memory_equal(got, want, (size_t) nw * sizeof(int));
+}
+
+/* Plan pair j: its sure and maybe lists are the reference's; counted. */
 static void plan_pair(struct chk *c, int j)
 {
 	const struct cxd_cover_plan *p = c->p;
@@ -277,6 +294,7 @@ static void plan_pair(struct chk *c, int j)
 	memcpy(got, p->sure + p->sure_at[j], (size_t) ng * sizeof(int));
 	qsort(got, (size_t) ng, sizeof(int), cmp_int);
 	assert_memory_equal(got, want, (size_t) nw * sizeof(int));
+	maybe_ok(c, j);
 	for (int i = 0; i < nw; i++) {
 		int *d = c->dsp[want[i]], *nd = &c->ndsp[want[i]], seen = 0;
 

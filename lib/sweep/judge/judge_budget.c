@@ -10,6 +10,7 @@
 /* The naming's state over the classes of one plan and metric. */
 struct nm {
 	const struct cxd_cover_plan *p;
+	const struct cxd_topo_map *tm;
 	const unsigned char *out;
 	enum cxd_metric m;
 	unsigned char *left;    /* per pair: bad, not explained yet */
@@ -47,7 +48,21 @@ static int cls_at(const struct nm *s, size_t e)
 	return s->p->comp[s->p->sure[e]].cls;
 }
 
-/* The classes a good pair crosses for sure. */
+/* Does good pair i clear the component of its sure crossing e? Not a
+ * switch both its ranks sit on: its traffic leaves the switch by none
+ * of its links, where a slow switch shows (its uplinks, as the sweep's
+ * switch suspects mean). */
+static bool clears(const struct nm *s, int i, size_t e)
+{
+	const struct cxd_cover_comp *x = &s->p->comp[s->p->sure[e]];
+	const struct cxd_cover_pair *q = &s->p->pair[i];
+
+	return !(x->kind == CXD_COVER_SWITCH && s->tm && s->tm->switch_of &&
+		 s->tm->switch_of[q->a] == x->id &&
+		 s->tm->switch_of[q->b] == x->id);
+}
+
+/* The classes a good pair crosses for sure (and clears). */
 static void clear(struct nm *s)
 {
 	const struct cxd_cover_plan *p = s->p;
@@ -56,7 +71,7 @@ static void clear(struct nm *s)
 		if (s->out[i] != CXD_BO_GOOD)
 			continue;
 		for (size_t e = p->sure_at[i]; e < p->sure_at[i + 1]; e++)
-			if (cls_at(s, e) >= 0)
+			if (cls_at(s, e) >= 0 && clears(s, i, e))
 				s->cleared[cls_at(s, e)] = 1;
 	}
 }
@@ -220,7 +235,7 @@ int cxd_judge_budget_name(const struct cxd_cover_plan *p,
 			  struct cxd_budget_named *st)
 {
 	size_t nc = (size_t) p->ncls + 1;
-	struct nm s = { .p = p, .out = outcome, .m = m,
+	struct nm s = { .p = p, .tm = tm, .out = outcome, .m = m,
 			.left = malloc((size_t) p->npair + 1),
 			.cleared = calloc(nc, 1), .named = calloc(nc, 1),
 			.gain = malloc(nc * sizeof(int)),

@@ -6,7 +6,9 @@
  * Each measured pair of the plan is good, bad (a confirmed outlier in
  * the metric) or not judged. A class is cleared when a good pair
  * crosses it for sure (a bad component makes every pair crossing it
- * for sure bad). Among the classes not cleared, the one that explains
+ * for sure bad), but for a switch both the pair's ranks sit on: a slow
+ * switch shows on the traffic to and from its links, as the sweep's
+ * switch suspects mean (its uplinks), not between its own ports. Among the classes not cleared, the one that explains
  * the most bad pairs (they cross it for sure) is named, the most
  * specific (fewest pairs crossing it) first; classes that explain the
  * very same bad pairs and are as specific are named together, as
