@@ -161,6 +161,22 @@ static void add_comp(const struct nm *s, const struct cxd_topo_map *tm,
 	}
 }
 
+/* A switch suspect's pairs between two of its own ranks (in) and the
+ * bad ones (bad_in): the text's "inside it". */
+static void inside(const struct nm *s, struct cxd_suspect *o)
+{
+	const int *sof = s->tm ? s->tm->switch_of : NULL;
+
+	for (int i = 0; sof && o->kind == CXD_S_SWITCH && i < s->p->npair;
+	     i++) {
+		if (sof[s->p->pair[i].a] != o->id ||
+		    sof[s->p->pair[i].b] != o->id)
+			continue;
+		o->in++;
+		o->bad_in += s->out[i] == CXD_BO_BAD;
+	}
+}
+
 /* Class b named (with those the outcome cannot tell from it): one
  * suspect, its members in component order; the bad pairs it explains
  * are no longer left. */
@@ -184,6 +200,7 @@ static void name_class(struct nm *s, const struct cxd_topo_map *tm, int b,
 				s->left[i] = 0;
 	for (int c = 0; c < p->ncls; c++)
 		s->named[c] = s->named[c] ? 1 : 0;
+	inside(s, o);
 }
 
 /* A bad pair left that may cross a named class's member. */

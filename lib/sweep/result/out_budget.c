@@ -174,7 +174,8 @@ static void time_named(const struct cxd_sweep_res *r, FILE *out)
 	fprintf(out, "  Time: %.3g s of the budget %g s%s (foreseen %.3g s "
 		"before the plan: one pair %.3g s, timed alone)\n", b->taken_s,
 		b->budget_s, b->taken_s > b->budget_s ?
-		", OVER it (the retest of the flagged pairs)" : "",
+		", over it (the foresight counts no retest of flagged pairs)" :
+		"",
 		b->estimate_s, b->pair_s);
 	for (int m = 0; m < 2; m++) {
 		const struct cxd_budget_named *x = &b->named[m];

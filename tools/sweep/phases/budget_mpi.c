@@ -11,6 +11,7 @@
 #include "sweep/model/route.h"
 #include "sweep/sched/plan_cover.h"
 #include "sweep/sched/plan_ring.h"
+#include "sweep/sched/sched_choose.h"
 #include "sweep/sched/sched_listed.h"
 #include "budget_mpi.h"
 
@@ -85,19 +86,21 @@ static void round_plan(const struct sw_ctx *c, const struct cxd_cover_plan *p,
 		ls->first[k] = ls->first[k - 1] + ls->count[k - 1];
 }
 
-/* Round r paced alone, its pairs pao at a time (m's); secs: rank 0 gets
- * the round's time. The pacing's barrier ends it: the next round's
- * pairs would load the links this one's still cross. */
-static void pace_round(const struct sw_ctx *c, const struct cxd_cover_plan *p,
-		       int r, const struct sw_pace_mode *m,
-		       struct sw_meter *mt, double *secs)
+/* Round r paced alone, its pairs pao at a time (m's), taking turns on
+ * the shared links where the pacing has them (the ring's: sw_pace_plan);
+ * secs: rank 0 gets the round's time. The pacing's barrier ends it: the
+ * next round's pairs would load the links this one's still cross. */
+static void pace_round(const struct sw_ctx *c, const struct sw_pacing *pc,
+		       const struct cxd_cover_plan *p, int r,
+		       const struct sw_pace_mode *m, struct sw_meter *mt,
+		       double *secs)
 {
 	struct cxd_plan lp;
 	double *s;
 
 	round_plan(c, p, r, m->pairs_at_once, &lp);
 	s = sw_alloc(&c->m, (size_t) lp.nrounds + 1, sizeof(double));
-	sw_pace(c, m, &lp, sw_measure_pair, mt, s);
+	sw_pace_plan(c, pc, m, &lp, sw_measure_pair, mt, s);
 	*secs = 0;
 	for (int k = 0; k < lp.nrounds; k++)
 		*secs += s[k];
@@ -105,14 +108,57 @@ static void pace_round(const struct sw_ctx *c, const struct cxd_cover_plan *p,
 	cxd_sched_free(&lp);
 }
 
-/* The pacing's slots: each round's pairs, pao at a time. */
-static int slots_of(const struct cxd_cover_plan *p, int pao)
+static int by_key(const void *a, const void *b)
 {
+	long long x = *(const long long *) a, y = *(const long long *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* The most pairs of round r between the same two domains (dom: each
+ * rank's), which take their turns one after another; key: scratch. */
+static int most_across(const struct cxd_cover_plan *p, int r,
+		       const int *dom, long long *key)
+{
+	int k = 0, most = 0, run = 0;
+
+	for (int i = p->round_at[r]; i < p->round_at[r + 1]; i++) {
+		long long a = dom[p->pair[i].a], b = dom[p->pair[i].b];
+
+		if (a != b)
+			key[k++] = a < b ? a << 32 | b : b << 32 | a;
+	}
+	qsort(key, (size_t) k, sizeof(long long), by_key);
+	for (int i = 0; i < k; i++) {
+		run = i > 0 && key[i] == key[i - 1] ? run + 1 : 1;
+		most = run > most ? run : most;
+	}
+	return most;
+}
+
+/* The pacing's turns: each round's pairs, pao at a time, or more where
+ * pairs between two domains take turns (dom: each rank's; NULL none). */
+static int slots_of(const struct cxd_cover_plan *p, int pao, const int *dom)
+{
+	long long *key = malloc(((size_t) p->npair + 1) * sizeof(long long));
 	int s = 0;
 
-	for (int r = 0; r < p->nround; r++)
-		s += (p->round_at[r + 1] - p->round_at[r] + pao - 1) / pao;
+	for (int r = 0; r < p->nround; r++) {
+		int t = (p->round_at[r + 1] - p->round_at[r] + pao - 1) / pao;
+		int x = dom && key ? most_across(p, r, dom, key) : 0;
+
+		s += x > t ? x : t;
+	}
+	free(key);
 	return s;
+}
+
+/* Whose pairs take turns in the ring's rounds: with --topology's
+ * places and no routes, the pacing's domains (sw_pacing_choose's);
+ * NULL: none. */
+static const int *ring_domains(const struct sw_ctx *c)
+{
+	return c->place.switch_of ? cxd_sched_domains(&c->place) : NULL;
 }
 
 /* Rank 0, without routes: the most ring shifts (1 at least) whose
@@ -129,7 +175,8 @@ static void grow_ring(struct sw_budget *b, const struct sw_ctx *c,
 
 		if (cxd_cover_ring_build(c->m.n, s, &q) != 0)
 			sw_die(&c->m, "out of memory");
-		est = spent + slots_of(&q, pao) * b->res.pair_s;
+		est = spent + slots_of(&q, pao, ring_domains(c)) *
+			      b->res.pair_s;
 		if (s > 1 && est > b->res.budget_s) {
 			cxd_cover_plan_free(&q);
 			break;
@@ -175,6 +222,18 @@ static double probe(const struct sw_ctx *c, struct sw_meter *mt,
 	return s;
 }
 
+/* The budget to ask for: the time foreseen and a tenth for the retest
+ * of what the plan flags, rounded up to two digits. */
+static double needed(double est)
+{
+	double x = est * 1.1, unit;
+
+	if (!(x > 0))
+		return 1;
+	unit = pow(10, floor(log10(x)) - 1);
+	return ceil(x / unit) * unit;
+}
+
 /* Rank 0: the plan's time foreseen from the run's start (what is spent
  * already, then the plan's slots of one pair's time each); over the
  * budget, the refusal with the budget it needs. */
@@ -183,22 +242,21 @@ static int foresee(struct sw_budget *b, const struct sw_ctx *c,
 {
 	double spent = (double) (cxd_now_ns() - t0) / 1e9;
 	struct cxd_budget_res *x = &b->res;
+	const int *dom = x->ring ? ring_domains(c) : NULL;
 
 	if (x->ring)
 		grow_ring(b, c, p->pairs_at_once, spent);
-	else
-		x->estimate_s = spent + slots_of(&b->plan, p->pairs_at_once) *
-					x->pair_s;
-	x->slots = slots_of(&b->plan, p->pairs_at_once);
+	x->slots = slots_of(&b->plan, p->pairs_at_once, dom);
+	x->estimate_s = spent + x->slots * x->pair_s;
 	if (x->estimate_s <= x->budget_s)
 		return CXD_EXIT_OK;
 	fprintf(stderr, "cxi_sweep: --budget %g s is too short: the %s's "
 		"%d pairs in %d rounds (%d at a time: %d turns of one pair, "
 		"%.3g s each, timed) need about %.3g s with the %.3g s "
-		"spent already; give --budget %.0f or more\n", x->budget_s,
+		"spent already; give --budget %g or more\n", x->budget_s,
 		x->ring ? "ring plan" : "covering plan", b->plan.npair,
 		b->plan.nround, p->pairs_at_once, x->slots, x->pair_s,
-		x->estimate_s, spent, ceil(x->estimate_s * 1.1));
+		x->estimate_s, spent, needed(x->estimate_s));
 	return CXD_EXIT_USAGE;
 }
 
@@ -207,9 +265,10 @@ static int foresee(struct sw_budget *b, const struct sw_ctx *c,
 static void share(struct sw_budget *b, const struct sw_ctx *c)
 {
 	struct cxd_cover_plan *p = &b->plan;
-	int head[2] = { p->npair, p->nround };
+	int head[3] = { p->npair, p->nround, b->res.ring };
 
-	sw_bcast(&c->m, head, 2, MPI_INT, "the budget's plan");
+	sw_bcast(&c->m, head, 3, MPI_INT, "the budget's plan");
+	b->ring = head[2];
 	if (c->m.rank != 0) {
 		p->npair = head[0];
 		p->nround = head[1];
@@ -284,7 +343,12 @@ void sw_budget_measure(struct sw_budget *b, const struct sw_ctx *c,
 	/* each round is a plan of its own to the pacing (pace_round) */
 	cxd_rprog_expect(c->m.line, (unsigned) b->plan.nround);
 	for (int r = 0; r < b->plan.nround; r++)
-		pace_round(c, &b->plan, r, &m, mt, &b->round_s[r]);
+		pace_round(c, p, &b->plan, r, &m, mt, &b->round_s[r]);
+}
+
+bool sw_budget_ring(const struct sw_budget *b)
+{
+	return b->ring;
 }
 
 void sw_budget_free(struct sw_budget *b)

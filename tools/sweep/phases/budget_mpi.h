@@ -10,7 +10,9 @@
  * every rank leaves with 2 and rank 0 says what budget the plan needs.
  * Then the plan's rounds, one after the other (a round's pairs at once,
  * the hosts' pairs at a time), each ended by the pacing's barrier: the
- * plan keeps each round's links within their counts, not two rounds'.
+ * plan keeps each round's links within their counts, not two rounds'
+ * (the ring's, whose routes are unknown, take the pacing's turns on the
+ * shared links that --topology's places imply).
  * budget_name_mpi.c: after the judging and the retest, rank 0 gathers
  * every confirmed outlier's pair and names the plan's classes
  * (lib/sweep/judge/judge_budget.h); the result's budget section.
@@ -39,6 +41,7 @@ struct sw_budget {
 	 * plan: components, classes), this rank's partners in it. */
 	struct cxd_cover_plan plan;
 	unsigned char *partner;    /* n: this rank meets that one */
+	bool ring;                 /* ring shifts: no routes known */
 	double *round_s;           /* rank 0: each round's time */
 	struct cxd_plan listed;    /* rank 0: the rounds, for the report */
 	struct cxd_budget_res res; /* rank 0 */
@@ -58,7 +61,13 @@ bool sw_budget_on(const struct sw_ctx *c);
 int sw_budget_plan(struct sw_budget *b, const struct sw_ctx *c,
 		   const struct sw_pacing *p, struct sw_meter *mt,
 		   uint64_t t0);
-/* The plan's rounds measured into mt. Collective. */
+/* The plan is ring shifts (every rank knows once it is planned): the
+ * routes are unknown, so its rounds want the pacing's turns on shared
+ * links (sw_pacing_choose, from --topology's places), as the main
+ * plan's do; the foresight counted them. */
+bool sw_budget_ring(const struct sw_budget *b);
+/* The plan's rounds measured into mt, paced by p (its turns on shared
+ * links, if chosen). Collective. */
 void sw_budget_measure(struct sw_budget *b, const struct sw_ctx *c,
 		       const struct sw_pacing *p, struct sw_meter *mt);
 /* After the retest: rank 0 names the classes from every rank's
