@@ -354,7 +354,9 @@ static void csv_body(const void *arg, FILE *f)
 		for (int j = 0; j < r->run.n; j++) {
 			size_t k = (size_t) i * r->run.n + j;
 
-			if (i == j)
+			/* --budget measured its plan's links only */
+			if (i == j || (r->budget && !isfinite(r->links.bw[k]) &&
+				       !isfinite(r->links.lat[k])))
 				continue;
 			fprintf(f, "%d,%d", i, j);
 			csv_field(f, x[i].host);
