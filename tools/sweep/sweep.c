@@ -38,7 +38,10 @@ static int usage_or_help(const struct sw_ctx *c, const struct sw_engine *e,
 		       "8-byte latency, each --repeat times),\njudges each "
 		       "link against the typical link by the run's own noise "
 		       "(and\nagainst --baseline, --expect-bw, --expect-lat), "
-		       "retests the outliers and\nnames the suspects.\n"
+		       "retests the outliers and\nnames the suspects. "
+		       "With --budget SECONDS only a covering plan's pairs,\n"
+		       "chosen from --topology's link lines, within that "
+		       "time.\n"
 		       "Exit status: 0 pass, 3 outliers found (--health: a bad NIC), 4 "
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
