@@ -7,13 +7,18 @@
 
 #include "judge_budget.h"
 
+/* A bad pair, not explained yet (L_LEFT), or explained only maybe by a
+ * named class (L_MAYBE): it weighs no more in the choice, as one
+ * component explains it already (the fewest components first). */
+enum { L_DONE, L_LEFT, L_MAYBE };
+
 /* The naming's state over the classes of one plan and metric. */
 struct nm {
 	const struct cxd_cover_plan *p;
 	const struct cxd_topo_map *tm;
 	const unsigned char *out;
 	enum cxd_metric m;
-	unsigned char *left;    /* per pair: bad, not explained yet */
+	unsigned char *left;    /* per pair: L_* */
 	unsigned char *cleared; /* per class: a good pair crosses it */
 	unsigned char *named;   /* per class: named already */
 	int *gain;              /* per class: bad pairs left it explains */
@@ -86,7 +91,7 @@ static void gains(struct nm *s)
 	for (int c = 0; c < p->ncls; c++)
 		s->stamp[c] = -1;
 	for (int i = 0; i < p->npair; i++) {
-		if (!s->left[i])
+		if (s->left[i] != L_LEFT)
 			continue;
 		for (size_t e = p->sure_at[i]; e < p->sure_at[i + 1]; e++) {
 			int c = cls_at(s, e);
@@ -139,7 +144,7 @@ static bool same_as(const struct nm *s, int b, int c)
 	    s->gain[c] != s->gain[b] || sig_size(s->p, c) != sig_size(s->p, b))
 		return false;
 	for (int i = 0; i < s->p->npair; i++)
-		if (s->left[i] && crosses(s, i, b) != crosses(s, i, c))
+		if (s->left[i] == L_LEFT && crosses(s, i, b) != crosses(s, i, c))
 			return false;
 	return true;
 }
@@ -177,32 +182,6 @@ static void inside(const struct nm *s, struct cxd_suspect *o)
 	}
 }
 
-/* Class b named (with those the outcome cannot tell from it): one
- * suspect, its members in component order; the bad pairs it explains
- * are no longer left. */
-static void name_class(struct nm *s, const struct cxd_topo_map *tm, int b,
-		       struct cxd_suspect *o)
-{
-	const struct cxd_cover_plan *p = s->p;
-
-	*o = (struct cxd_suspect){ .metric = s->m, .bad = s->gain[b],
-				   .routed = true };
-	for (int c = 0; c < p->ncls; c++) {
-		if (c != b && !same_as(s, b, c))
-			continue;
-		for (int k = p->cls_at[c]; k < p->cls_at[c + 1]; k++)
-			add_comp(s, tm, p->member[k], o);
-		s->named[c] = 2; /* this round's: their pairs go below */
-	}
-	for (int i = 0; i < p->npair; i++)
-		for (int c = 0; s->left[i] && c < p->ncls; c++)
-			if (s->named[c] == 2 && crosses(s, i, c))
-				s->left[i] = 0;
-	for (int c = 0; c < p->ncls; c++)
-		s->named[c] = s->named[c] ? 1 : 0;
-	inside(s, o);
-}
-
 /* A bad pair left that may cross a named class's member. */
 static bool maybe_named(const struct nm *s, int i)
 {
@@ -217,6 +196,45 @@ static bool maybe_named(const struct nm *s, int i)
 	return false;
 }
 
+/* The bad pairs crossing class b for sure, explained or not. */
+static int bad_of(const struct nm *s, int b)
+{
+	int k = 0;
+
+	for (int i = 0; i < s->p->npair; i++)
+		k += s->out[i] == CXD_BO_BAD && crosses(s, i, b);
+	return k;
+}
+
+/* Class b named (with those the outcome cannot tell from it): one
+ * suspect, its members in component order; the bad pairs it explains
+ * for sure are done, those it may explain weigh no more. */
+static void name_class(struct nm *s, const struct cxd_topo_map *tm, int b,
+		       struct cxd_suspect *o)
+{
+	const struct cxd_cover_plan *p = s->p;
+
+	*o = (struct cxd_suspect){ .metric = s->m, .bad = bad_of(s, b),
+				   .routed = true };
+	for (int c = 0; c < p->ncls; c++) {
+		if (c != b && !same_as(s, b, c))
+			continue;
+		for (int k = p->cls_at[c]; k < p->cls_at[c + 1]; k++)
+			add_comp(s, tm, p->member[k], o);
+		s->named[c] = 2; /* this round's: their pairs go below */
+	}
+	for (int i = 0; i < p->npair; i++)
+		for (int c = 0; s->left[i] && c < p->ncls; c++)
+			if (s->named[c] == 2 && crosses(s, i, c))
+				s->left[i] = L_DONE;
+	for (int c = 0; c < p->ncls; c++)
+		s->named[c] = s->named[c] ? 1 : 0;
+	for (int i = 0; i < p->npair; i++)
+		if (s->left[i] == L_LEFT && maybe_named(s, i))
+			s->left[i] = L_MAYBE;
+	inside(s, o);
+}
+
 static int run(struct nm *s, const struct cxd_topo_map *tm,
 	       struct cxd_suspect *out, size_t cap,
 	       struct cxd_budget_named *st)
@@ -226,22 +244,17 @@ static int run(struct nm *s, const struct cxd_topo_map *tm,
 	int b;
 
 	for (int i = 0; i < p->npair; i++) {
-		s->left[i] = s->out[i] == CXD_BO_BAD;
-		st->nbad += s->left[i];
+		s->left[i] = s->out[i] == CXD_BO_BAD ? L_LEFT : L_DONE;
+		st->nbad += s->left[i] == L_LEFT;
 	}
 	clear(s);
 	for (gains(s); k < cap && (b = best(s)) >= 0; gains(s))
 		name_class(s, tm, b, &out[k++]);
-	st->nsure = st->nbad;
 	for (int i = 0; i < p->npair; i++) {
-		if (!s->left[i])
-			continue;
-		st->nsure--;
-		if (maybe_named(s, i))
-			st->nmaybe++;
-		else
-			st->nunexplained++;
+		st->nmaybe += s->left[i] == L_MAYBE;
+		st->nunexplained += s->left[i] == L_LEFT;
 	}
+	st->nsure = st->nbad - st->nmaybe - st->nunexplained;
 	return (int) k;
 }
 

@@ -12,10 +12,11 @@
  * the most bad pairs (they cross it for sure) is named, the most
  * specific (fewest pairs crossing it) first; classes that explain the
  * very same bad pairs and are as specific are named together, as
- * components that cannot be told apart: no choice by rank order. Then
- * the next, until no class explains a bad pair left. A bad pair left
- * that one of a named class's components may carry (one of its ways
- * crosses it) is explained maybe; the rest are unexplained.
+ * components that cannot be told apart: no choice by rank order. A bad
+ * pair left that a named class's component may carry (one of its ways
+ * crosses it) is explained maybe and weighs no more: the fewest
+ * components that explain the outcome are named. Then the next, until
+ * no class explains a bad pair left; the rest are unexplained.
  */
 #ifndef CXD_SWEEP_JUDGE_BUDGET_H
 #define CXD_SWEEP_JUDGE_BUDGET_H
