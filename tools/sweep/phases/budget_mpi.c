@@ -11,7 +11,7 @@
 #include "sweep/model/route.h"
 #include "sweep/sched/plan_cover.h"
 #include "sweep/sched/plan_ring.h"
-#include "sweep/sched/sched_choose.h"
+#include "sweep/sched/sched_keys.h"
 #include "sweep/sched/sched_listed.h"
 #include "budget_mpi.h"
 
@@ -86,21 +86,20 @@ static void round_plan(const struct sw_ctx *c, const struct cxd_cover_plan *p,
 		ls->first[k] = ls->first[k - 1] + ls->count[k - 1];
 }
 
-/* Round r paced alone, its pairs pao at a time (m's), taking turns on
- * the shared links where the pacing has them (the ring's: sw_pace_plan);
- * secs: rank 0 gets the round's time. The pacing's barrier ends it: the
- * next round's pairs would load the links this one's still cross. */
-static void pace_round(const struct sw_ctx *c, const struct sw_pacing *pc,
-		       const struct cxd_cover_plan *p, int r,
-		       const struct sw_pace_mode *m, struct sw_meter *mt,
-		       double *secs)
+/* Round r paced alone, its pairs pao at a time (m's), taking turns by
+ * m->key_dom (the ring's); secs: rank 0 gets the round's time. The
+ * pacing's barrier ends it: the next round's pairs would load the links
+ * this one's still cross. */
+static void pace_round(const struct sw_ctx *c, const struct cxd_cover_plan *p,
+		       int r, const struct sw_pace_mode *m,
+		       struct sw_meter *mt, double *secs)
 {
 	struct cxd_plan lp;
 	double *s;
 
 	round_plan(c, p, r, m->pairs_at_once, &lp);
 	s = sw_alloc(&c->m, (size_t) lp.nrounds + 1, sizeof(double));
-	sw_pace_plan(c, pc, m, &lp, sw_measure_pair, mt, s);
+	sw_pace(c, m, &lp, sw_measure_pair, mt, s);
 	*secs = 0;
 	for (int k = 0; k < lp.nrounds; k++)
 		*secs += s[k];
@@ -153,12 +152,23 @@ static int slots_of(const struct cxd_cover_plan *p, int pao, const int *dom)
 	return s;
 }
 
-/* Whose pairs take turns in the ring's rounds: with --topology's
- * places and no routes, the pacing's domains (sw_pacing_choose's);
- * NULL: none. */
+/* Whose pairs take turns in the ring's rounds, whose routes are unknown:
+ * with --topology's places, pairs between the same two switches, one at
+ * a time (they share that switch pair's links; the ring's shifts keep
+ * most pairs inside groups, where groups as domains crowded the links
+ * and the retest had 250 of 512 pairs to clear at 64 ranks, not 46);
+ * groups where the switch pairs are too many to track
+ * (CXD_SCHED_KEYS_MAX); NULL: none. */
 static const int *ring_domains(const struct sw_ctx *c)
 {
-	return c->place.switch_of ? cxd_sched_domains(&c->place) : NULL;
+	const struct cxd_topo_map *tm = &c->place;
+	long ns = tm->nswitch, ng = tm->ngroup;
+
+	if (tm->switch_of && ns * ns <= CXD_SCHED_KEYS_MAX)
+		return tm->switch_of;
+	if (tm->switch_of && ng > 0 && ng * ng <= CXD_SCHED_KEYS_MAX)
+		return tm->group_of;
+	return NULL;
 }
 
 /* Rank 0, without routes: the most ring shifts (1 at least) whose
@@ -338,17 +348,14 @@ int sw_budget_plan(struct sw_budget *b, const struct sw_ctx *c,
 void sw_budget_measure(struct sw_budget *b, const struct sw_ctx *c,
 		       const struct sw_pacing *p, struct sw_meter *mt)
 {
-	const struct sw_pace_mode m = sw_pace_mode_main(p, SW_RUN_BOTH);
+	struct sw_pace_mode m = sw_pace_mode_main(p, SW_RUN_BOTH);
 
+	if (b->ring)
+		m.key_dom = ring_domains(c);
 	/* each round is a plan of its own to the pacing (pace_round) */
 	cxd_rprog_expect(c->m.line, (unsigned) b->plan.nround);
 	for (int r = 0; r < b->plan.nround; r++)
-		pace_round(c, p, &b->plan, r, &m, mt, &b->round_s[r]);
-}
-
-bool sw_budget_ring(const struct sw_budget *b)
-{
-	return b->ring;
+		pace_round(c, &b->plan, r, &m, mt, &b->round_s[r]);
 }
 
 void sw_budget_free(struct sw_budget *b)

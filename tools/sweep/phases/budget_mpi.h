@@ -11,8 +11,8 @@
  * Then the plan's rounds, one after the other (a round's pairs at once,
  * the hosts' pairs at a time), each ended by the pacing's barrier: the
  * plan keeps each round's links within their counts, not two rounds'
- * (the ring's, whose routes are unknown, take the pacing's turns on the
- * shared links that --topology's places imply).
+ * (the ring's, whose routes are unknown, take turns by switch pair where
+ * --topology places the ranks).
  * budget_name_mpi.c: after the judging and the retest, rank 0 gathers
  * every confirmed outlier's pair and names the plan's classes
  * (lib/sweep/judge/judge_budget.h); the result's budget section.
@@ -61,13 +61,9 @@ bool sw_budget_on(const struct sw_ctx *c);
 int sw_budget_plan(struct sw_budget *b, const struct sw_ctx *c,
 		   const struct sw_pacing *p, struct sw_meter *mt,
 		   uint64_t t0);
-/* The plan is ring shifts (every rank knows once it is planned): the
- * routes are unknown, so its rounds want the pacing's turns on shared
- * links (sw_pacing_choose, from --topology's places), as the main
- * plan's do; the foresight counted them. */
-bool sw_budget_ring(const struct sw_budget *b);
-/* The plan's rounds measured into mt, paced by p (its turns on shared
- * links, if chosen). Collective. */
+/* The plan's rounds measured into mt, p's pairs at a time (the ring's,
+ * whose routes are unknown, taking turns by switch pair; the foresight
+ * counted them). Collective. */
 void sw_budget_measure(struct sw_budget *b, const struct sw_ctx *c,
 		       const struct sw_pacing *p, struct sw_meter *mt);
 /* After the retest: rank 0 names the classes from every rank's

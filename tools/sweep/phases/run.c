@@ -185,13 +185,6 @@ static int measure_budget(struct sw *w, struct sw_ctx *c)
 	w->meter = (struct sw_meter){ c, w->eng, &w->fig, 0 };
 	phase(w, PH_BUDGET);
 	ret = sw_budget_plan(&w->bud, c, &w->pace, &w->meter, w->t0);
-	if (ret == 0 && sw_budget_ring(&w->bud)) {
-		/* no routes: the ring's rounds take turns on shared links */
-		const struct cxd_plan rounds = { .nrounds =
-						 w->bud.plan.nround };
-
-		sw_pacing_choose(&w->pace, c, &rounds);
-	}
 	if (ret == 0) {
 		sw_budget_measure(&w->bud, c, &w->pace, &w->meter);
 		sw_judge(&w->judge, c, w->in, &w->fig, NULL,
