@@ -8,8 +8,9 @@
  * crosses it for sure (a bad component makes every pair crossing it
  * for sure bad), but for a switch both the pair's ranks sit on: a slow
  * switch shows on the traffic to and from its links, as the sweep's
- * switch suspects mean (its uplinks), not between its own ports. Among the classes not cleared, the one that explains
- * the most bad pairs (they cross it for sure) is named, the most
+ * switch suspects mean (its uplinks), not between its own ports.
+ * Among the classes not cleared, the one that explains the most bad
+ * pairs (they cross it for sure) is named, the most
  * specific (fewest pairs crossing it) first; classes that explain the
  * very same bad pairs and are as specific are named together, as
  * components that cannot be told apart: no choice by rank order. A bad

@@ -13,7 +13,8 @@
  * plan (budget_mpi.h) stands for the widths, the main plan and the
  * calibration: it is planned and its time foreseen, measured, judged
  * and retested as the main plan is, and its classes name the suspects
- * (no latency fit, no capacity pass: both want every pair). Rank 0's progress line
+ * (no latency fit, no capacity pass: both want every pair). Rank 0's
+ * progress line
  * (lib/base/progress_rounds.h, where it goes: progress_tty.h) names the
  * phases that measure in rounds; the pacing moves it on between rounds,
  * and it is erased before the report.
