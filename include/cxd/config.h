@@ -130,6 +130,8 @@ struct cxd_sweep_opts {
 	uint64_t repeat;    /* measurements per direction of each link */
 	double expect_bw;   /* MB/s floor per link; 0 = none */
 	double expect_lat;  /* us ceiling per link; 0 = none */
+	double budget_s;    /* --budget: a covering plan's pairs within
+			     * this many seconds; 0 = every pair */
 	/* --congestion (tools/sweep/phases/congest_mpi.c, lib/sweep/congest/) */
 	uint32_t cg_flags;     /* CXD_CG_* */
 	uint32_t aggr_tclass;  /* aggressors' enum cxd_tclass; 0: --tclass */

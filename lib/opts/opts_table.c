@@ -296,6 +296,16 @@ const struct opt cxd_opt_table[] = {
 	  .help = "Read each host's switch and group from FILE\n"
 		  "(lines: NAME SWITCH [GROUP]) to name a bad\n"
 		  "switch or group" },
+	/* cxi_sweep --budget (tools/sweep/phases/budget_mpi.c). */
+	{ OPT(0, "budget", "SECONDS"), REAL(sweep.budget_s, MAXD),
+	  .need = CXD_F_SWEEP, .what = "Invalid time budget",
+	  .help = "Measure only a covering plan's pairs, chosen from\n"
+		  "--topology's link lines so that every NIC, link,\n"
+		  "bundle and switch is crossed by two of them, and\n"
+		  "say so before measuring (exit 2) if the plan's\n"
+		  "estimate exceeds SECONDS; without link lines, ring\n"
+		  "shifts that name NICs only",
+	  SAID("none: every pair is measured") },
 	{ SWEEP_FILE("suspects", suspects, "Invalid suspects file name"),
 	  .help = "Write the suspect hosts to FILE, one per line" },
 	{ SWEEP_FILE("metrics", metrics, "Invalid metrics file name"),

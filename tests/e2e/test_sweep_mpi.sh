@@ -12,7 +12,10 @@
 #      INCONCLUSIVE naming why, never FAIL. Pairs that share a CPU
 #      measure 2.5 times the typical latency, and their ranks wait for a
 #      CPU about half of the time: such an outlier is not judged.
-#   4. A rank frozen in its timed loop (CXD_TEST_STOP_AT, SIGSTOP): its
+#   4. --budget over shared memory with a topology with link lines: the
+#      covering plan's pairs only, exit 0 or 4, the JSON's budget object;
+#      --budget with --congestion refused, both named.
+#   5. A rank frozen in its timed loop (CXD_TEST_STOP_AT, SIGSTOP): its
 #      partner's wait is bounded (--timeout), the frozen rank is named,
 #      and MPI_Abort ends every rank.
 # Skipped (77) without MPI or cxi_sweep.
@@ -86,6 +89,25 @@ if [ "$RC" = 4 ]; then
 	check "mpi-8: JSON verdict INCONCLUSIVE" \
 		test "$(json_get "$TMPD/mpi-8.json" verdict)" = INCONCLUSIVE
 fi
+
+section "--budget over shared memory, a topology with link lines"
+# Every rank on this host's switch s0, linked to a bare s1: the covering
+# plan's pairs only (each NIC crossed twice), judged and reported.
+printf '%s s0 g0\nswitch s1 g0\nlink s0 s1 1\nroute minimal\n' \
+	"$(hostname)" >"$TMPD/budget.topo"
+run_capture budget 120 "${MPIRUN[@]}" -np 4 "$BIN" "${SMALL[@]}" \
+	--topology "$TMPD/budget.topo" --budget 60 --json "$TMPD/budget.json"
+if [ "$RC" = 0 ] || [ "$RC" = 4 ]; then
+	pass "budget: exit $RC"
+else
+	fail "budget: exit $RC, want 0 (PASS) or 4 (INCONCLUSIVE)"; show "$OUT" "$ERR"
+fi
+check "budget: the JSON's plan: a covering plan of fewer than the 6 pairs" \
+	eval '[ "$(json_get "$TMPD/budget.json" budget.plan)" = cover ] &&
+		[ "$(json_get "$TMPD/budget.json" budget.pairs)" -lt 6 ]'
+check "budget: the report's Budget lines" grep -q "^Budget: 60 s: a covering plan" "$OUT"
+refused budget-congestion "--budget and --congestion do not go together" \
+	--budget 10 --congestion
 
 section "a frozen rank is named, bounded"
 t0=$(now)

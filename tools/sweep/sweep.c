@@ -23,6 +23,7 @@
 #include "sweep/model/pairs.h"
 #include "phases/preflight.h"
 #include "phases/boot.h"
+#include "phases/budget_mpi.h"
 #include "phases/congest_mpi.h"
 #include "phases/health.h"
 #include "phases/run.h"
@@ -37,7 +38,10 @@ static int usage_or_help(const struct sw_ctx *c, const struct sw_engine *e,
 		       "8-byte latency, each --repeat times),\njudges each "
 		       "link against the typical link by the run's own noise "
 		       "(and\nagainst --baseline, --expect-bw, --expect-lat), "
-		       "retests the outliers and\nnames the suspects.\n"
+		       "retests the outliers and\nnames the suspects. "
+		       "With --budget SECONDS only a covering plan's pairs,\n"
+		       "chosen from --topology's link lines, within that "
+		       "time.\n"
 		       "Exit status: 0 pass, 3 outliers found (--health: a bad NIC), 4 "
 		       "inconclusive (too noisy to\nvouch for the links), 2 "
 		       "usage, 1 a failure.\n");
@@ -85,6 +89,8 @@ static int parse(struct sw_ctx *c, struct sw_engine *e, int argc,
 	if (ret == 0)
 		ret = cxd_run_validate(cxd_tool_find("cxi_write_bw"),
 				       &c->cfg.run, err, sizeof(err));
+	if (ret == 0) /* --budget's, before the modes it excludes */
+		ret = sw_budget_check(c, err, sizeof(err));
 	if (ret == 0) /* --congestion's options */
 		ret = sw_congest_check(c, err, sizeof(err));
 	if (ret == 0 || ret == CXD_OPTS_HELP || ret == CXD_OPTS_VERSION)

@@ -12,6 +12,7 @@
 #include "base/stamp.h"
 #include "sweep/judge/judge.h"
 #include "out.h"
+#include "out_budget.h"
 #include "out_cap.h"
 #include "out_lat.h"
 #include "out_files.h"
@@ -160,7 +161,8 @@ static json_object *outliers(const struct cxd_outlier *list, size_t n)
 	return a;
 }
 
-/* {"kind": "rounds" or "shared links", "why": the rest of the text}. */
+/* {"kind": "rounds", "shared links" or --budget's "covering plan",
+ * "why": the rest of the text}. */
 static json_object *schedule(const struct cxd_sweep_res *r)
 {
 	static const struct cxd_sched_choice none = {
@@ -171,6 +173,14 @@ static json_object *schedule(const struct cxd_sweep_res *r)
 	char say[CXD_OUT_SCHED_LEN];
 	size_t skip = kind[0] ? strlen(kind) + 2 : 0; /* "KIND: " */
 
+	if (r->budget) { /* no schedule chosen: the plan's own rounds */
+		json_object_object_add(o, "kind", json_object_new_string(
+					       "covering plan"));
+		json_object_object_add(o, "why", json_object_new_string(
+			"--budget: the plan's rounds one after the other, a "
+			"round's pairs at once (the budget object)"));
+		return o;
+	}
 	cxd_out_sched(ch, say, sizeof(say));
 	json_object_object_add(o, "kind", json_object_new_string(kind));
 	json_object_object_add(o, "why", json_object_new_string(
@@ -232,6 +242,8 @@ static void add_run(json_object *d, const struct cxd_sweep_res *r)
 	json_object_object_add(d, "provider",
 			       json_object_new_string(run->provider));
 	json_object_object_add(d, "schedule", schedule(r));
+	if (r->budget)
+		json_object_object_add(d, "budget", cxd_out_budget_json(r));
 	if (r->in.topo)
 		json_object_object_add(d, "widths", cxd_out_json_widths(r));
 	json_object_object_add(d, "options", options(r));
@@ -342,7 +354,9 @@ static void csv_body(const void *arg, FILE *f)
 		for (int j = 0; j < r->run.n; j++) {
 			size_t k = (size_t) i * r->run.n + j;
 
-			if (i == j)
+			/* --budget measured its plan's links only */
+			if (i == j || (r->budget && !isfinite(r->links.bw[k]) &&
+				       !isfinite(r->links.lat[k])))
 				continue;
 			fprintf(f, "%d,%d", i, j);
 			csv_field(f, x[i].host);

@@ -9,6 +9,7 @@
 #include "sweep/judge/judge.h"
 #include "sweep/judge/judge_kinds.h"
 #include "sweep/judge/judge_suspects.h"
+#include "out_budget.h"
 #include "out_cap.h"
 #include "out_lat.h"
 #include "out_sched.h"
@@ -404,9 +405,10 @@ static void pass_why(const struct cxd_sweep_res *r, FILE *out)
 {
 	const struct cxd_rules *rules = r->judged.rules;
 
-	fprintf(out, "all %d links within %.0f %% "
+	fprintf(out, "all %ld links%s within %.0f %% "
 		"(bandwidth) and %.0f %% (latency) of the typical "
-		"link", r->run.n * (r->run.n - 1),
+		"link", cxd_out_budget_links(r),
+		r->budget ? " the budget's plan measured" : "",
 		100 * rules->tol[0].tol, 100 * rules->tol[1].tol);
 	if (r->in.base)
 		fprintf(out, ", %.0f %% and %.0f %% of the baseline",
@@ -529,6 +531,7 @@ void cxd_out_text(const struct cxd_sweep_res *r, FILE *out)
 		r->run.engine_version, (unsigned long long) r->run.repeat,
 		r->rounds.total_s);
 	schedule(r, out);
+	cxd_out_budget_text(r, out);
 	widths(r, out);
 	routes(r, out);
 	stat_line(out, "Bandwidth", "MB/s", &r->links.stat[CXD_M_BW]);

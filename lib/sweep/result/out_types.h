@@ -13,6 +13,7 @@
 
 /* Only pointed to: the capacity pass's result (capacity.h) and the
  * schedule chosen (sched_choose.h). */
+struct cxd_budget_res;
 struct cxd_cap_res;
 struct cxd_latfit;
 struct cxd_sched_choice;
@@ -58,6 +59,9 @@ struct cxd_sweep_res {
 	/* Which schedule ran and why, as chosen (sched_choose.h; the
 	 * writers say it, out_sched.h); NULL: none. */
 	const struct cxd_sched_choice *schedule;
+	/* --budget: the covering plan as run, the time against the budget
+	 * (judge_budget.h); NULL: every pair was measured. */
+	const struct cxd_budget_res *budget;
 	enum cxd_verdict verdict;
 };
 

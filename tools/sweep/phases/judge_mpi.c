@@ -220,12 +220,12 @@ static void share_baseline(struct sw_judging *j, const struct sw_ctx *c,
 	j->report.base_row = false;
 }
 
-/* This rank's own links against the rules. */
+/* This rank's own links against the rules (only: those it marks). */
 static void flag(struct sw_judging *j, const struct sw_ctx *c,
-		 const struct sw_measured *f)
+		 const struct sw_measured *f, const unsigned char *only)
 {
 	const double *row[2] = { f->bw_row, f->lat_row };
-	size_t cap = 0;
+	size_t cap = 0, k = 0;
 
 	for (int m = 0; m < 2; m++)
 		cap += cxd_judge_flag_row(&j->rules, row[m], m, c->m.rank,
@@ -234,16 +234,21 @@ static void flag(struct sw_judging *j, const struct sw_ctx *c,
 	for (int m = 0; m < 2; m++)
 		j->nout += cxd_judge_flag_row(&j->rules, row[m], m, c->m.rank,
 					      j->o + j->nout, cap - j->nout);
+	for (size_t i = 0; only && i < j->nout; i++)
+		if (only[j->o[i].dst])
+			j->o[k++] = j->o[i];
+	if (only)
+		j->nout = k;
 }
 
 void sw_judge(struct sw_judging *j, const struct sw_ctx *c,
 	      struct sw_inputs *in, struct sw_measured *f,
-	      const struct sw_calib *crowd)
+	      const struct sw_calib *crowd, const unsigned char *only)
 {
 	sw_measured_stats(f, &c->m);
 	set_rules(j, c, in, f, crowd);
 	share_baseline(j, c, in);
-	flag(j, c, f);
+	flag(j, c, f, only);
 }
 
 void sw_judging_report(const struct sw_judging *j,

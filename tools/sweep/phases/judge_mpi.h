@@ -58,11 +58,13 @@ struct sw_judging {
 
 /* The first pass judged: f's statistics, the rules (crowd: rank 0's
  * calibration ratios, NULL none), the baseline matched (in->base
- * notes what matched) and shared, this rank's links flagged.
+ * notes what matched) and shared, this rank's links flagged: all, or
+ * with only (n entries) those to the ranks it marks, the pairs a plan
+ * chose (--budget: a link not in it has no figure, and is no outlier).
  * Collective. */
 void sw_judge(struct sw_judging *j, const struct sw_ctx *c,
 	      struct sw_inputs *in, struct sw_measured *f,
-	      const struct sw_calib *crowd);
+	      const struct sw_calib *crowd, const unsigned char *only);
 /* Rank 0: the result's judging section: the report's rules (the n x n
  * baseline), the retest's pairs and metrics. */
 void sw_judging_report(const struct sw_judging *j,

@@ -9,7 +9,12 @@
  * retest (retest_mpi.h), the gathering (gather.h), the latency fit
  * (latfit_mpi.h), the capacity pass
  * (capacity_mpi.h), the evidence (outputs.h: the counters that moved),
- * the report (run_report.c) and the files. Rank 0's progress line
+ * the report (run_report.c) and the files. With --budget a covering
+ * plan (budget_mpi.h) stands for the widths, the main plan and the
+ * calibration: it is planned and its time foreseen, measured, judged
+ * and retested as the main plan is, and its classes name the suspects
+ * (no latency fit, no capacity pass: both want every pair). Rank 0's
+ * progress line
  * (lib/base/progress_rounds.h, where it goes: progress_tty.h) names the
  * phases that measure in rounds; the pacing moves it on between rounds,
  * and it is erased before the report.
@@ -26,7 +31,7 @@
 #include "width_mpi.h"
 
 /* The phases rank 0's progress line names, in sw_run's order. */
-enum { PH_WIDTHS, PH_MAIN, PH_CALIB, PH_RETEST, PH_CAPACITY };
+enum { PH_WIDTHS, PH_MAIN, PH_BUDGET, PH_CALIB, PH_RETEST, PH_CAPACITY };
 
 static const struct {
 	const char *name;
@@ -34,6 +39,7 @@ static const struct {
 } phase_row[] = {
 	[PH_WIDTHS] = { "link widths", false }, /* as many as it takes */
 	[PH_MAIN] = { "main pass", true },
+	[PH_BUDGET] = { "covering plan", true },
 	[PH_CALIB] = { "calibration", true },
 	[PH_RETEST] = { "retest", true },
 	[PH_CAPACITY] = { "capacity pass", true },
@@ -50,6 +56,8 @@ static unsigned phases_planned(const struct sw *w)
 	const struct sw_ctx *c = w->c;
 	unsigned m = 1u << PH_MAIN | 1u << PH_RETEST;
 
+	if (sw_budget_on(c))
+		return 1u << PH_BUDGET | 1u << PH_RETEST;
 	if (sw_widths_planned(c, w->in))
 		m |= 1u << PH_WIDTHS;
 	if (w->pace.pairs_at_once > 1 && !c->coord_only)
@@ -138,21 +146,26 @@ static int write_outputs(struct sw *w, const struct sw_report *rep,
  * while they run: the line is w's), which is erased at their end: the
  * evidence's collectives then part it from the report on stdout, which
  * a launcher forwards apart from stderr. */
-static void measure(struct sw *w, struct sw_ctx *c)
+static void measure_start(struct sw *w, struct sw_ctx *c)
 {
-	struct sw_engine *e = w->eng;
-
 	cxd_rprog_init(&w->line, sw_progress_tty(c), "cxi_sweep", w->t0);
 	c->m.line = w->line.out ? &w->line : NULL;
 	sw_pacing_init(&w->pace, c);
 	w->phases = c->m.line ? phases_planned(w) : 0;
+}
+
+static void measure(struct sw *w, struct sw_ctx *c)
+{
+	struct sw_engine *e = w->eng;
+
+	measure_start(w, c);
 	phase(w, PH_WIDTHS);
 	sw_widths(c, e, w->in);                  /* shared links' widths */
 	phase(w, PH_MAIN);
 	main_plan(w);                            /* every pair, measured */
 	phase(w, PH_CALIB);
 	calibrate(w);                            /* pairs alone vs at once */
-	sw_judge(&w->judge, c, w->in, &w->fig, &w->crowd); /* flag links */
+	sw_judge(&w->judge, c, w->in, &w->fig, &w->crowd, NULL); /* flag */
 	phase(w, PH_RETEST);
 	sw_retest(&w->judge, c, &w->pace, &w->meter); /* confirm */
 	sw_gather_all(&w->seen, c, &w->judge, &w->fig);
@@ -163,8 +176,36 @@ static void measure(struct sw *w, struct sw_ctx *c)
 	c->m.line = NULL;
 }
 
+/* --budget: the covering plan's pairs, not every pair; their flags
+ * retested (alone per shared link with --topology) before the plan's
+ * classes name anything. 0, or 2 when the plan's time foreseen exceeds
+ * the budget (nothing measured but the pair that timed it). */
+static int measure_budget(struct sw *w, struct sw_ctx *c)
+{
+	int ret;
+
+	measure_start(w, c);
+	sw_measured_init(&w->fig, &c->m, c->repeat);
+	w->meter = (struct sw_meter){ c, w->eng, &w->fig, 0 };
+	phase(w, PH_BUDGET);
+	ret = sw_budget_plan(&w->bud, c, &w->pace, &w->meter, w->t0);
+	if (ret == 0) {
+		sw_budget_measure(&w->bud, c, &w->pace, &w->meter);
+		sw_judge(&w->judge, c, w->in, &w->fig, NULL,
+			 w->bud.partner);
+		phase(w, PH_RETEST);
+		sw_retest(&w->judge, c, &w->pace, &w->meter);
+		sw_gather_all(&w->seen, c, &w->judge, &w->fig);
+		sw_budget_name(&w->bud, c, &w->judge);
+	}
+	cxd_rprog_end(c->m.line);
+	c->m.line = NULL;
+	return ret;
+}
+
 static void sw_free(struct sw *w)
 {
+	sw_budget_free(&w->bud);
 	sw_outputs_free(&w->out);
 	sw_capacity_free(&w->cap);
 	cxd_latfit_free(&w->lat);
@@ -190,8 +231,11 @@ int sw_run(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 		ret = sw_inputs_place(in, c);    /* --topology's places */
 	if (ret == 0)
 		ret = sw_outputs_open(&w.out, c, e); /* --matrix, counters */
-	if (ret == 0) {
+	if (ret == 0 && sw_budget_on(c))
+		ret = measure_budget(&w, c);     /* a covering plan's pairs */
+	else if (ret == 0)
 		measure(&w, c);                  /* every phase that does */
+	if (ret == 0) {
 		sw_outputs_evidence(&w.out, c);  /* counters that moved */
 		verdict = report(&w, &rep);      /* rank 0: the text */
 		ret = write_outputs(&w, &rep, verdict); /* files, --matrix */

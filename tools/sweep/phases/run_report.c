@@ -14,11 +14,13 @@
 #include "health.h"
 #include "run_state.h"
 
-/* Only --json lists every round's pairs (n^2 / 2 of them). */
+/* Only --json lists every round's pairs (n^2 / 2 of them); --budget's
+ * plan is listed already. */
 static const struct cxd_plan *listed_plan(const struct sw *w,
 					  struct sw_report *rep)
 {
-	const struct cxd_plan *main_pl = &w->plan;
+	const struct cxd_plan *main_pl = sw_budget_on(w->c) ? &w->bud.listed :
+					 &w->plan;
 
 	if (cxd_sched_listed(main_pl) || !w->c->cfg.sweep.json[0])
 		return main_pl;
@@ -53,7 +55,9 @@ static void rounds(const struct sw *w, struct sw_report *rep,
 		.pairs_at_once = w->pace.pairs_at_once,
 		.round_first = ls ? ls->first : NULL,
 		.round_count = ls ? ls->count : NULL,
-		.round_pairs = ls ? ls->pairs : NULL, .round_s = w->pace.round_s,
+		.round_pairs = ls ? ls->pairs : NULL,
+		.round_s = sw_budget_on(w->c) ? w->bud.round_s :
+			   w->pace.round_s,
 		.total_s = (double) (cxd_now_ns() - w->t0) / 1e9 };
 }
 
@@ -72,12 +76,14 @@ static bool named_already(const struct sw *w, const struct cxd_suspect *s,
 	return false;
 }
 
-/* Rank 0's suspects in the outputs' order: the gathering's, the latency
- * fit's, then the capacity pass's (each part keeps its own; the report
- * owns the list). */
+/* Rank 0's suspects in the outputs' order: the gathering's (with
+ * --budget the plan's classes named instead), the latency fit's, then
+ * the capacity pass's (each part keeps its own; the report owns the
+ * list). */
 static void merge_suspects(const struct sw *w, struct sw_report *rep)
 {
 	const struct cxd_sweep_suspects part[] = {
+		sw_budget_on(w->c) ? sw_budget_suspects(&w->bud) :
 		sw_gathered_suspects(&w->seen), sw_latfit_suspects(&w->lat),
 		sw_capacity_suspects(&w->cap) };
 	size_t n = 0;
@@ -109,13 +115,22 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 {
 	struct cxd_sweep_res *r = &rep->r;
 
-	*r = (struct cxd_sweep_res){ .schedule = &w->pace.sched };
+	bool budget = sw_budget_on(w->c);
+
+	/* --budget's rounds are the plan's, no schedule was chosen */
+	*r = (struct cxd_sweep_res){ .schedule = budget ? NULL :
+				     &w->pace.sched };
+	if (budget) {
+		sw_budget_report(&w->bud, w->t0, &rep->budget);
+		r->budget = &rep->budget;
+	}
 	run_facts(w, &r->run);
 	sw_inputs_report(w->in, w->c, &r->in);
 	rounds(w, rep, &r->rounds);
 	sw_gathered_report(&w->seen, &r->links, &r->outliers);
 	sw_judging_report(&w->judge, &r->judged);
-	sw_capacity_report(&w->cap, &r->cap);
+	if (!budget) /* --budget runs no capacity pass */
+		sw_capacity_report(&w->cap, &r->cap);
 	r->latfit = &w->lat;
 	merge_suspects(w, rep);
 	counters_moved(w, rep);

@@ -12,6 +12,7 @@
 #include "base/progress_rounds.h"
 #include "sweep/result/out_types.h"
 #include "sweep/sched/sched.h"
+#include "budget_mpi.h"
 #include "capacity_mpi.h"
 #include "engine/context.h"
 #include "engine/engine.h"
@@ -36,6 +37,7 @@ struct sw {
 	struct sw_judging judge;
 	struct sw_gathered seen;   /* rank 0: the whole run's view */
 	struct sw_capacity cap;    /* the capacity pass */
+	struct sw_budget bud;      /* --budget's plan and naming */
 	struct cxd_latfit lat;     /* rank 0: latency over the routes */
 	struct sw_outputs out;
 	uint64_t t0;
@@ -52,6 +54,7 @@ struct sw_report {
 	const char **moved;
 	struct cxd_suspect *sus;   /* the parts' suspects, merged */
 	struct cxd_plan listed;
+	struct cxd_budget_res budget; /* --budget's section */
 };
 
 /* Rank 0: the result from every part, its verdict, the text on stdout;

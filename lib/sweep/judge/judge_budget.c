@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The suspects of a covering plan named from its classes
+ * (judge_budget.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge_budget.h"
+
+/* A bad pair, not explained yet (L_LEFT), or explained only maybe by a
+ * named class (L_MAYBE): it weighs no more in the choice, as one
+ * component explains it already (the fewest components first). */
+enum { L_DONE, L_LEFT, L_MAYBE };
+
+/* The naming's state over the classes of one plan and metric. */
+struct nm {
+	const struct cxd_cover_plan *p;
+	const struct cxd_topo_map *tm;
+	const unsigned char *out;
+	enum cxd_metric m;
+	unsigned char *left;    /* per pair: L_* */
+	unsigned char *cleared; /* per class: a good pair crosses it */
+	unsigned char *named;   /* per class: named already */
+	int *gain;              /* per class: bad pairs left it explains */
+	int *stamp;             /* per class: the last pair counted */
+};
+
+enum cxd_suspect_kind cxd_judge_budget_kind(int cover_kind)
+{
+	return cover_kind == CXD_COVER_NIC ? CXD_S_RANK :
+	       cover_kind == CXD_COVER_LINK ? CXD_S_LINK :
+	       cover_kind == CXD_COVER_BUNDLE ? CXD_S_BUNDLE : CXD_S_SWITCH;
+}
+
+void cxd_judge_budget_ids(const struct cxd_cover_plan *p,
+			  const struct cxd_topo_map *tm, int comp,
+			  struct cxd_alike *a)
+{
+	const struct cxd_cover_comp *x = &p->comp[comp];
+
+	a->kind = cxd_judge_budget_kind(x->kind);
+	a->id = x->id;
+	a->id2 = x->kind == CXD_COVER_SWITCH ? CXD_SWL_ALL : x->id2;
+	if (x->kind == CXD_COVER_LINK && tm && x->id < tm->nlink) {
+		a->id = tm->link[x->id].a;
+		a->id2 = tm->link[x->id].b;
+	}
+}
+
+/* Class of pair i's sure crossing e. */
+static int cls_at(const struct nm *s, size_t e)
+{
+	return s->p->comp[s->p->sure[e]].cls;
+}
+
+/* Does good pair i clear the component of its sure crossing e? Not a
+ * switch both its ranks sit on: its traffic leaves the switch by none
+ * of its links, where a slow switch shows (its uplinks, as the sweep's
+ * switch suspects mean). */
+static bool clears(const struct nm *s, int i, size_t e)
+{
+	const struct cxd_cover_comp *x = &s->p->comp[s->p->sure[e]];
+	const struct cxd_cover_pair *q = &s->p->pair[i];
+
+	return !(x->kind == CXD_COVER_SWITCH && s->tm && s->tm->switch_of &&
+		 s->tm->switch_of[q->a] == x->id &&
+		 s->tm->switch_of[q->b] == x->id);
+}
+
+/* The classes a good pair crosses for sure (and clears). */
+static void clear(struct nm *s)
+{
+	const struct cxd_cover_plan *p = s->p;
+
+	for (int i = 0; i < p->npair; i++) {
+		if (s->out[i] != CXD_BO_GOOD)
+			continue;
+		for (size_t e = p->sure_at[i]; e < p->sure_at[i + 1]; e++)
+			if (cls_at(s, e) >= 0 && clears(s, i, e))
+				s->cleared[cls_at(s, e)] = 1;
+	}
+}
+
+/* Per class the bad pairs left that cross it for sure (a pair counted
+ * once per class, though it may cross several of its members). */
+static void gains(struct nm *s)
+{
+	const struct cxd_cover_plan *p = s->p;
+
+	memset(s->gain, 0, (size_t) p->ncls * sizeof(int));
+	for (int c = 0; c < p->ncls; c++)
+		s->stamp[c] = -1;
+	for (int i = 0; i < p->npair; i++) {
+		if (s->left[i] != L_LEFT)
+			continue;
+		for (size_t e = p->sure_at[i]; e < p->sure_at[i + 1]; e++) {
+			int c = cls_at(s, e);
+
+			if (c < 0 || s->stamp[c] == i)
+				continue;
+			s->stamp[c] = i;
+			s->gain[c]++;
+		}
+	}
+}
+
+/* Pairs crossing class c for sure (any member's count: they share). */
+static int sig_size(const struct cxd_cover_plan *p, int c)
+{
+	return p->comp[p->member[p->cls_at[c]]].sure;
+}
+
+/* Does pair i cross class c for sure? */
+static bool crosses(const struct nm *s, int i, int c)
+{
+	for (size_t e = s->p->sure_at[i]; e < s->p->sure_at[i + 1]; e++)
+		if (cls_at(s, e) == c)
+			return true;
+	return false;
+}
+
+/* The best class to name: the most bad pairs left, then the fewest
+ * pairs crossing it; -1 when none explains one. */
+static int best(const struct nm *s)
+{
+	int b = -1;
+
+	for (int c = 0; c < s->p->ncls; c++) {
+		if (s->cleared[c] || s->named[c] || s->gain[c] == 0)
+			continue;
+		if (b < 0 || s->gain[c] > s->gain[b] ||
+		    (s->gain[c] == s->gain[b] &&
+		     sig_size(s->p, c) < sig_size(s->p, b)))
+			b = c;
+	}
+	return b;
+}
+
+/* Class c explains the very same bad pairs left as class b, and is as
+ * specific: the outcome cannot tell them apart. */
+static bool same_as(const struct nm *s, int b, int c)
+{
+	if (c == b || s->cleared[c] || s->named[c] ||
+	    s->gain[c] != s->gain[b] || sig_size(s->p, c) != sig_size(s->p, b))
+		return false;
+	for (int i = 0; i < s->p->npair; i++)
+		if (s->left[i] == L_LEFT && crosses(s, i, b) != crosses(s, i, c))
+			return false;
+	return true;
+}
+
+/* Add component x to suspect o: the first is o itself, the rest alike. */
+static void add_comp(const struct nm *s, const struct cxd_topo_map *tm,
+		     int x, struct cxd_suspect *o)
+{
+	struct cxd_alike a;
+
+	cxd_judge_budget_ids(s->p, tm, x, &a);
+	if (o->links == 0) {
+		o->kind = a.kind;
+		o->id = a.id;
+		o->id2 = a.id2;
+		o->links = s->p->comp[x].sure;
+	} else if (o->nalike < CXD_SUSPECT_ALIKE) {
+		o->alike[o->nalike++] = a;
+	}
+}
+
+/* A switch suspect's pairs between two of its own ranks (in) and the
+ * bad ones (bad_in): the text's "inside it". */
+static void inside(const struct nm *s, struct cxd_suspect *o)
+{
+	const int *sof = s->tm ? s->tm->switch_of : NULL;
+
+	for (int i = 0; sof && o->kind == CXD_S_SWITCH && i < s->p->npair;
+	     i++) {
+		if (sof[s->p->pair[i].a] != o->id ||
+		    sof[s->p->pair[i].b] != o->id)
+			continue;
+		o->in++;
+		o->bad_in += s->out[i] == CXD_BO_BAD;
+	}
+}
+
+/* A bad pair left that may cross a named class's member. */
+static bool maybe_named(const struct nm *s, int i)
+{
+	const struct cxd_cover_plan *p = s->p;
+
+	for (size_t e = p->maybe_at[i]; e < p->maybe_at[i + 1]; e++) {
+		int c = p->comp[p->maybe[e]].cls;
+
+		if (c >= 0 && s->named[c])
+			return true;
+	}
+	return false;
+}
+
+/* The bad pairs crossing class b for sure, explained or not. */
+static int bad_of(const struct nm *s, int b)
+{
+	int k = 0;
+
+	for (int i = 0; i < s->p->npair; i++)
+		k += s->out[i] == CXD_BO_BAD && crosses(s, i, b);
+	return k;
+}
+
+/* Class b named (with those the outcome cannot tell from it): one
+ * suspect, its members in component order; the bad pairs it explains
+ * for sure are done, those it may explain weigh no more. */
+static void name_class(struct nm *s, const struct cxd_topo_map *tm, int b,
+		       struct cxd_suspect *o)
+{
+	const struct cxd_cover_plan *p = s->p;
+
+	*o = (struct cxd_suspect){ .metric = s->m, .bad = bad_of(s, b),
+				   .routed = true };
+	for (int c = 0; c < p->ncls; c++) {
+		if (c != b && !same_as(s, b, c))
+			continue;
+		for (int k = p->cls_at[c]; k < p->cls_at[c + 1]; k++)
+			add_comp(s, tm, p->member[k], o);
+		s->named[c] = 2; /* this round's: their pairs go below */
+	}
+	for (int i = 0; i < p->npair; i++)
+		for (int c = 0; s->left[i] && c < p->ncls; c++)
+			if (s->named[c] == 2 && crosses(s, i, c))
+				s->left[i] = L_DONE;
+	for (int c = 0; c < p->ncls; c++)
+		s->named[c] = s->named[c] ? 1 : 0;
+	for (int i = 0; i < p->npair; i++)
+		if (s->left[i] == L_LEFT && maybe_named(s, i))
+			s->left[i] = L_MAYBE;
+	inside(s, o);
+}
+
+static int run(struct nm *s, const struct cxd_topo_map *tm,
+	       struct cxd_suspect *out, size_t cap,
+	       struct cxd_budget_named *st)
+{
+	const struct cxd_cover_plan *p = s->p;
+	size_t k = 0;
+	int b;
+
+	for (int i = 0; i < p->npair; i++) {
+		s->left[i] = s->out[i] == CXD_BO_BAD ? L_LEFT : L_DONE;
+		st->nbad += s->left[i] == L_LEFT;
+	}
+	clear(s);
+	for (gains(s); k < cap && (b = best(s)) >= 0; gains(s))
+		name_class(s, tm, b, &out[k++]);
+	for (int i = 0; i < p->npair; i++) {
+		st->nmaybe += s->left[i] == L_MAYBE;
+		st->nunexplained += s->left[i] == L_LEFT;
+	}
+	st->nsure = st->nbad - st->nmaybe - st->nunexplained;
+	return (int) k;
+}
+
+int cxd_judge_budget_name(const struct cxd_cover_plan *p,
+			  const struct cxd_topo_map *tm,
+			  const unsigned char *outcome, enum cxd_metric m,
+			  struct cxd_suspect *out, size_t cap,
+			  struct cxd_budget_named *st)
+{
+	size_t nc = (size_t) p->ncls + 1;
+	struct nm s = { .p = p, .tm = tm, .out = outcome, .m = m,
+			.left = malloc((size_t) p->npair + 1),
+			.cleared = calloc(nc, 1), .named = calloc(nc, 1),
+			.gain = malloc(nc * sizeof(int)),
+			.stamp = malloc(nc * sizeof(int)) };
+	int ret = -ENOMEM;
+
+	*st = (struct cxd_budget_named){ 0 };
+	if (s.left && s.cleared && s.named && s.gain && s.stamp)
+		ret = run(&s, tm, out, cap, st);
+	free(s.left);
+	free(s.cleared);
+	free(s.named);
+	free(s.gain);
+	free(s.stamp);
+	return ret;
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# test-class: shared (simulated time: its figures do not depend on the load)
+# cxi_sweep --budget (docs/sweep.md, "Within a time budget") under SimGrid
+# with the simulated cxi_sweep of `make sim` (build-sim/cxi_sweep, or
+# CXD_SIM_SWEEP): 64 ranks on sim/platgen.py's 4 x 4 x 4 dragonfly whose
+# topology file has the fabric's link lines. Checks (py/sweep_budget.py)
+# that a healthy fabric PASSes with no suspect and only the covering
+# plan's pairs measured (at most a tenth of the 2016, read from the JSON
+# and its matrix, in rounds with no rank twice, within the budget); a
+# NIC at 75 % FAILs naming that rank alone; a switch's links at 50 %
+# FAIL naming that switch alone; the same topology without its link
+# lines runs ring shifts that name the slow NIC. A budget too small is
+# refused before measuring (exit 2, no report, no JSON) naming the
+# budget it needs, and that budget then runs; a budget that is not a
+# positive number, or --budget with --health, exits 2 naming them.
+# About 30 s on 2 idle cores. Skipped (77) without SimGrid or the
+# simulated build.
+#   bash tests/e2e/test_sweep_budget.sh BUILD_DIR
+. "$(dirname "$0")/lib.sh" "$@"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+SWEEP=${CXD_SIM_SWEEP:-$SRC/build-sim/cxi_sweep}
+BUDGET=${SIM_BUDGET:-60}
+command -v smpirun >/dev/null || skip "smpirun not found (scripts/deps.sh installs libsimgrid-dev)"
+[ -x "$SWEEP" ] || skip "$SWEEP not built (make sim)"
+
+# plat NAME [platgen options]: a 4 x 4 x 4 dragonfly with link lines
+plat() {
+	local name=$1; shift
+	python3 "$SRC/sim/platgen.py" dragonfly --groups 4 --switches 4 --hosts 4 --links \
+		"$@" -o "$TMPD/$name" >"$TMPD/$name.gen" 2>&1 || { show "$TMPD/$name.gen"; return 1; }
+}
+# sim NP PLATFORM OUT [cxi_sweep options]: one simulated run, its exit status
+sim() {
+	local np=$1 p=$2 out=$3; shift 3
+	smpirun -np "$np" -platform "$TMPD/$p.xml" -hostfile "$TMPD/$p.hosts" \
+		--cfg=smpi/test:0 --cfg=smpi/grow-injected-times:no --cfg=smpi/host-speed:1Gf \
+		"$SWEEP" --engine mpi "$@" >"$TMPD/$out.out" 2>"$TMPD/$out.err"
+}
+# judged NAME PLATFORM TOPO CHECK...: a 64-rank --budget run and its JSON's checks
+judged() {
+	local name=$1 p=$2 topo=$3 rc; shift 3
+	sim 64 "$p" "$name" --topology "$TMPD/$topo.topo" --budget "$BUDGET" \
+		--json "$TMPD/$name.json"
+	rc=$?
+	case "$*" in *PASS*) want=0 ;; *) want=3 ;; esac
+	expect_rc "$want" "$rc" "$name: cxi_sweep --budget $BUDGET" || show "$TMPD/$name.err"
+	if python3 "$SRC/tests/e2e/py/sweep_budget.py" "$TMPD/$name.json" "$@" \
+		>"$TMPD/$name.chk" 2>&1; then
+		pass "$name: $(head -1 "$TMPD/$name.chk")"
+	else
+		fail "$name: the JSON's checks"; show "$TMPD/$name.chk" "$TMPD/$name.out"
+	fi
+}
+
+section "platforms"
+check "healthy, nid0021 at 75 %, switch g1s1's links at 50 %" eval \
+	'plat ok && plat nic --slow node:nid0021=0.75 && plat sw --slow switch:g1s1=0.5'
+grep -v '^\(link\|route\|switch\) ' "$TMPD/nic.topo" >"$TMPD/places.topo"
+
+section "within the budget"
+judged healthy ok ok --verdict PASS --no-suspect
+judged nic nic nic --verdict FAIL --suspect rank:21
+judged switch sw sw --verdict FAIL --suspect switch:g1s1
+judged ring nic places --verdict FAIL --plan ring --max-share 0.5 --suspect rank:21
+expect_line "$TMPD/ring.out" "cannot localize beyond NICs" "the ring's report says it names NICs only"
+
+section "a budget too small, refused before measuring"
+sim 64 ok small --topology "$TMPD/ok.topo" --budget 0.001 --json "$TMPD/small.json"
+expect_rc 2 $? "--budget 0.001"
+expect_line "$TMPD/small.err" "budget 0.001 s is too short.*give --budget [0-9.]+ or more" \
+	"the refusal names the budget it needs"
+check "nothing measured past the timed pair: no report, no JSON" \
+	eval '! grep -q "^Verdict" "$TMPD/small.out" && [ ! -e "$TMPD/small.json" ]'
+need=$(sed -n 's/.*give --budget \([0-9.]*\) or more.*/\1/p' "$TMPD/small.err")
+if [ -n "$need" ]; then
+	sim 64 ok need --topology "$TMPD/ok.topo" --budget "$need"
+	expect_rc 0 $? "--budget $need, the budget it named, runs" || show "$TMPD/need.err"
+fi
+
+section "bad values"
+for v in abc 0 -5; do
+	sim 2 ok "bad$v" --budget "$v"
+	expect_rc 2 $? "--budget $v"
+	expect_line "$TMPD/bad$v.err" "Invalid time budget: '$v'" "--budget $v named"
+done
+sim 2 ok health --budget 10 --health
+expect_rc 2 $? "--budget with --health"
+expect_line "$TMPD/health.err" "budget and --health do not go together" "both named"
+finish
