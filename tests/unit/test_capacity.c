@@ -56,7 +56,7 @@ static int plan_of(const struct fab *f, const bool *skip,
 		   int max_at_once, struct cxd_cap_plan *pl)
 {
 	const struct cxd_cap_want w = { skip, skip_pair, width, stated,
-					max_at_once, 0, 0 };
+					max_at_once, 0 };
 
 	return cxd_cap_plan(&f->tm, f->r, f->n, &w, pl);
 }
@@ -162,44 +162,6 @@ static void test_plan_dragonfly(void **state)
 	assert_int_not_equal(f.sof[pl.unit[0].p[0][0].a],
 			     f.sof[pl.unit[0].p[0][1].a]);
 	check_rounds(&f, &pl);
-	cxd_cap_plan_free(&pl);
-}
-
-/* With the routes known (wide), a bundle takes as many pairs as its
- * groups' hosts allow up to CXD_CAP_LOAD (its width says 2), spread
- * evenly over their switches,
- * the rounds still holding each rank once; switch pairs keep their
- * width's load; a round too small for a unit bounds it. */
-static void test_plan_wide(void **state)
-{
-	struct fab f;
-	struct cxd_cap_plan pl;
-	const struct cxd_cap_want w = { NULL, NULL, width1, unstated, 64, 0,
-					1 };
-	const struct cxd_cap_want few = { NULL, NULL, width1, unstated, 6, 0,
-					  1 };
-	int sw[MAXN] = { 0 };
-
-	(void) state;
-	fab_make(&f, 48, 3, 4); /* 4 groups x 4 switches x 3 hosts */
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, &w, &pl), 0);
-	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].load, CXD_CAP_LOAD);
-	assert_int_equal(pl.cls[CXD_CAP_SWITCHES].load, 2);
-	for (int u = 0; u < pl.nunits; u++)
-		if (pl.unit[u].scope == CXD_CAP_BUNDLE) {
-			assert_int_equal(pl.unit[u].np, CXD_CAP_LOAD);
-			for (int i = 0; i < pl.unit[u].np; i++) {
-				sw[f.sof[pl.unit[u].p[0][i].a]]++;
-				sw[f.sof[pl.unit[u].p[0][i].b]]++;
-			}
-		}
-	/* as many hosts of every switch in each of its group's 3 bundles */
-	for (int k = 0; k < 16; k++)
-		assert_int_equal(sw[k], 3 * CXD_CAP_LOAD / 4);
-	check_rounds(&f, &pl);
-	cxd_cap_plan_free(&pl);
-	assert_int_equal(cxd_cap_plan(&f.tm, f.r, f.n, &few, &pl), 0);
-	assert_int_equal(pl.cls[CXD_CAP_BUNDLE].load, 6);
 	cxd_cap_plan_free(&pl);
 }
 
@@ -398,8 +360,7 @@ static void test_confirm(void **state)
 	struct cxd_cap_res res, res2;
 	struct cxd_cap_model *m;
 	double *fig, *fig2;
-	const struct cxd_cap_want w = { NULL, NULL, width2, unstated, 64, 1,
-					0 };
+	const struct cxd_cap_want w = { NULL, NULL, width2, unstated, 64, 1 };
 	int bundle, busy;
 
 	(void) state;
@@ -555,7 +516,6 @@ static void test_judge_unsure_and_stated(void **state)
 
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_plan_dragonfly),
-	cmocka_unit_test(test_plan_wide),
 	cmocka_unit_test(test_plan_skips),
 	cmocka_unit_test(test_plan_leaves),
 	cmocka_unit_test(test_model_draws),

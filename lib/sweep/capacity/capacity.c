@@ -66,7 +66,7 @@ static void side_reps(struct build *b, const struct cxd_sweep_rank *r,
 			rot[j] = mem[(j + (2 * rep + b->reload) * nm /
 				      (2 * CXD_CAP_REPS)) % nm];
 		k = cxd_width_side(b->tm, r, rot, nm, spread, skip,
-				   CXD_CAP_LOAD, side_of(b, rep, d));
+				   side_of(b, rep, d));
 		b->nside[d] = rep == 0 || k < b->nside[d] ? k : b->nside[d];
 	}
 }
@@ -215,7 +215,7 @@ static void load_of(struct cxd_cap_class *cl, int width, bool stated,
 
 	cl->width = width;
 	cl->stated = stated;
-	cl->load = want < CXD_CAP_LOAD_WIDTH ? want : CXD_CAP_LOAD_WIDTH;
+	cl->load = want < CXD_CAP_LOAD ? want : CXD_CAP_LOAD;
 	if (cl->load > max_at_once)
 		cl->load = max_at_once;
 	if (width <= 0) {
@@ -225,15 +225,6 @@ static void load_of(struct cxd_cap_class *cl, int width, bool stated,
 		cl->load = 0;
 		snprintf(cl->why, sizeof(cl->why), "one pair at a time");
 	}
-}
-
-/* With the routes known, a bundle's load spreads over its cables
- * (CXD_CAP_LOAD); the model says what that many pairs should carry. */
-static void wide_bundles(struct cxd_cap_class *cl, int max_at_once)
-{
-	if (cl->load == 0)
-		return;
-	cl->load = max_at_once < CXD_CAP_LOAD ? max_at_once : CXD_CAP_LOAD;
 }
 
 /* Each switch's group (-1: none), from its first rank. */
@@ -301,8 +292,6 @@ int cxd_cap_plan(const struct cxd_topo_map *tm,
 		load_of(&pl->cls[s], w->width[k], w->stated[k],
 			w->max_at_once);
 	}
-	if (w->wide)
-		wide_bundles(&pl->cls[CXD_CAP_BUNDLE], w->max_at_once);
 	if (grp && b.side && b.nside)
 		ret = plan_scopes(&b, r, n, w->skip, grp);
 	free(grp);

@@ -18,17 +18,8 @@
 #include "sweep/judge/suspect_types.h"
 #include "sweep/model/topo_types.h"
 
-/* The most pairs a unit's load takes from its width: a Slingshot
- * bundle or switch connection of 1-4 links overloaded by one, few
- * enough to cost little. */
-#define CXD_CAP_LOAD_WIDTH 8
-/* The most pairs on one unit. Where the routes are known, a bundle is
- * loaded with this many whatever its width, from as many of its groups'
- * switches as it allows: which of its cables a pair takes is the
- * fabric's hash, and only pairs between many switches spread over all
- * of them, so that one cable down shows against what the model expects
- * of the rest. (16 made the model's fit overshoot where every bundle
- * leaves a group through one switch: docs/sweep.md.) */
+/* The most pairs on one unit: a Slingshot bundle or switch connection
+ * of 1-4 links overloaded by one, few enough to cost little. */
 #define CXD_CAP_LOAD 8
 /* Each round measured this many times, the larger aggregate kept: noise
  * (a stalled host, cross traffic) only lowers what a link carries. */
@@ -132,9 +123,6 @@ struct cxd_cap_want {
 	/* 1: the load again, from other hosts of each part where it has
 	 * them (a short unit confirmed before it is named); 0: first */
 	int reload;
-	/* 1: the routes are known (rank 0 holds the link lines): bundles
-	 * are loaded with CXD_CAP_LOAD pairs, not their width's */
-	int wide;
 };
 int cxd_cap_plan(const struct cxd_topo_map *tm,
 		 const struct cxd_sweep_rank *r, int n,

@@ -55,12 +55,12 @@ static int on_switch(const struct cxd_topo_map *tm, const int *side, int k,
 
 int cxd_width_side(const struct cxd_topo_map *tm,
 		   const struct cxd_sweep_rank *r, const int *mem, int nm,
-		   bool spread, const bool *skip, int cap, int *out)
+		   bool spread, const bool *skip, int *out)
 {
 	int k = 0;
 
-	for (int lvl = spread ? 1 : cap; lvl <= cap; lvl++)
-		for (int j = 0; j < nm && k < cap; j++) {
+	for (int lvl = spread ? 1 : CXD_WIDTH_CAP; lvl <= CXD_WIDTH_CAP; lvl++)
+		for (int j = 0; j < nm && k < CXD_WIDTH_CAP; j++) {
 			int i = mem[j];
 
 			if ((skip == NULL || !skip[i]) && !taken(r, out, k, i) &&
@@ -82,8 +82,7 @@ static int side(const struct cxd_topo_map *tm, const struct cxd_sweep_rank *r,
 	for (int i = 0; i < n; i++)
 		if (dom[i] == d)
 			mem[nm++] = i;
-	k = cxd_width_side(tm, r, mem, nm, spread, NULL, CXD_WIDTH_CAP,
-			   out);
+	k = cxd_width_side(tm, r, mem, nm, spread, NULL, out);
 	free(mem);
 	return k;
 }

@@ -36,13 +36,13 @@ int cxd_width_samples(const struct cxd_topo_map *tm,
 		      const struct cxd_sweep_rank *r, int n,
 		      struct cxd_width_sample s[CXD_TOPO_W_KINDS]);
 
-/* Up to cap of the ranks mem[0..nm), one per host:NIC, none
+/* Up to CXD_WIDTH_CAP of the ranks mem[0..nm), one per host:NIC, none
  * with skip[i] set (skip NULL: none); spread: round-robin over their
  * switches, so that a group pair's pairs load its global links before
  * any one switch's. Written to out; their count. */
 int cxd_width_side(const struct cxd_topo_map *tm,
 		   const struct cxd_sweep_rank *r, const int *mem, int nm,
-		   bool spread, const bool *skip, int cap, int *out);
+		   bool spread, const bool *skip, int *out);
 
 /* worst[k - 1]: the slowest pair's bandwidth with k pairs at once, for
  * k = 1..nk. Is k = nk + 1 worth running (none slowed beyond tol of one

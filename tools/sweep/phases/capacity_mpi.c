@@ -25,7 +25,6 @@
 struct head {
 	int run;               /* 0: skipped, rank 0's why says why */
 	int stated[CXD_TOPO_W_KINDS];
-	int routes;            /* rank 0 holds the fabric's link lines */
 };
 
 /* The figure this rank led in the round being run, and the share of
@@ -132,7 +131,6 @@ static void rank0_inputs(struct sw_capacity *cap, const struct sw_ctx *c,
 	const char *why = why_not(c, g);
 
 	h->run = why == NULL;
-	h->routes = tm->nlink > 0;
 	snprintf(cap->res.why, sizeof(cap->res.why), "%s", why ? why : "");
 	for (int k = 0; in->has_topo && k < CXD_TOPO_W_KINDS; k++)
 		h->stated[k] = in->topo.width[k].src == CXD_TOPO_WS_STATED;
@@ -268,7 +266,6 @@ struct inputs {
 	bool stated[CXD_TOPO_W_KINDS];
 	int width[CXD_TOPO_W_KINDS];
 	int reload;            /* cxd_cap_want's */
-	int routes;            /* cxd_cap_want's wide */
 };
 
 /* Rank 0, with the fabric's links: its routes (capacity_model.h);
@@ -299,7 +296,7 @@ static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
 
 	const struct cxd_cap_want w = { x->skip, x->skip_pair, x->width,
 					x->stated, c->hosts.pairs_at_once,
-					x->reload, x->routes };
+					x->reload };
 
 	cxd_cap_res_free(&cap->res);
 	cxd_cap_plan_free(&cap->plan);
@@ -335,8 +332,8 @@ static bool wider(struct sw_capacity *cap, const struct sw_ctx *c,
 	for (int s = 0; c->m.rank == 0 && s < CXD_CAP_SCOPES; s++) {
 		const struct cxd_cap_class *cl = &cap->plan.cls[s];
 		int k = cxd_cap_width_kind(s), w = x->width[k];
-		int room = c->hosts.pairs_at_once < CXD_CAP_LOAD_WIDTH ?
-			   c->hosts.pairs_at_once : CXD_CAP_LOAD_WIDTH;
+		int room = c->hosts.pairs_at_once < CXD_CAP_LOAD ?
+			   c->hosts.pairs_at_once : CXD_CAP_LOAD;
 		int to = (int) (cl->expected / pair + 0.5);
 
 		if (!cl->present || cl->load == 0 || cl->stated ||
@@ -413,12 +410,11 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 			x.skip[i] = skip[i];
 		for (int i = 0; i < ng * ng; i++)
 			x.skip_pair[i] = skip_pair[i];
-		x.routes = h.routes;
 		for (int k = 0; k < CXD_TOPO_W_KINDS; k++) {
 			x.stated[k] = h.stated[k];
 			x.width[k] = c->width[k];
 		}
-		/* at most twice more: 1, 2, 4 ... 7 covers CXD_CAP_LOAD_WIDTH */
+		/* at most twice more: 1, 2, 4 ... 7 covers CXD_CAP_LOAD */
 		for (int it = 0; it < 3; it++) {
 			h.run = one_pass(cap, c, e, &x, j);
 			if (!h.run || !wider(cap, c, j, &x))
