@@ -300,9 +300,9 @@ const struct opt cxd_opt_table[] = {
 	{ OPT(0, "budget", "SECONDS"), REAL(sweep.budget_s, MAXD),
 	  .need = CXD_F_SWEEP, .what = "Invalid time budget",
 	  .help = "Measure only a covering plan's pairs, chosen from\n"
-		  "--topology's link lines so that every NIC, link,\n"
-		  "bundle and switch is crossed by two of them, and\n"
-		  "say so before measuring (exit 2) if the plan's\n"
+		  "the link lines of --topology so that every NIC,\n"
+		  "link, bundle and switch is crossed by two of them,\n"
+		  "and say so before measuring (exit 2) if the plan's\n"
 		  "estimate exceeds SECONDS; without link lines, ring\n"
 		  "shifts that name NICs only",
 	  SAID("none: every pair is measured") },
