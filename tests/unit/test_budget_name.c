@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "support/topo_fab.h"
 #include "support/unit_main.h"
 #include "sweep/judge/judge_budget.h"
 #include "sweep/model/route.h"
@@ -44,8 +45,7 @@ struct fab {
 
 static void link_add(struct fab *f, int a, int b, int count)
 {
-	f->l[f->nl] = (struct cxd_topo_link){ a < b ? a : b, a < b ? b : a,
-					      count, f->nl + 1 };
+	f->l[f->nl] = tfab_link(a, b, count, f->nl + 1);
 	f->nl++;
 }
 
@@ -59,10 +59,8 @@ static void ranks_on(struct fab *f, int s, int h)
 
 static void plan(struct fab *f, int route)
 {
-	f->tm = (struct cxd_topo_map){ .switch_of = f->sof,
-		.group_of = f->gof, .nswitch = f->ns, .nswitch_all = f->ns,
-		.ngroup = f->ng, .link = f->l, .nlink = f->nl,
-		.switch_group = f->ng > 0 ? f->sg : NULL, .route = route };
+	f->tm = tfab_map(f->sof, f->gof, f->ns, f->ng, f->sg, f->l, f->nl,
+			 route);
 	assert_int_equal(cxd_routes_build(&f->tm, f->n, &f->rt), 0);
 	assert_int_equal(cxd_cover_plan_build(&f->tm, f->n, &f->rt, NULL,
 					      &f->p), 0);

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "support/topo_fab.h"
 #include "support/unit_main.h"
 #include "sweep/model/route.h"
 #include "sweep/sched/plan_cover.h"
@@ -45,17 +46,14 @@ struct fab {
 static void link_add(struct fab *f, int a, int b, int count)
 {
 	assert_true(f->nl < MAXL);
-	f->l[f->nl] = (struct cxd_topo_link){ a < b ? a : b, a < b ? b : a,
-					      count, f->nl + 1 };
+	f->l[f->nl] = tfab_link(a, b, count, f->nl + 1);
 	f->nl++;
 }
 
 static void map(struct fab *f, int route)
 {
-	f->tm = (struct cxd_topo_map){ .switch_of = f->sof,
-		.group_of = f->gof, .nswitch = f->ns, .nswitch_all = f->ns,
-		.ngroup = f->ng, .link = f->l, .nlink = f->nl,
-		.switch_group = f->ng > 0 ? f->sg : NULL, .route = route };
+	f->tm = tfab_map(f->sof, f->gof, f->ns, f->ng, f->sg, f->l, f->nl,
+			 route);
 }
 
 /* h ranks on switch s (of group sg[s]), after those placed. */

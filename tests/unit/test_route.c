@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "support/topo_fab.h"
 #include "support/unit_main.h"
 #include "sweep/judge/judge_suspects.h"
 #include "sweep/model/route.h"
@@ -36,16 +37,15 @@ struct fab {
 
 static void link_add(struct fab *f, int a, int b, int count)
 {
-	f->l[f->nl++] = (struct cxd_topo_link){ a < b ? a : b, a < b ? b : a,
-						count, f->nl + 1 };
+	f->l[f->nl] = tfab_link(a, b, count, f->nl + 1);
+	f->nl++;
 }
 
 static void map(struct fab *f, int route)
 {
-	f->tm = (struct cxd_topo_map){ .switch_of = f->sof,
-		.group_of = f->gof, .nswitch = f->ns, .nswitch_all = f->ns,
-		.ngroup = f->ng, .link = f->l, .nlink = f->nl,
-		.switch_group = f->sg, .route = route };
+	f->tm = tfab_map(f->sof, f->gof, f->ns, f->ng, f->sg, f->l, f->nl,
+			 route);
+	f->tm.switch_group = f->sg; /* leaves too: every entry -1 */
 }
 
 /* g groups of s switches of h hosts; every two switches of a group
