@@ -15,8 +15,8 @@
 # simulated build. About as long as six scenarios of sim_scenarios.sh.
 #   bench/sim_capacity.sh [SWEEP_BINARY] [RANKS] [SWEEP_ARGS]
 set -u
-cd "$(dirname "$0")/.." || exit 1
-SWEEP=${1:-build-sim/cxi_sweep}
+. "$(dirname "$0")/sim_lib.sh"
+sim_start sim_capacity "${1:-}"
 RANKS=${2:-1024}
 ARGS=${3:-}
 case $RANKS in
@@ -25,8 +25,6 @@ case $RANKS in
 	exit 2
 	;;
 esac
-. bench/sim_lib.sh
-sim_start sim_capacity "$SWEEP"
 MD=bench/results/sim_capacity_$RANKS.md
 python3 sim/scenarios.py --links --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite capacity \
 	--state-widths --sweep-args "$ARGS" --jobs 2 --timeout 7200 \

@@ -13,23 +13,13 @@
 # A 1,024-rank fabric costs 8-12 min of CPU.
 #   bench/sim_faults.sh [SWEEP_BINARY] [RANKS...]
 set -u
-cd "$(dirname "$0")/.." || exit 1
-SWEEP=${1:-build-sim/cxi_sweep}
+. "$(dirname "$0")/sim_lib.sh"
+sim_start sim_faults "${1:-}"
 shift
 [ $# -gt 0 ] || set -- 256 1024
-. bench/sim_lib.sh
-sim_start sim_faults "$SWEEP"
 for n in "$@"; do
 	if [ "$n" -ge 1024 ]; then trials=8 clean=2; else trials=24 clean=4; fi
 	# the same trials twice: places only (suspects from the links' ends),
 	# then with the fabric's links (suspects over the routes)
-	for mode in places links; do
-		extra=()
-		[ "$mode" = links ] && extra=(--links)
-		python3 sim/faults.py --sweep "$SWEEP" --ranks "$n" --seed 1 \
-			--trials "$trials" --clean "$clean" --jobs 2 --timeout 7200 \
-			--out "$OUT/$n-$mode" "${extra[@]}" \
-			--json "bench/results/sim_faults_${n}_$mode.json" |
-			tee "bench/results/sim_faults_${n}_$mode.md"
-	done
+	sim_faults_twice "$n" "$trials" "$clean" 2 "bench/results/sim_faults_$n"
 done

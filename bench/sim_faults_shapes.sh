@@ -17,24 +17,16 @@
 # simulated build.
 #   bench/sim_faults_shapes.sh [SWEEP_BINARY] [RANKS...]
 set -u
-cd "$(dirname "$0")/.." || exit 1
-SWEEP=${1:-build-sim/cxi_sweep}
+. "$(dirname "$0")/sim_lib.sh"
+sim_start sim_faults_shapes "${1:-}"
 shift
 [ $# -gt 0 ] || set -- 128 256
-. bench/sim_lib.sh
-sim_start sim_faults_shapes "$SWEEP"
 for n in "$@"; do
 	if [ "$n" -ge 1024 ]; then trials=6 clean=1
 	elif [ "$n" -ge 256 ]; then trials=12 clean=2
 	else trials=30 clean=4; fi
 	res=bench/results/sim_faults_shapes_$n
-	for mode in places links; do
-		extra=()
-		[ "$mode" = places ] && extra=(--no-links)
-		python3 sim/faults.py --shapes --sweep "$SWEEP" --ranks "$n" --seed 1 \
-			--trials "$trials" --clean "$clean" --jobs 1 --timeout 7200 \
-			--out "$OUT/$n-$mode" "${extra[@]}" --json "${res}_$mode.json"
-	done
+	sim_faults_twice "$n" "$trials" "$clean" 1 "$res" --shapes
 	{
 		echo "# Faults on drawn shapes, $n ranks (bench/sim_faults_shapes.sh)"
 		echo

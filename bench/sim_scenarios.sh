@@ -11,12 +11,10 @@
 # 1024 ranks, 2 h at most each.
 #   bench/sim_scenarios.sh [SWEEP_BINARY] [RANKS] [SWEEP_ARGS]
 set -u
-cd "$(dirname "$0")/.." || exit 1
-SWEEP=${1:-build-sim/cxi_sweep}
+. "$(dirname "$0")/sim_lib.sh"
+sim_start sim_scenarios "${1:-}"
 RANKS=${2:-1024}
 ARGS=${3:-}
-. bench/sim_lib.sh
-sim_start sim_scenarios "$SWEEP"
 python3 sim/scenarios.py --links --sweep "$SWEEP" --ranks "$RANKS" --out "$OUT" --suite full \
 	--sweep-args "$ARGS" --jobs 2 --timeout 7200 --json "bench/results/sim_scenarios_$RANKS.json" |
 	tee "bench/results/sim_scenarios_$RANKS.md"

@@ -13,13 +13,11 @@
 # simulated build. A 128-rank fabric costs about 5-15 s of CPU.
 #   bench/sim_shapes.sh [SWEEP_BINARY] [COUNT] [RANKS] [SHAPES_ARGS]
 set -u
-cd "$(dirname "$0")/.." || exit 1
-SWEEP=${1:-build-sim/cxi_sweep}
+. "$(dirname "$0")/sim_lib.sh"
+sim_start sim_shapes "${1:-}"
 COUNT=${2:-200}
 RANKS=${3:-128}
 ARGS=${4:-}
-. bench/sim_lib.sh
-sim_start sim_shapes "$SWEEP"
 # shellcheck disable=SC2086 # ARGS: words
 python3 sim/shapes.py --sweep "$SWEEP" --count "$COUNT" --seed 1 --ranks "$RANKS" \
 	--jobs 2 --timeout 3600 --out "$OUT" --json "bench/results/sim_shapes_$RANKS.json" $ARGS |

@@ -23,3 +23,18 @@ json_object *cxd_json_num(double d)
 		strncat(buf, ".0", sizeof(buf) - strlen(buf) - 1);
 	return json_object_new_double_s(d, buf);
 }
+
+void cxd_json_add_int(json_object *o, const char *k, int v)
+{
+	json_object_object_add(o, k, json_object_new_int(v));
+}
+
+void cxd_json_add_str(json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+void cxd_json_add_num(json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, cxd_json_num(v));
+}

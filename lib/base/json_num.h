@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The one writer of a JSON number, for every document (report, sweep). */
+/* The one writer of a JSON number, for every document (report, sweep),
+ * and the members written most. */
 #ifndef CXD_BASE_JSON_NUM_H
 #define CXD_BASE_JSON_NUM_H
 
@@ -12,5 +13,10 @@
  * JSON: NULL, which json-c writes as null.
  */
 json_object *cxd_json_num(double d);
+
+/* o[k] = v: the three kinds of member the documents write most. */
+void cxd_json_add_int(json_object *o, const char *k, int v);
+void cxd_json_add_str(json_object *o, const char *k, const char *v);
+void cxd_json_add_num(json_object *o, const char *k, double v);
 
 #endif

@@ -28,41 +28,19 @@
 #include "sweep/sched/plan_cover.h"
 #include "sweep/sched/plan_ring.h"
 
-#define MAXR 128
-#define MAXS 32
-#define MAXL 256
 #define CAP 32
 
 struct fab {
-	int n, ns, ng;
-	int sof[MAXR], gof[MAXR], sg[MAXS];
-	struct cxd_topo_link l[MAXL];
-	int nl;
-	struct cxd_topo_map tm;
+	struct tfab t;
 	struct cxd_routes rt;
 	struct cxd_cover_plan p;
 };
 
-static void link_add(struct fab *f, int a, int b, int count)
-{
-	f->l[f->nl] = tfab_link(a, b, count, f->nl + 1);
-	f->nl++;
-}
-
-static void ranks_on(struct fab *f, int s, int h)
-{
-	for (int i = 0; i < h; i++) {
-		f->sof[f->n] = s;
-		f->gof[f->n++] = f->ng > 0 ? f->sg[s] : -1;
-	}
-}
-
 static void plan(struct fab *f, int route)
 {
-	f->tm = tfab_map(f->sof, f->gof, f->ns, f->ng, f->sg, f->l, f->nl,
-			 route);
-	assert_int_equal(cxd_routes_build(&f->tm, f->n, &f->rt), 0);
-	assert_int_equal(cxd_cover_plan_build(&f->tm, f->n, &f->rt, NULL,
+	tfab_map(&f->t, route);
+	assert_int_equal(cxd_routes_build(&f->t.tm, f->t.n, &f->rt), 0);
+	assert_int_equal(cxd_cover_plan_build(&f->t.tm, f->t.n, &f->rt, NULL,
 					      &f->p), 0);
 }
 
@@ -74,21 +52,7 @@ static void plan(struct fab *f, int route)
 static void dragonfly_nb(struct fab *f, int g, int s, int h, int nb)
 {
 	memset(f, 0, sizeof(*f));
-	f->ns = g * s;
-	f->ng = g;
-	for (int a = 0; a < f->ns; a++) {
-		f->sg[a] = a / s;
-		ranks_on(f, a, h);
-	}
-	for (int k = 0; k < g; k++)
-		for (int x = 0; x < s; x++)
-			for (int y = x + 1; y < s; y++)
-				link_add(f, k * s + x, k * s + y, 1);
-	for (int i = 0; i < g; i++)
-		for (int j = i + 1; j < g; j++)
-			for (int b = 0; b < nb; b++)
-				link_add(f, i * s + (j + b) % s,
-					 j * s + (i + b) % s, 1);
+	tfab_dragonfly(&f->t, g, s, h, 1, nb);
 	plan(f, CXD_TOPO_R_MINIMAL);
 }
 
@@ -148,7 +112,7 @@ static void names_class(const struct cxd_cover_plan *p,
 static int name(const struct fab *f, const unsigned char *out,
 		struct cxd_suspect *s, struct cxd_budget_named *st)
 {
-	return cxd_judge_budget_name(&f->p, &f->tm, out, CXD_M_BW, s, CAP,
+	return cxd_judge_budget_name(&f->p, &f->t.tm, out, CXD_M_BW, s, CAP,
 				     st);
 }
 
@@ -176,7 +140,7 @@ static void test_every_class_named(void **state)
 			assert_int_equal(st.nbad, f.p.comp[comp].sure);
 			assert_int_equal(st.nsure, st.nbad);
 			assert_int_equal(st.nunexplained, 0);
-			names_class(&f.p, &f.tm, &s[0], c);
+			names_class(&f.p, &f.t.tm, &s[0], c);
 		}
 		done(&f);
 	}
@@ -192,14 +156,14 @@ static void slow_uplinks(const struct fab *f, unsigned char *out,
 	struct cxd_budget_named st;
 	int tried = 0;
 
-	for (int sw = 0; sw < f->ns; sw++) {
+	for (int sw = 0; sw < f->t.ns; sw++) {
 		int c = cxd_cover_find(&f->p, CXD_COVER_SWITCH, sw, -1);
 		bool inner = false;
 
 		outcome_of(&f->p, &c, 1, out);
 		for (int i = 0; i < f->p.npair; i++)
-			if (f->sof[f->p.pair[i].a] == sw &&
-			    f->sof[f->p.pair[i].b] == sw) {
+			if (f->t.sof[f->p.pair[i].a] == sw &&
+			    f->t.sof[f->p.pair[i].b] == sw) {
 				out[i] = CXD_BO_GOOD;
 				inner = true;
 			}
@@ -257,7 +221,7 @@ static void test_maybe_through(void **state)
 
 	(void) state;
 	dragonfly_nb(&f, 4, 4, 4, 2);
-	for (int sw = 0; sw < f.ns; sw++) {
+	for (int sw = 0; sw < f.t.ns; sw++) {
 		int c = cxd_cover_find(&f.p, CXD_COVER_SWITCH, sw, -1), nm = 0;
 
 		outcome_of(&f.p, &c, 1, out);
@@ -343,13 +307,13 @@ static void test_class_of_three(void **state)
 
 	(void) state;
 	memset(&f, 0, sizeof(f));
-	f.ns = 4;
-	ranks_on(&f, 0, 2);
-	ranks_on(&f, 2, 2);
-	ranks_on(&f, 3, 2);
-	link_add(&f, 0, 1, 1);
-	link_add(&f, 1, 2, 1);
-	link_add(&f, 0, 3, 1);
+	f.t.ns = 4;
+	tfab_ranks_on(&f.t, 0, 2);
+	tfab_ranks_on(&f.t, 2, 2);
+	tfab_ranks_on(&f.t, 3, 2);
+	tfab_link_add(&f.t, 0, 1, 1);
+	tfab_link_add(&f.t, 1, 2, 1);
+	tfab_link_add(&f.t, 0, 3, 1);
 	plan(&f, CXD_TOPO_R_ECMP);
 	l01 = cxd_cover_find(&f.p, CXD_COVER_LINK, 0, -1);
 	outcome_of(&f.p, &l01, 1, out);
@@ -358,7 +322,7 @@ static void test_class_of_three(void **state)
 	assert_int_equal(s[0].kind, CXD_S_LINK);
 	assert_int_equal(s[0].id, 0); /* a link: its switches */
 	assert_int_equal(s[0].id2, 1);
-	names_class(&f.p, &f.tm, &s[0], f.p.comp[l01].cls);
+	names_class(&f.p, &f.t.tm, &s[0], f.p.comp[l01].cls);
 	done(&f);
 }
 

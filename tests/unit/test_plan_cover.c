@@ -35,93 +35,17 @@
 #define WORDS (MAXP / 64)
 #define KMAX 4
 
-struct fab {
-	int n, ns, ng;
-	int sof[MAXR], gof[MAXR], sg[MAXS];
-	struct cxd_topo_link l[MAXL];
-	int nl;
-	struct cxd_topo_map tm;
-};
-
-static void link_add(struct fab *f, int a, int b, int count)
-{
-	assert_true(f->nl < MAXL);
-	f->l[f->nl] = tfab_link(a, b, count, f->nl + 1);
-	f->nl++;
-}
-
-static void map(struct fab *f, int route)
-{
-	f->tm = tfab_map(f->sof, f->gof, f->ns, f->ng, f->sg, f->l, f->nl,
-			 route);
-}
-
-/* h ranks on switch s (of group sg[s]), after those placed. */
-static void ranks_on(struct fab *f, int s, int h)
-{
-	for (int i = 0; i < h; i++) {
-		assert_true(f->n < MAXR);
-		f->sof[f->n] = s;
-		f->gof[f->n++] = f->ng > 0 ? f->sg[s] : -1;
-	}
-}
-
-/* g groups of s switches of h ranks; every two switches of a group
- * linked (2 cables); group pair (i, j) joined by one link from switch
- * (j mod s) of i to (i mod s) of j (test_route.c's). */
-static void dragonfly(struct fab *f, int g, int s, int h)
-{
-	memset(f, 0, sizeof(*f));
-	f->ns = g * s;
-	f->ng = g;
-	for (int a = 0; a < f->ns; a++) {
-		f->sg[a] = a / s;
-		ranks_on(f, a, h);
-	}
-	for (int k = 0; k < g; k++)
-		for (int x = 0; x < s; x++)
-			for (int y = x + 1; y < s; y++)
-				link_add(f, k * s + x, k * s + y, 2);
-	for (int i = 0; i < g; i++)
-		for (int j = i + 1; j < g; j++)
-			link_add(f, i * s + j % s, j * s + i % s, 1);
-	map(f, CXD_TOPO_R_MINIMAL);
-}
-
-/* leaves of h ranks, each linked to every spine (spines last). */
-static void fat_tree(struct fab *f, int leaves, int h, int spines)
-{
-	memset(f, 0, sizeof(*f));
-	f->ns = leaves + spines;
-	for (int a = 0; a < leaves; a++)
-		ranks_on(f, a, h);
-	for (int a = 0; a < leaves; a++)
-		for (int p = 0; p < spines; p++)
-			link_add(f, a, leaves + p, 1);
-	map(f, CXD_TOPO_R_ECMP);
-	f->tm.nswitch = leaves;
-}
-
-static int find_link(const struct fab *f, int a, int b)
-{
-	for (int l = 0; l < f->nl; l++)
-		if ((f->l[l].a == a && f->l[l].b == b) ||
-		    (f->l[l].a == b && f->l[l].b == a))
-			return l;
-	return -1;
-}
-
 /* The reference: the plan's component indices by kind, and what one
  * pair crosses (sure, or its chance), walked here from the ways. */
 struct ref {
-	const struct fab *f;
+	const struct tfab *f;
 	const struct cxd_routes *rt;
 	int nic[MAXR], link[MAXL], sw[MAXS], bun[MAXG][MAXG];
 	double p[MAXC];
 	char sure[MAXC];
 };
 
-static void ref_init(struct ref *x, const struct fab *f,
+static void ref_init(struct ref *x, const struct tfab *f,
 		     const struct cxd_routes *rt,
 		     const struct cxd_cover_plan *p)
 {
@@ -144,7 +68,7 @@ static void ref_init(struct ref *x, const struct fab *f,
 static void ref_way(const struct ref *x, const struct cxd_way *w, int s,
 		    int t, bool *on)
 {
-	const struct fab *f = x->f;
+	const struct tfab *f = x->f;
 	int cur = s < t ? s : t;
 
 	for (int h = 0; h < w->len; h++) {
@@ -233,7 +157,7 @@ static void job_pair(struct chk *c, int a, int b, int sp)
  * crossed, how often, from how many switch pairs. */
 static void job_all(struct chk *c)
 {
-	const struct fab *f = c->x.f;
+	const struct tfab *f = c->x.f;
 
 	for (int i = 0; i < MAXC; i++)
 		c->last_sp[i] = -1;
@@ -342,7 +266,7 @@ static void comps_ok(const struct chk *c)
 /* Pair (a, b)'s load on each link: its ways' shares. */
 static void pair_load(const struct chk *c, int a, int b, double *load)
 {
-	const struct fab *f = c->x.f;
+	const struct tfab *f = c->x.f;
 	size_t nw = 0;
 	const struct cxd_way *w;
 
@@ -360,7 +284,7 @@ static void pair_load(const struct chk *c, int a, int b, double *load)
 static void rounds_ok(const struct chk *c)
 {
 	const struct cxd_cover_plan *p = c->p;
-	const struct fab *f = c->x.f;
+	const struct tfab *f = c->x.f;
 
 	assert_int_equal(p->round_at[0], 0);
 	assert_int_equal(p->round_at[p->nround], p->npair);
@@ -444,7 +368,7 @@ static void two_ok(const struct chk *c)
 	assert_int_equal(p->identifiable_two, !same);
 }
 
-static void check_plan(const struct fab *f, const struct cxd_routes *rt,
+static void check_plan(const struct tfab *f, const struct cxd_routes *rt,
 		       const struct cxd_cover_plan *p, int k)
 {
 	struct chk *c = calloc(1, sizeof(*c));
@@ -469,7 +393,7 @@ static void check_plan(const struct fab *f, const struct cxd_routes *rt,
 }
 
 /* Built, checked and described; the caller frees rt and p. */
-static void plan(const struct fab *f, struct cxd_routes *rt,
+static void plan(const struct tfab *f, struct cxd_routes *rt,
 		 const struct cxd_cover_opts *o, struct cxd_cover_plan *p,
 		 const char *what)
 {
@@ -502,12 +426,12 @@ static int comp_of(const struct cxd_cover_plan *p, int kind, int id, int id2)
  * crossed for sure twice, in far fewer pairs than all. */
 static void test_dragonfly_small(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	struct cxd_cover_plan p;
 
 	(void) state;
-	dragonfly(&f, 3, 2, 2);
+	tfab_dragonfly(&f, 3, 2, 2, 2, 1);
 	plan(&f, &rt, NULL, &p, "dragonfly 3x2x2");
 	assert_int_equal(p.ncomp, 12 + 6 + 3 + 6);
 	for (int c = 0; c < p.ncomp; c++) {
@@ -520,7 +444,8 @@ static void test_dragonfly_small(void **state)
 	for (int g = 0; g < 3; g++)
 		for (int h = g + 1; h < 3; h++) {
 			int b = comp_of(&p, CXD_COVER_BUNDLE, h, g);
-			int l = find_link(&f, g * 2 + h % 2, h * 2 + g % 2);
+			int l = tfab_find_link(&f, g * 2 + h % 2,
+						h * 2 + g % 2);
 			int lc = comp_of(&p, CXD_COVER_LINK, l, -1);
 
 			assert_int_equal(p.comp[b].cls, p.comp[lc].cls);
@@ -533,12 +458,12 @@ static void test_dragonfly_small(void **state)
  * only maybe, covered in expectation; the leaves for sure. */
 static void test_fat_tree_spines_maybe(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	struct cxd_cover_plan p;
 
 	(void) state;
-	fat_tree(&f, 4, 2, 2);
+	tfab_fat_tree(&f, 4, 2, 2);
 	plan(&f, &rt, NULL, &p, "fat tree 4 leaves x 2, 2 spines");
 	for (int s = 4; s < 6; s++) {
 		const struct cxd_cover_comp *m =
@@ -575,7 +500,7 @@ static void test_fat_tree_spines_maybe(void **state)
  */
 static void test_chain_alike(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	struct cxd_cover_plan p;
 	int l01, l12, s1;
@@ -583,16 +508,16 @@ static void test_chain_alike(void **state)
 	(void) state;
 	memset(&f, 0, sizeof(f));
 	f.ns = 4;
-	ranks_on(&f, 0, 2);
-	ranks_on(&f, 2, 2);
-	ranks_on(&f, 3, 2);
-	link_add(&f, 0, 1, 1);
-	link_add(&f, 1, 2, 1);
-	link_add(&f, 0, 3, 1);
-	map(&f, CXD_TOPO_R_ECMP);
+	tfab_ranks_on(&f, 0, 2);
+	tfab_ranks_on(&f, 2, 2);
+	tfab_ranks_on(&f, 3, 2);
+	tfab_link_add(&f, 0, 1, 1);
+	tfab_link_add(&f, 1, 2, 1);
+	tfab_link_add(&f, 0, 3, 1);
+	tfab_map(&f, CXD_TOPO_R_ECMP);
 	plan(&f, &rt, NULL, &p, "chain");
-	l01 = comp_of(&p, CXD_COVER_LINK, find_link(&f, 0, 1), -1);
-	l12 = comp_of(&p, CXD_COVER_LINK, find_link(&f, 1, 2), -1);
+	l01 = comp_of(&p, CXD_COVER_LINK, tfab_find_link(&f, 0, 1), -1);
+	l12 = comp_of(&p, CXD_COVER_LINK, tfab_find_link(&f, 1, 2), -1);
 	s1 = comp_of(&p, CXD_COVER_SWITCH, 1, -1);
 	assert_true(p.comp[l01].cls >= 0);
 	assert_int_equal(p.comp[l12].cls, p.comp[l01].cls);
@@ -608,13 +533,13 @@ static void test_chain_alike(void **state)
 /* No link lines, no routes to choose from; a rank off the map. */
 static void test_no_links_refused(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	struct cxd_cover_plan p;
 
 	(void) state;
 	memset(&rt, 0, sizeof(rt));
-	dragonfly(&f, 2, 2, 2);
+	tfab_dragonfly(&f, 2, 2, 2, 2, 1);
 	f.tm.nlink = 0;
 	f.tm.link = NULL;
 	f.tm.route = CXD_TOPO_R_NONE;
@@ -623,7 +548,7 @@ static void test_no_links_refused(void **state)
 	assert_null(p.pair);
 	assert_int_equal(p.npair, 0);
 	/* a rank the map places on no switch */
-	map(&f, CXD_TOPO_R_MINIMAL);
+	tfab_map(&f, CXD_TOPO_R_MINIMAL);
 	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), 0);
 	f.sof[3] = -1;
 	assert_int_equal(cxd_cover_plan_build(&f.tm, f.n, &rt, NULL, &p),
@@ -635,12 +560,12 @@ static void test_no_links_refused(void **state)
 /* 8 groups x 4 switches x 4 ranks, every group pair joined. */
 static void test_dragonfly_large(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	struct cxd_cover_plan p;
 
 	(void) state;
-	dragonfly(&f, 8, 4, 4);
+	tfab_dragonfly(&f, 8, 4, 4, 2, 1);
 	plan(&f, &rt, NULL, &p, "dragonfly 8x4x4");
 	assert_int_equal(p.ncomp, 128 + 8 * 6 + 28 + 28 + 32);
 	assert_int_equal(p.nuncovered + p.nshort + p.nmaybe + p.nnone, 0);
@@ -654,13 +579,13 @@ static void test_dragonfly_large(void **state)
  * said, and what it leaves short is counted. */
 static void test_deterministic_and_capped(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	struct cxd_cover_plan p, q;
 	struct cxd_cover_opts o = { .k = 3, .max_pairs = 0 };
 
 	(void) state;
-	dragonfly(&f, 3, 3, 2);
+	tfab_dragonfly(&f, 3, 3, 2, 2, 1);
 	plan(&f, &rt, &o, &p, "dragonfly 3x3x2 k 3");
 	assert_int_equal(cxd_cover_plan_build(&f.tm, f.n, &rt, &o, &q), 0);
 	assert_int_equal(p.npair, q.npair);
@@ -686,7 +611,7 @@ static int draw(unsigned *s, int lo, int hi)
 
 /* Groups of switches (full mesh or, from 4, a ring: equal ways inside
  * a group), each group pair joined by one or two link lines. */
-static void random_dragonfly(struct fab *f, unsigned *s)
+static void random_dragonfly(struct tfab *f, unsigned *s)
 {
 	int g = draw(s, 1, 5), k = draw(s, g == 1 ? 2 : 1, 4);
 	bool ring = k >= 4 && draw(s, 0, 1);
@@ -695,13 +620,13 @@ static void random_dragonfly(struct fab *f, unsigned *s)
 	f->ng = g;
 	for (int a = 0; a < f->ns; a++) {
 		f->sg[a] = a / k;
-		ranks_on(f, a, draw(s, 0, 4));
+		tfab_ranks_on(f, a, draw(s, 0, 4));
 	}
 	for (int i = 0; i < g; i++)
 		for (int x = 0; x < k; x++)
 			for (int y = x + 1; y < k; y++)
 				if (!ring || y == x + 1 || y - x == k - 1)
-					link_add(f, i * k + x, i * k + y,
+					tfab_link_add(f, i * k + x, i * k + y,
 						 draw(s, 1, 3));
 	for (int i = 0; i < g; i++)
 		for (int j = i + 1; j < g; j++)
@@ -709,26 +634,26 @@ static void random_dragonfly(struct fab *f, unsigned *s)
 				int a = i * k + draw(s, 0, k - 1);
 				int b = j * k + draw(s, 0, k - 1);
 
-				if (find_link(f, a, b) < 0)
-					link_add(f, a, b, draw(s, 1, 3));
+				if (tfab_find_link(f, a, b) < 0)
+					tfab_link_add(f, a, b, draw(s, 1, 3));
 			}
-	map(f, CXD_TOPO_R_MINIMAL);
+	tfab_map(f, CXD_TOPO_R_MINIMAL);
 }
 
-static void random_tree(struct fab *f, unsigned *s)
+static void random_tree(struct tfab *f, unsigned *s)
 {
 	int leaves = draw(s, 2, 6), spines = draw(s, 1, 3);
 
 	f->ns = leaves + spines;
 	for (int a = 0; a < leaves; a++)
-		ranks_on(f, a, draw(s, 0, 4));
+		tfab_ranks_on(f, a, draw(s, 0, 4));
 	for (int a = 0; a < leaves; a++)
 		for (int p = 0; p < spines; p++)
-			link_add(f, a, leaves + p, draw(s, 1, 2));
-	map(f, CXD_TOPO_R_ECMP);
+			tfab_link_add(f, a, leaves + p, draw(s, 1, 2));
+	tfab_map(f, CXD_TOPO_R_ECMP);
 }
 
-static void random_fabric(struct fab *f, unsigned seed)
+static void random_fabric(struct tfab *f, unsigned seed)
 {
 	unsigned s = seed;
 
@@ -738,7 +663,7 @@ static void random_fabric(struct fab *f, unsigned seed)
 	else
 		random_tree(f, &s);
 	while (f->n < 3) /* a job of a few ranks at least */
-		ranks_on(f, f->n % f->ns, 1);
+		tfab_ranks_on(f, f->n % f->ns, 1);
 }
 
 /* Twenty drawn fabrics, each plan checked whole; k 1 and 3 too. */
@@ -746,7 +671,7 @@ static void test_random_shapes(void **state)
 {
 	(void) state;
 	for (unsigned seed = 1; seed <= 20; seed++) {
-		struct fab f;
+		struct tfab f;
 		struct cxd_routes rt;
 		struct cxd_cover_plan p;
 		struct cxd_cover_opts o = { .k = 1 + (int) seed % 3 };

@@ -23,84 +23,18 @@
 #include "sweep/model/route.h"
 
 #define MAXR 64
-#define MAXS 16
-#define MAXL 128
+#define MAXL TFAB_MAXL
 #define CAP 32
 
-struct fab {
-	int n, ns, ng;
-	int sof[MAXR], gof[MAXR], sg[MAXS];
-	struct cxd_topo_link l[MAXL];
-	int nl;
-	struct cxd_topo_map tm;
-};
-
-static void link_add(struct fab *f, int a, int b, int count)
+/* A fat tree as the topology reader gives it: switch_group set, -1 on
+ * every switch (no groups), which the routes must read as none. */
+static void fat_tree_ungrouped(struct tfab *f, int leaves, int h,
+			       int spines)
 {
-	f->l[f->nl] = tfab_link(a, b, count, f->nl + 1);
-	f->nl++;
-}
-
-static void map(struct fab *f, int route)
-{
-	f->tm = tfab_map(f->sof, f->gof, f->ns, f->ng, f->sg, f->l, f->nl,
-			 route);
-	f->tm.switch_group = f->sg; /* leaves too: every entry -1 */
-}
-
-/* g groups of s switches of h hosts; every two switches of a group
- * linked; group pair (i, j) joined by one link landing on switch
- * (j mod s) of i and (i mod s) of j: a gateway switch per pair. */
-static void dragonfly(struct fab *f, int g, int s, int h)
-{
-	memset(f, 0, sizeof(*f));
-	f->ns = g * s;
-	f->ng = g;
-	f->n = g * s * h;
-	for (int r = 0; r < f->n; r++) {
-		f->sof[r] = r / h;
-		f->gof[r] = r / (h * s);
-	}
-	for (int a = 0; a < f->ns; a++)
-		f->sg[a] = a / s;
-	for (int k = 0; k < g; k++)
-		for (int x = 0; x < s; x++)
-			for (int y = x + 1; y < s; y++)
-				link_add(f, k * s + x, k * s + y, 2);
-	for (int i = 0; i < g; i++)
-		for (int j = i + 1; j < g; j++)
-			link_add(f, i * s + j % s, j * s + i % s, 1);
-	map(f, CXD_TOPO_R_MINIMAL);
-}
-
-/* leaves of h hosts, every leaf linked to every spine (spines last). */
-static void fat_tree(struct fab *f, int leaves, int h, int spines)
-{
-	memset(f, 0, sizeof(*f));
-	f->ns = leaves + spines;
-	f->n = leaves * h;
-	for (int r = 0; r < f->n; r++) {
-		f->sof[r] = r / h;
-		f->gof[r] = -1;
-	}
+	tfab_fat_tree(f, leaves, h, spines);
 	for (int a = 0; a < f->ns; a++)
 		f->sg[a] = -1;
-	for (int a = 0; a < leaves; a++)
-		for (int p = 0; p < spines; p++)
-			link_add(f, a, leaves + p, 1);
-	map(f, CXD_TOPO_R_ECMP);
-	/* as the reader places them: the spines (no host) after the
-	 * switches hosts sit on */
-	f->tm.nswitch = leaves;
-}
-
-static int find_link(const struct fab *f, int a, int b)
-{
-	for (int l = 0; l < f->nl; l++)
-		if ((f->l[l].a == a && f->l[l].b == b) ||
-		    (f->l[l].a == b && f->l[l].b == a))
-			return l;
-	return -1;
+	f->tm.switch_group = f->sg;
 }
 
 /* The faults: bad link lines and bad NICs. */
@@ -109,7 +43,7 @@ struct faults {
 	bool nic[MAXR];
 };
 
-static void fault_switch(const struct fab *f, struct faults *x, int a)
+static void fault_switch(const struct tfab *f, struct faults *x, int a)
 {
 	for (int l = 0; l < f->nl; l++)
 		x->link[l] |= f->l[l].a == a || f->l[l].b == a;
@@ -131,7 +65,7 @@ static const struct cxd_way *taken(const struct cxd_routes *rt, int a,
 	return nw ? &w[nw - 1] : NULL;
 }
 
-static bool out(const struct fab *f, const struct cxd_routes *rt,
+static bool out(const struct tfab *f, const struct cxd_routes *rt,
 		const struct faults *x, int i, int j)
 {
 	const struct cxd_way *w;
@@ -147,7 +81,7 @@ static bool out(const struct fab *f, const struct cxd_routes *rt,
 	return false;
 }
 
-static size_t name(const struct fab *f, const struct faults *x,
+static size_t name(const struct tfab *f, const struct faults *x,
 		   struct cxd_suspect *s)
 {
 	static struct cxd_outlier o[MAXR * MAXR];
@@ -166,26 +100,26 @@ static size_t name(const struct fab *f, const struct faults *x,
 
 static void test_ways_dragonfly_minimal(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	size_t nw;
 	const struct cxd_way *w;
 
 	(void) state;
-	dragonfly(&f, 3, 3, 2);
+	tfab_dragonfly(&f, 3, 3, 2, 2, 1);
 	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), 0);
 	/* inside a group: the direct link */
 	w = cxd_routes_ways(&rt, 0, 2, &nw);
 	assert_int_equal(nw, 1);
 	assert_int_equal(w[0].len, 1);
-	assert_int_equal(rt.hop[w[0].first], find_link(&f, 0, 2));
+	assert_int_equal(rt.hop[w[0].first], tfab_find_link(&f, 0, 2));
 	/* g0s0 to g1s2: the g0-g1 link lands on g0s1 and g1s0 */
 	w = cxd_routes_ways(&rt, 0, 5, &nw);
 	assert_int_equal(nw, 1);
 	assert_int_equal(w[0].len, 3);
-	assert_int_equal(rt.hop[w[0].first], find_link(&f, 0, 1));
-	assert_int_equal(rt.hop[w[0].first + 1], find_link(&f, 1, 3));
-	assert_int_equal(rt.hop[w[0].first + 2], find_link(&f, 3, 5));
+	assert_int_equal(rt.hop[w[0].first], tfab_find_link(&f, 0, 1));
+	assert_int_equal(rt.hop[w[0].first + 1], tfab_find_link(&f, 1, 3));
+	assert_int_equal(rt.hop[w[0].first + 2], tfab_find_link(&f, 3, 5));
 	assert_true(fabs(w[0].share - 1.0) < 1e-12);
 	/* either order */
 	assert_ptr_equal(cxd_routes_ways(&rt, 5, 0, &nw), w);
@@ -194,14 +128,14 @@ static void test_ways_dragonfly_minimal(void **state)
 
 static void test_ways_fat_tree_equal_cost(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	size_t nw;
 	const struct cxd_way *w;
 	double sum = 0;
 
 	(void) state;
-	fat_tree(&f, 4, 2, 3);
+	fat_tree_ungrouped(&f, 4, 2, 3);
 	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), 0);
 	w = cxd_routes_ways(&rt, 0, 3, &nw);
 	assert_int_equal(nw, 3);
@@ -220,15 +154,15 @@ static void test_ways_fat_tree_equal_cost(void **state)
  * either, by their counts. */
 static void test_ways_bundle_by_count(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 	size_t nw;
 	const struct cxd_way *w;
 
 	(void) state;
-	dragonfly(&f, 2, 2, 2);
-	link_add(&f, 1, 2, 3); /* g0s1-g1s0, three cables */
-	map(&f, CXD_TOPO_R_MINIMAL);
+	tfab_dragonfly(&f, 2, 2, 2, 2, 1);
+	tfab_link_add(&f, 1, 2, 3); /* g0s1-g1s0, three cables */
+	tfab_map(&f, CXD_TOPO_R_MINIMAL);
 	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), 0);
 	w = cxd_routes_ways(&rt, 0, 3, &nw);
 	assert_int_equal(nw, 2);
@@ -239,18 +173,18 @@ static void test_ways_bundle_by_count(void **state)
 
 static void test_no_links_refused(void **state)
 {
-	struct fab f;
+	struct tfab f;
 	struct cxd_routes rt;
 
 	(void) state;
-	dragonfly(&f, 2, 2, 2);
+	tfab_dragonfly(&f, 2, 2, 2, 2, 1);
 	f.tm.nlink = 0;
 	assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), -EINVAL);
 }
 
 /* A case: a fabric, its faults and the suspects named. */
 struct kase {
-	struct fab f;
+	struct tfab f;
 	struct faults x;
 	struct cxd_suspect s[CAP];
 	size_t k;
@@ -262,7 +196,7 @@ static struct kase *df_case(void)
 	static struct kase c;
 
 	memset(&c, 0, sizeof(c));
-	dragonfly(&c.f, 4, 3, 2);
+	tfab_dragonfly(&c.f, 4, 3, 2, 2, 1);
 	return &c;
 }
 
@@ -327,7 +261,7 @@ static void test_one_link_inside_a_group(void **state)
 	struct kase *c = df_case();
 
 	(void) state;
-	c->x.link[find_link(&c->f, 4, 5)] = true;
+	c->x.link[tfab_find_link(&c->f, 4, 5)] = true;
 	expect_one(c, CXD_S_LINK, 4, 5);
 }
 
@@ -338,11 +272,11 @@ static void test_bundle_of_one_link_alike(void **state)
 	struct kase *c = df_case();
 
 	(void) state;
-	c->x.link[find_link(&c->f, 0 * 3 + 1, 1 * 3 + 0)] = true;
+	c->x.link[tfab_find_link(&c->f, 0 * 3 + 1, 1 * 3 + 0)] = true;
 	int bundle = 0;
 
 	(void) state;
-	c->x.link[find_link(&c->f, 0 * 3 + 1, 1 * 3 + 0)] = true;
+	c->x.link[tfab_find_link(&c->f, 0 * 3 + 1, 1 * 3 + 0)] = true;
 	expect_one(c, CXD_S_LINK, 1, 3);
 	/* the bundle, and an end switch's links to other groups where this
 	 * is its only one of them (a gateway cannot be told apart either) */
@@ -370,7 +304,7 @@ static void test_spine_cannot_be_told_apart(void **state)
 	const struct cxd_suspect *s = c->s;
 
 	(void) state;
-	fat_tree(&c->f, 4, 4, 2);
+	fat_tree_ungrouped(&c->f, 4, 4, 2);
 	fault_switch(&c->f, &c->x, 4);
 	c->k = name(&c->f, &c->x, c->s);
 	assert_int_equal(c->k, 1);

@@ -63,26 +63,21 @@ static json_object *options(const struct cxd_sweep_res *r)
 					       (int64_t) run->iters));
 	json_object_object_add(o, "list_size",
 			       json_object_new_int64((int64_t) run->list_size));
-	json_object_object_add(o, "lat_size",
-			       json_object_new_int(CXD_SWEEP_LAT_SIZE));
+	cxd_json_add_int(o, "lat_size", CXD_SWEEP_LAT_SIZE);
 	json_object_object_add(o, "lat_iters", json_object_new_int64(
 				       (int64_t) r->run.lat_iters));
 	json_object_object_add(o, "repeat",
 			       json_object_new_int64((int64_t) r->run.repeat));
 	json_object_object_add(o, "min_bw_pct", pct_or_null(sw->bw_pct));
 	json_object_object_add(o, "max_lat_pct", pct_or_null(sw->lat_pct));
-	json_object_object_add(o, "expect_bw_mb_s",
-			       cxd_json_num(sw->expect_bw > 0 ?
-					    sw->expect_bw : NAN));
-	json_object_object_add(o, "expect_lat_us",
-			       cxd_json_num(sw->expect_lat > 0 ?
-					    sw->expect_lat : NAN));
+	cxd_json_add_num(o, "expect_bw_mb_s",
+			 sw->expect_bw > 0 ? sw->expect_bw : NAN);
+	cxd_json_add_num(o, "expect_lat_us",
+			 sw->expect_lat > 0 ? sw->expect_lat : NAN);
 	json_object_object_add(o, "baseline", str_or_null(sw->baseline));
 	json_object_object_add(o, "topology", str_or_null(sw->topology));
-	json_object_object_add(o, "max_pairs",
-			       json_object_new_int(r->rounds.pairs_at_once));
-	json_object_object_add(o, "device", json_object_new_string(
-				       r->run.cfg->local.device));
+	cxd_json_add_int(o, "max_pairs", r->rounds.pairs_at_once);
+	cxd_json_add_str(o, "device", r->run.cfg->local.device);
 	return o;
 }
 
@@ -94,21 +89,16 @@ static json_object *ranks(const struct cxd_sweep_res *r)
 		const struct cxd_sweep_rank *x = &r->run.ranks[i];
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "rank", json_object_new_int(i));
-		json_object_object_add(o, "host",
-				       json_object_new_string(x->host));
-		json_object_object_add(o, "address",
-				       json_object_new_string(x->addr));
-		json_object_object_add(o, "nic",
-				       json_object_new_string(x->nic));
+		cxd_json_add_int(o, "rank", i);
+		cxd_json_add_str(o, "host", x->host);
+		cxd_json_add_str(o, "address", x->addr);
+		cxd_json_add_str(o, "nic", x->nic);
 		if (r->in.tmap) {
 			const struct cxd_topo *t = r->in.topo;
 			int si = r->in.tmap->switch_of[i];
 			int g = r->in.tmap->group_of[i];
 
-			json_object_object_add(o, "switch",
-					       json_object_new_string(
-						       t->switch_name[si]));
+			cxd_json_add_str(o, "switch", t->switch_name[si]);
 			json_object_object_add(o, "group", g < 0 ? NULL :
 					       json_object_new_string(
 						       t->group_name[g]));
@@ -142,20 +132,16 @@ static json_object *outliers(const struct cxd_outlier *list, size_t n)
 		const struct cxd_outlier *x = &list[i];
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "src", json_object_new_int(x->src));
-		json_object_object_add(o, "dst", json_object_new_int(x->dst));
-		json_object_object_add(o, "metric", json_object_new_string(
-					       cxd_out_metric_key(x->metric)));
-		json_object_object_add(o, "value", cxd_json_num(x->value));
-		json_object_object_add(o, "reference",
-				       cxd_json_num(x->reference));
-		json_object_object_add(o, "limit", cxd_json_num(x->limit));
-		json_object_object_add(o, "reason", json_object_new_string(
-					       cxd_judge_reason_name(x->why)));
+		cxd_json_add_int(o, "src", x->src);
+		cxd_json_add_int(o, "dst", x->dst);
+		cxd_json_add_str(o, "metric", cxd_out_metric_key(x->metric));
+		cxd_json_add_num(o, "value", x->value);
+		cxd_json_add_num(o, "reference", x->reference);
+		cxd_json_add_num(o, "limit", x->limit);
+		cxd_json_add_str(o, "reason", cxd_judge_reason_name(x->why));
 		json_object_object_add(o, "reasons", reasons(x->why));
-		json_object_object_add(o, "retest", cxd_json_num(x->retest));
-		json_object_object_add(o, "cpu_wait_pct",
-				       cxd_json_num(100 * x->busy));
+		cxd_json_add_num(o, "retest", x->retest);
+		cxd_json_add_num(o, "cpu_wait_pct", 100 * x->busy);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -174,17 +160,16 @@ static json_object *schedule(const struct cxd_sweep_res *r)
 	size_t skip = kind[0] ? strlen(kind) + 2 : 0; /* "KIND: " */
 
 	if (r->budget) { /* no schedule chosen: the plan's own rounds */
-		json_object_object_add(o, "kind", json_object_new_string(
-					       "covering plan"));
-		json_object_object_add(o, "why", json_object_new_string(
-			"--budget: the plan's rounds one after the other, a "
-			"round's pairs at once (the budget object)"));
+		cxd_json_add_str(o, "kind", "covering plan");
+		cxd_json_add_str(o, "why",
+				 "--budget: the plan's rounds one after the "
+				 "other, a round's pairs at once (the budget "
+				 "object)");
 		return o;
 	}
 	cxd_out_sched(ch, say, sizeof(say));
-	json_object_object_add(o, "kind", json_object_new_string(kind));
-	json_object_object_add(o, "why", json_object_new_string(
-				       strlen(say) >= skip ? say + skip : ""));
+	cxd_json_add_str(o, "kind", kind);
+	cxd_json_add_str(o, "why", strlen(say) >= skip ? say + skip : "");
 	return o;
 }
 
@@ -194,8 +179,7 @@ static json_object *retest(const struct cxd_sweep_judged *j)
 	json_object *o = json_object_new_object(),
 		    *m = json_object_new_array();
 
-	json_object_object_add(o, "pairs",
-			       json_object_new_int(j->retest_pairs));
+	cxd_json_add_int(o, "pairs", j->retest_pairs);
 	for (int k = CXD_M_BW; j->retest_pairs && k <= CXD_M_LAT; k++)
 		if (j->retest_metrics & (1u << k))
 			json_object_array_add(m, json_object_new_string(
@@ -220,10 +204,9 @@ static json_object *rounds(const struct cxd_sweep_rounds *s)
 			json_object_array_add(pr, json_object_new_int(p[j].b));
 			json_object_array_add(pairs, pr);
 		}
-		json_object_object_add(o, "round", json_object_new_int(i));
+		cxd_json_add_int(o, "round", i);
 		json_object_object_add(o, "pairs", pairs);
-		json_object_object_add(o, "seconds",
-				       cxd_json_num(s->round_s[i]));
+		cxd_json_add_num(o, "seconds", s->round_s[i]);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -234,13 +217,12 @@ static void add_run(json_object *d, const struct cxd_sweep_res *r)
 {
 	const struct cxd_sweep_run *run = &r->run;
 
-	json_object_object_add(d, "engine", json_object_new_string(run->engine));
+	cxd_json_add_str(d, "engine", run->engine);
 	/* libfabric's version where it measured, else the MPI library's */
 	json_object_object_add(d, strcmp(run->engine, "fabric") == 0 ?
 			       "libfabric" : "mpi_library",
 			       json_object_new_string(run->engine_version));
-	json_object_object_add(d, "provider",
-			       json_object_new_string(run->provider));
+	cxd_json_add_str(d, "provider", run->provider);
 	json_object_object_add(d, "schedule", schedule(r));
 	if (r->budget)
 		json_object_object_add(d, "budget", cxd_out_budget_json(r));
@@ -314,10 +296,9 @@ int cxd_out_json(const struct cxd_sweep_res *r, const char *path,
 	add_run(d, r);
 	add_links(d, r);
 	add_findings(d, r);
-	json_object_object_add(d, "verdict", json_object_new_string(
-				       cxd_verdict_name(r->verdict)));
+	cxd_json_add_str(d, "verdict", cxd_verdict_name(r->verdict));
 	json_object_object_add(d, "rounds", rounds(&r->rounds));
-	json_object_object_add(d, "seconds", cxd_json_num(r->rounds.total_s));
+	cxd_json_add_num(d, "seconds", r->rounds.total_s);
 	ret = cxd_out_write(path, "JSON", json_body, d, err, errlen);
 	json_object_put(d);
 	return ret;

@@ -210,9 +210,8 @@ static json_object *comp_json(const struct cxd_sweep_res *r, int c)
 
 	cxd_judge_budget_ids(r->budget->plan, r->in.tmap, c, &a);
 	cxd_out_budget_comp(r, c, name, sizeof(name));
-	json_object_object_add(o, "kind", json_object_new_string(
-				       cxd_judge_kind(a.kind)->name));
-	json_object_object_add(o, "name", json_object_new_string(name));
+	cxd_json_add_str(o, "kind", cxd_judge_kind(a.kind)->name);
+	cxd_json_add_str(o, "name", name);
 	return o;
 }
 
@@ -232,36 +231,41 @@ static json_object *kinds_json(const struct cxd_cover_plan *p)
 	for (int k = 0; k < CXD_COVER_KINDS; k++) {
 		json_object *x = json_object_new_object();
 
-		json_object_object_add(x, "total", json_object_new_int(tot[k]));
-		json_object_object_add(x, "covered",
-				       json_object_new_int(cov[k]));
+		cxd_json_add_int(x, "total", tot[k]);
+		cxd_json_add_int(x, "covered", cov[k]);
 		json_object_object_add(o, key[k], x);
 	}
 	return o;
 }
 
-/* Every link line: its name, sure crossings and those expected maybe. */
-static json_object *probes_json(const struct cxd_sweep_res *r)
+/* Every link line: its name, sure crossings and those expected maybe;
+ * or (uncovered) every component no pair crosses for sure: how it may
+ * be reached and the crossings expected. */
+static json_object *comps_json(const struct cxd_sweep_res *r, bool uncovered)
 {
 	const struct cxd_cover_plan *p = r->budget->plan;
 	json_object *a = json_object_new_array();
 
 	for (int c = 0; c < p->ncomp; c++) {
+		const struct cxd_cover_comp *x = &p->comp[c];
 		json_object *o;
 
-		if (p->comp[c].kind != CXD_COVER_LINK)
+		if (uncovered ? x->sure > 0 : x->kind != CXD_COVER_LINK)
 			continue;
 		o = comp_json(r, c);
-		json_object_object_add(o, "sure",
-				       json_object_new_int(p->comp[c].sure));
-		json_object_object_add(o, "maybe",
-				       cxd_json_num(p->comp[c].maybe));
+		if (uncovered)
+			cxd_json_add_str(o, "reach",
+					 x->reach == CXD_COVER_MAYBE ? "maybe" :
+								       "none");
+		else
+			cxd_json_add_int(o, "sure", x->sure);
+		cxd_json_add_num(o, "maybe", x->maybe);
 		json_object_array_add(a, o);
 	}
 	return a;
 }
 
-/* The classes of several (their members), or the uncovered. */
+/* The classes of several, their members. */
 static json_object *alike_json(const struct cxd_sweep_res *r)
 {
 	const struct cxd_cover_plan *p = r->budget->plan;
@@ -280,25 +284,6 @@ static json_object *alike_json(const struct cxd_sweep_res *r)
 	return a;
 }
 
-static json_object *uncovered_json(const struct cxd_sweep_res *r)
-{
-	const struct cxd_cover_plan *p = r->budget->plan;
-	json_object *a = json_object_new_array();
-
-	for (int c = 0; c < p->ncomp; c++) {
-		const struct cxd_cover_comp *x = &p->comp[c];
-		json_object *o;
-
-		if (x->sure > 0)
-			continue;
-		o = comp_json(r, c);
-		json_object_object_add(o, "reach", json_object_new_string(
-			x->reach == CXD_COVER_MAYBE ? "maybe" : "none"));
-		json_object_object_add(o, "maybe", cxd_json_num(x->maybe));
-		json_object_array_add(a, o);
-	}
-	return a;
-}
 
 static json_object *named_json(const struct cxd_budget_res *b)
 {
@@ -309,13 +294,10 @@ static json_object *named_json(const struct cxd_budget_res *b)
 		const struct cxd_budget_named *x = &b->named[m];
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "bad", json_object_new_int(x->nbad));
-		json_object_object_add(e, "sure",
-				       json_object_new_int(x->nsure));
-		json_object_object_add(e, "maybe",
-				       json_object_new_int(x->nmaybe));
-		json_object_object_add(e, "unexplained",
-				       json_object_new_int(x->nunexplained));
+		cxd_json_add_int(e, "bad", x->nbad);
+		cxd_json_add_int(e, "sure", x->nsure);
+		cxd_json_add_int(e, "maybe", x->nmaybe);
+		cxd_json_add_int(e, "unexplained", x->nunexplained);
 		json_object_object_add(o, key[m], e);
 	}
 	return o;
@@ -328,22 +310,20 @@ static void sizes_json(const struct cxd_sweep_res *r, json_object *o)
 	const struct cxd_cover_plan *p = b->plan;
 	long n = r->run.n;
 
-	json_object_object_add(o, "plan", json_object_new_string(
-				       b->ring ? "ring" : "cover"));
+	cxd_json_add_str(o, "plan", b->ring ? "ring" : "cover");
 	json_object_object_add(o, "why", b->ring ?
 			       json_object_new_string(b->why) : NULL);
-	json_object_object_add(o, "localizes", json_object_new_string(
-				       b->ring ? "nics" : "components"));
+	cxd_json_add_str(o, "localizes", b->ring ? "nics" : "components");
 	json_object_object_add(o, "shifts", b->ring ?
 			       json_object_new_int(b->shifts) : NULL);
-	json_object_object_add(o, "k", json_object_new_int(p->k));
-	json_object_object_add(o, "pairs", json_object_new_int(p->npair));
+	cxd_json_add_int(o, "k", p->k);
+	cxd_json_add_int(o, "pairs", p->npair);
 	json_object_object_add(o, "all_pairs",
 			       json_object_new_int64(n * (n - 1) / 2));
 	json_object_object_add(o, "links_measured", json_object_new_int64(
 				       cxd_out_budget_links(r)));
-	json_object_object_add(o, "rounds", json_object_new_int(p->nround));
-	json_object_object_add(o, "turns", json_object_new_int(b->slots));
+	cxd_json_add_int(o, "rounds", p->nround);
+	cxd_json_add_int(o, "turns", b->slots);
 }
 
 json_object *cxd_out_budget_json(const struct cxd_sweep_res *r)
@@ -356,22 +336,21 @@ json_object *cxd_out_budget_json(const struct cxd_sweep_res *r)
 		return NULL;
 	p = b->plan;
 	o = json_object_new_object();
-	json_object_object_add(o, "budget_s", cxd_json_num(b->budget_s));
-	json_object_object_add(o, "estimate_s", cxd_json_num(b->estimate_s));
-	json_object_object_add(o, "pair_s", cxd_json_num(b->pair_s));
-	json_object_object_add(o, "taken_s", cxd_json_num(b->taken_s));
+	cxd_json_add_num(o, "budget_s", b->budget_s);
+	cxd_json_add_num(o, "estimate_s", b->estimate_s);
+	cxd_json_add_num(o, "pair_s", b->pair_s);
+	cxd_json_add_num(o, "taken_s", b->taken_s);
 	json_object_object_add(o, "over_budget", json_object_new_boolean(
 				       b->taken_s > b->budget_s));
 	sizes_json(r, o);
 	json_object_object_add(o, "components", kinds_json(p));
-	json_object_object_add(o, "probes_per_link", probes_json(r));
-	json_object_object_add(o, "identifiable_one",
-			       json_object_new_int(p->identifiable_one));
+	json_object_object_add(o, "probes_per_link", comps_json(r, false));
+	cxd_json_add_int(o, "identifiable_one", p->identifiable_one);
 	json_object_object_add(o, "identifiable_two",
 			       p->identifiable_two < 0 ? NULL :
 			       json_object_new_boolean(p->identifiable_two));
 	json_object_object_add(o, "alike", alike_json(r));
-	json_object_object_add(o, "uncovered", uncovered_json(r));
+	json_object_object_add(o, "uncovered", comps_json(r, true));
 	json_object_object_add(o, "named", named_json(b));
 	return o;
 }

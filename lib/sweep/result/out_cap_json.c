@@ -13,16 +13,6 @@ static const char *const state_name[] = {
 	[CXD_CAP_CLEARED] = "cleared", [CXD_CAP_ONE_WAY] = "one_way",
 };
 
-static void add_str(json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
-
-static void add_int(json_object *o, const char *k, int v)
-{
-	json_object_object_add(o, k, json_object_new_int(v));
-}
-
 /* ["g1", "g3"], or one part. */
 static json_object *parts(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 			  int a, int b)
@@ -48,20 +38,19 @@ static json_object *classes(const struct cxd_sweep_res *r)
 		if (!cl->present)
 			continue;
 		o = json_object_new_object();
-		add_str(o, "scope", cxd_cap_scope_name(s, false));
-		add_int(o, "units", cl->units);
-		add_int(o, "load_pairs", cl->load);
-		add_int(o, "width", cl->width);
-		add_str(o, "width_source", cl->stated ? "stated" : "measured");
-		add_int(o, "rounds", cl->nrounds);
-		json_object_object_add(o, "expected_mb_s",
-				       cxd_json_num(cl->expected));
-		add_str(o, "expected_from", cl->from_width ? "width" :
+		cxd_json_add_str(o, "scope", cxd_cap_scope_name(s, false));
+		cxd_json_add_int(o, "units", cl->units);
+		cxd_json_add_int(o, "load_pairs", cl->load);
+		cxd_json_add_int(o, "width", cl->width);
+		cxd_json_add_str(o, "width_source",
+				 cl->stated ? "stated" : "measured");
+		cxd_json_add_int(o, "rounds", cl->nrounds);
+		cxd_json_add_num(o, "expected_mb_s", cl->expected);
+		cxd_json_add_str(o, "expected_from", cl->from_width ? "width" :
 							     "typical");
-		json_object_object_add(o, "short_below",
-				       cxd_json_num(cl->bound));
+		cxd_json_add_num(o, "short_below", cl->bound);
 		if (cl->load == 0)
-			add_str(o, "why", cl->why);
+			cxd_json_add_str(o, "why", cl->why);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -80,20 +69,17 @@ static json_object *units(const struct cxd_sweep_res *r)
 		snprintf(name, sizeof(name), "%s-%s",
 			 cxd_out_cap_part(r, x->scope, x->a),
 			 cxd_out_cap_part(r, x->scope, x->b));
-		add_str(o, "scope", cxd_cap_scope_name(x->scope, false));
-		add_str(o, "name", name);
+		cxd_json_add_str(o, "scope",
+				 cxd_cap_scope_name(x->scope, false));
+		cxd_json_add_str(o, "name", name);
 		json_object_object_add(o, "parts", parts(r, x->scope, x->a,
 							 x->b));
-		add_int(o, "pairs", x->np);
-		json_object_object_add(o, "carried_mb_s", cxd_json_num(
-					       x->np ? x->carried : NAN));
-		json_object_object_add(o, "expected_mb_s", cxd_json_num(
-					       x->np ? x->expected : NAN));
-		json_object_object_add(o, "ratio", cxd_json_num(
-					       x->np ? x->ratio : NAN));
-		json_object_object_add(o, "cpu_wait", cxd_json_num(
-					       x->np ? x->busy : NAN));
-		add_str(o, "state", state_name[x->state]);
+		cxd_json_add_int(o, "pairs", x->np);
+		cxd_json_add_num(o, "carried_mb_s", x->np ? x->carried : NAN);
+		cxd_json_add_num(o, "expected_mb_s", x->np ? x->expected : NAN);
+		cxd_json_add_num(o, "ratio", x->np ? x->ratio : NAN);
+		cxd_json_add_num(o, "cpu_wait", x->np ? x->busy : NAN);
+		cxd_json_add_str(o, "state", state_name[x->state]);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -105,8 +91,8 @@ json_object *cxd_out_cap_json(const struct cxd_sweep_res *r)
 
 	json_object_object_add(o, "ran", json_object_new_boolean(
 				       r->cap->ran));
-	add_str(o, "why", r->cap->why);
-	json_object_object_add(o, "seconds", cxd_json_num(r->cap->seconds));
+	cxd_json_add_str(o, "why", r->cap->why);
+	cxd_json_add_num(o, "seconds", r->cap->seconds);
 	json_object_object_add(o, "classes", r->cap->ran ? classes(r) :
 					     json_object_new_array());
 	json_object_object_add(o, "units", r->cap->ran ? units(r) :
@@ -119,15 +105,15 @@ void cxd_out_cap_json_suspect(const struct cxd_sweep_res *r,
 {
 	const struct cxd_cap_found *f = &r->cap->found[s->cap];
 
-	add_str(o, "scope", cxd_cap_scope_name(f->scope, f->part));
+	cxd_json_add_str(o, "scope", cxd_cap_scope_name(f->scope, f->part));
 	json_object_object_add(o, "parts", parts(r, f->scope, f->a,
 						 f->part ? -1 : f->b));
-	add_int(o, "pairs", f->pairs);
-	json_object_object_add(o, "carried_mb_s", cxd_json_num(f->carried));
-	json_object_object_add(o, "expected_mb_s", cxd_json_num(f->expected));
-	json_object_object_add(o, "ratio", cxd_json_num(f->ratio));
+	cxd_json_add_int(o, "pairs", f->pairs);
+	cxd_json_add_num(o, "carried_mb_s", f->carried);
+	cxd_json_add_num(o, "expected_mb_s", f->expected);
+	cxd_json_add_num(o, "ratio", f->ratio);
 	if (f->part) {
-		add_int(o, "units", f->units);
-		add_int(o, "units_short", f->nshort);
+		cxd_json_add_int(o, "units", f->units);
+		cxd_json_add_int(o, "units_short", f->nshort);
 	}
 }
