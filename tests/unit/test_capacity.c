@@ -361,7 +361,7 @@ static void test_confirm(void **state)
 	struct cxd_cap_model *m;
 	double *fig, *fig2;
 	const struct cxd_cap_want w = { NULL, NULL, width2, unstated, 64, 1 };
-	int bundle, busy;
+	int bundle, busy, ab;
 
 	(void) state;
 	fig = judge_setup(&f, 48, 3, 4, width2, unstated, &pl, &m);
@@ -393,6 +393,21 @@ static void test_confirm(void **state)
 	assert_int_equal(res.found[0].scope, CXD_CAP_SWITCHES);
 	assert_true(res.found[0].part);
 	assert_int_equal(res.found[0].a, 5);
+	/* A reload that carried its own expected but less than the bundle
+	 * should have (bound 0.75 of it): its pairs' routes on fewer cables
+	 * fit cables down as well as a healthy bundle, and clear nothing. */
+	ab = find(&again, CXD_CAP_BUNDLE, 1, 3);
+	for (int k = 0; k < 2; k++) {
+		double got = k ? 0.8 : 0.7;
+
+		pl.unit[bundle].state = CXD_CAP_SHORT;
+		again.unit[ab].carried = got * pl.unit[bundle].expected;
+		again.unit[ab].state = CXD_CAP_OK;
+		assert_int_equal(cxd_cap_confirm(&pl, &again, &res), 0);
+		assert_int_equal(pl.unit[bundle].state,
+				 got < 0.75 ? CXD_CAP_SHORT : CXD_CAP_CLEARED);
+		assert_int_equal(res.nfound, got < 0.75 ? 2 : 1);
+	}
 	cxd_cap_res_free(&res);
 	cxd_cap_res_free(&res2);
 	cxd_cap_plan_free(&again);

@@ -319,14 +319,21 @@ static const struct cxd_cap_unit *same_unit(const struct cxd_cap_plan *pl,
 	return NULL;
 }
 
-/* What the reload y makes of unit x, short in the first load. */
+/* What the reload y makes of unit x, short in the first load (bound: its
+ * scope's). The reload clears it only by carrying, itself, what x should
+ * have: a reload whose pairs the model expects to carry less (their
+ * routes meet on fewer of the unit's cables) fits a unit with cables
+ * down as well as a healthy one, and cannot speak for the capacity x
+ * found missing. */
 static enum cxd_cap_state confirmed(const struct cxd_cap_unit *x,
-				    const struct cxd_cap_unit *y)
+				    const struct cxd_cap_unit *y,
+				    double bound)
 {
 	if (y && (doubtful(y->state) || y->state == CXD_CAP_ALONE))
 		return x->state;
 	if (y && y->state == CXD_CAP_OK)
-		return CXD_CAP_CLEARED;
+		return y->carried < bound * x->expected ? x->state :
+							   CXD_CAP_CLEARED;
 	return CXD_CAP_UNSURE;
 }
 
@@ -345,7 +352,8 @@ int cxd_cap_confirm(struct cxd_cap_plan *pl, const struct cxd_cap_plan *again,
 
 		x->named = false;
 		if (doubtful(x->state))
-			x->state = confirmed(x, same_unit(again, x));
+			x->state = confirmed(x, same_unit(again, x),
+					     pl->cls[x->scope].bound);
 		res->nunsure += x->state == CXD_CAP_UNSURE;
 		res->nneeds += x->state == CXD_CAP_NEEDS_LINKS;
 	}
