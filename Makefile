@@ -62,11 +62,11 @@ ASAN_SERIAL ?= e2e\.test_(fault|cli)_matrix
 #   counters, netns: the tcp pair of test_write_bw and test_bw_family over
 #     a veth; what they add (kernel counters, a shaped link) is the
 #     network's, not memory;
-#   congestion, sweep_verdict, sweep_slurm, sim_*, sweep_budget:
+#   congestion, sweep_verdict, sweep_slurm, slurm_prolog, sim_*, sweep_budget:
 #     timing-bound or SimGrid's (--budget runs under ASan in sweep_mpi); the sweep's C runs under ASan in test_sweep, _mpi, _nics;
 #   node_health: scripts over sysfs and the pair tools, whose C the
 #     family tests run under ASan.
-ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|archive|hostile_names|dist|valgrind|counters|netns|congestion|sweep_verdict|sweep_slurm|sweep_budget|reframe|nhc|node_health|sim_[a-z_]+)|unit\.gpu_headers
+ASAN_SKIP   ?= e2e\.test_(man|install|package|plot|archive|hostile_names|dist|valgrind|counters|netns|congestion|sweep_verdict|sweep_slurm|slurm_prolog|sweep_budget|reframe|nhc|node_health|sim_[a-z_]+)|unit\.gpu_headers
 CHECK_SKIP  ?= ^$$
 BUILDS_DIR  ?= build-variants
 # Warnings are errors in the project's own builds (every target here); a
@@ -112,7 +112,7 @@ SIM_DIR     ?= build-sim
 # not every pair (ATOMIC_E2E_SPAN): the pairs are the release stage's;
 # the bw and lat families and test_faults over tcp alone (E2E_PROVIDERS:
 # 2.x's shm runs in test_write_bw, test_robust and test_sweep).
-LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|archive|hostile_names|hostile_sweep|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_capacity|sweep_slurm|sweep_mpi|sweep_nics|sweep_progress|progress|netns|sweep_budget|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
+LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|archive|hostile_names|hostile_sweep|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_capacity|sweep_slurm|slurm_prolog|sweep_mpi|sweep_nics|sweep_progress|progress|netns|sweep_budget|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
 
 .PHONY: all deps configure build run check test test-stages fuzz asan \
 	bench clean install package lf2 sim builds dist easybuild

@@ -26,7 +26,8 @@ comment() {
 	case $1 in
 	*.c | *.h) echo "/* $ID */" ;;
 	*.py | *.sh | *.cmake | */CMakeLists.txt | CMakeLists.txt | Makefile | \
-		*.toml | *.eb | *.supp | .ci/* | contrib/topology/*-to-cxd) echo "# $ID" ;;
+		*.toml | *.eb | *.supp | .ci/* | contrib/topology/*-to-cxd | \
+		contrib/slurm/cxd-*) echo "# $ID" ;;
 	man/*.in | man/*.roff) echo ".\\\" $ID" ;;
 	esac
 }

@@ -12,6 +12,9 @@
 #   cxd_sweep         every pair of an MPI job (cxi_sweep): its verdict is the
 #                     sanity; the median bandwidth and latency and the run's
 #                     resolution are the performance values
+#   cxd_sweep_budget  the same within a time budget (cxi_sweep --budget): a
+#                     covering plan's pairs, flagged ones retested; also the
+#                     time it took (-S cxd_sweep_budget.budget=SECONDS)
 #
 # References are variables, so a site sets them per system in its own
 # config or on the command line (-S cxd_pair_bw.ref=23800); 0 means none.
@@ -224,3 +227,21 @@ class cxd_sweep(cxd_base):
     @performance_function('%')
     def lat_resolution(self):
         return self.resolution('lat')
+
+
+@rfm.simple_test
+class cxd_sweep_budget(cxd_sweep):
+    descr = ('A covering plan of the job\'s ranks within a time budget '
+             '(cxi_sweep --budget): verdict, medians, time taken')
+    #: seconds for the plan (--budget); one that cannot fit stops the sweep
+    #: before measuring (exit 2, the budget it needs named): no verdict,
+    #: so the sanity fails
+    budget = variable(float, value=30.0)
+
+    @run_before('run')
+    def add_budget(self):
+        self.executable_opts += ['--budget', '%g' % self.budget]
+
+    @performance_function('s')
+    def budget_taken(self):
+        return self.doc('sweep.json')['budget']['taken_s']

@@ -36,6 +36,8 @@
 #                         default the host name): another name shows what
 #                         is named by Slurm (SLURMD_NODENAME) and what by
 #                         the host.
+#   CXD_SLURM_EXTRA       lines added to slurm.conf (set before slurm_start),
+#                         e.g. PrologSlurmctld=FILE.
 #
 # Teardown (lib.sh's EXIT trap, also when the test fails): the daemons'
 # groups are killed by lib.sh; then what slurm_stray finds (slurmstepd
@@ -116,6 +118,8 @@ _slurm_conf() {
 	NodeName=$node NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$1 State=UNKNOWN
 	PartitionName=cxd Nodes=$node Default=YES OverSubscribe=FORCE:$1
 	EOF
+	[ -z "${CXD_SLURM_EXTRA:-}" ] ||
+		printf '%s\n' "$CXD_SLURM_EXTRA" >>"$d/slurm.conf"
 }
 
 _slurm_idle() {

@@ -20,6 +20,16 @@
 #   ns_host NS HDEV BRIDGE DEV ADDR [lo]  a namespace NS (removed at exit)
 #                         on BRIDGE by a veth pair: HDEV on the bridge, DEV
 #                         in NS with ADDR, up (and NS's lo too, given "lo").
+#   shaped_fabric P N SLOW  N ranks' namespaces P"n0".. on the bridge P"br",
+#                         each with swp0 (169.254.77.<i+1>/24), both ends
+#                         of every link shaped (tc tbf) to 80 Mbit/s, rank
+#                         SLOW's to a quarter of that (none: SLOW -1): a
+#                         real slow rank for CXD_TEST_NETNS=P"n"; all
+#                         removed at exit. 1 with FABRIC_WHY when it cannot
+#                         be made (skip_part) or FABRIC_FAIL set when it
+#                         broke half-way (fail).
+#   shape_rank P I MBIT   rank I's link of that fabric shaped to MBIT, both
+#                         ends (tc tbf).
 #   killed_rank_ends NAME PID  the rank stopped in its timed loop (a function
 #                         `ranks` prints the candidates' pids) is killed:
 #                         the launcher PID (NAME in messages) must end
@@ -60,13 +70,45 @@ two_bridges() {
 }
 
 ns_host() {
-	ip netns add "$1"
+	ip netns add "$1" || return 1
 	on_exit "ip netns del $1"
-	ip link add "$2" type veth peer name "$4" netns "$1"
-	ip link set "$2" master "$3" up
-	ip -n "$1" addr add "$5" dev "$4"
-	ip -n "$1" link set "$4" up
-	[ "${6:-}" != lo ] || ip -n "$1" link set lo up
+	ip link add "$2" type veth peer name "$4" netns "$1" &&
+		ip link set "$2" master "$3" up &&
+		ip -n "$1" addr add "$5" dev "$4" &&
+		ip -n "$1" link set "$4" up &&
+		{ [ "${6:-}" != lo ] || ip -n "$1" link set lo up; }
+}
+
+shaped_fabric() {
+	local P=$1 n=$2 slow=$3 i r
+	FABRIC_WHY= FABRIC_FAIL=
+	if ! fabric_ok ip tc; then
+		FABRIC_WHY="needs root, ip and tc (iproute2)"
+		return 1
+	fi
+	ip link add "${P}br" type bridge 2>"$TMPD/br.err" &&
+		ip link set "${P}br" up || {
+		FABRIC_WHY="no bridge: $(cat "$TMPD/br.err")"
+		return 1
+	}
+	on_exit "ip link del ${P}br"
+	for ((i = 0; i < n; i++)); do
+		r=80
+		[ "$i" = "$slow" ] && r=20
+		ns_host "${P}n$i" "${P}h$i" "${P}br" swp0 \
+			"169.254.77.$((i + 1))/24" lo &&
+			shape_rank "$P" "$i" "$r" || {
+			FABRIC_FAIL="the shaped fabric could not be made"
+			return 1
+		}
+	done
+}
+
+shape_rank() {
+	tc -n "$1n$2" qdisc replace dev swp0 root tbf rate "$3mbit" \
+		burst 32kb latency 50ms &&
+		tc qdisc replace dev "$1h$2" root tbf rate "$3mbit" \
+			burst 32kb latency 50ms
 }
 
 # The rank that stopped itself: sets victim.

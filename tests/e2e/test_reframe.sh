@@ -12,7 +12,8 @@
 #                       OK; a bound no link meets: FAIL, or twice a busy
 #                       host's INCONCLUSIVE that says so; the check FAILs
 #                       either way), its medians and resolution the
-#                       performance values
+#                       performance values; cxd_sweep_budget (--budget
+#                       60): OK, the time taken reported
 #   Slurm            -> (root) the test Slurm of slurm_lib.sh, ReFrame's
 #                       squeue scheduler and srun --mpi=pmix: the pair and
 #                       the sweep pass; an unmeetable reference fails
@@ -88,7 +89,8 @@ if [ -x "$BUILD/cxi_sweep" ] && command -v mpirun >/dev/null; then
 	# ReFrame splits list variables at commas: Open MPI's options as
 	# its environment instead (the job inherits it).
 	export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
-	SWEEP=(-n cxd_sweep -S provider=tcp -S ranks=4 -S size=4096 -S iters=5)
+	# -n is a regular expression: 'cxd_sweep$' leaves cxd_sweep_budget out.
+	SWEEP=(-n 'cxd_sweep$' -S provider=tcp -S ranks=4 -S size=4096 -S iters=5)
 	rfm sweepbusy mpi "${SWEEP[@]}" -S accept=PASS,INCONCLUSIVE
 	verdict=$(grep -h '^Verdict:' "$TMPD"/rfm-sweepbusy/*/cxdtest/mpi/builtin/cxd_sweep/rfm_job.out 2>/dev/null | head -1)
 	note "the sweep said: ${verdict:-nothing}"
@@ -129,6 +131,22 @@ if [ -x "$BUILD/cxi_sweep" ] && command -v mpirun >/dev/null; then
 		pass "a bound no link meets: FAIL verdict, the check FAILs" ||
 		{ fail "expect-bw 1e9: reframe exit $RC"; show "$OUT"; }
 	expect_line "$OUT" "Failing phase: sanity" "failed in the sanity stage (the verdict)"
+	# The budget check: --budget in its command, the time it took as a
+	# performance value; its verdict the sanity, as the sweep's.
+	rfm budget mpi -n cxd_sweep_budget -S provider=tcp -S ranks=4 -S size=4096 \
+		-S iters=5 -S accept=PASS,INCONCLUSIVE -S cxd_sweep_budget.budget=60
+	job=$(ls "$TMPD"/rfm-budget/*/cxdtest/mpi/builtin/cxd_sweep_budget/rfm_job.sh 2>/dev/null | head -1)
+	check "cxd_sweep_budget: its job runs cxi_sweep --budget 60" \
+		grep -q -- 'cxi_sweep .*--budget 60' "$job"
+	verdict=$(grep -h '^Verdict:' "$TMPD"/rfm-budget/*/cxdtest/mpi/builtin/cxd_sweep_budget/rfm_job.out 2>/dev/null | head -1)
+	note "the budget sweep said: ${verdict:-nothing}"
+	case $verdict in
+	"Verdict: PASS"* | "Verdict: INCONCLUSIVE"*)
+		[ "$RC" -eq 0 ] && [ "$(outcome "$OUT" cxd_sweep_budget)" = OK ] &&
+			pass "cxd_sweep_budget: OK" || { fail "reframe exit $RC"; show "$OUT"; }
+		expect_line "$OUT" '^P: budget_taken: [0-9.e+-]+ s' "the time taken as a performance value" ;;
+	*) fail "budget sweep: verdict '$verdict' on a healthy host"; show "$OUT" ;;
+	esac
 else
 	skip_part "the mpirun part: no mpirun or no cxi_sweep"
 fi
@@ -136,7 +154,7 @@ fi
 section "Slurm: the squeue scheduler and srun"
 . "$(dirname "$0")/slurm_lib.sh"
 slurm_start 4
-rfm slurm slurm -n 'cxd_pair_bw|cxd_sweep' -S provider=tcp -S iters=5 \
+rfm slurm slurm -n 'cxd_pair_bw|cxd_sweep$' -S provider=tcp -S iters=5 \
 	-S size=4096 -S cxd_pair_bw.ref=0.001 -S cxd_sweep.ranks=2 \
 	-S 'cxd_sweep.launcher_opts=--mpi=pmix'
 [ "$(outcome "$OUT" cxd_pair_bw)" = OK ] && pass "cxd_pair_bw under Slurm: OK" || { fail "cxd_pair_bw under Slurm: '$(outcome "$OUT" cxd_pair_bw)'"; show "$OUT"; }

@@ -153,34 +153,13 @@ section "a suspect named by the sweep, drained by its reason, resumed"
 # (INCONCLUSIVE, no suspect); --max-lat 1000: latency, which a busy host
 # inflates, is not what this shows.
 drain_suspect() {
-	local P=cxq$$ i r try sus=$TMPD/slow.sus host why t0
+	local P=cxq$$ try sus=$TMPD/slow.sus host why t0
 	t0=$(now)
-	if ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
-		skip_part "a real suspect drained: needs ip and tc (iproute2)"
+	if ! shaped_fabric "$P" 4 2; then
+		[ -n "$FABRIC_FAIL" ] && { fail "$FABRIC_FAIL"; return; }
+		skip_part "a real suspect drained: $FABRIC_WHY"
 		return
 	fi
-	ip link add "${P}br" type bridge 2>"$TMPD/br.err" &&
-		ip link set "${P}br" up || {
-		skip_part "a real suspect drained: no bridge: $(cat "$TMPD/br.err")"
-		return
-	}
-	on_exit "ip link del ${P}br"
-	for i in 0 1 2 3; do
-		r=80
-		[ "$i" = 2 ] && r=20
-		ip netns add "${P}n$i" && on_exit "ip netns del ${P}n$i" &&
-			ip link add "${P}h$i" type veth peer name swp0 \
-				netns "${P}n$i" &&
-			ip link set "${P}h$i" master "${P}br" up &&
-			ip -n "${P}n$i" addr add "169.254.77.$((i + 1))/24" dev swp0 &&
-			ip -n "${P}n$i" link set swp0 up &&
-			ip -n "${P}n$i" link set lo up &&
-			tc -n "${P}n$i" qdisc replace dev swp0 root tbf \
-				rate "${r}mbit" burst 32kb latency 50ms &&
-			tc qdisc replace dev "${P}h$i" root tbf rate "${r}mbit" \
-				burst 32kb latency 50ms ||
-			{ fail "the shaped fabric could not be made"; return; }
-	done
 	# Exit 4 (a retest where a rank waited for a CPU most of the time:
 	# too busy to confirm) is run once more; exit 3 is the FAIL verdict.
 	for try in 1 2; do
