@@ -109,7 +109,8 @@ SIM_DIR     ?= build-sim
 #   dist, spdx, layers: the tarball, the sources' licence lines, the
 #     layer rule of the same sources (not the libfabric headers).
 # test_atomic runs each op and each type in both fetching modes there,
-# not every pair (ATOMIC_E2E_SPAN): the pairs are the release stage's;
+# as in every stage of make test (ATOMIC_E2E_SPAN): the pairs are make
+# bench's;
 # the bw and lat families and test_faults over tcp alone (E2E_PROVIDERS:
 # 2.x's shm runs in test_write_bw, test_robust and test_sweep).
 LF2_SKIP    ?= e2e\.test_(fault|cli)_matrix|e2e\.test_(valgrind|plot|archive|hostile_names|hostile_sweep|man|package|dist|prometheus|counters|congestion|sweep_verdict|sweep_capacity|sweep_slurm|slurm_prolog|sweep_mpi|sweep_nics|sweep_progress|progress|netns|sweep_budget|reframe|nhc|node_health|sim_[a-z_]+)|unit\.(gpu_headers|spdx|layers)
@@ -237,6 +238,7 @@ endif
 # (bench/sim_cost.py; about an hour at 1024 on 2 cores).
 bench: build sim
 	bash bench/run.sh $(BUILD_DIR)
+	ATOMIC_E2E_SPAN=pairs bash tests/e2e/test_atomic.sh $(BUILD_DIR)
 	bash bench/sweep_cost.sh $(BUILD_DIR) 3 $(BUILD_DIR)/sweep_cost.tsv
 	/usr/bin/python3 bench/sweep_cost_plot.py bench/results/sweep_cost_before.tsv \
 		$(BUILD_DIR)/sweep_cost.tsv
