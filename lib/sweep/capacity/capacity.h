@@ -56,7 +56,7 @@ enum cxd_cap_scope {
  * the links down, so a bundle short one way is short.) */
 enum cxd_cap_state { CXD_CAP_OK, CXD_CAP_SHORT, CXD_CAP_UNSURE,
 		     CXD_CAP_SKIPPED, CXD_CAP_NEEDS_LINKS, CXD_CAP_ALONE,
-		     CXD_CAP_CLEARED, CXD_CAP_ONE_WAY };
+		     CXD_CAP_CLEARED, CXD_CAP_ONE_WAY, CXD_CAP_UNPROVEN };
 
 struct cxd_cap_unit {
 	enum cxd_cap_scope scope;
@@ -165,6 +165,7 @@ struct cxd_cap_res {
 	struct cxd_cap_found *found;
 	int nfound, nunsure;
 	int nneeds; /* units short where only routes could tell */
+	int nunproven; /* short once, a reload that could not load as much */
 };
 
 /*

@@ -278,7 +278,7 @@ int cxd_cap_judge(struct cxd_cap_plan *pl, const double *fig,
 
 	res->plan = pl;
 	res->found = NULL;
-	res->nfound = res->nunsure = res->nneeds = 0;
+	res->nfound = res->nunsure = res->nneeds = res->nunproven = 0;
 	if (tmp == NULL)
 		return -ENOMEM;
 	for (int u = 0; u < pl->nunits; u++)
@@ -323,8 +323,9 @@ static const struct cxd_cap_unit *same_unit(const struct cxd_cap_plan *pl,
  * scope's). The reload clears it only by carrying, itself, what x should
  * have: a reload whose pairs the model expects to carry less (their
  * routes meet on fewer of the unit's cables) fits a unit with cables
- * down as well as a healthy one, and cannot speak for the capacity x
- * found missing. */
+ * down as well as a healthy one, and speaks neither for nor against the
+ * capacity x found missing (unproven: INCONCLUSIVE, never PASS; a
+ * first load's marginal collision is not named either). */
 static enum cxd_cap_state confirmed(const struct cxd_cap_unit *x,
 				    const struct cxd_cap_unit *y,
 				    double bound)
@@ -332,7 +333,7 @@ static enum cxd_cap_state confirmed(const struct cxd_cap_unit *x,
 	if (y && (doubtful(y->state) || y->state == CXD_CAP_ALONE))
 		return x->state;
 	if (y && y->state == CXD_CAP_OK)
-		return y->carried < bound * x->expected ? x->state :
+		return y->carried < bound * x->expected ? CXD_CAP_UNPROVEN :
 							   CXD_CAP_CLEARED;
 	return CXD_CAP_UNSURE;
 }
@@ -346,7 +347,7 @@ int cxd_cap_confirm(struct cxd_cap_plan *pl, const struct cxd_cap_plan *again,
 	if (tmp == NULL)
 		return -ENOMEM;
 	cxd_cap_res_free(res);
-	res->nunsure = res->nneeds = 0;
+	res->nunsure = res->nneeds = res->nunproven = 0;
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];
 
@@ -356,6 +357,7 @@ int cxd_cap_confirm(struct cxd_cap_plan *pl, const struct cxd_cap_plan *again,
 					     pl->cls[x->scope].bound);
 		res->nunsure += x->state == CXD_CAP_UNSURE;
 		res->nneeds += x->state == CXD_CAP_NEEDS_LINKS;
+		res->nunproven += x->state == CXD_CAP_UNPROVEN;
 	}
 	ret = name(pl, res, tmp);
 	free(tmp);

@@ -98,6 +98,9 @@ static const char *const state_words[] = {
 			    "again from other hosts",
 	[CXD_CAP_ONE_WAY] = "short one way only (a hash by destination; "
 			    "links down slow both ways)",
+	[CXD_CAP_UNPROVEN] = "short in the first load and not cleared: "
+			     "loaded again from other hosts, whose pairs "
+			     "could not carry as much",
 };
 #define NSTATES (sizeof(state_words) / sizeof(state_words[0]))
 

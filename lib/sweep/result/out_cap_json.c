@@ -11,6 +11,7 @@ static const char *const state_name[] = {
 	[CXD_CAP_UNSURE] = "inconclusive", [CXD_CAP_SKIPPED] = "skipped",
 	[CXD_CAP_NEEDS_LINKS] = "needs_links", [CXD_CAP_ALONE] = "short_alone",
 	[CXD_CAP_CLEARED] = "cleared", [CXD_CAP_ONE_WAY] = "one_way",
+	[CXD_CAP_UNPROVEN] = "unproven",
 };
 
 /* ["g1", "g3"], or one part. */

@@ -386,6 +386,15 @@ static void unsure_why(const struct cxd_sweep_res *r, FILE *out)
 			"lines)\n", r->cap->nneeds,
 			r->cap->nneeds == 1 ? "" : "s",
 			r->cap->nneeds == 1 ? "" : "s");
+	else if (r->cap && r->cap->nunproven)
+		fprintf(out, "no link stands out, but %d bundle%s or switch "
+			"pair%s came short of capacity, and a second load "
+			"from other hosts could not load %s as much to clear "
+			"%s\n", r->cap->nunproven,
+			r->cap->nunproven == 1 ? "" : "s",
+			r->cap->nunproven == 1 ? "" : "s",
+			r->cap->nunproven == 1 ? "it" : "them",
+			r->cap->nunproven == 1 ? "it" : "them");
 	else if (r->cap && r->cap->nunsure)
 		fprintf(out, "no link stands out, but %d bundle%s or "
 			"switch pair%s came short of capacity with a "

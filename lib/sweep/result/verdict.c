@@ -29,7 +29,8 @@ enum cxd_verdict cxd_verdict_of(const struct cxd_sweep_res *r)
 	    lat_named(r))
 		return CXD_V_FAIL;
 	if (r->outliers.nbusy_all || cxd_judge_too_busy(&r->judged) ||
-	    (r->cap && (r->cap->nunsure || r->cap->nneeds)))
+	    (r->cap && (r->cap->nunsure || r->cap->nneeds ||
+			r->cap->nunproven)))
 		return CXD_V_INCONCLUSIVE;
 	for (int m = 0; m < 2; m++)
 		if (r->judged.rules->tol[m].poor ||
