@@ -24,6 +24,7 @@ struct fill {
 	int round, filled;
 	int *busy, *lround, *cfull;
 	double *load;
+	double *left; /* per link: what the pairs not yet placed load */
 };
 
 static double load_of(const struct fill *k, int l)
@@ -71,9 +72,16 @@ static void place(const struct cxd_pack *pk, struct fill *k, int i)
 			continue;
 		k->load[l] = load_of(k, l) + pk->x_load[e];
 		k->lround[l] = k->round;
+		if (k->left)
+			k->left[l] -= pk->x_load[e];
 	}
 	k->filled++;
 }
+
+struct prio {
+	double need;
+	int u;
+};
 
 /* The order cut in runs of one class (half a million pairs in a few
  * thousand runs when made class by class, one a pair at worst): a run
@@ -82,6 +90,7 @@ static void place(const struct cxd_pack *pk, struct fill *k, int i)
 struct runs {
 	int *at, *len, *next;
 	int first;
+	struct prio *pr; /* room to reorder them (pk->every), else NULL */
 };
 
 static int runs_make(const struct cxd_pack *pk, const int *q,
@@ -92,7 +101,9 @@ static int runs_make(const struct cxd_pack *pk, const int *q,
 	ru->at = malloc(((size_t) pk->npair + 1) * sizeof(int));
 	ru->len = malloc(((size_t) pk->npair + 1) * sizeof(int));
 	ru->next = malloc(((size_t) pk->npair + 1) * sizeof(int));
-	if (!ru->at || !ru->len || !ru->next)
+	if (pk->every > 0)
+		ru->pr = malloc(((size_t) pk->npair + 1) * sizeof(*ru->pr));
+	if (!ru->at || !ru->len || !ru->next || (pk->every > 0 && !ru->pr))
 		return -ENOMEM;
 	for (int j = 0; j < pk->npair; j++) {
 		if (j == 0 || pk->cls[q[j]] != pk->cls[q[j - 1]]) {
@@ -128,6 +139,51 @@ static void run_fill(const struct cxd_pack *pk, struct fill *k, int *q,
 	*len = keep - start;
 }
 
+/* What class c's links still need: the rounds each needs (a link
+ * carries one pair a round at least), squared so that the busiest weigh
+ * most, summed so that a class on several busy links goes before one
+ * on a single one (at 1,024 ranks 7,360 rounds against 7,648 by the
+ * busiest link alone). */
+static double need(const struct cxd_pack *pk, const struct fill *k, int c)
+{
+	double sum = 0;
+
+	for (size_t e = pk->x_at[c]; e < pk->x_at[c + 1]; e++) {
+		int l = pk->x_link[e];
+		double r;
+
+		if (l < 0)
+			continue;
+		r = k->left[l] / (pk->cap[l] > 1 ? pk->cap[l] : 1);
+		sum += r * r;
+	}
+	return sum;
+}
+
+static int by_need(const void *x, const void *y)
+{
+	const struct prio *a = x, *b = y;
+
+	if (a->need != b->need)
+		return a->need > b->need ? -1 : 1;
+	return (a->u > b->u) - (a->u < b->u);
+}
+
+/* The runs left relinked by need, most first (pr: room for them). */
+static void reorder(const struct cxd_pack *pk, const struct fill *k,
+		    const int *q, struct runs *ru, struct prio *pr)
+{
+	int m = 0;
+
+	for (int u = ru->first; u >= 0; u = ru->next[u])
+		pr[m++] = (struct prio){ need(pk, k, pk->cls[q[ru->at[u]]]),
+					 u };
+	qsort(pr, (size_t) m, sizeof(*pr), by_need);
+	ru->first = m > 0 ? pr[0].u : -1;
+	for (int i = 0; i < m; i++)
+		ru->next[pr[i].u] = i + 1 < m ? pr[i + 1].u : -1;
+}
+
 /* Round by round: each takes, in order, every pair left that fits (the
  * same rounds as placing each pair in the first that fits), until it
  * holds the most a round may. */
@@ -139,6 +195,8 @@ static void fill(const struct cxd_pack *pk, struct fill *k, int *q,
 	for (k->round = 0; ru->first >= 0; k->round++) {
 		int *link = &ru->first;
 
+		if (ru->pr && k->round % pk->every == 0)
+			reorder(pk, k, q, ru, ru->pr);
 		round_at[k->round] = at;
 		k->filled = 0;
 		while (*link >= 0) {
@@ -159,6 +217,25 @@ static void fill(const struct cxd_pack *pk, struct fill *k, int *q,
 	*nround = k->round;
 }
 
+/* What every pair loads, per link, before any is placed (only when
+ * the runs are reordered). 0 or -ENOMEM. */
+static int left_make(const struct cxd_pack *pk, struct fill *k)
+{
+	if (pk->every <= 0)
+		return 0;
+	k->left = calloc((size_t) pk->nlink + 1, sizeof(double));
+	if (!k->left)
+		return -ENOMEM;
+	for (int i = 0; i < pk->npair; i++) {
+		int c = pk->cls[i];
+
+		for (size_t e = pk->x_at[c]; e < pk->x_at[c + 1]; e++)
+			if (pk->x_link[e] >= 0)
+				k->left[pk->x_link[e]] += pk->x_load[e];
+	}
+	return 0;
+}
+
 int cxd_pack_rounds(const struct cxd_pack *pk, int *q, int *ord,
 		    int *round_at, int *nround)
 {
@@ -167,10 +244,12 @@ int cxd_pack_rounds(const struct cxd_pack *pk, int *q, int *ord,
 			  .lround = malloc(nl * sizeof(int)),
 			  .cfull = malloc(nc * sizeof(int)),
 			  .load = malloc(nl * sizeof(double)) };
-	struct runs ru = { NULL, NULL, NULL, -1 };
+	struct runs ru = { NULL, NULL, NULL, -1, NULL };
 	int ret = k.busy && k.lround && k.cfull && k.load ?
 		  runs_make(pk, q, &ru) : -ENOMEM;
 
+	if (ret == 0)
+		ret = left_make(pk, &k);
 	if (ret == 0) {
 		for (int r = 0; r < pk->n; r++)
 			k.busy[r] = -1;
@@ -183,6 +262,8 @@ int cxd_pack_rounds(const struct cxd_pack *pk, int *q, int *ord,
 	free(ru.at);
 	free(ru.len);
 	free(ru.next);
+	free(ru.pr);
+	free(k.left);
 	free(k.busy);
 	free(k.lround);
 	free(k.cfull);

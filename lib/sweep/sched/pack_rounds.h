@@ -24,6 +24,11 @@ struct cxd_pack {
 	int ncls, nlink;
 	const double *cap;
 	int most;                    /* pairs a round at most, 0: no bound */
+	/* Every `every` rounds the runs of one class (the order cut where
+	 * the class changes) are put in order of the rounds their links
+	 * still need (pack_rounds.c's need), most first, so that the links
+	 * that bound the packing stay busy; 0: the order q as given. */
+	int every;
 };
 
 /*
