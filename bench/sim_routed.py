@@ -9,8 +9,9 @@ line's pairs over what it carries at once (the routed schedule's
 sentence: the routes' bound in rounds, which is also the ranks' own
 n - 1 where they bind) times one pair's bandwidth bytes at the typical
 link's rate (2 directions x --repeat x size x iterations).
-  sim_routed.py LABEL PLACES.json ROUTED.json
+  sim_routed.py LABEL PLACES.json ROUTED.json   (PLACES.json absent: "-")
 """
+import os
 import json
 import re
 import sys
@@ -29,7 +30,8 @@ def pair_s(doc):
 
 
 def main(argv):
-    label, places, routed = argv[1], load(argv[2]), load(argv[3])
+    label, routed = argv[1], load(argv[3])
+    places = load(argv[2]) if os.path.exists(argv[2]) else None
     why = routed["schedule"]["why"]
     m = re.search(r"(\d+) rounds one after .*the routes' bound (\d+) rounds", why)
     if not m:
@@ -38,10 +40,11 @@ def main(argv):
     rounds, bound = int(m.group(1)), int(m.group(2))
     lat = sum(r["seconds"] for r in routed["rounds"])
     t_bound = lat + bound * pair_s(routed)
-    old, new = places["schedule"]["main_s"], routed["schedule"]["main_s"]
-    print("| %s | %.3f | %.3f | %.3f | %d | %d | %.3f | %.2f | %s / %s |" % (
+    new = routed["schedule"]["main_s"]
+    old = "%.3f" % places["schedule"]["main_s"] if places else "-"
+    print("| %s | %s | %.3f | %.3f | %d | %d | %.3f | %.2f | %s / %s |" % (
         label, old, new, t_bound, rounds, bound, lat, new / t_bound,
-        places["verdict"], routed["verdict"]))
+        places["verdict"] if places else "-", routed["verdict"]))
     return 0
 
 

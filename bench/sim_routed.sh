@@ -8,7 +8,9 @@
 # simulated seconds of each (the JSON's schedule.main_s) against the
 # routes' bound (bench/sim_routed.py says how it is computed). The table
 # goes to bench/results/sim_routed.md. Skipped without SimGrid or the
-# simulated build. Each platform is "RANKS:platgen dragonfly words".
+# simulated build. Each platform is "RANKS:platgen dragonfly words";
+# SIM_ROUTED_ONLY=1 sweeps the routed one alone (1,024 ranks: docs/
+# sim-narrow.md gives the schedule without routes, 657 s of wall time).
 #   bench/sim_routed.sh [SWEEP_BINARY] [PLATFORM...]
 set -u
 . "$(dirname "$0")/sim_lib.sh"
@@ -20,7 +22,7 @@ if [ $# -eq 0 ]; then
 fi
 CFG=(--cfg=smpi/test:0 --cfg=smpi/grow-injected-times:no
 	--cfg=smpi/host-speed:1Gf --cfg=smpi/display-timing:yes)
-RES=bench/results/sim_routed.md
+RES=bench/results/sim_routed${SIM_ROUTED_ONLY:+_only}.md
 {
 	echo "| platform | without routes, s | routed, s | bound, s | rounds | bound rounds | latency rounds, s | routed / bound | verdicts |"
 	echo "|---|---|---|---|---|---|---|---|---|"
@@ -32,7 +34,9 @@ for p in "$@"; do
 	# shellcheck disable=SC2086 # words: platgen's
 	python3 sim/platgen.py dragonfly $words --links -o "$pre" >/dev/null || exit 1
 	grep -v -E '^(link|route) ' "$pre.topo" >"$pre.places.topo"
-	for mode in places routed; do
+	modes="places routed"
+	[ -n "${SIM_ROUTED_ONLY:-}" ] && modes=routed
+	for mode in $modes; do
 		topo="$pre.topo"
 		[ "$mode" = places ] && topo="$pre.places.topo"
 		smpirun -np "$n" -platform "$pre.xml" -hostfile "$pre.hosts" \

@@ -182,6 +182,10 @@ static void test_routed_chosen_and_said(void **st)
 		    "link lines route the ranks on 4 switches; the routes' "
 		    "bound 8 rounds (link line 17: 16 pairs, 2 at once), 10 "
 		    "with every way counted");
+	/* a few samples faster alone, the median not: kept routed */
+	assert_false(cxd_sched_narrow(&ch, -0.11));
+	assert_int_equal(ch.kind, CXD_SCHED_ROUTED);
+	assert_int_equal(ch.nnarrow, 0);
 	/* crowded: the nested schedule, its cap as chosen */
 	assert_true(cxd_sched_narrow(&ch, 0.4));
 	assert_int_equal(ch.kind, CXD_SCHED_NESTED);

@@ -96,13 +96,16 @@ struct runs {
 static int runs_make(const struct cxd_pack *pk, const int *q,
 		     struct runs *ru)
 {
+	size_t room = 1;
 	int nr = 0;
 
-	ru->at = malloc(((size_t) pk->npair + 1) * sizeof(int));
-	ru->len = malloc(((size_t) pk->npair + 1) * sizeof(int));
-	ru->next = malloc(((size_t) pk->npair + 1) * sizeof(int));
+	for (int j = 1; j < pk->npair; j++) /* the runs counted first */
+		room += pk->cls[q[j]] != pk->cls[q[j - 1]];
+	ru->at = malloc((room + 1) * sizeof(int));
+	ru->len = malloc((room + 1) * sizeof(int));
+	ru->next = malloc((room + 1) * sizeof(int));
 	if (pk->every > 0)
-		ru->pr = malloc(((size_t) pk->npair + 1) * sizeof(*ru->pr));
+		ru->pr = malloc((room + 1) * sizeof(*ru->pr));
 	if (!ru->at || !ru->len || !ru->next || (pk->every > 0 && !ru->pr))
 		return -ENOMEM;
 	for (int j = 0; j < pk->npair; j++) {

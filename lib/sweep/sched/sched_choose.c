@@ -93,11 +93,14 @@ void cxd_sched_route(struct cxd_sched_choice *ch,
 }
 
 /* The routed rounds crowded: the links the model trusted were not all
- * (a hash the routes do not know, a cable down): the schedule that
- * trusts only the placement, once. */
+ * (a cable the file counts that is not there, a width too generous):
+ * the schedule that trusts only the placement, once. Every way of a
+ * pair is counted, so no hash piles a few pairs on one link: only the
+ * median of the links sampled across, faster alone, says so (under a
+ * noisy run's jitter two samples of 24 beat the tolerance either way). */
 static bool unroute(struct cxd_sched_choice *ch, double crowd)
 {
-	if (ch->nnarrow >= CXD_SCHED_NARROW_MAX)
+	if (!(crowd > 0) || ch->nnarrow >= CXD_SCHED_NARROW_MAX)
 		return false;
 	ch->kind = ch->base;
 	ch->why = ch->base_why;

@@ -100,7 +100,7 @@ int cxd_sched_cap(const struct cxd_sched_choice *ch);
  * bound yet, half of all the other domains), kept as a narrowing; false
  * when no fewer are possible, or the schedule is chained (it has no cap
  * per domain to lower). Routed: the schedule the routes stood in for,
- * kept as a narrowing (was -1). */
+ * kept as a narrowing (was -1), where the median crowd is above 0. */
 bool cxd_sched_narrow(struct cxd_sched_choice *ch, double crowd);
 
 #endif
