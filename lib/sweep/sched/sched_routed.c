@@ -17,9 +17,11 @@
 #include "sched_listed.h"
 #include "sched_routed.h"
 
-/* Rounds between two orderings of the classes by the rounds their
- * busiest link still needs: at 1,024 ranks (16,384 classes, thousands
- * of rounds) a sort every 16 rounds costs a fraction of the packing. */
+/* Rounds between two orderings of the classes by what their links
+ * still need: at 1,024 ranks (16,384 classes, thousands of rounds) a
+ * sort every 16 rounds costs a fraction of the packing; ordered by
+ * the busiest link alone, a sort every round gave 8,214 rounds against
+ * 7,648 every 16 (and 8,224 never), at 3 times the time. */
 #define EVERY 16
 
 /* The switches ranks sit on, and their ranks: 0, -EDOM (a rank not

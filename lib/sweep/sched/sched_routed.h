@@ -27,9 +27,10 @@ struct cxd_routed_facts {
  * pairs (0: no bound), and no link line carries more pairs than its cap
  * (routed_load.h: its cables times a cable's share of its kind's width,
  * width[] by enum cxd_topo_wkind, 0 unknown), each pair counted on every
- * link of every way it may take. Pairs go in the order of the rounds
- * their busiest link needs, most first, so that the links that bound
- * the pass are kept busy from the first round. Each round is to be
+ * link of every way it may take. Pairs go switch pair by switch pair,
+ * those whose links need the most rounds first, reordered as the links
+ * fill (pack_rounds.h's every), so that the links that bound the pass
+ * are kept busy from the first round. Each round is to be
  * paced to its end before the next (a pair of the next would add to
  * links the round still loads). 0; -EDOM: a rank not placed; -ENOMEM.
  */
