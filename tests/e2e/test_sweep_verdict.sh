@@ -123,13 +123,12 @@ LONG=(-n 48)
 # report. A fault (WANT_RC 3) found INCONCLUSIVE (4: this host too busy to
 # tell) is measured once more; what the inconclusive run flags must be
 # truly slow all the same, and it is never PASS. INCONCLUSIVE twice passes
-# only when the report gives the busy host as the reason (ranks starved
-# of CPU measure every link at the CPU's rate, below a lane's: seen here
-# with typical links at 17 of 25 MB/s, every measurement waiting); any
-# other reason fails. Before the second run, "${AGAIN[@]}" runs when set
-# (half: the baseline again). Returns 1 unless the fault was found.
+# only when the report gives the busy host as the reason (its outliers'
+# retests waited for a CPU); any other reason fails. Before the second
+# run, "${AGAIN[@]}" runs when set (half: the baseline again). Returns 1
+# unless the fault was found.
 AGAIN=()
-BUSY_WHY='could not be retested on a quiet host|too busy a host to vouch'
+BUSY_WHY='could not be retested on a quiet host'
 # busy_twice NAME: the second INCONCLUSIVE of a fault, said to be the
 # busy host's.
 busy_twice() {

@@ -241,31 +241,11 @@ static void flag(struct sw_judging *j, const struct sw_ctx *c,
 		j->nout = k;
 }
 
-/* Every rank's pair measurements and those that waited for a CPU, summed
- * (cxd_judge_too_busy). */
-static void count_busy(struct sw_judging *j, const struct sw_ctx *c,
-		       const struct sw_measured *f)
-{
-	int mine[2] = { 0, 0 }, all[2];
-
-	for (int i = 0; i < f->n; i++) {
-		if (isnan(f->busy_row[i]))
-			continue;
-		mine[0]++;
-		mine[1] += f->busy_row[i] > CXD_JUDGE_BUSY_MAX;
-	}
-	sw_allreduce(&c->m, mine, all, 2, MPI_INT, MPI_SUM,
-		     "counting the CPU waits");
-	j->sides = all[0];
-	j->busy_sides = all[1];
-}
-
 void sw_judge(struct sw_judging *j, const struct sw_ctx *c,
 	      struct sw_inputs *in, struct sw_measured *f,
 	      const struct sw_calib *crowd, const unsigned char *only)
 {
 	sw_measured_stats(f, &c->m);
-	count_busy(j, c, f);
 	set_rules(j, c, in, f, crowd);
 	share_baseline(j, c, in);
 	flag(j, c, f, only);
@@ -276,8 +256,7 @@ void sw_judging_report(const struct sw_judging *j,
 {
 	*s = (struct cxd_sweep_judged){ .rules = &j->report,
 		.retest_pairs = j->retest_pairs,
-		.retest_metrics = j->retest_metrics, .sides = j->sides,
-		.busy_sides = j->busy_sides };
+		.retest_metrics = j->retest_metrics };
 }
 
 void sw_judging_free(struct sw_judging *j)
