@@ -78,6 +78,11 @@ static void place(const struct cxd_pack *pk, struct fill *k, int i)
 	k->filled++;
 }
 
+struct prio {
+	double need;
+	int u;
+};
+
 /* The order cut in runs of one class (half a million pairs in a few
  * thousand runs when made class by class, one a pair at worst): a run
  * whose class does not fit is passed over whole. Run u holds its pairs
@@ -85,7 +90,7 @@ static void place(const struct cxd_pack *pk, struct fill *k, int i)
 struct runs {
 	int *at, *len, *next;
 	int first;
-	struct cxd_keyed *pr; /* room to reorder them (pk->every), else NULL */
+	struct prio *pr; /* room to reorder them (pk->every), else NULL */
 };
 
 static int runs_make(const struct cxd_pack *pk, const int *q,
@@ -158,28 +163,28 @@ static double need(const struct cxd_pack *pk, const struct fill *k, int c)
 	return sum;
 }
 
-int cxd_keyed_most_first(const void *x, const void *y)
+static int by_need(const void *x, const void *y)
 {
-	const struct cxd_keyed *a = x, *b = y;
+	const struct prio *a = x, *b = y;
 
-	if (a->key != b->key)
-		return a->key > b->key ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
+	if (a->need != b->need)
+		return a->need > b->need ? -1 : 1;
+	return (a->u > b->u) - (a->u < b->u);
 }
 
 /* The runs left relinked by need, most first (pr: room for them). */
 static void reorder(const struct cxd_pack *pk, const struct fill *k,
-		    const int *q, struct runs *ru, struct cxd_keyed *pr)
+		    const int *q, struct runs *ru, struct prio *pr)
 {
 	int m = 0;
 
 	for (int u = ru->first; u >= 0; u = ru->next[u])
-		pr[m++] = (struct cxd_keyed){
-			need(pk, k, pk->cls[q[ru->at[u]]]), u };
-	qsort(pr, (size_t) m, sizeof(*pr), cxd_keyed_most_first);
-	ru->first = m > 0 ? pr[0].i : -1;
+		pr[m++] = (struct prio){ need(pk, k, pk->cls[q[ru->at[u]]]),
+					 u };
+	qsort(pr, (size_t) m, sizeof(*pr), by_need);
+	ru->first = m > 0 ? pr[0].u : -1;
 	for (int i = 0; i < m; i++)
-		ru->next[pr[i].i] = i + 1 < m ? pr[i + 1].i : -1;
+		ru->next[pr[i].u] = i + 1 < m ? pr[i + 1].u : -1;
 }
 
 /* Round by round: each takes, in order, every pair left that fits (the

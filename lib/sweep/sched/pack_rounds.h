@@ -31,14 +31,6 @@ struct cxd_pack {
 	int every;
 };
 
-/* An index with its key; sorted by cxd_keyed_most_first, the largest key
- * first, equal keys by index, so every rank orders them alike. */
-struct cxd_keyed {
-	double key;
-	int i;
-};
-int cxd_keyed_most_first(const void *x, const void *y);
-
 /*
  * The pairs packed into rounds, first fit in the order q (npair pair
  * indices, reordered as it goes): round after round, every pair left

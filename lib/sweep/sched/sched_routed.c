@@ -66,11 +66,30 @@ static int place(struct cxd_routed_work *w)
 
 static void work_free(struct cxd_routed_work *w)
 {
-	void *p[] = { w->used, w->rank_at, w->rank_of, w->x_at, w->x_link,
-		      w->x_load, w->cap, w->share, w->crit };
+	free(w->used);
+	free(w->rank_at);
+	free(w->rank_of);
+	free(w->x_at);
+	free(w->x_link);
+	free(w->x_load);
+	free(w->cap);
+	free(w->share);
+	free(w->crit);
+}
 
-	for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++)
-		free(p[k]);
+/* The classes, most rounds needed first (then in index order). */
+struct by {
+	double crit;
+	int c;
+};
+
+static int by_crit(const void *x, const void *y)
+{
+	const struct by *a = x, *b = y;
+
+	if (a->crit != b->crit)
+		return a->crit > b->crit ? -1 : 1;
+	return (a->c > b->c) - (a->c < b->c);
 }
 
 /* Class c's pairs, by diagonals (between two switches) or by the
@@ -110,15 +129,15 @@ static int all_pairs(const struct cxd_routed_work *w, struct cxd_pair *pair,
 		     int *cls)
 {
 	int ncls = w->nu * w->nu, k = 0;
-	struct cxd_keyed *o = malloc(((size_t) ncls + 1) * sizeof(*o));
+	struct by *o = malloc(((size_t) ncls + 1) * sizeof(*o));
 
 	if (!o)
 		return -ENOMEM;
 	for (int c = 0; c < ncls; c++)
-		o[c] = (struct cxd_keyed){ w->crit[c], c };
-	qsort(o, (size_t) ncls, sizeof(*o), cxd_keyed_most_first);
+		o[c] = (struct by){ w->crit[c], c };
+	qsort(o, (size_t) ncls, sizeof(*o), by_crit);
 	for (int c = 0; c < ncls; c++)
-		class_pairs(w, o[c].i, pair, cls, &k);
+		class_pairs(w, o[c].c, pair, cls, &k);
 	free(o);
 	return 0;
 }
