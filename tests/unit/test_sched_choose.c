@@ -154,68 +154,7 @@ static void test_narrowings_said_after(void **st)
 	assert_int_equal(ch.nnarrow, 0);
 }
 
-/* Routes known: dealt, nested and chained schedules may be routed;
- * plain rounds never. The sentence gives the rounds against the bound
- * and the line that sets it; crowded, the schedule the routes stood in
- * for runs, said after. */
-static void test_routed_chosen_and_said(void **st)
-{
-	int sw[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
-	int grp[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
-	struct cxd_topo_map tm = { .switch_of = sw, .group_of = grp,
-				  .nswitch = 4, .ngroup = 2 };
-	const struct cxd_routed_facts f = { .rounds = 12, .bound = 8,
-					    .busiest = 3, .load = 16,
-					    .cap = 2, .full = 10 };
-	struct cxd_sched_choice ch = cxd_sched_choose(8, 4, &tm, 2, 0);
-
-	(void) st;
-	assert_true(cxd_sched_routable(&ch));
-	cxd_sched_route(&ch, &f, 17);
-	assert_int_equal(ch.kind, CXD_SCHED_ROUTED);
-	assert_int_equal(ch.why, CXD_SCHED_WHY_ROUTED);
-	assert_int_equal(ch.base, CXD_SCHED_NESTED);
-	assert_string_equal(cxd_out_sched_kind(&ch), "shared links");
-	assert_says(&ch, SHARED "routed, 12 rounds one after the other, no "
-		    "rank twice and no link line over its width in a round "
-		    "(every way a pair may take counted), as --topology's "
-		    "link lines route the ranks on 4 switches; the routes' "
-		    "bound 8 rounds (link line 17: 16 pairs, 2 at once), 10 "
-		    "with every way counted");
-	/* a few samples faster alone, the median not: kept routed */
-	assert_false(cxd_sched_narrow(&ch, -0.11));
-	assert_int_equal(ch.kind, CXD_SCHED_ROUTED);
-	assert_int_equal(ch.nnarrow, 0);
-	/* crowded: the nested schedule, its cap as chosen */
-	assert_true(cxd_sched_narrow(&ch, 0.4));
-	assert_int_equal(ch.kind, CXD_SCHED_NESTED);
-	assert_int_equal(cxd_sched_cap(&ch), 2);
-	assert_says(&ch, SHARED "within each group with one pair at a time "
-		    "per switch pair, then across groups with one pair at a "
-		    "time per group pair and 2 per group (its switch links), "
-		    "each dealt into slots, as --topology places the ranks on "
-		    "4 switches in 2 groups; routed first (12 rounds), crowded "
-		    "(alone +40 %, median): measured again so");
-	/* and narrowed again as ever */
-	assert_true(cxd_sched_narrow(&ch, 0.3));
-	assert_int_equal(cxd_sched_cap(&ch), 1);
-	/* the ranks bind */
-	ch = cxd_sched_choose(8, 4, &tm, 2, 0);
-	cxd_sched_route(&ch, &(struct cxd_routed_facts){ .rounds = 7,
-			.bound = 7, .busiest = -1, .full = 7 }, 0);
-	assert_says(&ch, SHARED "routed, 7 rounds one after the other, no "
-		    "rank twice and no link line over its width in a round "
-		    "(every way a pair may take counted), as --topology's "
-		    "link lines route the ranks on 4 switches; the routes' "
-		    "bound 7 rounds (each rank meets every other), 7 with "
-		    "every way counted");
-	/* plain rounds are not routed */
-	ch = cxd_sched_choose(8, 1, &tm, 2, 0);
-	assert_false(cxd_sched_routable(&ch));
-}
-
 CXD_UNIT_MAIN(
-	cmocka_unit_test(test_routed_chosen_and_said),
 	cmocka_unit_test(test_rounds_and_why),
 	cmocka_unit_test(test_leaves_dealt_or_chained),
 	cmocka_unit_test(test_groups_nested_or_dealt),

@@ -170,8 +170,6 @@ static json_object *schedule(const struct cxd_sweep_res *r)
 	cxd_out_sched(ch, say, sizeof(say));
 	cxd_json_add_str(o, "kind", kind);
 	cxd_json_add_str(o, "why", strlen(say) >= skip ? say + skip : "");
-	if (ch->main_s > 0)
-		cxd_json_add_num(o, "main_s", ch->main_s);
 	return o;
 }
 

@@ -69,30 +69,8 @@ static void say_shared(const struct cxd_sched_choice *ch, char *buf,
 		 "", how, ch->nd, unit, ch->groups ? "s" : "es");
 }
 
-/* The routed rounds: their count against the model's bound, and what
- * sets the bound (docs/sim-narrow.md checks the time against it). */
-static void say_routed(const struct cxd_sched_choice *ch, char *buf,
-		       size_t len)
-{
-	const struct cxd_routed_facts *f = &ch->routed;
-	char what[96];
-
-	if (f->busiest >= 0)
-		snprintf(what, sizeof(what), "link line %d: %.0f pairs, %.3g "
-			 "at once", ch->routed_line, f->load, f->cap);
-	else
-		snprintf(what, sizeof(what), "each rank meets every other");
-	snprintf(buf, len, "shared links: latency in full rounds, then "
-		 "bandwidth routed, %d rounds one after the other, no rank "
-		 "twice and no link line over its width in a round (every "
-		 "way a pair may take counted), as --topology's link lines "
-		 "route the ranks on %d switches; the routes' bound %d "
-		 "rounds (%s), %d with every way counted", f->rounds,
-		 ch->nswitch, f->bound, what, f->full);
-}
-
 /* The narrowings after the sentence: the first says why, the rest how
- * far; the routed rounds crowded, what ran instead. */
+ * far. */
 static void say_narrowed(const struct cxd_sched_choice *ch, char *buf,
 			 size_t len)
 {
@@ -100,12 +78,7 @@ static void say_narrowed(const struct cxd_sched_choice *ch, char *buf,
 		const struct cxd_sched_narrow *nw = &ch->narrow[i];
 		size_t at = strlen(buf);
 
-		if (nw->was < 0)
-			snprintf(buf + at, len - at, "; routed first (%d "
-				 "rounds), crowded (alone %+.0f %%, median): "
-				 "measured again so", ch->routed.rounds,
-				 100 * nw->crowd);
-		else if (i > 0)
+		if (i > 0)
 			snprintf(buf + at, len - at, ", at %d (%+.0f %%) again "
 				 "at %d", nw->was, 100 * nw->crowd, nw->cap);
 		else
@@ -127,8 +100,6 @@ void cxd_out_sched(const struct cxd_sched_choice *ch, char *buf, size_t len)
 		return;
 	if (ch->kind == CXD_SCHED_ROUNDS)
 		say_rounds(ch, buf, len);
-	else if (ch->kind == CXD_SCHED_ROUTED)
-		say_routed(ch, buf, len);
 	else
 		say_shared(ch, buf, len);
 	say_narrowed(ch, buf, len);

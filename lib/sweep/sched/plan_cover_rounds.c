@@ -4,8 +4,19 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "pack_rounds.h"
 #include "plan_cover_rounds.h"
+
+/* A load this close over a link's count still fits: shares are sums. */
+#define EPS 1e-9
+
+/* The round being filled: busy[r] and lround[l] hold the round that
+ * last used rank r and link l (so nothing is cleared between rounds),
+ * load[l] what link l carries in it. */
+struct pack {
+	int round, filled;
+	int *busy, *lround;
+	double *load;
+};
 
 struct order {
 	int nl, i;
@@ -24,6 +35,47 @@ static int by_links(const void *x, const void *y)
 	if (a->nl != b->nl)
 		return a->nl > b->nl ? -1 : 1;
 	return (a->i > b->i) - (a->i < b->i);
+}
+
+static double load_of(const struct pack *k, int l)
+{
+	return k->lround[l] == k->round ? k->load[l] : 0.0;
+}
+
+static bool fits(const struct cxd_cover_work *w, const struct pack *k,
+		 int i)
+{
+	int sp = w->pair_sp[i];
+
+	if (k->filled == 0)
+		return true; /* alone, any pair runs */
+	if (k->busy[w->pair[i].a] == k->round ||
+	    k->busy[w->pair[i].b] == k->round)
+		return false;
+	for (size_t e = w->x_at[sp]; e < w->x_at[sp + 1]; e++) {
+		int c = w->x[e].comp, l = c - w->n;
+
+		if (is_link(w, c) && load_of(k, l) + w->x[e].p >
+					     w->tm->link[l].count + EPS)
+			return false;
+	}
+	return true;
+}
+
+static void place(const struct cxd_cover_work *w, struct pack *k, int i)
+{
+	int sp = w->pair_sp[i];
+
+	k->busy[w->pair[i].a] = k->busy[w->pair[i].b] = k->round;
+	for (size_t e = w->x_at[sp]; e < w->x_at[sp + 1]; e++) {
+		int c = w->x[e].comp, l = c - w->n;
+
+		if (!is_link(w, c))
+			continue;
+		k->load[l] = load_of(k, l) + w->x[e].p;
+		k->lround[l] = k->round;
+	}
+	k->filled++;
 }
 
 /* The pairs in the order they are fitted. */
@@ -47,58 +99,54 @@ static int sorted(const struct cxd_cover_work *w, int *q)
 	return 0;
 }
 
-/* What the packing reads (pack_rounds.h), made from w: the pairs, their
- * switch pairs as classes, the crossings that are links with their
- * shares, each link line's count as its cap. */
-struct input {
-	struct cxd_pair *pair;
-	int *x_link;
-	double *x_load, *cap;
-};
-
-static int input_make(const struct cxd_cover_work *w, struct input *in)
+/* Round by round: each takes, in order, every pair left that fits
+ * (the same rounds as placing each pair in the first that fits). */
+static void fill(const struct cxd_cover_work *w, struct pack *k, int *q,
+		 int *ord, int *round_at, int *nround)
 {
-	in->pair = malloc(((size_t) w->npair + 1) * sizeof(*in->pair));
-	in->x_link = malloc((w->nx + 1) * sizeof(int));
-	in->x_load = malloc((w->nx + 1) * sizeof(double));
-	in->cap = malloc(((size_t) w->tm->nlink + 1) * sizeof(double));
-	if (!in->pair || !in->x_link || !in->x_load || !in->cap)
-		return -ENOMEM;
-	for (int i = 0; i < w->npair; i++)
-		in->pair[i] = (struct cxd_pair){ w->pair[i].a, w->pair[i].b };
-	for (size_t e = 0; e < w->nx; e++) {
-		in->x_link[e] = is_link(w, w->x[e].comp) ?
-				w->x[e].comp - w->n : -1;
-		in->x_load[e] = w->x[e].p;
+	int left = w->npair, at = 0;
+
+	k->round = 0;
+	while (left > 0) {
+		int keep = 0;
+
+		round_at[k->round] = at;
+		k->filled = 0;
+		for (int j = 0; j < left; j++) {
+			if (fits(w, k, q[j])) {
+				place(w, k, q[j]);
+				ord[at++] = q[j];
+			} else {
+				q[keep++] = q[j];
+			}
+		}
+		left = keep;
+		k->round++;
 	}
-	for (int l = 0; l < w->tm->nlink; l++)
-		in->cap[l] = w->tm->link[l].count;
-	return 0;
+	round_at[k->round] = at;
+	*nround = k->round;
 }
 
 int cxd_cover_rounds(const struct cxd_cover_work *w, int *ord,
 		     int *round_at, int *nround)
 {
+	size_t nl = (size_t) w->tm->nlink + 1;
 	int *q = malloc(((size_t) w->npair + 1) * sizeof(int));
-	struct input in = { NULL, NULL, NULL, NULL };
-	int ret = q ? input_make(w, &in) : -ENOMEM;
+	struct pack k = { .busy = malloc(((size_t) w->n + 1) * sizeof(int)),
+			  .lround = malloc(nl * sizeof(int)),
+			  .load = malloc(nl * sizeof(double)) };
+	int ret = q && k.busy && k.lround && k.load ? sorted(w, q) : -ENOMEM;
 
-	if (ret == 0)
-		ret = sorted(w, q);
 	if (ret == 0) {
-		const struct cxd_pack pk = {
-			.n = w->n, .npair = w->npair, .pair = in.pair,
-			.cls = w->pair_sp, .x_at = w->x_at,
-			.x_link = in.x_link, .x_load = in.x_load,
-			.ncls = w->nused * w->nused, .nlink = w->tm->nlink,
-			.cap = in.cap };
-
-		ret = cxd_pack_rounds(&pk, q, ord, round_at, nround);
+		for (int r = 0; r < w->n; r++)
+			k.busy[r] = -1;
+		for (size_t l = 0; l < nl; l++)
+			k.lround[l] = -1;
+		fill(w, &k, q, ord, round_at, nround);
 	}
 	free(q);
-	free(in.pair);
-	free(in.x_link);
-	free(in.x_load);
-	free(in.cap);
+	free(k.busy);
+	free(k.lround);
+	free(k.load);
 	return ret;
 }

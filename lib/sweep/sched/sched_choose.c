@@ -75,40 +75,6 @@ struct cxd_sched_choice cxd_sched_choose(int n, int pairs_at_once,
 	return ch;
 }
 
-bool cxd_sched_routable(const struct cxd_sched_choice *ch)
-{
-	return ch->kind == CXD_SCHED_NESTED || ch->kind == CXD_SCHED_DEALT ||
-	       ch->kind == CXD_SCHED_CHAINED;
-}
-
-void cxd_sched_route(struct cxd_sched_choice *ch,
-		     const struct cxd_routed_facts *f, int line)
-{
-	ch->base = ch->kind;
-	ch->base_why = ch->why;
-	ch->kind = CXD_SCHED_ROUTED;
-	ch->why = CXD_SCHED_WHY_ROUTED;
-	ch->routed = *f;
-	ch->routed_line = line;
-}
-
-/* The routed rounds crowded: the links the model trusted were not all
- * (a cable the file counts that is not there, a width too generous):
- * the schedule that trusts only the placement, once. Every way of a
- * pair is counted, so no hash piles a few pairs on one link: only the
- * median of the links sampled across, faster alone, says so (under a
- * noisy run's jitter two samples of 24 beat the tolerance either way). */
-static bool unroute(struct cxd_sched_choice *ch, double crowd)
-{
-	if (!(crowd > 0) || ch->nnarrow >= CXD_SCHED_NARROW_MAX)
-		return false;
-	ch->kind = ch->base;
-	ch->why = ch->base_why;
-	ch->narrow[ch->nnarrow++] = (struct cxd_sched_narrow){ -1, ch->cap,
-								crowd };
-	return true;
-}
-
 int cxd_sched_cap(const struct cxd_sched_choice *ch)
 {
 	return ch->nnarrow > 0 ? ch->narrow[ch->nnarrow - 1].cap : ch->cap;
@@ -118,8 +84,6 @@ bool cxd_sched_narrow(struct cxd_sched_choice *ch, double crowd)
 {
 	int was = cxd_sched_cap(ch);
 
-	if (ch->kind == CXD_SCHED_ROUTED)
-		return unroute(ch, crowd);
 	/* Chained rounds bound a domain pair's pairs at once, not a
 	 * domain's (its pairs to many others run side by side): a cap
 	 * there would change nothing, and saying it measured again at

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 
 #include "sweep/model/topo_types.h"
-#include "sched_routed.h"
 
 /* How the bandwidth pass runs. */
 enum cxd_sched_kind {
@@ -20,7 +19,6 @@ enum cxd_sched_kind {
 	CXD_SCHED_NESTED,  /* within groups by switch, then across, dealt */
 	CXD_SCHED_DEALT,   /* dealt into slots by domain pair */
 	CXD_SCHED_CHAINED, /* the rounds chained by domain pair */
-	CXD_SCHED_ROUTED,  /* rounds packed by link line (sched_routed.h) */
 };
 
 /* Why: one code per sentence of the report. */
@@ -37,16 +35,13 @@ enum cxd_sched_why {
 	CXD_SCHED_WHY_UNDEALT_PLACE,  /* some ranks not placed */
 	CXD_SCHED_WHY_UNDEALT_MANY,   /* more domains than the largest's ranks */
 	CXD_SCHED_WHY_UNDEALT_ONE,    /* one domain */
-	CXD_SCHED_WHY_ROUTED,         /* link lines: the routes known */
 };
 
 /* The cap halves each time from at most an int: 31 times. */
 #define CXD_SCHED_NARROW_MAX 32
 
 /* One narrowing: the pairs across at once per domain were `was`, the
- * links measured alone came crowd faster (median ratio - 1), now cap;
- * was -1: the routed rounds were crowded, and the schedule is the one
- * the routes stood in for (cap its cap). */
+ * links measured alone came crowd faster (median ratio - 1), now cap. */
 struct cxd_sched_narrow {
 	int was, cap;
 	double crowd;
@@ -61,16 +56,6 @@ struct cxd_sched_choice {
 	int nd, nswitch;
 	bool groups;
 	int cap;
-	/* Routed (cxd_sched_route): the plan's facts, and the kind, reason
-	 * and cap it stands in for (the schedule without the routes, run
-	 * instead when the routed rounds prove crowded). */
-	struct cxd_routed_facts routed;
-	int routed_line;    /* the busiest link line's line in the file */
-	enum cxd_sched_kind base;
-	enum cxd_sched_why base_why;
-	/* The main plan's seconds as run, both passes (rank 0; 0: not
-	 * run), against which the routes' bound is checked. */
-	double main_s;
 	/* The narrowings since (sw_narrow), in order. */
 	int nnarrow;
 	struct cxd_sched_narrow narrow[CXD_SCHED_NARROW_MAX];
@@ -85,13 +70,6 @@ struct cxd_sched_choice {
 struct cxd_sched_choice cxd_sched_choose(int n, int pairs_at_once,
 					 const struct cxd_topo_map *tm,
 					 int local_w, int uplink_w);
-/* Whether a routed plan may stand in for ch (shared links, dealt or
- * chained), as routes are known where the file has link lines. */
-bool cxd_sched_routable(const struct cxd_sched_choice *ch);
-/* ch routed by a plan with facts f (line: the file's line of its
- * busiest link line, 0 none); the kind it was kept to fall back on. */
-void cxd_sched_route(struct cxd_sched_choice *ch,
-		     const struct cxd_routed_facts *f, int line);
 /* The shared-links schedule's domains per rank on tm. */
 const int *cxd_sched_domains(const struct cxd_topo_map *tm);
 /* A domain's pairs across at once now (the latest narrowing's). */
@@ -99,8 +77,7 @@ int cxd_sched_cap(const struct cxd_sched_choice *ch);
 /* Crowded across by crowd: fewer pairs at once across (half; with no
  * bound yet, half of all the other domains), kept as a narrowing; false
  * when no fewer are possible, or the schedule is chained (it has no cap
- * per domain to lower). Routed: the schedule the routes stood in for,
- * kept as a narrowing (was -1), where the median crowd is above 0. */
+ * per domain to lower). */
 bool cxd_sched_narrow(struct cxd_sched_choice *ch, double crowd);
 
 #endif

@@ -57,9 +57,6 @@ struct sw_pacing {
 	 * carry them to and from the bundles, where the global links land,
 	 * which no topology says (cxd_sched_dealt_across's cap). */
 	struct cxd_sched_choice sched;
-	/* Routed (sched.kind CXD_SCHED_ROUTED): rank 0's plan, every pair
-	 * once in rounds packed by link line (a zero plan elsewhere). */
-	struct cxd_plan routed;
 	double *round_s;       /* rank 0: each round's longest pair, s */
 };
 
@@ -72,8 +69,6 @@ void sw_pacing_free(struct sw_pacing *p);
  * shared-links one, chosen in p->sched; p->round_s made room for. */
 void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
 		      const struct cxd_plan *pl);
-/* The main plan took secs (rank 0's clock), for the report. */
-void sw_pacing_timed(struct sw_pacing *p, double secs);
 /* Pairs across groups (leaves) found crowded by crowd (calib.c's
  * sw_calib_crowd; NAN: not): with the shared-links schedule, half as
  * many of a group's at once from now on (kept in p->sched as a number,
@@ -100,11 +95,13 @@ void sw_pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
 /* The longest a pair may take (its runs, each bounded, and slack): the
  * bound of each round's waits. */
 uint64_t sw_pace_pair_ns(const struct sw_ctx *c);
-/* Each part of a plan (cxd_sched_parts) paced to its end before the
- * next, in mode m: a rank gone on to the next part would add a domain's
- * pair to those still running. */
-void sw_pace_parts(const struct sw_ctx *c, const struct sw_pace_mode *m,
-		   const struct cxd_plan *pl, sw_measure_fn *measure,
-		   void *arg);
+/* Plan pl's pairs measured for m->what, m->pairs_at_once at once: both
+ * metrics together, or on shared links (p->shared) latency in full
+ * rounds, then bandwidth one pair per domain pair at a time (the turns
+ * are p's: m->key_dom is NULL); secs as sw_pace's, the two passes
+ * added. */
+void sw_pace_plan(const struct sw_ctx *c, const struct sw_pacing *p,
+		  const struct sw_pace_mode *m, const struct cxd_plan *pl,
+		  sw_measure_fn *measure, void *arg, double *secs);
 
 #endif

@@ -4,7 +4,8 @@
  * measured once more (all repeats) and a flag stays only where the
  * retest breaks a rule too; each link's figure is then its latest
  * measurement. Rank 0 gathers the pairs and plans; each rank receives
- * only its own steps (pace/pace_steps.h). With --topology the
+ * only its own steps (a whole fabric's list on every rank was 6.9 GB at
+ * 1,024 simulated ranks, which share one process). With --topology the
  * retest runs alone per shared link (retest_claims.h), in rounds kept
  * apart by barriers: pairs that crowd each other again would confirm
  * false outliers.
@@ -19,10 +20,9 @@
 #include "base/testaid.h"
 #include "sweep/sched/retest.h"
 #include "sweep/sched/sched_circle.h"
+#include "sweep/sched/retest_steps.h"
 #include "sweep/judge/stat.h"
 #include "sweep/judge/stat_row.h"
-#include "pace/pace_plan.h"
-#include "pace/pace_steps.h"
 #include "retest_mpi.h"
 
 /* The pairs to retest: each rank's outliers' pairs, gathered and made
@@ -92,6 +92,90 @@ static void retest_plan(const struct sw_ctx *c, const struct sw_pacing *p,
 		sw_die(&c->m, "out of memory");
 }
 
+/* This rank's part of the retest: the plan's size (every rank) and its
+ * own steps. */
+struct part {
+	int np, nrounds;
+	struct cxd_retest_step *step;
+	int nsteps;
+};
+
+/* Rank 0's every rank's steps (slot tokens only without the barriers
+ * of a retest alone: the pacing's rule, cxd_sched_chain). */
+static struct cxd_retest_step *all_steps(const struct sw_ctx *c,
+					 const struct sw_pacing *p,
+					 const struct cxd_plan *pl, int np,
+					 int *cnt, int *disp)
+{
+	struct cxd_retest_step *all = sw_alloc(&c->m, 2 * (size_t) np + 1,
+					       sizeof(*all));
+	bool chain = !alone(c) && cxd_sched_chain(c->m.n, p->pairs_at_once);
+
+	if (cxd_retest_steps(c->m.n, chain, pl, cnt, disp, all) != 0)
+		sw_die(&c->m, "out of memory");
+	return all;
+}
+
+/* Each rank's steps from rank 0's plan pl, to that rank alone. */
+static void deal(const struct sw_ctx *c, const struct sw_pacing *p,
+		 const struct cxd_plan *pl, struct part *pt)
+{
+	int *cnt = NULL, *disp = NULL, size[2] = { pt->np, pl->nrounds };
+	struct cxd_retest_step *all = NULL;
+	MPI_Datatype t;
+	MPI_Request q;
+
+	sw_bcast(&c->m, size, 2, MPI_INT, "the retest plan");
+	pt->np = size[0];
+	pt->nrounds = size[1];
+	if (pt->np == 0)
+		return;
+	if (c->m.rank == 0) {
+		cnt = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+		disp = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
+		all = all_steps(c, p, pl, pt->np, cnt, disp);
+	}
+	MPI_Iscatter(cnt, 1, MPI_INT, &pt->nsteps, 1, MPI_INT, 0,
+		     MPI_COMM_WORLD, &q);
+	sw_coll_wait(&c->m, &q, "the retest plan");
+	pt->step = sw_alloc(&c->m, (size_t) pt->nsteps + 1, sizeof(*pt->step));
+	/* A step is 4 ints: counted in steps, a whole fabric's fit an int. */
+	MPI_Type_contiguous(4, MPI_INT, &t);
+	MPI_Type_commit(&t);
+	MPI_Iscatterv(all, cnt, disp, t, pt->step, pt->nsteps, t, 0,
+		      MPI_COMM_WORLD, &q);
+	sw_coll_wait(&c->m, &q, "the retest plan");
+	MPI_Type_free(&t);
+	free(all);
+	free(cnt);
+	free(disp);
+}
+
+/*
+ * The retest alone per shared link: pairs of two rounds may share a
+ * link, and the pacing's tokens would let a round start while the one
+ * before still runs, so each round is paced on its own (its pair's
+ * partners swap a hello first: after a barrier they leave it at
+ * different times, and a pair measured without one times its partner's
+ * late start) and ends in the pacing's barrier.
+ */
+static void run_alone(const struct sw_ctx *c, const struct sw_pace_mode *m,
+		      const struct part *pt, struct sw_meter *mt)
+{
+	int k = 0;
+
+	for (int r = 0; r < pt->nrounds; r++) {
+		struct cxd_step s = { 0, -1, -1, -1, -1, -1 };
+		int ns = 0;
+
+		if (k < pt->nsteps && pt->step[k].round == r) {
+			s.partner = pt->step[k++].partner;
+			ns = 1;
+		}
+		sw_pace_steps(c, m, &s, ns, 1, sw_measure_pair, mt, NULL);
+	}
+}
+
 /* More than half of all pairs listed (every rank knows np). */
 static bool most_listed(const struct sw_ctx *c, int np)
 {
@@ -101,7 +185,7 @@ static bool most_listed(const struct sw_ctx *c, int np)
 /* The retest's rounds measured for what (SW_RUN_*): alone per shared
  * link, or paced as the sweep's rounds. */
 static void run(const struct sw_ctx *c, const struct sw_pacing *p,
-		const struct sw_steps *pt, int what, struct sw_meter *mt)
+		const struct part *pt, int what, struct sw_meter *mt)
 {
 	const struct sw_pace_mode m = sw_pace_mode_main(p, what);
 	struct cxd_step *s;
@@ -118,7 +202,7 @@ static void run(const struct sw_ctx *c, const struct sw_pacing *p,
 		sw_pace_plan(c, p, &m, &pl, sw_measure_pair, mt, NULL);
 		cxd_sched_free(&pl);
 	} else if (alone(c)) {
-		sw_steps_alone(c, &m, pt, sw_measure_pair, mt);
+		run_alone(c, &m, pt, mt);
 	} else {
 		s = sw_alloc(&c->m, (size_t) pt->nsteps + 1, sizeof(*s));
 		for (int i = 0; i < pt->nsteps; i++)
@@ -183,7 +267,7 @@ static void confirm(struct sw_judging *j, const struct sw_ctx *c,
 
 /* This rank's pairs of the retest, for keep_first. */
 static struct cxd_pair *own_pairs(const struct sw_ctx *c,
-				  const struct sw_steps *pt)
+				  const struct part *pt)
 {
 	struct cxd_pair *q = sw_alloc(&c->m, (size_t) pt->nsteps + 1,
 				      sizeof(*q));
@@ -198,7 +282,7 @@ void sw_retest(struct sw_judging *j, const struct sw_ctx *c,
 {
 	struct sw_measured *f = mt->fig;
 	struct cxd_pair *pairs;
-	struct sw_steps pt = { 0 };
+	struct part pt = { 0 };
 	double *now[4] = { f->bw_row, f->lat_row, f->spread[0],
 			   f->spread[1] };
 	double *first[4];
@@ -208,11 +292,7 @@ void sw_retest(struct sw_judging *j, const struct sw_ctx *c,
 	pt.np = retest_list(&c->m, j, &pairs);
 	retest_plan(c, p, pairs, pt.np, &pl);
 	free(pairs);
-	/* slot tokens only without the barriers of a retest alone (the
-	 * pacing's rule, cxd_sched_chain) */
-	sw_steps_deal(c, !alone(c) && cxd_sched_chain(c->m.n,
-						      p->pairs_at_once),
-		      &pl, &pt);
+	deal(c, p, &pl, &pt);
 	cxd_sched_free(&pl);
 	if (pt.np == 0)
 		return;
@@ -235,6 +315,6 @@ void sw_retest(struct sw_judging *j, const struct sw_ctx *c,
 	keep_first(c, pairs, pt.nsteps, what, now, first);
 	free(pairs);
 	free(first[0]);
-	sw_steps_free(&pt);
+	free(pt.step);
 	confirm(j, c, f);
 }

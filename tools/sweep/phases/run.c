@@ -25,7 +25,6 @@
 #include "boot.h"
 #include "calib.h"
 #include "progress_tty.h"
-#include "pace/pace_plan.h"
 #include "retest_mpi.h"
 #include "run.h"
 #include "run_state.h"
@@ -89,17 +88,14 @@ static void main_plan(struct sw *w)
 	const struct sw_ctx *c = w->c;
 	const struct sw_pace_mode both = sw_pace_mode_main(&w->pace,
 							   SW_RUN_BOTH);
-	uint64_t t0;
 
 	sw_measured_init(&w->fig, &c->m, c->repeat);
 	w->meter = (struct sw_meter){ c, w->eng, &w->fig, 0 };
 	if (cxd_sched_main(c->m.n, w->pace.pairs_at_once, &w->plan) != 0)
 		sw_die(&c->m, "out of memory");
 	sw_pacing_choose(&w->pace, c, &w->plan);
-	t0 = cxd_now_ns();
 	sw_pace_plan(c, &w->pace, &both, &w->plan, sw_measure_pair,
 		     &w->meter, w->pace.round_s);
-	sw_pacing_timed(&w->pace, (double) (cxd_now_ns() - t0) / 1e9);
 }
 
 /* With more than one pair at once, whichever schedule ran: with the
