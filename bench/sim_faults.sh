@@ -21,5 +21,6 @@ for n in "$@"; do
 	if [ "$n" -ge 1024 ]; then trials=8 clean=2; else trials=24 clean=4; fi
 	# the same trials twice: places only (suspects from the links' ends),
 	# then with the fabric's links (suspects over the routes)
-	sim_faults_twice "$n" "$trials" "$clean" 2 "bench/results/sim_faults_$n"
+	sim_faults_twice "$n" "$trials" "$clean" 2 "bench/results/sim_faults_$n" \
+		"" --links
 done

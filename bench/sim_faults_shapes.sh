@@ -26,7 +26,8 @@ for n in "$@"; do
 	elif [ "$n" -ge 256 ]; then trials=12 clean=2
 	else trials=30 clean=4; fi
 	res=bench/results/sim_faults_shapes_$n
-	sim_faults_twice "$n" "$trials" "$clean" 1 "$res" --shapes
+	# --shapes: link lines unless --no-links
+	sim_faults_twice "$n" "$trials" "$clean" 1 "$res" --no-links "" --shapes
 	{
 		echo "# Faults on drawn shapes, $n ranks (bench/sim_faults_shapes.sh)"
 		echo

@@ -18,23 +18,18 @@ sim_start() {
 	mkdir -p bench/results
 }
 
-#   sim_faults_twice N TRIALS CLEAN JOBS RESULT [faults.py options]
+#   sim_faults_twice N TRIALS CLEAN JOBS RESULT PLACES LINKS [options]
 # runs sim/faults.py's trials at N ranks twice with SWEEP, places only
-# and then with the fabric's links; the trials go to RESULT_places.json
+# (faults.py given the word PLACES, "" none) and then with the fabric's
+# links (the word LINKS); the trials go to RESULT_places.json
 # and RESULT_links.json, what each printed (its tables) to standard output
 # and RESULT_places.md, RESULT_links.md.
 sim_faults_twice() {
 	local n=$1 trials=$2 clean=$3 jobs=$4 res=$5 mode links
-	shift 5
+	local -A flag=([places]=$6 [links]=$7)
+	shift 7
 	for mode in places links; do
-		# with --shapes link lines are on unless --no-links; without it
-		# they are off unless --links
-		case "$mode $*" in
-		"places "*--shapes*) links=--no-links ;;
-		"links "*--shapes*) links= ;;
-		places*) links= ;;
-		*) links=--links ;;
-		esac
+		links=${flag[$mode]}
 		python3 sim/faults.py "$@" --sweep "$SWEEP" --ranks "$n" \
 			--seed 1 --trials "$trials" --clean "$clean" \
 			--jobs "$jobs" --timeout 7200 --out "$OUT/$n-$mode" \
