@@ -28,7 +28,7 @@
 #             first all but the two exhaustive matrices, two at a time;
 #             then the matrices alone, so their many processes starve no
 #             other test, but side by side (about 3.7 min, was 6 one after
-#             the other): the fault matrix mostly waits out 5 s timeouts,
+#             the other): the fault matrix mostly waits out 2 s timeouts,
 #             the cli matrix is CPU-bound, and the fault matrix's bounds
 #             are hang bounds (10 s, 15 s), not speed checks
 # and ends, whether they passed or not, with tests/leftovers.sh: links,

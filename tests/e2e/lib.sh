@@ -92,7 +92,7 @@ _e2e_cleanup() {
 		_e2e_kill_groups TERM
 		for _ in 1 2 3 4 5 6 7 8 9 10; do
 			groups_alive || break
-			sleep 0.05
+			nap 0.05
 		done
 		_e2e_kill_groups KILL
 	fi
@@ -254,18 +254,32 @@ finish() {
 now() { date +%s.%N; }
 elapsed_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
-# Is PID a live (non-zombie) process?
-pid_alive() {
+# The polling loops below run 20 times a second, in many cases at once
+# (test_fault_matrix runs 12): they fork nothing. nap SECS pauses on
+# read's timeout, on a pipe this shell holds both ends of (no data, no end
+# of file ever comes); pid_state reads /proc/PID/stat with a builtin.
+exec {E2E_NAP_FD}<> <(:)
+nap() { read -rt "$1" -u "$E2E_NAP_FD" _ || :; }
+# pid_state PID: PID's state letter into PID_STATE; 1 when it is gone.
+pid_state() {
 	local st
-	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$st" ] && [ "${st%% *}" != Z ]
+	{ read -r st <"/proc/$1/stat"; } 2>/dev/null || return 1
+	st=${st##*) }
+	PID_STATE=${st%% *}
+	[ -n "$PID_STATE" ]
 }
 
+# Is PID a live (non-zombie) process?
+pid_alive() { pid_state "$1" && [ "$PID_STATE" != Z ]; }
+
 # Is PID stopped (SIGSTOP: state T)?
-pid_stopped() {
-	local st
-	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ "${st%% *}" = T ]
+pid_stopped() { pid_state "$1" && [ "$PID_STATE" = T ]; }
+
+# has FILE TEXT: FILE holds TEXT (read by a builtin, no grep).
+has() {
+	local body=
+	{ IFS= read -r -d '' body <"$1"; } 2>/dev/null
+	[[ $body == *"$2"* ]]
 }
 
 # wait_pid PID SECS: poll every 50 ms; WAIT_RC = exit status, or 124.
@@ -275,7 +289,7 @@ wait_pid() {
 	local pid=$1 secs=$2 n
 	n=$(awk -v s="$secs" 'BEGIN { printf "%d", s * 20 }')
 	while [ "$n" -gt 0 ] && pid_alive "$pid"; do
-		sleep 0.05
+		nap 0.05
 		n=$((n - 1))
 	done
 	if pid_alive "$pid"; then
@@ -286,9 +300,10 @@ wait_pid() {
 		# the wrapper writes the status right after the process ends
 		for ((n = 0; n < 100; n++)); do
 			[ -s "$TMPD/rc.$pid" ] && break
-			sleep 0.02
+			nap 0.02
 		done
-		WAIT_RC=$(cat "$TMPD/rc.$pid" 2>/dev/null)
+		WAIT_RC=
+		{ read -r WAIT_RC <"$TMPD/rc.$pid"; } 2>/dev/null
 		WAIT_RC=${WAIT_RC:-255}
 	else
 		wait "$pid" 2>/dev/null
@@ -349,9 +364,10 @@ start_bg() {
 	E2E_WRAPPERS+=("$!")
 	for ((n = 0; n < 500; n++)); do
 		[ -s "$pidf" ] && break
-		sleep 0.01
+		nap 0.01
 	done
-	BG_PID=$(cat "$pidf")
+	BG_PID=
+	{ read -r BG_PID <"$pidf"; } 2>/dev/null
 	E2E_PGIDS+=("$BG_PID")
 }
 
@@ -377,7 +393,7 @@ start_server() {
 			break
 		fi
 		pid_alive "$SERVER_PID" || break
-		sleep 0.05
+		nap 0.05
 	done
 	export SERVER_PID SERVER_PORT
 	if [ -z "$SERVER_PORT" ]; then

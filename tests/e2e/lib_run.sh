@@ -80,7 +80,7 @@ wait_until() {
 	while ! "$@"; do
 		[ "$n" -gt 0 ] || return 1
 		n=$((n - 1))
-		sleep 0.05
+		nap 0.05
 	done
 }
 
@@ -121,11 +121,12 @@ wait_running() {
 # listen_port FILE: the N of a server's "Listening on port N" line in FILE,
 # waiting up to 10 s for it; prints nothing if it never comes.
 listen_port() {
-	local n port
+	local n body=
 	for ((n = 0; n < 200; n++)); do
-		port=$(grep -ho 'Listening on port [0-9]*' "$1" 2>/dev/null | awk '{ print $4 }')
-		[ -n "$port" ] && { echo "$port"; return 0; }
-		sleep 0.05
+		{ IFS= read -r -d '' body <"$1"; } 2>/dev/null
+		[[ $body =~ Listening\ on\ port\ ([0-9]+) ]] &&
+			{ echo "${BASH_REMATCH[1]}"; return 0; }
+		nap 0.05
 	done
 	return 1
 }

@@ -89,7 +89,7 @@ leftovers() {
 	[ ${#gs[@]} -gt 0 ] || return 0
 	for ((n = 0; n < 40; n++)); do
 		groups_alive "${gs[@]}" || break
-		sleep 0.05
+		nap 0.05
 	done
 	groups_alive "${gs[@]}" &&
 		left=$(pgrep -a -g "$(IFS=,; echo "${gs[*]}")" | cut -c1-80 | tr '\n' ';')
