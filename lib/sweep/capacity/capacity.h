@@ -70,6 +70,10 @@ struct cxd_cap_unit {
 	 * repeats, each the sum over its pairs of the slower direction),
 	 * what it should carry, their ratio and the state. */
 	double carried, expected, ratio;
+	/* the model's median draw (0: no model), for the JSON: its
+	 * expected is a low draw, and how far the two lie shows how much
+	 * the hash may cost the unit */
+	double mid;
 	double one_way;        /* the better direction's aggregate */
 	double busy;           /* its runs' longest share waiting for a CPU */
 	enum cxd_cap_state state;

@@ -107,8 +107,10 @@ int cxd_cap_model_expect(struct cxd_cap_plan *pl,
 			refit(pl, med, kind, rate, tmp);
 	}
 	for (int u = 0; ret == 0 && u < pl->nunits; u++)
-		if (pl->unit[u].np)
+		if (pl->unit[u].np) {
 			pl->unit[u].expected = low[u];
+			pl->unit[u].mid = med[u];
+		}
 	free(med);
 	free(kind);
 	return ret;

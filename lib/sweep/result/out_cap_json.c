@@ -79,6 +79,8 @@ static json_object *units(const struct cxd_sweep_res *r)
 		cxd_json_add_num(o, "carried_mb_s", x->np ? x->carried : NAN);
 		cxd_json_add_num(o, "expected_mb_s", x->np ? x->expected : NAN);
 		cxd_json_add_num(o, "ratio", x->np ? x->ratio : NAN);
+		cxd_json_add_num(o, "model_median_mb_s",
+				 x->np && x->mid > 0 ? x->mid : NAN);
 		cxd_json_add_num(o, "cpu_wait", x->np ? x->busy : NAN);
 		cxd_json_add_str(o, "state", state_name[x->state]);
 		json_object_array_add(a, o);
