@@ -17,6 +17,9 @@
 #            same baseline marked as noisy (tolerance 72 %): INCONCLUSIVE
 #   switch   the uplink at 3/4 R, --topology: the 12 links leaving bridge
 #            B flagged, switch B the suspect (ranks 2 and 3 alone without)
+#   starved  lane again beside two CPU spinners: the CPU waits counted
+#            (cpu_wait.too_busy), FAIL naming rank 2 or INCONCLUSIVE for
+#            the busy host, never PASS
 # A fault scenario passes when its fault is found: it measures longer than
 # the healthy default, and one found INCONCLUSIVE (a host too busy to
 # tell) is measured once more; INCONCLUSIVE again, its report must say the
@@ -128,7 +131,7 @@ LONG=(-n 48)
 # run, "${AGAIN[@]}" runs when set (half: the baseline again). Returns 1
 # unless the fault was found.
 AGAIN=()
-BUSY_WHY='could not be retested on a quiet host'
+BUSY_WHY='could not be retested on a quiet host|other work on the host, too busy to vouch'
 # busy_twice NAME: the second INCONCLUSIVE of a fault, said to be the
 # busy host's.
 busy_twice() {
@@ -267,4 +270,36 @@ if [ -s "$TMPD/healthy.json" ]; then
 else
 	fail "no healthy run to compare with"
 fi
+
+section "starved: the lane again, two CPU spinners beside the sweep"
+# On a CPU shared with other work every link measures what the CPU
+# allows, and the lane may measure like the others (a run on this host
+# loaded by other work said PASS over it: 17 MB/s everywhere). Two
+# spinners make the two ranks at work wait about half the time: the run
+# must count it (cpu_wait.too_busy: one pair at a time, so the host has a
+# CPU for each rank at work and a wait is the spinners'), and the verdict
+# is FAIL naming rank 2 or INCONCLUSIVE saying the host was too busy,
+# never PASS. 1 MiB a measurement (LONG above): a starved run is slow.
+rank_rate 2 $((RATE * 3 / 4))
+SPIN=()
+for k in 1 2; do
+	(exec -a cxd-spin bash -c 'while :; do :; done') &
+	SPIN+=($!)
+done
+on_exit "kill ${SPIN[*]} 2>/dev/null"
+sweep_once starved
+kill "${SPIN[@]}" 2>/dev/null
+rank_rate 2 "$RATE"
+check "starved: the run counts its CPU waits (cpu_wait.too_busy)" \
+	"$PY" -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["cpu_wait"]["too_busy"])' \
+	"$TMPD/starved.json"
+case $RC in
+3) py_check "starved: FAIL, the lane found all the same" "$OUT" sweep_verdict.py \
+	"$TMPD/starved.json" lane "$N" ;;
+4) check "starved: INCONCLUSIVE, the busy host its reason" \
+	grep -Eq "^Verdict: INCONCLUSIVE: .*($BUSY_WHY)" "$OUT"
+	py_check "starved: nothing healthy flagged" "$OUT" sweep_verdict.py \
+		"$TMPD/starved.json" lane-noisy "$N" ;;
+*) fail "starved: exit $RC over a slow lane (PASS is a degraded link called healthy)" ;;
+esac
 finish

@@ -135,6 +135,41 @@ static void test_verdicts(void **state)
 	assert_int_equal(cxd_verdict_of(&w.r), CXD_V_PASS);
 }
 
+/* The main pass's CPU waits: half the measurements waiting leaves a
+ * PASS; over half, no link standing out is INCONCLUSIVE, said with the
+ * counts; a fault found stays FAIL. */
+static void test_too_busy(void **state)
+{
+	struct world w;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void) state;
+	world(&w);
+	w.cap.nfound = 0;
+	w.r.suspects.n = 0;
+	w.r.judged.sides = 20;
+	w.r.judged.busy_sides = 10;
+	assert_int_equal(cxd_verdict_of(&w.r), CXD_V_PASS);
+	w.r.judged.busy_sides = 11;
+	w.r.verdict = cxd_verdict_of(&w.r);
+	assert_int_equal(w.r.verdict, CXD_V_INCONCLUSIVE);
+	f = open_memstream(&buf, &len);
+	cxd_out_text(&w.r, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "Verdict: INCONCLUSIVE: no link stands "
+				    "out, but in 11 of 20 pair measurements "
+				    "a rank waited for a CPU over 20 % of the "
+				    "time, with a CPU for each of the "
+				    "sweep's ranks at work: other work on the "
+				    "host, too busy to vouch for the links' "
+				    "rates\n"));
+	free(buf);
+	w.cap.nfound = 1;
+	assert_int_equal(cxd_verdict_of(&w.r), CXD_V_FAIL);
+}
+
 /* The files: the drain list has the NIC's host only; the metrics have
  * the unit's aggregate in bytes/s and the suspect; the JSON has its
  * scope, parts and figures. */
@@ -189,4 +224,5 @@ static void test_files(void **state)
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_text),
 	cmocka_unit_test(test_verdicts),
+	cmocka_unit_test(test_too_busy),
 	cmocka_unit_test(test_files))

@@ -227,6 +227,11 @@ size_t cxd_judge_flag(const struct cxd_rules *r, const double *m,
 	return k;
 }
 
+bool cxd_judge_too_busy(const struct cxd_sweep_judged *j)
+{
+	return j->sides > 0 && 2 * j->busy_sides > j->sides;
+}
+
 double cxd_judge_busier(double a, double b)
 {
 	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;

@@ -119,7 +119,18 @@ struct cxd_sweep_judged {
 	 * in which metrics: bit 1 << CXD_M_BW, 1 << CXD_M_LAT. */
 	int retest_pairs;
 	unsigned retest_metrics;
+	/* The main pass's pair measurements counted from each end (sides),
+	 * and those where that end waited for a CPU over
+	 * CXD_JUDGE_BUSY_MAX of the time (busy_sides). */
+	int sides, busy_sides;
 };
+
+/* Too busy a host to vouch for the links: where over half the main
+ * pass's measurements waited for a CPU, the typical link (a median) may
+ * be the CPU's rate, not the fabric's, and a slow link (a lane down)
+ * would measure as typical: no link standing out proves nothing. Under
+ * half, the typical is a measurement that did not wait. */
+bool cxd_judge_too_busy(const struct cxd_sweep_judged *j);
 
 /* The typical link that link (src, dst) is judged against in metric m:
  * latency's of its class where known, else the run's. */

@@ -188,6 +188,20 @@ static json_object *retest(const struct cxd_sweep_judged *j)
 	return o;
 }
 
+/* The main pass's CPU waits: measurements counted from each end, those
+ * over the limit, the limit, and whether they were too many to vouch. */
+static json_object *cpu_wait(const struct cxd_sweep_judged *j)
+{
+	json_object *o = json_object_new_object();
+
+	cxd_json_add_int(o, "sides", j->sides);
+	cxd_json_add_int(o, "busy_sides", j->busy_sides);
+	cxd_json_add_num(o, "limit_pct", 100 * CXD_JUDGE_BUSY_MAX);
+	json_object_object_add(o, "too_busy", json_object_new_boolean(
+				       cxd_judge_too_busy(j)));
+	return o;
+}
+
 static json_object *rounds(const struct cxd_sweep_rounds *s)
 {
 	json_object *a = json_object_new_array();
@@ -255,6 +269,7 @@ static void add_findings(json_object *d, const struct cxd_sweep_res *r)
 	json_object *lat;
 
 	json_object_object_add(d, "retest", retest(&r->judged));
+	json_object_object_add(d, "cpu_wait", cpu_wait(&r->judged));
 	json_object_object_add(d, "outliers", outliers(x->out, x->nout));
 	/* Retested while a rank waited for a CPU: not judged. */
 	json_object_object_add(d, "unjudged", outliers(x->busy, x->nbusy));

@@ -370,6 +370,13 @@ static void unsure_why(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "%zu link "
 			"measurement%s could not be retested on a quiet "
 			"host\n", nbusy, nbusy == 1 ? "" : "s");
+	else if (cxd_judge_too_busy(&r->judged))
+		fprintf(out, "no link stands out, but in %d of %d pair "
+			"measurements a rank waited for a CPU over %.0f %% "
+			"of the time, with a CPU for each of the sweep's "
+			"ranks at work: other work on the host, too busy to "
+			"vouch for the links' rates\n", r->judged.busy_sides,
+			r->judged.sides, 100 * CXD_JUDGE_BUSY_MAX);
 	else if (rules->tol[CXD_M_BW].crowded)
 		cxd_out_text_crowded_why(r, out);
 	else if (r->cap && r->cap->nneeds)

@@ -28,7 +28,7 @@ enum cxd_verdict cxd_verdict_of(const struct cxd_sweep_res *r)
 	if (r->outliers.nout_all || (r->cap && r->cap->nfound) ||
 	    lat_named(r))
 		return CXD_V_FAIL;
-	if (r->outliers.nbusy_all ||
+	if (r->outliers.nbusy_all || cxd_judge_too_busy(&r->judged) ||
 	    (r->cap && (r->cap->nunsure || r->cap->nneeds ||
 			r->cap->nunproven)))
 		return CXD_V_INCONCLUSIVE;

@@ -128,6 +128,8 @@ static int share_hosts(struct sw_ctx *c)
 	h->pairs_at_once = max ? (int) (max < (uint64_t) c->m.n ? max :
 					(uint64_t) c->m.n) :
 			   cxd_pairs_at_once(c->m.n, host, cpus);
+	h->cpus_enough = (h->nlocal < 2 * h->pairs_at_once ? h->nlocal :
+			  2 * h->pairs_at_once) <= cpus[host[c->m.rank]];
 	free(all);
 	free(host);
 	free(cpus);

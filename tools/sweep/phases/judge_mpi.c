@@ -241,11 +241,33 @@ static void flag(struct sw_judging *j, const struct sw_ctx *c,
 		j->nout = k;
 }
 
+/* Every rank's pair measurements and those that waited for a CPU, summed
+ * (cxd_judge_too_busy), on hosts with a CPU for each of the sweep's ranks
+ * at work: there a wait is other work's, where the sweep's own ranks may
+ * outnumber the CPUs it is theirs and says nothing of the links. */
+static void count_busy(struct sw_judging *j, const struct sw_ctx *c,
+		       const struct sw_measured *f)
+{
+	int mine[2] = { 0, 0 }, all[2];
+
+	for (int i = 0; c->hosts.cpus_enough && i < f->n; i++) {
+		if (isnan(f->busy_row[i]))
+			continue;
+		mine[0]++;
+		mine[1] += f->busy_row[i] > CXD_JUDGE_BUSY_MAX;
+	}
+	sw_allreduce(&c->m, mine, all, 2, MPI_INT, MPI_SUM,
+		     "counting the CPU waits");
+	j->sides = all[0];
+	j->busy_sides = all[1];
+}
+
 void sw_judge(struct sw_judging *j, const struct sw_ctx *c,
 	      struct sw_inputs *in, struct sw_measured *f,
 	      const struct sw_calib *crowd, const unsigned char *only)
 {
 	sw_measured_stats(f, &c->m);
+	count_busy(j, c, f);
 	set_rules(j, c, in, f, crowd);
 	share_baseline(j, c, in);
 	flag(j, c, f, only);
@@ -256,7 +278,8 @@ void sw_judging_report(const struct sw_judging *j,
 {
 	*s = (struct cxd_sweep_judged){ .rules = &j->report,
 		.retest_pairs = j->retest_pairs,
-		.retest_metrics = j->retest_metrics };
+		.retest_metrics = j->retest_metrics, .sides = j->sides,
+		.busy_sides = j->busy_sides };
 }
 
 void sw_judging_free(struct sw_judging *j)

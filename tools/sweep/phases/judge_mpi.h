@@ -54,6 +54,7 @@ struct sw_judging {
 	int retest_pairs;
 	int retest_rounds;       /* > 0: alone per shared link, in these */
 	unsigned retest_metrics;
+	int sides, busy_sides;   /* the main pass's CPU waits (judge.h) */
 };
 
 /* The first pass judged: f's statistics, the rules (crowd: rank 0's
