@@ -275,6 +275,18 @@ pid_alive() { pid_state "$1" && [ "$PID_STATE" != Z ]; }
 # Is PID stopped (SIGSTOP: state T)?
 pid_stopped() { pid_state "$1" && [ "$PID_STATE" = T ]; }
 
+# first_line FILE TRIES SECS: up to TRIES naps of SECS for FILE to hold
+# something; its first line into LINE ("" when it never did).
+first_line() {
+	local n
+	LINE=
+	for ((n = 0; n < $2; n++)); do
+		[ -s "$1" ] && break
+		nap "$3"
+	done
+	{ read -r LINE <"$1"; } 2>/dev/null || :
+}
+
 # has FILE TEXT: FILE holds TEXT (read by a builtin, no grep).
 has() {
 	local body=
@@ -298,13 +310,8 @@ wait_pid() {
 	fi
 	if [ -e "$TMPD/pid.$pid" ]; then
 		# the wrapper writes the status right after the process ends
-		for ((n = 0; n < 100; n++)); do
-			[ -s "$TMPD/rc.$pid" ] && break
-			nap 0.02
-		done
-		WAIT_RC=
-		{ read -r WAIT_RC <"$TMPD/rc.$pid"; } 2>/dev/null
-		WAIT_RC=${WAIT_RC:-255}
+		first_line "$TMPD/rc.$pid" 100 0.02
+		WAIT_RC=${LINE:-255}
 	else
 		wait "$pid" 2>/dev/null
 		WAIT_RC=$?
@@ -362,12 +369,8 @@ start_bg() {
 		echo $? >"$TMPD/rc.$p.tmp" && mv "$TMPD/rc.$p.tmp" "$TMPD/rc.$p"
 	) 2>/dev/null &
 	E2E_WRAPPERS+=("$!")
-	for ((n = 0; n < 500; n++)); do
-		[ -s "$pidf" ] && break
-		nap 0.01
-	done
-	BG_PID=
-	{ read -r BG_PID <"$pidf"; } 2>/dev/null
+	first_line "$pidf" 500 0.01
+	BG_PID=$LINE
 	E2E_PGIDS+=("$BG_PID")
 }
 
