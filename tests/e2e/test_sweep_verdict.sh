@@ -279,8 +279,9 @@ section "starved: the lane again, two CPU spinners beside the sweep"
 # must count it (cpu_wait.too_busy: one pair at a time, so the host has a
 # CPU for each rank at work and a wait is the spinners'), and the verdict
 # is FAIL naming rank 2 or INCONCLUSIVE saying the host was too busy,
-# never PASS. 1 MiB a measurement (LONG above): a starved run is slow.
+# never PASS. Half a MiB a measurement: a starved run is slow.
 rank_rate 2 $((RATE * 3 / 4))
+LONG=(-n 8)
 SPIN=()
 for k in 1 2; do
 	(exec -a cxd-spin bash -c 'while :; do :; done') &
