@@ -260,35 +260,35 @@ elapsed_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; 
 # of file ever comes); pid_state reads /proc/PID/stat with a builtin.
 exec {E2E_NAP_FD}<> <(:)
 nap() { read -rt "$1" -u "$E2E_NAP_FD" _ || :; }
-# pid_state PID: PID's state letter into PID_STATE; 1 when it is gone.
+# pid_state PID: PID's state letter into E2E_PID_STATE; 1 when it is gone.
 pid_state() {
 	local st
 	{ read -r st <"/proc/$1/stat"; } 2>/dev/null || return 1
 	st=${st##*) }
-	PID_STATE=${st%% *}
-	[ -n "$PID_STATE" ]
+	E2E_PID_STATE=${st%% *}
+	[ -n "$E2E_PID_STATE" ]
 }
 
 # Is PID a live (non-zombie) process?
-pid_alive() { pid_state "$1" && [ "$PID_STATE" != Z ]; }
+pid_alive() { pid_state "$1" && [ "$E2E_PID_STATE" != Z ]; }
 
 # Is PID stopped (SIGSTOP: state T)?
-pid_stopped() { pid_state "$1" && [ "$PID_STATE" = T ]; }
+pid_stopped() { pid_state "$1" && [ "$E2E_PID_STATE" = T ]; }
 
 # first_line FILE TRIES SECS: up to TRIES naps of SECS for FILE to hold
-# something; its first line into LINE ("" when it never did).
+# something; its first line into E2E_LINE ("" when it never did).
 first_line() {
 	local n
-	LINE=
+	E2E_LINE=
 	for ((n = 0; n < $2; n++)); do
 		[ -s "$1" ] && break
 		nap "$3"
 	done
-	{ read -r LINE <"$1"; } 2>/dev/null || :
+	{ read -r E2E_LINE <"$1"; } 2>/dev/null || :
 }
 
-# has FILE TEXT: FILE holds TEXT (read by a builtin, no grep).
-has() {
+# file_has FILE TEXT: FILE holds TEXT (read by a builtin, no grep).
+file_has() {
 	local body=
 	{ IFS= read -r -d '' body <"$1"; } 2>/dev/null
 	[[ $body == *"$2"* ]]
@@ -311,7 +311,7 @@ wait_pid() {
 	if [ -e "$TMPD/pid.$pid" ]; then
 		# the wrapper writes the status right after the process ends
 		first_line "$TMPD/rc.$pid" 100 0.02
-		WAIT_RC=${LINE:-255}
+		WAIT_RC=${E2E_LINE:-255}
 	else
 		wait "$pid" 2>/dev/null
 		WAIT_RC=$?
@@ -370,7 +370,7 @@ start_bg() {
 	) 2>/dev/null &
 	E2E_WRAPPERS+=("$!")
 	first_line "$pidf" 500 0.01
-	BG_PID=$LINE
+	BG_PID=$E2E_LINE
 	E2E_PGIDS+=("$BG_PID")
 }
 

@@ -62,7 +62,7 @@ run_args() {
 wait_stopped() {
 	local n
 	for ((n = 0; n < 200; n++)); do
-		has "$2" 'CXD_TEST_STOP_AT: stopping' && pid_stopped "$1" && return 0
+		file_has "$2" 'CXD_TEST_STOP_AT: stopping' && pid_stopped "$1" && return 0
 		pid_alive "$1" || return 1
 		nap 0.05
 	done
@@ -95,7 +95,7 @@ judge_survivor() {
 judge_stray() {
 	local n
 	for ((n = 0; n < $4 * 20; n++)); do
-		has "$2" 'dropped a connection' && break
+		file_has "$2" 'dropped a connection' && break
 		nap 0.05
 	done
 	grep -q 'dropped a connection' "$2" || { echo "no 'dropped a connection' line within ${4}s"; return; }
