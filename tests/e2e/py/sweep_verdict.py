@@ -7,7 +7,9 @@ lane:    rank 2 a quarter slow: exactly its 2(N-1) links flagged against
          their peers, rank 2 the one suspect.
 healthy: nothing flagged, nobody suspect.
 half:    every link at half the baseline's rate: every link flagged against
-         the baseline, the fabric the suspect (not N hosts), ratios ~0.5.
+         the baseline, the fabric the suspect (not N hosts), ratios ~0.5
+         (under 0.9 where VERDICT_BUSY_BASELINE=1: a baseline run on a
+         busy host, INCONCLUSIVE, has some links low).
 switch:  ranks 2 and 3 behind a slow uplink: exactly the links leaving
          their switch flagged, the switch the suspect.
 A fault's link whose retest ran while a rank waited for a CPU (this
@@ -21,7 +23,7 @@ fabric. (At half the rate each frame takes twice as long on the wire, a
 few microseconds against a baseline of about 15: "half" may flag latency
 against the baseline, and only so.)
 """
-import json, sys
+import json, os, sys
 
 d = json.load(open(sys.argv[1]))
 scen, n = sys.argv[2], int(sys.argv[3])
@@ -81,7 +83,10 @@ elif scen == "half":
     if [s["kind"] for s in d["suspects"]] != ["fabric"]:
         problems.append("suspects %s, want the fabric" % sus)
     ratios = [r for row in d["baseline"]["bw_ratio"] for r in row if r is not None]
-    if len(ratios) != len(links) or not all(0.35 < r < 0.65 for r in ratios):
+    # a baseline measured on a busy host (its run INCONCLUSIVE) has some
+    # links low, so half of it is more than half: each still flagged
+    hi = 0.9 if os.environ.get("VERDICT_BUSY_BASELINE") == "1" else 0.65
+    if len(ratios) != len(links) or not all(0.35 < r < hi for r in ratios):
         problems.append("baseline ratios %s" % sorted(ratios))
 elif scen == "switch":
     inside = {2, 3}
