@@ -235,7 +235,7 @@ endif
 # PASS clean (bench/results/sim_shapes_128.md), faults on those drawn shapes at 128, 256 and 1024
 # ranks, places only and with links (bench/results/sim_faults_shapes_N.md), --budget against the
 # full sweep on single faults of a 512-rank job and its time up to 4,096 ranks
-# (bench/results/sim_budget.md, about 90 min), and a whole simulated sweep's cost with the
+# (bench/results/sim_budget.md, hours), and a whole simulated sweep's cost with the
 # default options at 256, 512 and 1024 ranks, projected to 10,000
 # (bench/sim_cost.py; about an hour at 1024 on 2 cores).
 bench: build sim

@@ -15,6 +15,7 @@ page: the trials side by side, precision and recall by component, the
 time against ranks with a fit and its projection, and a plot.
 """
 import argparse
+import io
 import json
 import math
 import os
@@ -29,6 +30,15 @@ from sim_cost import fit_line  # noqa: E402
 
 TARGET_P, TARGET_R = 0.98, 0.95
 PROJECT_TO = (10240,)
+# The covering plan alone, beyond what this host can simulate: the
+# library's planner (cxd_topo_place, cxd_routes_build,
+# cxd_cover_plan_build, as rank 0 calls them) run directly on platgen's
+# topology and hostfile of the suite's dragonfly with --links, no MPI;
+# measured 2026-11-29 on 2 shared cores. It matched the simulated runs'
+# plans at 256, 512 and 1,024 ranks (279/9, 952/64, 1,856/91).
+PLAN_ONLY = [{"ranks": 2048, "pairs": 3776, "rounds": 52, "plan_cpu_s": 1.54},
+             {"ranks": 4096, "pairs": 4448, "rounds": 9, "plan_cpu_s": 8.90},
+             {"ranks": 10240, "pairs": 26219, "rounds": 216, "plan_cpu_s": 515.8}]
 # Today's full sweep on the same realistic dragonfly (L1 of one link),
 # measured before this bench: docs/sim-down.md, "What it costs".
 FULL_DOCS = [{"ranks": 256, "sim_s": 1.066, "src": "docs/sim-down.md"},
@@ -196,18 +206,41 @@ def projections(bud, full):
     pts = [(r["ranks"] - 1, r["sim_s"]) for r in full + FULL_DOCS if r.get("sim_s")]
     line = fit_line([p[0] for p in pts], [p[1] for p in pts]) if len(pts) > 1 else None
     fits["full"] = {"sim_s_line": line, "wall_s": power_fit(full, "wall_s")}
-    done = {r["ranks"] for r in bud}
+    done = {r["ranks"] for r in bud} | {r["ranks"] for r in PLAN_ONLY}
     rows = []
     for n in sorted(set(PROJECT_TO) - done):
         rows.append(dict({"mode": "budget", "ranks": n, "projected": True},
                          **{k: f[0] * n ** f[1] for k, f in fits["budget"].items() if f}))
     have = {r["ranks"] for r in full} | {r["ranks"] for r in FULL_DOCS}
-    for n in sorted((done | set(PROJECT_TO)) - have):
+    for n in sorted(x for x in done | set(PROJECT_TO) if x > max(have)):
         w = fits["full"]["wall_s"]
         rows.append({"mode": "full", "ranks": n, "projected": True,
                      "sim_s": line[0] + line[1] * (n - 1) if line else None,
                      "wall_s": w[0] * n ** w[1] if w else None})
     return fits, rows
+
+
+def plan_only(bud, out):
+    """The plans beyond the simulated sizes, their time read as the
+    largest simulated run's seconds a round times their rounds."""
+    big = max((r for r in bud if r.get("rounds") and r.get("sim_s")),
+              key=lambda r: r["ranks"], default=None)
+    if big is None:
+        return []
+    per = big["sim_s"] / big["rounds"]
+    out.write("| ranks | pairs chosen (of all) | rounds | planner CPU s (rank 0) | "
+              "simulated s, at %.2f ms a round (%d ranks') |\n|---|---|---|---|---|\n"
+              % (1e3 * per, big["ranks"]))
+    rows = []
+    for p in PLAN_ONLY:
+        allp = p["ranks"] * (p["ranks"] - 1) // 2
+        rows.append({"mode": "budget", "ranks": p["ranks"], "pairs": p["pairs"],
+                     "all_pairs": allp, "rounds": p["rounds"], "sim_s": per * p["rounds"],
+                     "src": "planner alone, rounds x %.2f ms" % (1e3 * per)})
+        out.write("| {:,} | {:,} ({:.3f} %) | {} | {:.3g} | {:.3g} |\n".format(
+            p["ranks"], p["pairs"], 100.0 * p["pairs"] / allp, p["rounds"], p["plan_cpu_s"],
+            per * p["rounds"]))
+    return rows
 
 
 def num(v, spec="%.4g"):
@@ -235,7 +268,9 @@ def scale_table(rows, out):
 def fits_text(fits, out):
     for k, f in sorted(fits["budget"].items()):
         if f:
-            out.write("- budget plan, %s = %.4g x N^%.2f\n" % (k, f[0], f[1]))
+            out.write("- budget plan, %s = %.4g x N^%.2f (%s)\n" % (
+                k, f[0], f[1], ", ".join("{:,.4g} at {:,}".format(f[0] * n ** f[1], n)
+                                         for n in (4096, 10240))))
     line = fits["full"]["sim_s_line"]
     if line:
         out.write("- full sweep, simulated s = %.4g + %.4g x (N - 1) (a line in its "
@@ -250,10 +285,11 @@ def plot(rows, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    style = {("budget", False): ("o-", "--budget, measured"),
-             ("budget", True): ("o--", "--budget, projected"),
-             ("full", False): ("s-", "full sweep, measured"),
-             ("full", True): ("s--", "full sweep, projected")}
+    # one colour a sweep in both panels
+    style = {("budget", False): ("C0o-", "--budget, simulated"),
+             ("budget", True): ("C0o:", "--budget, the plan's rounds alone"),
+             ("full", False): ("C3s-", "full sweep, simulated"),
+             ("full", True): ("C3s--", "full sweep, projected (the page's fits)")}
     for (mode, proj), (st, label) in style.items():
         for ax, key in ((ax1, "sim_s"), (ax2, "wall_s")):
             pts = sorted((r["ranks"], r[key]) for r in rows if r["mode"] == mode
@@ -262,7 +298,7 @@ def plot(rows, path):
                 # join the projection to the last measured point
                 meas = sorted((r["ranks"], r[key]) for r in rows if r["mode"] == mode
                               and not r.get("projected") and r.get(key))
-                pts = meas[-1:] + pts
+                pts = sorted(meas[-1:] + pts) if pts else []
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], st, label=label)
     for ax, title, ylabel in ((ax1, "The sweep's time (simulated)", "simulated seconds"),
@@ -291,7 +327,12 @@ def budget_plan_line(bud):
     return ""
 
 
-def write_md(a, bud, full, rows, fits, out):
+PLAN_SRC = ("the library's planner run directly on the same platforms' topology and "
+            "hostfile, no simulation; the simulated seconds read as rounds times the "
+            "largest simulated run's seconds a round")
+
+
+def write_md(a, bud, full, rows, fits, plan_text, out):
     out.write("# cxi_sweep --budget at scale, simulated\n\n`bench/sim_budget.sh` "
               "(docs/simulation.md); the budget mode: docs/sweep.md, \"Within a time "
               "budget\".\n\n## Single faults: %d ranks of a %d-node machine, --budget "
@@ -314,11 +355,17 @@ def write_md(a, bud, full, rows, fits, out):
               "`--links`), one rank a node. The budget plan's simulated seconds are the "
               "verdict's (the JSON's `seconds`). Full-sweep rows marked docs/sim-down.md "
               "were measured before this bench on the same platforms.\n\n")
-    scale_table(rows, out)
+    scale_table([r for r in rows if not r.get("planner")], out)
     out.write("\nFits:\n\n")
     fits_text(fits, out)
+    out.write("\nBeyond what this host simulates in time, the plan itself (%s):\n\n"
+              % PLAN_SRC)
+    out.write(plan_text)
     if a.png:
         out.write("\n![time against ranks](%s)\n" % os.path.basename(a.png))
+    if a.note:
+        with open(a.note) as fh:
+            out.write("\n## This run\n\n" + fh.read())
 
 
 def main():
@@ -330,6 +377,8 @@ def main():
     p.add_argument("--md", required=True)
     p.add_argument("--json", default=None)
     p.add_argument("--png", default=None)
+    p.add_argument("--note", default=None, metavar="FILE",
+                   help="Markdown to add as the page's last section (how this run went)")
     a = p.parse_args()
     bud = load(a.budget)
     full = load(a.full) if a.full and os.path.exists(a.full) else None
@@ -337,14 +386,20 @@ def main():
         [scale_row(x, "full") for x in a.full_scale if os.path.exists(x)]
     fits, proj = projections([r for r in srows if r["mode"] == "budget"],
                              [r for r in srows if r["mode"] == "full"])
-    rows = srows + [dict(r, mode="full") for r in FULL_DOCS] + proj
+    buf = io.StringIO()
+    prows = [dict(r, planner=True, projected=True)
+             for r in plan_only([r for r in srows if r["mode"] == "budget"], buf)]
+    rows = srows + [dict(r, mode="full") for r in FULL_DOCS] + proj + prows
     with open(a.md, "w") as out:
-        write_md(a, bud, full, rows, fits, out)
+        write_md(a, bud, full, rows, fits, buf.getvalue(), out)
     if a.png:
         plot(rows, a.png)
     if a.json:
         with open(a.json, "w") as fh:
-            json.dump({"budget": bud, "full": full, "scale": rows, "fits": fits}, fh,
+            # the trials without their topologies (the platgen line makes them again)
+            slim = [dict(d, trials=[{k: v for k, v in t.items() if k != "topo"}
+                                    for t in d["trials"]]) if d else None for d in (bud, full)]
+            json.dump({"budget": slim[0], "full": slim[1], "scale": rows, "fits": fits}, fh,
                       indent=1)
     sys.stdout.write(open(a.md).read())
     return 0
