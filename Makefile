@@ -233,7 +233,9 @@ endif
 # stated (bench/results/sim_capacity_1024.md), the randomized fault benchmark at 256 and 1024
 # (bench/results/sim_faults_N_{places,links}.md), 200 healthy fabrics of drawn shapes at 128 ranks, each to
 # PASS clean (bench/results/sim_shapes_128.md), faults on those drawn shapes at 128, 256 and 1024
-# ranks, places only and with links (bench/results/sim_faults_shapes_N.md), and a whole simulated sweep's cost with the
+# ranks, places only and with links (bench/results/sim_faults_shapes_N.md), --budget against the
+# full sweep on single faults of a 512-rank job and its time up to 4,096 ranks
+# (bench/results/sim_budget.md, hours), and a whole simulated sweep's cost with the
 # default options at 256, 512 and 1024 ranks, projected to 10,000
 # (bench/sim_cost.py; about an hour at 1024 on 2 cores).
 bench: build sim
@@ -248,6 +250,7 @@ bench: build sim
 	bash bench/sim_faults.sh $(SIM_DIR)/cxi_sweep 256 1024
 	bash bench/sim_shapes.sh $(SIM_DIR)/cxi_sweep 200 128
 	bash bench/sim_faults_shapes.sh $(SIM_DIR)/cxi_sweep 128 256 1024
+	bash bench/sim_budget.sh $(SIM_DIR)/cxi_sweep
 	/usr/bin/python3 bench/sim_cost.py --sweep $(SIM_DIR)/cxi_sweep \
 		--ranks 256,512,1024 --work $(SIM_DIR)/cost \
 		--tsv $(SIM_DIR)/sim_cost.tsv --png $(SIM_DIR)/sim_cost.png

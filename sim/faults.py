@@ -12,6 +12,8 @@ by fault kind, precision by suspect kind), the clean fabrics apart.
     faults.py --shapes --sweep build-sim/cxi_sweep --ranks 128 --trials 30
               [--no-links] ...      the fabrics of sim/shapes_plan.py
     faults.py --report OUT.json     the tables of a --shapes run again
+    faults.py --single --machine 1024 --ranks 512 --links --sweep ... --trials 10 --clean 3
+                                    one fault a trial, a job on part of a machine
 
 Prints a table (one row a trial) and the scores; --json writes both.
 With --shapes (sim/faults_shapes.py) trial k is the healthy-shape
@@ -19,6 +21,12 @@ generator's shape k with faults of the kinds it holds (a gateway switch,
 a bundle link down, a spine, ...), link lines on unless --no-links, and
 the scores come by component kind and by shape family, each wrong or
 missed case with the platgen command line that makes it again.
+With --single (sim/faults_shapes.py single) each faulty trial holds one
+fault, the kinds in turn (a NIC's bandwidth, its latency, a switch, a
+gateway switch, a bundle slow, a bundle with a link down, a fat tree's
+spine), on the suite's realistic fabrics of --machine hosts (default
+--ranks), the job --ranks of them; the clean trials are the dragonfly,
+its twin whose bundles land on one switch, and the 2:1 fat tree.
 Exit 0; 3 when a floor (--min-recall, --min-precision) is not met or a
 clean fabric had a suspect or an outlier (--assert-clean); 1 when a run
 did not end with its JSON; 2 on bad input.
@@ -61,6 +69,11 @@ def parse_args(argv):
     p.add_argument("--ranks", type=int, default=None, help="ranks, one per host")
     p.add_argument("--shapes", action="store_true", help="the fabrics of sim/shapes_plan.py "
                    "(the healthy-shape generator), faults of the kinds each holds")
+    p.add_argument("--single", action="store_true", help="one fault a trial, each kind "
+                   "in turn, on the suite's fabrics of --machine hosts (sim/faults_shapes.py)")
+    p.add_argument("--machine", type=int, default=None, metavar="M",
+                   help="with --single: the fabric's hosts, the job --ranks of them "
+                   "(platgen --job; default --ranks)")
     p.add_argument("--no-links", action="store_true", help="with --shapes: host lines "
                    "only in the topology files (the 'places only' run)")
     p.add_argument("--report", default=None, metavar="JSON",
@@ -68,6 +81,8 @@ def parse_args(argv):
     p.add_argument("--trials", type=int, default=8, help="fabrics in all (default 8)")
     p.add_argument("--clean", type=int, default=2,
                    help="of which without a fault (default 2; the first ones)")
+    p.add_argument("--only", default=None, metavar="I,J",
+                   help="run only these trials of the plan (numbers kept), in this order")
     p.add_argument("--seed", type=int, default=1, help="the plans' seed (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="simulations at once (default 1)")
     p.add_argument("--out", default=None, help="work directory (default: a new one)")
@@ -92,17 +107,26 @@ def parse_args(argv):
         p.error("--sweep %s: not an executable file" % a.sweep)
     if a.no_links and not a.shapes:
         p.error("--no-links: only with --shapes (without it, leave out --links)")
+    if a.machine is not None and not a.single:
+        p.error("--machine: only with --single")
+    if a.single and a.shapes:
+        p.error("--single and --shapes do not go together")
+    a.machine = a.machine or a.ranks
+    if a.single and a.machine < a.ranks:
+        p.error("--machine %d: fewer hosts than --ranks %d" % (a.machine, a.ranks))
     if a.shapes:
         # the shapes' own geometry; links unless asked not to
         a.links = not a.no_links
         if a.ranks < 4:
             p.error("--ranks %d: at least 4" % a.ranks)
-    a.geo = geometry(a.ranks) if a.ranks >= 4 else None
+    # --single's fabrics are the machine's
+    a.geo = geometry(a.machine) if a.ranks >= 4 else None
     if a.shapes:
         pass
-    elif a.geo is None or ft_geometry(a.ranks) is None:
-        p.error("--ranks %d: want an even count of at least 4 that makes a dragonfly of "
-                "2 or more groups and a fat tree of 2 or more leaves" % a.ranks)
+    elif a.geo is None or ft_geometry(a.machine) is None:
+        p.error("--%s %d: want an even count of at least 4 that makes a dragonfly of "
+                "2 or more groups and a fat tree of 2 or more leaves"
+                % ("machine" if a.single else "ranks", a.machine))
     for opt in ("trials", "jobs"):
         if getattr(a, opt) < 1:
             p.error("--%s %d: at least 1" % (opt, getattr(a, opt)))
@@ -110,6 +134,12 @@ def parse_args(argv):
         p.error("--clean %d: 0 to --trials (%d)" % (a.clean, a.trials))
     if not a.timeout > 0:
         p.error("--timeout %s: must be positive" % a.timeout)
+    try:
+        a.only = [int(x) for x in a.only.split(",")] if a.only else None
+    except ValueError:
+        a.only = [0]
+    if a.only and not set(a.only) <= set(range(1, a.trials + 1)):
+        p.error("--only: trial numbers 1 to --trials (%d)" % a.trials)
     a.bundle = bundle_width(*a.geo) if a.geo else None
     a.cfg, a.standin = [], None
     return a
@@ -259,12 +289,25 @@ def judge(a, s, trials):
 
 
 def make_plans(a):
-    if a.shapes:
+    if a.only:
+        # the trials asked for, as the whole plan numbers them
+        keep = dict((k, None) for k in a.only)
+        plans = {pl["trial"]: pl for pl in make_all(a, keep)}
+        return [plans[k] for k in keep]
+    return make_all(a, None)
+
+
+def make_all(a, keep):
+    """The plans of trials 1 to --trials (those in keep, when given)."""
+    if a.shapes or a.single:
         import faults_shapes
+        if a.single:
+            return [faults_shapes.single(a.seed, k, a.machine, a.ranks, a.clean)
+                    for k in range(1, a.trials + 1) if keep is None or k in keep]
         return [faults_shapes.plan(a.seed, k, a.ranks, k <= a.clean)
-                for k in range(1, a.trials + 1)]
+                for k in range(1, a.trials + 1) if keep is None or k in keep]
     return [faults_plan.plan(a.seed, k, a.geo, a.bundle, k <= a.clean)
-            for k in range(1, a.trials + 1)]
+            for k in range(1, a.trials + 1) if keep is None or k in keep]
 
 
 def run_trials(a, plans):
@@ -303,7 +346,8 @@ def main(argv=None):
         return 2
     plans = make_plans(a)
     print("faults.py: %d ranks, seed %d, %d trials (%d clean)%s%s; work in %s"
-          % (a.ranks, a.seed, a.trials, a.clean, ", drawn shapes" if a.shapes else "",
+          % (a.ranks, a.seed, a.trials, a.clean, ", drawn shapes" if a.shapes else
+             ", one fault a trial on %d hosts" % a.machine if a.single else "",
              ", with links" if a.links else ", places only", a.out), flush=True)
     trials = run_trials(a, plans)
     print()
@@ -319,9 +363,12 @@ def main(argv=None):
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"ranks": a.ranks, "seed": a.seed, "links": a.links,
-                       "shapes": a.shapes, "scores": s, "not_met": bad,
+                       "shapes": a.shapes, "single": a.single, "machine": a.machine,
+                       "sweep_args": a.sweep_args, "scores": s, "not_met": bad,
                        "trials": [dict({k: t.get(k) for k in KEEP},
-                                       wall_s=t["row"]["wall_s"], cpu_s=t["row"].get("cpu_s"))
+                                       wall_s=t["row"]["wall_s"], cpu_s=t["row"].get("cpu_s"),
+                                       sim_s=t["row"].get("sim_s"),
+                                       rss_mb=t["row"].get("rss_mb"))
                                   for t in trials]}, fh, indent=1)
     if any(t["row"]["rc"] not in (0, 3, 4) for t in trials):
         return 1

@@ -18,7 +18,10 @@ A fault goes in only where the job can see it, so that a miss is the
 sweep's: some pair of the job, measured alone, loses a fifth of its rate
 over the routes platgen gives (a slow set of links), or a bundle loaded as
 the capacity pass loads it carries a fifth less (a link down). A NIC
-fault sits on a host of the job. sim/faults.py runs the plans."""
+fault sits on a host of the job. single() draws the same way for
+faults.py --single: one fault a trial, each kind in turn, on the scenario
+suite's fabrics of a machine with a job on part of it. sim/faults.py runs
+the plans."""
 import random
 
 import platgen
@@ -224,4 +227,49 @@ def plan(seed, k, ranks, clean):
                 faults.append(x)
     return {"seed": seed, "trial": k, "fabric": shape["kind"], "shape": family(words),
             "ranks": ranks, "clean": clean, "base_words": words,
+            "words": words + [w for x in faults for w in x["words"]], "faults": faults}
+
+
+# --single (bench/sim_budget.sh): one fault a trial, each kind in turn, on
+# the scenario suite's realistic fabrics of a machine; the kind decides the
+# fabric (a gateway needs bundles landing on one switch, a spine a tree).
+SINGLE_KINDS = ("nic_bw", "nic_lat", "switch", "gateway", "bundle", "bundle_down", "spine")
+SINGLE_FABRICS = ("dragonfly", "dragonfly landing one", "fat tree 2:1")
+
+
+def single_words(fabric, machine, ranks, job_seed):
+    """The platgen words of a --single fabric of `machine` hosts with a
+    job of `ranks` of them (all when equal)."""
+    from scenario_table import bundle_width, ft_geometry, ft_words, geometry
+    if fabric.startswith("fat tree"):
+        leaves, h = ft_geometry(machine)
+        words = ["fattree", "--leaves", str(leaves), "--hosts", str(h), *ft_words(h, 2)]
+    else:
+        g, s, h = geometry(machine)
+        words = ["dragonfly", "--groups", str(g), "--switches", str(s), "--hosts", str(h),
+                 "--bundle", str(bundle_width(g, s, h))]
+        if fabric.endswith("landing one"):
+            words += ["--global-landing", "one"]
+    if ranks < machine:
+        words += ["--job", str(ranks), "--job-seed", str(job_seed)]
+    return words
+
+
+def single(seed, k, machine, ranks, n_clean):
+    """Trial k of --single: the first n_clean trials healthy, each of the
+    fabrics in turn; then one fault a trial, SINGLE_KINDS in turn, drawn
+    as plan() draws (visible to the job). The job's hosts are drawn from
+    the trial number, so each trial is its own job. Deterministic."""
+    clean = k <= n_clean
+    kind = None if clean else SINGLE_KINDS[(k - n_clean - 1) % len(SINGLE_KINDS)]
+    fabric = SINGLE_FABRICS[(k - 1) % len(SINGLE_FABRICS)] if clean else \
+        {"gateway": SINGLE_FABRICS[1], "spine": SINGLE_FABRICS[2]}.get(kind, SINGLE_FABRICS[0])
+    words = single_words(fabric, machine, ranks, k)
+    faults = []
+    if kind:
+        x = draw_fault(random.Random("cxd-faults-single:%d:%d" % (seed, k)), Shape(words), kind)
+        faults = [x] if x else []
+    label = "%s, %d of %d hosts" % (fabric, ranks, machine) if ranks < machine else fabric
+    return {"seed": seed, "trial": k, "fabric": "ft" if fabric.startswith("fat") else "df",
+            "shape": label, "ranks": ranks, "clean": clean, "base_words": words,
             "words": words + [w for x in faults for w in x["words"]], "faults": faults}

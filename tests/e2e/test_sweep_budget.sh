@@ -10,12 +10,15 @@
 # and its matrix, in rounds with no rank twice, within the budget); a
 # NIC at 75 % FAILs naming that rank alone; a switch's links at 50 %
 # FAIL naming that switch alone; the same topology without its link
-# lines runs ring shifts that name the slow NIC. A budget too small is
+# lines runs ring shifts that name the slow NIC. A job of 32 of the 64
+# hosts (platgen --job; the topology file lists the whole machine) PASSes
+# healthy with no suspect, and names a NIC of the job at 75 % alone. A
+# budget too small is
 # refused before measuring (exit 2, no report, no JSON) naming the
 # budget it needs, and that budget then runs; a budget that is not a
 # positive number, or --budget with --health, exits 2 naming them.
-# About 30 s on 2 idle cores. Skipped (77) without SimGrid or the
-# simulated build.
+# About 20 s on 2 cores (the job of 32 adds 2). Skipped (77) without
+# SimGrid or the simulated build.
 #   bash tests/e2e/test_sweep_budget.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,10 +40,11 @@ sim() {
 		--cfg=smpi/test:0 --cfg=smpi/grow-injected-times:no --cfg=smpi/host-speed:1Gf \
 		"$SWEEP" --engine mpi "$@" >"$TMPD/$out.out" 2>"$TMPD/$out.err"
 }
-# judged NAME PLATFORM TOPO CHECK...: a 64-rank --budget run and its JSON's checks
+# judged NAME PLATFORM TOPO CHECK...: a --budget run of NP ranks (64 unless
+# set) and its JSON's checks
 judged() {
 	local name=$1 p=$2 topo=$3 rc; shift 3
-	sim 64 "$p" "$name" --topology "$TMPD/$topo.topo" --budget "$BUDGET" \
+	sim "${NP:-64}" "$p" "$name" --topology "$TMPD/$topo.topo" --budget "$BUDGET" \
 		--json "$TMPD/$name.json"
 	rc=$?
 	case "$*" in *PASS*) want=0 ;; *) want=3 ;; esac
@@ -64,6 +68,16 @@ judged nic nic nic --verdict FAIL --suspect rank:21
 judged switch sw sw --verdict FAIL --suspect switch:g1s1
 judged ring nic places --verdict FAIL --plan ring --max-share 0.5 --suspect rank:21
 expect_line "$TMPD/ring.out" "cannot localize beyond NICs" "the ring's report says it names NICs only"
+
+section "a job of 32 of the 64 hosts"
+# rank 5 runs on the hostfile's sixth host: slow that one, a host of the job
+if plat job --job 32 --job-seed 3 && job5=$(sed -n 6p "$TMPD/job.hosts") &&
+	plat jobnic --job 32 --job-seed 3 --slow "node:$job5=0.75"; then
+	NP=32 judged job-healthy job job --verdict PASS --no-suspect --max-share 0.5
+	NP=32 judged job-nic jobnic jobnic --verdict FAIL --suspect rank:5 --max-share 0.5
+else
+	fail "platgen --job 32: no platforms"
+fi
 
 section "a budget too small, refused before measuring"
 sim 64 ok small --topology "$TMPD/ok.topo" --budget 0.001 --json "$TMPD/small.json"

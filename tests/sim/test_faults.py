@@ -21,6 +21,7 @@ import usage_errors  # tests/sim/usage_errors.py, beside this file
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIM = os.path.join(HERE, "..", "..", "sim")
 sys.path.insert(0, SIM)
+import faults  # noqa: E402
 import faults_plan  # noqa: E402
 import faults_shapes  # noqa: E402
 import faults_table  # noqa: E402
@@ -110,6 +111,9 @@ class Plans(unittest.TestCase):
         usage_errors.check(self, [me, os.path.join(SIM, "faults.py")], [
             (["--sweep", me, "--ranks", "64", "--no-links"], "--no-links"),
             (["--sweep", me, "--ranks", "3", "--shapes"], "--ranks 3"),
+            (["--sweep", me, "--ranks", "64", "--machine", "128"], "--machine"),
+            (["--sweep", me, "--ranks", "64", "--single", "--machine", "32"], "--machine 32"),
+            (["--sweep", me, "--ranks", "64", "--trials", "4", "--only", "2,5"], "--only"),
             (["--report", "/nonexistent.json"], "/nonexistent.json")])
         self.old_bad_input()
 
@@ -153,6 +157,30 @@ class ShapePlans(unittest.TestCase):
             if faults_shapes.gateways(sh) and pl["faults"]:
                 self.assertEqual(pl["faults"][0]["kind"], "gateway")
         self.assertTrue({"nic_bw", "nic_lat", "switch"} <= kinds, kinds)
+
+    def test_single(self):
+        # --single: the clean fabrics in turn, then one fault a trial, each
+        # kind in turn, on a job of 32 of a 128-host machine's hosts
+        got = []
+        for k in range(1, 11):
+            pl = faults_shapes.single(1, k, 128, 32, 3)
+            self.assertEqual(pl, faults_shapes.single(1, k, 128, 32, 3))
+            f, _ = platgen.build(pl["words"] + ["-o", "x"])
+            self.assertEqual((len(f.hosts), len(f.job_hosts)), (128, 32))
+            self.assertEqual(len(pl["faults"]), 0 if k <= 3 else 1, pl)
+            got.append(pl["faults"][0]["kind"] if pl["faults"] else pl["shape"])
+        self.assertEqual(got, [x + ", 32 of 128 hosts" for x in faults_shapes.SINGLE_FABRICS]
+                         + list(faults_shapes.SINGLE_KINDS))
+        # the whole machine: no --job
+        self.assertNotIn("--job", faults_shapes.single(1, 1, 64, 64, 3)["words"])
+
+    def test_only(self):
+        # --only: those trials of the whole plan, numbered as there, in order
+        a = faults.parse_args(["--sweep", sys.executable, "--ranks", "64", "--trials", "6",
+                               "--only", "5,2"])
+        whole = faults.make_plans(faults.parse_args(["--sweep", sys.executable, "--ranks",
+                                                     "64", "--trials", "6"]))
+        self.assertEqual(faults.make_plans(a), [whole[4], whole[1]])
 
     def test_visible(self):
         # uplinks of 2 node links: a spine at half still carries a pair
