@@ -16,6 +16,9 @@
 #                               BG_PID, BG_OUT, BG_ERR.
 #   wait_pid PID SECS           waits for a background child; sets WAIT_RC
 #                               (124 when it is still running after SECS).
+#   nap SECS, pid_alive PID, pid_stopped PID, file_has FILE TEXT,
+#   first_line FILE TRIES SECS  the polling helpers: they fork nothing;
+#                               their globals are E2E_* (first_line: E2E_LINE).
 #   run_with_timeout SECS CMD.. runs CMD (killed with its group after SECS; rc 124).
 #   run_capture NAME SECS CMD.. same, stdout/stderr to $TMPD/NAME.out/.err; sets RC.
 #   fail MSG / pass MSG         record a failed / passed check and go on.
