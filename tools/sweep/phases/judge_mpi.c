@@ -242,9 +242,10 @@ static void flag(struct sw_judging *j, const struct sw_ctx *c,
 }
 
 /* Every rank's pair measurements and those that waited for a CPU, summed
- * (cxd_judge_too_busy), on hosts with a CPU for each of the sweep's ranks
- * at work: there a wait is other work's, where the sweep's own ranks may
- * outnumber the CPUs it is theirs and says nothing of the links. */
+ * (cxd_judge_too_busy), counted only on hosts with a CPU for each of the
+ * sweep's ranks at work: there a wait is other work's. Where its own
+ * ranks may outnumber the CPUs they wait on each other, which says
+ * nothing of the links. */
 static void count_busy(struct sw_judging *j, const struct sw_ctx *c,
 		       const struct sw_measured *f)
 {
