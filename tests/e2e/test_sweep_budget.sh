@@ -12,12 +12,16 @@
 # FAIL naming that switch alone; the same topology without its link
 # lines runs ring shifts that name the slow NIC. A job of 32 of the 64
 # hosts (platgen --job; the topology file lists the whole machine) PASSes
-# healthy with no suspect, and names a NIC of the job at 75 % alone. A
+# healthy with no suspect, and names a NIC of the job at 75 % alone. On a
+# fat tree (8 leaves of 8 hosts, 4 spines, each uplink one node link wide,
+# d-mod-k: no pair crosses a spine for sure), a spine at 50 % FAILs naming
+# that spine as a way, among the spines it cannot be told from, and no
+# NIC, though every bad pair's sure crossings are NICs and leaves. A
 # budget too small is
 # refused before measuring (exit 2, no report, no JSON) naming the
 # budget it needs, and that budget then runs; a budget that is not a
 # positive number, or --budget with --health, exits 2 naming them.
-# About 20 s on 2 cores (the job of 32 adds 2). Skipped (77) without
+# About 20 s on 2 cores (the job of 32 adds 2, the fat tree 3). Skipped (77) without
 # SimGrid or the simulated build.
 #   bash tests/e2e/test_sweep_budget.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh" "$@"
@@ -68,6 +72,15 @@ judged nic nic nic --verdict FAIL --suspect rank:21
 judged switch sw sw --verdict FAIL --suspect switch:g1s1
 judged ring nic places --verdict FAIL --plan ring --max-share 0.5 --suspect rank:21
 expect_line "$TMPD/ring.out" "cannot localize beyond NICs" "the ring's report says it names NICs only"
+
+section "a fat tree's slow spine"
+if python3 "$SRC/sim/platgen.py" fattree --leaves 8 --hosts 8 --spines 4 --uplink 1 --links \
+	--slow spine:spine1=0.5 -o "$TMPD/spine" >"$TMPD/spine.gen" 2>&1; then
+	judged spine spine spine --verdict FAIL --way switch:spine1
+	expect_line "$TMPD/spine.out" "the fabric's hash picks the way" "the report says why the spines are alike"
+else
+	fail "platgen fattree: no platform"; show "$TMPD/spine.gen"
+fi
 
 section "a job of 32 of the 64 hosts"
 # rank 5 runs on the hostfile's sixth host: slow that one, a host of the job

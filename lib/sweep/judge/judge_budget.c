@@ -5,47 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge_budget.h"
-
-/* A bad pair, not explained yet (L_LEFT), or explained only maybe by a
- * named class (L_MAYBE): it weighs no more in the choice, as one
- * component explains it already (the fewest components first). */
-enum { L_DONE, L_LEFT, L_MAYBE };
-
-/* The naming's state over the classes of one plan and metric. */
-struct nm {
-	const struct cxd_cover_plan *p;
-	const struct cxd_topo_map *tm;
-	const unsigned char *out;
-	enum cxd_metric m;
-	unsigned char *left;    /* per pair: L_* */
-	unsigned char *cleared; /* per class: a good pair crosses it */
-	unsigned char *named;   /* per class: named already */
-	int *gain;              /* per class: bad pairs left it explains */
-	int *stamp;             /* per class: the last pair counted */
-};
-
-enum cxd_suspect_kind cxd_judge_budget_kind(int cover_kind)
-{
-	return cover_kind == CXD_COVER_NIC ? CXD_S_RANK :
-	       cover_kind == CXD_COVER_LINK ? CXD_S_LINK :
-	       cover_kind == CXD_COVER_BUNDLE ? CXD_S_BUNDLE : CXD_S_SWITCH;
-}
-
-void cxd_judge_budget_ids(const struct cxd_cover_plan *p,
-			  const struct cxd_topo_map *tm, int comp,
-			  struct cxd_alike *a)
-{
-	const struct cxd_cover_comp *x = &p->comp[comp];
-
-	a->kind = cxd_judge_budget_kind(x->kind);
-	a->id = x->id;
-	a->id2 = x->kind == CXD_COVER_SWITCH ? CXD_SWL_ALL : x->id2;
-	if (x->kind == CXD_COVER_LINK && tm && x->id < tm->nlink) {
-		a->id = tm->link[x->id].a;
-		a->id2 = tm->link[x->id].b;
-	}
-}
+#include "judge_budget_state.h"
 
 /* Class of pair i's sure crossing e. */
 static int cls_at(const struct nm *s, size_t e)
@@ -81,13 +41,31 @@ static void clear(struct nm *s)
 	}
 }
 
+/* Bad pair i left counted for the classes it may cross (a member is
+ * one of its ways) and does not cross for sure (stamped already). */
+static void maybe_gains(struct nm *s, int i)
+{
+	const struct cxd_cover_plan *p = s->p;
+
+	for (size_t e = p->maybe_at[i]; e < p->maybe_at[i + 1]; e++) {
+		int c = p->comp[p->maybe[e]].cls;
+
+		if (c < 0 || s->stamp[c] == i)
+			continue;
+		s->stamp[c] = i;
+		s->mgain[c]++;
+	}
+}
+
 /* Per class the bad pairs left that cross it for sure (a pair counted
- * once per class, though it may cross several of its members). */
+ * once per class, though it may cross several of its members), and
+ * those that only may; per way, those that may cross it. */
 static void gains(struct nm *s)
 {
 	const struct cxd_cover_plan *p = s->p;
 
 	memset(s->gain, 0, (size_t) p->ncls * sizeof(int));
+	memset(s->mgain, 0, (size_t) p->ncls * sizeof(int));
 	for (int c = 0; c < p->ncls; c++)
 		s->stamp[c] = -1;
 	for (int i = 0; i < p->npair; i++) {
@@ -101,7 +79,15 @@ static void gains(struct nm *s)
 			s->stamp[c] = i;
 			s->gain[c]++;
 		}
+		maybe_gains(s, i);
 	}
+	cxd_budget_ways_gains(s);
+}
+
+/* The bad pairs left class c explains, for sure or maybe. */
+static int score(const struct nm *s, int c)
+{
+	return s->gain[c] + s->mgain[c];
 }
 
 /* Pairs crossing class c for sure (any member's count: they share). */
@@ -119,20 +105,28 @@ static bool crosses(const struct nm *s, int i, int c)
 	return false;
 }
 
-/* The best class to name: the most bad pairs left, then the fewest
- * pairs crossing it; -1 when none explains one. */
+/* Does class c explain more than class b (b < 0: none)? The most bad
+ * pairs left, sure or maybe, then the most for sure, then the fewest
+ * pairs crossing it. */
+static bool better(const struct nm *s, int c, int b)
+{
+	if (b < 0 || score(s, c) != score(s, b))
+		return b < 0 || score(s, c) > score(s, b);
+	if (s->gain[c] != s->gain[b])
+		return s->gain[c] > s->gain[b];
+	return sig_size(s->p, c) < sig_size(s->p, b);
+}
+
+/* The best class to name; -1 when none explains a bad pair left for
+ * sure. */
 static int best(const struct nm *s)
 {
 	int b = -1;
 
-	for (int c = 0; c < s->p->ncls; c++) {
-		if (s->cleared[c] || s->named[c] || s->gain[c] == 0)
-			continue;
-		if (b < 0 || s->gain[c] > s->gain[b] ||
-		    (s->gain[c] == s->gain[b] &&
-		     sig_size(s->p, c) < sig_size(s->p, b)))
+	for (int c = 0; c < s->p->ncls; c++)
+		if (!s->cleared[c] && !s->named[c] && s->gain[c] > 0 &&
+		    better(s, c, b))
 			b = c;
-	}
 	return b;
 }
 
@@ -141,7 +135,8 @@ static int best(const struct nm *s)
 static bool same_as(const struct nm *s, int b, int c)
 {
 	if (c == b || s->cleared[c] || s->named[c] ||
-	    s->gain[c] != s->gain[b] || sig_size(s->p, c) != sig_size(s->p, b))
+	    s->gain[c] != s->gain[b] || s->mgain[c] != s->mgain[b] ||
+	    sig_size(s->p, c) != sig_size(s->p, b))
 		return false;
 	for (int i = 0; i < s->p->npair; i++)
 		if (s->left[i] == L_LEFT && crosses(s, i, b) != crosses(s, i, c))
@@ -163,6 +158,8 @@ static void add_comp(const struct nm *s, const struct cxd_topo_map *tm,
 		o->links = s->p->comp[x].sure;
 	} else if (o->nalike < CXD_SUSPECT_ALIKE) {
 		o->alike[o->nalike++] = a;
+	} else {
+		o->more_alike++;
 	}
 }
 
@@ -180,20 +177,6 @@ static void inside(const struct nm *s, struct cxd_suspect *o)
 		o->in++;
 		o->bad_in += s->out[i] == CXD_BO_BAD;
 	}
-}
-
-/* A bad pair left that may cross a named class's member. */
-static bool maybe_named(const struct nm *s, int i)
-{
-	const struct cxd_cover_plan *p = s->p;
-
-	for (size_t e = p->maybe_at[i]; e < p->maybe_at[i + 1]; e++) {
-		int c = p->comp[p->maybe[e]].cls;
-
-		if (c >= 0 && s->named[c])
-			return true;
-	}
-	return false;
 }
 
 /* The bad pairs crossing class b for sure, explained or not. */
@@ -230,7 +213,7 @@ static void name_class(struct nm *s, const struct cxd_topo_map *tm, int b,
 	for (int c = 0; c < p->ncls; c++)
 		s->named[c] = s->named[c] ? 1 : 0;
 	for (int i = 0; i < p->npair; i++)
-		if (s->left[i] == L_LEFT && maybe_named(s, i))
+		if (s->left[i] == L_LEFT && cxd_budget_maybe_named(s, i))
 			s->left[i] = L_MAYBE;
 	inside(s, o);
 }
@@ -241,15 +224,25 @@ static int run(struct nm *s, const struct cxd_topo_map *tm,
 {
 	const struct cxd_cover_plan *p = s->p;
 	size_t k = 0;
-	int b;
 
 	for (int i = 0; i < p->npair; i++) {
 		s->left[i] = s->out[i] == CXD_BO_BAD ? L_LEFT : L_DONE;
 		st->nbad += s->left[i] == L_LEFT;
 	}
 	clear(s);
-	for (gains(s); k < cap && (b = best(s)) >= 0; gains(s))
-		name_class(s, tm, b, &out[k++]);
+	cxd_budget_ways_init(s);
+	for (gains(s); k < cap; gains(s)) {
+		int b = best(s), w;
+
+		w = cxd_budget_ways_best(s, b < 0 ? 0 : score(s, b),
+					 b < 0 ? 0 : s->gain[b]);
+		if (w >= 0)
+			cxd_budget_ways_name(s, w, &out[k++]);
+		else if (b >= 0)
+			name_class(s, tm, b, &out[k++]);
+		else
+			break;
+	}
 	for (int i = 0; i < p->npair; i++) {
 		st->nmaybe += s->left[i] == L_MAYBE;
 		st->nunexplained += s->left[i] == L_LEFT;
@@ -264,21 +257,29 @@ int cxd_judge_budget_name(const struct cxd_cover_plan *p,
 			  struct cxd_suspect *out, size_t cap,
 			  struct cxd_budget_named *st)
 {
-	size_t nc = (size_t) p->ncls + 1;
+	size_t nc = (size_t) p->ncls + 1, nx = (size_t) p->ncomp + 1;
+	size_t np = (size_t) p->npair + 1;
 	struct nm s = { .p = p, .tm = tm, .out = outcome, .m = m,
-			.left = malloc((size_t) p->npair + 1),
+			.left = malloc(np), .mark = malloc(np),
 			.cleared = calloc(nc, 1), .named = calloc(nc, 1),
 			.gain = malloc(nc * sizeof(int)),
-			.stamp = malloc(nc * sizeof(int)) };
-	int ret = -ENOMEM;
+			.mgain = malloc(nc * sizeof(int)),
+			.stamp = malloc(nc * sizeof(int)),
+			.ogain = malloc(nx * sizeof(int)),
+			.ostamp = malloc(nx * sizeof(int)),
+			.onamed = calloc(nx, 1),
+			.obad = calloc(nx, sizeof(int)),
+			.omay = calloc(nx, sizeof(int)) };
+	void *all[] = { s.left, s.mark, s.cleared, s.named, s.gain, s.mgain,
+			s.stamp, s.ogain, s.ostamp, s.onamed, s.obad, s.omay };
+	int ret = 0;
 
 	*st = (struct cxd_budget_named){ 0 };
-	if (s.left && s.cleared && s.named && s.gain && s.stamp)
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		ret = all[i] ? ret : -ENOMEM;
+	if (ret == 0)
 		ret = run(&s, tm, out, cap, st);
-	free(s.left);
-	free(s.cleared);
-	free(s.named);
-	free(s.gain);
-	free(s.stamp);
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		free(all[i]);
 	return ret;
 }

@@ -129,6 +129,8 @@ bool cxd_judge_link_suspect(const struct cxd_suspect *s, size_t ns,
 
 const char *cxd_judge_where(const struct cxd_suspect *s)
 {
+	if (s->maybe)
+		return "that may cross it ";
 	return s->routed && s->kind == CXD_S_SWITCH ? "crossing it " :
 	       cxd_judge_kind(s->kind)->where;
 }

@@ -48,10 +48,15 @@ struct cxd_suspect {
 	int aside;
 	int nalike;      /* the components it cannot be told apart from */
 	struct cxd_alike alike[CXD_SUSPECT_ALIKE];
+	int more_alike;  /* those beyond CXD_SUSPECT_ALIKE, counted only */
 	int cap;         /* capacity: its finding in the result's cap */
 	/* named over the routes (judge_route.c): bad and links count the
 	 * pairs whose ways cross it, transit included */
 	bool routed;
+	/* named as a way some of its bad pairs may take, none for sure (a
+	 * fat tree's spine: the hash unknown; judge_budget_ways.c): bad
+	 * and links count the pairs that may cross it */
+	bool maybe;
 	/* named by the latency fit (judge_lat.h): the us it adds to each
 	 * of its pairs beyond its kind; 0: not named so */
 	double lat_excess;

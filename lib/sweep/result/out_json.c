@@ -208,6 +208,11 @@ static json_object *suspect(const struct cxd_sweep_res *r,
 				       cxd_json_num(s->lat_excess));
 	if (s->nalike)
 		json_object_object_add(o, "alike", alike(r, s));
+	if (s->more_alike)
+		json_object_object_add(o, "alike_more",
+				       json_object_new_int(s->more_alike));
+	if (s->maybe)
+		json_object_object_add(o, "maybe", json_object_new_boolean(1));
 	if (row->inside) {
 		json_object_object_add(o, "bad_inside",
 				       json_object_new_int(s->bad_in));

@@ -126,7 +126,12 @@ static void alike(const struct cxd_sweep_res *r, const struct cxd_suspect *s,
 		cxd_out_alike_name(r, &s->alike[i], name, sizeof(name));
 		fprintf(out, "%s %s", i ? "," : "", name);
 	}
-	fprintf(out, ": no measured pair crosses one and not the other\n");
+	if (s->more_alike)
+		fprintf(out, " and %d more", s->more_alike);
+	fprintf(out, "%s\n", s->maybe ?
+		": its bad pairs may take any of them (the fabric's hash "
+		"picks the way, unknown here)" :
+		": no measured pair crosses one and not the other");
 }
 
 static void stat_line(FILE *out, const char *name, const char *u,
@@ -298,6 +303,12 @@ static void suspects(const struct cxd_sweep_res *r, FILE *out)
 		}
 		fprintf(out, "  %s: %d of %d links %s%s", name, s->bad,
 			s->links, cxd_judge_where(s), what);
+		if (s->maybe) {
+			fprintf(out, ": one of the ways the fabric's hash "
+				"picks (its ports' counters tell which)\n");
+			alike(r, s, out);
+			continue;
+		}
 		if (row->inside)
 			fprintf(out, ", %d of %d inside it", s->bad_in, s->in);
 		if (s->aside)
@@ -356,6 +367,11 @@ static void fail_why(const struct cxd_sweep_res *r, FILE *out)
 		cxd_out_suspect_name(r, &r->suspects.list[i], name,
 				     sizeof(name));
 		fprintf(out, "%s %s", k++ ? "," : "; suspect:", name);
+		/* the first of several alike stands for them: not alone */
+		if (r->suspects.list[i].nalike)
+			fprintf(out, " or one of %d alike",
+				r->suspects.list[i].nalike +
+				r->suspects.list[i].more_alike);
 	}
 	fprintf(out, "\n");
 }

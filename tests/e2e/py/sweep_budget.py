@@ -2,7 +2,7 @@
 """Checks one cxi_sweep --budget run's JSON (tests/e2e/test_sweep_budget.sh).
 
     sweep_budget.py FILE --verdict V [--plan cover|ring] [--max-share F]
-                    [--suspect KIND:WHAT | --no-suspect]
+                    [--suspect KIND:WHAT | --way KIND:WHAT | --no-suspect]
 
 The verdict; the budget object's plan; its pairs at most F of all pairs
 (n (n - 1) / 2); exactly its pairs measured, both ways, and no other
@@ -10,7 +10,10 @@ link (the bw_mb_s matrix's figures); its rounds with no rank twice and
 the plan's pairs in all; the time taken within the budget; and the
 suspects: none, or exactly one component, KIND rank:R (its rank) or
 switch:NAME, link:NAME, bundle:NAME (the name starts so), each metric's
-suspects naming that one alone. Prints the figures it read.
+suspects naming that one alone; or --way: each suspect named as a way
+(maybe: a fat tree's spine, the hash unknown) of that kind, WHAT its name
+or among the ways it cannot be told from, and no NIC. Prints the figures
+it read.
 """
 import argparse
 import json
@@ -58,6 +61,23 @@ def check_suspects(doc, want):
     return errs
 
 
+def check_way(doc, want):
+    sus = doc.get("suspects", [])
+    kind, what = want.split(":", 1)
+    if not sus:
+        return ["no suspect named, want the way %s" % want]
+    errs = []
+    for s in sus:
+        names = [s["name"]] + [x["name"] for x in s.get("alike", [])]
+        if s["kind"] != kind or not s.get("maybe"):
+            errs.append("suspect %s (%s, maybe %s), want the way %s" % (
+                s["name"], s["kind"], s.get("maybe", False), want))
+        elif not any(n == "%s %s" % (kind, what) or
+                     n.startswith("%s %s " % (kind, what)) for n in names):
+            errs.append("ways %s named, want %s among them" % (names, want))
+    return errs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
@@ -66,6 +86,7 @@ def main():
     ap.add_argument("--max-share", type=float, default=0.1)
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--suspect")
+    g.add_argument("--way")
     g.add_argument("--no-suspect", action="store_true")
     a = ap.parse_args()
     doc = json.load(open(a.file))
@@ -95,7 +116,10 @@ def main():
         errs.append("links_measured %d for %d pairs" % (b["links_measured"], b["pairs"]))
     if b["over_budget"] or b["taken_s"] > b["budget_s"]:
         errs.append("taken %.3g s of the budget %g s" % (b["taken_s"], b["budget_s"]))
-    errs += check_suspects(doc, None if a.no_suspect else a.suspect)
+    if a.way:
+        errs += check_way(doc, a.way)
+    else:
+        errs += check_suspects(doc, None if a.no_suspect else a.suspect)
     print("%s: %s, %s plan: %d of %d pairs (%d links of %d), %d rounds, %d turns, "
           "taken %.3g s of %g s (foreseen %.3g, a pair %.3g), suspects: %s" % (
               a.file.split("/")[-1], doc["verdict"], b["plan"], b["pairs"],

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * cxi_sweep --budget's naming of ways (lib/sweep/judge/judge_budget_ways.c)
+ * on fat trees drawn at random (leaves of 1 to 8 ranks, 2 to 6 spines,
+ * equal-cost routes): a slow spine makes bad the pairs the fabric's hash
+ * sends over it (by destination, d-mod-k, both directions measured, or by
+ * a hash of the pair), and is named as a way, the spines it cannot be
+ * told from beside it, never a NIC; a bad NIC is that NIC alone, never a
+ * spine, wherever it sits (alone on its leaf too); no bad pair names
+ * nothing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support/topo_fab.h"
+#include "support/unit_main.h"
+#include "sweep/judge/judge_budget.h"
+#include "sweep/model/route.h"
+#include "sweep/sched/plan_cover.h"
+
+#define CAP 32
+#define SHAPES 60
+
+struct fab {
+	struct tfab t;
+	int leaves, spines;
+	struct cxd_routes rt;
+	struct cxd_cover_plan p;
+};
+
+static unsigned draw(unsigned *seed, unsigned lo, unsigned hi)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return lo + (*seed >> 16) % (hi - lo + 1);
+}
+
+/* A fat tree of 2 to 12 leaves of 1 to 8 ranks each (at most 150), 2 to
+ * 6 spines, every leaf linked to every spine. */
+static void fat_tree(struct fab *f, unsigned *seed)
+{
+	memset(f, 0, sizeof(*f));
+	f->leaves = (int) draw(seed, 2, 12);
+	f->spines = (int) draw(seed, 2, 6);
+	f->t.ns = f->leaves + f->spines;
+	for (int a = 0; a < f->leaves; a++)
+		tfab_ranks_on(&f->t, a, (int) draw(seed, 1, 8));
+	for (int a = 0; a < f->leaves; a++)
+		for (int s = 0; s < f->spines; s++)
+			tfab_link_add(&f->t, a, f->leaves + s, 1);
+	tfab_map(&f->t, CXD_TOPO_R_ECMP);
+	f->t.tm.nswitch = f->leaves;
+	assert_int_equal(cxd_routes_build(&f->t.tm, f->t.n, &f->rt), 0);
+	assert_int_equal(cxd_cover_plan_build(&f->t.tm, f->t.n, &f->rt, NULL,
+					      &f->p), 0);
+	assert_true(f->p.npair <= 8192); /* struct run's room */
+}
+
+/* One naming: the outcome, the suspects, the counts. */
+struct run {
+	unsigned char out[8192];
+	struct cxd_suspect s[CAP];
+	struct cxd_budget_named st;
+	int ns;
+};
+
+static void judge(const struct fab *f, struct run *r)
+{
+	r->ns = cxd_judge_budget_name(&f->p, &f->t.tm, r->out, CXD_M_BW,
+				      r->s, CAP, &r->st);
+}
+
+static void done(struct fab *f)
+{
+	cxd_cover_plan_free(&f->p);
+	cxd_routes_free(&f->rt);
+}
+
+/* The spine the fabric sends a to b over: by b (d-mod-k), or by a
+ * hash of the two. */
+static int spine_of(const struct fab *f, int a, int b, bool hashed)
+{
+	unsigned h = (unsigned) a * 2654435761u ^ (unsigned) b * 40503u;
+
+	return hashed ? (int) (h >> 7) % f->spines : b % f->spines;
+}
+
+/* Spine k slow: a pair between two leaves is bad when either direction
+ * takes it. Returns the bad pairs. */
+static int spine_slow(const struct fab *f, int k, bool hashed,
+		      unsigned char *out)
+{
+	int nbad = 0;
+
+	for (int i = 0; i < f->p.npair; i++) {
+		int a = f->p.pair[i].a, b = f->p.pair[i].b;
+		bool cross = f->t.sof[a] != f->t.sof[b];
+
+		out[i] = cross && (spine_of(f, a, b, hashed) == k ||
+				   spine_of(f, b, a, hashed) == k) ?
+			 CXD_BO_BAD : CXD_BO_GOOD;
+		nbad += out[i] == CXD_BO_BAD;
+	}
+	return nbad;
+}
+
+/* Expected crossings of spine k among the plan's pairs. */
+static double spine_expect(const struct fab *f, int k)
+{
+	int c = cxd_cover_find(&f->p, CXD_COVER_SWITCH, f->leaves + k, -1);
+
+	assert_true(c >= 0);
+	return f->p.comp[c].maybe;
+}
+
+static bool names_switch(const struct cxd_suspect *s, int sw)
+{
+	bool got = s->kind == CXD_S_SWITCH && s->id == sw;
+
+	for (int j = 0; j < s->nalike; j++)
+		got |= s->alike[j].kind == CXD_S_SWITCH && s->alike[j].id == sw;
+	return got;
+}
+
+/* A slow spine on each shape and routing: a way that holds it, no NIC. */
+static void test_slow_spine(void **state)
+{
+	static struct fab f;
+	static struct run r;
+	unsigned seed = 7;
+	int tried = 0;
+
+	(void) state;
+	for (int t = 0; t < SHAPES; t++) {
+		int k, nbad;
+
+		fat_tree(&f, &seed);
+		k = (int) draw(&seed, 0, (unsigned) f.spines - 1);
+		nbad = spine_slow(&f, k, t % 2, r.out);
+		judge(&f, &r);
+		/* too few bad pairs to stand for a spine: the plan's
+		 * sure crossings speak (not this test's) */
+		if (nbad >= 2 && nbad >= 0.5 * spine_expect(&f, k)) {
+			tried++;
+			assert_true(r.ns >= 1);
+			assert_true(r.s[0].maybe);
+			assert_true(names_switch(&r.s[0], f.leaves + k));
+			for (int j = 0; j < r.ns; j++)
+				assert_int_not_equal(r.s[j].kind, CXD_S_RANK);
+			assert_int_equal(r.st.nunexplained, 0);
+		}
+		done(&f);
+	}
+	assert_true(tried >= SHAPES / 2);
+}
+
+/* A bad NIC (every pair it is in bad) on each shape: that rank alone. */
+static void test_bad_nic(void **state)
+{
+	static struct fab f;
+	static struct run r;
+	unsigned seed = 11;
+
+	(void) state;
+	for (int t = 0; t < SHAPES; t++) {
+		int n;
+
+		fat_tree(&f, &seed);
+		n = (int) draw(&seed, 0, (unsigned) f.t.n - 1);
+		for (int i = 0; i < f.p.npair; i++)
+			r.out[i] = f.p.pair[i].a == n || f.p.pair[i].b == n ?
+				   CXD_BO_BAD : CXD_BO_GOOD;
+		judge(&f, &r);
+		assert_int_equal(r.ns, 1);
+		assert_false(r.s[0].maybe);
+		assert_true(r.s[0].kind == CXD_S_RANK ? r.s[0].id == n :
+			    f.p.comp[n].cls >= 0);
+		/* alone on its leaf, the leaf is alike; a spine never */
+		for (int j = 0; j < r.s[0].nalike; j++)
+			assert_false(r.s[0].alike[j].kind == CXD_S_SWITCH &&
+				     r.s[0].alike[j].id >= f.leaves);
+		done(&f);
+	}
+}
+
+/* Healthy: nothing named. */
+static void test_none(void **state)
+{
+	static struct fab f;
+	static struct run r;
+	unsigned seed = 3;
+
+	(void) state;
+	fat_tree(&f, &seed);
+	memset(r.out, CXD_BO_GOOD, sizeof(r.out));
+	judge(&f, &r);
+	assert_int_equal(r.ns, 0);
+	done(&f);
+}
+
+CXD_UNIT_MAIN(
+	cmocka_unit_test(test_slow_spine),
+	cmocka_unit_test(test_bad_nic),
+	cmocka_unit_test(test_none))
