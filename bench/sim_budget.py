@@ -30,15 +30,6 @@ from sim_cost import fit_line  # noqa: E402
 
 TARGET_P, TARGET_R = 0.98, 0.95
 PROJECT_TO = (10240,)
-# The covering plan alone, beyond what this host can simulate: the
-# library's planner (cxd_topo_place, cxd_routes_build,
-# cxd_cover_plan_build, as rank 0 calls them) run directly on platgen's
-# topology and hostfile of the suite's dragonfly with --links, no MPI;
-# measured 2026-11-29 on 2 shared cores. It matched the simulated runs'
-# plans at 256, 512 and 1,024 ranks (279/9, 952/64, 1,856/91).
-PLAN_ONLY = [{"ranks": 2048, "pairs": 3776, "rounds": 52, "plan_cpu_s": 1.54},
-             {"ranks": 4096, "pairs": 4448, "rounds": 9, "plan_cpu_s": 8.90},
-             {"ranks": 10240, "pairs": 26219, "rounds": 216, "plan_cpu_s": 515.8}]
 # Today's full sweep on the same realistic dragonfly (L1 of one link),
 # measured before this bench: docs/sim-down.md, "What it costs".
 FULL_DOCS = [{"ranks": 256, "sim_s": 1.066, "src": "docs/sim-down.md"},
@@ -196,7 +187,18 @@ def power_fit(rows, key):
     return math.exp(a), b
 
 
-def projections(bud, full):
+def load_plans(paths):
+    """The planner alone (bench/src/cover_plan_time.c, a JSON line each),
+    beyond what this host can simulate: its plans and CPU seconds, the
+    lazy pick's and the full weighing's where both ran."""
+    out = []
+    for path in paths:
+        with open(path) as fh:
+            out.append(json.loads(fh.read()))
+    return sorted(out, key=lambda r: r["ranks"])
+
+
+def projections(bud, full, plans):
     """The fits and what they read at PROJECT_TO and the budget's sizes:
     the budget plan's seconds, wall and memory as c N^p; the full sweep's
     simulated seconds as a line in N - 1 (its rounds), as
@@ -206,7 +208,7 @@ def projections(bud, full):
     pts = [(r["ranks"] - 1, r["sim_s"]) for r in full + FULL_DOCS if r.get("sim_s")]
     line = fit_line([p[0] for p in pts], [p[1] for p in pts]) if len(pts) > 1 else None
     fits["full"] = {"sim_s_line": line, "wall_s": power_fit(full, "wall_s")}
-    done = {r["ranks"] for r in bud} | {r["ranks"] for r in PLAN_ONLY}
+    done = {r["ranks"] for r in bud} | {r["ranks"] for r in plans}
     rows = []
     for n in sorted(set(PROJECT_TO) - done):
         rows.append(dict({"mode": "budget", "ranks": n, "projected": True},
@@ -220,7 +222,7 @@ def projections(bud, full):
     return fits, rows
 
 
-def plan_only(bud, out):
+def plan_only(bud, plans, out):
     """The plans beyond the simulated sizes, their time read as the
     largest simulated run's seconds a round times their rounds."""
     big = max((r for r in bud if r.get("rounds") and r.get("sim_s")),
@@ -229,17 +231,20 @@ def plan_only(bud, out):
         return []
     per = big["sim_s"] / big["rounds"]
     out.write("| ranks | pairs chosen (of all) | rounds | planner CPU s (rank 0) | "
-              "simulated s, at %.2f ms a round (%d ranks') |\n|---|---|---|---|---|\n"
+              "the full weighing's CPU s (the same plan) | "
+              "simulated s, at %.2f ms a round (%d ranks') |\n|---|---|---|---|---|---|\n"
               % (1e3 * per, big["ranks"]))
     rows = []
-    for p in PLAN_ONLY:
+    for p in plans:
         allp = p["ranks"] * (p["ranks"] - 1) // 2
         rows.append({"mode": "budget", "ranks": p["ranks"], "pairs": p["pairs"],
                      "all_pairs": allp, "rounds": p["rounds"], "sim_s": per * p["rounds"],
                      "src": "planner alone, rounds x %.2f ms" % (1e3 * per)})
-        out.write("| {:,} | {:,} ({:.3f} %) | {} | {:.3g} | {:.3g} |\n".format(
+        full = ("%.3g%s" % (p["full_cpu_s"], "" if p["same"] else " **not the same plan**")
+                if p.get("full_cpu_s", -1) >= 0 else "not run")
+        out.write("| {:,} | {:,} ({:.3f} %) | {} | {:.3g} | {} | {:.3g} |\n".format(
             p["ranks"], p["pairs"], 100.0 * p["pairs"] / allp, p["rounds"], p["plan_cpu_s"],
-            per * p["rounds"]))
+            full, per * p["rounds"]))
     return rows
 
 
@@ -328,8 +333,9 @@ def budget_plan_line(bud):
 
 
 PLAN_SRC = ("the library's planner run directly on the same platforms' topology and "
-            "hostfile, no simulation; the simulated seconds read as rounds times the "
-            "largest simulated run's seconds a round")
+            "hostfile by bench/src/cover_plan_time.c, no simulation, its lazy pick and, "
+            "where it ends in time, the full weighing it must equal; the simulated seconds "
+            "read as rounds times the largest simulated run's seconds a round")
 
 
 def write_md(a, bud, full, rows, fits, plan_text, out):
@@ -374,6 +380,8 @@ def main():
     p.add_argument("--full", default=None, help="the same trials, full sweep")
     p.add_argument("--scale", nargs="*", default=[], help="scenarios.py --json, --budget")
     p.add_argument("--full-scale", nargs="*", default=[], help="scenarios.py --json, full")
+    p.add_argument("--plans", nargs="*", default=[],
+                   help="cover_plan_time's JSON lines: the planner alone, larger machines")
     p.add_argument("--md", required=True)
     p.add_argument("--json", default=None)
     p.add_argument("--png", default=None)
@@ -384,11 +392,12 @@ def main():
     full = load(a.full) if a.full and os.path.exists(a.full) else None
     srows = [scale_row(x, "budget") for x in a.scale if os.path.exists(x)] + \
         [scale_row(x, "full") for x in a.full_scale if os.path.exists(x)]
+    plans = load_plans(a.plans)
     fits, proj = projections([r for r in srows if r["mode"] == "budget"],
-                             [r for r in srows if r["mode"] == "full"])
+                             [r for r in srows if r["mode"] == "full"], plans)
     buf = io.StringIO()
     prows = [dict(r, planner=True, projected=True)
-             for r in plan_only([r for r in srows if r["mode"] == "budget"], buf)]
+             for r in plan_only([r for r in srows if r["mode"] == "budget"], plans, buf)]
     rows = srows + [dict(r, mode="full") for r in FULL_DOCS] + proj + prows
     with open(a.md, "w") as out:
         write_md(a, bud, full, rows, fits, buf.getvalue(), out)

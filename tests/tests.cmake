@@ -116,6 +116,12 @@ if(TARGET cxi_sweep)
   set_tests_properties(unit.sweep_core_links_without_libfabric PROPERTIES
                        LABELS unit TIMEOUT 60)
 endif()
+# cxi_sweep --budget's planner alone, timed on a topology and hostfile
+# too large to simulate (bench/sim_budget.sh); e2e.test_cover_plan runs
+# it on platgen's machines, the lazy pick against the full weighing.
+add_executable(cover_plan_time ${CMAKE_SOURCE_DIR}/bench/src/cover_plan_time.c)
+target_link_libraries(cover_plan_time PRIVATE cxdcore)
+
 if(TARGET test_gpu)
   target_sources(test_gpu PRIVATE $<TARGET_OBJECTS:cxd_standin>)
 endif()

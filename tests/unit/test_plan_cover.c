@@ -686,6 +686,35 @@ static void test_random_shapes(void **state)
 	}
 }
 
+/* The lazy pick's plan is the full weighing's, pair for pair, on 300
+ * drawn fabrics (dragonflies and trees, k 1 to 3, some capped). */
+static void test_lazy_is_full(void **state)
+{
+	(void) state;
+	for (unsigned seed = 1; seed <= 300; seed++) {
+		static struct tfab f;
+		struct cxd_routes rt;
+		struct cxd_cover_plan p, q;
+		struct cxd_cover_opts o = { .k = 1 + (int) seed % 3,
+					    .max_pairs = seed % 7 ? 0 : 9 };
+
+		random_fabric(&f, seed * 104729u);
+		assert_int_equal(cxd_routes_build(&f.tm, f.n, &rt), 0);
+		assert_int_equal(cxd_cover_plan_build(&f.tm, f.n, &rt, &o, &p),
+				 0);
+		o.exhaustive = 1;
+		assert_int_equal(cxd_cover_plan_build(&f.tm, f.n, &rt, &o, &q),
+				 0);
+		assert_int_equal(p.npair, q.npair);
+		assert_int_equal(p.nround, q.nround);
+		assert_int_equal(p.ncls, q.ncls);
+		assert_memory_equal(p.pair, q.pair,
+				    (size_t) p.npair * sizeof(*p.pair));
+		cxd_cover_plan_free(&q);
+		done(&rt, &p);
+	}
+}
+
 /* A plan of nc components and np pairs by hand, for the check on two
  * faults alone: pair i crosses the components whose bit i is set in
  * sig[c]. */
@@ -736,4 +765,5 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_dragonfly_large),
 	cmocka_unit_test(test_deterministic_and_capped),
 	cmocka_unit_test(test_two_faults),
-	cmocka_unit_test(test_random_shapes))
+	cmocka_unit_test(test_random_shapes),
+	cmocka_unit_test(test_lazy_is_full))

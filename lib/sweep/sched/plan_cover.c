@@ -128,7 +128,8 @@ int cxd_cover_plan_build(const struct cxd_topo_map *tm, int n,
 {
 	struct cxd_cover_work w = { .tm = tm, .rt = rt, .n = n,
 		.k = o && o->k > 0 ? o->k : CXD_COVER_K,
-		.max_pairs = o ? o->max_pairs : 0 };
+		.max_pairs = o ? o->max_pairs : 0,
+		.exhaustive = o ? o->exhaustive : 0 };
 	int ret;
 
 	memset(p, 0, sizeof(*p));

@@ -7,6 +7,7 @@
 
 #include "base/grow.h"
 #include "plan_cover_choose.h"
+#include "plan_cover_lazy.h"
 #include "plan_cover_pick.h"
 
 static int cap_k(const struct cxd_cover_work *w, long v)
@@ -149,12 +150,16 @@ static int add_pair(struct cxd_cover_work *w, int sp, int a, int b)
 		dirty(w, w->x[e].comp);
 	}
 	for (int j = 0; j < ns; j++) {
-		int c = w->sbuf[j];
+		int c = w->sbuf[j], had = w->nkey[c];
 
 		w->comp[c].sure++;
 		if (!cxd_cover_has_key(w, c, sp) && w->nkey[c] < w->k)
 			w->key[(size_t) c * (size_t) w->k +
 			       (size_t) w->nkey[c]++] = sp;
+		/* from new switch pairs only, until now: from any */
+		if (had < w->kmax[c] && w->nkey[c] == w->kmax[c] &&
+		    w->comp[c].sure < w->target[c])
+			cxd_cover_lazy_rise(w, c);
 	}
 	refine(w, w->sbuf, ns);
 	return 0;
@@ -165,12 +170,15 @@ static int phase(struct cxd_cover_work *w, bool tell)
 {
 	for (;;) {
 		struct cxd_cover_best bt = { 0, -1, -1, -1 };
-		int ret;
+		int ret = 0;
 
 		if (tell)
 			cxd_cover_pick_split(w, &bt);
 		else
-			cxd_cover_pick_cover(w, &bt);
+			ret = w->exhaustive ? (cxd_cover_pick_cover(w, &bt), 0) :
+					      cxd_cover_pick_lazy(w, &bt);
+		if (ret)
+			return ret;
 		if (bt.sp < 0)
 			return 0;
 		if (w->max_pairs > 0 && w->npair >= w->max_pairs) {
@@ -189,6 +197,7 @@ int cxd_cover_choose(struct cxd_cover_work *w)
 
 	if (ret == 0)
 		ret = phase(w, false);
+	cxd_cover_lazy_free(w);
 	if (ret == 0 && !w->capped)
 		ret = phase(w, true);
 	return ret;

@@ -108,6 +108,36 @@ static void nic_bounds(struct cxd_cover_work *w, bool tell)
 	}
 }
 
+double cxd_cover_sp_best(struct cxd_cover_work *w, int sp, int *a, int *b)
+{
+	struct spr s;
+	int ia = 0, ib = -1;
+	double best = 0;
+
+	*a = *b = -1;
+	if (cxd_cover_sp_pairs(w, sp) == 0)
+		return 0;
+	if (w->dirty[sp]) {
+		w->gain[sp] = cover_gain(w, sp);
+		w->dirty[sp] = 0;
+	}
+	s = sp_ranks(w, sp);
+	while (next_pair(&s, &ia, &ib)) {
+		int x = s.ra[ia], y = s.rb[ib];
+		double g;
+
+		if (taken(w, x, y))
+			continue;
+		g = w->gain[sp] + need(w, x, sp) + need(w, y, sp);
+		if (g > best + EPS) {
+			best = g;
+			*a = x;
+			*b = y;
+		}
+	}
+	return best;
+}
+
 static double sp_bound(const struct cxd_cover_work *w, int sp)
 {
 	return w->nicb[w->used[sp / w->nused]] +
@@ -119,8 +149,8 @@ void cxd_cover_pick_cover(struct cxd_cover_work *w,
 {
 	nic_bounds(w, false);
 	for (int sp = 0; sp < w->nused * w->nused; sp++) {
-		struct spr s;
-		int ia = 0, ib = -1;
+		int a, b;
+		double g;
 
 		if (cxd_cover_sp_pairs(w, sp) == 0)
 			continue;
@@ -130,17 +160,9 @@ void cxd_cover_pick_cover(struct cxd_cover_work *w,
 		}
 		if (w->gain[sp] + sp_bound(w, sp) <= bt->g + EPS)
 			continue;
-		s = sp_ranks(w, sp);
-		while (next_pair(&s, &ia, &ib)) {
-			int a = s.ra[ia], b = s.rb[ib];
-			double g;
-
-			if (taken(w, a, b))
-				continue;
-			g = w->gain[sp] + need(w, a, sp) + need(w, b, sp);
-			if (g > bt->g + EPS)
-				*bt = (struct cxd_cover_best){ g, sp, a, b };
-		}
+		g = cxd_cover_sp_best(w, sp, &a, &b);
+		if (g > bt->g + EPS)
+			*bt = (struct cxd_cover_best){ g, sp, a, b };
 	}
 }
 

@@ -31,6 +31,9 @@ void cxd_cover_pick_cover(struct cxd_cover_work *w,
 			  struct cxd_cover_best *bt);
 void cxd_cover_pick_split(struct cxd_cover_work *w,
 			  struct cxd_cover_best *bt);
+/* Switch pair sp's best pair for covering now (the first of equal
+ * gains), its gain; 0 and -1s when none gains anything. */
+double cxd_cover_sp_best(struct cxd_cover_work *w, int sp, int *a, int *b);
 /* Pair (a, b)'s bit in w->taken. */
 size_t cxd_cover_bit(const struct cxd_cover_work *w, int a, int b);
 /* Has one of component c's chosen pairs come from switch pair sp? */

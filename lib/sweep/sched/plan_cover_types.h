@@ -44,6 +44,9 @@ enum cxd_cover_reach {
 struct cxd_cover_opts {
 	int k;         /* sure crossings wanted; <= 0: CXD_COVER_K */
 	int max_pairs; /* the most pairs chosen; <= 0: no limit */
+	/* 1: every switch pair weighed at every cover step, the reference
+	 * the lazy pick (plan_cover_lazy.h) equals; for tests and timing */
+	int exhaustive;
 };
 
 struct cxd_cover_comp {

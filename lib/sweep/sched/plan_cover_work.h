@@ -26,7 +26,7 @@ struct cxd_cover_x {
 struct cxd_cover_work {
 	const struct cxd_topo_map *tm;
 	const struct cxd_routes *rt;
-	int n, k, max_pairs;
+	int n, k, max_pairs, exhaustive;
 	int ns, ng; /* switches (the routes'), groups (1 + the largest) */
 	/* Ranks by switch: rank_of[rank_at[s] .. rank_at[s + 1]). */
 	int *rank_at, *rank_of;
@@ -66,6 +66,9 @@ struct cxd_cover_work {
 	int *cls, *csize, *hits, *newid, *touched, *sbuf;
 	int ncls;
 	int capped;
+	/* The cover step's switch pairs by their last weighed gain
+	 * (plan_cover_lazy.c); NULL until its first pick. */
+	struct cxd_cover_heap *heap;
 };
 
 /* Rank pairs of switch pair sp (0 if it has none). */
