@@ -57,9 +57,26 @@ static int read_hosts(const char *path, struct cxd_sweep_rank **r)
 	return (int) n;
 }
 
+/* The routes' digest (FNV-1a over their ways, shares and hops): the
+ * same digest, the same routes, however they were found. */
+static unsigned long long digest(const struct cxd_routes *rt)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	size_t ns2 = (size_t) rt->ns * (size_t) rt->ns;
+
+	for (size_t i = 0; i <= ns2; i++)
+		h = (h ^ rt->at[i]) * 1099511628211ULL;
+	for (size_t i = 0; i < rt->nway; i++)
+		h = (h ^ (unsigned long long) (rt->way[i].len +
+				1000003.0 * rt->way[i].share)) * 1099511628211ULL;
+	for (size_t i = 0; i < rt->nhop; i++)
+		h = (h ^ (unsigned) rt->hop[i]) * 1099511628211ULL;
+	return h;
+}
+
 /* One plan built, its CPU seconds; *p holds it. */
 static double timed(const struct cxd_topo_map *tm, int n, bool full,
-		    struct cxd_cover_plan *p)
+		    struct cxd_cover_plan *p, unsigned long long *dig)
 {
 	struct cxd_cover_opts o = { .exhaustive = full };
 	struct cxd_routes rt = { 0 };
@@ -70,8 +87,10 @@ static double timed(const struct cxd_topo_map *tm, int n, bool full,
 		fprintf(stderr, "cover_plan_time: no plan\n");
 		exit(1);
 	}
+	t0 = cpu_s() - t0;
+	*dig = digest(&rt);
 	cxd_routes_free(&rt);
-	return cpu_s() - t0;
+	return t0;
 }
 
 /* The topology file read and the n ranks placed into *tm; 0 or -1. */
@@ -103,6 +122,7 @@ int main(int argc, char **argv)
 	struct cxd_sweep_rank *r = NULL;
 	struct cxd_cover_plan p, q;
 	double lazy, full = -1;
+	unsigned long long dig;
 	bool same = true;
 	int n;
 
@@ -119,9 +139,9 @@ int main(int argc, char **argv)
 	}
 	if (place(argv[1], &t, r, n, &tm))
 		return 2;
-	lazy = timed(&tm, n, false, &p);
+	lazy = timed(&tm, n, false, &p, &dig);
 	if (argc == 4) {
-		full = timed(&tm, n, true, &q);
+		full = timed(&tm, n, true, &q, &dig);
 		same = p.npair == q.npair &&
 		       !memcmp(p.pair, q.pair, (size_t) p.npair *
 						       sizeof(*p.pair));
@@ -129,8 +149,8 @@ int main(int argc, char **argv)
 	}
 	printf("{\"ranks\": %d, \"pairs\": %d, \"rounds\": %d, "
 	       "\"plan_cpu_s\": %.3f, \"full_cpu_s\": %.3f, "
-	       "\"same\": %s}\n", n, p.npair, p.nround, lazy, full,
-	       same ? "true" : "false");
+	       "\"same\": %s, \"routes\": \"%016llx\"}\n", n, p.npair,
+	       p.nround, lazy, full, same ? "true" : "false", dig);
 	cxd_cover_plan_free(&p);
 	cxd_topo_free(&t);
 	free((void *) tm.switch_of);

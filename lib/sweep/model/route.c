@@ -21,6 +21,11 @@ struct rb {
 	int ns;
 	int *first, *nb, *via; /* adjacency: a's neighbours nb[first[a]..] */
 	int *dist, *queue, *cur;
+	int nq; /* the last search's queue: its dist to reset, not all ns */
+	/* The links between two groups g < h, in link order:
+	 * gl[gl_at[g * ng + h] .. gl_at[g * ng + h + 1]) (NULL: no
+	 * groups); a pair between groups looks only at its own. */
+	int ng, *gl_at, *gl;
 	struct paths p[2];
 };
 
@@ -75,8 +80,8 @@ static void bfs(struct rb *b, int s, int grp)
 {
 	int head = 0, tail = 0;
 
-	for (int a = 0; a < b->ns; a++)
-		b->dist[a] = -1;
+	for (int i = 0; i < b->nq; i++)
+		b->dist[b->queue[i]] = -1;
 	b->dist[s] = 0;
 	b->queue[tail++] = s;
 	while (head < tail) {
@@ -88,6 +93,7 @@ static void bfs(struct rb *b, int s, int grp)
 				b->queue[tail++] = b->nb[i];
 			}
 	}
+	b->nq = tail;
 }
 
 /* Walk back from v to the source along shortest links, recording each
@@ -186,27 +192,72 @@ static int via_global(struct rb *b, int s, int t, int l, double share,
 	return ret;
 }
 
+/* The bucket of the links between groups g and h. */
+static int bucket(const struct rb *b, int g, int h)
+{
+	return g < h ? g * b->ng + h : h * b->ng + g;
+}
+
+/* Each link between two groups counted into its bucket (fill NULL), or
+ * placed there. */
+static void bucket_links(struct rb *b, int *fill)
+{
+	const struct cxd_topo_map *tm = b->tm;
+
+	for (int l = 0; l < tm->nlink; l++) {
+		int ga = group_of(b, tm->link[l].a);
+		int gb = group_of(b, tm->link[l].b), k;
+
+		if (ga < 0 || gb < 0 || ga == gb)
+			continue;
+		k = bucket(b, ga, gb);
+		if (fill)
+			b->gl[b->gl_at[k + 1] + fill[k]++] = l;
+		else
+			b->gl_at[k + 2]++;
+	}
+}
+
+/* The links between two groups, bucketed by group pair in link order. */
+static int group_links(struct rb *b)
+{
+	size_t nb;
+	int *fill;
+
+	for (int a = 0; a < b->ns; a++)
+		b->ng = group_of(b, a) >= b->ng ? group_of(b, a) + 1 : b->ng;
+	nb = (size_t) b->ng * (size_t) b->ng;
+	b->gl_at = calloc(nb + 2, sizeof(int));
+	b->gl = malloc((size_t) b->tm->nlink * sizeof(int) + 1);
+	fill = calloc(nb + 1, sizeof(int));
+	if (!b->gl_at || !b->gl || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	bucket_links(b, NULL);
+	for (size_t k = 0; k < nb; k++)
+		b->gl_at[k + 2] += b->gl_at[k + 1];
+	bucket_links(b, fill);
+	free(fill);
+	return 0;
+}
+
 /* A minimal route between groups: over each link joining them, by its
  * count of physical links. */
 static int between_groups(struct rb *b, int s, int t)
 {
 	const struct cxd_topo_map *tm = b->tm;
-	int gs = group_of(b, s), gt = group_of(b, t), ret = 0;
+	int k = bucket(b, group_of(b, s), group_of(b, t)), ret = 0;
 	size_t start = b->r->nway;
 	double all = 0;
 
-	for (int l = 0; l < tm->nlink; l++) {
-		int ga = group_of(b, tm->link[l].a), gb = group_of(b, tm->link[l].b);
+	for (int i = b->gl_at[k + 1]; i < b->gl_at[k + 2]; i++)
+		all += tm->link[b->gl[i]].count;
+	for (int i = b->gl_at[k + 1]; i < b->gl_at[k + 2] && ret == 0 &&
+	     all > 0; i++) {
+		int l = b->gl[i];
 
-		if ((ga == gs && gb == gt) || (ga == gt && gb == gs))
-			all += tm->link[l].count;
-	}
-	for (int l = 0; l < tm->nlink && ret == 0 && all > 0; l++) {
-		int ga = group_of(b, tm->link[l].a), gb = group_of(b, tm->link[l].b);
-
-		if ((ga == gs && gb == gt) || (ga == gt && gb == gs))
-			ret = via_global(b, s, t, l, tm->link[l].count / all,
-					 start);
+		ret = via_global(b, s, t, l, tm->link[l].count / all, start);
 	}
 	return ret;
 }
@@ -233,14 +284,18 @@ static int scratch(struct rb *b)
 	b->p[0].hop = malloc(room * sizeof(int));
 	b->p[1].hop = malloc(room * sizeof(int));
 	b->r->at = calloc(ns * ns + 1, sizeof(size_t));
-	return b->dist && b->queue && b->cur && b->p[0].hop && b->p[1].hop &&
-	       b->r->at ? adjacency(b) : -ENOMEM;
+	if (!b->dist || !b->queue || !b->cur || !b->p[0].hop ||
+	    !b->p[1].hop || !b->r->at)
+		return -ENOMEM;
+	for (size_t a = 0; a < ns; a++)
+		b->dist[a] = -1;
+	return adjacency(b) ? -ENOMEM : group_links(b);
 }
 
 static void scratch_free(struct rb *b)
 {
 	void *all[] = { b->first, b->nb, b->via, b->dist, b->queue, b->cur,
-			b->p[0].hop, b->p[1].hop };
+			b->p[0].hop, b->p[1].hop, b->gl_at, b->gl };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		free(all[i]);

@@ -172,11 +172,12 @@ static int phase(struct cxd_cover_work *w, bool tell)
 		struct cxd_cover_best bt = { 0, -1, -1, -1 };
 		int ret = 0;
 
-		if (tell)
+		if (!w->exhaustive)
+			ret = cxd_cover_pick_lazy(w, &bt, tell);
+		else if (tell)
 			cxd_cover_pick_split(w, &bt);
 		else
-			ret = w->exhaustive ? (cxd_cover_pick_cover(w, &bt), 0) :
-					      cxd_cover_pick_lazy(w, &bt);
+			cxd_cover_pick_cover(w, &bt);
 		if (ret)
 			return ret;
 		if (bt.sp < 0)
@@ -200,5 +201,6 @@ int cxd_cover_choose(struct cxd_cover_work *w)
 	cxd_cover_lazy_free(w);
 	if (ret == 0 && !w->capped)
 		ret = phase(w, true);
+	cxd_cover_lazy_free(w);
 	return ret;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The cover step's best next pair, lazily (plan_cover_lazy.h). At
+/* A covering plan's best next pair, lazily (plan_cover_lazy.h). At
  * 10,240 ranks the full weighing costs about a million switch pairs a
  * step for some 26,000 steps. */
 #include <errno.h>
@@ -26,6 +26,7 @@ struct cxd_cover_heap {
 	size_t nrise, rcap;
 	unsigned char *risen; /* per switch pair: in rise (after ver) */
 	int step;
+	bool tell; /* the telling-apart step's gains, not covering's */
 };
 
 static size_t nsp(const struct cxd_cover_work *w)
@@ -88,11 +89,12 @@ static int weigh(struct cxd_cover_work *w, int sp)
 	struct cxd_cover_heap *h = w->heap;
 	struct ent x = { .sp = sp, .ver = h->ver[sp], .step = h->step };
 
-	x.g = cxd_cover_sp_best(w, sp, &x.a, &x.b);
+	x.g = h->tell ? cxd_cover_sp_split_best(w, sp, &x.a, &x.b) :
+			cxd_cover_sp_best(w, sp, &x.a, &x.b);
 	return x.g > EPS ? push(h, &x) : 0;
 }
 
-static int build(struct cxd_cover_work *w)
+static int build(struct cxd_cover_work *w, bool tell)
 {
 	struct cxd_cover_heap *h = calloc(1, sizeof(*h));
 	int ret = 0;
@@ -100,6 +102,9 @@ static int build(struct cxd_cover_work *w)
 	w->heap = h;
 	if (!h)
 		return -ENOMEM;
+	h->tell = tell;
+	if (tell)
+		cxd_cover_nic_bounds(w, true);
 	h->ver = calloc(nsp(w) + 1, sizeof(int) + 1);
 	if (!h->ver)
 		return -ENOMEM;
@@ -145,9 +150,10 @@ static struct ent *top(struct cxd_cover_work *w, int *ret)
 	return NULL;
 }
 
-int cxd_cover_pick_lazy(struct cxd_cover_work *w, struct cxd_cover_best *bt)
+int cxd_cover_pick_lazy(struct cxd_cover_work *w, struct cxd_cover_best *bt,
+			bool tell)
 {
-	int ret = w->heap ? 0 : build(w);
+	int ret = w->heap ? 0 : build(w, tell);
 	struct ent *x;
 
 	if (ret)
@@ -162,11 +168,14 @@ int cxd_cover_pick_lazy(struct cxd_cover_work *w, struct cxd_cover_best *bt)
 		return 0;
 	}
 	/* dry: one full weighing says whether anything was missed */
-	cxd_cover_pick_cover(w, bt);
+	if (tell)
+		cxd_cover_pick_split(w, bt);
+	else
+		cxd_cover_pick_cover(w, bt);
 	if (bt->sp < 0)
 		return 0;
 	cxd_cover_lazy_free(w);
-	return build(w);
+	return build(w, tell);
 }
 
 static void rise_sp(struct cxd_cover_heap *h, int sp)

@@ -220,6 +220,27 @@ static void split_ranks(const struct cxd_cover_work *w, int sp, double gf,
 	}
 }
 
+double cxd_cover_sp_split_best(struct cxd_cover_work *w, int sp, int *a,
+			       int *b)
+{
+	struct cxd_cover_best bt = { 0, -1, -1, -1 };
+	int nt;
+
+	if (cxd_cover_sp_pairs(w, sp) > 0) {
+		split_ranks(w, sp, sp_split(w, sp, &nt), &bt);
+		for (int i = 0; i < nt; i++)
+			w->hits[w->touched[i]] = 0;
+	}
+	*a = bt.a;
+	*b = bt.b;
+	return bt.g;
+}
+
+void cxd_cover_nic_bounds(struct cxd_cover_work *w, bool tell)
+{
+	nic_bounds(w, tell);
+}
+
 void cxd_cover_pick_split(struct cxd_cover_work *w,
 			  struct cxd_cover_best *bt)
 {

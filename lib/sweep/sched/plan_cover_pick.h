@@ -34,6 +34,13 @@ void cxd_cover_pick_split(struct cxd_cover_work *w,
 /* Switch pair sp's best pair for covering now (the first of equal
  * gains), its gain; 0 and -1s when none gains anything. */
 double cxd_cover_sp_best(struct cxd_cover_work *w, int sp, int *a, int *b);
+/* The same for telling apart, with the NICs' bounds of the last
+ * cxd_cover_nic_bounds(w, true) (a class only shrinks: they stay upper
+ * bounds). */
+double cxd_cover_sp_split_best(struct cxd_cover_work *w, int sp, int *a,
+			       int *b);
+/* The most one NIC on each switch adds, for covering or telling apart. */
+void cxd_cover_nic_bounds(struct cxd_cover_work *w, bool tell);
 /* Pair (a, b)'s bit in w->taken. */
 size_t cxd_cover_bit(const struct cxd_cover_work *w, int a, int b);
 /* Has one of component c's chosen pairs come from switch pair sp? */
