@@ -7,7 +7,8 @@
  * a hash of the pair), and is named as a way, the spines it cannot be
  * told from beside it, never a NIC; a bad NIC is that NIC alone, never a
  * spine, wherever it sits (alone on its leaf too); no bad pair names
- * nothing.
+ * nothing. On dragonflies drawn at random (1 to 3 global links a group
+ * pair: ways too), each class's fault is that class, never a way.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -119,13 +120,22 @@ static double spine_expect(const struct fab *f, int k)
 	return f->p.comp[c].maybe;
 }
 
-static bool names_switch(const struct cxd_suspect *s, int sw)
+/* Does suspect s name component a (itself, or alike)? */
+static bool names(const struct cxd_suspect *s, const struct cxd_alike *a)
 {
-	bool got = s->kind == CXD_S_SWITCH && s->id == sw;
+	bool got = s->kind == a->kind && s->id == a->id && s->id2 == a->id2;
 
 	for (int j = 0; j < s->nalike; j++)
-		got |= s->alike[j].kind == CXD_S_SWITCH && s->alike[j].id == sw;
+		got |= s->alike[j].kind == a->kind && s->alike[j].id == a->id &&
+		       s->alike[j].id2 == a->id2;
 	return got;
+}
+
+static bool names_switch(const struct cxd_suspect *s, int sw)
+{
+	struct cxd_alike a = { CXD_S_SWITCH, sw, CXD_SWL_ALL };
+
+	return names(s, &a);
 }
 
 /* A slow spine on each shape and routing: a way that holds it, no NIC. */
@@ -189,6 +199,59 @@ static void test_bad_nic(void **state)
 	}
 }
 
+/* A dragonfly of 2 to 5 groups of 1 to 4 switches of 1 to 4 ranks, 1
+ * or 2 cables a local link, 1 to 3 global links a group pair. */
+static void dragonfly(struct fab *f, unsigned *seed)
+{
+	int g = (int) draw(seed, 2, 5), s = (int) draw(seed, 1, 4);
+	int h = (int) draw(seed, 1, 4), local = (int) draw(seed, 1, 2);
+
+	memset(f, 0, sizeof(*f));
+	tfab_dragonfly(&f->t, g, s, h, local, (int) draw(seed, 1, 3));
+	assert_int_equal(cxd_routes_build(&f->t.tm, f->t.n, &f->rt), 0);
+	assert_int_equal(cxd_cover_plan_build(&f->t.tm, f->t.n, &f->rt, NULL,
+					      &f->p), 0);
+	assert_true(f->p.npair <= 8192);
+}
+
+/* Every pair crossing component comp for sure bad, the rest good. */
+static void sure_bad(const struct fab *f, int comp, struct run *r)
+{
+	for (int i = 0; i < f->p.npair; i++) {
+		r->out[i] = CXD_BO_GOOD;
+		for (size_t e = f->p.sure_at[i]; e < f->p.sure_at[i + 1]; e++)
+			if (f->p.sure[e] == comp)
+				r->out[i] = CXD_BO_BAD;
+	}
+}
+
+/* Each class's component bad, on drawn dragonflies: one suspect, that
+ * class's, not a way. */
+static void test_dragonfly_classes(void **state)
+{
+	static struct fab f;
+	static struct run r;
+	unsigned seed = 5;
+
+	(void) state;
+	for (int t = 0; t < 40; t++) {
+		dragonfly(&f, &seed);
+		for (int c = 0; c < f.p.ncls; c++) {
+			int comp = f.p.member[f.p.cls_at[c]];
+			struct cxd_alike a;
+
+			sure_bad(&f, comp, &r);
+			judge(&f, &r);
+			assert_int_equal(r.ns, 1);
+			assert_false(r.s[0].maybe);
+			cxd_judge_budget_ids(&f.p, &f.t.tm, comp, &a);
+			assert_true(names(&r.s[0], &a));
+			assert_int_equal(r.st.nunexplained, 0);
+		}
+		done(&f);
+	}
+}
+
 /* Healthy: nothing named. */
 static void test_none(void **state)
 {
@@ -207,4 +270,5 @@ static void test_none(void **state)
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_slow_spine),
 	cmocka_unit_test(test_bad_nic),
+	cmocka_unit_test(test_dragonfly_classes),
 	cmocka_unit_test(test_none))
