@@ -114,6 +114,27 @@ static void test_text(void **state)
 	free(buf);
 }
 
+/* A unit's expected from the routes' model: its suspect line says so,
+ * the scope's line keeps the typical unit's words. */
+static void test_model_words(void **state)
+{
+	struct world w;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void) state;
+	world(&w);
+	w.plan.cls[CXD_CAP_BUNDLE].from_width = false;
+	w.plan.cls[CXD_CAP_BUNDLE].from_model = true;
+	cxd_out_text(&w.r, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "20000 MB/s at once (2 pairs) where its "
+				    "routes say it carries 50000 MB/s (40 %)"));
+	assert_non_null(strstr(buf, "x 2: the typical bundle carries "));
+	free(buf);
+}
+
 /* An unsure unit alone: INCONCLUSIVE, saying why; none found and none
  * unsure: the capacity leaves the verdict alone. */
 static void test_verdicts(void **state)
@@ -223,6 +244,7 @@ static void test_files(void **state)
 
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_text),
+	cmocka_unit_test(test_model_words),
 	cmocka_unit_test(test_verdicts),
 	cmocka_unit_test(test_too_busy),
 	cmocka_unit_test(test_files))

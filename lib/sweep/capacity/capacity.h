@@ -94,6 +94,9 @@ struct cxd_cap_class {
 	 * own loss, flows that end unevenly or queue). */
 	double bound;
 	bool from_width;       /* stated width x the typical pair */
+	/* each unit's expected is the routes' model's (its own pairs'
+	 * ways), not the typical unit's */
+	bool from_model;
 	char why[96];          /* present but not run: why */
 };
 

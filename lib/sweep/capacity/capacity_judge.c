@@ -161,6 +161,8 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		cl->bound = 1.0 - fmax(tol, w > 0 ? 0.5 / w : 0.0);
 	}
 	have = model_expect(pl, model, pair);
+	for (int s = 0; s < CXD_CAP_SCOPES; s++)
+		pl->cls[s].from_model = have && !pl->cls[s].from_width;
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];
 		const struct cxd_cap_class *cl = &pl->cls[x->scope];

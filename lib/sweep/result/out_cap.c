@@ -53,13 +53,17 @@ void cxd_out_cap_name(const struct cxd_sweep_res *r,
 	}
 }
 
-/* "the typical bundle carries" or "its stated width (3 pairs) carries" */
+/* "the typical bundle carries" or "its stated width (3 pairs) carries";
+ * a suspect's own (unit), from the routes' model: "its routes say it
+ * carries" (the unit's own expected, not the typical one's) */
 static void want_words(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
-		       FILE *out)
+		       bool unit, FILE *out)
 {
 	const struct cxd_cap_class *cl = &r->cap->plan->cls[s];
 
-	if (cl->from_width)
+	if (unit && cl->from_model)
+		fprintf(out, "its routes say it carries");
+	else if (cl->from_width)
 		fprintf(out, "its stated width (%d pair%s) carries", cl->width,
 			cl->width == 1 ? "" : "s");
 	else
@@ -79,7 +83,7 @@ void cxd_out_cap_suspect(const struct cxd_sweep_res *r,
 			f->units, unit_word[f->scope][0]);
 	fprintf(out, "%.0f MB/s at once (%d pairs) where ", f->carried,
 		f->pairs);
-	want_words(r, f->scope, out);
+	want_words(r, f->scope, true, out);
 	fprintf(out, " %.0f MB/s (%.0f %%)%s\n", f->expected, 100 * f->ratio,
 		cxd_judge_kind(s->kind)->advice);
 }
@@ -128,7 +132,7 @@ static void scope_line(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 		unit_word[s][2], cl->load, cl->width,
 		cl->stated ? "stated" : "measured", cl->nrounds,
 		cl->nrounds == 1 ? "" : "s", CXD_CAP_REPS);
-	want_words(r, s, out);
+	want_words(r, s, false, out);
 	fprintf(out, " %.0f MB/s, short below %.0f %%; %d short", cl->expected,
 		100 * cl->bound, n[CXD_CAP_SHORT]);
 	for (size_t k = 0; k < NSTATES; k++)
