@@ -27,6 +27,7 @@ struct sw_hosts {
 	int pairs_at_once;     /* per round: --max-pairs or by host CPUs */
 	int local, nlocal;     /* place among this host's ranks, and count */
 	bool one_host;         /* every rank on one host */
+	int cpus;              /* this host's CPUs its ranks may run on */
 	/* This host has a CPU for each of its ranks that can be at work at
 	 * once (both ends of pairs_at_once pairs, at most its ranks): a
 	 * rank waiting for a CPU here waits for someone else's work. */

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include "base/cpu_set.h"
 #include "base/names.h"
 #include "base/testaid.h"
 #include "preflight.h"
@@ -49,7 +50,7 @@ void sw_ctx_free(struct sw_ctx *c)
 struct host_cpus {
 	char host[256];
 	size_t len; /* the name's whole length: over 255, it was cut */
-	int cpus;
+	unsigned char mask[CXD_CPU_MASK]; /* the CPUs it may run on */
 };
 
 /* Shown at most: the rest of the refused names are counted. */
@@ -99,7 +100,7 @@ static int hosts_ok(const struct sw_ctx *c, const struct host_cpus *all)
  * side needs a core to answer, and timings would measure the scheduler). */
 static int share_hosts(struct sw_ctx *c)
 {
-	struct host_cpus me = { "", 0, (int) sysconf(_SC_NPROCESSORS_ONLN) };
+	struct host_cpus me = { "", 0, { 0 } };
 	struct host_cpus *all = sw_alloc(&c->m, (size_t) c->m.n, sizeof(me));
 	int *host = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
 	int *cpus = sw_alloc(&c->m, (size_t) c->m.n, sizeof(int));
@@ -108,6 +109,7 @@ static int share_hosts(struct sw_ctx *c)
 	int ret;
 
 	me.len = sw_host_name(&c->m, me.host, sizeof(me.host));
+	cxd_cpu_mask(me.mask);
 	sw_allgather(&c->m, &me, all, sizeof(me), "the host exchange");
 	ret = hosts_ok(c, all);
 	h->one_host = true;
@@ -117,7 +119,9 @@ static int share_hosts(struct sw_ctx *c)
 		while (strcmp(all[k].host, all[i].host) != 0)
 			k++;
 		host[i] = k;
-		cpus[k] = all[k].cpus > 0 ? all[k].cpus : 1;
+		/* the host's ranks' CPUs together: a batch system's
+		 * binding, not the host's count */
+		cpus[k] = cxd_cpu_mask_or(all[k].mask, all[i].mask);
 		h->one_host &= k == 0;
 	}
 	/* This rank's place among its host's ranks (one per NIC). */
@@ -128,8 +132,9 @@ static int share_hosts(struct sw_ctx *c)
 	h->pairs_at_once = max ? (int) (max < (uint64_t) c->m.n ? max :
 					(uint64_t) c->m.n) :
 			   cxd_pairs_at_once(c->m.n, host, cpus);
+	h->cpus = cpus[host[c->m.rank]];
 	h->cpus_enough = (h->nlocal < 2 * h->pairs_at_once ? h->nlocal :
-			  2 * h->pairs_at_once) <= cpus[host[c->m.rank]];
+			  2 * h->pairs_at_once) <= h->cpus;
 	free(all);
 	free(host);
 	free(cpus);

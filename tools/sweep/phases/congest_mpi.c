@@ -333,7 +333,7 @@ int sw_congest(struct sw_ctx *c, struct sw_engine *e)
 		return CXD_EXIT_USAGE; /* rank 0 has said why */
 	/* Ranks on this host against its CPUs (the sweep's test, per host). */
 	cg.crowded = cxd_place_crowded(c->ranks, c->m.n, c->m.rank,
-				       sysconf(_SC_NPROCESSORS_ONLN));
+				       c->hosts.cpus);
 	/* A pair's four steps are each bounded by wait_ns; turns add up. */
 	cg.bound_ns = (uint64_t) ((cg.sp.nv / 2 + c->hosts.pairs_at_once - 1) /
 				  c->hosts.pairs_at_once + 1) * 4 * c->m.wait_ns;
