@@ -82,22 +82,32 @@ static char *slurp(const char *path)
 	return read_text(path, 1 << 16);
 }
 
+/* The text report of w, in a buffer to free. */
+static char *text_of(const struct world *w)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	cxd_out_text(&w->r, f);
+	fclose(f);
+	return buf;
+}
+
 /* The text: the pass's lines, the suspect's line with both figures,
  * a FAIL verdict with no link out, the suspect named in it. */
 static void test_text(void **state)
 {
 	struct world w;
-	char name[256], *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char name[256], *buf;
 
 	(void) state;
 	world(&w);
 	assert_int_equal(w.r.verdict, CXD_V_FAIL);
 	cxd_out_suspect_name(&w.r, &w.sus[1], name, sizeof(name));
 	assert_string_equal(name, "the links between groups g0 and g1");
-	cxd_out_text(&w.r, f);
-	fclose(f);
+	buf = text_of(&w);
 	assert_non_null(strstr(buf, "Capacity: 1.5 s of the run's 10.0 s "
 				    "(15.0 %)\n"));
 	assert_non_null(strstr(buf, "  1 bundle between groups, 2 pairs at "
@@ -119,16 +129,13 @@ static void test_text(void **state)
 static void test_model_words(void **state)
 {
 	struct world w;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf;
 
 	(void) state;
 	world(&w);
 	w.plan.cls[CXD_CAP_BUNDLE].from_width = false;
 	w.plan.cls[CXD_CAP_BUNDLE].from_model = true;
-	cxd_out_text(&w.r, f);
-	fclose(f);
+	buf = text_of(&w);
 	assert_non_null(strstr(buf, "20000 MB/s at once (2 pairs) where its "
 				    "routes say it carries 50000 MB/s (40 %)"));
 	assert_non_null(strstr(buf, "x 2: the typical bundle carries "));

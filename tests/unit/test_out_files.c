@@ -76,6 +76,22 @@ static void test_links_when_gathered(void **state)
 	assert_non_null(strstr(t, "cxi_sweep_rank_bandwidth_bytes_per_second"));
 }
 
+/* The suspects file of r at path, read back into text. */
+static void suspects_text(const struct cxd_sweep_res *r, const char *path,
+			  char *text, size_t len)
+{
+	char err[256];
+	size_t n;
+	FILE *f;
+
+	assert_int_equal(cxd_out_suspects(r, path, err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, len - 1, f);
+	text[n] = '\0';
+	fclose(f);
+}
+
 /* --suspects: HOST<TAB>REASON, each host once, the reason one line with
  * no tab or double quote (scontrol's reason="..."); written whole. */
 static void test_suspects_with_reasons(void **state)
@@ -94,20 +110,18 @@ static void test_suspects_with_reasons(void **state)
 				   .judged = { .rules = &rules },
 				   .suspects = { sus, 2 } };
 	char dir[] = "/tmp/cxd-sus-XXXXXX", path[64], err[256], text[512];
-	size_t n;
-	FILE *f;
 
 	(void) state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/suspects", dir);
-	assert_int_equal(cxd_out_suspects(&r, path, err, sizeof(err)),
-			 0);
-	f = fopen(path, "r");
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	suspects_text(&r, path, text, sizeof(text));
 	assert_string_equal(text, "nid2\tcxi_sweep rank 1 cxi 0: 2 of 2 links "
 			    "slow\n");
+	/* a NIC not told apart from its switch: said so, for the drain */
+	sus[0].nalike = 1;
+	suspects_text(&r, path, text, sizeof(text));
+	assert_string_equal(text, "nid2\tcxi_sweep rank 1 cxi 0: 2 of 2 links "
+			    "slow, not told apart from another component\n");
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0); /* no temporary left */
 	/* A directory that is not there: an error naming the file. */

@@ -214,9 +214,12 @@ static void reason(const struct cxd_sweep_res *r, int rank, FILE *f)
 			 r->run.ranks[s->id].nic);
 	else
 		cxd_out_suspect_name(r, s, name, sizeof(name));
-	snprintf(buf, sizeof(buf), "cxi_sweep %s: %d of %d links %s%s",
+	/* not named alone: another component (its switch) may be the
+	 * fault, and a drain should not take the node on this word alone */
+	snprintf(buf, sizeof(buf), "cxi_sweep %s: %d of %d links %s%s%s",
 		 name, s->bad, s->links, cxd_judge_where(s),
-		 s->metric == CXD_M_BW ? "slow" : "high in latency");
+		 s->metric == CXD_M_BW ? "slow" : "high in latency",
+		 s->nalike ? ", not told apart from another component" : "");
 	for (char *c = buf; *c; c++)
 		if (*c == '\t' || *c == '\n' || *c == '"')
 			*c = ' ';
