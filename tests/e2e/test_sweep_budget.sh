@@ -17,7 +17,9 @@
 # d-mod-k: no pair crosses a spine for sure), a spine at 50 % FAILs naming
 # that spine as a way, among the spines it cannot be told from, and no
 # NIC, though every bad pair's sure crossings are NICs and leaves. A
-# budget too small is
+# narrow healthy fabric (one switch a group, three global cables carrying
+# a node link and a half) PASSes: under --budget bandwidth is judged by
+# class. A budget too small is
 # refused before measuring (exit 2, no report, no JSON) naming the
 # budget it needs, and that budget then runs; a budget that is not a
 # positive number, or --budget with --health, exits 2 naming them.
@@ -80,6 +82,21 @@ if python3 "$SRC/sim/platgen.py" fattree --leaves 8 --hosts 8 --spines 4 --uplin
 	expect_line "$TMPD/spine.out" "the fabric's hash picks the way" "the report says why the spines are alike"
 else
 	fail "platgen fattree: no platform"; show "$TMPD/spine.gen"
+fi
+
+section "a narrow healthy fabric"
+# 5 groups of one switch, 3 global cables between two groups carrying a
+# node link and a half together: a pair between groups runs far below
+# one on a switch by design, and the full sweep says PASS; the plan,
+# with far more pairs on one switch than the job, judges each pair by
+# its own class, and must too (a false FAIL before)
+if python3 "$SRC/sim/platgen.py" dragonfly --groups 5 --switches 1 --hosts 16 --bundle 3 \
+	--global-bw 1.5 --fill g0s0=11 --fill g1s0=15 --fill g4s0=8 --links -o "$TMPD/narrow" \
+	>"$TMPD/narrow.gen" 2>&1; then
+	NP=66 judged narrow narrow narrow --verdict PASS --no-suspect --max-share 0.1
+	expect_line "$TMPD/narrow.out" "bandwidth by class" "the report gives each class's typical link"
+else
+	fail "platgen narrow: no platform"; show "$TMPD/narrow.gen"
 fi
 
 section "a job of 32 of the 64 hosts"

@@ -103,6 +103,18 @@ static void test_lat_typical_by_class(void **state)
 	/* A class with no typical (within a group) falls back. */
 	assert_true(cxd_judge_typical_for(&r, CXD_M_LAT, 0, 2) == 1.25);
 	assert_true(cxd_judge_typical_for(&r, CXD_M_BW, 0, 1) == 24000);
+	/* --budget: bandwidth by class too; a pair across groups at 4000
+	 * MB/s, as its class runs, is no outlier, and one on a switch at
+	 * 12000 is, against its own class's 24000 */
+	for (int c = 0; c < CXD_LC_N; c++)
+		r.bw_typical_of[c] = NAN;
+	r.bw_typical_of[CXD_LC_SWITCH] = 24000;
+	r.bw_typical_of[CXD_LC_ACROSS] = 4000;
+	assert_true(cxd_judge_link(&r, CXD_M_BW, 2, 3, 4000) & CXD_R_PEERS);
+	r.bw_by_class = true;
+	assert_int_equal(cxd_judge_link(&r, CXD_M_BW, 2, 3, 4000), 0);
+	assert_true(cxd_judge_link(&r, CXD_M_BW, 0, 1, 12000) & CXD_R_PEERS);
+	assert_true(cxd_judge_typical_for(&r, CXD_M_BW, 0, 2) == 24000);
 }
 
 /* Whether the 8 links of classes cls, each `ratio` times slower crowded

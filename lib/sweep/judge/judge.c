@@ -139,13 +139,14 @@ double cxd_judge_baseline_tol(const struct cxd_rules *r, enum cxd_metric m)
 double cxd_judge_typical_for(const struct cxd_rules *r, enum cxd_metric m,
 			     int src, int dst)
 {
+	const double *of = m == CXD_M_LAT ? r->lat_typical_of :
+			   r->bw_by_class ? r->bw_typical_of : NULL;
 	enum cxd_lclass c;
 
-	if (m != CXD_M_LAT || r->sw == NULL)
+	if (of == NULL || r->sw == NULL)
 		return r->typical[m];
 	c = cxd_lclass_of(r->sw, r->grp, src, dst);
-	return isfinite(r->lat_typical_of[c]) ? r->lat_typical_of[c] :
-						 r->typical[m];
+	return isfinite(of[c]) ? of[c] : r->typical[m];
 }
 
 unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,

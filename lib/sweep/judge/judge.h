@@ -97,6 +97,14 @@ struct cxd_rules {
 	 * judged against its own kind. sw, grp: the placement (this rank's
 	 * pointers, NULL: none), as lclass.h takes it. */
 	double lat_typical_of[CXD_LC_N];
+	/* --budget: bandwidth's too. A covering plan holds far more pairs
+	 * on one switch, for its size, than the job does, so its median is
+	 * not the job's: where a pair between groups runs slower than one
+	 * on a switch by the fabric's design (a global cable narrower than
+	 * a node link), the plan's would make every such pair an outlier.
+	 * The full sweep's median is its most numerous class's. */
+	double bw_typical_of[CXD_LC_N];
+	bool bw_by_class;
 	const int *sw, *grp;
 	struct cxd_tol tol[2];
 	/* n x n, NAN where no match; NULL: none. With base_row, the row of

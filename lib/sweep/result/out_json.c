@@ -45,17 +45,17 @@ static json_object *crowd_classes(const struct cxd_tol *t)
 	return o;
 }
 
-/* Latency's typical link per class: {"switch": us, ...}, known ones. */
-static json_object *lat_classes(const struct cxd_rules *rules)
+/* A metric's typical link per class: {"switch": us or MB/s, ...},
+ * known ones. */
+static json_object *classes(const double *of)
 {
 	json_object *o = json_object_new_object();
 
 	for (int c = 0; c < CXD_LC_N; c++)
-		if (isfinite(rules->lat_typical_of[c]))
+		if (isfinite(of[c]))
 			json_object_object_add(o, cxd_lclass_key(
 					       (enum cxd_lclass) c),
-					       cxd_json_num(
-						       rules->lat_typical_of[c]));
+					       cxd_json_num(of[c]));
 	return o;
 }
 
@@ -71,9 +71,10 @@ json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 
 		json_object_object_add(x, "typical",
 				       cxd_json_num(rules->typical[m]));
-		if (m == CXD_M_LAT && rules->sw)
-			json_object_object_add(x, "typical_by_class",
-					       lat_classes(rules));
+		if (rules->sw && (m == CXD_M_LAT || rules->bw_by_class))
+			json_object_object_add(x, "typical_by_class", classes(
+				m == CXD_M_LAT ? rules->lat_typical_of :
+						 rules->bw_typical_of));
 		json_object_object_add(x, "noise_pct",
 				       cxd_json_num(100 * t->noise));
 		json_object_object_add(x, "tolerance_pct",

@@ -69,19 +69,19 @@ void cxd_out_text_crowded_why(const struct cxd_sweep_res *r, FILE *out)
 						 groups(r)));
 }
 
-/* Latency's typical link per class, which its links are judged by. */
-static void lat_classes(const struct cxd_sweep_res *r, FILE *out)
+/* A metric's typical link per class, which its links are judged by:
+ * latency's always, bandwidth's under --budget. */
+static void classes(const struct cxd_sweep_res *r, const char *sep,
+		    const double *of, const char *fmt, FILE *out)
 {
-	const char *sep = "           latency by class (typical, us):";
-	const struct cxd_rules *rules = r->judged.rules;
 	int any = 0;
 
-	for (int c = 0; rules->sw && c < CXD_LC_N; c++) {
-		if (!isfinite(rules->lat_typical_of[c]))
+	for (int c = 0; r->judged.rules->sw && c < CXD_LC_N; c++) {
+		if (!isfinite(of[c]))
 			continue;
-		fprintf(out, "%s %s %.2f", sep,
-			cxd_lclass_name((enum cxd_lclass) c, groups(r)),
-			rules->lat_typical_of[c]);
+		fprintf(out, "%s %s ", sep,
+			cxd_lclass_name((enum cxd_lclass) c, groups(r)));
+		fprintf(out, fmt, of[c]);
 		sep = ",";
 		any = 1;
 	}
@@ -103,7 +103,12 @@ void cxd_out_text_resolution(const struct cxd_sweep_res *r, FILE *out)
 			unit[m], t->explicit_ ? m ? " (--max-lat)" :
 			" (--min-bw)" : "");
 	}
-	lat_classes(r, out);
+	classes(r, "           latency by class (typical, us):",
+		rules->lat_typical_of, "%.2f", out);
+	if (rules->bw_by_class)
+		classes(r, "           bandwidth by class (typical, MB/s; "
+			"the plan's pairs judged by their own):",
+			rules->bw_typical_of, "%.2f", out);
 	crowding(r, out);
 	for (int m = 0; m < 2; m++)
 		if (rules->tol[m].poor && !rules->tol[m].crowded)

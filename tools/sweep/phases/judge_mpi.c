@@ -112,13 +112,13 @@ void sw_inputs_free(struct sw_inputs *in)
 }
 
 /* Per rank: its median links (bandwidth, latency), its noise (two),
- * and its median latency link per class (lclass.h). */
-#define RULE_COLS (4 + CXD_LC_N)
+ * and its median latency and bandwidth link per class (lclass.h). */
+#define RULE_COLS (4 + 2 * CXD_LC_N)
 
-/* This rank's median latency link of each class, NAN where it has none:
+/* This rank's median link of each class in row, NAN where it has none:
  * a pair across groups crosses more hops than one on a switch. */
-static void lat_by_class(const struct sw_ctx *c, const double *row,
-			 double *out)
+static void by_class(const struct sw_ctx *c, const double *row,
+		     double *out)
 {
 	const int *grp = c->place.ngroup > 0 ? c->place.group_of : NULL;
 	double *v = sw_alloc(&c->m, (size_t) c->m.n, sizeof(double));
@@ -150,7 +150,8 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 	struct cxd_rules *r = &j->rules;
 	uint64_t pct[2] = { o->bw_pct, o->lat_pct };
 
-	lat_by_class(c, f->lat_row, mine + 4);
+	by_class(c, f->lat_row, mine + 4);
+	by_class(c, f->bw_row, mine + 4 + CXD_LC_N);
 	sw_gather(&c->m, mine, RULE_COLS, MPI_DOUBLE, sum,
 		  "gathering each rank's typical link");
 	if (c->m.rank == 0) {
@@ -168,9 +169,13 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 			r->base_poor[m] = in->has_base &&
 					  cxd_judge_poor(m, r->base_tol[m]);
 		}
-		for (int k = 0; k < CXD_LC_N; k++)
+		for (int k = 0; k < CXD_LC_N; k++) {
 			r->lat_typical_of[k] = cxd_stat_column_median(
 				sum, c->m.n, RULE_COLS, 4 + k);
+			r->bw_typical_of[k] = cxd_stat_column_median(
+				sum, c->m.n, RULE_COLS, 4 + CXD_LC_N + k);
+		}
+		r->bw_by_class = o->budget_s > 0;
 		if (crowd && crowd->ratio)
 			cxd_judge_crowd(&r->tol[CXD_M_BW], crowd->ratio,
 					crowd->cls, (size_t) c->m.n);
