@@ -8,7 +8,8 @@
  * pairs that only may cross it explained by it, not named apart. Two
  * faults apart: both. A pair not judged clears nothing. The ring plan
  * (plan_ring.c): rounds without a rank twice, every NIC crossed, a bad
- * NIC named.
+ * NIC named. A good pair slower by design (across groups) clears nothing
+ * faster pairs cross.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -112,7 +113,7 @@ static void names_class(const struct cxd_cover_plan *p,
 static int name(const struct fab *f, const unsigned char *out,
 		struct cxd_suspect *s, struct cxd_budget_named *st)
 {
-	return cxd_judge_budget_name(&f->p, &f->t.tm, out, CXD_M_BW, s, CAP,
+	return cxd_judge_budget_name(&f->p, &f->t.tm, out, CXD_M_BW, NULL, s, CAP,
 				     st);
 }
 
@@ -205,6 +206,56 @@ static void test_nic_switch_none(void **state)
 	outcome_of(&f.p, NULL, 0, out);
 	assert_int_equal(name(&f, out, s, &st), 0);
 	assert_int_equal(st.nbad, 0);
+	done(&f);
+}
+
+/* A NIC at three quarters of a node link on a dragonfly whose global
+ * cables run at half: its pairs on its switch and in its group are bad,
+ * those across groups good (the global cable binds them). Every NIC
+ * tried. With the pairs' speeds, those slower pairs clear nothing the
+ * faster ones cross, and the NIC is named alone; without, a good pair
+ * across groups clears it (where the plan has one: most NICs). */
+static void test_speed_clears(void **state)
+{
+	static struct fab f;
+	static double v[4096];
+	unsigned char out[4096];
+	struct cxd_suspect s[CAP];
+	struct cxd_budget_named st;
+	struct cxd_budget_speed sp = { v, 0.9 };
+	int tried = 0;
+
+	(void) state;
+	dragonfly(&f, 3, 2, 3);
+	assert_true(f.p.npair < 4096);
+	for (int i = 0; i < f.p.npair; i++)
+		v[i] = f.t.gof[f.p.pair[i].a] == f.t.gof[f.p.pair[i].b] ?
+		       24000.0 : 12000.0;
+	for (int r = 0; r < f.t.n; r++) {
+		int across = 0;
+
+		for (int i = 0; i < f.p.npair; i++) {
+			bool mine = f.p.pair[i].a == r || f.p.pair[i].b == r;
+
+			out[i] = mine && v[i] > 20000.0 ? CXD_BO_BAD :
+				 CXD_BO_GOOD;
+			across += mine && v[i] < 20000.0;
+		}
+		assert_int_equal(cxd_judge_budget_name(&f.p, &f.t.tm, out,
+						       CXD_M_BW, &sp, s, CAP,
+						       &st), 1);
+		assert_int_equal(s[0].kind, CXD_S_RANK);
+		assert_int_equal(s[0].id, r);
+		assert_int_equal(s[0].nalike, 0);
+		if (across == 0)
+			continue;
+		tried++;
+		assert_int_equal(cxd_judge_budget_name(&f.p, &f.t.tm, out,
+						       CXD_M_BW, NULL, s, CAP,
+						       &st) == 1 &&
+				 s[0].kind == CXD_S_RANK && s[0].id == r, 0);
+	}
+	assert_true(tried >= f.t.n / 2);
 	done(&f);
 }
 
@@ -351,7 +402,7 @@ static void test_ring(void **state)
 	assert_int_equal(p.ncls, 12);
 	assert_int_equal(p.nalike, 0);
 	outcome_of(&p, &nic, 1, out);
-	assert_int_equal(cxd_judge_budget_name(&p, NULL, out, CXD_M_LAT, s,
+	assert_int_equal(cxd_judge_budget_name(&p, NULL, out, CXD_M_LAT, NULL, s,
 					       CAP, &st), 1);
 	assert_int_equal(s[0].kind, CXD_S_RANK);
 	assert_int_equal(s[0].id, 5);
@@ -361,7 +412,7 @@ static void test_ring(void **state)
 	assert_int_equal(p.ncls, 1);
 	nic = 0;
 	outcome_of(&p, &nic, 1, out);
-	assert_int_equal(cxd_judge_budget_name(&p, NULL, out, CXD_M_BW, s,
+	assert_int_equal(cxd_judge_budget_name(&p, NULL, out, CXD_M_BW, NULL, s,
 					       CAP, &st), 1);
 	assert_int_equal(s[0].nalike, 1);
 	assert_int_equal(s[0].alike[0].id, s[0].id == 0 ? 1 : 0);
@@ -373,6 +424,7 @@ static void test_ring(void **state)
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_every_class_named),
 	cmocka_unit_test(test_nic_switch_none),
+	cmocka_unit_test(test_speed_clears),
 	cmocka_unit_test(test_maybe_through),
 	cmocka_unit_test(test_two_apart),
 	cmocka_unit_test(test_unjudged_clears_nothing),

@@ -74,7 +74,7 @@ struct run {
 static void judge(const struct fab *f, struct run *r)
 {
 	r->ns = cxd_judge_budget_name(&f->p, &f->t.tm, r->out, CXD_M_BW,
-				      r->s, CAP, &r->st);
+				      NULL, r->s, CAP, &r->st);
 }
 
 static void done(struct fab *f)
@@ -199,6 +199,55 @@ static void test_bad_nic(void **state)
 	}
 }
 
+/* Two slow leaves (every pair out of them bad) on shapes of 5 spines or
+ * more: the two leaves, never a way, though one spine may carry every
+ * bad pair: a spine would have made all of a leaf's pairs bad by a
+ * chance under one in a hundred. */
+static void test_two_leaves(void **state)
+{
+	static struct fab f;
+	static struct run r;
+	unsigned seed = 13;
+	int tried = 0;
+
+	(void) state;
+	for (int t = 0; t < 4 * SHAPES && tried < SHAPES / 2; t++) {
+		int la, lb, ca, cb, na = 0, nb = 0;
+
+		fat_tree(&f, &seed);
+		la = (int) draw(&seed, 0, (unsigned) f.leaves - 1);
+		lb = (la + 1) % f.leaves;
+		ca = cxd_cover_find(&f.p, CXD_COVER_SWITCH, la, -1);
+		cb = cxd_cover_find(&f.p, CXD_COVER_SWITCH, lb, -1);
+		for (int i = 0; i < f.p.npair; i++) {
+			int sa = f.t.sof[f.p.pair[i].a];
+			int sb = f.t.sof[f.p.pair[i].b];
+			bool cross = sa != sb;
+
+			r.out[i] = cross && (sa == la || sb == la || sa == lb ||
+					     sb == lb) ? CXD_BO_BAD : CXD_BO_GOOD;
+			na += cross && (sa == la || sb == la);
+			nb += cross && (sa == lb || sb == lb);
+		}
+		if (f.spines < 5 || f.leaves < 4 || na < 5 || nb < 5 ||
+		    ca < 0 || cb < 0 || f.p.comp[ca].cls == f.p.comp[cb].cls) {
+			done(&f);
+			continue;
+		}
+		tried++;
+		judge(&f, &r);
+		assert_true(r.ns >= 2);
+		for (int j = 0; j < r.ns; j++)
+			assert_false(r.s[j].maybe);
+		assert_true(names_switch(&r.s[0], la) ||
+			    names_switch(&r.s[0], lb));
+		assert_true(names_switch(&r.s[1], la) ||
+			    names_switch(&r.s[1], lb));
+		done(&f);
+	}
+	assert_true(tried >= 5);
+}
+
 /* A dragonfly of 2 to 5 groups of 1 to 4 switches of 1 to 4 ranks, 1
  * or 2 cables a local link, 1 to 3 global links a group pair. */
 static void dragonfly(struct fab *f, unsigned *seed)
@@ -270,5 +319,6 @@ static void test_none(void **state)
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_slow_spine),
 	cmocka_unit_test(test_bad_nic),
+	cmocka_unit_test(test_two_leaves),
 	cmocka_unit_test(test_dragonfly_classes),
 	cmocka_unit_test(test_none))

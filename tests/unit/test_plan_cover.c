@@ -570,7 +570,8 @@ static void test_dragonfly_large(void **state)
 	assert_int_equal(p.ncomp, 128 + 8 * 6 + 28 + 28 + 32);
 	assert_int_equal(p.nuncovered + p.nshort + p.nmaybe + p.nnone, 0);
 	assert_true(p.npair <= 4 * p.ncomp);
-	assert_true(p.npair <= p.ncomp);
+	/* the anchors add a ring of pairs on each switch: one a rank */
+	assert_true(p.npair <= p.ncomp + f.n);
 	assert_true(p.nround < p.npair);
 	done(&rt, &p);
 }
@@ -666,6 +667,71 @@ static void random_fabric(struct tfab *f, unsigned seed)
 		tfab_ranks_on(f, f->n % f->ns, 1);
 }
 
+/* The plan's pairs between two ranks of switch s: the distinct mates
+ * rank r has there, at most 2 counted. */
+static int mates_in_plan(const struct tfab *f, const struct cxd_cover_plan *p,
+			 int r)
+{
+	int m[2], k = 0;
+
+	for (int i = 0; i < p->npair && k < 2; i++) {
+		int a = p->pair[i].a, b = p->pair[i].b, o = a == r ? b : a;
+
+		if ((a == r || b == r) && f->sof[a] == f->sof[b] &&
+		    (k == 0 || m[0] != o))
+			m[k++] = o;
+	}
+	return k;
+}
+
+/* Pairs of the plan between the two switches of link line l. */
+static int pairs_on_line(const struct tfab *f, const struct cxd_cover_plan *p,
+			 int l)
+{
+	int k = 0;
+
+	for (int i = 0; i < p->npair; i++) {
+		int sa = f->sof[p->pair[i].a], sb = f->sof[p->pair[i].b];
+
+		k += (sa == f->l[l].a && sb == f->l[l].b) ||
+		     (sa == f->l[l].b && sb == f->l[l].a);
+	}
+	return k;
+}
+
+/* The anchors (plan_cover_anchor.h): each rank has pairs with two mates
+ * on its switch (one where it has one), and each link line inside a
+ * group between two switches with ranks k pairs of their own ranks
+ * (fewer where they have fewer). */
+static void anchored(const struct tfab *f, const struct cxd_cover_plan *p)
+{
+	if (p->capped)
+		return;
+	for (int r = 0; r < f->n; r++) {
+		int h = 0;
+
+		for (int q = 0; q < f->n; q++)
+			h += q != r && f->sof[q] == f->sof[r];
+		assert_int_equal(mates_in_plan(f, p, r), h < 2 ? h : 2);
+	}
+	for (int l = 0; l < f->nl; l++) {
+		int a = f->l[l].a, b = f->l[l].b, ha = 0, hb = 0;
+
+		if (f->sg[a] < 0 || f->sg[a] != f->sg[b])
+			continue;
+		for (int q = 0; q < f->n; q++) {
+			ha += f->sof[q] == a;
+			hb += f->sof[q] == b;
+		}
+		if (ha && hb) {
+			int most = ha > hb ? ha : hb;
+
+			assert_true(pairs_on_line(f, p, l) >=
+				    (most < p->k ? most : p->k));
+		}
+	}
+}
+
 /* Twenty drawn fabrics, each plan checked whole; k 1 and 3 too. */
 static void test_random_shapes(void **state)
 {
@@ -682,6 +748,7 @@ static void test_random_shapes(void **state)
 			 "%d links)", seed, o.k, f.ns, f.nl);
 		plan(&f, &rt, &o, &p, what);
 		assert_int_equal(p.nshort, 0);
+		anchored(&f, &p);
 		done(&rt, &p);
 	}
 }

@@ -2,6 +2,7 @@
 /* The suspects of a covering plan named from its classes
  * (judge_budget.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,16 +28,56 @@ static bool clears(const struct nm *s, int i, size_t e)
 		 s->tm->switch_of[q->b] == x->id);
 }
 
+/* Pair i's speed (NAN: none known). */
+static double speed(const struct nm *s, int i)
+{
+	return s->sp && s->sp->of_pair ? s->sp->of_pair[i] : NAN;
+}
+
+/* Per class the speed of the fastest measured pair crossing it. */
+static void fastest(struct nm *s)
+{
+	const struct cxd_cover_plan *p = s->p;
+
+	for (int c = 0; c < p->ncls; c++)
+		s->fast[c] = NAN;
+	for (int i = 0; i < p->npair; i++) {
+		double v = speed(s, i);
+
+		if (!isfinite(v) || (s->out[i] != CXD_BO_GOOD &&
+				     s->out[i] != CXD_BO_BAD))
+			continue;
+		for (size_t e = p->sure_at[i]; e < p->sure_at[i + 1]; e++) {
+			int c = cls_at(s, e);
+
+			if (c >= 0 && !(s->fast[c] >= v))
+				s->fast[c] = v;
+		}
+	}
+}
+
+/* Good pair i ran as fast as class c's fastest pairs (or no speed is
+ * known): had c lost part of its rate, i would have shown it. */
+static bool fast_enough(const struct nm *s, int i, int c)
+{
+	double v = speed(s, i);
+
+	return !isfinite(v) || !isfinite(s->fast[c]) ||
+	       v >= s->sp->bound * s->fast[c];
+}
+
 /* The classes a good pair crosses for sure (and clears). */
 static void clear(struct nm *s)
 {
 	const struct cxd_cover_plan *p = s->p;
 
+	fastest(s);
 	for (int i = 0; i < p->npair; i++) {
 		if (s->out[i] != CXD_BO_GOOD)
 			continue;
 		for (size_t e = p->sure_at[i]; e < p->sure_at[i + 1]; e++)
-			if (cls_at(s, e) >= 0 && clears(s, i, e))
+			if (cls_at(s, e) >= 0 && clears(s, i, e) &&
+			    fast_enough(s, i, cls_at(s, e)))
 				s->cleared[cls_at(s, e)] = 1;
 	}
 }
@@ -254,12 +295,14 @@ static int run(struct nm *s, const struct cxd_topo_map *tm,
 int cxd_judge_budget_name(const struct cxd_cover_plan *p,
 			  const struct cxd_topo_map *tm,
 			  const unsigned char *outcome, enum cxd_metric m,
+			  const struct cxd_budget_speed *sp,
 			  struct cxd_suspect *out, size_t cap,
 			  struct cxd_budget_named *st)
 {
 	size_t nc = (size_t) p->ncls + 1, nx = (size_t) p->ncomp + 1;
 	size_t np = (size_t) p->npair + 1;
-	struct nm s = { .p = p, .tm = tm, .out = outcome, .m = m,
+	struct nm s = { .p = p, .tm = tm, .out = outcome, .m = m, .sp = sp,
+			.fast = malloc(nc * sizeof(double)),
 			.left = malloc(np), .mark = malloc(np),
 			.cleared = calloc(nc, 1), .named = calloc(nc, 1),
 			.gain = malloc(nc * sizeof(int)),
@@ -267,11 +310,12 @@ int cxd_judge_budget_name(const struct cxd_cover_plan *p,
 			.stamp = malloc(nc * sizeof(int)),
 			.ogain = malloc(nx * sizeof(int)),
 			.ostamp = malloc(nx * sizeof(int)),
+			.ofree = malloc(nx * sizeof(int)),
 			.onamed = calloc(nx, 1),
 			.obad = calloc(nx, sizeof(int)),
 			.omay = calloc(nx, sizeof(int)) };
-	void *all[] = { s.left, s.mark, s.cleared, s.named, s.gain, s.mgain,
-			s.stamp, s.ogain, s.ostamp, s.onamed, s.obad, s.omay };
+	void *all[] = { s.fast, s.left, s.mark, s.cleared, s.named, s.gain, s.mgain,
+			s.stamp, s.ogain, s.ostamp, s.ofree, s.onamed, s.obad, s.omay };
 	int ret = 0;
 
 	*st = (struct cxd_budget_named){ 0 };

@@ -6,7 +6,9 @@
  * Each measured pair of the plan is good, bad (a confirmed outlier in
  * the metric) or not judged. A class is cleared when a good pair
  * crosses it for sure (a bad component makes every pair crossing it
- * for sure bad), but for a switch both the pair's ranks sit on: a slow
+ * for sure bad) and ran as fast as its fastest pairs (bandwidth, with
+ * the pairs' speeds: struct cxd_budget_speed), but for a switch both
+ * the pair's ranks sit on: a slow
  * switch shows on the traffic to and from its links, as the sweep's
  * switch suspects mean (its uplinks), not between its own ports.
  * Among the classes not cleared, the one that explains the most bad
@@ -44,13 +46,29 @@ struct cxd_budget_named {
 	int nunexplained; /* neither */
 };
 
+/* Bandwidth: what each plan pair should run at (its class's typical
+ * link: on one switch, within a group, across groups) and the bound a
+ * good pair ran above (1 - the tolerance). A pair runs at its narrowest
+ * link's rate: one between groups at its global cable's, often under a
+ * node link's. Good, it says only that its NICs, switches and the links
+ * inside its groups carry that much, so it clears a component only
+ * where it ran as fast as the fastest of the plan's pairs crossing it
+ * (within the bound): a NIC slowed to three quarters of a node link is
+ * cleared by a pair on its switch, not by one across groups. */
+struct cxd_budget_speed {
+	const double *of_pair; /* p->npair, MB/s; NAN: unknown, it clears */
+	double bound;
+};
+
 /* The plan pairs' outcomes (p->npair each) in metric m named into out
  * (cap suspects at most); tm: the placement with its link lines (a
- * link's switches), NULL for a plan of NICs only. Returns the
- * suspects' count, or -ENOMEM; st gets the counts. */
+ * link's switches), NULL for a plan of NICs only; sp: NULL, or the
+ * pairs' speeds (bandwidth). Returns the suspects' count, or -ENOMEM;
+ * st gets the counts. */
 int cxd_judge_budget_name(const struct cxd_cover_plan *p,
 			  const struct cxd_topo_map *tm,
 			  const unsigned char *outcome, enum cxd_metric m,
+			  const struct cxd_budget_speed *sp,
 			  struct cxd_suspect *out, size_t cap,
 			  struct cxd_budget_named *st);
 

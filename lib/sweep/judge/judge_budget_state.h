@@ -19,6 +19,8 @@ struct nm {
 	const struct cxd_topo_map *tm;
 	const unsigned char *out;
 	enum cxd_metric m;
+	const struct cxd_budget_speed *sp;
+	double *fast;           /* per class: its fastest pair's speed */
 	unsigned char *left;    /* per pair: L_* */
 	unsigned char *cleared; /* per class: a good pair crosses it */
 	unsigned char *named;   /* per class: named already */
@@ -29,6 +31,7 @@ struct nm {
 	 * bad pairs left that may cross it, the last pair counted, named
 	 * already, every bad pair that may cross it, every pair that may. */
 	int *ogain, *ostamp;
+	int *ofree; /* of ogain, those no class still standing explains */
 	unsigned char *onamed;
 	int *obad, *omay;
 	unsigned char *mark; /* per pair: scratch */
@@ -37,7 +40,9 @@ struct nm {
 /* Every pair and bad pair that may cross each way (s->omay, s->obad),
  * once the outcome and s->left are in. */
 void cxd_budget_ways_init(struct nm *s);
-/* The bad pairs left that may cross each way (s->ogain). */
+/* The bad pairs left that may cross each way (s->ogain), and of them
+ * those no class still standing explains for sure (s->ofree); after
+ * the classes' gains. */
 void cxd_budget_ways_gains(struct nm *s);
 /* The way to name before the best class (its pairs counted more, or
  * as many and explained for sure by none), or -1. best_score and

@@ -10,6 +10,9 @@
  * every way that may carry the very same pairs (no outcome of the plan
  * tells them apart: the hash is unknown).
  */
+#include <limits.h>
+#include <math.h>
+
 #include "judge_budget_state.h"
 
 /* If a way were bad, each pair that may cross it would be bad with its
@@ -18,16 +21,54 @@
  * some other component's seen through a way they merely may take. */
 #define WAY_SHARE 0.5
 #define WAY_MIN_BAD 2
+#define WAY_LUCK 0.01
 
 static bool is_way(const struct nm *s, int x)
 {
 	return s->p->comp[x].cls < 0 && !s->onamed[x];
 }
 
+/* Plausible as the cause: enough bad pairs for its share, and two of
+ * them left that no class still standing explains better (s->ofree). */
 static bool plausible(const struct nm *s, int x)
 {
 	return s->obad[x] >= WAY_MIN_BAD &&
-	       s->obad[x] >= WAY_SHARE * s->p->comp[x].maybe;
+	       s->obad[x] >= WAY_SHARE * s->p->comp[x].maybe &&
+	       s->ofree[x] >= WAY_MIN_BAD;
+}
+
+/* The most bad pairs left that a class still standing (not cleared,
+ * not named) explains, of those bad pair i crosses for sure. */
+static int standing(const struct nm *s, int i)
+{
+	const struct cxd_cover_plan *p = s->p;
+	int most = 0;
+
+	for (size_t e = p->sure_at[i]; e < p->sure_at[i + 1]; e++) {
+		int c = p->comp[p->sure[e]].cls;
+
+		if (c >= 0 && !s->cleared[c] && !s->named[c] &&
+		    s->gain[c] > most)
+			most = s->gain[c];
+	}
+	return most;
+}
+
+/* A class whose every pair is bad, g of them, explains them better
+ * than way x when x, bad, would have made all g bad by a chance under
+ * WAY_LUCK: each pair that may cross x is bad with the chance one of
+ * its two directions takes x (twice its share). Two slow leaves are not
+ * one spine of six that happened to carry every pair of theirs; with
+ * two spines, four bad pairs of one leaf pair are (a chance in three).
+ * The fewest g that does. */
+static int luck_bound(const struct nm *s, int x)
+{
+	double q = s->omay[x] > 0 ? 2.0 * s->p->comp[x].maybe / s->omay[x] :
+		   1.0;
+
+	if (q >= 1.0 - 1e-9)
+		return INT_MAX;
+	return (int) ceil(log(WAY_LUCK) / log(q) - 1e-9);
 }
 
 /* Per way: the pairs that may cross it (each once), into omay, obad
@@ -37,10 +78,12 @@ static void count_ways(struct nm *s, bool totals)
 	const struct cxd_cover_plan *p = s->p;
 
 	for (int x = 0; x < p->ncomp; x++) {
-		s->ogain[x] = 0;
+		s->ogain[x] = s->ofree[x] = 0;
 		s->ostamp[x] = -1;
 	}
-	for (int i = 0; i < p->npair; i++)
+	for (int i = 0; i < p->npair; i++) {
+		int st = totals || s->left[i] != L_LEFT ? 0 : standing(s, i);
+
 		for (size_t e = p->maybe_at[i]; e < p->maybe_at[i + 1]; e++) {
 			int x = p->maybe[e];
 
@@ -52,7 +95,10 @@ static void count_ways(struct nm *s, bool totals)
 				s->obad[x] += s->out[i] == CXD_BO_BAD;
 			}
 			s->ogain[x] += s->left[i] == L_LEFT;
+			s->ofree[x] += s->left[i] == L_LEFT &&
+				       (st < 2 || st < luck_bound(s, x));
 		}
+	}
 }
 
 void cxd_budget_ways_init(struct nm *s)
@@ -63,6 +109,16 @@ void cxd_budget_ways_init(struct nm *s)
 void cxd_budget_ways_gains(struct nm *s)
 {
 	count_ways(s, false);
+}
+
+/* The bad pairs left. */
+static int left(const struct nm *s)
+{
+	int k = 0;
+
+	for (int i = 0; i < s->p->npair; i++)
+		k += s->left[i] == L_LEFT;
+	return k;
 }
 
 int cxd_budget_ways_best(const struct nm *s, int best_score, int best_sure)
@@ -76,8 +132,14 @@ int cxd_budget_ways_best(const struct nm *s, int best_score, int best_sure)
 		    (s->ogain[x] == s->ogain[b] && s->omay[x] < s->omay[b]))
 			b = x;
 	}
+	/* Where the way cannot explain every bad pair left alone, the
+	 * class first if it explains for sure at least half of what the
+	 * way only may carry: a leaf whose every pair out ran slow, beside
+	 * a slow NIC's pairs on its own switch, is not one spine's luck
+	 * (each of the leaf's pairs hashed onto it). */
 	if (b < 0 || s->ogain[b] < best_score ||
-	    (s->ogain[b] == best_score && best_sure > 0))
+	    (s->ogain[b] == best_score && best_sure > 0) ||
+	    (s->ogain[b] < left(s) && 2 * best_sure >= s->ogain[b]))
 		return -1;
 	return b;
 }

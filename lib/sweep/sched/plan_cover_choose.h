@@ -9,6 +9,9 @@
  * weighed in plan_cover_pick.c), greedily and in a fixed order (switch
  * pairs by index, then their ranks), over w as plan_cover_comps.c
  * left it:
+ *   0. anchor: the pairs every plan holds (plan_cover_anchor.h): each
+ *      NIC with mates on its switch, each link line inside a group
+ *      from its own two switches.
  *   1. cover: each step takes the pair wanted by the most components.
  *      One some pair crosses for sure wants pairs from switch pairs its
  *      chosen pairs do not come from yet (their sure crossings differ

@@ -42,6 +42,12 @@ static double load_of(const struct pack *k, int l)
 	return k->lround[l] == k->round ? k->load[l] : 0.0;
 }
 
+/* Each link crossing loads its line with a whole pair, even where only
+ * one of the pair's ways crosses it: the fabric's hash, unknown, may
+ * put any two such pairs on one cable, where they run at half rate. In
+ * a fat tree's round of six pairs out of a leaf over six spines most
+ * met, and the plan's typical pair across leaves was a crowded one (a
+ * leaf at 60 % then looked typical). */
 static bool fits(const struct cxd_cover_work *w, const struct pack *k,
 		 int i)
 {
@@ -55,7 +61,7 @@ static bool fits(const struct cxd_cover_work *w, const struct pack *k,
 	for (size_t e = w->x_at[sp]; e < w->x_at[sp + 1]; e++) {
 		int c = w->x[e].comp, l = c - w->n;
 
-		if (is_link(w, c) && load_of(k, l) + w->x[e].p >
+		if (is_link(w, c) && load_of(k, l) + 1.0 >
 					     w->tm->link[l].count + EPS)
 			return false;
 	}
@@ -72,7 +78,7 @@ static void place(const struct cxd_cover_work *w, struct pack *k, int i)
 
 		if (!is_link(w, c))
 			continue;
-		k->load[l] = load_of(k, l) + w->x[e].p;
+		k->load[l] = load_of(k, l) + 1.0;
 		k->lround[l] = k->round;
 	}
 	k->filled++;

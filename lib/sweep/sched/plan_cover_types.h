@@ -68,8 +68,9 @@ struct cxd_cover_pair {
 struct cxd_cover_plan {
 	/* The chosen pairs, round after round: round r is
 	 * pair[round_at[r] .. round_at[r + 1]). No rank twice in a round;
-	 * no link line loaded past its count (each pair adding the share
-	 * of each of its ways to that way's links). */
+	 * no link line loaded past its count (each pair adding one to
+	 * every link line one of its ways crosses: the hash may put any
+	 * two on one cable). */
 	struct cxd_cover_pair *pair;
 	int npair;
 	int *round_at;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxi_sweep --budget: the classes named from every rank's confirmed
  * outliers, and the result's budget section (budget_mpi.h). */
+#include <math.h>
 #include <stdlib.h>
 
 #include <mpi.h>
 
 #include "budget_mpi.h"
+#include "sweep/model/lclass.h"
 
 /* An outlier as rank 0 gathers it: its pair, metric, not judged. */
 enum { OUT_A, OUT_B, OUT_M, OUT_BUSY, OUT_INTS };
@@ -81,9 +83,36 @@ static void outcomes(const struct cxd_cover_plan *p, const int *all,
 	}
 }
 
+/* Rank 0: each plan pair's bandwidth speed (its class's typical link,
+ * the run's where the class has none) and the tolerance's bound, for
+ * judge_budget.h's clearing; NULL where no bandwidth was judged. */
+static double *speeds(const struct sw_ctx *c, const struct sw_judging *j,
+		      const struct cxd_cover_plan *p,
+		      struct cxd_budget_speed *sp)
+{
+	const struct cxd_rules *r = &j->rules;
+	double *v;
+
+	if (!isfinite(r->typical[CXD_M_BW]) || !(r->tol[CXD_M_BW].tol > 0))
+		return NULL;
+	v = sw_alloc(&c->m, (size_t) p->npair + 1, sizeof(double));
+	for (int i = 0; i < p->npair; i++) {
+		enum cxd_lclass k = cxd_lclass_of(c->place.switch_of,
+						  c->place.group_of,
+						  p->pair[i].a, p->pair[i].b);
+
+		v[i] = r->bw_by_class && isfinite(r->bw_typical_of[k]) ?
+		       r->bw_typical_of[k] : r->typical[CXD_M_BW];
+	}
+	*sp = (struct cxd_budget_speed){ v, 1.0 - r->tol[CXD_M_BW].tol };
+	return v;
+}
+
 void sw_budget_name(struct sw_budget *b, const struct sw_ctx *c,
 		    const struct sw_judging *j)
 {
+	struct cxd_budget_speed sp;
+	double *v;
 	const struct cxd_cover_plan *p = &b->plan;
 	const struct cxd_topo_map *tm = b->res.ring ? NULL : &c->place;
 	int tot = 0, *all = gather_out(c, j, &tot);
@@ -95,10 +124,12 @@ void sw_budget_name(struct sw_budget *b, const struct sw_ctx *c,
 	out[0] = sw_alloc(&c->m, 2 * ((size_t) p->npair + 1), 1);
 	out[1] = out[0] + p->npair + 1;
 	outcomes(p, all, tot, out);
+	v = speeds(c, j, p, &sp);
 	b->sus = sw_alloc(&c->m, cap, sizeof(*b->sus));
 	for (int m = 0; m < 2; m++) {
 		int k = cxd_judge_budget_name(p, tm, out[m],
 					      (enum cxd_metric) m,
+					      m == CXD_M_BW && v ? &sp : NULL,
 					      b->sus + b->nsus, cap - b->nsus,
 					      &b->res.named[m]);
 
@@ -107,6 +138,7 @@ void sw_budget_name(struct sw_budget *b, const struct sw_ctx *c,
 		b->nsus += (size_t) k;
 	}
 	free(out[0]);
+	free(v);
 	free(all);
 }
 
