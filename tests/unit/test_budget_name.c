@@ -346,8 +346,9 @@ static void test_unjudged_clears_nothing(void **state)
 	done(&f);
 }
 
-/* s0 - s1 - s2, s1 bare, s3 on s0: the two links and s1 are one class,
- * named as one suspect that cannot be told apart from the other two. */
+/* s0 - s1 - s2, s1 bare, s3 on s0: the two links, s1 and s2 (whose
+ * pairs out all take them) are one class, named as one suspect that
+ * cannot be told apart from the other three. */
 static void test_class_of_three(void **state)
 {
 	static struct fab f;
@@ -369,7 +370,7 @@ static void test_class_of_three(void **state)
 	l01 = cxd_cover_find(&f.p, CXD_COVER_LINK, 0, -1);
 	outcome_of(&f.p, &l01, 1, out);
 	assert_int_equal(name(&f, out, s, &st), 1);
-	assert_int_equal(s[0].nalike, 2);
+	assert_int_equal(s[0].nalike, 3);
 	assert_int_equal(s[0].kind, CXD_S_LINK);
 	assert_int_equal(s[0].id, 0); /* a link: its switches */
 	assert_int_equal(s[0].id2, 1);

@@ -142,17 +142,20 @@ static void test_cover_alike(void **state)
 	r.in.tmap = &tm;
 	s = text(&r);
 	assert_non_null(strstr(s, "a covering plan from the routes"));
-	assert_non_null(strstr(s, "1 class of several cannot be told apart: "
+	assert_non_null(strstr(s, "2 classes of several cannot be told apart: "
 				  "{the links between switches s0 and s1, the "
 				  "links between switches s1 and s2, switch "
-				  "s1}"));
+				  "s1, switch s2}; {the links between switches "
+				  "s0 and s3, switch s3}"));
 	assert_non_null(strstr(s, "over it"));
 	free(s);
 	o = cxd_out_budget_json(&r);
 	assert_true(json_object_object_get_ex(o, "alike", &x));
-	assert_int_equal(json_object_array_length(x), 1);
+	assert_int_equal(json_object_array_length(x), 2);
 	assert_int_equal(json_object_array_length(
-				 json_object_array_get_idx(x, 0)), 3);
+				 json_object_array_get_idx(x, 0)), 4);
+	assert_int_equal(json_object_array_length(
+				 json_object_array_get_idx(x, 1)), 2);
 	assert_true(json_object_object_get_ex(o, "probes_per_link", &x));
 	assert_int_equal(json_object_array_length(x), 3);
 	assert_true(json_object_object_get_ex(o, "over_budget", &x));

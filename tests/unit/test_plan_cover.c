@@ -98,7 +98,8 @@ static void ref_cross(struct ref *x, int a, int b)
 
 	memset(x->p, 0, sizeof(x->p));
 	memset(x->sure, 0, sizeof(x->sure));
-	for (int i = 0; i < 4; i++) {
+	/* two ranks on one switch: their NICs only (no link of it) */
+	for (int i = 0; i < (s == t ? 2 : 4); i++) {
 		assert_true(ends[i] >= 0);
 		x->p[ends[i]] = x->sure[ends[i]] = 1;
 	}
@@ -495,8 +496,9 @@ static void test_fat_tree_spines_maybe(void **state)
 
 /*
  * s0 - s1 - s2 with s1 bare and linked to nothing else, s3 on s0: every
- * pair over link s0-s1 also takes s1 and link s1-s2, so the three are
- * one class, and two faults cannot be told apart then.
+ * pair over link s0-s1 also takes s1 and link s1-s2, and every pair out
+ * of s2 takes them (its own ranks' pair leaves it by no link), so the
+ * four are one class, and two faults cannot be told apart then.
  */
 static void test_chain_alike(void **state)
 {
@@ -522,10 +524,15 @@ static void test_chain_alike(void **state)
 	assert_true(p.comp[l01].cls >= 0);
 	assert_int_equal(p.comp[l12].cls, p.comp[l01].cls);
 	assert_int_equal(p.comp[s1].cls, p.comp[l01].cls);
-	/* nothing else: switch s2 has a pair of its own ranks */
+	assert_int_equal(p.comp[comp_of(&p, CXD_COVER_SWITCH, 2, -1)].cls,
+			 p.comp[l01].cls);
 	assert_int_equal(p.cls_at[p.comp[l01].cls + 1] -
-			 p.cls_at[p.comp[l01].cls], 3);
-	assert_int_equal(p.nalike, 1);
+			 p.cls_at[p.comp[l01].cls], 4);
+	/* and s3, whose pairs out all take link s0-s3, with that link */
+	assert_int_equal(p.comp[comp_of(&p, CXD_COVER_SWITCH, 3, -1)].cls,
+			 p.comp[comp_of(&p, CXD_COVER_LINK,
+					tfab_find_link(&f, 0, 3), -1)].cls);
+	assert_int_equal(p.nalike, 2);
 	assert_int_equal(p.identifiable_two, 0);
 	done(&rt, &p);
 }

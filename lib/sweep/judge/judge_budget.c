@@ -14,20 +14,6 @@ static int cls_at(const struct nm *s, size_t e)
 	return s->p->comp[s->p->sure[e]].cls;
 }
 
-/* Does good pair i clear the component of its sure crossing e? Not a
- * switch both its ranks sit on: its traffic leaves the switch by none
- * of its links, where a slow switch shows (its uplinks, as the sweep's
- * switch suspects mean). */
-static bool clears(const struct nm *s, int i, size_t e)
-{
-	const struct cxd_cover_comp *x = &s->p->comp[s->p->sure[e]];
-	const struct cxd_cover_pair *q = &s->p->pair[i];
-
-	return !(x->kind == CXD_COVER_SWITCH && s->tm && s->tm->switch_of &&
-		 s->tm->switch_of[q->a] == x->id &&
-		 s->tm->switch_of[q->b] == x->id);
-}
-
 /* Pair i's speed (NAN: none known). */
 static double speed(const struct nm *s, int i)
 {
@@ -76,7 +62,7 @@ static void clear(struct nm *s)
 		if (s->out[i] != CXD_BO_GOOD)
 			continue;
 		for (size_t e = p->sure_at[i]; e < p->sure_at[i + 1]; e++)
-			if (cls_at(s, e) >= 0 && clears(s, i, e) &&
+			if (cls_at(s, e) >= 0 &&
 			    fast_enough(s, i, cls_at(s, e)))
 				s->cleared[cls_at(s, e)] = 1;
 	}
@@ -280,6 +266,8 @@ static int run(struct nm *s, const struct cxd_topo_map *tm,
 		if (w >= 0)
 			cxd_budget_ways_name(s, w, &out[k++]);
 		else if (b >= 0)
+			name_class(s, tm, b, &out[k++]);
+		else if ((b = cxd_budget_ways_beside(s, crosses)) >= 0)
 			name_class(s, tm, b, &out[k++]);
 		else
 			break;

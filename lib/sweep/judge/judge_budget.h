@@ -7,10 +7,9 @@
  * the metric) or not judged. A class is cleared when a good pair
  * crosses it for sure (a bad component makes every pair crossing it
  * for sure bad) and ran as fast as its fastest pairs (bandwidth, with
- * the pairs' speeds: struct cxd_budget_speed), but for a switch both
- * the pair's ranks sit on: a slow
- * switch shows on the traffic to and from its links, as the sweep's
- * switch suspects mean (its uplinks), not between its own ports.
+ * the pairs' speeds: struct cxd_budget_speed). (A pair on one switch
+ * crosses no switch in the plan: a slow switch shows on the traffic to
+ * and from its links, as the sweep's switch suspects mean.)
  * Among the classes not cleared, the one that explains the most bad
  * pairs (they cross it for sure) is named, the most
  * specific (fewest pairs crossing it) first; classes that explain the

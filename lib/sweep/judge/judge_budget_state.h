@@ -53,6 +53,14 @@ int cxd_budget_ways_best(const struct nm *s, int best_score,
  * bad pairs left may cross them): one suspect; the pairs they may carry
  * are explained maybe. */
 void cxd_budget_ways_name(struct nm *s, int x, struct cxd_suspect *o);
+/* After the ways and classes: a class still standing (all its pairs
+ * bad) whose bad pairs a named way only may explain, by a chance under
+ * WAY_LUCK that the way's hash sent them all over it (a slow leaf
+ * beside a slow spine: its pairs are the leaf's, not the spine's luck);
+ * the one with the most such pairs, or -1. crosses: does pair i cross
+ * class c for sure. */
+int cxd_budget_ways_beside(const struct nm *s,
+			   bool (*crosses)(const struct nm *, int, int));
 /* Does bad pair i maybe cross a named class's member or a named way? */
 bool cxd_budget_maybe_named(const struct nm *s, int i);
 

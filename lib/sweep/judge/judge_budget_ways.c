@@ -144,6 +144,50 @@ int cxd_budget_ways_best(const struct nm *s, int best_score, int best_sure)
 	return b;
 }
 
+/* Log of the chance that bad pair i, explained only maybe, is a named
+ * way's doing: the most likely of the named ways on its ways (0, a
+ * chance of 1, where none is: a named class's member may carry it). */
+static double log_chance(const struct nm *s, int i)
+{
+	const struct cxd_cover_plan *p = s->p;
+	double q = 0;
+
+	for (size_t e = p->maybe_at[i]; e < p->maybe_at[i + 1]; e++) {
+		int x = p->maybe[e];
+		double c;
+
+		if (!s->onamed[x])
+			continue;
+		c = s->omay[x] > 0 ? 2.0 * p->comp[x].maybe / s->omay[x] : 1.0;
+		q = c > q ? c : q;
+	}
+	return q > 0 && q < 1 ? log(q) : 0.0;
+}
+
+int cxd_budget_ways_beside(const struct nm *s,
+			   bool (*crosses)(const struct nm *, int, int))
+{
+	int b = -1, bn = 0;
+
+	for (int c = 0; c < s->p->ncls; c++) {
+		double luck = 0;
+		int k = 0;
+
+		if (s->cleared[c] || s->named[c])
+			continue;
+		for (int i = 0; i < s->p->npair; i++)
+			if (s->left[i] == L_MAYBE && crosses(s, i, c)) {
+				k++;
+				luck += log_chance(s, i);
+			}
+		if (k >= WAY_MIN_BAD && luck <= log(WAY_LUCK) && k > bn) {
+			b = c;
+			bn = k;
+		}
+	}
+	return b;
+}
+
 /* Bad pair i left, and one of its ways is way x? */
 static bool left_may(const struct nm *s, int i, int x)
 {

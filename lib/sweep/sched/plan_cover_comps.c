@@ -183,18 +183,23 @@ static int walk_way(struct cxd_cover_work *w, struct walk *k,
 }
 
 /* Switch pair (sa, sb)'s crossings: its two switches for sure, then
- * what its ways cross, sure where every way does. */
+ * what its ways cross, sure where every way does. Two ranks on one
+ * switch cross nothing but their NICs: their traffic leaves it by none
+ * of its links, where a slow switch shows (the judge clears no switch
+ * by them), so they neither cover it nor make its pairs differ (a
+ * leaf's pairs out, all to one other leaf, would tell it from that
+ * leaf by its ring alone). */
 static int sp_cross(struct cxd_cover_work *w, struct walk *k, int sa, int sb)
 {
 	size_t nw = 0;
 	const struct cxd_way *wy = NULL;
 	int ret = 0;
 
+	if (sb == sa)
+		return 0;
 	if (cxd_grow((void **) &w->x, &w->xcap, w->nx + 2, sizeof(*w->x)))
 		return -ENOMEM;
 	w->x[w->nx++] = (struct cxd_cover_x){ w->swcomp[sa], 1, 1.0 };
-	if (sb == sa)
-		return 0; /* two ranks on one switch cross only it */
 	w->x[w->nx++] = (struct cxd_cover_x){ w->swcomp[sb], 1, 1.0 };
 	k->start = w->nx;
 	wy = cxd_routes_ways(w->rt, sa, sb, &nw);
