@@ -225,6 +225,8 @@ def run_trial(a, pl):
     t["alike"] = alike_keys(doc)
     t["metrics"] = suspect_metrics(doc)
     t["outliers"] = doc.get("outliers_total", len(doc.get("outliers") or []))
+    # --budget: did the plan promise any two faults told apart?
+    t["promise_two"] = (doc.get("budget") or {}).get("identifiable_two")
     return t
 
 
@@ -322,7 +324,8 @@ def run_trials(a, plans):
         return list(ex.map(go, plans))
 
 
-KEEP = ("plan", "verdict", "suspects", "outliers", "alike", "metrics", "topo", "platgen")
+KEEP = ("plan", "verdict", "suspects", "outliers", "alike", "metrics", "topo", "platgen",
+        "promise_two")
 
 
 def report(path):

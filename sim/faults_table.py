@@ -162,6 +162,18 @@ def print_trials(trials, mode, out):
     out.write("\n")
 
 
+def count_row(t, kind):
+    """A trial's row by its fault count; with --budget, trials of two
+    faults or more split by what the plan promised: any two faults told
+    apart (every two components' signatures differ in union), or not."""
+    n = len(t["plan"]["faults"])
+    row = "%d fault%s" % (n, "" if n == 1 else "s")
+    promise = t.get("promise_two")
+    if n >= 2 and promise is not None:
+        row += ", plan promised two" if promise is True else ", two not promised"
+    return row
+
+
 def fmt1(v):
     return "-" if v is None else "%.1f" % v
 
@@ -174,6 +186,8 @@ def print_all(trials, links, out):
     write_rows(tally(trials, lambda t, k: k), ROW_ORDER, "component", out)
     out.write("\n### %s: by shape family\n\n" % mode)
     write_rows(tally(trials, lambda t, k: t["plan"]["shape"]), (), "shape family", out)
+    out.write("\n### %s: by faults in the trial\n\n" % mode)
+    write_rows(tally(trials, count_row), (), "faults", out)
     clean = [t for t in trials if t["plan"]["clean"]]
     dirty = [t for t in clean if t["suspects"]]
     out.write("\nclean fabrics (%s): %d, with a suspect %d%s\n" % (

@@ -6,7 +6,8 @@
  * (0.21 us on one switch, 0.31 within a group, 0.41-0.51 across by the
  * hops its way crosses), every link a seeded multiplicative noise. A NIC
  * that adds 150 ns to each of its pairs is named; healthy noise is not;
- * nor is a host whose pairs waited for a CPU.
+ * nor is a host whose pairs waited for a CPU, nor a rank whose excess is
+ * within the noise of its own pairs (a tapered fabric's slow class).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -186,6 +187,63 @@ static void test_busy_host_not_named(void **state)
 	cxd_latfit_free(&f);
 }
 
+/* A tapered fabric as the real-fabric test shapes one (tc tbf): two
+ * groups, pairs across them 3,500 us (the shaped link's queue), 9 on one
+ * switch, 20 within a group; rank 5 (switch 1 of group 1) +434 us on each
+ * of its pairs, as one retransmit made it. At 26 % repeat noise that is
+ * within its own bound (the noise as a share of its typical pair), not
+ * named though far beyond the run's bound from the one-switch pairs; at
+ * 0.1 % noise it is named, its bound its own. */
+static void tapered(struct mat *m, double noise)
+{
+	static const int sw[7] = { 0, 0, 0, 1, 1, 1, 2 };
+
+	memset(m, 0, sizeof(*m));
+	m->n = 7;
+	m->ns = 3;
+	m->seed = 11;
+	for (int r = 0; r < m->n; r++) {
+		m->sof[r] = sw[r];
+		m->gof[r] = sw[r] > 0;
+	}
+	for (int i = 0; i < m->n; i++)
+		for (int j = 0; j < m->n; j++) {
+			double t = m->sof[i] == m->sof[j] ? 9.0 :
+				   m->gof[i] == m->gof[j] ? 20.0 : 3500.0;
+
+			m->lat[i * m->n + j] = i == j ? NAN :
+				t * exp(noise * gauss(m));
+			m->busy[i * m->n + j] = i == j ? NAN : 0.0;
+		}
+	m->tm = (struct cxd_topo_map){ .switch_of = m->sof,
+		.group_of = m->gof, .nswitch = 3, .ngroup = 2 };
+	slow_nic(m, 5, 434.0);
+}
+
+static void test_relative_noise(void **state)
+{
+	static struct mat m;
+	const struct cxd_latfit_in in = { .n = 7, .lat = m.lat,
+		.busy = m.busy, .topo = &m.tm, .noise = 0.26, .typical = 9.0 };
+	struct cxd_latfit_in quiet = in;
+	struct cxd_latfit f;
+
+	(void) state;
+	tapered(&m, 0.26);
+	assert_int_equal(cxd_latfit_run(&in, &f), 0);
+	assert_true(f.bound < 434.0);
+	assert_int_equal(f.nnamed, 0);
+	cxd_latfit_free(&f);
+	tapered(&m, 0.001);
+	quiet.noise = 0.001;
+	assert_int_equal(cxd_latfit_run(&quiet, &f), 0);
+	assert_int_equal(f.nnamed, 1);
+	assert_int_equal(f.named[0].id, 5);
+	assert_true(f.named[0].lat_bound >= f.bound);
+	assert_true(f.named[0].lat_bound < 434.0);
+	cxd_latfit_free(&f);
+}
+
 /* Half the ranks slow is the fabric's typical moving, not one NIC. */
 static void test_half_slow_names_none(void **state)
 {
@@ -204,5 +262,6 @@ static void test_half_slow_names_none(void **state)
 CXD_UNIT_MAIN(cmocka_unit_test(test_nic_150ns_named),
 	      cmocka_unit_test(test_nic_two_a_switch),
 	      cmocka_unit_test(test_healthy_noise_not_named),
+	      cmocka_unit_test(test_relative_noise),
 	      cmocka_unit_test(test_busy_host_not_named),
 	      cmocka_unit_test(test_half_slow_names_none))

@@ -202,9 +202,34 @@ static void bound(struct fit *s, struct cxd_latfit *f)
 		f->bound = CXD_LATFIT_K * f->noise_us;
 }
 
-/* Rank i's pairs beyond its switch pairs' typical by the bound (either
+/* Rank i's own bound: the run's, or K times the repeat noise as a
+ * share of its typical pair (the median of its switch pairs' typical),
+ * where larger. The noise is relative: on a tapered fabric whose pairs
+ * across groups take 3,500 us (a shaped link's queue) against 9 on one
+ * switch, 26 % of it is 900 us, and one retransmit on a rank with pairs
+ * only across groups was named at +434 us against 9. */
+static double rank_bound(struct fit *s, const struct cxd_latfit *f, int i)
+{
+	const int *sw = s->in->topo->switch_of;
+	double noise = s->in->noise, med;
+	size_t k = 0;
+
+	if (!isfinite(noise) || noise <= 0)
+		return f->bound;
+	for (int j = 0; j < s->n; j++) {
+		double t = s->t[(size_t) sw[i] * s->ns + sw[j]];
+
+		if (j != i && isfinite(t))
+			s->buf[k++] = t;
+	}
+	med = median_in(s->buf, k);
+	return isfinite(med) && CXD_LATFIT_K * noise * med > f->bound ?
+	       CXD_LATFIT_K * noise * med : f->bound;
+}
+
+/* Rank i's pairs beyond its switch pairs' typical by bound b (either
  * way measured): the links it is named for. */
-static int beyond(const struct fit *s, const struct cxd_latfit *f, int i)
+static int beyond(const struct fit *s, int i, double b)
 {
 	const int *sw = s->in->topo->switch_of;
 	int k = 0;
@@ -213,33 +238,38 @@ static int beyond(const struct fit *s, const struct cxd_latfit *f, int i)
 		double t = s->t[(size_t) sw[i] * s->ns + sw[j]];
 		double v = fmax(obs(s, i, j), obs(s, j, i));
 
-		k += isfinite(v) && isfinite(t) && v - t - s->e[j] > f->bound;
+		k += isfinite(v) && isfinite(t) && v - t - s->e[j] > b;
 	}
 	return k;
 }
 
-/* The ranks beyond the bound; none when half of those fitted would be
- * (then the fabric's typical itself moved: not one NIC's doing). */
+/* The ranks beyond their bound; none when half of those fitted would
+ * be (then the fabric's typical itself moved: not one NIC's doing). */
 static int name(struct fit *s, struct cxd_latfit *f)
 {
+	double *b = calloc((size_t) s->n + 1, sizeof(double));
 	size_t k = 0;
 
-	for (int i = 0; i < s->n; i++)
-		k += f->excess[i] > f->bound;
-	if (k == 0 || 2 * (int) k >= f->fitted)
-		return 0;
-	f->named = calloc(k, sizeof(*f->named));
-	if (f->named == NULL)
+	if (b == NULL)
 		return -ENOMEM;
 	for (int i = 0; i < s->n; i++) {
-		if (!(f->excess[i] > f->bound))
+		b[i] = rank_bound(s, f, i);
+		k += f->excess[i] > b[i];
+	}
+	if (k > 0 && 2 * (int) k < f->fitted)
+		f->named = calloc(k, sizeof(*f->named));
+	for (int i = 0; f->named && i < s->n; i++) {
+		if (!(f->excess[i] > b[i]))
 			continue;
 		f->named[f->nnamed++] = (struct cxd_suspect){
 			.kind = CXD_S_RANK, .metric = CXD_M_LAT, .id = i,
-			.id2 = -1, .bad = beyond(s, f, i),
-			.links = f->pairs[i], .lat_excess = f->excess[i] };
+			.id2 = -1, .bad = beyond(s, i, b[i]),
+			.links = f->pairs[i], .lat_excess = f->excess[i],
+			.lat_bound = b[i] };
 	}
-	return 0;
+	free(b);
+	return k > 0 && 2 * (int) k < f->fitted && f->named == NULL ?
+	       -ENOMEM : 0;
 }
 
 void cxd_latfit_skip(struct cxd_latfit *f, enum cxd_latfit_state why)

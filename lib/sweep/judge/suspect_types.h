@@ -60,6 +60,9 @@ struct cxd_suspect {
 	/* named by the latency fit (judge_lat.h): the us it adds to each
 	 * of its pairs beyond its kind; 0: not named so */
 	double lat_excess;
+	/* and the bound it was beyond (its own: the noise is relative, so
+	 * a rank whose pairs are slower by design gets a wider one) */
+	double lat_bound;
 };
 
 /* The sweep result's section of suspects (out_types.h), in the order

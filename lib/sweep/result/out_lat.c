@@ -19,7 +19,8 @@ void cxd_out_lat_text(const struct cxd_sweep_res *r, FILE *out)
 	fprintf(out, "Latency fit: each rank's excess over its switch pairs' "
 		"typical, from all pairs: %d ranks fitted, a rank named "
 		"beyond %.3f us (%.0f x the larger of spread %.3f us and "
-		"noise %.3f us, at least %.3f us): %zu named", f->fitted,
+		"noise %.3f us, at least %.3f us; the noise as a share of "
+		"each rank's typical pair, where larger): %zu named", f->fitted,
 		f->bound, CXD_LATFIT_K, f->spread, f->noise_us, f->floor,
 		f->nnamed);
 	if (f->busy)
@@ -35,7 +36,8 @@ void cxd_out_lat_suspect(const struct cxd_sweep_res *r,
 	fprintf(out, "  %s: high in latency: +%.3f us on each of its %d "
 		"pairs (fitted from all pairs over the routes; the bound %.3f "
 		"us, %d of its pairs beyond it)%s\n", name, s->lat_excess,
-		s->links, r->latfit ? r->latfit->bound : 0.0, s->bad,
+		s->links, s->lat_bound > 0 ? s->lat_bound :
+			  r->latfit ? r->latfit->bound : 0.0, s->bad,
 		cxd_judge_kind(s->kind)->advice);
 }
 
