@@ -107,9 +107,10 @@ struct cxd_cover_plan {
 	/* Two faults named: 1 no two component pairs (among those crossed
 	 * for sure) have the same union of signatures, 0 some do, -1 not
 	 * checked (more than CXD_COVER_TWO_MAX unions). A switch's
-	 * signature holds its NICs', so {NIC, its switch} looks like
-	 * {another NIC there, the switch}: 0 wherever a switch has two
-	 * ranks (a bad switch hides a bad NIC on it). */
+	 * signature holds its NICs' pairs out of it; their pairs on it (the
+	 * anchors' ring) tell {NIC, its switch} from {another NIC there,
+	 * the switch} where it has three ranks or more, not two (both
+	 * NICs' one pair there is the same). */
 	int identifiable_two;
 	int capped; /* max_pairs stopped the choice */
 };
