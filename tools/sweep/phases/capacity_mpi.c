@@ -94,30 +94,52 @@ static void skip_bundle(char *skip_pair, int ng, int g, int o)
 /* A bundle named sits out, so does one a link named over the routes
  * belongs to, and every bundle of a group named or with a switch named:
  * a switch named for its uplinks may hold some of its global links
- * (where they land is unknown without link lines). */
-static void skip_named(const struct cxd_topo_map *tm, int n,
-		       const struct cxd_suspect *s, char *skip_pair)
+ * (where they land is unknown without link lines; with them, only the
+ * bundles with a link on that switch). A component named
+ * as not told apart from the suspect counts as named: a gateway switch
+ * alike with a link it holds, or with its one rank, slows the bundles
+ * landing on it, and they were named short beside it (two healthy
+ * bundles at 256 ranks). */
+static void skip_one(const struct cxd_topo_map *tm, int n, int kind, int id,
+		     int id2, char *skip_pair)
 {
 	int ng = tm->ngroup, g = -1;
 
-	if (ng == 0)
-		return;
-	if (s->kind == CXD_S_BUNDLE || s->kind == CXD_S_LINK) {
-		bool link = s->kind == CXD_S_LINK;
+	if (kind == CXD_S_BUNDLE || kind == CXD_S_LINK) {
+		bool link = kind == CXD_S_LINK;
 
-		skip_bundle(skip_pair, ng,
-			    link ? group_of_switch(tm, s->id) : s->id,
-			    link ? group_of_switch(tm, s->id2) : s->id2);
+		skip_bundle(skip_pair, ng, link ? group_of_switch(tm, id) : id,
+			    link ? group_of_switch(tm, id2) : id2);
 		return;
 	}
-	if (s->kind == CXD_S_SWITCH)
-		g = group_of_switch(tm, s->id);
+	if (kind == CXD_S_SWITCH && tm->nlink > 0 && tm->link) {
+		/* with link lines: only the bundles with a link on it */
+		for (int l = 0; l < tm->nlink; l++)
+			if (tm->link[l].a == id || tm->link[l].b == id)
+				skip_bundle(skip_pair, ng,
+					    group_of_switch(tm, tm->link[l].a),
+					    group_of_switch(tm, tm->link[l].b));
+		return;
+	}
+	if (kind == CXD_S_SWITCH)
+		g = group_of_switch(tm, id);
 	for (int i = 0; i < n && g < 0; i++)
-		if ((s->kind == CXD_S_SWITCH && tm->switch_of[i] == s->id) ||
-		    (s->kind == CXD_S_GROUP && tm->group_of[i] == s->id))
+		if ((kind == CXD_S_SWITCH && tm->switch_of[i] == id) ||
+		    (kind == CXD_S_GROUP && tm->group_of[i] == id))
 			g = tm->group_of[i];
 	for (int o = 0; g >= 0 && o < ng; o++)
 		skip_bundle(skip_pair, ng, g, o);
+}
+
+static void skip_named(const struct cxd_topo_map *tm, int n,
+		       const struct cxd_suspect *s, char *skip_pair)
+{
+	if (tm->ngroup == 0)
+		return;
+	skip_one(tm, n, s->kind, s->id, s->id2, skip_pair);
+	for (int j = 0; j < s->nalike; j++)
+		skip_one(tm, n, s->alike[j].kind, s->alike[j].id,
+			 s->alike[j].id2, skip_pair);
 }
 
 /* Rank 0: the ranks (their NIC, switch or group named) and bundles
