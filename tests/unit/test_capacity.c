@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "support/topo_fab.h"
 #include "support/unit_main.h"
 #include "sweep/capacity/capacity.h"
 #include "sweep/capacity/capacity_model.h"
@@ -532,7 +533,48 @@ static void test_judge_unsure_and_stated(void **state)
 	cxd_cap_plan_free(&pl);
 }
 
+/* The bundles set out of the pass by suspect s, as a bit per group
+ * pair: (0,1) 1, (0,2) 2, (1,2) 4. */
+static int skipped(const struct tfab *f, const struct cxd_suspect *s)
+{
+	char sp[9] = { 0 };
+
+	cxd_cap_skip_named(&f->tm, f->n, s, sp);
+	return sp[0 * 3 + 1] | sp[0 * 3 + 2] << 1 | sp[1 * 3 + 2] << 2;
+}
+
+/* Three groups of two switches, one rank each; bundle (0,1) from
+ * switch 1 to switch 2, (0,2) from 0 to 4, (1,2) from 2 to 5. A gateway
+ * switch named only alike (with a link it holds, with its one rank)
+ * sets out the bundles with a link on it, as one named does; without
+ * link lines, every bundle of its group. */
+static void test_skip_named(void **state)
+{
+	static struct tfab f;
+	struct cxd_suspect s = { .kind = CXD_S_LINK, .id = 0, .id2 = 1 };
+
+	(void) state;
+	tfab_dragonfly(&f, 3, 2, 1, 1, 1);
+	assert_int_equal(skipped(&f, &s), 0); /* a link inside g0 */
+	s.alike[s.nalike++] = (struct cxd_alike){ CXD_S_SWITCH, 1,
+						  CXD_SWL_ALL };
+	assert_int_equal(skipped(&f, &s), 1);
+	s = (struct cxd_suspect){ .kind = CXD_S_RANK, .id = 2, .id2 = -1 };
+	assert_int_equal(skipped(&f, &s), 0);
+	s.alike[s.nalike++] = (struct cxd_alike){ CXD_S_SWITCH, 2,
+						  CXD_SWL_ALL };
+	assert_int_equal(skipped(&f, &s), 1 | 4);
+	s = (struct cxd_suspect){ .kind = CXD_S_BUNDLE, .id = 1, .id2 = 2 };
+	assert_int_equal(skipped(&f, &s), 4);
+	s = (struct cxd_suspect){ .kind = CXD_S_SWITCH, .id = 1,
+				  .id2 = CXD_SWL_ALL };
+	assert_int_equal(skipped(&f, &s), 1);
+	f.tm.nlink = 0; /* places only: where its links land is unknown */
+	assert_int_equal(skipped(&f, &s), 1 | 2);
+}
+
 CXD_UNIT_MAIN(
+	cmocka_unit_test(test_skip_named),
 	cmocka_unit_test(test_plan_dragonfly),
 	cmocka_unit_test(test_plan_skips),
 	cmocka_unit_test(test_plan_leaves),

@@ -206,6 +206,15 @@ int cxd_cap_confirm(struct cxd_cap_plan *pl, const struct cxd_cap_plan *again,
 bool cxd_cap_to_confirm(const struct cxd_cap_plan *pl);
 void cxd_cap_res_free(struct cxd_cap_res *res);
 
+/* Suspect s, named before the pass, sets in skip_pair (ngroup x
+ * ngroup, g < h at g * ngroup + h) the bundles whose shortfall it may
+ * explain, for it and each component alike with it: a bundle, the
+ * bundle of a link, a group's bundles, and a switch's: those with a
+ * link on it, or (no link lines) every bundle of its group. n: ranks
+ * (tm places them). */
+void cxd_cap_skip_named(const struct cxd_topo_map *tm, int n,
+			const struct cxd_suspect *s, char *skip_pair);
+
 /* Words: a scope's and a part's JSON names ("bundle", "group"). */
 const char *cxd_cap_scope_name(enum cxd_cap_scope s, bool part);
 
