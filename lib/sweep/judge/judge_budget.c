@@ -302,8 +302,9 @@ int cxd_judge_budget_name(const struct cxd_cover_plan *p,
 			.onamed = calloc(nx, 1),
 			.obad = calloc(nx, sizeof(int)),
 			.omay = calloc(nx, sizeof(int)) };
-	void *all[] = { s.fast, s.left, s.mark, s.cleared, s.named, s.gain, s.mgain,
-			s.stamp, s.ogain, s.ostamp, s.ofree, s.onamed, s.obad, s.omay };
+	void *all[] = { s.fast, s.left, s.mark, s.cleared, s.named, s.gain,
+			s.mgain, s.stamp, s.ogain, s.ostamp, s.ofree, s.onamed,
+			s.obad, s.omay };
 	int ret = 0;
 
 	*st = (struct cxd_budget_named){ 0 };

@@ -54,6 +54,13 @@ static int standing(const struct nm *s, int i)
 	return most;
 }
 
+/* The chance that way x, bad, makes one pair that may cross it bad:
+ * one of its two directions takes x, twice the pairs' mean share. */
+static double way_chance(const struct nm *s, int x)
+{
+	return s->omay[x] > 0 ? 2.0 * s->p->comp[x].maybe / s->omay[x] : 1.0;
+}
+
 /* A class whose every pair is bad, g of them, explains them better
  * than way x when x, bad, would have made all g bad by a chance under
  * WAY_LUCK: each pair that may cross x is bad with the chance one of
@@ -63,8 +70,7 @@ static int standing(const struct nm *s, int i)
  * The fewest g that does. */
 static int luck_bound(const struct nm *s, int x)
 {
-	double q = s->omay[x] > 0 ? 2.0 * s->p->comp[x].maybe / s->omay[x] :
-		   1.0;
+	double q = way_chance(s, x);
 
 	if (q >= 1.0 - 1e-9)
 		return INT_MAX;
@@ -158,7 +164,7 @@ static double log_chance(const struct nm *s, int i)
 
 		if (!s->onamed[x])
 			continue;
-		c = s->omay[x] > 0 ? 2.0 * p->comp[x].maybe / s->omay[x] : 1.0;
+		c = way_chance(s, x);
 		q = c > q ? c : q;
 	}
 	return q > 0 && q < 1 ? log(q) : 0.0;

@@ -80,11 +80,3 @@ int cxd_cover_add_pair(struct cxd_cover_work *w, int sp, int a, int b)
 	refine(w, w->sbuf, ns);
 	return 0;
 }
-
-
-bool cxd_cover_taken(const struct cxd_cover_work *w, int a, int b)
-{
-	size_t i = cxd_cover_bit(w, a, b);
-
-	return (w->taken[i / 64] >> (i % 64)) & 1;
-}

@@ -6,6 +6,7 @@
 
 #include "plan_cover_add.h"
 #include "plan_cover_anchor.h"
+#include "plan_cover_pick.h"
 
 /* Switch pair of used switches u and v. */
 static int sp_of(const struct cxd_cover_work *w, int u, int v)

@@ -42,7 +42,7 @@ size_t cxd_cover_bit(const struct cxd_cover_work *w, int a, int b)
 		     : (size_t) b * (size_t) w->n + (size_t) a;
 }
 
-static bool taken(const struct cxd_cover_work *w, int a, int b)
+bool cxd_cover_taken(const struct cxd_cover_work *w, int a, int b)
 {
 	size_t i = cxd_cover_bit(w, a, b);
 
@@ -126,7 +126,7 @@ double cxd_cover_sp_best(struct cxd_cover_work *w, int sp, int *a, int *b)
 		int x = s.ra[ia], y = s.rb[ib];
 		double g;
 
-		if (taken(w, x, y))
+		if (cxd_cover_taken(w, x, y))
 			continue;
 		g = w->gain[sp] + need(w, x, sp) + need(w, y, sp);
 		if (g > best + EPS) {
@@ -212,7 +212,7 @@ static void split_ranks(const struct cxd_cover_work *w, int sp, double gf,
 		int a = s.ra[ia], b = s.rb[ib];
 		double g;
 
-		if (taken(w, a, b))
+		if (cxd_cover_taken(w, a, b))
 			continue;
 		g = gf + nic_split(w, a, b);
 		if (g > bt->g + EPS)

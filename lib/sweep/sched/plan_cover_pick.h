@@ -43,6 +43,8 @@ double cxd_cover_sp_split_best(struct cxd_cover_work *w, int sp, int *a,
 void cxd_cover_nic_bounds(struct cxd_cover_work *w, bool tell);
 /* Pair (a, b)'s bit in w->taken. */
 size_t cxd_cover_bit(const struct cxd_cover_work *w, int a, int b);
+/* Is pair (a, b) chosen already? */
+bool cxd_cover_taken(const struct cxd_cover_work *w, int a, int b);
 /* Has one of component c's chosen pairs come from switch pair sp? */
 bool cxd_cover_has_key(const struct cxd_cover_work *w, int c, int sp);
 
