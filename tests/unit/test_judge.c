@@ -366,7 +366,7 @@ static void test_crowd(void **state)
 
 	(void) state;
 	assert_true(isnan(t.crowd));
-	cxd_judge_crowd(&t, ratio, NULL, 6);
+	cxd_judge_crowd(&t, CXD_M_BW, ratio, NULL, 6);
 	assert_int_equal(t.crowd_pairs, 4);
 	assert_true(fabs(t.crowd - 0.015) < 1e-9);
 	assert_false(t.crowded);
@@ -374,15 +374,44 @@ static void test_crowd(void **state)
 	/* Alone 5 times as fast: the round's pairs shared links. */
 	for (int i = 0; i < 6; i++)
 		ratio[i] = i % 2 ? 5.0 : 4.0;
-	cxd_judge_crowd(&t, ratio, NULL, 6);
+	cxd_judge_crowd(&t, CXD_M_BW, ratio, NULL, 6);
 	assert_true(t.crowded);
 	assert_true(t.poor);
 	assert_true(fabs(t.crowd - 3.5) < 1e-9);
 	/* Nothing measured alone: nothing said. */
 	t = cxd_judge_tol(CXD_M_BW, 0.004, 0);
-	cxd_judge_crowd(&t, NULL, NULL, 0);
+	cxd_judge_crowd(&t, CXD_M_BW, NULL, NULL, 0);
 	assert_true(isnan(t.crowd));
 	assert_false(t.poor);
+}
+
+/* Latency's calibration: in the round / alone. 1.5 times is within
+ * latency's 100 % floor; 400 times (8 bytes waiting on a scheduler's
+ * tick where ranks share CPUs) crowded; the floor, not a noise-widened
+ * tolerance, bounds it. */
+static void test_crowd_lat(void **state)
+{
+	double ratio[4] = { 1.5, 1.4, NAN, 1.6 };
+	int cls[4] = { 0, 0, -1, 0 };
+	struct cxd_tol t = cxd_judge_tol(CXD_M_LAT, 0.05, 0);
+
+	(void) state;
+	cxd_judge_crowd(&t, CXD_M_LAT, ratio, cls, 4);
+	assert_false(t.crowded);
+	assert_false(t.poor);
+	assert_int_equal(t.crowd_pairs_of[0], 3);
+	for (int i = 0; i < 4; i++)
+		ratio[i] = 400.0;
+	t = cxd_judge_tol(CXD_M_LAT, 0.6, 0);
+	assert_true(t.poor);
+	cxd_judge_crowd(&t, CXD_M_LAT, ratio, cls, 4);
+	assert_true(t.crowded);
+	/* A bandwidth floor would call 1.5 times crowded; latency's not. */
+	for (int i = 0; i < 4; i++)
+		ratio[i] = 1.5;
+	t = cxd_judge_tol(CXD_M_LAT, 0.6, 0);
+	cxd_judge_crowd(&t, CXD_M_LAT, ratio, cls, 4);
+	assert_false(t.crowded);
 }
 
 /* Every link slow (against a baseline): the fabric, not six nodes. */
@@ -451,4 +480,5 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_suspect_fabric),
 	cmocka_unit_test(test_flag_by_rows),
 	cmocka_unit_test(test_suspect_bundle),
-	cmocka_unit_test(test_crowd))
+	cmocka_unit_test(test_crowd),
+	cmocka_unit_test(test_crowd_lat))

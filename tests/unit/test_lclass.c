@@ -129,7 +129,7 @@ static bool crowded_alike(const int *cls, double ratio, double noise,
 	for (int i = 0; i < 8; i++)
 		ratios[i] = ratio;
 	assert_int_equal(t.poor, poor);
-	cxd_judge_crowd(&t, ratios, cls, 8);
+	cxd_judge_crowd(&t, CXD_M_BW, ratios, cls, 8);
 	return t.crowded;
 }
 
@@ -145,7 +145,7 @@ static void test_crowd_per_class(void **state)
 	struct cxd_tol t = cxd_judge_tol(CXD_M_BW, 0.004, 0);
 
 	(void) state;
-	cxd_judge_crowd(&t, ratio, cls, 8);
+	cxd_judge_crowd(&t, CXD_M_BW, ratio, cls, 8);
 	assert_true(fabs(t.crowd - 0.005) < 1e-9);
 	assert_int_equal(t.crowd_pairs_of[CXD_LC_ACROSS], 2);
 	assert_true(fabs(t.crowd_of[CXD_LC_ACROSS] - 0.4) < 1e-9);

@@ -84,15 +84,16 @@ static double crowd_median(const double *ratio, const int *cls, size_t n,
 	return m ? cxd_stat_median(x, m) - 1.0 : NAN;
 }
 
-void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, const int *cls,
-		     size_t n)
+void cxd_judge_crowd(struct cxd_tol *t, enum cxd_metric m,
+		     const double *ratio, const int *cls, size_t n)
 {
 	double *x = malloc((n + 1) * sizeof(double));
 	/* Within a tolerance the noise widened, crowding changes no
 	 * verdict; but where the noise made it too wide to judge by,
 	 * crowding that raised the noise is named as the cause, judged by
 	 * the tolerance before the noise widened it. */
-	double bound = t->poor && !t->explicit_ ? CXD_JUDGE_BW_FLOOR : t->tol;
+	double bound = !t->poor || t->explicit_ ? t->tol :
+		       m == CXD_M_BW ? CXD_JUDGE_BW_FLOOR : CXD_JUDGE_LAT_FLOOR;
 
 	t->crowd = NAN;
 	t->crowd_pairs = 0;

@@ -55,11 +55,13 @@ struct cxd_tol {
 	double tol;     /* relative tolerance judged by (0.1 = 10 %) */
 	bool explicit_; /* --min-bw/--max-lat gave it */
 	bool poor;      /* from the noise, and too wide to catch a lane down */
-	/* Bandwidth: pairs measured alone were faster than in their rounds
-	 * by more than the tolerance (crowd, below): the round's pairs
-	 * shared links, so no link is judged against its peers (poor). */
+	/* Pairs measured alone did better than in their rounds by more
+	 * than the tolerance (crowd, below): the round's pairs shared links
+	 * or CPUs, so no link is judged against its peers (poor). */
 	bool crowded;
-	double crowd;   /* alone / in the round - 1, median; NAN: not tried */
+	double crowd;   /* how much better alone - 1 (bandwidth alone / in
+			 * the round, latency in the round / alone), the
+			 * median; NAN: not tried */
 	int crowd_pairs; /* the pairs measured alone */
 	/* The same per class of link (lclass.h); crowded when any class
 	 * is faster alone by more than the tolerance the noise did not
@@ -70,14 +72,16 @@ struct cxd_tol {
 
 /* pct: --min-bw (bandwidth) or --max-lat (latency), 0 when not given. */
 struct cxd_tol cxd_judge_tol(enum cxd_metric m, double noise, uint64_t pct);
-/* Bandwidth: the pairs measured alone (calibration) against the same
- * pairs in their rounds: ratio[i] = alone / in the round, NAN skipped,
- * cls[i] its class (enum cxd_lclass; -1 none; cls NULL: all one). Sets
- * t->crowd and t->crowd_pairs (all), the same per class, and t->crowded
- * and t->poor when some class's pairs alone were faster by more than
- * the tolerance without the noise (--min-bw's, or the floor). */
-void cxd_judge_crowd(struct cxd_tol *t, const double *ratio, const int *cls,
-		     size_t n);
+/* Metric m's pairs measured alone (calibration) against the same pairs
+ * in their rounds: ratio[i] how much better alone (bandwidth alone / in
+ * the round, latency in the round / alone), NAN skipped, cls[i] its
+ * class (enum cxd_lclass; -1 none; cls NULL: all one). Sets t->crowd
+ * and t->crowd_pairs (all), the same per class, and t->crowded and
+ * t->poor when some class's pairs did better alone by more than the
+ * tolerance without the noise (--min-bw's or --max-lat's, or the
+ * floor). */
+void cxd_judge_crowd(struct cxd_tol *t, enum cxd_metric m,
+		     const double *ratio, const int *cls, size_t n);
 /* Is a relative tolerance of m too wide to see a lane down? */
 bool cxd_judge_poor(enum cxd_metric m, double tol);
 

@@ -317,6 +317,9 @@ const char *cxd_latfit_why_not(enum cxd_latfit_state s)
 		return NULL;
 	case CXD_LF_POOR:
 		return "the latency resolution is poor";
+	case CXD_LF_CROWDED:
+		return "the pairs measured at once raised each other's "
+		       "latency (against the same pairs alone)";
 	case CXD_LF_TOO_MANY:
 		return "more ranks than the fit holds (2048)";
 	case CXD_LF_NOMEM:

@@ -49,6 +49,7 @@ enum cxd_latfit_state {
 	CXD_LF_NONE,     /* no --topology: no switch pairs to fit against */
 	CXD_LF_RAN,
 	CXD_LF_POOR,     /* latency's resolution is poor: nothing judged */
+	CXD_LF_CROWDED,  /* pairs at once raised each other's latency */
 	CXD_LF_TOO_MANY, /* over CXD_LATFIT_MAX_RANKS */
 	CXD_LF_NOMEM,
 };

@@ -393,7 +393,8 @@ static void unsure_why(const struct cxd_sweep_res *r, FILE *out)
 			"ranks at work: other work on the host, too busy to "
 			"vouch for the links' rates\n", r->judged.busy_sides,
 			r->judged.sides, 100 * CXD_JUDGE_BUSY_MAX);
-	else if (rules->tol[CXD_M_BW].crowded)
+	else if (rules->tol[CXD_M_BW].crowded ||
+		 rules->tol[CXD_M_LAT].crowded)
 		cxd_out_text_crowded_why(r, out);
 	else if (r->cap && r->cap->nneeds)
 		fprintf(out, "no link stands out, but %d bundle%s or switch "

@@ -17,17 +17,22 @@ static int groups(const struct cxd_sweep_res *r)
 	return r->in.tmap && r->in.tmap->ngroup > 0;
 }
 
-/* The calibration: pairs of each class measured alone against their
- * passes. */
-static void crowding(const struct cxd_sweep_res *r, FILE *out)
+/* What crowding did to metric m, in the words of a sentence. */
+static const char *const crowd_verb[2] = { "lowered each other's bandwidth",
+					   "raised each other's latency" };
+
+/* The calibration of metric m: pairs of each class measured alone
+ * against their passes (latency: the pass over alone). */
+static void crowding_of(const struct cxd_sweep_res *r, int m, FILE *out)
 {
-	const struct cxd_tol *t = &r->judged.rules->tol[CXD_M_BW];
+	const struct cxd_tol *t = &r->judged.rules->tol[m];
 	const char *sep = "";
 
 	if (!isfinite(t->crowd))
 		return;
-	fprintf(out, "Concurrency: pairs measured alone against their "
-		"passes (median):");
+	fprintf(out, m == CXD_M_BW ? "Concurrency: pairs measured alone "
+		"against their passes (median):" : "             latency, "
+		"their passes against alone (median):");
 	for (int c = 0; c < CXD_LC_N; c++) {
 		if (!isfinite(t->crowd_of[c]))
 			continue;
@@ -37,22 +42,36 @@ static void crowding(const struct cxd_sweep_res *r, FILE *out)
 			t->crowd_pairs_of[c] == 1 ? "" : "s");
 		sep = ",";
 	}
-	fprintf(out, "%s\n", t->crowded ? "" :
-		"; within the bandwidth tolerance");
-	if (t->crowded)
+	if (!t->crowded)
+		fprintf(out, "; within the %s tolerance", noun[m]);
+	fprintf(out, "\n");
+}
+
+static void crowding(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_tol *t = r->judged.rules->tol;
+
+	for (int m = 0; m < 2; m++)
+		crowding_of(r, m, out);
+	if (t[CXD_M_BW].crowded)
 		fprintf(out, "Concurrency lowered bandwidth: the pairs "
 			"measured at once share links (a tapered fabric's "
 			"global or spine links, a group's switch links) or "
 			"their hosts' CPUs, so no link is judged against its "
 			"peers on bandwidth; give --topology (pairs that share "
 			"links then take turns) or fewer --max-pairs\n");
+	if (t[CXD_M_LAT].crowded)
+		fprintf(out, "Concurrency raised latency: the pairs measured "
+			"at once waited on each other (ranks sharing a host's "
+			"CPUs, or a shared link's queue), so no link and no "
+			"rank is judged on latency; give each rank a CPU of "
+			"its own, or fewer --max-pairs\n");
 }
 
-/* The class most crowded: by how much the pairs measured at once
- * lowered each other's bandwidth. */
-void cxd_out_text_crowded_why(const struct cxd_sweep_res *r, FILE *out)
+/* The class most crowded on metric m, and by how much. */
+static void crowded_why_of(const struct cxd_sweep_res *r, int m, FILE *out)
 {
-	const struct cxd_tol *t = &r->judged.rules->tol[CXD_M_BW];
+	const struct cxd_tol *t = &r->judged.rules->tol[m];
 	double most = t->crowd;
 	int worst = -1;
 
@@ -61,12 +80,31 @@ void cxd_out_text_crowded_why(const struct cxd_sweep_res *r, FILE *out)
 			most = t->crowd_of[c];
 			worst = c;
 		}
-	fprintf(out, "the pairs measured at once lowered each other's "
-		"bandwidth by %.0f %%%s%s (measured alone against their "
-		"passes): bandwidth was not judged against peers\n",
-		100 * most / (1 + most), worst < 0 ? "" : ", ",
+	if (m == CXD_M_BW)
+		fprintf(out, "the pairs measured at once %s by %.0f %%",
+			crowd_verb[m], 100 * most / (1 + most));
+	else
+		fprintf(out, "the pairs measured at once %s %.0f-fold",
+			crowd_verb[m], 1 + most);
+	fprintf(out, "%s%s (measured alone against their passes): %s was "
+		"not judged against peers", worst < 0 ? "" : ", ",
 		worst < 0 ? "" : cxd_lclass_name((enum cxd_lclass) worst,
-						 groups(r)));
+						 groups(r)), noun[m]);
+}
+
+void cxd_out_text_crowded_why(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_tol *t = r->judged.rules->tol;
+	const char *sep = "";
+
+	for (int m = 0; m < 2; m++) {
+		if (!t[m].crowded)
+			continue;
+		fprintf(out, "%s", sep);
+		crowded_why_of(r, m, out);
+		sep = "; ";
+	}
+	fprintf(out, "\n");
 }
 
 /* A metric's typical link per class, which its links are judged by:

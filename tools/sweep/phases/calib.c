@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: did the pairs measured at once lower each other's
- * bandwidth? With no --topology the sweep cannot know which pairs share
+ * bandwidth, or raise each other's latency? With no --topology the sweep cannot know which pairs share
  * links (a tapered fabric's global or spine links), and with one the
  * links it knows may not be all that is shared (where a group's global
  * links land, how a fat tree hashes over its spines); so after the
  * passes a sample of every class of link (on one switch, within a group,
  * across groups: each pass's pairs, lclass.h) is measured again one pair
  * at a time, and each figure is set against the same link's figure from
- * its pass. Rank 0 keeps the ratios and classes; the rules (judge_mpi.c,
+ * its pass. Latency too: ranks that share a host's CPUs (or a shared
+ * link's queue) wait on each other, and 8 bytes that take 10 us alone
+ * took 4 ms, a scheduler's tick, in rounds of three pairs on 2 cores.
+ * Rank 0 keeps the ratios and classes; the rules (judge_mpi.c,
  * cxd_judge_crowd) decide what they mean.
  */
 #include <math.h>
@@ -23,11 +26,11 @@
  * at a time). */
 #define CALIB_PAIRS 12
 
-/* The link this rank led alone, and its figure. */
+/* The link this rank led alone, and its figure per metric. */
 struct alone {
 	struct sw_meter *mt;
 	int peer;
-	double v;
+	double v[2];
 };
 
 static void keep_alone(void *arg, uint64_t k, const struct sw_dir *d,
@@ -37,10 +40,10 @@ static void keep_alone(void *arg, uint64_t k, const struct sw_dir *d,
 
 	(void) k;
 	a->peer = d->peer;
-	a->v = f->v;
+	a->v[d->lat ? CXD_M_LAT : CXD_M_BW] = f->v;
 }
 
-/* The calibration's pair: one bandwidth run each way. */
+/* The calibration's pair: one latency and one bandwidth run each way. */
 static void calib_pair(void *arg, const struct sw_turn *t, int p)
 {
 	struct alone *a = arg;
@@ -51,29 +54,35 @@ static void calib_pair(void *arg, const struct sw_turn *t, int p)
 		       c->ranks[p].host, a->mt->eng->why(a->mt->eng));
 }
 
-/* This rank's link to the peer it was measured alone with, over its
- * figure from the rounds (the median of the repeats); NAN: none. */
-static double my_ratio(const struct alone *a)
+/* This rank's link to the peer it was measured alone with against its
+ * figure from the rounds (the median of the repeats), as how much
+ * better it did alone: bandwidth alone / rounds, latency rounds /
+ * alone; NAN: none. */
+static double my_ratio(const struct alone *a, enum cxd_metric m)
 {
 	const struct sw_measured *f = a->mt->fig;
-	double *rep, med;
+	double *rep, med, v = a->v[m];
 
-	if (a->peer < 0 || !isfinite(a->v))
+	if (a->peer < 0 || !isfinite(v) || v <= 0)
 		return NAN;
-	rep = f->rep[CXD_M_BW] + (size_t) a->peer * f->repeat;
+	rep = f->rep[m] + (size_t) a->peer * f->repeat;
 	med = cxd_stat_median(rep, f->repeat);
-	return isfinite(med) && med > 0 ? a->v / med : NAN;
+	if (!isfinite(med) || med <= 0)
+		return NAN;
+	return m == CXD_M_BW ? v / med : med / v;
 }
 
-/* Rank 0: each rank's ratio, and its sampled pair's class. */
+/* Rank 0: each rank's ratios, and its sampled pair's class. */
 static void collect(struct sw_calib *out, const struct sw_ctx *c,
-		    double mine, const struct cxd_pair *pairs,
+		    const struct alone *a, const struct cxd_pair *pairs,
 		    const enum cxd_lclass *cls, int np)
 {
 	int n = c->m.n;
 
 	if (c->m.rank == 0) {
-		out->ratio = sw_alloc(&c->m, (size_t) n, sizeof(double));
+		for (int m = 0; m < 2; m++)
+			out->ratio[m] = sw_alloc(&c->m, (size_t) n,
+						 sizeof(double));
 		out->cls = sw_alloc(&c->m, (size_t) n, sizeof(int));
 		for (int r = 0; r < n; r++)
 			out->cls[r] = -1;
@@ -81,35 +90,40 @@ static void collect(struct sw_calib *out, const struct sw_ctx *c,
 			out->cls[pairs[i].a] = out->cls[pairs[i].b] =
 				(int) cls[i];
 	}
-	sw_gather(&c->m, &mine, 1, MPI_DOUBLE, out->ratio,
-		  "gathering the calibration");
+	for (int m = 0; m < 2; m++) {
+		double mine = my_ratio(a, (enum cxd_metric) m);
+
+		sw_gather(&c->m, &mine, 1, MPI_DOUBLE, out->ratio[m],
+			  "gathering the calibration");
+	}
 }
 
 void sw_calibrate(struct sw_calib *out, const struct sw_ctx *c,
 		  struct sw_meter *mt)
 {
 	/* One pair at a time: the slots chain every pair to the last. */
-	const struct sw_pace_mode solo = sw_pace_mode_at(SW_RUN_BW, 1);
+	const struct sw_pace_mode solo = sw_pace_mode_at(SW_RUN_BOTH, 1);
 	struct cxd_pair pairs[CALIB_PAIRS * CXD_LC_N];
 	enum cxd_lclass cls[CALIB_PAIRS * CXD_LC_N];
-	struct alone a = { mt, -1, NAN };
+	struct alone a = { mt, -1, { NAN, NAN } };
 	int np = cxd_lclass_sample(c->m.n, c->place.switch_of,
 				   c->place.group_of, CALIB_PAIRS, pairs, cls);
 	struct cxd_plan pl;
 
-	*out = (struct sw_calib){ NULL, NULL };
+	*out = (struct sw_calib){ { NULL, NULL }, NULL };
 	if (np < 0 || cxd_retest_plan(c->m.n, 1, pairs, np, &pl) != 0)
 		sw_die(&c->m, "out of memory");
 	sw_pace(c, &solo, &pl, calib_pair, &a, NULL);
 	cxd_sched_free(&pl);
-	collect(out, c, my_ratio(&a), pairs, cls, np);
+	collect(out, c, &a, pairs, cls, np);
 }
 
 void sw_calib_free(struct sw_calib *cb)
 {
-	free(cb->ratio);
+	free(cb->ratio[CXD_M_BW]);
+	free(cb->ratio[CXD_M_LAT]);
 	free(cb->cls);
-	*cb = (struct sw_calib){ NULL, NULL };
+	*cb = (struct sw_calib){ { NULL, NULL }, NULL };
 }
 
 /* Rank 0: were two or more of the links across groups (or leaves)
@@ -126,7 +140,8 @@ static double across_crowd(const struct sw_ctx *c, const struct sw_calib *cb)
 	int over = 0;
 
 	for (int r = 0; r < c->m.n; r++) {
-		x[r] = cb->cls[r] == CXD_LC_ACROSS ? cb->ratio[r] : NAN;
+		x[r] = cb->cls[r] == CXD_LC_ACROSS ? cb->ratio[CXD_M_BW][r] :
+						     NAN;
 		over += isfinite(x[r]) && x[r] - 1.0 > bound;
 	}
 	med = cxd_stat_median(x, (size_t) c->m.n) - 1.0;
@@ -138,7 +153,7 @@ double sw_calib_crowd(const struct sw_ctx *c, const struct sw_calib *cb)
 {
 	double crowd = NAN;
 
-	if (c->m.rank == 0 && cb->ratio)
+	if (c->m.rank == 0 && cb->ratio[CXD_M_BW])
 		crowd = across_crowd(c, cb);
 	sw_bcast(&c->m, &crowd, 1, MPI_DOUBLE, "the calibration");
 	return crowd;

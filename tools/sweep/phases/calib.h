@@ -8,10 +8,12 @@
 #include "sweep/model/lclass.h"
 #include "pace/pair.h"
 
-/* Rank 0's: each rank's link measured alone against its rounds (ratio,
- * NAN none) and that link's class (cls, -1 none). */
+/* Rank 0's: each rank's link measured alone against its rounds, per
+ * metric (ratio[CXD_M_*]: how much better alone, bandwidth alone /
+ * rounds and latency rounds / alone; NAN none) and that link's class
+ * (cls, -1 none). */
 struct sw_calib {
-	double *ratio;
+	double *ratio[2];
 	int *cls;
 };
 

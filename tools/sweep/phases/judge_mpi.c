@@ -176,9 +176,12 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 				sum, c->m.n, RULE_COLS, 4 + CXD_LC_N + k);
 		}
 		r->bw_by_class = o->budget_s > 0;
-		if (crowd && crowd->ratio)
-			cxd_judge_crowd(&r->tol[CXD_M_BW], crowd->ratio,
-					crowd->cls, (size_t) c->m.n);
+		for (int m = 0; crowd && m < 2; m++)
+			if (crowd->ratio[m])
+				cxd_judge_crowd(&r->tol[m],
+						(enum cxd_metric) m,
+						crowd->ratio[m], crowd->cls,
+						(size_t) c->m.n);
 		r->expect[CXD_M_BW] = o->expect_bw;
 		r->expect[CXD_M_LAT] = o->expect_lat;
 	}

@@ -14,6 +14,8 @@ static enum cxd_latfit_state can_fit(const struct sw_ctx *c,
 {
 	if (c->place.switch_of == NULL || c->coord_only)
 		return CXD_LF_NONE;
+	if (r->tol[CXD_M_LAT].crowded)
+		return CXD_LF_CROWDED;
 	if (r->tol[CXD_M_LAT].poor)
 		return CXD_LF_POOR;
 	if (c->m.n > CXD_LATFIT_MAX_RANKS)
