@@ -68,6 +68,9 @@ def parse_args(argv):
     p.add_argument("--no-links", action="store_true",
                    help="topology files of host lines only (platgen without --links), for "
                    "a sweep that reads no link lines")
+    p.add_argument("--state-widths", action="store_true",
+                   help="width lines in the topology files (platgen --state-widths): the "
+                   "classes they hold to a pair on one switch")
     p.add_argument("--list", action="store_true",
                    help="print the drawn platgen command lines; run nothing")
     a = p.parse_args(argv)
@@ -79,12 +82,13 @@ def parse_args(argv):
         p.error("--timeout %s: must be positive" % a.timeout)
     # what scenarios.run_one reads besides the scenario
     a.ranks_lo, a.ranks_hi = a.ranks
-    a.ranks, a.cfg, a.standin, a.bundle, a.state_widths = None, [], None, None, False
+    a.ranks, a.cfg, a.standin, a.bundle = None, [], None, None
     return a
 
 
 def platgen_words(a, shape):
-    return shape["words"] + ([] if a.no_links else ["--links"])
+    return shape["words"] + ([] if a.no_links else ["--links"]) + \
+        (["--state-widths"] if a.state_widths else [])
 
 
 def platgen_cmd(a, shape, prefix):

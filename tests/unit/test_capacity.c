@@ -573,8 +573,43 @@ static void test_skip_named(void **state)
 	assert_int_equal(skipped(&f, &s), 1 | 2);
 }
 
+/* The leaf pairs set out, without groups: three leaves of one rank,
+ * two spines (switches 3, 4); a bit per leaf pair as skipped's. */
+static int leaf_pairs_out(const struct tfab *f, const struct cxd_suspect *s)
+{
+	char sp[9] = { 0 };
+
+	assert_int_equal(cxd_cap_skip_parts(&f->tm), 3);
+	cxd_cap_skip_named(&f->tm, f->n, s, sp);
+	return sp[0 * 3 + 1] | sp[0 * 3 + 2] << 1 | sp[1 * 3 + 2] << 2;
+}
+
+/* A fat tree: a spine named takes out the pairs of the leaves linked to
+ * it (all three), a leaf its own two, a link its leaf end's, a rank
+ * none (its NIC sits out by the ranks' list). */
+static void test_skip_leaves(void **state)
+{
+	static struct tfab f;
+	struct cxd_suspect s = { .kind = CXD_S_SWITCH, .id = 3,
+				 .id2 = CXD_SWL_ALL };
+
+	(void) state;
+	tfab_fat_tree(&f, 3, 1, 2);
+	assert_int_equal(leaf_pairs_out(&f, &s), 7);
+	s.id = 1;
+	assert_int_equal(leaf_pairs_out(&f, &s), 1 | 4);
+	s = (struct cxd_suspect){ .kind = CXD_S_LINK, .id = 2, .id2 = 4 };
+	assert_int_equal(leaf_pairs_out(&f, &s), 2 | 4);
+	s = (struct cxd_suspect){ .kind = CXD_S_RANK, .id = 0, .id2 = -1 };
+	assert_int_equal(leaf_pairs_out(&f, &s), 0);
+	s.alike[s.nalike++] = (struct cxd_alike){ CXD_S_SWITCH, 0,
+						  CXD_SWL_ALL };
+	assert_int_equal(leaf_pairs_out(&f, &s), 1 | 2);
+}
+
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_skip_named),
+	cmocka_unit_test(test_skip_leaves),
 	cmocka_unit_test(test_plan_dragonfly),
 	cmocka_unit_test(test_plan_skips),
 	cmocka_unit_test(test_plan_leaves),

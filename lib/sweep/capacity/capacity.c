@@ -110,8 +110,8 @@ static int add_unit(struct build *b, enum cxd_cap_scope s, int x, int y)
 	struct cxd_cap_unit *u;
 	int lo = x < y ? x : y, hi = x < y ? y : x, np;
 	/* named already: listed, not loaded */
-	bool out = s == CXD_CAP_BUNDLE && b->skip_pair &&
-		   b->skip_pair[lo * b->tm->ngroup + hi];
+	bool out = b->skip_pair && s != CXD_CAP_SWITCHES &&
+		   b->skip_pair[lo * cxd_cap_skip_parts(b->tm) + hi];
 	if (pl->nunits == b->cap) {
 		int cap = b->cap ? 2 * b->cap : 64;
 		void *p = realloc(pl->unit, (size_t) cap * sizeof(*pl->unit));

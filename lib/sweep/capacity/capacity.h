@@ -94,6 +94,13 @@ struct cxd_cap_class {
 	 * own loss, flows that end unevenly or queue). */
 	double bound;
 	bool from_width;       /* stated width x the typical pair */
+	/* A typical pair of the scope's class of link (lclass.h: across
+	 * groups or leaves, within a group), MB/s; NAN or 0: the run's
+	 * typical pair stands in. Set by the caller before the judging: a
+	 * pair across groups crosses more hops, and on a simulated
+	 * dragonfly ran 13 % under the run's typical one, so a bundle
+	 * stated at 48 pairs and loaded with 8 was "short" at 87 %. */
+	double pair;
 	/* each unit's expected is the routes' model's (its own pairs'
 	 * ways), not the typical unit's */
 	bool from_model;
@@ -119,8 +126,8 @@ enum cxd_topo_wkind cxd_cap_width_kind(enum cxd_cap_scope s);
  */
 struct cxd_cap_want {
 	/* Ranks with skip[i] set take no part (their NIC is named
-	 * already; NULL: none) nor units with skip_pair[a * ngroup + b]
-	 * set (a bundle named already). */
+	 * already; NULL: none) nor units with skip_pair[a * parts + b]
+	 * set (a bundle or leaf pair named already; cxd_cap_skip_parts). */
 	const bool *skip, *skip_pair;
 	/* per topo kind; a scope whose width is unknown is present but
 	 * not run (why says) */
@@ -206,12 +213,15 @@ int cxd_cap_confirm(struct cxd_cap_plan *pl, const struct cxd_cap_plan *again,
 bool cxd_cap_to_confirm(const struct cxd_cap_plan *pl);
 void cxd_cap_res_free(struct cxd_cap_res *res);
 
-/* Suspect s, named before the pass, sets in skip_pair (ngroup x
- * ngroup, g < h at g * ngroup + h) the bundles whose shortfall it may
- * explain, for it and each component alike with it: a bundle, the
- * bundle of a link, a group's bundles, and a switch's: those with a
- * link on it, or (no link lines) every bundle of its group. n: ranks
- * (tm places them). */
+/* Suspect s, named before the pass, sets in skip_pair (its parts
+ * squared, cxd_cap_skip_parts: ngroup, or nswitch without groups; g < h
+ * at g * parts + h) the units whose shortfall it may explain, for it
+ * and each component alike with it: a bundle, the bundle of a link, a
+ * group's bundles, and a switch's: those with a link on it, or (no link
+ * lines) every bundle of its group. Without groups, the leaf pairs: a
+ * leaf's, and a spine's (every pair of leaves with links to it). n:
+ * ranks (tm places them). */
+int cxd_cap_skip_parts(const struct cxd_topo_map *tm);
 void cxd_cap_skip_named(const struct cxd_topo_map *tm, int n,
 			const struct cxd_suspect *s, char *skip_pair);
 

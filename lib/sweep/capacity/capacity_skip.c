@@ -61,13 +61,71 @@ static void skip_one(const struct cxd_topo_map *tm, int n, int kind, int id,
 		skip_bundle(skip_pair, ng, g, o);
 }
 
+int cxd_cap_skip_parts(const struct cxd_topo_map *tm)
+{
+	return tm->ngroup > 0 ? tm->ngroup : tm->nswitch;
+}
+
+/* Without groups: every leaf pair of leaf x (one with ranks). */
+static void skip_leaf(const struct cxd_topo_map *tm, int x, char *skip_pair)
+{
+	int ns = tm->nswitch;
+
+	for (int o = 0; x >= 0 && x < ns && o < ns; o++)
+		if (o != x)
+			skip_pair[(x < o ? x : o) * ns + (x < o ? o : x)] = 1;
+}
+
+/* Without groups: a leaf named (its own, its link's leaf end) takes its
+ * leaf pairs out; a spine named, every pair of the leaves linked to it
+ * (with both spines of two named, every leaf pair: they were short for
+ * the spines, six of them named beside them at 128 ranks). */
+static void skip_leaves(const struct cxd_topo_map *tm, int kind, int id,
+			int id2, char *skip_pair)
+{
+	int ns = tm->nswitch;
+
+	if (kind == CXD_S_LINK) {
+		skip_leaf(tm, id, skip_pair);
+		skip_leaf(tm, id2, skip_pair);
+		return;
+	}
+	if (kind != CXD_S_SWITCH)
+		return;
+	if (id < ns) {
+		skip_leaf(tm, id, skip_pair);
+		return;
+	}
+	for (int l = 0; tm->link && l < tm->nlink; l++) {
+		int a = tm->link[l].a == id ? tm->link[l].b :
+			tm->link[l].b == id ? tm->link[l].a : -1;
+
+		for (int m = 0; a >= 0 && a < ns && m < tm->nlink; m++) {
+			int b = tm->link[m].a == id ? tm->link[m].b :
+				tm->link[m].b == id ? tm->link[m].a : -1;
+
+			if (b >= 0 && b < ns && b != a)
+				skip_pair[(a < b ? a : b) * ns +
+					  (a < b ? b : a)] = 1;
+		}
+	}
+}
+
 void cxd_cap_skip_named(const struct cxd_topo_map *tm, int n,
 			const struct cxd_suspect *s, char *skip_pair)
 {
-	if (tm->ngroup == 0)
-		return;
-	skip_one(tm, n, s->kind, s->id, s->id2, skip_pair);
-	for (int j = 0; j < s->nalike; j++)
-		skip_one(tm, n, s->alike[j].kind, s->alike[j].id,
-			 s->alike[j].id2, skip_pair);
+	bool leaves = tm->ngroup == 0;
+
+	if (leaves)
+		skip_leaves(tm, s->kind, s->id, s->id2, skip_pair);
+	else
+		skip_one(tm, n, s->kind, s->id, s->id2, skip_pair);
+	for (int j = 0; j < s->nalike; j++) {
+		const struct cxd_alike *x = &s->alike[j];
+
+		if (leaves)
+			skip_leaves(tm, x->kind, x->id, x->id2, skip_pair);
+		else
+			skip_one(tm, n, x->kind, x->id, x->id2, skip_pair);
+	}
 }

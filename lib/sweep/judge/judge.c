@@ -143,11 +143,17 @@ double cxd_judge_typical_for(const struct cxd_rules *r, enum cxd_metric m,
 	const double *of = m == CXD_M_LAT ? r->lat_typical_of :
 			   r->bw_by_class ? r->bw_typical_of : NULL;
 	enum cxd_lclass c;
+	double ref = r->typical[m], one;
 
-	if (of == NULL || r->sw == NULL)
-		return r->typical[m];
+	if (r->sw == NULL)
+		return ref;
 	c = cxd_lclass_of(r->sw, r->grp, src, dst);
-	return isfinite(of[c]) ? of[c] : r->typical[m];
+	if (of && isfinite(of[c]))
+		ref = of[c];
+	one = r->bw_typical_of[CXD_LC_SWITCH];
+	if (m == CXD_M_BW && r->bw_full[c] && isfinite(one) && one > ref)
+		ref = one; /* a lone pair there runs as on one switch */
+	return ref;
 }
 
 unsigned cxd_judge_link(const struct cxd_rules *r, enum cxd_metric m,

@@ -109,6 +109,11 @@ struct cxd_rules {
 	 * The full sweep's median is its most numerous class's. */
 	double bw_typical_of[CXD_LC_N];
 	bool bw_by_class;
+	/* Classes whose lone pair the stated widths let run at full rate
+	 * and whose typical pair ran below a pair on one switch beyond the
+	 * tolerance (judge_full.h): their bandwidth is held to a pair on one
+	 * switch (bw_typical_of[CXD_LC_SWITCH]). */
+	bool bw_full[CXD_LC_N];
 	const int *sw, *grp;
 	struct cxd_tol tol[2];
 	/* n x n, NAN where no match; NULL: none. With base_row, the row of
@@ -145,7 +150,9 @@ struct cxd_sweep_judged {
 bool cxd_judge_too_busy(const struct cxd_sweep_judged *j);
 
 /* The typical link that link (src, dst) is judged against in metric m:
- * latency's of its class where known, else the run's. */
+ * latency's of its class where known (bandwidth's too under --budget),
+ * else the run's; for bandwidth in a class of bw_full, at least a pair
+ * on one switch. */
 double cxd_judge_typical_for(const struct cxd_rules *r, enum cxd_metric m,
 			     int src, int dst);
 /* The tolerance links are judged by against the baseline: the wider of

@@ -59,6 +59,23 @@ static json_object *classes(const double *of)
 	return o;
 }
 
+/* Bandwidth's classes held to a pair on one switch too (judge_full.h):
+ * ["group", "across"], or NULL when none. */
+static json_object *full_classes(const struct cxd_rules *r)
+{
+	json_object *a = NULL;
+
+	for (int c = 0; r->sw && c < CXD_LC_N; c++) {
+		if (!r->bw_full[c])
+			continue;
+		if (a == NULL)
+			a = json_object_new_array();
+		json_object_array_add(a, json_object_new_string(
+				      cxd_lclass_key((enum cxd_lclass) c)));
+	}
+	return a;
+}
+
 json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 {
 	json_object *o = json_object_new_object();
@@ -68,9 +85,17 @@ json_object *cxd_out_json_resolution(const struct cxd_sweep_res *r)
 	for (int m = 0; m < 2; m++) {
 		const struct cxd_tol *t = &rules->tol[m];
 		json_object *x = json_object_new_object();
+		json_object *full = m == CXD_M_BW ? full_classes(rules) :
+						    NULL;
 
 		json_object_object_add(x, "typical",
 				       cxd_json_num(rules->typical[m]));
+		if (full) {
+			json_object_object_add(x, "full_rate_classes", full);
+			json_object_object_add(x, "one_switch_typical",
+					       cxd_json_num(rules->bw_typical_of[
+						       CXD_LC_SWITCH]));
+		}
 		if (rules->sw && (m == CXD_M_LAT || rules->bw_by_class))
 			json_object_object_add(x, "typical_by_class", classes(
 				m == CXD_M_LAT ? rules->lat_typical_of :

@@ -127,6 +127,27 @@ static void classes(const struct cxd_sweep_res *r, const char *sep,
 		fprintf(out, "\n");
 }
 
+/* The classes the stated widths hold to a pair on one switch. */
+static void full_rate(const struct cxd_sweep_res *r, FILE *out)
+{
+	const struct cxd_rules *rules = r->judged.rules;
+	const char *sep = "";
+
+	for (int c = 0; rules->sw && c < CXD_LC_N; c++) {
+		if (!rules->bw_full[c])
+			continue;
+		fprintf(out, "%s%s", *sep ? sep : "           bandwidth ",
+			cxd_lclass_name((enum cxd_lclass) c, groups(r)));
+		sep = ", ";
+	}
+	if (*sep)
+		fprintf(out, ": the typical pair below a pair on one switch "
+			"(%.2f MB/s) beyond the tolerance, where the stated "
+			"widths carry 2 pairs or more at full rate: held to "
+			"the pair on one switch\n",
+			rules->bw_typical_of[CXD_LC_SWITCH]);
+}
+
 void cxd_out_text_resolution(const struct cxd_sweep_res *r, FILE *out)
 {
 	const struct cxd_rules *rules = r->judged.rules;
@@ -147,6 +168,7 @@ void cxd_out_text_resolution(const struct cxd_sweep_res *r, FILE *out)
 		classes(r, "           bandwidth by class (typical, MB/s; "
 			"the plan's pairs judged by their own):",
 			rules->bw_typical_of, "%.2f", out);
+	full_rate(r, out);
 	crowding(r, out);
 	for (int m = 0; m < 2; m++)
 		if (rules->tol[m].poor && !rules->tol[m].crowded)

@@ -238,6 +238,19 @@ static bool model(const struct sw_ctx *c, struct cxd_cap_model *m)
 	return ret == 0;
 }
 
+/* Each scope's typical pair: of its class of link (rank 0 judges). */
+static void class_pairs(struct cxd_cap_plan *pl, const struct cxd_rules *r)
+{
+	static const enum cxd_lclass of[CXD_CAP_SCOPES] = {
+		[CXD_CAP_BUNDLE] = CXD_LC_ACROSS,
+		[CXD_CAP_SWITCHES] = CXD_LC_GROUP,
+		[CXD_CAP_LEAVES] = CXD_LC_ACROSS,
+	};
+
+	for (int s = 0; s < CXD_CAP_SCOPES; s++)
+		pl->cls[s].pair = r->bw_typical_of[of[s]];
+}
+
 /* One pass over the plan of the widths in x; rank 0 judges it (no
  * suspect added yet). false: nothing to load (res.why says). */
 static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
@@ -257,6 +270,7 @@ static bool one_pass(struct sw_capacity *cap, const struct sw_ctx *c,
 	cxd_cap_plan_free(&cap->plan);
 	if (cxd_cap_plan(&c->place, c->ranks, c->m.n, &w, &cap->plan) != 0)
 		sw_die(&c->m, "out of memory");
+	class_pairs(&cap->plan, &j->rules);
 	if (nothing(&cap->plan, cap->res.why, sizeof(cap->res.why)))
 		return false;
 	all = sw_alloc(&c->m, 2 * CXD_CAP_NFIG(cap->plan.nunits) + 1,
@@ -342,7 +356,7 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 		 const struct sw_judging *j, const struct sw_gathered *g)
 {
 	const struct cxd_topo_map *tm = &c->place;
-	int n = c->m.n, ng = tm->switch_of ? tm->ngroup : 0;
+	int n = c->m.n, ng = tm->switch_of ? cxd_cap_skip_parts(tm) : 0;
 	char *skip = sw_alloc(&c->m, (size_t) n, 1);
 	char *skip_pair = sw_alloc(&c->m, (size_t) ng * ng + 1, 1);
 	struct inputs x = {
@@ -360,7 +374,7 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 	if (h.run) {
 		sw_bcast(&c->m, skip, n, MPI_CHAR, "the ranks named");
 		sw_bcast(&c->m, skip_pair, ng * ng + 1, MPI_CHAR,
-			 "the bundles named");
+			 "the bundles and leaf pairs named");
 		for (int i = 0; i < n; i++)
 			x.skip[i] = skip[i];
 		for (int i = 0; i < ng * ng; i++)

@@ -16,6 +16,7 @@
 #include "sweep/judge/stat.h"
 #include "sweep/judge/stat_row.h"
 #include "sweep/model/topo_add.h"
+#include "sweep/judge/judge_full.h"
 #include "judge_mpi.h"
 
 /* Rank 0's status reaches every rank: all stop together, no hang. */
@@ -176,12 +177,15 @@ static void set_rules(struct sw_judging *j, const struct sw_ctx *c,
 				sum, c->m.n, RULE_COLS, 4 + CXD_LC_N + k);
 		}
 		r->bw_by_class = o->budget_s > 0;
+		cxd_judge_full_classes(in->has_topo ? in->topo.width : NULL,
+				       c->place.ngroup > 0, r->bw_full);
 		for (int m = 0; crowd && m < 2; m++)
 			if (crowd->ratio[m])
 				cxd_judge_crowd(&r->tol[m],
 						(enum cxd_metric) m,
 						crowd->ratio[m], crowd->cls,
 						(size_t) c->m.n);
+		cxd_judge_full_slow(r); /* after the crowding's verdict */
 		r->expect[CXD_M_BW] = o->expect_bw;
 		r->expect[CXD_M_LAT] = o->expect_lat;
 	}
