@@ -533,6 +533,35 @@ static void test_judge_unsure_and_stated(void **state)
 	cxd_cap_plan_free(&pl);
 }
 
+/* Stated widths as the model's rates: a kind's pairs over the cables
+ * of one of its connections (a group pair's one cable here, a switch
+ * pair's line of one); a kind not stated is fitted (NAN). The judging
+ * above kept a stated bundle's 90 MB/s where the units carried 40: a
+ * fitted rate would have taken the shortfall for the bundle's rate. */
+static void test_stated_rates(void **state)
+{
+	struct fab f;
+	struct cxd_cap_plan pl;
+	struct cxd_cap_model *m;
+	const bool stated[CXD_TOPO_W_KINDS] = { true, true, false };
+	double fixed[CXD_CAP_L_KINDS];
+
+	(void) state;
+	free(judge_setup(&f, 32, 2, 4, width2, stated, &pl, &m));
+	pl.cls[CXD_CAP_BUNDLE].pair = 80.0; /* its class's own pair */
+	assert_int_equal(cxd_cap_stated_rates(&f.tm, &pl, 90.0, fixed), 0);
+	assert_float_equal(fixed[CXD_CAP_L_GLOBAL], 160.0, 1e-9);
+	assert_float_equal(fixed[CXD_CAP_L_LOCAL], 180.0, 1e-9);
+	assert_true(isnan(fixed[CXD_CAP_L_UPLINK]));
+	for (int l = 0; l < f.tm.nlink; l++)
+		f.l[l].count = 4; /* four cables each: a quarter each */
+	assert_int_equal(cxd_cap_stated_rates(&f.tm, &pl, 90.0, fixed), 0);
+	assert_float_equal(fixed[CXD_CAP_L_GLOBAL], 40.0, 1e-9);
+	assert_float_equal(fixed[CXD_CAP_L_LOCAL], 45.0, 1e-9);
+	model_free(m);
+	cxd_cap_plan_free(&pl);
+}
+
 /* The bundles set out of the pass by suspect s, as a bit per group
  * pair: (0,1) 1, (0,2) 2, (1,2) 4. */
 static int skipped(const struct tfab *f, const struct cxd_suspect *s)
@@ -617,4 +646,5 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(test_judge_names),
 	cmocka_unit_test(test_confirm),
 	cmocka_unit_test(test_one_way),
-	cmocka_unit_test(test_judge_unsure_and_stated))
+	cmocka_unit_test(test_judge_unsure_and_stated),
+	cmocka_unit_test(test_stated_rates))

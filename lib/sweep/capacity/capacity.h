@@ -104,6 +104,9 @@ struct cxd_cap_class {
 	/* each unit's expected is the routes' model's (its own pairs'
 	 * ways), not the typical unit's */
 	bool from_model;
+	/* stated, and each unit's expected the lower of the width's and
+	 * the model's at the stated rates (capacity_stated.c) */
+	bool width_routes;
 	char why[96];          /* present but not run: why */
 };
 

@@ -101,10 +101,11 @@ static double typical(const struct cxd_cap_plan *pl, enum cxd_cap_scope s,
 static bool model_expect(struct cxd_cap_plan *pl,
 			 const struct cxd_cap_model *model, double pair)
 {
-	double rate[CXD_CAP_L_KINDS];
+	double rate[CXD_CAP_L_KINDS], fixed[CXD_CAP_L_KINDS];
 
 	return model && got(pair) &&
-	       cxd_cap_model_expect(pl, model, pair, rate) == 0;
+	       cxd_cap_stated_rates(model->tm, pl, pair, fixed) == 0 &&
+	       cxd_cap_model_expect(pl, model, pair, fixed, rate) == 0;
 }
 
 /* The longest share of a run of unit u spent waiting for a CPU (0 when
@@ -167,15 +168,23 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		cl->bound = 1.0 - fmax(tol, w > 0 ? 0.5 / w : 0.0);
 	}
 	have = model_expect(pl, model, pair);
-	for (int s = 0; s < CXD_CAP_SCOPES; s++)
+	for (int s = 0; s < CXD_CAP_SCOPES; s++) {
 		pl->cls[s].from_model = have && !pl->cls[s].from_width;
+		pl->cls[s].width_routes = have && pl->cls[s].from_width;
+	}
 	for (int u = 0; u < pl->nunits; u++) {
 		struct cxd_cap_unit *x = &pl->unit[u];
 		const struct cxd_cap_class *cl = &pl->cls[x->scope];
-		/* a stated width is the site's word for what a unit carries;
-		 * else the model's bound, typed against the scope's units */
-		double want = have && !cl->from_width ? x->expected :
-			      cl->expected;
+		/* a stated width is the site's word for what a unit carries,
+		 * as far as its pairs' ways reach it (the model, at the
+		 * stated rates, lower: pairs meeting on a narrow link on
+		 * their way, a hash putting two on one cable); else the
+		 * model's bound, typed against the scope's units */
+		double want = cl->expected;
+
+		if (have && got(x->expected) &&
+		    (!cl->from_width || x->expected < want))
+			want = x->expected;
 
 		if (x->np == 0)
 			continue;

@@ -70,11 +70,14 @@ static int all_draws(const struct cxd_cap_plan *pl,
 /* Each kind's rate times the median, over the units it binds, of what
  * they carried against their median draw. */
 static void refit(const struct cxd_cap_plan *pl, const double *med,
-		  const int *kind, double *rate, double *tmp)
+		  const int *kind, const double *fixed, double *rate,
+		  double *tmp)
 {
 	for (int k = 0; k < CXD_CAP_L_KINDS; k++) {
 		size_t c = 0;
 
+		if (fixed && isfinite(fixed[k]) && fixed[k] > 0)
+			continue;
 		for (int u = 0; u < pl->nunits; u++)
 			if (kind[u] == k && pl->unit[u].carried > 0 && med[u] > 0)
 				tmp[c++] = pl->unit[u].carried / med[u];
@@ -85,7 +88,7 @@ static void refit(const struct cxd_cap_plan *pl, const double *med,
 
 int cxd_cap_model_expect(struct cxd_cap_plan *pl,
 			 const struct cxd_cap_model *m, double pair_mb_s,
-			 double *rate)
+			 const double *fixed, double *rate)
 {
 	size_t nu = (size_t) pl->nunits + 1;
 	double *med = malloc(3 * nu * sizeof(double)), *low, *tmp;
@@ -98,13 +101,14 @@ int cxd_cap_model_expect(struct cxd_cap_plan *pl,
 	}
 	low = med + nu;
 	tmp = low + nu;
-	/* a physical link at a pair's rate to start with */
+	/* a physical link at a pair's rate to start with, or as stated */
 	for (int k = 0; k < CXD_CAP_L_KINDS; k++)
-		rate[k] = pair_mb_s;
+		rate[k] = fixed && isfinite(fixed[k]) && fixed[k] > 0 ?
+			  fixed[k] : pair_mb_s;
 	for (int it = 0; ret == 0 && it <= FIT_ROUNDS; it++) {
 		ret = all_draws(pl, m, rate, pair_mb_s, med, low, kind);
 		if (ret == 0 && it < FIT_ROUNDS)
-			refit(pl, med, kind, rate, tmp);
+			refit(pl, med, kind, fixed, rate, tmp);
 	}
 	for (int u = 0; ret == 0 && u < pl->nunits; u++)
 		if (pl->unit[u].np) {

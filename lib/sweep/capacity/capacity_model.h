@@ -62,11 +62,22 @@ bool cxd_cap_way_usable(const struct cxd_way *w, const struct cxd_topo_map *tm,
 			const struct cxd_routes *rt, const bool *has);
 
 /* Each kind's rate per physical link, MB/s, fitted to the units'
- * carried figures (a kind that binds no unit keeps a pair's rate),
- * then each unit's expected: its low draw, at most pair_mb_s a pair.
- * rate: CXD_CAP_L_KINDS out. 0; -ENOMEM. */
+ * carried figures (a kind that binds no unit keeps a pair's rate), or
+ * held at fixed[k] where that is a rate (fixed NULL: none), then each
+ * unit's expected: its low draw, at most pair_mb_s a pair. rate:
+ * CXD_CAP_L_KINDS out. 0; -ENOMEM. */
 int cxd_cap_model_expect(struct cxd_cap_plan *pl,
 			 const struct cxd_cap_model *m, double pair_mb_s,
-			 double *rate);
+			 const double *fixed, double *rate);
+/* The stated widths of pl's classes as rates per physical link
+ * (capacity_stated.c): a kind's width in pairs (of its class's pair,
+ * else pair_mb_s) over the median count of cables one connection of
+ * that kind holds (a switch pair's line, a group pair's bundle, a
+ * leaf's uplinks); NAN where not stated. A fitted rate would take a
+ * lone bundle's shortfall for its rate; these are the site's word.
+ * fixed: CXD_CAP_L_KINDS out. 0; -ENOMEM. */
+int cxd_cap_stated_rates(const struct cxd_topo_map *tm,
+			 const struct cxd_cap_plan *pl, double pair_mb_s,
+			 double *fixed);
 
 #endif

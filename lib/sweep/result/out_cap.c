@@ -63,6 +63,10 @@ static void want_words(const struct cxd_sweep_res *r, enum cxd_cap_scope s,
 
 	if (unit && cl->from_model)
 		fprintf(out, "its routes say it carries");
+	else if (unit && cl->width_routes)
+		fprintf(out, "its stated width (%d pair%s), over its pairs' "
+			"routes, carries", cl->width,
+			cl->width == 1 ? "" : "s");
 	else if (cl->from_width)
 		fprintf(out, "its stated width (%d pair%s) carries", cl->width,
 			cl->width == 1 ? "" : "s");
