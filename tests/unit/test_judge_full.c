@@ -87,6 +87,17 @@ static void test_slow_layer(void **state)
 	r.bw_typical_of[CXD_LC_ACROSS] = 74;
 	assert_int_equal(cxd_judge_link(&r, CXD_M_BW, 0, 2, 74), 0);
 	r.bw_full[CXD_LC_ACROSS] = true;
+	/* the calibration did not measure a pair across alone: unknown */
+	cxd_judge_full_slow(&r);
+	assert_false(r.bw_full[CXD_LC_ACROSS]);
+	/* it did, and they gained 40 % alone: crowded, 104 alone */
+	r.tol[CXD_M_BW].crowd_of[CXD_LC_ACROSS] = 0.4;
+	r.bw_full[CXD_LC_ACROSS] = true;
+	cxd_judge_full_slow(&r);
+	assert_false(r.bw_full[CXD_LC_ACROSS]);
+	/* 2 % alone: the layer is slow */
+	r.tol[CXD_M_BW].crowd_of[CXD_LC_ACROSS] = 0.02;
+	r.bw_full[CXD_LC_ACROSS] = true;
 	cxd_judge_full_slow(&r);
 	assert_true(r.bw_full[CXD_LC_ACROSS]);
 	assert_true(fabs(cxd_judge_typical_for(&r, CXD_M_BW, 0, 2) - 100) <
@@ -99,8 +110,13 @@ static void test_slow_layer(void **state)
 	r.typical[CXD_M_LAT] = 2.0;
 	assert_true(fabs(cxd_judge_typical_for(&r, CXD_M_LAT, 0, 2) - 2.0) <
 		    1e-9);
-	/* under --budget its own class's typical is the floor's start */
+	/* under --budget its own class's typical is the floor's start, and
+	 * the plan's rounds crowd no link: no calibration needed */
 	r.bw_by_class = true;
+	r.tol[CXD_M_BW].crowd_of[CXD_LC_ACROSS] = NAN;
+	r.bw_full[CXD_LC_ACROSS] = true;
+	cxd_judge_full_slow(&r);
+	assert_true(r.bw_full[CXD_LC_ACROSS]);
 	assert_true(fabs(cxd_judge_typical_for(&r, CXD_M_BW, 0, 2) - 100) <
 		    1e-9);
 	r.bw_full[CXD_LC_ACROSS] = false;
@@ -123,6 +139,7 @@ static void test_within_tolerance(void **state)
 		r.bw_typical_of[c] = NAN;
 	r.typical[CXD_M_BW] = r.bw_typical_of[CXD_LC_ACROSS] = 96.5;
 	r.bw_typical_of[CXD_LC_SWITCH] = 100;
+	r.tol[CXD_M_BW].crowd_of[CXD_LC_ACROSS] = 0.0;
 	r.bw_full[CXD_LC_ACROSS] = true;
 	cxd_judge_full_slow(&r);
 	assert_false(r.bw_full[CXD_LC_ACROSS]);

@@ -41,6 +41,22 @@ void cxd_judge_full_classes(const struct cxd_topo_width *w, bool grouped,
 				     full(w, CXD_TOPO_W_UPLINK);
 }
 
+/* Class c's typical pair as it runs alone: under --budget the plan's
+ * rounds load no link beyond its cables, so as measured; in the full
+ * sweep raised by what its pairs gained alone in the calibration, and
+ * unknown (NAN) where none of them was measured alone: a hashed fat
+ * tree's pairs met two on a spine's cable at once, at half rate, and
+ * the class's typical pair was a crowded one. */
+static double alone(const struct cxd_rules *r, int c)
+{
+	double x = r->tol[CXD_M_BW].crowd_of[c];
+
+	if (r->bw_by_class)
+		return r->bw_typical_of[c];
+	return isfinite(x) ? r->bw_typical_of[c] * (1.0 + fmax(x, 0.0)) :
+			     NAN;
+}
+
 void cxd_judge_full_slow(struct cxd_rules *r)
 {
 	double one = r->bw_typical_of[CXD_LC_SWITCH];
@@ -48,6 +64,5 @@ void cxd_judge_full_slow(struct cxd_rules *r)
 
 	for (int c = 0; c < CXD_LC_N; c++)
 		r->bw_full[c] = r->bw_full[c] && isfinite(one) &&
-				!r->tol[CXD_M_BW].poor &&
-				r->bw_typical_of[c] < floor;
+				!r->tol[CXD_M_BW].poor && alone(r, c) < floor;
 }

@@ -23,12 +23,15 @@ struct cxd_rules;
  * groups (a dragonfly), else switches across a fat tree's uplinks. */
 void cxd_judge_full_classes(const struct cxd_topo_width *w, bool grouped,
 			    bool out[CXD_LC_N]);
-/* Of r->bw_full, keep the classes whose typical pair is below a pair on
- * one switch by more than the bandwidth tolerance (its floor): a class
- * within it is judged as before, its own typical the reference, so a
- * healthy fabric's pairs across (a hop's latency slower, 3.5 % on a
- * simulated fat tree) are not held to a finer bar than they were. With
- * no pair on one switch, or a poor resolution, none is kept. */
+/* Of r->bw_full, keep the classes whose typical pair, as it runs alone,
+ * is below a pair on one switch by more than the bandwidth tolerance
+ * (its floor): a class within it is judged as before, its own typical
+ * the reference, so a healthy fabric's pairs across (a hop's latency
+ * slower, 3.5 % on a simulated fat tree) are not held to a finer bar
+ * than they were. In the full sweep "alone" is the calibration's word
+ * (r->tol[CXD_M_BW].crowd_of, set before): a class it did not sample
+ * is not kept. With no pair on one switch, or a poor resolution, none
+ * is kept. */
 void cxd_judge_full_slow(struct cxd_rules *r);
 
 #endif
