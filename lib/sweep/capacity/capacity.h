@@ -117,6 +117,9 @@ struct cxd_cap_plan {
 	struct cxd_cap_class cls[CXD_CAP_SCOPES];
 };
 
+/* Class cl's pair, MB/s: its own (cl->pair) where it is a figure, else
+ * the run's typical pair (capacity_stated.c). */
+double cxd_cap_class_pair(const struct cxd_cap_class *cl, double pair);
 /* The width each scope's load comes from (topo_types.h's kinds). */
 enum cxd_topo_wkind cxd_cap_width_kind(enum cxd_cap_scope s);
 

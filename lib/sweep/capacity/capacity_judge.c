@@ -138,13 +138,6 @@ static double typical_busy(const struct cxd_cap_plan *pl, const double *busy,
 	return k ? cxd_stat_median(tmp, k) : 0.0;
 }
 
-/* A pair of class cl's kind: its own typical where known, else the
- * run's (pair). */
-static double pair_of(const struct cxd_cap_class *cl, double pair)
-{
-	return got(cl->pair) ? cl->pair : pair;
-}
-
 /* Each unit's expected, ratio and state. */
 static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		  bool poor, const struct cxd_cap_model *model,
@@ -158,7 +151,8 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		int w = cl->width;
 
 		cl->from_width = cl->stated && got(pair);
-		cl->expected = cl->from_width ? cl->width * pair_of(cl, pair) :
+		cl->expected = cl->from_width ?
+			       cl->width * cxd_cap_class_pair(cl, pair) :
 			       typical(pl, s, tmp);
 		/* the typical unit's own width where it is wider than the
 		 * sample's (a sample with links down) */
@@ -189,8 +183,8 @@ static void units(struct cxd_cap_plan *pl, double pair, double tol,
 		if (x->np == 0)
 			continue;
 		/* fewer pairs than the load: at most that many pairs' worth */
-		if (got(pair) && x->np * pair_of(cl, pair) < want)
-			want = x->np * pair_of(cl, pair);
+		if (got(pair) && x->np * cxd_cap_class_pair(cl, pair) < want)
+			want = x->np * cxd_cap_class_pair(cl, pair);
 		x->expected = want;
 		x->busy = busiest(u, x->np, busy);
 		x->ratio = got(want) ? x->carried / want : NAN;

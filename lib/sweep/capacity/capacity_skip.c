@@ -69,11 +69,18 @@ int cxd_cap_skip_parts(const struct cxd_topo_map *tm)
 /* Without groups: every leaf pair of leaf x (one with ranks). */
 static void skip_leaf(const struct cxd_topo_map *tm, int x, char *skip_pair)
 {
-	int ns = tm->nswitch;
+	for (int o = 0; x < tm->nswitch && o < tm->nswitch; o++)
+		skip_bundle(skip_pair, tm->nswitch, x, o);
+}
 
-	for (int o = 0; x >= 0 && x < ns && o < ns; o++)
-		if (o != x)
-			skip_pair[(x < o ? x : o) * ns + (x < o ? o : x)] = 1;
+/* The leaf at link l's other end from switch id; -1: none (l does not
+ * touch id, or its other end holds no rank). */
+static int leaf_beyond(const struct cxd_topo_map *tm, int l, int id)
+{
+	int o = tm->link[l].a == id ? tm->link[l].b :
+		tm->link[l].b == id ? tm->link[l].a : -1;
+
+	return o < tm->nswitch ? o : -1;
 }
 
 /* Without groups: a leaf named (its own, its link's leaf end) takes its
@@ -97,17 +104,10 @@ static void skip_leaves(const struct cxd_topo_map *tm, int kind, int id,
 		return;
 	}
 	for (int l = 0; tm->link && l < tm->nlink; l++) {
-		int a = tm->link[l].a == id ? tm->link[l].b :
-			tm->link[l].b == id ? tm->link[l].a : -1;
+		int a = leaf_beyond(tm, l, id);
 
-		for (int m = 0; a >= 0 && a < ns && m < tm->nlink; m++) {
-			int b = tm->link[m].a == id ? tm->link[m].b :
-				tm->link[m].b == id ? tm->link[m].a : -1;
-
-			if (b >= 0 && b < ns && b != a)
-				skip_pair[(a < b ? a : b) * ns +
-					  (a < b ? b : a)] = 1;
-		}
+		for (int m = 0; a >= 0 && m < tm->nlink; m++)
+			skip_bundle(skip_pair, ns, a, leaf_beyond(tm, m, id));
 	}
 }
 

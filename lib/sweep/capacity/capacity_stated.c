@@ -14,6 +14,11 @@ static const enum cxd_cap_scope scope_of[CXD_CAP_L_KINDS] = {
 	[CXD_CAP_L_UPLINK] = CXD_CAP_LEAVES,
 };
 
+double cxd_cap_class_pair(const struct cxd_cap_class *cl, double pair)
+{
+	return isfinite(cl->pair) && cl->pair > 0 ? cl->pair : pair;
+}
+
 /* The groups the link lines' ends are in: one more than the highest. */
 static int groups_of_links(const struct cxd_topo_map *tm)
 {
@@ -80,8 +85,7 @@ int cxd_cap_stated_rates(const struct cxd_topo_map *tm,
 		return -ENOMEM;
 	for (int k = 0; k < CXD_CAP_L_KINDS; k++) {
 		const struct cxd_cap_class *cl = &pl->cls[scope_of[k]];
-		double pair = isfinite(cl->pair) && cl->pair > 0 ? cl->pair :
-			      pair_mb_s;
+		double pair = cxd_cap_class_pair(cl, pair_mb_s);
 		double c = cl->stated && cl->width > 0 && tm->nlink > 0 &&
 			   (k != CXD_CAP_L_GLOBAL || tm->switch_group) ?
 			   cables(tm, k, ng, sum, nslot) : NAN;

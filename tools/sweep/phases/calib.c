@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cxi_sweep: did the pairs measured at once lower each other's
- * bandwidth, or raise each other's latency? With no --topology the sweep cannot know which pairs share
- * links (a tapered fabric's global or spine links), and with one the
- * links it knows may not be all that is shared (where a group's global
- * links land, how a fat tree hashes over its spines); so after the
- * passes a sample of every class of link (on one switch, within a group,
+ * bandwidth, or raise each other's latency? With no --topology the
+ * sweep cannot know which pairs share links (a tapered fabric's global
+ * or spine links), and with one the links it knows may not be all that
+ * is shared (where a group's global links land, how a fat tree hashes
+ * over its spines); so after the passes a sample of every class of link (on one switch, within a group,
  * across groups: each pass's pairs, lclass.h) is measured again one pair
  * at a time, and each figure is set against the same link's figure from
  * its pass. Latency too: ranks that share a host's CPUs (or a shared

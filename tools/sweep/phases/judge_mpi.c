@@ -13,10 +13,10 @@
 
 #include <mpi.h>
 
+#include "sweep/judge/judge_full.h"
 #include "sweep/judge/stat.h"
 #include "sweep/judge/stat_row.h"
 #include "sweep/model/topo_add.h"
-#include "sweep/judge/judge_full.h"
 #include "judge_mpi.h"
 
 /* Rank 0's status reaches every rank: all stop together, no hang. */
