@@ -412,9 +412,10 @@ static int dealt_layout(int n, int nd, bool random, unsigned *rng, int *dom)
  * The dealt plan (sched_dealt.c) under the simulated waits, for every N
  * up to 48 and domain counts 2, 3, N/4, N/2, in blocks and at random:
  * every pair exactly once, never two pairs of one domain pair at once,
- * no deadlock, eager or synchronous tokens. Where dealing would not pay
- * the plan is refused, never wrong; it must be dealt often enough to
- * count.
+ * no deadlock, eager or synchronous tokens (N/2 domains in blocks:
+ * more domains than ranks in one, as a fat tree's small leaves). Where
+ * dealing cannot be done the plan is refused, never wrong; it must be
+ * dealt often enough to count.
  */
 static void test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock(
 	void **state)
@@ -450,6 +451,38 @@ static void test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock(
 		fail_msg("%d plans dealt, want %d or more", dealt, DEALT_MIN);
 }
 
+/* The same with a cap on a domain's pairs at once (a fat tree's leaves,
+ * their narrowest uplink's cables): the slots cut into parts, still
+ * every pair once and no deadlock. */
+static void test_dealt_capped_plan_pairs_once_no_deadlock(void **state)
+{
+	int want[KEYS_MAX_N * KEYS_MAX_N], dom[KEYS_MAX_N], dealt = 0;
+	unsigned rng = 29;
+
+	(void) state;
+	for (int n = 4; n <= KEYS_RUN_N; n++) {
+		int nds[3] = { 2, n / 4, n / 2 };
+
+		for (int i = 0; i < n * n; i++)
+			want[i] = i / n < i % n;
+		for (int j = 0; j < 6; j++) {
+			struct cxd_plan pl;
+
+			if (nds[j / 2] < 2)
+				continue;
+			dealt_layout(n, nds[j / 2], false, &rng, dom);
+			if (cxd_sched_dealt_capped(n, dom, n / 2, 1 + j % 2,
+						   &pl) != 0)
+				continue;
+			dealt++;
+			check_keyed(n, n / 2, &pl, dom, 1, want,
+				    n * (n - 1) / 2);
+			cxd_sched_free(&pl);
+		}
+	}
+	assert_true(dealt > 0);
+}
+
 CXD_UNIT_MAIN(
 	cmocka_unit_test(
 		test_main_plan_pairs_once_at_most_k_at_once_no_deadlock),
@@ -466,4 +499,5 @@ CXD_UNIT_MAIN(
 	cmocka_unit_test(
 		test_keys_let_cap_pairs_of_a_domain_pair_run_at_once),
 	cmocka_unit_test(
-		test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock))
+		test_dealt_plan_pairs_once_one_per_domain_pair_no_deadlock),
+	cmocka_unit_test(test_dealt_capped_plan_pairs_once_no_deadlock))

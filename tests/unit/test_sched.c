@@ -185,10 +185,13 @@ static void test_dealt_plan_refused_where_it_would_not_pay(void **state)
 		dom[r] = 7;
 	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), -EDOM);
 	assert_int_equal(cxd_sched_undealt(12, dom, 6), CXD_UNDEALT_ONE);
+	/* More domains than ranks in one: p covers the domains. */
 	for (int r = 0; r < 12; r++)
 		dom[r] = r / 2;
-	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), -EDOM);
-	assert_int_equal(cxd_sched_undealt(12, dom, 6), CXD_UNDEALT_MANY);
+	assert_int_equal(cxd_sched_undealt(12, dom, 6), CXD_DEALT);
+	assert_int_equal(cxd_sched_dealt(12, dom, 6, &pl), 0);
+	assert_int_equal(cxd_sched_dealt_prime(&pl), 7);
+	cxd_sched_free(&pl);
 }
 
 /*

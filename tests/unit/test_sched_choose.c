@@ -86,12 +86,55 @@ static void test_leaves_dealt_or_chained(void **st)
 	assert_int_equal(ch.cap, 3);
 	for (int r = 0; r < 12; r++)
 		sw[r] = r / 2;
+	/* More leaves than ranks on one: dealt too (chained rounds bound
+	 * a leaf pair, not a leaf, whose uplinks its pairs to all others
+	 * would share). */
 	ch = cxd_sched_choose(12, 6, &tm, 0, 0);
-	assert_int_equal(ch.why, CXD_SCHED_WHY_UNDEALT_MANY);
+	assert_int_equal(ch.kind, CXD_SCHED_DEALT);
 	assert_says(&ch, SHARED "with one pair at a time per switch pair and "
-		    "as many per switch as its uplinks carry, in chained "
-		    "rounds (not dealt: more switches than ranks in the "
-		    "largest), as --topology places the ranks in 6 switches");
+		    "as many per switch as its uplinks carry, dealt into "
+		    "slots, as --topology places the ranks in 6 switches");
+}
+
+/* Ecmp link lines: a leaf's pairs at once are at most its narrowest
+ * uplink's cables (a hash may put them all there), whatever width was
+ * measured between two leaves; minimal routes, or a measured width
+ * below, leave the cap as it was. */
+static void test_leaves_capped_by_narrowest_uplink(void **st)
+{
+	int sw[12];
+	/* 3 leaves, 2 spines (switches 3 and 4, holding no rank) */
+	struct cxd_topo_link l[6] = { { 0, 3, 2, 1 }, { 0, 4, 3, 2 },
+				      { 1, 3, 2, 3 }, { 1, 4, 2, 4 },
+				      { 2, 3, 4, 5 }, { 2, 4, 4, 6 } };
+	struct cxd_topo_map tm = { .switch_of = sw, .nswitch = 3,
+				  .link = l, .nlink = 6,
+				  .route = CXD_TOPO_R_ECMP, .nswitch_all = 5 };
+	struct cxd_sched_choice ch;
+
+	(void) st;
+	for (int r = 0; r < 12; r++)
+		sw[r] = r / 4;
+	ch = cxd_sched_choose(12, 6, &tm, 0, 8);
+	cxd_sched_cap_cables(&ch, cxd_sched_uplink_cables(&tm));
+	assert_int_equal(cxd_sched_uplink_cables(&tm), 2);
+	assert_int_equal(ch.kind, CXD_SCHED_DEALT);
+	assert_int_equal(ch.cap, 2);
+	assert_true(ch.cap_links);
+	assert_says(&ch, SHARED "with one pair at a time per switch pair and "
+		    "as many per switch as its narrowest uplink carries (a "
+		    "hash may put them all on it), dealt into slots, as "
+		    "--topology places the ranks in 3 switches");
+	ch = cxd_sched_choose(12, 6, &tm, 0, 1);
+	cxd_sched_cap_cables(&ch, cxd_sched_uplink_cables(&tm));
+	assert_int_equal(ch.cap, 1);
+	assert_false(ch.cap_links);
+	tm.route = CXD_TOPO_R_MINIMAL;
+	assert_int_equal(cxd_sched_uplink_cables(&tm), 0);
+	ch = cxd_sched_choose(12, 6, &tm, 0, 8);
+	cxd_sched_cap_cables(&ch, cxd_sched_uplink_cables(&tm));
+	assert_int_equal(ch.cap, 8);
+	assert_false(ch.cap_links);
 }
 
 /* Groups of several switches: nested, capped by a switch pair's links;
@@ -157,5 +200,6 @@ static void test_narrowings_said_after(void **st)
 CXD_UNIT_MAIN(
 	cmocka_unit_test(test_rounds_and_why),
 	cmocka_unit_test(test_leaves_dealt_or_chained),
+	cmocka_unit_test(test_leaves_capped_by_narrowest_uplink),
 	cmocka_unit_test(test_groups_nested_or_dealt),
 	cmocka_unit_test(test_narrowings_said_after))

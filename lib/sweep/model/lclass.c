@@ -85,33 +85,70 @@ static bool present(int n, const int *sw, const int *grp, enum cxd_lclass c)
 	return yes;
 }
 
+/* A stride through n ranks that visits every one of them, about n/per
+ * apart (coprime with n: a stride sharing a factor with n cycles
+ * through a few ranks only, and a class sampled after another found
+ * them all taken). */
+static int stride_for(int n, int per)
+{
+	int s = n / (per > 0 ? per : 1) + 1;
+
+	for (;; s++) {
+		int a = s, b = n;
+
+		while (b != 0) {
+			int t = a % b;
+
+			a = b;
+			b = t;
+		}
+		if (a == 1)
+			return s;
+	}
+}
+
+/* The next pair of class c from cursor *at on (visiting every rank
+ * once), into out; false: none left. */
+static bool next_pair(int n, const int *sw, const int *grp, bool *used,
+		      int stride, int *at, enum cxd_lclass c,
+		      struct cxd_pair *out)
+{
+	for (; *at < n; (*at)++) {
+		int a = (int) (((long) *at * stride) % n), b;
+
+		if (used[a] || (b = partner(n, sw, grp, used, a, c)) < 0)
+			continue;
+		used[a] = used[b] = true;
+		*out = (struct cxd_pair){ a < b ? a : b, a < b ? b : a };
+		(*at)++;
+		return true;
+	}
+	return false;
+}
+
 int cxd_lclass_sample(int n, const int *sw, const int *grp, int per,
 		      struct cxd_pair *out, enum cxd_lclass *cls)
 {
 	bool *used = calloc((size_t) n + 1, sizeof(bool));
-	int k = 0;
+	int k = 0, at[CXD_LC_N] = { 0 }, stride = stride_for(n, per);
+	bool live[CXD_LC_N];
 
 	if (used == NULL)
 		return -1;
-	for (int c = 0; c < CXD_LC_N; c++) {
-		int got = 0;
-
-		if (!present(n, sw, grp, (enum cxd_lclass) c))
-			continue;
-		/* Ranks taken at a stride, so the pairs come from all
-		 * over the fabric, not its first switch. */
-		for (int i = 0; i < n && got < per; i++) {
-			int a = (int) (((long) i * (n / per + 1)) % n), b;
-
-			if (used[a] || (b = partner(n, sw, grp, used, a,
-						    (enum cxd_lclass) c)) < 0)
+	for (int c = 0; c < CXD_LC_N; c++)
+		live[c] = present(n, sw, grp, (enum cxd_lclass) c);
+	/* A pair of each class in turn, so no class takes the ranks that
+	 * a rarer one needs; ranks at a stride, so the pairs come from
+	 * all over the fabric, not its first switch. */
+	for (int got = 0; got < per; got++)
+		for (int c = 0; c < CXD_LC_N; c++) {
+			if (!live[c])
 				continue;
-			used[a] = used[b] = true;
-			out[k] = (struct cxd_pair){ a < b ? a : b, a < b ? b : a };
-			cls[k++] = (enum cxd_lclass) c;
-			got++;
+			live[c] = next_pair(n, sw, grp, used, stride, &at[c],
+					    (enum cxd_lclass) c, &out[k]);
+			if (live[c])
+				cls[k++] = (enum cxd_lclass) c;
 		}
-	}
 	free(used);
 	return k;
 }

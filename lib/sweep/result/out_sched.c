@@ -38,8 +38,8 @@ static const char *const how_words[] = {
 					"pairs at once than a round)",
 	[CXD_SCHED_WHY_UNDEALT_PLACE] = "in chained rounds (not dealt: some "
 					"ranks are not placed)",
-	[CXD_SCHED_WHY_UNDEALT_MANY] = "in chained rounds (not dealt: more %s "
-				       "than ranks in the largest)",
+	[CXD_SCHED_WHY_UNDEALT_MANY] = "in chained rounds (not dealt: over "
+				       "40,000 %s, or ranks in one)",
 	[CXD_SCHED_WHY_UNDEALT_ONE] = "in chained rounds",
 };
 
@@ -65,6 +65,8 @@ static void say_shared(const struct cxd_sched_choice *ch, char *buf,
 	snprintf(buf, len, "shared links: latency in full rounds, then "
 		 "bandwidth with one pair at a time per %s pair%s, %s, as "
 		 "--topology places the ranks in %d %s%s", unit,
+		 ch->cap_links ? " and as many per switch as its narrowest "
+		 "uplink carries (a hash may put them all on it)" :
 		 ch->cap > 0 ? " and as many per switch as its uplinks carry" :
 		 "", how, ch->nd, unit, ch->groups ? "s" : "es");
 }

@@ -21,6 +21,31 @@ static const enum cxd_sched_why undealt_why[] = {
 	[CXD_UNDEALT_ONE] = CXD_SCHED_WHY_UNDEALT_ONE,
 };
 
+/* The fewest cables of one link line from a switch holding ranks (a
+ * leaf) under ecmp routes, 0: none known. Which spine a pair takes is
+ * a hash the sweep does not know, and any number of a leaf's pairs may
+ * land on one of its uplinks: as many at once as that uplink carries
+ * never crowd one. A width measured between two leaves says what one
+ * leaf pair's pairs did (d-mod-k spreads them by destination), not a
+ * leaf's pairs to several others: a healthy 2:1 tree (8 leaves of 16,
+ * one cable to each of 8 spines) measured 8 and, run at 2 a leaf,
+ * had 1,500 pairs meet on a spine link. */
+int cxd_sched_uplink_cables(const struct cxd_topo_map *tm)
+{
+	int w = 0;
+
+	if (tm->route != CXD_TOPO_R_ECMP || tm->link == NULL)
+		return 0;
+	for (int l = 0; l < tm->nlink; l++) {
+		const struct cxd_topo_link *k = &tm->link[l];
+
+		if ((k->a < tm->nswitch || k->b < tm->nswitch) &&
+		    k->count > 0 && (w == 0 || k->count < w))
+			w = k->count;
+	}
+	return w;
+}
+
 /*
  * On a tapered fabric the pairs of a round that cross between the same
  * two groups (or leaf switches, without groups) share that pair's few
@@ -73,6 +98,15 @@ struct cxd_sched_choice cxd_sched_choose(int n, int pairs_at_once,
 	ch.kind = why == CXD_DEALT ? CXD_SCHED_DEALT : CXD_SCHED_CHAINED;
 	ch.why = undealt_why[why];
 	return ch;
+}
+
+void cxd_sched_cap_cables(struct cxd_sched_choice *ch, int cables)
+{
+	if (!ch->groups && ch->cap > 0 && cables > 0 && cables < ch->cap &&
+	    ch->nnarrow == 0) {
+		ch->cap = cables;
+		ch->cap_links = true;
+	}
 }
 
 int cxd_sched_cap(const struct cxd_sched_choice *ch)

@@ -33,7 +33,7 @@ enum cxd_sched_why {
 	/* Chained, not dealt (cxd_sched_undealt's reasons): */
 	CXD_SCHED_WHY_UNDEALT_ROUND,  /* fewer pairs at once than a round */
 	CXD_SCHED_WHY_UNDEALT_PLACE,  /* some ranks not placed */
-	CXD_SCHED_WHY_UNDEALT_MANY,   /* more domains than the largest's ranks */
+	CXD_SCHED_WHY_UNDEALT_MANY,   /* over 40,000 domains, or ranks in one */
 	CXD_SCHED_WHY_UNDEALT_ONE,    /* one domain */
 };
 
@@ -56,6 +56,9 @@ struct cxd_sched_choice {
 	int nd, nswitch;
 	bool groups;
 	int cap;
+	/* cap is the narrowest uplink's cables (ecmp link lines): the
+	 * hash may put all of a leaf's pairs on it */
+	bool cap_links;
 	/* The narrowings since (sw_narrow), in order. */
 	int nnarrow;
 	struct cxd_sched_narrow narrow[CXD_SCHED_NARROW_MAX];
@@ -70,6 +73,13 @@ struct cxd_sched_choice {
 struct cxd_sched_choice cxd_sched_choose(int n, int pairs_at_once,
 					 const struct cxd_topo_map *tm,
 					 int local_w, int uplink_w);
+/* The fewest cables of one link line from a switch holding ranks (a
+ * leaf) where tm's routes are ecmp, 0: none known (no link lines: other
+ * ranks than 0 have none, so rank 0 asks and tells). */
+int cxd_sched_uplink_cables(const struct cxd_topo_map *tm);
+/* A leaf's pairs at once (ch's cap, without groups) at most cables: the
+ * hash may put them all on its narrowest uplink. */
+void cxd_sched_cap_cables(struct cxd_sched_choice *ch, int cables);
 /* The shared-links schedule's domains per rank on tm. */
 const int *cxd_sched_domains(const struct cxd_topo_map *tm);
 /* A domain's pairs across at once now (the latest narrowing's). */

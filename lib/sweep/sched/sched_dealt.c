@@ -14,8 +14,13 @@
  * even domains 303 units dealt against 2,898 chained, 4 domains 4,176
  * against 12,030, one of 4 beside three of 84 7,162 against 15,586.
  * With more domains than ranks in the largest (a fat tree's leaves of 4)
- * the ranks, not the links, bound the sweep, and chaining did better
- * (64 of 4: 573 against 960): those are not dealt.
+ * chaining ends sooner (64 of 4: 573 against 960), but only because it
+ * bounds a domain pair, not a domain: a leaf's pairs to many others ran
+ * side by side over its few uplinks, and on a healthy hashed fat tree
+ * (14 leaves of 6, one node link to each of 2 spines) a third of the
+ * pairs across leaves measured their share and a spine was named. Those
+ * are dealt too, with p at least the domains' count, so that a slot
+ * still holds one pair per rank (most of its places are then empty).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -102,8 +107,10 @@ static int dsize(const struct dealt *dl, int d)
 	return dl->start[d + 1] - dl->start[d];
 }
 
-/* Whether dealing pays (see cxd_sched_dealt); sets prime and intra.
- * The bound on p keeps p^2 slots in an int. */
+/* Whether dealing can be done (see cxd_sched_dealt); sets prime and
+ * intra. p covers a domain's ranks and the domains (a rank meets each
+ * other domain at its own place in a slot). The bound on p keeps p^2
+ * slots in an int. */
 static bool pays(struct dealt *dl)
 {
 	int most = 0;
@@ -114,9 +121,9 @@ static bool pays(struct dealt *dl)
 		most = s > most ? s : most;
 		dl->intra = r > dl->intra ? r : dl->intra;
 	}
-	if (dl->nd < 2 || dl->nd > most || most > 40000)
+	if (dl->nd < 2 || most > 40000 || dl->nd > 40000)
 		return false;
-	dl->prime = prime_from(most);
+	dl->prime = prime_from(most > dl->nd ? most : dl->nd);
 	return true;
 }
 

@@ -18,9 +18,9 @@ extern const struct cxd_sched_ops cxd_sched_dealt_ops;
  * rank meets each of b's ranks once (x - y fixes u, then x fixes v), and
  * in one slot a's ranks for different b differ. Each rank computes its
  * own steps and chain links (kprev/knext) from that, in O(n) memory.
- * Dealt where it pays (0): every rank placed, whole rounds at once
- * (pairs_at_once >= n / 2), and at least 2 domains but no more than the
- * largest has ranks (p is then the smallest prime >= that size); else
+ * Dealt where it can be (0): every rank placed, whole rounds at once
+ * (pairs_at_once >= n / 2), and 2 to 40,000 domains (p is then the
+ * smallest prime >= both the largest's ranks and the domains); else
  * -EDOM, or -ENOMEM. cxd_sched_choose asks first (cxd_sched_undealt)
  * and chains the circle rounds instead where it would not pay
  * (cxd_sched_keys), so the pacing only builds what was chosen.
@@ -59,7 +59,7 @@ enum cxd_undealt {
 	CXD_DEALT,          /* it would be */
 	CXD_UNDEALT_ROUND,  /* fewer pairs at once than a round */
 	CXD_UNDEALT_PLACE,  /* some ranks not placed */
-	CXD_UNDEALT_MANY,   /* more domains than the largest has ranks */
+	CXD_UNDEALT_MANY,   /* more than 40,000 domains or ranks in one */
 	CXD_UNDEALT_ONE,    /* one domain */
 };
 enum cxd_undealt cxd_sched_undealt(int n, const int *dom, int pairs_at_once);

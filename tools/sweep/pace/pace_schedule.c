@@ -34,11 +34,15 @@ void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
 		      const struct cxd_plan *pl)
 {
 	const struct cxd_topo_map *tm = &c->place;
+	/* the link lines are rank 0's */
+	int cables = c->m.rank == 0 ? cxd_sched_uplink_cables(tm) : 0;
 
 	p->round_s = sw_alloc(&c->m, (size_t) pl->nrounds, sizeof(double));
+	sw_bcast(&c->m, &cables, 1, MPI_INT, "the uplinks' cables");
 	p->sched = cxd_sched_choose(c->m.n, p->pairs_at_once, tm,
 				    c->width[CXD_TOPO_W_LOCAL],
 				    c->width[CXD_TOPO_W_UPLINK]);
+	cxd_sched_cap_cables(&p->sched, cables);
 	p->shared = p->sched.kind == CXD_SCHED_ROUNDS ? NULL :
 		    cxd_sched_domains(tm);
 	p->shared_sw = p->sched.kind == CXD_SCHED_NESTED ? tm->switch_of :
