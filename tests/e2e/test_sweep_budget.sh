@@ -22,7 +22,10 @@
 # class. A budget too small is
 # refused before measuring (exit 2, no report, no JSON) naming the
 # budget it needs, and that budget then runs; a budget that is not a
-# positive number, or --budget with --health, exits 2 naming them.
+# positive number, or --budget with --health, exits 2 naming them. With
+# the widths stated the capacity pass follows the plan within the budget,
+# and where the budget leaves it too little time it says so and does not
+# run.
 # About 20 s on 2 cores (the job of 32 adds 2, the fat tree 3). Skipped (77) without
 # SimGrid or the simulated build.
 #   bash tests/e2e/test_sweep_budget.sh BUILD_DIR
@@ -120,6 +123,33 @@ need=$(sed -n 's/.*give --budget \([0-9.]*\) or more.*/\1/p' "$TMPD/small.err")
 if [ -n "$need" ]; then
 	sim 64 ok need --topology "$TMPD/ok.topo" --budget "$need"
 	expect_rc 0 $? "--budget $need, the budget it named, runs" || show "$TMPD/need.err"
+fi
+
+section "the capacity pass within the budget"
+# With the widths stated (platgen --state-widths) the capacity pass loads
+# every bundle and switch pair after the plan; with the budget only just
+# enough for the plan, it does not run, and says so (the job is never held
+# past the budget for it)
+if plat okw --state-widths; then
+	sim 64 okw okw --topology "$TMPD/okw.topo" --budget "$BUDGET" --json "$TMPD/okw.json"
+	expect_rc 0 $? "--budget $BUDGET, widths stated" || show "$TMPD/okw.err"
+	check "the capacity pass ran, its bundles loaded with more than one pair" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["capacity"]
+load = {k["scope"]: k["load_pairs"] for k in c["classes"]}
+sys.exit(0 if c["ran"] and load.get("bundle", 0) >= 2 else 1)' "$TMPD/okw.json"
+	sim 64 okw okw-small --topology "$TMPD/okw.topo" --budget 0.001
+	need=$(sed -n 's/.*give --budget \([0-9.]*\) or more.*/\1/p' "$TMPD/okw-small.err")
+	if [ -n "$need" ]; then
+		sim 64 okw okw-need --topology "$TMPD/okw.topo" --budget "$need"
+		expect_rc 0 $? "--budget $need, widths stated" || show "$TMPD/okw-need.err"
+		expect_line "$TMPD/okw-need.out" "^Capacity: not run: the budget's time left" \
+			"the pass that would not fit says so"
+	else
+		fail "--budget 0.001, widths stated: no budget named"; show "$TMPD/okw-small.err"
+	fi
+else
+	fail "platgen --state-widths: no platform"
 fi
 
 section "bad values"

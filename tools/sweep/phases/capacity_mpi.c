@@ -59,7 +59,8 @@ static void cap_pair(void *arg, const struct sw_turn *t, int p)
 }
 
 /* Why the pass cannot run at all; NULL: it can (rank 0). */
-static const char *why_not(const struct sw_ctx *c, const struct sw_gathered *g)
+static const char *why_not(const struct sw_ctx *c,
+			   const struct cxd_sweep_suspects *g)
 {
 	if (c->cfg.sweep.sw_flags & CXD_SW_NO_CAPACITY)
 		return "--no-capacity";
@@ -69,8 +70,8 @@ static const char *why_not(const struct sw_ctx *c, const struct sw_gathered *g)
 		return "coordination only (a test copy)";
 	if (c->hosts.pairs_at_once < 2)
 		return "one pair at a time (--max-pairs or the hosts' CPUs)";
-	for (size_t i = 0; i < g->nsus; i++)
-		if (g->sus[i].kind == CXD_S_FABRIC)
+	for (size_t i = 0; i < g->n; i++)
+		if (g->list[i].kind == CXD_S_FABRIC)
 			return "the whole fabric is named already";
 	return NULL;
 }
@@ -79,7 +80,7 @@ static const char *why_not(const struct sw_ctx *c, const struct sw_gathered *g)
  * that sit out, and the head. */
 static void rank0_inputs(struct sw_capacity *cap, const struct sw_ctx *c,
 			 const struct sw_inputs *in,
-			 const struct sw_gathered *g, struct head *h,
+			 const struct cxd_sweep_suspects *g, struct head *h,
 			 char *skip, char *skip_pair)
 {
 	const struct cxd_topo_map *tm = &c->place;
@@ -90,9 +91,48 @@ static void rank0_inputs(struct sw_capacity *cap, const struct sw_ctx *c,
 	for (int k = 0; in->has_topo && k < CXD_TOPO_W_KINDS; k++)
 		h->stated[k] = in->topo.width[k].src == CXD_TOPO_WS_STATED;
 	for (int i = 0; h->run && i < c->m.n; i++)
-		skip[i] = cxd_judge_rank_suspect(g->sus, g->nsus, i, tm);
-	for (size_t i = 0; h->run && i < g->nsus; i++)
-		cxd_cap_skip_named(tm, c->m.n, &g->sus[i], skip_pair);
+		skip[i] = cxd_judge_rank_suspect(g->list, g->n, i, tm);
+	for (size_t i = 0; h->run && i < g->n; i++)
+		cxd_cap_skip_named(tm, c->m.n, &g->list[i], skip_pair);
+}
+
+/* Rank 0, where its time is bounded: the pass's time foreseen, its
+ * first plan's rounds, each run CXD_CAP_REPS times at most twice a
+ * pair's time (a load of its width and one more), for the first load,
+ * two widenings and the reload; past t.left_s it does not run. */
+static void within_time(struct sw_capacity *cap, const struct sw_ctx *c,
+			const struct head *hd, const char *skip,
+			const char *skip_pair, struct sw_cap_time t,
+			int *run)
+{
+	const struct cxd_topo_map *tm = &c->place;
+	int n = c->m.n, ng = cxd_cap_skip_parts(tm);
+	bool *sk = sw_alloc(&c->m, (size_t) n, sizeof(bool));
+	bool *sp = sw_alloc(&c->m, (size_t) ng * ng + 1, sizeof(bool));
+	bool stated[CXD_TOPO_W_KINDS];
+	struct cxd_cap_plan pl;
+	double need;
+
+	for (int i = 0; i < n; i++)
+		sk[i] = skip[i];
+	for (int i = 0; i < ng * ng; i++)
+		sp[i] = skip_pair[i];
+	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
+		stated[k] = hd->stated[k];
+	if (cxd_cap_plan(tm, c->ranks, n, &(const struct cxd_cap_want){
+			 sk, sp, c->width, stated, c->hosts.pairs_at_once, 0 },
+			 &pl) != 0)
+		sw_die(&c->m, "out of memory");
+	need = 4.0 * pl.nrounds * CXD_CAP_REPS * 2.0 * t.pair_s;
+	cxd_cap_plan_free(&pl);
+	free(sk);
+	free(sp);
+	if (!(need > t.left_s))
+		return;
+	*run = 0;
+	snprintf(cap->res.why, sizeof(cap->res.why), "the budget's time "
+		 "left, %.3g s, is short of the %.3g s it may take", t.left_s,
+		 need);
 }
 
 /* This rank's slot in round r: its figure and CPU wait filed. */
@@ -353,7 +393,8 @@ static void reload(struct sw_capacity *cap, const struct sw_ctx *c,
 
 void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 		 struct sw_engine *e, const struct sw_inputs *in,
-		 const struct sw_judging *j, const struct sw_gathered *g)
+		 const struct sw_judging *j, struct cxd_sweep_suspects named,
+		 struct sw_cap_time t)
 {
 	const struct cxd_topo_map *tm = &c->place;
 	int n = c->m.n, ng = tm->switch_of ? cxd_cap_skip_parts(tm) : 0;
@@ -368,7 +409,9 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 
 	memset(cap, 0, sizeof(*cap));
 	if (c->m.rank == 0)
-		rank0_inputs(cap, c, in, g, &h, skip, skip_pair);
+		rank0_inputs(cap, c, in, &named, &h, skip, skip_pair);
+	if (c->m.rank == 0 && h.run && isfinite(t.left_s))
+		within_time(cap, c, &h, skip, skip_pair, t, &h.run);
 	sw_bcast(&c->m, &h, (int) (sizeof(h) / sizeof(int)), MPI_INT,
 		 "the capacity pass's start");
 	if (h.run) {

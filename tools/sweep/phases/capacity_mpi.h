@@ -24,15 +24,24 @@ struct sw_capacity {
 	size_t nsus;
 };
 
+/* What the pass may spend (rank 0's figures): left_s seconds
+ * (INFINITY: no bound; --budget: what is left of it), a pair's
+ * measurement about pair_s. */
+struct sw_cap_time {
+	double left_s, pair_s;
+};
+
 /* Collective. Rank 0 decides whether it runs (res.why when not: no
- * --topology, --no-capacity, the whole fabric named, ...), from the
- * suspects and busy links it gathered (g) and the widths the topology
- * states (in); every rank runs the plan through engine e, paced in a mode
- * of its own (a round's pairs at once); rank 0 judges by j's rules and
- * names a capacity suspect for each finding (in cap, not in g). */
+ * --topology, --no-capacity, the whole fabric named, its time foreseen
+ * past t.left_s ...), from the suspects named before it (the gathering's,
+ * or --budget's) and the widths the topology states (in); every rank runs
+ * the plan through engine e, paced in a mode of its own (a round's pairs
+ * at once); rank 0 judges by j's rules and names a capacity suspect for
+ * each finding (in cap, not in named). */
 void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 		 struct sw_engine *e, const struct sw_inputs *in,
-		 const struct sw_judging *j, const struct sw_gathered *g);
+		 const struct sw_judging *j, struct cxd_sweep_suspects named,
+		 struct sw_cap_time t);
 /* Rank 0: the result's capacity section (the pass's own result). */
 void sw_capacity_report(const struct sw_capacity *cap,
 			const struct cxd_cap_res **res);

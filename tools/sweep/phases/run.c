@@ -13,14 +13,18 @@
  * plan (budget_mpi.h) stands for the widths, the main plan and the
  * calibration: it is planned and its time foreseen, measured, judged
  * and retested as the main plan is, and its classes name the suspects
- * (no latency fit, no capacity pass: both want every pair). Rank 0's
+ * (no latency fit: it wants every pair); the capacity pass follows with
+ * the widths the topology states, where its time foreseen fits what is
+ * left of the budget. Rank 0's
  * progress line
  * (lib/base/progress_rounds.h, where it goes: progress_tty.h) names the
  * phases that measure in rounds; the pacing moves it on between rounds,
  * and it is erased before the report.
  */
+#include <math.h>
 #include <stdlib.h>
 
+#include "base/clock.h"
 #include "sweep/sched/sched_circle.h"
 #include "boot.h"
 #include "calib.h"
@@ -56,16 +60,17 @@ static unsigned phases_planned(const struct sw *w)
 	const struct sw_ctx *c = w->c;
 	unsigned m = 1u << PH_MAIN | 1u << PH_RETEST;
 
-	if (sw_budget_on(c))
-		return 1u << PH_BUDGET | 1u << PH_RETEST;
-	if (sw_widths_planned(c, w->in))
-		m |= 1u << PH_WIDTHS;
-	if (w->pace.pairs_at_once > 1 && !c->coord_only)
-		m |= 1u << PH_CALIB;
 	if (c->place.switch_of && !c->coord_only &&
 	    c->hosts.pairs_at_once >= 2 &&
 	    !(c->cfg.sweep.sw_flags & CXD_SW_NO_CAPACITY))
 		m |= 1u << PH_CAPACITY;
+	if (sw_budget_on(c))
+		return (m & 1u << PH_CAPACITY) | 1u << PH_BUDGET |
+		       1u << PH_RETEST;
+	if (sw_widths_planned(c, w->in))
+		m |= 1u << PH_WIDTHS;
+	if (w->pace.pairs_at_once > 1 && !c->coord_only)
+		m |= 1u << PH_CALIB;
 	return m;
 }
 
@@ -171,9 +176,25 @@ static void measure(struct sw *w, struct sw_ctx *c)
 	sw_gather_all(&w->seen, c, &w->judge, &w->fig);
 	sw_latfit(&w->lat, c, &w->judge, &w->fig); /* latency fit */
 	phase(w, PH_CAPACITY);
-	sw_capacity(&w->cap, c, e, w->in, &w->judge, &w->seen);
+	sw_capacity(&w->cap, c, e, w->in, &w->judge,
+		    sw_gathered_suspects(&w->seen),
+		    (struct sw_cap_time){ INFINITY, 0 });
 	cxd_rprog_end(c->m.line);
 	c->m.line = NULL;
+}
+
+/* --budget's capacity pass: the stated widths loaded, the plan's named
+ * set out, within what is left of the budget (rank 0 foresees it). */
+static void budget_capacity(struct sw *w, struct sw_ctx *c)
+{
+	const struct cxd_budget_res *b = &w->bud.res;
+	double spent = (double) (cxd_now_ns() - w->t0) / 1e9;
+
+	sw_widths_stated(c, w->in);
+	phase(w, PH_CAPACITY);
+	sw_capacity(&w->cap, c, w->eng, w->in, &w->judge,
+		    sw_budget_suspects(&w->bud),
+		    (struct sw_cap_time){ b->budget_s - spent, b->pair_s });
 }
 
 /* --budget: the covering plan's pairs, not every pair; their flags
@@ -197,6 +218,7 @@ static int measure_budget(struct sw *w, struct sw_ctx *c)
 		sw_retest(&w->judge, c, &w->pace, &w->meter);
 		sw_gather_all(&w->seen, c, &w->judge, &w->fig);
 		sw_budget_name(&w->bud, c, &w->judge);
+		budget_capacity(w, c);
 	}
 	cxd_rprog_end(c->m.line);
 	c->m.line = NULL;

@@ -129,8 +129,7 @@ int sw_report(const struct sw *w, struct sw_report *rep)
 	rounds(w, rep, &r->rounds);
 	sw_gathered_report(&w->seen, &r->links, &r->outliers);
 	sw_judging_report(&w->judge, &r->judged);
-	if (!budget) /* --budget runs no capacity pass */
-		sw_capacity_report(&w->cap, &r->cap);
+	sw_capacity_report(&w->cap, &r->cap);
 	r->latfit = &w->lat;
 	merge_suspects(w, rep);
 	counters_moved(w, rep);

@@ -134,6 +134,25 @@ static void one_kind(struct sw_ctx *c, struct wrun *w,
 	got->b = s->b;
 }
 
+/* The widths the topology states (rank 0's file) into stated[], on
+ * every rank; 0: not stated. */
+static void stated_widths(const struct sw_ctx *c, const struct sw_inputs *in,
+			  int *stated)
+{
+	const struct cxd_topo_width *tw = in->has_topo ? in->topo.width : NULL;
+
+	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
+		stated[k] = tw && tw[k].src == CXD_TOPO_WS_STATED ?
+			    tw[k].pairs : 0;
+	sw_bcast(&c->m, stated, CXD_TOPO_W_KINDS, MPI_INT, "the widths");
+}
+
+void sw_widths_stated(struct sw_ctx *c, const struct sw_inputs *in)
+{
+	if (c->place.switch_of != NULL)
+		stated_widths(c, in, c->width);
+}
+
 void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 {
 	struct cxd_topo_width *tw = in->has_topo ? in->topo.width : NULL;
@@ -143,10 +162,7 @@ void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 
 	if (c->place.switch_of == NULL)
 		return;
-	for (int k = 0; tw && k < CXD_TOPO_W_KINDS; k++)
-		if (tw[k].src == CXD_TOPO_WS_STATED)
-			stated[k] = tw[k].pairs;
-	sw_bcast(&c->m, stated, CXD_TOPO_W_KINDS, MPI_INT, "the widths");
+	stated_widths(c, in, stated);
 	if (cxd_width_samples(&c->place, c->ranks, c->m.n, s) != 0)
 		sw_die(&c->m, "out of memory");
 	for (int k = 0; k < CXD_TOPO_W_KINDS; k++) {

@@ -16,6 +16,10 @@
  * are paced in modes of its own (before the sweep's schedule is
  * chosen). */
 void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in);
+/* Collective: c->width as the topology states them, nothing measured
+ * (--budget: its plan stands for the widths; the capacity pass loads
+ * the stated). */
+void sw_widths_stated(struct sw_ctx *c, const struct sw_inputs *in);
 /* Rank 0, before it: whether sw_widths will measure some kind (a kind
  * the placement has, the topology does not state, and the hosts can
  * load), for the progress line's count of phases. */
