@@ -108,7 +108,7 @@ static void test_text(void **state)
 	cxd_out_suspect_name(&w.r, &w.sus[1], name, sizeof(name));
 	assert_string_equal(name, "the links between groups g0 and g1");
 	buf = text_of(&w);
-	assert_non_null(strstr(buf, "Capacity: 1.5 s of the run's 10.0 s "
+	assert_non_null(strstr(buf, "Capacity: 1.5 s of the run's 10 s "
 				    "(15.0 %)\n"));
 	assert_non_null(strstr(buf, "  1 bundle between groups, 2 pairs at "
 				    "once on each (width 2, stated), 1 round "

@@ -153,7 +153,8 @@ void cxd_out_cap_text(const struct cxd_sweep_res *r, FILE *out)
 		fprintf(out, "Capacity: not run: %s\n", r->cap->why);
 		return;
 	}
-	fprintf(out, "Capacity: %.3g s of the run's %.1f s (%.1f %%)\n",
+	/* %.3g: a --budget run's rounds take hundredths of a second */
+	fprintf(out, "Capacity: %.3g s of the run's %.3g s (%.1f %%)\n",
 		r->cap->seconds, r->rounds.total_s, r->rounds.total_s > 0 ?
 		100 * r->cap->seconds / r->rounds.total_s : 0.0);
 	for (int s = 0; s < CXD_CAP_SCOPES; s++)
