@@ -49,6 +49,8 @@ struct sw_ctx {
 	 * CXD_TOPO_W_*), stated or measured (width_mpi.c), on every rank;
 	 * 0: unknown. */
 	int width[CXD_TOPO_W_KINDS];
+	/* which of them the topology states (the site's word), every rank */
+	bool width_stated[CXD_TOPO_W_KINDS];
 	bool coord_only;       /* test copies: time the pacing alone */
 };
 

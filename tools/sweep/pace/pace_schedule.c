@@ -34,8 +34,10 @@ void sw_pacing_choose(struct sw_pacing *p, const struct sw_ctx *c,
 		      const struct cxd_plan *pl)
 {
 	const struct cxd_topo_map *tm = &c->place;
-	/* the link lines are rank 0's */
-	int cables = c->m.rank == 0 ? cxd_sched_uplink_cables(tm) : 0;
+	/* the link lines are rank 0's; a stated uplink width is the site's
+	 * word that its routing spreads a leaf's pairs so */
+	int cables = c->m.rank == 0 && !c->width_stated[CXD_TOPO_W_UPLINK] ?
+		     cxd_sched_uplink_cables(tm) : 0;
 
 	p->round_s = sw_alloc(&c->m, (size_t) pl->nrounds, sizeof(double));
 	sw_bcast(&c->m, &cables, 1, MPI_INT, "the uplinks' cables");

@@ -149,8 +149,11 @@ static void stated_widths(const struct sw_ctx *c, const struct sw_inputs *in,
 
 void sw_widths_stated(struct sw_ctx *c, const struct sw_inputs *in)
 {
-	if (c->place.switch_of != NULL)
-		stated_widths(c, in, c->width);
+	if (c->place.switch_of == NULL)
+		return;
+	stated_widths(c, in, c->width);
+	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
+		c->width_stated[k] = c->width[k] > 0;
 }
 
 void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
@@ -163,6 +166,8 @@ void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 	if (c->place.switch_of == NULL)
 		return;
 	stated_widths(c, in, stated);
+	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
+		c->width_stated[k] = stated[k] > 0;
 	if (cxd_width_samples(&c->place, c->ranks, c->m.n, s) != 0)
 		sw_die(&c->m, "out of memory");
 	for (int k = 0; k < CXD_TOPO_W_KINDS; k++) {
