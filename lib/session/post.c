@@ -71,15 +71,17 @@ int cxd_post_stalled(struct cxd_sess *s, uint64_t *last_change_ns,
 		return 0;
 	/* The peer answered the check above: it is the data path. */
 	if (s->via->separate)
-		snprintf(alive, sizeof(alive), " although %s is alive",
-			 cxd_sess_who(s));
+		snprintf(alive, sizeof(alive), " although it is alive");
 	if (waited)
 		snprintf(busy, sizeof(busy), ", and %.1f s more while this "
 			 "process waited for a CPU", (double) waited / 1e9);
-	return cxd_sess_fail(s, -ETIMEDOUT, "no %s completed for %.1f s "
-			     "during %s%s: the fabric path stopped moving "
+	/* The peer named as every stall message names it (the sweep's
+	 * aggressors stall here with a full queue, or in their drain) */
+	return cxd_sess_fail(s, -ETIMEDOUT, "no %s to %s completed for %.1f "
+			     "s during %s%s: the fabric path stopped moving "
 			     "data (the limit for %llu bytes in flight is "
 			     "--timeout %llu s plus 1 s per MB%s)", what,
+			     cxd_sess_who(s),
 			     (double) (now - *last_change_ns) / 1e9,
 			     cxd_sess_phase(s), alive,
 			     (unsigned long long) s->inflight_bytes,

@@ -65,6 +65,9 @@ wait_pid "$FROZEN_PID" 25
 check "rank 0 found and stopped in the incast" test -n "$rank0"
 check "the job ends, non-zero, within 25 s ($(elapsed_since "$t0") s)" \
 	test "$WAIT_RC" != 124 -a "$WAIT_RC" != 0
+# Named whether an aggressor stalls draining its completions or posting
+# into a full queue (each names the peer; the second once did not, and
+# this check failed on a healthy tree).
 check "the stalled aggressor is named" \
 	grep -qE "no operation to the aggressor rank 0 .* completed" "$BG_ERR"
 sleep 1
