@@ -27,6 +27,14 @@ struct head {
 	int stated[CXD_TOPO_W_KINDS];
 };
 
+/* Who sits out and what the widths are, on every rank. */
+struct inputs {
+	bool *skip, *skip_pair;
+	bool stated[CXD_TOPO_W_KINDS];
+	int width[CXD_TOPO_W_KINDS];
+	int reload;            /* cxd_cap_want's */
+};
+
 /* The figure this rank led in the round being run, and the share of
  * the pair's time it waited for a CPU (NAN: unknown). */
 struct led {
@@ -96,37 +104,38 @@ static void rank0_inputs(struct sw_capacity *cap, const struct sw_ctx *c,
 		cxd_cap_skip_named(tm, c->m.n, &g->list[i], skip_pair);
 }
 
+/* x from what rank 0 said (h, skip, skip_pair) and the widths. */
+static void inputs_of(const struct sw_ctx *c, const struct head *h,
+		      const char *skip, const char *skip_pair, int ng,
+		      struct inputs *x)
+{
+	for (int i = 0; i < c->m.n; i++)
+		x->skip[i] = skip[i];
+	for (int i = 0; i < ng * ng; i++)
+		x->skip_pair[i] = skip_pair[i];
+	for (int k = 0; k < CXD_TOPO_W_KINDS; k++) {
+		x->stated[k] = h->stated[k];
+		x->width[k] = c->width[k];
+	}
+}
+
 /* Rank 0, where its time is bounded: the pass's time foreseen, its
  * first plan's rounds, each run CXD_CAP_REPS times at most twice a
  * pair's time (a load of its width and one more), for the first load,
  * two widenings and the reload; past t.left_s it does not run. */
 static void within_time(struct sw_capacity *cap, const struct sw_ctx *c,
-			const struct head *hd, const char *skip,
-			const char *skip_pair, struct sw_cap_time t,
-			int *run)
+			const struct inputs *x, struct sw_cap_time t, int *run)
 {
-	const struct cxd_topo_map *tm = &c->place;
-	int n = c->m.n, ng = cxd_cap_skip_parts(tm);
-	bool *sk = sw_alloc(&c->m, (size_t) n, sizeof(bool));
-	bool *sp = sw_alloc(&c->m, (size_t) ng * ng + 1, sizeof(bool));
-	bool stated[CXD_TOPO_W_KINDS];
 	struct cxd_cap_plan pl;
 	double need;
 
-	for (int i = 0; i < n; i++)
-		sk[i] = skip[i];
-	for (int i = 0; i < ng * ng; i++)
-		sp[i] = skip_pair[i];
-	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
-		stated[k] = hd->stated[k];
-	if (cxd_cap_plan(tm, c->ranks, n, &(const struct cxd_cap_want){
-			 sk, sp, c->width, stated, c->hosts.pairs_at_once, 0 },
-			 &pl) != 0)
+	if (cxd_cap_plan(&c->place, c->ranks, c->m.n,
+			 &(const struct cxd_cap_want){
+				 x->skip, x->skip_pair, x->width, x->stated,
+				 c->hosts.pairs_at_once, 0 }, &pl) != 0)
 		sw_die(&c->m, "out of memory");
 	need = 4.0 * pl.nrounds * CXD_CAP_REPS * 2.0 * t.pair_s;
 	cxd_cap_plan_free(&pl);
-	free(sk);
-	free(sp);
 	if (!(need > t.left_s))
 		return;
 	*run = 0;
@@ -254,14 +263,6 @@ static void add_suspects(struct sw_capacity *cap, const struct sw_ctx *c)
 			.cap = i };
 	cap->nsus = (size_t) res->nfound;
 }
-
-/* Who sits out and what the widths are, on every rank. */
-struct inputs {
-	bool *skip, *skip_pair;
-	bool stated[CXD_TOPO_W_KINDS];
-	int width[CXD_TOPO_W_KINDS];
-	int reload;            /* cxd_cap_want's */
-};
 
 /* Rank 0, with the fabric's links: its routes (capacity_model.h);
  * false without, or where the routes cannot be made (then no unit is
@@ -410,22 +411,17 @@ void sw_capacity(struct sw_capacity *cap, const struct sw_ctx *c,
 	memset(cap, 0, sizeof(*cap));
 	if (c->m.rank == 0)
 		rank0_inputs(cap, c, in, &named, &h, skip, skip_pair);
-	if (c->m.rank == 0 && h.run && isfinite(t.left_s))
-		within_time(cap, c, &h, skip, skip_pair, t, &h.run);
+	if (c->m.rank == 0 && h.run && isfinite(t.left_s)) {
+		inputs_of(c, &h, skip, skip_pair, ng, &x);
+		within_time(cap, c, &x, t, &h.run);
+	}
 	sw_bcast(&c->m, &h, (int) (sizeof(h) / sizeof(int)), MPI_INT,
 		 "the capacity pass's start");
 	if (h.run) {
 		sw_bcast(&c->m, skip, n, MPI_CHAR, "the ranks named");
 		sw_bcast(&c->m, skip_pair, ng * ng + 1, MPI_CHAR,
 			 "the bundles and leaf pairs named");
-		for (int i = 0; i < n; i++)
-			x.skip[i] = skip[i];
-		for (int i = 0; i < ng * ng; i++)
-			x.skip_pair[i] = skip_pair[i];
-		for (int k = 0; k < CXD_TOPO_W_KINDS; k++) {
-			x.stated[k] = h.stated[k];
-			x.width[k] = c->width[k];
-		}
+		inputs_of(c, &h, skip, skip_pair, ng, &x);
 		/* at most twice more: 1, 2, 4 ... 7 covers CXD_CAP_LOAD */
 		for (int it = 0; it < 3; it++) {
 			h.run = one_pass(cap, c, e, &x, j);

@@ -135,8 +135,8 @@ static void one_kind(struct sw_ctx *c, struct wrun *w,
 }
 
 /* The widths the topology states (rank 0's file) into stated[], on
- * every rank; 0: not stated. */
-static void stated_widths(const struct sw_ctx *c, const struct sw_inputs *in,
+ * every rank (0: not stated), and which they are into c. */
+static void stated_widths(struct sw_ctx *c, const struct sw_inputs *in,
 			  int *stated)
 {
 	const struct cxd_topo_width *tw = in->has_topo ? in->topo.width : NULL;
@@ -145,15 +145,14 @@ static void stated_widths(const struct sw_ctx *c, const struct sw_inputs *in,
 		stated[k] = tw && tw[k].src == CXD_TOPO_WS_STATED ?
 			    tw[k].pairs : 0;
 	sw_bcast(&c->m, stated, CXD_TOPO_W_KINDS, MPI_INT, "the widths");
+	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
+		c->width_stated[k] = stated[k] > 0;
 }
 
 void sw_widths_stated(struct sw_ctx *c, const struct sw_inputs *in)
 {
-	if (c->place.switch_of == NULL)
-		return;
-	stated_widths(c, in, c->width);
-	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
-		c->width_stated[k] = c->width[k] > 0;
+	if (c->place.switch_of != NULL)
+		stated_widths(c, in, c->width);
 }
 
 void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
@@ -166,8 +165,6 @@ void sw_widths(struct sw_ctx *c, struct sw_engine *e, struct sw_inputs *in)
 	if (c->place.switch_of == NULL)
 		return;
 	stated_widths(c, in, stated);
-	for (int k = 0; k < CXD_TOPO_W_KINDS; k++)
-		c->width_stated[k] = stated[k] > 0;
 	if (cxd_width_samples(&c->place, c->ranks, c->m.n, s) != 0)
 		sw_die(&c->m, "out of memory");
 	for (int k = 0; k < CXD_TOPO_W_KINDS; k++) {
