@@ -235,7 +235,9 @@ endif
 # PASS clean (bench/results/sim_shapes_128.md), faults on those drawn shapes at 128, 256 and 1024
 # ranks, places only and with links (bench/results/sim_faults_shapes_N.md), --budget against the
 # full sweep on single faults of a 512-rank job and its time up to 4,096 ranks
-# (bench/results/sim_budget.md, hours), and a whole simulated sweep's cost with the
+# (bench/results/sim_budget.md, hours), the full sweep packed by routes against its bound and
+# against the dealt pass at 128 to 1,024 ranks (bench/results/sim_routed.md), and a whole
+# simulated sweep's cost with the
 # default options at 256, 512 and 1024 ranks, projected to 10,000
 # (bench/sim_cost.py; about an hour at 1024 on 2 cores).
 bench: build sim
@@ -251,6 +253,7 @@ bench: build sim
 	bash bench/sim_shapes.sh $(SIM_DIR)/cxi_sweep 200 128
 	bash bench/sim_faults_shapes.sh $(SIM_DIR)/cxi_sweep 128 256 1024
 	bash bench/sim_budget.sh $(SIM_DIR)/cxi_sweep
+	bash bench/sim_routed.sh $(SIM_DIR)/cxi_sweep
 	/usr/bin/python3 bench/sim_cost.py --sweep $(SIM_DIR)/cxi_sweep \
 		--ranks 256,512,1024 --work $(SIM_DIR)/cost \
 		--tsv $(SIM_DIR)/sim_cost.tsv --png $(SIM_DIR)/sim_cost.png

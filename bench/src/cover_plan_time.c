@@ -7,7 +7,9 @@
  * (bench/sim_budget.sh). Prints one JSON line: the ranks, the plan's
  * pairs and rounds, and the CPU seconds of the lazy pick and, with
  * --full, of the full weighing (and whether their plans are the same).
- *   cover_plan_time TOPOLOGY HOSTFILE [--full]
+ * With --routed, the full sweep's bandwidth pass packed by routes
+ * instead (cxd_routed_build): its rounds, their bound and CPU seconds.
+ *   cover_plan_time TOPOLOGY HOSTFILE [--full | --routed]
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -20,6 +22,7 @@
 #include "sweep/model/topo.h"
 #include "sweep/model/topo_add.h"
 #include "sweep/sched/plan_cover.h"
+#include "sweep/sched/sched_routed.h"
 
 static double cpu_s(void)
 {
@@ -115,6 +118,24 @@ static int place(const char *path, struct cxd_topo *t,
 	return 0;
 }
 
+/* --routed: the full sweep's pass packed by routes, a JSON line. */
+static int routed(const struct cxd_topo_map *tm, int n)
+{
+	struct cxd_routed p;
+	double t0 = cpu_s();
+	int ret = cxd_routed_build(n, tm, n / 2, &p);
+
+	if (ret != 0) {
+		fprintf(stderr, "cover_plan_time: no routed plan (%d)\n", ret);
+		return 1;
+	}
+	printf("{\"ranks\": %d, \"pairs\": %zu, \"rounds\": %d, "
+	       "\"bound\": %d, \"busiest\": %d, \"routed_cpu_s\": %.3f}\n",
+	       n, p.npair, p.nround, p.bound, p.busiest, cpu_s() - t0);
+	cxd_routed_free(&p);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cxd_topo t;
@@ -126,9 +147,10 @@ int main(int argc, char **argv)
 	bool same = true;
 	int n;
 
-	if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--full"))) {
+	if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--full") &&
+				     strcmp(argv[3], "--routed"))) {
 		fprintf(stderr, "usage: cover_plan_time TOPOLOGY HOSTFILE "
-			"[--full]\n");
+			"[--full | --routed]\n");
 		return 2;
 	}
 	n = read_hosts(argv[2], &r);
@@ -139,6 +161,8 @@ int main(int argc, char **argv)
 	}
 	if (place(argv[1], &t, r, n, &tm))
 		return 2;
+	if (argc == 4 && strcmp(argv[3], "--routed") == 0)
+		return routed(&tm, n);
 	lazy = timed(&tm, n, false, &p, &dig);
 	if (argc == 4) {
 		full = timed(&tm, n, true, &q, &dig);

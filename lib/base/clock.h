@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <sys/resource.h>
+
 #define CXD_NS_PER_MS 1000000ULL
 
 static inline uint64_t cxd_now_ns(void)
@@ -19,6 +21,17 @@ static inline uint64_t cxd_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+/* This process's CPU seconds so far, user and system: a planner's cost,
+ * reported (getrusage: SMPI answers clock_gettime with simulated time). */
+static inline double cxd_cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 /* Milliseconds to deadline, rounded up so poll() never wakes too early. */

@@ -10,7 +10,10 @@ every verdict is what the suite's table says (scenario_table's judge_row:
 the verdict, the exact suspects); and the retest measured the metrics the
 faults touch (bandwidth alone where only bandwidth was slowed; all pairs
 for the whole fabric, none for a healthy one; not asked where links are
-only down, which no pair alone sees); and no sweep took longer
+only down, which no pair alone sees); where the bandwidth pass was packed
+by routes, no fewer rounds than its bound and, on a healthy fabric, not
+found crowded (and with link lines some scenario packed so); and no sweep
+took longer
 than the pairs that must take turns (a rank's, or a group's across
 groups at the width between two of its switches) one after another
 would at the run's worst figures, twice over for the retest, twice
@@ -59,6 +62,7 @@ def main():
     with open(sys.argv[1]) as fh:
         run = json.load(fh)
     rows, bad = run["rows"], []
+    routed = linked = 0
     if len(rows) != run["scenarios"]:
         bad.append("%d scenarios, want %d" % (len(rows), run["scenarios"]))
     for r in rows:
@@ -90,6 +94,17 @@ def main():
                     r["scenario"], rk["rank"], rk["host"], rk.get("switch"), rk.get("group"),
                     want, topo[want]))
                 break
+        # the bandwidth pass packed by routes: never fewer rounds than no
+        # packing can beat, and on a healthy fabric never found crowded
+        rr = doc["schedule"].get("routed")
+        if rr:
+            routed += 1
+            if rr["rounds"] < rr["bound_rounds"] or rr["seconds"] <= 0:
+                bad.append("%s: routed pass %s" % (r["scenario"], rr))
+            if r["verdict"] == "PASS" and rr["dropped"]:
+                bad.append("%s: healthy, its routed pass crowded (%s)" %
+                           (r["scenario"], rr))
+        linked += "link" in topo
         # the retest measures only the metrics with an outlier: those the
         # scenario's faults touch (bandwidth, latency, or both)
         rt, n = doc["retest"], len(doc["ranks"])
@@ -113,6 +128,9 @@ def main():
                   % (med, len(ratios)))
             if not 0.45 <= med <= 0.55:
                 bad.append("whole fabric at 1/2: median ratio %.3f, want 0.45-0.55" % med)
+    if linked and not routed:
+        bad.append("%d scenarios with link lines, none packed by routes" % linked)
+    print("%d of %d scenarios with link lines packed by routes" % (routed, linked))
     for b in bad:
         print(b)
     print("%d scenarios checked, %d problems" % (len(rows), len(bad)))

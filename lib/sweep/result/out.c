@@ -147,6 +147,27 @@ static json_object *outliers(const struct cxd_outlier *list, size_t n)
 	return a;
 }
 
+/* The bandwidth pass packed by routes: {"rounds", "bound_rounds",
+ * "dealt_slots", "seconds", "pair_s", "bound_s", "plan_cpu_s",
+ * "dropped", "crowd_pct"}. */
+static json_object *routed(const struct cxd_sched_choice *ch)
+{
+	json_object *o = json_object_new_object();
+
+	cxd_json_add_int(o, "rounds", ch->routed_rounds);
+	cxd_json_add_int(o, "bound_rounds", ch->routed_bound);
+	cxd_json_add_int(o, "dealt_slots", ch->dealt_rounds);
+	cxd_json_add_num(o, "seconds", ch->routed_s);
+	cxd_json_add_num(o, "pair_s", ch->routed_pair_s);
+	cxd_json_add_num(o, "bound_s", ch->routed_bound * ch->routed_pair_s);
+	cxd_json_add_num(o, "plan_cpu_s", ch->routed_cpu_s);
+	json_object_object_add(o, "dropped", json_object_new_boolean(
+						     ch->routed_dropped));
+	cxd_json_add_num(o, "crowd_pct", ch->routed_dropped ?
+					 100 * ch->routed_crowd : 0);
+	return o;
+}
+
 /* {"kind": "rounds", "shared links" or --budget's "covering plan",
  * "why": the rest of the text}. */
 static json_object *schedule(const struct cxd_sweep_res *r)
@@ -170,6 +191,8 @@ static json_object *schedule(const struct cxd_sweep_res *r)
 	cxd_out_sched(ch, say, sizeof(say));
 	cxd_json_add_str(o, "kind", kind);
 	cxd_json_add_str(o, "why", strlen(say) >= skip ? say + skip : "");
+	if (ch->routed || ch->routed_dropped)
+		json_object_object_add(o, "routed", routed(ch));
 	return o;
 }
 

@@ -71,6 +71,38 @@ static void say_shared(const struct cxd_sched_choice *ch, char *buf,
 		 "", how, ch->nd, unit, ch->groups ? "s" : "es");
 }
 
+/* The bandwidth pass packed by routes (sched_routed.h). */
+static void say_routed(const struct cxd_sched_choice *ch, char *buf,
+		       size_t len)
+{
+	char took[128] = "";
+
+	if (ch->routed_s > 0)
+		snprintf(took, sizeof(took), ", %.3g s against at least "
+			 "%.3g s at %.3g ms a pair, packed in %.2g CPU s",
+			 ch->routed_s, ch->routed_bound * ch->routed_pair_s,
+			 1e3 * ch->routed_pair_s, ch->routed_cpu_s);
+	snprintf(buf, len, "shared links: latency in full rounds, then "
+		 "bandwidth by the routes, %d rounds one after the other, no "
+		 "link carrying more pairs than its cables (a pair counted on "
+		 "every link it may take; at least %d rounds by the busiest "
+		 "link or rank%s; the dealt plan's %d slots), as --topology's "
+		 "links join the ranks' %d switches", ch->routed_rounds,
+		 ch->routed_bound, took, ch->dealt_rounds, ch->nswitch);
+}
+
+/* A routed pass found crowded, then dealt. */
+static void say_dropped(const struct cxd_sched_choice *ch, char *buf,
+			size_t len)
+{
+	size_t at = strlen(buf);
+
+	if (ch->routed_dropped)
+		snprintf(buf + at, len - at, "; by the routes (%d rounds) "
+			 "crowded (alone %+.0f %%, median): measured again so",
+			 ch->routed_rounds, 100 * ch->routed_crowd);
+}
+
 /* The narrowings after the sentence: the first says why, the rest how
  * far. */
 static void say_narrowed(const struct cxd_sched_choice *ch, char *buf,
@@ -102,7 +134,10 @@ void cxd_out_sched(const struct cxd_sched_choice *ch, char *buf, size_t len)
 		return;
 	if (ch->kind == CXD_SCHED_ROUNDS)
 		say_rounds(ch, buf, len);
+	else if (ch->routed)
+		say_routed(ch, buf, len);
 	else
 		say_shared(ch, buf, len);
+	say_dropped(ch, buf, len);
 	say_narrowed(ch, buf, len);
 }

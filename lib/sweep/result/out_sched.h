@@ -9,7 +9,7 @@
 #include "sweep/sched/sched_choose.h"
 
 /* The sentence's room: a choice's words and every narrowing fit. */
-#define CXD_OUT_SCHED_LEN 448
+#define CXD_OUT_SCHED_LEN 768
 
 /* The kind's word: "rounds", "shared links"; "" when none was chosen. */
 const char *cxd_out_sched_kind(const struct cxd_sched_choice *ch);

@@ -118,6 +118,12 @@ bool cxd_sched_narrow(struct cxd_sched_choice *ch, double crowd)
 {
 	int was = cxd_sched_cap(ch);
 
+	if (ch->routed) {
+		ch->routed = false;
+		ch->routed_dropped = true;
+		ch->routed_crowd = crowd;
+		return true;
+	}
 	/* Chained rounds bound a domain pair's pairs at once, not a
 	 * domain's (its pairs to many others run side by side): a cap
 	 * there would change nothing, and saying it measured again at

@@ -59,6 +59,18 @@ struct cxd_sched_choice {
 	/* cap is the narrowest uplink's cables (ecmp link lines): the
 	 * hash may put all of a leaf's pairs on it */
 	bool cap_links;
+	/* The bandwidth pass packed by the routes instead (rank 0 packs
+	 * it from its link lines: sched_routed.h) where that takes fewer
+	 * rounds than the dealt plan's slots: its rounds and their bound;
+	 * dropped when the calibration found its pairs crowded (alone
+	 * faster by routed_crowd), the dealt plan then measuring again. */
+	bool routed, routed_dropped;
+	int routed_rounds, routed_bound, dealt_rounds;
+	double routed_crowd;
+	/* Rank 0, after the pass: its seconds and the median round's
+	 * longest pair (sched_routed.h's pass_s, pair_s). */
+	double routed_s, routed_pair_s;
+	double routed_cpu_s; /* rank 0's packing */
 	/* The narrowings since (sw_narrow), in order. */
 	int nnarrow;
 	struct cxd_sched_narrow narrow[CXD_SCHED_NARROW_MAX];
@@ -84,10 +96,11 @@ void cxd_sched_cap_cables(struct cxd_sched_choice *ch, int cables);
 const int *cxd_sched_domains(const struct cxd_topo_map *tm);
 /* A domain's pairs across at once now (the latest narrowing's). */
 int cxd_sched_cap(const struct cxd_sched_choice *ch);
-/* Crowded across by crowd: fewer pairs at once across (half; with no
- * bound yet, half of all the other domains), kept as a narrowing; false
- * when no fewer are possible, or the schedule is chained (it has no cap
- * per domain to lower). */
+/* Crowded across by crowd: the routed pass dropped for the dealt one at
+ * its cap; else fewer pairs at once across (half; with no bound yet,
+ * half of all the other domains), kept as a narrowing; false when no
+ * fewer are possible, or the schedule is chained (it has no cap per
+ * domain to lower). */
 bool cxd_sched_narrow(struct cxd_sched_choice *ch, double crowd);
 
 #endif

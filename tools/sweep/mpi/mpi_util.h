@@ -84,8 +84,8 @@ int sw_block(MPI_Request *r, int nr);
 void sw_coll_wait(const struct sw_mpi *m, MPI_Request *req,
 		  const char *what);
 /* Every rank here before any goes on, or -ETIMEDOUT at deadline
- * (mpi_coll_real.c: MPI's barrier; mpi_coll_sim.c: through rank 0, as
- * SMPI 3.32's MPI_Ibarrier lets ranks through before the last comes). */
+ * (mpi_coll_real.c: MPI's barrier; mpi_coll_sim.c: SMPI's blocking one,
+ * as its MPI_Ibarrier lets ranks through before the last comes). */
 int sw_barrier_until(const struct sw_mpi *m, uint64_t deadline);
 /* Rank 0's buf to every rank; every rank's count items to rank 0's all
  * (rank by rank); every rank's len bytes to every rank's all. */

@@ -38,14 +38,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include <mpi.h>
 
 #include "base/testaid.h"
 #include "sweep/sched/pace.h"
-#include "sweep/sched/sched_dealt.h"
 #include "sweep/sched/sched_keys.h"
+#include "sweep/sched/sched_mine.h"
 #include "pace_mpi.h"
 
 /* The longest a pair may take: its runs (4 x --repeat), each bounded,
@@ -118,7 +117,8 @@ struct walk {
 	MPI_Request *q;
 	sw_measure_fn *measure;
 	void *arg;
-	double *mine;
+	double *mine;          /* NULL: the rounds' times not wanted */
+	int first;             /* the round t0 stands for */
 	uint64_t t0, bound, end;
 };
 
@@ -132,7 +132,8 @@ static void pace_wait(struct walk *k, const struct cxd_pace_act *a)
 	 * then only the plan's end bounds the waits (a stall inside a pair
 	 * is named by the pair's own waits). */
 	uint64_t deadline = k->m->key_dom ? k->end :
-			    k->t0 + (uint64_t) (a->round + 1) * k->bound;
+			    k->t0 + (uint64_t) (a->round - k->first + 1) *
+					    k->bound;
 	MPI_Request *q = &k->q[a->req];
 	int p = a->peer;
 
@@ -192,15 +193,6 @@ static void round_times(const struct sw_ctx *c, int nrounds, double *mine,
 	sw_coll_wait(&c->m, &q, "collecting the rounds' times");
 }
 
-static double cpu_s(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
 /* The pair of the step under way: measured in its turn (the step's
  * round, the mode's metrics), and timed by its lower rank. */
 static void walk_pair(struct walk *k, const struct cxd_pace_act *a)
@@ -211,7 +203,7 @@ static void walk_pair(struct walk *k, const struct cxd_pace_act *a)
 
 	start = cxd_now_ns();
 	k->measure(k->arg, &t, a->peer);
-	if (c->m.rank < a->peer)
+	if (k->mine && c->m.rank < a->peer)
 		k->mine[a->round] = (double) (cxd_now_ns() - start) / 1e9;
 	if (c->m.rank < a->peer && cxd_testaid_pair_span)
 		cxd_testaid_pair_span(c->m.rank, a->peer, start, cxd_now_ns());
@@ -265,18 +257,29 @@ static int pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
 	return nsteps;
 }
 
+/* The rounds a walk spans: from first, nrounds of them; mine, when
+ * given, gets the times of this rank's pairs by round (else the walk
+ * keeps them where secs wants them). */
+struct span {
+	int first, nrounds;
+	double *mine;
+};
+
 /* sw_pace_steps but for rank 0's line, which the caller moves on: a
  * dealt plan's parts are one plan's rounds to it. */
 static void pace_walk(const struct sw_ctx *c, const struct sw_pace_mode *m,
-		      const struct cxd_step *step, int nsteps, int nrounds,
+		      const struct cxd_step *step, int nsteps, struct span sp,
 		      sw_measure_fn *measure, void *arg, double *secs)
 {
 	struct walk k = { .c = c, .m = m, .measure = measure, .arg = arg,
-			  .t0 = cxd_now_ns(), .bound = sw_pace_pair_ns(c) };
-	double cpu = cpu_s();
-	int nreq;
+			  .first = sp.first, .t0 = cxd_now_ns(),
+			  .bound = sw_pace_pair_ns(c) };
+	double cpu = cxd_cpu_s();
+	int nrounds = sp.nrounds, nreq;
 
-	k.mine = sw_alloc(&c->m, (size_t) nrounds + 1, sizeof(double));
+	k.mine = sp.mine ? sp.mine :
+		 secs ? sw_alloc(&c->m, (size_t) nrounds + 1, sizeof(double)) :
+		 NULL;
 	k.end = k.t0 + (uint64_t) (nrounds + 1) * k.bound;
 	cxd_pace_init(&k.pc, step, nsteps, c->m.rank);
 	nreq = cxd_pace_nreq(&k.pc);
@@ -290,12 +293,13 @@ static void pace_walk(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		fprintf(stderr, "cxi_sweep: coordination only: ranks %d "
 			"rounds %d pairs_at_once %d wall_s %.6f rank0_cpu_s "
 			"%.6f\n", c->m.n, nrounds, m->pairs_at_once,
-			(double) (cxd_now_ns() - k.t0) / 1e9, cpu_s() - cpu);
+			(double) (cxd_now_ns() - k.t0) / 1e9, cxd_cpu_s() - cpu);
 	}
 	if (secs)
 		round_times(c, nrounds, k.mine, secs);
 	free(k.q);
-	free(k.mine);
+	if (!sp.mine)
+		free(k.mine);
 }
 
 void sw_pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
@@ -303,7 +307,8 @@ void sw_pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		   sw_measure_fn *measure, void *arg, double *secs)
 {
 	cxd_rprog_plan(c->m.line, (unsigned) nrounds);
-	pace_walk(c, m, step, nsteps, nrounds, measure, arg, secs);
+	pace_walk(c, m, step, nsteps, (struct span){ 0, nrounds, NULL },
+		  measure, arg, secs);
 	if (c->m.line)
 		cxd_rprog_plan_end(c->m.line, cxd_now_ns());
 }
@@ -339,32 +344,13 @@ static void pace_parts(const struct sw_ctx *c, const struct sw_pace_mode *m,
 
 		if (nsteps < 0)
 			sw_die(&c->m, "out of memory");
-		pace_walk(c, m, step, nsteps, pl->nrounds, measure, arg, NULL);
+		pace_walk(c, m, step, nsteps,
+			  (struct span){ 0, pl->nrounds, NULL }, measure, arg,
+			  NULL);
 	}
 	if (c->m.line)
 		cxd_rprog_plan_end(c->m.line, cxd_now_ns());
 	free(step);
-}
-
-/* The dealt bandwidth pass's plans (p->sched chose it, lib/sweep/sched/
- * sched_choose.c) at k pairs at once: nested where groups hold several
- * switches (p->shared_sw), whose switch pairs share a few links: the
- * pairs within groups dealt by switch (in), then those across groups by
- * group (out; cxd_sched_dealt_within, _across); else out alone. 0, or
- * the error. */
-static int dealt_plans(const struct sw_ctx *c, const struct sw_pacing *p,
-		       int k, struct cxd_plan *in, struct cxd_plan *out)
-{
-	bool nested = p->sched.kind == CXD_SCHED_NESTED;
-	int n = c->m.n, cap = cxd_sched_cap(&p->sched);
-	int ret = nested ? cxd_sched_dealt_within(n, p->shared_sw, p->shared,
-						  k, in) : 0;
-
-	if (ret == 0)
-		ret = nested ? cxd_sched_dealt_across(n, p->shared, k, cap,
-						      out) :
-		      cxd_sched_dealt_capped(n, p->shared, k, cap, out);
-	return ret;
 }
 
 /* The bandwidth pass dealt in mode bw: by domain pair into slots, their
@@ -374,7 +360,7 @@ static void pace_dealt(const struct sw_ctx *c, const struct sw_pacing *p,
 		       void *arg)
 {
 	struct cxd_plan in = { .ops = NULL }, out = { .ops = NULL };
-	int ret = dealt_plans(c, p, bw->pairs_at_once, &in, &out);
+	int ret = sw_pacing_dealt(c, p, bw->pairs_at_once, &in, &out);
 
 	if (ret != 0) /* the choice made these plans once already */
 		sw_die(&c->m, "%s", ret == -ENOMEM ? "out of memory" :
@@ -384,6 +370,95 @@ static void pace_dealt(const struct sw_ctx *c, const struct sw_pacing *p,
 	pace_parts(c, bw, &out, measure, arg);
 	cxd_sched_free(&in);
 	cxd_sched_free(&out);
+}
+
+/* This rank's steps of rank 0's routed plan (p->routed), handed out. */
+static void routed_mine(const struct sw_ctx *c, const struct sw_pacing *p,
+			struct cxd_plan *pl)
+{
+	const struct cxd_routed *r = p->routed;
+	size_t n = (size_t) c->m.n;
+	int *count = NULL, *first = NULL, *all = NULL, *step, mine = 0;
+	MPI_Request q;
+
+	if (c->m.rank == 0) {
+		count = sw_alloc(&c->m, n, 2 * sizeof(int));
+		first = sw_alloc(&c->m, n, 2 * sizeof(int));
+		all = sw_alloc(&c->m, 4 * r->npair + 1, sizeof(int));
+		if (cxd_routed_steps(r, c->m.n, count, first, all) != 0)
+			sw_die(&c->m, "out of memory");
+	}
+	MPI_Iscatter(count, 1, MPI_INT, &mine, 1, MPI_INT, 0, MPI_COMM_WORLD,
+		     &q);
+	sw_coll_wait(&c->m, &q, "handing out the routed plan");
+	for (size_t i = 0; c->m.rank == 0 && i < n; i++) {
+		count[i] *= 2; /* ints, two a step */
+		first[i] *= 2;
+	}
+	step = sw_alloc(&c->m, 2 * (size_t) mine + 1, sizeof(int));
+	MPI_Iscatterv(all, count, first, MPI_INT, step, 2 * mine, MPI_INT, 0,
+		      MPI_COMM_WORLD, &q);
+	sw_coll_wait(&c->m, &q, "handing out the routed plan");
+	if (cxd_sched_mine(pl, p->sched.routed_rounds, step, mine) != 0)
+		sw_die(&c->m, "out of memory");
+	free(count);
+	free(first);
+	free(all);
+	free(step);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Rank 0: how the routed pass ran, from its start t0 and the rounds'
+ * longest pairs (sorted here). */
+static void routed_ran(const struct sw_pacing *p, uint64_t t0, double *secs,
+		       int nrounds)
+{
+	qsort(secs, (size_t) nrounds, sizeof(double), by_value);
+	p->routed->pass_s = (double) (cxd_now_ns() - t0) / 1e9;
+	p->routed->pair_s = nrounds > 0 ? secs[nrounds / 2] : 0;
+}
+
+/* The bandwidth pass packed by routes: each round paced alone, to its
+ * end (its pairs are all the links may carry), its waits bounded from
+ * its own start; rank 0 keeps how it ran (p->routed). */
+static void pace_routed(const struct sw_ctx *c, const struct sw_pacing *p,
+			const struct sw_pace_mode *bw, sw_measure_fn *measure,
+			void *arg)
+{
+	uint64_t t0 = cxd_now_ns();
+	struct cxd_plan pl;
+	struct cxd_step *step;
+	double *mine, *secs;
+
+	routed_mine(c, p, &pl);
+	step = sw_alloc(&c->m, (size_t) cxd_sched_room(c->m.n, &pl),
+			sizeof(*step));
+	mine = sw_alloc(&c->m, (size_t) pl.nrounds + 1, sizeof(double));
+	secs = sw_alloc(&c->m, (size_t) pl.nrounds + 1, sizeof(double));
+	cxd_rprog_plan(c->m.line, (unsigned) pl.nrounds);
+	for (int k = 1; k <= cxd_sched_parts(&pl); k++) {
+		struct cxd_sched_at at = { c->m.n, c->m.rank,
+					   bw->pairs_at_once, k };
+		int nsteps = cxd_sched_part_steps(&at, &pl, step);
+
+		pace_walk(c, bw, step, nsteps, (struct span){ k - 1, 1, mine },
+			  measure, arg, NULL);
+	}
+	round_times(c, pl.nrounds, mine, secs);
+	if (c->m.rank == 0)
+		routed_ran(p, t0, secs, pl.nrounds);
+	if (c->m.line)
+		cxd_rprog_plan_end(c->m.line, cxd_now_ns());
+	free(step);
+	free(mine);
+	free(secs);
+	cxd_sched_free(&pl);
 }
 
 /* The rounds sw_pace_plan walks over plan pl in mode m with the shared
@@ -402,9 +477,11 @@ static unsigned shared_rounds(const struct sw_ctx *c,
 
 	if (m->what == SW_RUN_LAT)
 		return lat;
-	if (cxd_sched_sweep(pl) &&
-	    (kind == CXD_SCHED_NESTED || kind == CXD_SCHED_DEALT) &&
-	    dealt_plans(c, p, m->pairs_at_once, &in, &out) == 0)
+	if (cxd_sched_sweep(pl) && p->sched.routed)
+		bw = (unsigned) p->sched.routed_rounds;
+	else if (cxd_sched_sweep(pl) &&
+		 (kind == CXD_SCHED_NESTED || kind == CXD_SCHED_DEALT) &&
+		 sw_pacing_dealt(c, p, m->pairs_at_once, &in, &out) == 0)
 		bw = (unsigned) ((in.ops ? in.nrounds : 0) + out.nrounds);
 	cxd_sched_free(&in);
 	cxd_sched_free(&out);
@@ -428,6 +505,10 @@ static void pace_shared_bw(const struct sw_ctx *c, const struct sw_pacing *p,
 	enum cxd_sched_kind kind = p->sched.kind;
 	double *bw_s;
 
+	if (cxd_sched_sweep(pl) && p->sched.routed) {
+		pace_routed(c, p, bw, measure, arg);
+		return;
+	}
 	if (cxd_sched_sweep(pl) &&
 	    (kind == CXD_SCHED_NESTED || kind == CXD_SCHED_DEALT)) {
 		pace_dealt(c, p, bw, measure, arg);

@@ -14,6 +14,7 @@
 
 #include "sweep/sched/sched.h"
 #include "sweep/sched/sched_choose.h"
+#include "sweep/sched/sched_routed.h"
 #include "engine/context.h"
 
 /* What a pair measures now: both metrics, or one pass of the
@@ -57,6 +58,10 @@ struct sw_pacing {
 	 * carry them to and from the bundles, where the global links land,
 	 * which no topology says (cxd_sched_dealt_across's cap). */
 	struct cxd_sched_choice sched;
+	/* Rank 0: the bandwidth pass packed by routes, where sched.routed
+	 * says it runs (pace_mpi.c hands each rank its steps and says how
+	 * it ran there); NULL elsewhere. */
+	struct cxd_routed *routed;
 	double *round_s;       /* rank 0: each round's longest pair, s */
 };
 
@@ -95,6 +100,12 @@ void sw_pace_steps(const struct sw_ctx *c, const struct sw_pace_mode *m,
 /* The longest a pair may take (its runs, each bounded, and slack): the
  * bound of each round's waits. */
 uint64_t sw_pace_pair_ns(const struct sw_ctx *c);
+/* The dealt bandwidth pass's plans (p->sched chose it) at k pairs at
+ * once: nested where groups hold several switches, the pairs within
+ * groups dealt by switch (in) and those across by group (out); else out
+ * alone (in's ops NULL). 0, or the error. */
+int sw_pacing_dealt(const struct sw_ctx *c, const struct sw_pacing *p, int k,
+		    struct cxd_plan *in, struct cxd_plan *out);
 /* Plan pl's pairs measured for m->what, m->pairs_at_once at once: both
  * metrics together, or on shared links (p->shared) latency in full
  * rounds, then bandwidth one pair per domain pair at a time (the turns

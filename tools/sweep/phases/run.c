@@ -101,6 +101,10 @@ static void main_plan(struct sw *w)
 	sw_pacing_choose(&w->pace, c, &w->plan);
 	sw_pace_plan(c, &w->pace, &both, &w->plan, sw_measure_pair,
 		     &w->meter, w->pace.round_s);
+	if (w->pace.routed) { /* rank 0's, for the report */
+		w->pace.sched.routed_s = w->pace.routed->pass_s;
+		w->pace.sched.routed_pair_s = w->pace.routed->pair_s;
+	}
 }
 
 /* With more than one pair at once, whichever schedule ran: with the
