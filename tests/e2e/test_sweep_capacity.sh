@@ -13,7 +13,10 @@
 #   fabric  three TCP flows across the trunk, without the sweep: it
 #           carries 3 R, then 1.5 R (never more), each flow at most R
 #   3 R     the pass loads the bundle with 3 pairs (4, bounded by the 3
-#           hosts a side): "ok", about 3 R carried, no suspect
+#           hosts a side): "ok", about 3 R carried, no suspect; the
+#           bandwidth pass packed by the routes (9 pairs across the
+#           trunk's one cable: 9 rounds at least, where the dealt plan
+#           takes 12 slots)
 #   1.5 R   the pairs alone still run at R (the main sweep finds nothing):
 #           the bundle "short" at about 1.5 R, the capacity suspect gA-gB
 #           named in the report, FAIL, no --suspects line (no host to
@@ -124,6 +127,14 @@ case $RC in
 	;;
 *) fail "wide: exit $RC, want 0 (or 4 on a busy host)"; show "$ERR" ;;
 esac
+# The trunk's link line routes the pass over a real fabric too: one pair
+# across it a round (its one cable), no fewer rounds than that bound.
+check "wide: the bandwidth pass packed by the routes, one pair a round on the trunk" \
+	"$PY" -c 'import json, sys
+r = json.load(open(sys.argv[1]))["schedule"].get("routed") or {}
+print("schedule.routed:", r)
+sys.exit(not (r and r["bound_rounds"] >= 9 and r["rounds"] >= r["bound_rounds"] and
+              r["seconds"] > 0))' "$TMPD/wide.json"
 
 else
 	note "under ASan: the short trunk alone (the 3 R trunk and the skipped passes in check)"

@@ -197,6 +197,11 @@ static void test_narrowings_said_after(void **st)
 	assert_int_equal(ch.nnarrow, 0);
 }
 
+#define ROUTED SHARED "by the routes, 40 rounds one after the other, no " \
+	"link carrying more pairs than its cables (a pair counted on every " \
+	"link it may take; at least 32 rounds by the busiest link or rank"
+#define ROUTED_END ", as --topology's links join the ranks' 3 switches"
+
 /* Packed by the routes: its rounds, their bound and the dealt slots
  * said, the time once it ran; crowded, it is dropped for the dealt plan
  * at its cap (not halved), said after that plan's sentence, and the
@@ -210,22 +215,13 @@ static void test_routed_said_and_dropped(void **st)
 	ch.routed_rounds = 40;
 	ch.routed_bound = 32;
 	ch.dealt_rounds = 90;
-	assert_says(&ch, SHARED "by the routes, 40 rounds one after the "
-		    "other, no link carrying more pairs than its cables (a "
-		    "pair counted on every link it may take; at least 32 "
-		    "rounds by the busiest link or rank; the dealt plan's 90 "
-		    "slots), as --topology's links join the ranks' 3 "
-		    "switches");
+	assert_says(&ch, ROUTED "; the dealt plan's 90 slots)" ROUTED_END);
 	ch.routed_s = 0.05;
 	ch.routed_pair_s = 0.001;
 	ch.routed_cpu_s = 0.012;
-	assert_says(&ch, SHARED "by the routes, 40 rounds one after the "
-		    "other, no link carrying more pairs than its cables (a "
-		    "pair counted on every link it may take; at least 32 "
-		    "rounds by the busiest link or rank, 0.05 s against at "
-		    "least 0.032 s at 1 ms a pair, packed in 0.012 CPU s; the dealt plan's 90 "
-		    "slots), as --topology's links join the ranks' 3 "
-		    "switches");
+	assert_says(&ch, ROUTED ", 0.05 s against at least 0.032 s at 1 ms a "
+		    "pair, packed in 0.012 CPU s; the dealt plan's 90 slots)"
+		    ROUTED_END);
 	assert_true(cxd_sched_narrow(&ch, 0.2));
 	assert_false(ch.routed);
 	assert_int_equal(cxd_sched_cap(&ch), 4);

@@ -76,9 +76,16 @@ static int dealt_rounds(const struct sw_ctx *c, const struct sw_pacing *p,
 	return n;
 }
 
+/* The routed pass's rounds against the dealt plan's slots where it is
+ * chosen: a round ends at a barrier, and slots overlap where a group's
+ * chain runs ahead. Simulated at 512 ranks, bundles of 9 landing on
+ * every switch: 28,747 rounds took 5.28 s where 31,551 slots took
+ * about 5.2. */
+#define SW_ROUTED_GAIN 0.8
+
 /* Rank 0, with link lines: the full sweep's bandwidth pass packed by
- * its routes where that takes fewer rounds than the dealt plan's slots
- * (p->routed holds it; the others are told its figures). */
+ * its routes where that takes a fifth fewer rounds than the dealt
+ * plan's slots (p->routed holds it; the others are told its figures). */
 static void choose_routed(struct sw_pacing *p, const struct sw_ctx *c,
 			  const struct cxd_plan *pl)
 {
@@ -98,7 +105,8 @@ static void choose_routed(struct sw_pacing *p, const struct sw_ctx *c,
 			say[1] = p->routed->nround;
 			say[2] = p->routed->bound;
 			say[3] = dealt_rounds(c, p, p->pairs_at_once);
-			say[0] = say[3] < 0 || say[1] < say[3];
+			say[0] = say[3] < 0 ||
+				 say[1] < SW_ROUTED_GAIN * say[3];
 		}
 		if (!say[0])
 			drop_routed(p);
