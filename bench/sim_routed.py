@@ -92,14 +92,14 @@ def plot(rows, budget, path):
     except ImportError:
         return False
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for mode, style, label in (("dealt", "C3s-", "full sweep, dealt (before)"),
-                               ("routed", "C0o-", "full sweep, routed"),
-                               ("bound", "C0:", "routed sweep's bound")):
+    for mode, style, name in (("dealt", "C3s-", "full sweep, places only (dealt)"),
+                              ("routed", "C0o-", "full sweep, link lines (routed where it pays)"),
+                              ("bound", "C0:", "routed sweep's bound")):
         pts = sorted((r["ranks"], r["bound_s"] if mode == "bound" else r["sim_s"])
                      for r in rows if r["mode"] == ("routed" if mode == "bound" else mode)
                      and (r.get("bound_s") if mode == "bound" else r["sim_s"]))
         if pts:
-            ax.plot(*zip(*pts), style, label=label)
+            ax.plot(*zip(*pts), style, label=name)
     if budget:
         pts = sorted((r["ranks"], r["sim_s"]) for r in budget)
         ax.plot(*zip(*pts), "C2^-", label="--budget 120 (sim_budget.json)")
