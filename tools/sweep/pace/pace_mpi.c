@@ -325,13 +325,17 @@ void sw_pace(const struct sw_ctx *c, const struct sw_pace_mode *m,
 	free(step);
 }
 
-/* Each part of a dealt plan paced to its end before the next, in mode m:
- * a rank gone on to the next part would add a domain's pair to those
- * still running. The part is this loop's, handed to the plan's steps. */
+/* Each part of a plan paced to its end before the next, in mode m (a
+ * dealt plan's, a routed one's): a rank gone on to the next part would
+ * add pairs to those still running on the links. The part is this
+ * loop's, handed to the plan's steps. Where each part is one round its
+ * waits are bounded from the part's own start. mine, when given, gets
+ * this rank's pairs' times by round. */
 static void pace_parts(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		       const struct cxd_plan *pl, sw_measure_fn *measure,
-		       void *arg)
+		       void *arg, double *mine)
 {
+	bool single = cxd_sched_parts(pl) == pl->nrounds;
 	struct cxd_step *step = sw_alloc(&c->m, (size_t) cxd_sched_room(
 						 c->m.n, pl), sizeof(*step));
 
@@ -345,8 +349,9 @@ static void pace_parts(const struct sw_ctx *c, const struct sw_pace_mode *m,
 		if (nsteps < 0)
 			sw_die(&c->m, "out of memory");
 		pace_walk(c, m, step, nsteps,
-			  (struct span){ 0, pl->nrounds, NULL }, measure, arg,
-			  NULL);
+			  single ? (struct span){ k - 1, 1, mine } :
+				   (struct span){ 0, pl->nrounds, mine },
+			  measure, arg, NULL);
 	}
 	if (c->m.line)
 		cxd_rprog_plan_end(c->m.line, cxd_now_ns());
@@ -367,7 +372,7 @@ static void pace_dealt(const struct sw_ctx *c, const struct sw_pacing *p,
 		       "the dealt schedule chosen could not be made");
 	if (in.ops) /* made: nested */
 		sw_pace(c, bw, &in, measure, arg, NULL);
-	pace_parts(c, bw, &out, measure, arg);
+	pace_parts(c, bw, &out, measure, arg, NULL);
 	cxd_sched_free(&in);
 	cxd_sched_free(&out);
 }
@@ -433,29 +438,15 @@ static void pace_routed(const struct sw_ctx *c, const struct sw_pacing *p,
 {
 	uint64_t t0 = cxd_now_ns();
 	struct cxd_plan pl;
-	struct cxd_step *step;
 	double *mine, *secs;
 
 	routed_mine(c, p, &pl);
-	step = sw_alloc(&c->m, (size_t) cxd_sched_room(c->m.n, &pl),
-			sizeof(*step));
 	mine = sw_alloc(&c->m, (size_t) pl.nrounds + 1, sizeof(double));
 	secs = sw_alloc(&c->m, (size_t) pl.nrounds + 1, sizeof(double));
-	cxd_rprog_plan(c->m.line, (unsigned) pl.nrounds);
-	for (int k = 1; k <= cxd_sched_parts(&pl); k++) {
-		struct cxd_sched_at at = { c->m.n, c->m.rank,
-					   bw->pairs_at_once, k };
-		int nsteps = cxd_sched_part_steps(&at, &pl, step);
-
-		pace_walk(c, bw, step, nsteps, (struct span){ k - 1, 1, mine },
-			  measure, arg, NULL);
-	}
+	pace_parts(c, bw, &pl, measure, arg, mine);
 	round_times(c, pl.nrounds, mine, secs);
 	if (c->m.rank == 0)
 		routed_ran(p, t0, secs, pl.nrounds);
-	if (c->m.line)
-		cxd_rprog_plan_end(c->m.line, cxd_now_ns());
-	free(step);
 	free(mine);
 	free(secs);
 	cxd_sched_free(&pl);
